@@ -1,0 +1,15 @@
+#!/usr/bin/env bash
+# Installs the Debian packages AccountHandoff needs, only when one is missing.
+set -euo pipefail
+packages=(libsodium-dev libqrencode-dev pkg-config zbar-tools python3-cryptography)
+missing=()
+for package in "${packages[@]}"; do
+    dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")
+done
+if [ "${#missing[@]}" -gt 0 ]; then
+    echo "Installing: ${missing[*]}"
+    sudo_cmd=""
+    [ "$(id -u)" -eq 0 ] || sudo_cmd="sudo"
+    $sudo_cmd apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive $sudo_cmd apt-get install -y -qq "${missing[@]}"
+fi

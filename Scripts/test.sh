@@ -1,0 +1,7 @@
+#!/usr/bin/env bash
+# The README's test command: installs what is missing, then runs every test.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+Scripts/setup.sh
+swift build --build-tests -Xswiftc -warnings-as-errors
+swift test --skip-build

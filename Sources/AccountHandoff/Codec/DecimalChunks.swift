@@ -1,0 +1,52 @@
+/// The numeric text encoding of the QR payload (Spec 2.3): bytes in groups of 7, each group
+/// read as a big-endian integer and written as exactly 17 decimal digits; a final partial
+/// group of n bytes uses the fewest digits that can hold 256^n - 1.
+///
+/// QR numeric mode packs 3 digits into 10 bits, so this costs about 8.03 bits per byte.
+enum DecimalChunks {
+    /// Digits used for a group of `index` bytes (index 0...7).
+    static let digitsPerByteCount = [0, 3, 5, 8, 10, 13, 15, 17]
+    /// Bytes in a full group.
+    static let groupByteCount = 7
+
+    /// Encodes `bytes` as decimal digits.
+    static func encode(_ bytes: [UInt8]) -> String {
+        var text = ""
+        var index = 0
+        while index < bytes.count {
+            let group = bytes[index..<min(index + groupByteCount, bytes.count)]
+            let value = group.reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
+            let digits = String(value)
+            let width = digitsPerByteCount[group.count]
+            text += String(repeating: "0", count: width - digits.count) + digits
+            index += groupByteCount
+        }
+        return text
+    }
+
+    /// Decodes digits produced by ``encode(_:)``.
+    ///
+    /// - Throws: `.malformed(.digits)` for a non-digit or a length no byte count produces;
+    ///   `.nonCanonicalEncoding` for a group whose value does not fit its byte count.
+    static func decode(_ text: Substring) throws(HandoffError) -> [UInt8] {
+        let digits = Array(text.utf8)
+        guard digits.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) else { throw .malformed(.digits) }
+        let fullGroups = digits.count / 17
+        guard let tailBytes = digitsPerByteCount.firstIndex(of: digits.count % 17), tailBytes < groupByteCount else {
+            throw .malformed(.digits)
+        }
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(fullGroups * groupByteCount + tailBytes)
+        var offset = 0
+        for byteCount in Array(repeating: groupByteCount, count: fullGroups) + (tailBytes > 0 ? [tailBytes] : []) {
+            let width = digitsPerByteCount[byteCount]
+            let value = digits[offset..<offset + width].reduce(UInt64(0)) { $0 * 10 + UInt64($1 - 0x30) }
+            guard value >> UInt64(8 * byteCount) == 0 else { throw .nonCanonicalEncoding }
+            for shift in stride(from: 8 * (byteCount - 1), through: 0, by: -8) {
+                bytes.append(UInt8(truncatingIfNeeded: value >> UInt64(shift)))
+            }
+            offset += width
+        }
+        return bytes
+    }
+}

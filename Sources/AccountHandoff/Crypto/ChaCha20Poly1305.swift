@@ -1,0 +1,58 @@
+internal import CSodium
+
+/// ChaCha20-Poly1305 IETF (RFC 8439: 256-bit key, 96-bit nonce, 128-bit tag) through libsodium.
+enum ChaCha20Poly1305 {
+    /// Key length in bytes.
+    static let keyByteCount = 32
+    /// Nonce length in bytes.
+    static let nonceByteCount = 12
+    /// Authentication tag length in bytes.
+    static let tagByteCount = 16
+
+    /// Encrypts `plaintext` (read from guarded memory) and returns `ciphertext || tag`.
+    static func seal(key: SecretBytes, nonce: [UInt8], plaintext: SecretBytes, additionalData: [UInt8]) -> [UInt8] {
+        precondition(key.count == keyByteCount && nonce.count == nonceByteCount, "AEAD key or nonce size")
+        Sodium.ensureInitialised()
+        var output = [UInt8](repeating: 0, count: plaintext.count + tagByteCount)
+        var outputLength: UInt64 = 0
+        key.withUnsafeBytes { keyBytes in
+            plaintext.withUnsafeBytes { message in
+                _ = crypto_aead_chacha20poly1305_ietf_encrypt(
+                    &output, &outputLength,
+                    message.baseAddress?.assumingMemoryBound(to: UInt8.self), UInt64(message.count),
+                    additionalData, UInt64(additionalData.count),
+                    nil, nonce,
+                    keyBytes.baseAddress!.assumingMemoryBound(to: UInt8.self))
+            }
+        }
+        return output
+    }
+
+    /// Verifies and decrypts `ciphertext || tag`; the plaintext goes straight into guarded memory.
+    ///
+    /// - Throws: ``HandoffError/authenticationFailed`` for any wrong key, nonce, data or tag.
+    static func open(key: SecretBytes, nonce: [UInt8], sealed: [UInt8], additionalData: [UInt8]) throws(HandoffError) -> SecretBytes {
+        guard key.count == keyByteCount, nonce.count == nonceByteCount, sealed.count >= tagByteCount else {
+            throw .authenticationFailed
+        }
+        Sodium.ensureInitialised()
+        let plaintext = SecretBytes(zeroedCount: sealed.count - tagByteCount)
+        var plaintextLength: UInt64 = 0
+        let status = key.withUnsafeBytes { keyBytes in
+            plaintext.withUnsafeMutableBytes { output in
+                crypto_aead_chacha20poly1305_ietf_decrypt(
+                    output.baseAddress!.assumingMemoryBound(to: UInt8.self), &plaintextLength,
+                    nil,
+                    sealed, UInt64(sealed.count),
+                    additionalData, UInt64(additionalData.count),
+                    nonce,
+                    keyBytes.baseAddress!.assumingMemoryBound(to: UInt8.self))
+            }
+        }
+        guard status == 0 else {
+            plaintext.wipe()
+            throw .authenticationFailed
+        }
+        return plaintext
+    }
+}

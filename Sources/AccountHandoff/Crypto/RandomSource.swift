@@ -1,0 +1,41 @@
+internal import CSodium
+
+/// Where every random byte of a session comes from. Injected so the protocol core has
+/// no randomness of its own.
+///
+/// Production code uses ``SystemRandomSource``. A seeded source for tests and vector
+/// generation lives in the separate `AccountHandoffTestSupport` module.
+public protocol RandomSource: AnyObject {
+    /// Fills `buffer` entirely with random bytes.
+    func fill(_ buffer: UnsafeMutableRawBufferPointer)
+}
+
+/// The operating system's CSPRNG through libsodium's `randombytes_buf`.
+public final class SystemRandomSource: RandomSource, @unchecked Sendable {
+    // Stateless: randombytes_buf is thread-safe.
+
+    /// Creates the system random source.
+    public init() { Sodium.ensureInitialised() }
+
+    /// Fills `buffer` from the OS CSPRNG.
+    public func fill(_ buffer: UnsafeMutableRawBufferPointer) {
+        guard let base = buffer.baseAddress, buffer.count > 0 else { return }
+        randombytes_buf(base, buffer.count)
+    }
+}
+
+extension RandomSource {
+    /// `count` public random bytes (identifiers, challenges are put in secrets separately).
+    func bytes(_ count: Int) -> [UInt8] {
+        var result = [UInt8](repeating: 0, count: count)
+        result.withUnsafeMutableBytes { fill($0) }
+        return result
+    }
+
+    /// `count` random bytes generated straight into guarded memory.
+    func secret(_ count: Int) -> SecretBytes {
+        let secret = SecretBytes(zeroedCount: count)
+        secret.withUnsafeMutableBytes { fill($0) }
+        return secret
+    }
+}

@@ -1,0 +1,87 @@
+internal import CSodium
+
+/// SHA-256 (FIPS 180-4) through libsodium.
+enum SHA256 {
+    /// Digest length in bytes.
+    static let byteCount = 32
+
+    /// The digest of the concatenation of `parts`.
+    static func hash(_ parts: [UInt8]...) -> [UInt8] {
+        hash(parts: parts)
+    }
+
+    /// The digest of the concatenation of `parts`.
+    static func hash(parts: [[UInt8]]) -> [UInt8] {
+        Sodium.ensureInitialised()
+        var state = crypto_hash_sha256_state()
+        crypto_hash_sha256_init(&state)
+        for part in parts {
+            crypto_hash_sha256_update(&state, part, UInt64(part.count))
+        }
+        var digest = [UInt8](repeating: 0, count: byteCount)
+        crypto_hash_sha256_final(&state, &digest)
+        return digest
+    }
+}
+
+/// Incremental HMAC-SHA256 (RFC 2104) through libsodium, which accepts keys of any length.
+/// Secret inputs are fed straight from guarded memory; the state is wiped on release.
+final class HMACSHA256 {
+    /// Tag length in bytes.
+    static let byteCount = 32
+
+    private var state = crypto_auth_hmacsha256_state()
+
+    /// Starts an HMAC keyed with `keyBytes`.
+    init(keyBytes: UnsafeRawBufferPointer) {
+        Sodium.ensureInitialised()
+        Self.start(&state, keyBytes)
+    }
+
+    /// Starts an HMAC keyed with a secret.
+    init(key: SecretBytes) {
+        Sodium.ensureInitialised()
+        key.withUnsafeBytes { Self.start(&state, $0) }
+    }
+
+    private static func start(_ state: inout crypto_auth_hmacsha256_state, _ key: UnsafeRawBufferPointer) {
+        // libsodium wants a valid pointer even for an empty key.
+        var empty: UInt8 = 0
+        if let base = key.baseAddress, key.count > 0 {
+            crypto_auth_hmacsha256_init(&state, base.assumingMemoryBound(to: UInt8.self), key.count)
+        } else {
+            crypto_auth_hmacsha256_init(&state, &empty, 0)
+        }
+    }
+
+    deinit { sodium_memzero(&state, MemoryLayout<crypto_auth_hmacsha256_state>.size) }
+
+    /// Absorbs public bytes.
+    func update(_ bytes: [UInt8]) {
+        crypto_auth_hmacsha256_update(&state, bytes, UInt64(bytes.count))
+    }
+
+    /// Absorbs secret bytes without copying them out of guarded memory.
+    func update(_ secret: SecretBytes) {
+        secret.withUnsafeBytes { bytes in
+            guard let base = bytes.baseAddress, bytes.count > 0 else { return }
+            crypto_auth_hmacsha256_update(&state, base.assumingMemoryBound(to: UInt8.self), UInt64(bytes.count))
+        }
+    }
+
+    /// The tag, in guarded memory.
+    func finalize() -> SecretBytes {
+        let tag = SecretBytes(zeroedCount: Self.byteCount)
+        tag.withUnsafeMutableBytes { output in
+            _ = crypto_auth_hmacsha256_final(&state, output.baseAddress!.assumingMemoryBound(to: UInt8.self))
+        }
+        return tag
+    }
+
+    /// One-shot `HMAC(key, message)` for a secret key and public message.
+    static func authenticate(key: SecretBytes, message: [UInt8]) -> SecretBytes {
+        let mac = HMACSHA256(key: key)
+        mac.update(message)
+        return mac.finalize()
+    }
+}

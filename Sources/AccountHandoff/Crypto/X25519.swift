@@ -1,0 +1,69 @@
+internal import CSodium
+
+/// An X25519 public key: exactly 32 bytes, public by nature (it travels in the QR and in frames).
+public struct X25519PublicKey: Hashable, Sendable {
+    /// Length of an X25519 public key in bytes.
+    public static let byteCount = 32
+
+    /// The 32 key bytes (RFC 7748 little-endian u-coordinate).
+    public let bytes: [UInt8]
+
+    /// Wraps 32 bytes; returns `nil` for any other length.
+    public init?(bytes: [UInt8]) {
+        guard bytes.count == Self.byteCount else { return nil }
+        self.bytes = bytes
+    }
+}
+
+/// An ephemeral X25519 key pair whose private half lives in guarded memory.
+final class X25519KeyPair {
+    /// The private scalar (32 bytes, clamped by libsodium when used).
+    let privateKey: SecretBytes
+    /// The matching public key.
+    let publicKey: X25519PublicKey
+
+    /// Generates a fresh key pair from `random`.
+    init(random: RandomSource) {
+        self.privateKey = random.secret(X25519PublicKey.byteCount)
+        self.publicKey = X25519.publicKey(for: privateKey)
+    }
+
+    /// Wipes the private key.
+    func wipe() { privateKey.wipe() }
+}
+
+/// X25519 (RFC 7748) through libsodium's `crypto_scalarmult`.
+enum X25519 {
+    /// The public key `X25519(privateKey, 9)`.
+    static func publicKey(for privateKey: SecretBytes) -> X25519PublicKey {
+        Sodium.ensureInitialised()
+        var output = [UInt8](repeating: 0, count: X25519PublicKey.byteCount)
+        privateKey.withUnsafeBytes { scalar in
+            _ = crypto_scalarmult_base(&output, scalar.baseAddress!.assumingMemoryBound(to: UInt8.self))
+        }
+        return X25519PublicKey(bytes: output)!
+    }
+
+    /// The shared secret `X25519(privateKey, peer)` in guarded memory.
+    ///
+    /// - Throws: ``HandoffError/lowOrderPublicKey`` when the result is all zeros, which is what
+    ///   every small-order peer key produces (RFC 7748 section 6.1); such a value is never a key.
+    static func sharedSecret(privateKey: SecretBytes, peer: X25519PublicKey) throws(HandoffError) -> SecretBytes {
+        Sodium.ensureInitialised()
+        let shared = SecretBytes(zeroedCount: X25519PublicKey.byteCount)
+        let status = shared.withUnsafeMutableBytes { output in
+            privateKey.withUnsafeBytes { scalar in
+                crypto_scalarmult(
+                    output.baseAddress!.assumingMemoryBound(to: UInt8.self),
+                    scalar.baseAddress!.assumingMemoryBound(to: UInt8.self),
+                    peer.bytes)
+            }
+        }
+        // libsodium returns -1 exactly when the output is all zeros; check both to be explicit.
+        guard status == 0, !shared.isAllZero else {
+            shared.wipe()
+            throw .lowOrderPublicKey
+        }
+        return shared
+    }
+}

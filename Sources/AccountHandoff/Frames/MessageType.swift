@@ -1,0 +1,45 @@
+/// The frame types of protocol version 1 (Spec section 3.2).
+public enum MessageType: UInt8, Hashable, Sendable, CaseIterable, CustomStringConvertible {
+    /// Receiver to sender: receiver public key and key confirmation tag. Not encrypted.
+    case hello = 1
+    /// Sender to receiver: encrypted account metadata, sent after the sending person confirmed.
+    case offer = 2
+    /// Receiver to sender: encrypted, empty; the receiving person confirmed code and import.
+    case accept = 3
+    /// Sender to receiver: encrypted, padded credential.
+    case credential = 4
+    /// Receiver to sender: encrypted one-byte ``ReceiptStatus``.
+    case receipt = 5
+    /// Either direction: encrypted one-byte abort reason (cancel, reject, contested).
+    case abort = 6
+
+    /// The exact body length (or nil when it varies) for this type.
+    var fixedBodyLength: Int? {
+        switch self {
+        case .hello: X25519PublicKey.byteCount + HMACSHA256.byteCount
+        case .offer: nil
+        case .accept: ChaCha20Poly1305.tagByteCount
+        case .credential: CredentialPlaintext.paddedByteCount + ChaCha20Poly1305.tagByteCount
+        case .receipt, .abort: 1 + ChaCha20Poly1305.tagByteCount
+        }
+    }
+
+    /// The type name, e.g. `hello`.
+    public var description: String {
+        switch self {
+        case .hello: "hello"
+        case .offer: "offer"
+        case .accept: "accept"
+        case .credential: "credential"
+        case .receipt: "receipt"
+        case .abort: "abort"
+        }
+    }
+}
+
+/// Why a session was aborted, carried encrypted in an abort frame.
+enum AbortReason: UInt8, CaseIterable {
+    case cancelled = 1
+    case rejected = 2
+    case contested = 3
+}

@@ -1,0 +1,66 @@
+
+/// The six-digit code both people compare (Spec 4.4). It is derived from the session's
+/// secret key material and the handshake transcript, so a party that photographed the QR
+/// cannot grind its own key to make the codes match.
+public struct ShortCode: Hashable, Sendable, CustomStringConvertible {
+    /// Number of decimal digits.
+    public static let digitCount = 6
+    /// Bytes of HKDF output consumed: 16 big-endian 32-bit candidates.
+    static let materialByteCount = 64
+    /// Candidates at or above this bound are rejected so `value % 10^6` is unbiased:
+    /// the largest multiple of 10^6 not above 2^32.
+    static let rejectionBound: UInt32 = 4_294_000_000
+
+    /// The code as a number below 10^6.
+    public let value: UInt32
+
+    /// The first accepted candidate of `material` mapped to six digits, or `nil` when every
+    /// candidate is rejected (probability below 2^-194).
+    init?(material: UnsafeRawBufferPointer) {
+        guard let index = Self.acceptedCandidateIndex(material) else { return nil }
+        value = Self.candidate(material, index) % 1_000_000
+    }
+
+    /// The index of the first candidate below ``rejectionBound``; exposed for vectors.
+    static func acceptedCandidateIndex(_ material: UnsafeRawBufferPointer) -> Int? {
+        (0..<material.count / 4).first { candidate(material, $0) < rejectionBound }
+    }
+
+    private static func candidate(_ material: UnsafeRawBufferPointer, _ index: Int) -> UInt32 {
+        (0..<4).reduce(UInt32(0)) { $0 << 8 | UInt32(material[index * 4 + $1]) }
+    }
+
+    /// The six digits with leading zeros, e.g. `"482913"`.
+    public var digits: String {
+        let raw = String(value)
+        return String(repeating: "0", count: Self.digitCount - raw.count) + raw
+    }
+
+    /// Grouped for reading: `"482 913"`.
+    public var grouped: String {
+        let all = digits
+        return String(all.prefix(3)) + " " + String(all.suffix(3))
+    }
+
+    /// For screen readers and reading aloud: `"four eight two, nine one three"`.
+    public var spoken: String {
+        let words = ["zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine"]
+        let spokenDigits = digits.map { words[Int(String($0))!] }
+        return spokenDigits[0..<3].joined(separator: " ") + ", " + spokenDigits[3...].joined(separator: " ")
+    }
+
+    /// The grouped form.
+    public var description: String { grouped }
+
+    /// Compares a code a person typed on this device with this code in constant time.
+    /// Spaces are ignored; anything other than exactly six digits does not match.
+    public func matches(typed: String) -> Bool {
+        let entered = Array(typed.utf8.filter { $0 != 0x20 })
+        let expected = Array(digits.utf8)
+        // Compare a fixed-length buffer so timing does not reveal where or whether lengths differ.
+        var candidate = [UInt8](repeating: 0, count: expected.count)
+        for (index, byte) in entered.prefix(expected.count).enumerated() { candidate[index] = byte }
+        let sameContent = ConstantTime.equal(candidate, expected)
+        return sameContent && entered.count == expected.count
+    }
+}

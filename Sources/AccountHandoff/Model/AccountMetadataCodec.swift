@@ -1,0 +1,95 @@
+/// Encodes the offer plaintext (Spec 3.4): a length-prefixed record padded with zeros to a
+/// multiple of ``blockByteCount`` so the ciphertext length reveals little about the account.
+enum AccountMetadataCodec {
+    /// Padding granularity of the offer plaintext.
+    static let blockByteCount = 256
+
+    /// `u16 recordLength | record | zero padding`, where the record is
+    /// `linkID(16) | str(displayName) | str(email) | str(username) | str(host) | port(2) | security(1)`
+    /// and `str(x)` is `u16 length | UTF-8 bytes`.
+    static func encode(_ account: AccountMetadata) -> [UInt8] {
+        var record = ByteWriter()
+        record.write(account.linkID.bytes)
+        for text in [account.displayName, account.emailAddress, account.username, account.imapHost] {
+            let utf8 = Array(text.utf8)
+            record.write(UInt16(utf8.count))
+            record.write(utf8)
+        }
+        record.write(account.imapPort)
+        record.write(account.imapSecurity.rawValue)
+        return Padding.pad(record.bytes, blockByteCount: blockByteCount)
+    }
+
+    /// Strictly decodes an offer plaintext; every field is re-validated as in ``AccountMetadata``.
+    static func decode(_ plaintext: [UInt8]) throws(HandoffError) -> AccountMetadata {
+        var reader = ByteReader(try Padding.unpad(plaintext, blockByteCount: blockByteCount))
+        let linkID = AccountLinkID(bytes: try reader.read(count: AccountLinkID.byteCount, .accountLinkID))!
+        let displayName = try readString(&reader, .displayName)
+        let email = try readString(&reader, .emailAddress)
+        let username = try readString(&reader, .username)
+        let host = try readString(&reader, .imapHost)
+        let port = try reader.readUInt16(.imapPort)
+        guard let security = IMAPSecurity(rawValue: try reader.readUInt8(.imapSecurity)) else {
+            throw .malformed(.imapSecurity)
+        }
+        try reader.expectEnd()
+        return try AccountMetadata(linkID: linkID, displayName: displayName, emailAddress: email,
+                                   username: username, imapHost: host, imapPort: port, imapSecurity: security)
+    }
+
+    private static func readString(_ reader: inout ByteReader, _ field: HandoffError.Field) throws(HandoffError) -> String {
+        let length = Int(try reader.readUInt16(field))
+        let raw = try reader.read(count: length, field)
+        // Strict UTF-8: the bytes must decode and re-encode to themselves.
+        guard let text = String(validatingUTF8Bytes: raw) else { throw .malformed(field) }
+        return text
+    }
+}
+
+extension String {
+    /// Decodes `bytes` as UTF-8 only if they are valid and re-encode to exactly the same bytes.
+    init?(validatingUTF8Bytes bytes: [UInt8]) {
+        var scalars = String.UnicodeScalarView()
+        var decoder = UTF8()
+        var iterator = bytes.makeIterator()
+        decoding: while true {
+            switch decoder.decode(&iterator) {
+            case .scalarValue(let scalar): scalars.append(scalar)
+            case .emptyInput: break decoding
+            case .error: return nil
+            }
+        }
+        let text = String(scalars)
+        guard Array(text.utf8) == bytes else { return nil }
+        self = text
+    }
+}
+
+/// Length-prefixed zero padding (Spec 3.4): `u16 n | content(n) | zeros` to the smallest
+/// multiple of the block size that holds `2 + n` bytes.
+enum Padding {
+    /// Total padded size for `contentByteCount` bytes.
+    static func paddedByteCount(for contentByteCount: Int, blockByteCount: Int) -> Int {
+        let needed = 2 + contentByteCount
+        return (needed + blockByteCount - 1) / blockByteCount * blockByteCount
+    }
+
+    /// Pads public bytes.
+    static func pad(_ content: [UInt8], blockByteCount: Int) -> [UInt8] {
+        var writer = ByteWriter()
+        writer.write(UInt16(content.count))
+        writer.write(content)
+        let total = paddedByteCount(for: content.count, blockByteCount: blockByteCount)
+        return writer.bytes + [UInt8](repeating: 0, count: total - writer.bytes.count)
+    }
+
+    /// Removes padding, checking the length prefix, the block multiple and that padding is zero.
+    static func unpad(_ padded: [UInt8], blockByteCount: Int) throws(HandoffError) -> [UInt8] {
+        var reader = ByteReader(padded)
+        let length = Int(try reader.readUInt16(.padding))
+        guard padded.count == paddedByteCount(for: length, blockByteCount: blockByteCount) else { throw .malformed(.padding) }
+        let content = try reader.read(count: length, .padding)
+        guard reader.readRest().allSatisfy({ $0 == 0 }) else { throw .malformed(.padding) }
+        return content
+    }
+}

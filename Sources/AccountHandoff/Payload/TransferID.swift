@@ -1,0 +1,60 @@
+/// The random one-time identifier of a transfer (16 bytes), public and carried in every frame.
+public struct TransferID: Hashable, Sendable, CustomStringConvertible {
+    /// Length in bytes.
+    public static let byteCount = 16
+
+    /// The identifier bytes.
+    public let bytes: [UInt8]
+
+    /// Wraps 16 bytes; `nil` for any other length.
+    public init?(bytes: [UInt8]) {
+        guard bytes.count == Self.byteCount else { return nil }
+        self.bytes = bytes
+    }
+
+    /// Draws a fresh identifier from `random`.
+    init(random: RandomSource) {
+        self.bytes = random.bytes(Self.byteCount)
+    }
+
+    /// Lowercase hex.
+    public var description: String { Hex.encode(bytes) }
+}
+
+/// Lowercase hexadecimal for identifiers and diagnostics (never for secrets).
+public enum Hex {
+    /// `bytes` as lowercase hex digits.
+    public static func encode(_ bytes: [UInt8]) -> String {
+        let digits = Array("0123456789abcdef".utf8)
+        var out: [UInt8] = []
+        out.reserveCapacity(bytes.count * 2)
+        for byte in bytes {
+            out.append(digits[Int(byte >> 4)])
+            out.append(digits[Int(byte & 0x0f)])
+        }
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    /// Parses even-length hex (either case); `nil` for anything else.
+    public static func decode(_ text: String) -> [UInt8]? {
+        let chars = Array(text.utf8)
+        guard chars.count % 2 == 0 else { return nil }
+        func nibble(_ c: UInt8) -> UInt8? {
+            switch c {
+            case 0x30...0x39: c - 0x30
+            case 0x61...0x66: c - 0x61 + 10
+            case 0x41...0x46: c - 0x41 + 10
+            default: nil
+            }
+        }
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(chars.count / 2)
+        var index = 0
+        while index < chars.count {
+            guard let high = nibble(chars[index]), let low = nibble(chars[index + 1]) else { return nil }
+            bytes.append(high << 4 | low)
+            index += 2
+        }
+        return bytes
+    }
+}
