@@ -70,10 +70,12 @@ final class SecureChannel {
         return bytes
     }
 
-    /// Fails unless `frame` carries exactly the next expected sequence number.
+    /// Fails unless `frame` carries exactly the next expected sequence number. An abort may
+    /// also skip ahead: it can overtake a frame the peer sent just before it (the peer may
+    /// cancel right after sending), and it ends the session, so it is never followed by another.
     func checkSequence(_ frame: Frame) throws(HandoffError) {
         if frame.sequence < nextReceiveSequence { throw .replayed }
-        if frame.sequence > nextReceiveSequence { throw .outOfOrder }
+        if frame.sequence > nextReceiveSequence, frame.type != .abort { throw .outOfOrder }
     }
 
     /// Authenticates and decrypts `frame`; on success advances the receive sequence and
@@ -85,7 +87,7 @@ final class SecureChannel {
         try checkSequence(frame)
         let plaintext = try ChaCha20Poly1305.open(key: receiveKey, nonce: Self.nonce(sequence: frame.sequence),
                                                   sealed: frame.body, additionalData: additionalData(for: frame))
-        nextReceiveSequence += 1
+        nextReceiveSequence = frame.sequence &+ 1
         if frame.type != .abort { transcript.absorb(frame: frame.bytes) }
         return plaintext
     }
