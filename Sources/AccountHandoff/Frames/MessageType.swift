@@ -43,3 +43,18 @@ enum AbortReason: UInt8, CaseIterable {
     case rejected = 2
     case contested = 3
 }
+
+extension AbortReason {
+    /// The outcome an authenticated abort from the peer leads to; an unknown reason byte from
+    /// an authenticated peer ends the session as a failure.
+    static func outcome(ofPeerAbort plaintext: [UInt8]) -> TransferOutcome {
+        guard plaintext.count == 1, let reason = AbortReason(rawValue: plaintext[0]) else {
+            return .failed(.malformed(.abortReason))
+        }
+        switch reason {
+        case .cancelled: return .cancelled(by: .peer)
+        case .rejected: return .rejected(by: .peer)
+        case .contested: return .contested
+        }
+    }
+}

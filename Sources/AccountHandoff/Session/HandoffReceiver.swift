@@ -145,21 +145,14 @@ public final class HandoffReceiver {
     // MARK: Frames
 
     private func receive(_ bytes: [UInt8]) -> [HandoffAction] {
-        let frame: Frame
-        do { frame = try Frame(bytes: bytes) } catch { return [.ignored(error)] }
-        guard frame.transferID == payload.transferID else { return [.ignored(.unknownTransfer)] }
         do throws(HandoffError) {
-            guard frame.type != .hello else { throw HandoffError.unexpectedMessage(.hello, in: phase) }
-            try channel.checkSequence(frame)
+            let frame = try SecureChannel.decode(bytes, for: payload.transferID)
             let expected: MessageType? = switch phase {
             case .awaitingOffer: .offer
             case .awaitingCredentialFrame: .credential
             default: nil
             }
-            guard frame.type == .abort || frame.type == expected else {
-                throw HandoffError.unexpectedMessage(frame.type, in: phase)
-            }
-            let plaintext = try channel.open(frame)
+            let plaintext = try channel.open(frame, expecting: expected, in: phase)
             defer { plaintext.wipe() }
             return handleAuthenticated(frame.type, plaintext)
         } catch {
@@ -189,7 +182,7 @@ public final class HandoffReceiver {
                 return [finish(.failed(error))]
             }
         case .abort:
-            return [finish(HandoffSender.outcome(ofPeerAbort: plaintext.withUnsafeBytes { Array($0) }))]
+            return [finish(AbortReason.outcome(ofPeerAbort: plaintext.withUnsafeBytes { Array($0) }))]
         case .hello, .accept, .receipt:
             preconditionFailure("filtered before decryption")
         }

@@ -169,22 +169,16 @@ public final class HandoffSender {
     // MARK: Frames
 
     private func receive(_ bytes: [UInt8]) -> [HandoffAction] {
-        let frame: Frame
-        do { frame = try Frame(bytes: bytes) } catch { return [.ignored(error)] }
-        guard frame.transferID == payload.transferID else { return [.ignored(.unknownTransfer)] }
-        if frame.type == .hello { return receiveHello(frame, bytes: bytes) }
-        guard let channel else { return [.ignored(.unexpectedMessage(frame.type, in: phase))] }
         do throws(HandoffError) {
-            try channel.checkSequence(frame)
+            let frame = try SecureChannel.decode(bytes, for: payload.transferID)
+            if frame.type == .hello { return receiveHello(frame, bytes: bytes) }
+            guard let channel else { throw .unexpectedMessage(frame.type, in: phase) }
             let expected: MessageType? = switch phase {
             case .awaitingAccept: .accept
             case .awaitingReceipt: .receipt
             default: nil
             }
-            guard frame.type == .abort || frame.type == expected else {
-                throw HandoffError.unexpectedMessage(frame.type, in: phase)
-            }
-            let plaintext = try channel.open(frame)
+            let plaintext = try channel.open(frame, expecting: expected, in: phase)
             defer { plaintext.wipe() }
             return handleAuthenticated(frame.type, plaintext.withUnsafeBytes { Array($0) })
         } catch {
@@ -203,21 +197,9 @@ public final class HandoffSender {
             }
             return [finish(.completed(status))]
         case .abort:
-            return [finish(Self.outcome(ofPeerAbort: plaintext))]
+            return [finish(AbortReason.outcome(ofPeerAbort: plaintext))]
         case .hello, .offer, .credential:
             preconditionFailure("filtered before decryption")
-        }
-    }
-
-    /// The outcome an authenticated abort from the peer leads to.
-    static func outcome(ofPeerAbort plaintext: [UInt8]) -> TransferOutcome {
-        guard plaintext.count == 1, let reason = AbortReason(rawValue: plaintext[0]) else {
-            return .failed(.malformed(.abortReason))
-        }
-        switch reason {
-        case .cancelled: return .cancelled(by: .peer)
-        case .rejected: return .rejected(by: .peer)
-        case .contested: return .contested
         }
     }
 

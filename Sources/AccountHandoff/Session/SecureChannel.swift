@@ -92,6 +92,23 @@ final class SecureChannel {
         return plaintext
     }
 
+    /// Checks sequence and type, then authenticates and decrypts: the common path of every
+    /// encrypted frame. `expected` is the one non-abort type the caller's state accepts.
+    ///
+    /// - Throws: as ``open(_:)``, plus ``HandoffError/unexpectedMessage(_:in:)``.
+    func open(_ frame: Frame, expecting expected: MessageType?, in state: SessionState) throws(HandoffError) -> SecretBytes {
+        try checkSequence(frame)
+        guard frame.type == .abort || frame.type == expected else { throw .unexpectedMessage(frame.type, in: state) }
+        return try open(frame)
+    }
+
+    /// Decodes `bytes` and checks that they belong to `transferID`.
+    static func decode(_ bytes: [UInt8], for transferID: TransferID) throws(HandoffError) -> Frame {
+        let frame = try Frame(bytes: bytes)
+        guard frame.transferID == transferID else { throw .unknownTransfer }
+        return frame
+    }
+
     /// A one-byte plaintext in guarded memory (receipt status, abort reason, or empty accept).
     static func plaintext(_ bytes: [UInt8]) -> SecretBytes { SecretBytes(copying: bytes) }
 
