@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 @_spi(Vectors) @testable import AccountHandoff
 
@@ -109,5 +110,58 @@ import Testing
         copy.wipe()
         #expect(!secret.constantTimeEquals(copy))
         #expect(copy.constantTimeEquals(SecretBytes(copying: [0, 0, 0, 0])))
+    }
+
+    // The next three tests hung forever before SecretBytes used a recursive lock taken in a
+    // fixed order; a deadlock shows up as a hanging `swift test`, not as a failure.
+
+    /// Comparing a secret with itself must answer, not deadlock on its own lock.
+    @Test func constantTimeEqualsWithItselfIsTrue() {
+        let secret = SecretBytes(copying: [1, 2, 3, 4])
+        #expect(secret.constantTimeEquals(secret))
+    }
+
+    /// Reading the secret's own properties from inside its access closure must not deadlock.
+    @Test func accessorsAreReentrantInsideWithUnsafeBytes() {
+        let secret = SecretBytes(copying: [1, 2, 3, 4])
+        let seen = secret.withUnsafeBytes { bytes in
+            (Array(bytes), secret.isAllZero, secret.isWiped, secret.revealedBytes())
+        }
+        #expect(seen.0 == [1, 2, 3, 4])
+        #expect(seen.1 == false)
+        #expect(seen.2 == false)
+        #expect(seen.3 == [1, 2, 3, 4])
+    }
+
+    /// `a == b` on one thread and `b == a` on another at the same time must both finish
+    /// (SecretBytes is Sendable, so this is allowed use).
+    @Test func crossedConcurrentComparisonsDoNotDeadlock() {
+        let first = SecretBytes(copying: [UInt8](repeating: 7, count: 4096))
+        let second = SecretBytes(copying: [UInt8](repeating: 7, count: 4096))
+        let agreed = LockedCounter()
+        DispatchQueue.concurrentPerform(iterations: 4_000) { iteration in
+            let equal = iteration.isMultiple(of: 2) ? first.constantTimeEquals(second) : second.constantTimeEquals(first)
+            if equal { agreed.increment() }
+        }
+        #expect(agreed.value == 4_000)
+    }
+}
+
+/// A counter shared by concurrent test iterations.
+private final class LockedCounter: @unchecked Sendable {
+    // Safety of @unchecked Sendable: `count` is only touched under `lock`.
+    private let lock = NSLock()
+    private var count = 0
+
+    func increment() {
+        lock.lock()
+        defer { lock.unlock() }
+        count += 1
+    }
+
+    var value: Int {
+        lock.lock()
+        defer { lock.unlock() }
+        return count
     }
 }
