@@ -1,7 +1,7 @@
 @_spi(Vectors) @testable import AccountHandoff
 
 /// Hex helpers for the crypto tests. Decoding is strict: anything that is not an even
-/// number of hex digits is a broken test input, so it traps the test loudly via `Hex.Invalid`.
+/// number of hex digits is a broken test input, so decoding throws `Hex.Invalid` and the test fails.
 enum Hex {
     /// A string that is not valid hex.
     struct Invalid: Error, CustomStringConvertible {

@@ -4,7 +4,7 @@ import Testing
 /// X25519 against RFC 7748 (sections 5.2 and 6.1) and the small-order points every
 /// implementation must refuse to turn into a key.
 @Suite struct X25519KnownAnswerTests {
-    /// `X25519(k, u)` for a hex scalar and hex u-coordinate, as hex.
+    /// `X25519(k, u)` through the production entry point.
     private func scalarMultiply(scalar: [UInt8], u: [UInt8]) throws -> [UInt8] {
         let peer = try #require(X25519PublicKey(bytes: u))
         return try X25519.sharedSecret(privateKey: SecretBytes(copying: scalar), peer: peer).revealedBytes()
