@@ -12,8 +12,10 @@ import Foundation
 ///   destination (for example the Keychain).
 public final class SecretBytes: @unchecked Sendable {
     // Safety of @unchecked Sendable: every access to `pointer` happens under `lock`.
+    // The lock is recursive so that code inside an access closure may read this secret's
+    // own properties (`isAllZero`, `constantTimeEquals(self)`) without deadlocking.
     private let pointer: UnsafeMutableRawPointer
-    private let lock = NSLock()
+    private let lock = NSRecursiveLock()
     private var wiped = false
 
     /// The number of secret bytes.
@@ -91,7 +93,10 @@ public final class SecretBytes: @unchecked Sendable {
     /// Constant-time equality of two secrets of the same length; different lengths are unequal.
     public func constantTimeEquals(_ other: SecretBytes) -> Bool {
         guard count == other.count else { return false }
-        return withUnsafeBytes { mine in other.withUnsafeBytes { theirs in ConstantTime.equal(mine, theirs) } }
+        // Take the two locks in one global order (by object identity), so `a.constantTimeEquals(b)`
+        // and `b.constantTimeEquals(a)` running at the same time cannot deadlock each other.
+        let (outer, inner) = ObjectIdentifier(self) < ObjectIdentifier(other) ? (self, other) : (other, self)
+        return outer.withUnsafeBytes { first in inner.withUnsafeBytes { second in ConstantTime.equal(first, second) } }
     }
 
     /// Copies the bytes into a plain array. Only for test vectors and verification tools.
