@@ -15,7 +15,7 @@ import Testing
         dump(pair.sender, to: &printed)
         dump(pair.receiver, to: &printed)
         dump(delivered, to: &printed)
-        printed += "\(pair.sender) \(pair.receiver) \(delivered) \(delivered.credential) \(String(reflecting: delivered.credential))"
+        printed += "\(pair.sender) \(pair.receiver!) \(delivered) \(delivered.credential) \(String(reflecting: delivered.credential))"
         printed += pair.sender.payload.description
         #expect(!printed.contains(Fixtures.password))
         for secret in secrets where secret.count >= 32 {
