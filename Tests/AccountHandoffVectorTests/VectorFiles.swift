@@ -83,3 +83,8 @@ private func nibble(_ c: UInt8) -> UInt8? {
 func hexString(_ bytes: [UInt8]) -> String {
     bytes.map { String(format: "%02x", $0) }.joined()
 }
+
+extension Dictionary where Key == String, Value == Any {
+    /// The entry's `name`, for failure messages.
+    var name: String { self["name"] as? String ?? "?" }
+}
