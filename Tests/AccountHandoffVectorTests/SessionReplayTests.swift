@@ -107,6 +107,7 @@ struct SessionReplay {
         let handshakes = try session.objects("handshakes")
         var receivers: [String: HandoffReceiver] = [:]
         var registries: [String: ReceiverRegistry] = [:]
+        var shownCodes: [String: String] = [:]
         for (index, step) in try session.objects("steps").enumerated() {
             let actor = try step.string("actor")
             let event = try step.object("event")
@@ -144,6 +145,7 @@ struct SessionReplay {
             #expect(thrown == nil, "\(context): threw \(thrown ?? "")")
             let expectedActions = try describe(expected: try step.objects("actions"))
             #expect(describe(actions) == expectedActions, "\(context): actions")
+            for case .showShortCode(let code) in actions { shownCodes[actor] = code.digits }
             let after = try step.object("after")
             let snapshot = actor == "sender" ? sender.vectorSnapshot : receivers[actor]!.vectorSnapshot
             let state = actor == "sender" ? sender.state : receivers[actor]!.state
@@ -151,6 +153,8 @@ struct SessionReplay {
             #expect(snapshot.transcript.map(hexString) == after["transcript"] as? String, "\(context): transcript")
         }
 
+        try checkSealedFrames(expiry: sender.payload.expiry, transferID: sender.payload.transferID, handshakes: handshakes)
+        #expect(shownCodes == (session["shortCodes"] as? [String: String]), "\(name): short codes shown")
         let outcomes = try session.object("outcomes")
         #expect(sender.outcome?.identifier == outcomes["sender"] as? String, "\(name): sender outcome")
         for (party, receiver) in receivers {
@@ -166,12 +170,51 @@ struct SessionReplay {
     private func checkHandshake(_ handshake: [String: Any]?, receiver: HandoffReceiver, context: String) throws {
         let handshake = try #require(handshake, "\(context): handshake not recorded")
         let snapshot = receiver.vectorSnapshot
+        // Spec 4.1, 4.2: recompute the recorded intermediate values from the live keys.
+        let th0 = VectorPrimitives.sha256([Array("AH1 transcript".utf8), receiver.payload.binary])
+        let hh = VectorPrimitives.sha256([th0, snapshot.publicKey])
+        let shared = try VectorPrimitives.x25519(privateKey: snapshot.privateKey, peer: receiver.payload.senderPublicKey.bytes)
+        let prk = VectorPrimitives.hkdfExtract(salt: hh, inputKeyMaterial: [shared, receiver.payload.challenge])
+        let material = try VectorPrimitives.hkdfExpand(pseudorandomKey: prk, info: Array("AH1 code".utf8), length: 64)
+        let code = try #require(VectorPrimitives.shortCode(material: material))
+        let recordedCode = try handshake.object("shortCode")
+        #expect(try th0 == handshake.bytes("th0") && hh == handshake.bytes("hh"), "\(context): TH0, HH")
+        #expect(try shared == handshake.bytes("sharedSecret") && prk == handshake.bytes("prk"), "\(context): shared secret, PRK")
+        #expect(try material == handshake.bytes("codeMaterial"), "\(context): code material")
+        #expect(try VectorPrimitives.acceptedCandidateIndex(material: material) == Int(handshake.int("codeCandidateIndex")), "\(context): code index")
+        #expect(try code.digits == recordedCode.string("digits") && code.grouped == recordedCode.string("grouped")
+                && code.spoken == recordedCode.string("spoken") && Int64(code.value) == recordedCode.int("value"), "\(context): code forms")
+        #expect(try VectorPrimitives.hmac(key: snapshot.helloKey ?? [], message: hh) == handshake.bytes("helloTag"), "\(context): hello tag")
+        #expect(try frames[Int(handshake.int("helloFrame"))] == VectorPrimitives.frameBytes(
+            type: .hello, transferID: receiver.payload.transferID, sequence: 0, body: snapshot.publicKey + handshake.bytes("helloTag")),
+                "\(context): hello frame")
         #expect(try snapshot.privateKey == handshake.bytes("receiverPrivateKey"), "\(context): receiver private key")
         #expect(try snapshot.publicKey == handshake.bytes("receiverPublicKey"), "\(context): receiver public key")
         #expect(try snapshot.helloKey == handshake.bytes("helloKey"), "\(context): helloKey")
         #expect(try snapshot.senderToReceiverKey == handshake.bytes("s2rKey"), "\(context): s2rKey")
         #expect(try snapshot.receiverToSenderKey == handshake.bytes("r2sKey"), "\(context): r2sKey")
         #expect(try snapshot.handshakeTranscript == handshake.bytes("th1"), "\(context): TH1")
+    }
+
+    /// Spec 4.3: every sealed frame's nonce and AD follow from its fields, and sealing its
+    /// plaintext with one of the session's keys of its direction gives exactly its body.
+    private func checkSealedFrames(expiry: UInt32, transferID: TransferID, handshakes: [[String: Any]]) throws {
+        let linkID = try session.object("setup").object("account").bytes("linkID")
+        for record in try session.objects("frames") where record["key"] != nil {
+            let id = try record.int("id"), sequence = UInt32(try record.int("sequence"))
+            let type = try #require(MessageType.allCases.first { $0.description == (try? record.string("type")) })
+            let bytes = try record.bytes("bytes"), plaintext = try record.bytes("plaintext"), ad = try record.bytes("additionalData")
+            let header = VectorPrimitives.frameHeader(type: type, transferID: transferID, sequence: sequence, bodyLength: plaintext.count + 16)
+            let expiryBytes: [UInt8] = [UInt8(expiry >> 24), UInt8(truncatingIfNeeded: expiry >> 16), UInt8(truncatingIfNeeded: expiry >> 8),
+                                        UInt8(truncatingIfNeeded: expiry)]
+            let expectedAD = header + expiryBytes + (try record.bytes("transcriptHash")) + ([.accept, .credential, .receipt].contains(type) ? linkID : [])
+            #expect(ad == expectedAD, "\(name): frame \(id) additional data")
+            #expect(try record.bytes("nonce") == VectorPrimitives.nonce(sequence: sequence), "\(name): frame \(id) nonce")
+            let keyName = try record.string("key") == "s2r" ? "s2rKey" : "r2sKey"
+            let bodies = try handshakes.map { VectorPrimitives.seal(key: try $0.bytes(keyName), nonce: VectorPrimitives.nonce(sequence: sequence),
+                                                                    plaintext: plaintext, additionalData: ad) }
+            #expect(bodies.contains { header + $0 == bytes }, "\(name): frame \(id) ciphertext")
+        }
     }
 
     private func frame(_ event: [String: Any]) throws -> [UInt8] { frames[Int(try event.int("frame"))] }
