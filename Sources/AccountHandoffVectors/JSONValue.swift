@@ -5,7 +5,7 @@ import Foundation
 /// object keys sorted by their UTF-8 bytes, two-space indentation, `": "` after keys, an object
 /// or array whose members are all scalars on one line (`{"a": 1, "b": "x"}`), integers only,
 /// strings escaped minimally (`"`, `\`, and control characters as `\u00XX`), a final newline.
-public indirect enum JSONValue: Equatable, Sendable {
+indirect enum JSONValue: Equatable, Sendable {
     /// A JSON object; key order is irrelevant (output is sorted).
     case object([String: JSONValue])
     /// A JSON array.
@@ -20,13 +20,13 @@ public indirect enum JSONValue: Equatable, Sendable {
     case null
 
     /// Lowercase hex of `bytes` as a string value.
-    public static func hex(_ bytes: [UInt8]) -> JSONValue { .string(Hex.encode(bytes)) }
+    static func hex(_ bytes: [UInt8]) -> JSONValue { .string(Hex.encode(bytes)) }
 
     /// An integer value.
-    public static func number<T: BinaryInteger>(_ value: T) -> JSONValue { .int(Int64(value)) }
+    static func number<T: BinaryInteger>(_ value: T) -> JSONValue { .int(Int64(value)) }
 
     /// The canonical text of this value, ending with a newline.
-    public var canonicalText: String {
+    var canonicalText: String {
         var output = ""
         write(into: &output, indent: 0)
         return output + "\n"
