@@ -21,9 +21,14 @@ let package = Package(
         ),
         .target(name: "AccountHandoff", dependencies: ["CSodium"]),
         .target(name: "AccountHandoffTestSupport", dependencies: ["AccountHandoff"]),
+        .target(name: "AccountHandoffVectors", dependencies: ["AccountHandoff", "AccountHandoffTestSupport"]),
         .testTarget(
             name: "AccountHandoffTests",
             dependencies: ["AccountHandoff", "AccountHandoffTestSupport"]
+        ),
+        .testTarget(
+            name: "AccountHandoffVectorTests",
+            dependencies: ["AccountHandoff", "AccountHandoffTestSupport", "AccountHandoffVectors"]
         ),
     ],
     swiftLanguageModes: [.v6]

@@ -5,3 +5,4 @@ cd "$(dirname "$0")/.."
 Scripts/setup.sh
 swift build --build-tests -Xswiftc -warnings-as-errors
 swift test --skip-build
+/usr/bin/python3 Verifier/verify_vectors.py

@@ -1,0 +1,71 @@
+@_spi(Vectors) import AccountHandoff
+
+/// `short-code.json`: code material to candidates, the accepted index and every form of the
+/// code, including rejected candidates and exhaustion; typed-code comparisons (Spec 4.4).
+enum ShortCodeVectors {
+    static func make() throws -> JSONValue {
+        .object([
+            "description": .string("Short code (Spec 4.4): 64 bytes of code material, 16 big-endian u32 candidates, the first below the rejection bound mod 10^6. 'acceptedIndex' is null and 'error' is set when every candidate is rejected. 'typed' lists typed-code comparisons."),
+            "rejectionBound": .number(VectorPrimitives.shortCodeRejectionBound),
+            "derivations": .array(try derivations()),
+            "typed": .array(try typed()),
+        ])
+    }
+
+    private static func be(_ value: UInt32) -> [UInt8] {
+        [UInt8(value >> 24), UInt8(truncatingIfNeeded: value >> 16), UInt8(truncatingIfNeeded: value >> 8), UInt8(truncatingIfNeeded: value)]
+    }
+
+    private static func material(_ name: String, prefix: [UInt32]) -> [UInt8] {
+        let head = prefix.flatMap(be)
+        return head + VectorSupport.bytes(seed: VectorSupport.seed("code/" + name), count: 64 - head.count)
+    }
+
+    private static func derivations() throws -> [JSONValue] {
+        let bound = VectorPrimitives.shortCodeRejectionBound
+        var cases: [(String, [UInt8])] = (1...4).map { ("seeded material \($0)", material("seeded \($0)", prefix: [])) }
+        cases += [
+            ("candidate 0 gives 000000", material("zero", prefix: [0])),
+            ("bound - 1 is accepted (999999)", material("bound-1", prefix: [bound - 1])),
+            ("leading zeros: 1000042 gives 000042", material("lead", prefix: [1_000_042])),
+            ("first candidate = bound is rejected", material("bound", prefix: [bound, 123_456_789])),
+            ("first candidate 2^32 - 1 is rejected", material("max", prefix: [UInt32.max, 7])),
+            ("first 15 rejected, last accepted", material("fifteen", prefix: Array(repeating: bound, count: 15) + [4_293_999_999])),
+            ("all 16 rejected", material("all", prefix: (0..<16).map { bound + UInt32($0) * 1000 })),
+        ]
+        return try cases.map { name, material in
+            let candidates = (0..<16).map { index in material[index * 4..<index * 4 + 4].reduce(UInt32(0)) { $0 << 8 | UInt32($1) } }
+            var entry: [String: JSONValue] = ["name": .string(name), "material": .hex(material),
+                                              "candidates": .array(candidates.map { .number($0) })]
+            if let index = VectorPrimitives.acceptedCandidateIndex(material: material) {
+                guard let code = VectorPrimitives.shortCode(material: material), code.value == candidates[index] % 1_000_000 else {
+                    throw VectorGenerationError("short code \(name) inconsistent")
+                }
+                entry["acceptedIndex"] = .number(index)
+                entry["code"] = VectorSupport.shortCode(code)
+            } else {
+                guard VectorPrimitives.shortCode(material: material) == nil else { throw VectorGenerationError("short code \(name) accepted") }
+                entry["acceptedIndex"] = .null
+                entry["error"] = .string(HandoffError.keyDerivationFailed.identifier)
+            }
+            return .object(entry)
+        }
+    }
+
+    private static func typed() throws -> [JSONValue] {
+        let material = material("typed", prefix: [4_200_048_291])
+        guard let code = VectorPrimitives.shortCode(material: material), code.digits == "048291" else {
+            throw VectorGenerationError("typed-code material")
+        }
+        let attempts: [(String, Bool)] = [
+            ("048291", true), ("048 291", true), (" 048 291 ", true), ("0 4 8 2 9 1", true),
+            ("48291", false), ("0482910", false), ("048 292", false), ("048-291", false), ("048\t291", false),
+            ("", false), ("\u{660}48291", false), ("048291\n", false),
+        ]
+        return try attempts.map { typedText, expected in
+            // The computed answer must equal what Spec 4.4 says.
+            guard code.matches(typed: typedText) == expected else { throw VectorGenerationError("typed code \(typedText)") }
+            return .object(["code": .string(code.digits), "typed": .string(typedText), "matches": .bool(expected)])
+        }
+    }
+}

@@ -1,0 +1,90 @@
+import Foundation
+import Testing
+
+/// Locating and loading the committed `Vectors/` files.
+enum VectorFiles {
+    /// The repository root, found from this file's path (`Tests/AccountHandoffVectorTests/`).
+    static let repositoryRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+    /// The committed vectors folder.
+    static let directory = repositoryRoot.appendingPathComponent("Vectors")
+
+    /// Every vector file the generator writes.
+    static let names = ["primitives.json", "qr-payload.json", "frames.json", "plaintexts.json", "short-code.json", "sessions.json"]
+
+    /// The parsed JSON object of one committed file.
+    static func load(_ name: String) throws -> [String: Any] {
+        let data = try Data(contentsOf: directory.appendingPathComponent(name))
+        guard let object = try JSONSerialization.jsonObject(with: data) as? [String: Any] else {
+            throw VectorFormatError("\(name) is not a JSON object")
+        }
+        return object
+    }
+}
+
+/// A vector file that does not have the documented shape.
+struct VectorFormatError: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
+}
+
+/// Typed access to the untyped JSON values of a vector entry.
+extension Dictionary where Key == String, Value == Any {
+    func string(_ key: String) throws -> String {
+        guard let value = self[key] as? String else { throw VectorFormatError("missing string \(key)") }
+        return value
+    }
+
+    func bytes(_ key: String) throws -> [UInt8] {
+        guard let value = self[key] as? String, let bytes = hexBytes(value) else { throw VectorFormatError("missing hex \(key)") }
+        return bytes
+    }
+
+    func int(_ key: String) throws -> Int64 {
+        guard let value = self[key] as? NSNumber else { throw VectorFormatError("missing number \(key)") }
+        return value.int64Value
+    }
+
+    func object(_ key: String) throws -> [String: Any] {
+        guard let value = self[key] as? [String: Any] else { throw VectorFormatError("missing object \(key)") }
+        return value
+    }
+
+    func objects(_ key: String) throws -> [[String: Any]] {
+        guard let value = self[key] as? [[String: Any]] else { throw VectorFormatError("missing array \(key)") }
+        return value
+    }
+}
+
+/// Lowercase or uppercase hex to bytes; `nil` for anything else.
+func hexBytes(_ text: String) -> [UInt8]? {
+    let digits = Array(text.utf8)
+    guard digits.count % 2 == 0 else { return nil }
+    var bytes: [UInt8] = []
+    var index = 0
+    while index < digits.count {
+        guard let high = nibble(digits[index]), let low = nibble(digits[index + 1]) else { return nil }
+        bytes.append(high << 4 | low)
+        index += 2
+    }
+    return bytes
+}
+
+private func nibble(_ c: UInt8) -> UInt8? {
+    switch c {
+    case 0x30...0x39: c - 0x30
+    case 0x61...0x66: c - 0x61 + 10
+    case 0x41...0x46: c - 0x41 + 10
+    default: nil
+    }
+}
+
+/// Bytes to lowercase hex.
+func hexString(_ bytes: [UInt8]) -> String {
+    bytes.map { String(format: "%02x", $0) }.joined()
+}
+
+extension Dictionary where Key == String, Value == Any {
+    /// The entry's `name`, for failure messages.
+    var name: String { self["name"] as? String ?? "?" }
+}
