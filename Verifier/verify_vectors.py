@@ -434,14 +434,14 @@ class Channel:
     def open(self, frame, data, expected_type):
         if frame["sequence"] < self.receive_sequence:
             raise ProtocolError("replayed")
-        if frame["sequence"] > self.receive_sequence:
+        if frame["sequence"] > self.receive_sequence and frame["type"] != "abort":
             raise ProtocolError("outOfOrder")
         if frame["type"] != "abort" and frame["type"] != expected_type:
             raise ProtocolError("unexpectedMessage")
         transcript = self.th1 if frame["type"] == "abort" else self.th
         ad = additional_data(frame["header"], self.expiry, transcript, frame["type"], self.link_id)
         plaintext = aead_open(self.receive_key(), nonce(frame["sequence"]), frame["body"], ad)
-        self.receive_sequence += 1
+        self.receive_sequence = frame["sequence"] + 1
         if frame["type"] != "abort":
             self.th = sha256(self.th, data)
         return plaintext

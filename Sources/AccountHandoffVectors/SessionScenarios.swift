@@ -321,14 +321,22 @@ enum SessionScenarios {
             try r.sender(.cancel, at: t0 + 53)
             try r.receiver(.tick, at: t0 + 53)
         }),
-        ("out-of-order", "The sender's abort overtakes its offer: outOfOrder, then the offer, then the abort.", { r in
+        ("out-of-order", "A relay renumbers the offer to sequence 1: outOfOrder (checked before decryption), then the genuine offer is accepted.", { r in
+            try hello(r)
+            try r.sender(.codeConfirmed, at: t0 + 20)
+            let offer = r.lastSent["sender"]!
+            var renumbered = offer
+            renumbered[21] = 1  // low byte of the big-endian sequence number
+            try r.inject(renumbered, origin: "relay renumbered the offer", to: "receiver", at: t0 + 21)
+            try r.inject(offer, origin: "", to: "receiver", at: t0 + 22)
+        }),
+        ("abort-overtakes-offer", "The sender cancels right after sending its offer and the abort arrives first: aborts may skip ahead, so the receiver ends cancelled.peer; the late offer is ignored.", { r in
             try hello(r)
             try r.sender(.codeConfirmed, at: t0 + 20)
             let offer = r.lastSent["sender"]!
             try r.sender(.cancel, at: t0 + 21)
             try r.deliver(from: "sender", to: "receiver", at: t0 + 22)
             try r.inject(offer, origin: "", to: "receiver", at: t0 + 23)
-            try r.deliver(from: "sender", to: "receiver", at: t0 + 24)
         }),
         ("qr-scanned-twice", "The same device scans the QR a second time: refused by its registry.", { r in
             try r.scan(at: t0 + 10, registry: "receiving-device")

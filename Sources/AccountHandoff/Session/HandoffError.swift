@@ -6,7 +6,7 @@ public enum HandoffError: Error, Hashable, Sendable {
         case length, digits, version, intent, transferID, expiry, challenge, publicKey
         case rendezvous, frameHeader, frameLength, body, sequence
         case accountLinkID, displayName, emailAddress, username, imapHost, imapPort, imapSecurity
-        case padding, credential, receiptStatus, abortReason, shortCode, trailingBytes
+        case padding, credential, receiptStatus, abortReason, trailingBytes
     }
 
     /// The QR text does not start with the `AH:` prefix.
@@ -47,7 +47,7 @@ public enum HandoffError: Error, Hashable, Sendable {
     case invalidEvent(SessionEvent, in: SessionState)
     /// The session already ended; nothing more can happen in it.
     case sessionFinished
-    /// The peer cancelled the transfer with an authenticated message.
+    /// The peer cancelled the transfer with an authenticated message (``TransferOutcome/error``).
     case cancelledByPeer
     /// The peer rejected the transfer (codes differ or the person declined).
     case rejectedByPeer

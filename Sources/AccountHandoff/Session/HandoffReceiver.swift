@@ -57,7 +57,7 @@ public final class HandoffReceiver {
         let skew = Double(configuration.clockSkewTolerance)
         guard seconds <= Double(payload.expiry) + skew else { throw .expired }
         guard Double(payload.expiry) <= seconds + Double(SenderConfiguration.maximumLifetime) + skew else { throw .expiryTooFar }
-        if let registry, registry.hasScanned(payload.transferID) { throw .alreadyScanned }
+        try registry?.claim(payload)
 
         let keyPair = X25519KeyPair(random: random)
         let challenge = SecretBytes(copying: payload.challenge)
@@ -68,10 +68,10 @@ public final class HandoffReceiver {
             hello = try HelloHandshake.make(payload: payload, keyPair: keyPair, challenge: challenge, initial: transcript)
         } catch {
             keyPair.wipe()
+            registry?.release(payload)
             throw error
         }
         transcript.absorb(frame: hello.frame)
-        registry?.record(payload)
         let channel = SecureChannel(role: .receiver, payload: payload, keys: hello.keys, transcript: transcript)
         let receiver = HandoffReceiver(payload: payload, configuration: configuration, keyPair: keyPair, channel: channel)
         return (receiver, [.send(hello.frame), .showShortCode(hello.keys.shortCode)])
@@ -147,6 +147,7 @@ public final class HandoffReceiver {
     private func receive(_ bytes: [UInt8]) -> [HandoffAction] {
         do throws(HandoffError) {
             let frame = try SecureChannel.decode(bytes, for: payload.transferID)
+            guard frame.type != .hello else { throw .unexpectedMessage(.hello, in: phase) }
             let expected: MessageType? = switch phase {
             case .awaitingOffer: .offer
             case .awaitingCredentialFrame: .credential

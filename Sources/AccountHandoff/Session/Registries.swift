@@ -76,10 +76,20 @@ public final class ReceiverRegistry: @unchecked Sendable {
         return scanned[transferID] != nil
     }
 
-    func record(_ payload: SessionPayload) {
+    /// Checks and records the transfer ID in one step, so two scans of the same QR racing on
+    /// one device cannot both pass.
+    func claim(_ payload: SessionPayload) throws(HandoffError) {
         lock.lock()
         defer { lock.unlock() }
+        guard scanned[payload.transferID] == nil else { throw .alreadyScanned }
         scanned[payload.transferID] = payload.expiry
+    }
+
+    /// Gives a claim back when the scan failed after claiming (an invalid sender key).
+    func release(_ payload: SessionPayload) {
+        lock.lock()
+        defer { lock.unlock() }
+        scanned[payload.transferID] = nil
     }
 
     /// Forgets transfers that expired more than an hour before `now` (the receiver refuses

@@ -13,6 +13,24 @@ extension TransferOutcome {
     }
 }
 
+extension TransferOutcome {
+    /// The outcome as an error, for apps that report every unsuccessful end through `throw`:
+    /// `nil` for a completed transfer, ``HandoffError/cancelledByPeer``,
+    /// ``HandoffError/rejectedByPeer`` and ``HandoffError/anotherDeviceJoined`` for the peer's
+    /// decisions, and the underlying error otherwise. A local cancel or reject maps to `nil`
+    /// as well: the person chose it, there is nothing to report.
+    public var error: HandoffError? {
+        switch self {
+        case .completed, .cancelled(by: .local), .rejected(by: .local): nil
+        case .cancelled(by: .peer): .cancelledByPeer
+        case .rejected(by: .peer): .rejectedByPeer
+        case .contested: .anotherDeviceJoined
+        case .expired: .expired
+        case .failed(let error): error
+        }
+    }
+}
+
 extension ReceiptStatus {
     /// A stable identifier (Spec 3.6): `imported`, `validationFailed` or `declined`.
     public var identifier: String {

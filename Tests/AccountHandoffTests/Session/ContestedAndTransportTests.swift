@@ -183,3 +183,28 @@ import AccountHandoffTestSupport
         #expect(!registry.hasScanned(pair.sender.payload.transferID))
     }
 }
+
+@Suite struct OutcomeErrorTests {
+    @Test func outcomesMapToTheirErrors() {
+        #expect(TransferOutcome.completed(.imported).error == nil)
+        #expect(TransferOutcome.cancelled(by: .local).error == nil)
+        #expect(TransferOutcome.rejected(by: .local).error == nil)
+        #expect(TransferOutcome.cancelled(by: .peer).error == .cancelledByPeer)
+        #expect(TransferOutcome.rejected(by: .peer).error == .rejectedByPeer)
+        #expect(TransferOutcome.contested.error == .anotherDeviceJoined)
+        #expect(TransferOutcome.expired.error == .expired)
+        #expect(TransferOutcome.failed(.transportLost).error == .transportLost)
+    }
+
+    @Test func aFailedScanGivesItsRegistryClaimBack() throws {
+        let registry = ReceiverRegistry()
+        let pair = try SessionPair()
+        let real = pair.sender.payload
+        let forged = SessionPayload(intent: real.intent, transferID: real.transferID, expiry: real.expiry, challenge: real.challenge,
+                                    senderPublicKey: X25519PublicKey(bytes: [UInt8](repeating: 0, count: 32))!, rendezvous: real.rendezvous)
+        #expect(throws: HandoffError.lowOrderPublicKey) {
+            try HandoffReceiver.scan(payload: forged, random: InsecureDeterministicRandom(seed: 1), now: Fixtures.start, registry: registry)
+        }
+        #expect(!registry.hasScanned(real.transferID))
+    }
+}

@@ -151,3 +151,12 @@ import AccountHandoffTestSupport
         #expect(try pair.sender.handle(.frameReceived(moved), now: Fixtures.start).first?.ignoredError == .malformed(.sequence))
     }
 }
+
+@Suite struct ReceiverHelloTests {
+    @Test func receiverIgnoresAnyHelloAsUnexpectedInEveryState() throws {
+        let pair = try SessionPair()
+        try pair.run(until: .offerReceived)
+        #expect(try pair.receiver.handle(.frameReceived(pair.receiverFrames[0]), now: Fixtures.start).first?.ignoredError
+                == .unexpectedMessage(.hello, in: .reviewingOffer))
+    }
+}
