@@ -7,6 +7,9 @@ let package = Package(
     products: [
         .library(name: "AccountHandoff", targets: ["AccountHandoff"]),
         .library(name: "AccountHandoffTestSupport", targets: ["AccountHandoffTestSupport"]),
+        .library(name: "AccountHandoffQR", targets: ["AccountHandoffQR"]),
+        .library(name: "AccountHandoffTransport", targets: ["AccountHandoffTransport"]),
+        .executable(name: "handoff", targets: ["handoff"]),
     ],
     targets: [
         .systemLibrary(
@@ -21,9 +24,24 @@ let package = Package(
         ),
         .target(name: "AccountHandoff", dependencies: ["CSodium"]),
         .target(name: "AccountHandoffTestSupport", dependencies: ["AccountHandoff"]),
+        .target(name: "AccountHandoffQR", dependencies: ["AccountHandoff", "CQREncode"]),
+        .target(name: "AccountHandoffTransport", dependencies: ["AccountHandoff"]),
+        .executableTarget(name: "handoff", dependencies: ["AccountHandoff", "AccountHandoffQR", "AccountHandoffTransport"]),
         .testTarget(
             name: "AccountHandoffTests",
             dependencies: ["AccountHandoff", "AccountHandoffTestSupport"]
+        ),
+        .testTarget(
+            name: "AccountHandoffQRTests",
+            dependencies: ["AccountHandoff", "AccountHandoffQR", "AccountHandoffTestSupport"]
+        ),
+        .testTarget(
+            name: "AccountHandoffTransportTests",
+            dependencies: ["AccountHandoff", "AccountHandoffTransport", "AccountHandoffTestSupport"]
+        ),
+        .testTarget(
+            name: "HandoffCLITests",
+            dependencies: ["AccountHandoff", "AccountHandoffTestSupport", "handoff"]
         ),
     ],
     swiftLanguageModes: [.v6]
