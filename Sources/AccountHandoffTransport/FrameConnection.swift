@@ -88,8 +88,10 @@ public final class FrameConnection {
         return frame
     }
 
-    /// Whether a started frame has been incomplete for longer than the read timeout.
-    var isStalled: Bool {
+    /// Whether a started frame has been incomplete for longer than the read timeout. When it
+    /// is, a ``TransportError/timedOut`` from ``receive(timeout:)`` means the peer stalled,
+    /// not merely that nothing arrived yet.
+    public var isStalled: Bool {
         guard let start = partialFrameStart else { return false }
         return start + configuration.readTimeout <= .now
     }
