@@ -41,7 +41,7 @@ let package = Package(
         ),
         .testTarget(
             name: "HandoffCLITests",
-            dependencies: ["AccountHandoff", "AccountHandoffTestSupport", "handoff"]
+            dependencies: ["AccountHandoff", "AccountHandoffTestSupport", "AccountHandoffTransport", "handoff"]
         ),
     ],
     swiftLanguageModes: [.v6]

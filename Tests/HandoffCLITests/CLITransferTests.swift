@@ -15,7 +15,7 @@ import Testing
         #expect(result.stdout.contains("Imported account, as stored by the receiver:\n"))
         #expect(result.stdout.contains("  Email address: demo@example.org\n"))
         #expect(result.stdout.contains("  Password: (redacted)\n"))
-        #expect(result.stdout.contains("  Credential file: mode 600, identical to the password that was sent\n"))
+        #expect(result.stdout.contains("  Credential file: mode 0600, identical to the password that was sent\n"))
         #expect(result.stdout.contains("  Link ID preserved: yes\n"))
         #expect(result.stderr.isEmpty)
         #expect(ContinuousClock.now - start < .seconds(10))

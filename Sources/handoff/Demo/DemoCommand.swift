@@ -129,7 +129,7 @@ enum DemoCommand {
         }
         defer { credential.wipe() }
         var status = stat()
-        let mode = stat(credentialPath, &status) == 0 ? String(status.st_mode & 0o777, radix: 8) : "unknown"
+        let mode = stat(credentialPath, &status) == 0 ? "0" + String(status.st_mode & 0o777, radix: 8) : "unknown"
         console.line("Imported account, as stored by the receiver:")
         Describe.account(stored).forEach { console.line($0) }
         console.line("  Password: (redacted)")
