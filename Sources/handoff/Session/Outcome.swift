@@ -45,8 +45,10 @@ enum Describe {
             return (HandoffError.anotherDeviceJoined.description, .contested)
         case .expired:
             return ("The transfer expired before it finished; start a new transfer on the sending device.", .expired)
+        case .failed(.transportLost):
+            return ("The transfer failed: \(HandoffError.transportLost.description)", .failure)
         case .failed(let error):
-            return ("The transfer failed: \(error.description)", .failure)
+            return ("The transfer failed (\(error.identifier)): \(error.description) Start a new transfer on the sending device.", .failure)
         }
     }
 

@@ -40,6 +40,7 @@ final class ReceiveSession {
         if receiver.outcome == nil { console.line("Waiting for the sending device to confirm the code...") }
         while receiver.outcome == nil {
             if Interrupt.requested {
+                awaitingAnswer = false
                 console.line("")
                 console.line("Cancelling the transfer (interrupted).")
                 perform(.cancel)
@@ -51,6 +52,7 @@ final class ReceiveSession {
             }
             serveNetwork(timeout: .milliseconds(100))
         }
+        if awaitingAnswer, !autoConfirm { console.raw("\n") }  // the peer ended it while we asked
         connection.close()
         let result = Describe.outcome(receiver.outcome ?? .failed(.transportLost), role: .receiver)
         result.exitCode == .success ? console.line(result.message) : console.error(result.message)

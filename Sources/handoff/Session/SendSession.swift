@@ -42,6 +42,7 @@ final class SendSession {
         if !autoConfirm { input.startAnswerReader() }
         while sender.outcome == nil {
             if Interrupt.requested {
+                question = nil
                 console.line("")
                 console.line("Cancelling the transfer (interrupted).")
                 perform(.cancel)
@@ -53,7 +54,7 @@ final class SendSession {
             }
             serveNetwork(timeout: .milliseconds(100))
         }
-        // Deliver what is still queued (an abort, say) before closing cleanly.
+        if question != nil, !autoConfirm { console.raw("\n") }  // the peer ended it while we asked
         credential?.wipe()
         listener.close()
         let result = Describe.outcome(sender.outcome ?? .failed(.transportLost), role: .sender)
