@@ -7,6 +7,9 @@ let package = Package(
     products: [
         .library(name: "AccountHandoff", targets: ["AccountHandoff"]),
         .library(name: "AccountHandoffTestSupport", targets: ["AccountHandoffTestSupport"]),
+        .library(name: "AccountHandoffQR", targets: ["AccountHandoffQR"]),
+        .library(name: "AccountHandoffTransport", targets: ["AccountHandoffTransport"]),
+        .executable(name: "handoff", targets: ["handoff"]),
     ],
     targets: [
         .systemLibrary(
@@ -22,6 +25,12 @@ let package = Package(
         .target(name: "AccountHandoff", dependencies: ["CSodium"]),
         .target(name: "AccountHandoffTestSupport", dependencies: ["AccountHandoff"]),
         .target(name: "AccountHandoffVectors", dependencies: ["AccountHandoff", "AccountHandoffTestSupport"]),
+        .target(name: "AccountHandoffQR", dependencies: ["AccountHandoff", "CQREncode"]),
+        .target(name: "AccountHandoffTransport", dependencies: ["AccountHandoff"]),
+        .executableTarget(
+            name: "handoff",
+            dependencies: ["AccountHandoff", "AccountHandoffQR", "AccountHandoffTransport", "AccountHandoffVectors"]
+        ),
         .testTarget(
             name: "AccountHandoffTests",
             dependencies: ["AccountHandoff", "AccountHandoffTestSupport"]
@@ -29,6 +38,18 @@ let package = Package(
         .testTarget(
             name: "AccountHandoffVectorTests",
             dependencies: ["AccountHandoff", "AccountHandoffTestSupport", "AccountHandoffVectors"]
+        ),
+        .testTarget(
+            name: "AccountHandoffQRTests",
+            dependencies: ["AccountHandoff", "AccountHandoffQR", "AccountHandoffTestSupport"]
+        ),
+        .testTarget(
+            name: "AccountHandoffTransportTests",
+            dependencies: ["AccountHandoff", "AccountHandoffTransport", "AccountHandoffTestSupport"]
+        ),
+        .testTarget(
+            name: "HandoffCLITests",
+            dependencies: ["AccountHandoff", "AccountHandoffTestSupport", "AccountHandoffTransport", "handoff"]
         ),
     ],
     swiftLanguageModes: [.v6]

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs the Debian packages AccountHandoff needs, only when one is missing.
 set -euo pipefail
-packages=(libsodium-dev libqrencode-dev pkg-config zbar-tools python3-cryptography)
+# libmagickcore-6.q16-6-extra holds the SVG reader zbarimg needs for the SVG scan tests.
+packages=(libsodium-dev libqrencode-dev pkg-config zbar-tools libmagickcore-6.q16-6-extra python3-cryptography)
 missing=()
 for package in "${packages[@]}"; do
     dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")

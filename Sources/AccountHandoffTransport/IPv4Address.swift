@@ -1,0 +1,39 @@
+/// An IPv4 address, four bytes in network order.
+public struct IPv4Address: Hashable, Sendable, CustomStringConvertible {
+    /// The four address bytes, most significant first.
+    public let bytes: [UInt8]
+
+    /// `127.0.0.1`.
+    public static let loopback = IPv4Address(uncheckedBytes: [127, 0, 0, 1])
+
+    /// Wraps exactly four bytes; `nil` otherwise.
+    public init?(bytes: [UInt8]) {
+        guard bytes.count == 4 else { return nil }
+        self.bytes = bytes
+    }
+
+    private init(uncheckedBytes: [UInt8]) { bytes = uncheckedBytes }
+
+    /// Parses dotted-quad text such as `127.0.0.1`; `nil` for anything else (no leading zeros,
+    /// no spaces, each part 0...255).
+    public init?(_ text: String) {
+        let parts = text.split(separator: ".", omittingEmptySubsequences: false)
+        guard parts.count == 4 else { return nil }
+        var bytes: [UInt8] = []
+        for part in parts {
+            guard (1...3).contains(part.count), part.allSatisfy({ $0.isASCII && $0.isNumber }),
+                  part == "0" || !part.hasPrefix("0"), let value = UInt8(part) else { return nil }
+            bytes.append(value)
+        }
+        self.bytes = bytes
+    }
+
+    /// Whether the address is in 127.0.0.0/8.
+    public var isLoopback: Bool { bytes[0] == 127 }
+
+    /// The address as a 32-bit number in host order.
+    var value: UInt32 { bytes.reduce(0) { $0 << 8 | UInt32($1) } }
+
+    /// Dotted-quad text.
+    public var description: String { bytes.map(String.init).joined(separator: ".") }
+}

@@ -1,0 +1,223 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// One TCP socket file descriptor in non-blocking mode, owned by this object: closed exactly
+/// once, by ``close()`` or ``closeGracefully(linger:)``, or at the latest when released.
+/// All waiting goes through `poll`, so every call has a deadline.
+final class POSIXSocket {
+    private(set) var descriptor: Int32
+    var isOpen: Bool { descriptor >= 0 }
+
+    private init(descriptor: Int32) {
+        self.descriptor = descriptor
+    }
+
+    deinit { close() }
+
+    // MARK: Creating
+
+    /// A new non-blocking IPv4 stream socket.
+    static func makeTCP() throws(TransportError) -> POSIXSocket {
+        #if canImport(Glibc)
+        let type = Int32(SOCK_STREAM.rawValue)
+        #else
+        let type = SOCK_STREAM
+        #endif
+        let descriptor = socket(AF_INET, type, 0)
+        guard descriptor >= 0 else { throw .system(operation: "socket", errno: errno) }
+        let created = POSIXSocket(descriptor: descriptor)
+        try created.configure()
+        return created
+    }
+
+    /// Takes ownership of an accepted descriptor.
+    static func adopt(_ descriptor: Int32) throws(TransportError) -> POSIXSocket {
+        let adopted = POSIXSocket(descriptor: descriptor)
+        try adopted.configure()
+        return adopted
+    }
+
+    private func configure() throws(TransportError) {
+        let flags = fcntl(descriptor, F_GETFL)
+        guard flags >= 0, fcntl(descriptor, F_SETFL, flags | O_NONBLOCK) == 0 else {
+            throw .system(operation: "fcntl", errno: errno)
+        }
+        #if canImport(Darwin)
+        var one: Int32 = 1
+        setsockopt(descriptor, SOL_SOCKET, SO_NOSIGPIPE, &one, socklen_t(MemoryLayout<Int32>.size))
+        #endif
+    }
+
+    // MARK: Addresses
+
+    private static func socketAddress(_ address: IPv4Address, _ port: UInt16) -> sockaddr_in {
+        var storage = sockaddr_in()
+        #if canImport(Darwin)
+        storage.sin_len = UInt8(MemoryLayout<sockaddr_in>.size)
+        #endif
+        storage.sin_family = sa_family_t(AF_INET)
+        storage.sin_port = port.bigEndian
+        storage.sin_addr = in_addr(s_addr: address.value.bigEndian)
+        return storage
+    }
+
+    /// Binds to `address:port` (0 picks a free port) and starts listening.
+    func listen(address: IPv4Address, port: UInt16, backlog: Int32) throws(TransportError) {
+        var one: Int32 = 1
+        setsockopt(descriptor, SOL_SOCKET, SO_REUSEADDR, &one, socklen_t(MemoryLayout<Int32>.size))
+        var storage = Self.socketAddress(address, port)
+        let bound = withUnsafePointer(to: &storage) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        guard bound == 0 else { throw .addressUnavailable(errno: errno) }
+        #if canImport(Glibc)
+        let listening = Glibc.listen(descriptor, backlog)
+        #else
+        let listening = Darwin.listen(descriptor, backlog)
+        #endif
+        guard listening == 0 else { throw .system(operation: "listen", errno: errno) }
+    }
+
+    /// The local port the socket is bound to.
+    func localPort() throws(TransportError) -> UInt16 {
+        var storage = sockaddr_in()
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let status = withUnsafeMutablePointer(to: &storage) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(descriptor, $0, &length) }
+        }
+        guard status == 0 else { throw .system(operation: "getsockname", errno: errno) }
+        return UInt16(bigEndian: storage.sin_port)
+    }
+
+    /// Connects to `address:port`, waiting at most `timeout`.
+    func connect(address: IPv4Address, port: UInt16, timeout: Duration) throws(TransportError) {
+        var storage = Self.socketAddress(address, port)
+        let status = withUnsafePointer(to: &storage) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                #if canImport(Glibc)
+                Glibc.connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+                #else
+                Darwin.connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+                #endif
+            }
+        }
+        if status != 0 {
+            guard errno == EINPROGRESS else { throw Self.connectFailure(errno) }
+            guard try wait(for: Int16(POLLOUT), until: .now + timeout) else { throw .timedOut }
+            var failure: Int32 = 0
+            var length = socklen_t(MemoryLayout<Int32>.size)
+            guard getsockopt(descriptor, SOL_SOCKET, SO_ERROR, &failure, &length) == 0 else {
+                throw .system(operation: "getsockopt", errno: errno)
+            }
+            guard failure == 0 else { throw Self.connectFailure(failure) }
+        }
+    }
+
+    private static func connectFailure(_ code: Int32) -> TransportError {
+        code == ECONNREFUSED ? .connectionRefused : code == ETIMEDOUT ? .timedOut : .system(operation: "connect", errno: code)
+    }
+
+    /// Accepts one pending connection, or returns `nil` when none is waiting.
+    func accept() throws(TransportError) -> POSIXSocket? {
+        #if canImport(Glibc)
+        let accepted = Glibc.accept(descriptor, nil, nil)
+        #else
+        let accepted = Darwin.accept(descriptor, nil, nil)
+        #endif
+        guard accepted >= 0 else {
+            if errno == EAGAIN || errno == EWOULDBLOCK || errno == ECONNABORTED || errno == EINTR { return nil }
+            throw .system(operation: "accept", errno: errno)
+        }
+        return try Self.adopt(accepted)
+    }
+
+    // MARK: Waiting, reading, writing
+
+    /// Waits until the socket is ready for `events` or `deadline` passes; `true` when ready
+    /// (an error or hang-up counts as ready, so the next call reports it).
+    func wait(for events: Int16, until deadline: ContinuousClock.Instant) throws(TransportError) -> Bool {
+        guard isOpen else { throw .closedLocally }
+        while true {
+            var entry = pollfd(fd: descriptor, events: events, revents: 0)
+            let status = poll(&entry, 1, Self.milliseconds(until: deadline))
+            if status > 0 { return true }
+            if status == 0 { return false }
+            guard errno == EINTR else { throw .system(operation: "poll", errno: errno) }
+        }
+    }
+
+    /// Milliseconds from now to `deadline`, rounded up, clamped to 0...Int32.max.
+    static func milliseconds(until deadline: ContinuousClock.Instant) -> Int32 {
+        let remaining = ContinuousClock.now.duration(to: deadline)
+        guard remaining > .zero else { return 0 }
+        let (seconds, attoseconds) = remaining.components
+        let total = seconds * 1000 + (attoseconds + 999_999_999_999_999) / 1_000_000_000_000_000
+        return Int32(clamping: total)
+    }
+
+    /// Reads what is available: bytes, an empty array at end of stream, or `nil` when nothing
+    /// is available yet.
+    func readAvailable(maximum: Int = 8192) throws(TransportError) -> [UInt8]? {
+        guard isOpen else { throw .closedLocally }
+        var buffer = [UInt8](repeating: 0, count: maximum)
+        let count = buffer.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress, $0.count, 0) }
+        if count > 0 { return Array(buffer[0..<count]) }
+        if count == 0 { return [] }
+        if errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR { return nil }
+        if errno == ECONNRESET { throw .closedByPeer }
+        throw .system(operation: "recv", errno: errno)
+    }
+
+    /// Writes all of `bytes`, waiting for buffer space at most until `deadline`.
+    func writeAll(_ bytes: [UInt8], until deadline: ContinuousClock.Instant) throws(TransportError) {
+        guard isOpen else { throw .closedLocally }
+        #if canImport(Glibc)
+        let flags = Int32(MSG_NOSIGNAL)
+        #else
+        let flags: Int32 = 0
+        #endif
+        var offset = 0
+        while offset < bytes.count {
+            let written = bytes.withUnsafeBytes { send(descriptor, $0.baseAddress! + offset, $0.count - offset, flags) }
+            if written > 0 {
+                offset += written
+                continue
+            }
+            if errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR {
+                guard try wait(for: Int16(POLLOUT), until: deadline) else { throw .timedOut }
+                continue
+            }
+            if errno == EPIPE || errno == ECONNRESET { throw .closedByPeer }
+            throw .system(operation: "send", errno: errno)
+        }
+    }
+
+    // MARK: Closing
+
+    /// A clean close: stops sending (the peer reads end of stream after every byte already
+    /// written), reads and discards what the peer still sends until it closes or `linger`
+    /// passes, then closes. Draining first avoids a reset that could destroy bytes in flight.
+    func closeGracefully(linger: Duration) {
+        guard isOpen else { return }
+        shutdown(descriptor, Int32(SHUT_WR))
+        let deadline = ContinuousClock.now + linger
+        while (try? wait(for: Int16(POLLIN), until: deadline)) == true {
+            guard let chunk = try? readAvailable(), chunk != [] else { break }
+        }
+        close()
+    }
+
+    /// Closes at once. Idempotent.
+    func close() {
+        guard descriptor >= 0 else { return }
+        #if canImport(Glibc)
+        _ = Glibc.close(descriptor)
+        #else
+        _ = Darwin.close(descriptor)
+        #endif
+        descriptor = -1
+    }
+}

@@ -1,0 +1,61 @@
+import AccountHandoff
+import AccountHandoffQR
+import AccountHandoffTransport
+import Foundation
+
+/// Conversions of option values shared by several commands; each failure is a usage error
+/// that names the option and what it accepts.
+enum OptionValues {
+    static func errorCorrection(_ parsed: ParsedArguments, command: String) throws(CLIError) -> QRErrorCorrection {
+        guard let text = parsed.value("--ecc") else { return .standard }
+        guard let level = QRErrorCorrection(letter: text) else {
+            throw .usage("The option --ecc takes L, M, Q or H.", command: command)
+        }
+        return level
+    }
+
+    static func palette(_ parsed: ParsedArguments, command: String) throws(CLIError) -> TerminalQRRenderer.Palette {
+        guard let text = parsed.value("--qr-style") else { return .ansi }
+        switch text {
+        case "ansi": return .ansi
+        case "light": return .darkOnLight
+        case "dark": return .lightOnDark
+        default: throw .usage("The option --qr-style takes ansi, light or dark.", command: command)
+        }
+    }
+
+    static func integer(_ parsed: ParsedArguments, _ name: String, in range: ClosedRange<Int>, default value: Int,
+                        command: String) throws(CLIError) -> Int {
+        guard let text = parsed.value(name) else { return value }
+        guard let number = Int(text), range.contains(number) else {
+            throw .usage("The option \(name) takes a whole number from \(range.lowerBound) to \(range.upperBound).", command: command)
+        }
+        return number
+    }
+
+    static func address(_ parsed: ParsedArguments, command: String) throws(CLIError) -> IPv4Address {
+        guard let text = parsed.value("--address") else { return .loopback }
+        guard let address = IPv4Address(text) else {
+            throw .usage("The option --address takes an IPv4 address of this machine, such as 127.0.0.1.", command: command)
+        }
+        return address
+    }
+
+    /// The payload text from the argument, or from the first line of standard input for `-`.
+    static func payloadText(_ argument: String, input: StandardInput) throws(CLIError) -> String {
+        guard argument == "-" else { return argument.trimmingCharacters(in: .whitespaces) }
+        guard let line = input.readLineNow() else {
+            throw CLIError("Standard input ended before the transfer code; pass the code as an argument or pipe it in.", exitCode: .usage)
+        }
+        return line.trimmingCharacters(in: .whitespaces)
+    }
+
+    /// Decodes a transfer code, turning each failure into a sentence and exit code 65.
+    static func payload(_ text: String) throws(CLIError) -> SessionPayload {
+        do {
+            return try SessionPayload(text: text)
+        } catch {
+            throw CLIError("The transfer code is invalid: \(Describe.payloadError(error))", exitCode: .invalidInput)
+        }
+    }
+}

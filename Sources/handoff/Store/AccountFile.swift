@@ -1,0 +1,79 @@
+import AccountHandoff
+import Foundation
+
+/// The JSON shape of an account's metadata, both in `send --account FILE` and in the store.
+/// It has no password field, and an input file that has one is refused.
+struct AccountRecord: Codable, Equatable {
+    var accountLinkID: String
+    var displayName: String
+    var emailAddress: String
+    var username: String
+    var imapHost: String
+    var imapPort: Int
+    var imapSecurity: String
+
+    /// The keys an account file may contain (the store adds the two after them).
+    static let inputKeys: Set<String> = ["accountLinkID", "displayName", "emailAddress", "username", "imapHost", "imapPort", "imapSecurity"]
+    /// Keys that would hold a secret; an account file with one is refused outright.
+    static let secretKeys: Set<String> = ["password", "passwd", "pass", "secret", "credential", "token"]
+    /// Keys the store writes besides the metadata.
+    static let storeKeys: Set<String> = ["importedAt", "credentialFile"]
+
+    init(_ metadata: AccountMetadata) {
+        accountLinkID = metadata.linkID.description
+        displayName = metadata.displayName
+        emailAddress = metadata.emailAddress
+        username = metadata.username
+        imapHost = metadata.imapHost
+        imapPort = Int(metadata.imapPort)
+        imapSecurity = metadata.imapSecurity == .tls ? "tls" : "startTLS"
+    }
+
+    /// Validates the record into metadata, naming the first bad field.
+    func metadata() throws(CLIError) -> AccountMetadata {
+        guard let uuid = UUID(uuidString: accountLinkID) else {
+            throw CLIError("The account's accountLinkID must be a UUID such as 6F1C2B9A-4D3E-4F5A-8B7C-1D2E3F405162; it is the account's identity on every device.", exitCode: .invalidInput)
+        }
+        guard let port = UInt16(exactly: imapPort), port > 0 else {
+            throw CLIError("The account's imapPort must be a number from 1 to 65535.", exitCode: .invalidInput)
+        }
+        let security: IMAPSecurity
+        switch imapSecurity {
+        case "tls": security = .tls
+        case "startTLS", "starttls": security = .startTLS
+        default: throw CLIError("The account's imapSecurity must be \"tls\" or \"startTLS\"; plaintext IMAP is not supported.", exitCode: .invalidInput)
+        }
+        do {
+            return try AccountMetadata(linkID: AccountLinkID(uuid: uuid), displayName: displayName, emailAddress: emailAddress,
+                                       username: username, imapHost: imapHost, imapPort: port, imapSecurity: security)
+        } catch {
+            let field = if case .malformed(let field) = error { field.rawValue } else { "account" }
+            throw CLIError("The account's \(field) is empty, too long or contains control characters; fix it in the account file.", exitCode: .invalidInput)
+        }
+    }
+
+    /// Reads `send --account FILE`.
+    static func load(_ path: String) throws(CLIError) -> AccountMetadata {
+        let data: Data
+        do { data = try Data(contentsOf: URL(fileURLWithPath: path)) } catch {
+            throw CLIError("The account file \(path) cannot be read; check the path and its permissions.", exitCode: .invalidInput)
+        }
+        guard data.count <= 64 * 1024, let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any] else {
+            throw CLIError("The account file \(path) is not a JSON object; see 'handoff help send' for its format.", exitCode: .invalidInput)
+        }
+        let keys = Set(object.keys)
+        if keys.contains(where: { secretKeys.contains($0.lowercased()) }) {
+            throw CLIError("The account file \(path) must not contain a password; remove it and pass the password with --password-stdin or --password-file.", exitCode: .invalidInput)
+        }
+        if let unknown = keys.subtracting(inputKeys).subtracting(storeKeys).sorted().first {
+            throw CLIError("The account file \(path) has an unknown field \"\(unknown.prefix(40))\"; see 'handoff help send' for its format.", exitCode: .invalidInput)
+        }
+        let record: AccountRecord
+        do { record = try JSONDecoder().decode(AccountRecord.self, from: data) } catch {
+            let missing = inputKeys.subtracting(keys).sorted()
+            let detail = missing.isEmpty ? "a field has the wrong type" : "it lacks \(missing.joined(separator: ", "))"
+            throw CLIError("The account file \(path) is incomplete: \(detail); see 'handoff help send' for its format.", exitCode: .invalidInput)
+        }
+        return try record.metadata()
+    }
+}

@@ -1,0 +1,4 @@
+import Foundation
+
+// The handoff command: see HelpText for the manual and ExitCode for the exit codes.
+exit(HandoffCommandLine.run(Array(CommandLine.arguments.dropFirst())).rawValue)

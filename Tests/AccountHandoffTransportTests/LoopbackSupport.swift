@@ -1,0 +1,45 @@
+import AccountHandoff
+import AccountHandoffTestSupport
+@testable import AccountHandoffTransport
+import Foundation
+import Testing
+
+/// Shared pieces for tests that run real sockets on 127.0.0.1.
+enum Loopback {
+    static let now = Date(timeIntervalSince1970: 1_800_000_000)
+    static let fast = TransportConfiguration(connectTimeout: .seconds(2), handshakeTimeout: .milliseconds(300),
+                                             readTimeout: .milliseconds(300), writeTimeout: .seconds(2),
+                                             closeLinger: .milliseconds(200), maximumConnections: 4)
+
+    static func account() throws -> AccountMetadata {
+        try AccountMetadata(linkID: AccountLinkID(uuid: UUID()), displayName: "Ada", emailAddress: "ada@example.org",
+                            username: "ada", imapHost: "imap.example.org", imapPort: 993, imapSecurity: .tls)
+    }
+
+    /// A listener and a sender whose QR names it.
+    static func sender(configuration: TransportConfiguration = fast, seed: UInt64 = 1) throws -> (FrameListener, HandoffSender) {
+        let listener = try FrameListener(random: InsecureDeterministicRandom(seed: seed), configuration: configuration)
+        let sender = try HandoffSender.start(account: account(), rendezvous: listener.rendezvous.token,
+                                             random: InsecureDeterministicRandom(seed: seed + 100), now: now)
+        return (listener, sender)
+    }
+
+    /// The next event within a second, or a recorded failure.
+    static func event(_ listener: FrameListener, timeout: Duration = .seconds(2)) throws -> FrameListener.Event {
+        try #require(try listener.next(timeout: timeout))
+    }
+
+    /// A raw socket connected to the listener that sends `bytes` (no preamble unless included).
+    static func rawConnection(to rendezvous: TCPRendezvous, sending bytes: [UInt8]) throws -> POSIXSocket {
+        let socket = try POSIXSocket.makeTCP()
+        try socket.connect(address: rendezvous.address, port: rendezvous.port, timeout: .seconds(2))
+        if !bytes.isEmpty { try socket.writeAll(bytes, until: .now + .seconds(2)) }
+        return socket
+    }
+
+    /// The frame bytes of the first `.send` action.
+    static func sent(_ actions: [HandoffAction]) -> [UInt8]? {
+        for action in actions { if case .send(let bytes) = action { return bytes } }
+        return nil
+    }
+}
