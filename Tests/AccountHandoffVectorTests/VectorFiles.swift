@@ -57,27 +57,7 @@ extension Dictionary where Key == String, Value == Any {
 }
 
 /// Lowercase or uppercase hex to bytes; `nil` for anything else.
-func hexBytes(_ text: String) -> [UInt8]? {
-    let digits = Array(text.utf8)
-    guard digits.count % 2 == 0 else { return nil }
-    var bytes: [UInt8] = []
-    var index = 0
-    while index < digits.count {
-        guard let high = nibble(digits[index]), let low = nibble(digits[index + 1]) else { return nil }
-        bytes.append(high << 4 | low)
-        index += 2
-    }
-    return bytes
-}
-
-private func nibble(_ c: UInt8) -> UInt8? {
-    switch c {
-    case 0x30...0x39: c - 0x30
-    case 0x61...0x66: c - 0x61 + 10
-    case 0x41...0x46: c - 0x41 + 10
-    default: nil
-    }
-}
+func hexBytes(_ text: String) -> [UInt8]? { Hex.decode(text) }
 
 /// Bytes to lowercase hex.
 func hexString(_ bytes: [UInt8]) -> String {
