@@ -1,3 +1,4 @@
+import AccountHandoff
 import Foundation
 import Testing
 
