@@ -7,6 +7,8 @@ let package = Package(
     products: [
         .library(name: "AccountHandoff", targets: ["AccountHandoff"]),
         .library(name: "AccountHandoffTestSupport", targets: ["AccountHandoffTestSupport"]),
+        // Test support: the simulated two-device world shared by the adversarial tests and Fuzz/.
+        .library(name: "AccountHandoffSimulation", targets: ["AccountHandoffSimulation"]),
     ],
     targets: [
         .systemLibrary(
@@ -21,9 +23,14 @@ let package = Package(
         ),
         .target(name: "AccountHandoff", dependencies: ["CSodium"]),
         .target(name: "AccountHandoffTestSupport", dependencies: ["AccountHandoff"]),
+        .target(name: "AccountHandoffSimulation", dependencies: ["AccountHandoff", "AccountHandoffTestSupport"]),
         .testTarget(
             name: "AccountHandoffTests",
             dependencies: ["AccountHandoff", "AccountHandoffTestSupport"]
+        ),
+        .testTarget(
+            name: "AccountHandoffAdversarialTests",
+            dependencies: ["AccountHandoff", "AccountHandoffTestSupport", "AccountHandoffSimulation"]
         ),
     ],
     swiftLanguageModes: [.v6]
