@@ -81,6 +81,7 @@ extension SimulatedWorld {
 
     /// Hands frame bytes to the honest device at the end of `direction`.
     private func hand(_ bytes: [UInt8], _ direction: Direction) throws(InvariantViolation) {
+        lastFrameActions = []
         switch direction {
         case .toReceiver:
             try deliver(bytes, to: .receiver)
@@ -100,6 +101,7 @@ extension SimulatedWorld {
 
     /// Delivers frame bytes to a machine and checks property 4.
     func deliver(_ bytes: [UInt8], to role: Role) throws(InvariantViolation) {
+        lastFrameActions = []
         let before = machineState(role)
         let actions: [HandoffAction]
         do {
@@ -125,6 +127,7 @@ extension SimulatedWorld {
             guard !(accepted[role] ?? []).contains(bytes) else { throw violation("\(role) accepted the same frame twice") }
             accepted[role, default: []].append(bytes)
         }
+        lastFrameActions = actions
         try absorb(actions, from: role, trigger: bytes)
     }
 
@@ -152,7 +155,7 @@ extension SimulatedWorld {
         let ownCode = device == .sender ? sender.shortCode : receiver.shortCode
         let otherCode = device == .sender ? receiver.shortCode : sender.shortCode
         var choice = requested
-        if choice == .confirm, !options.carelessPeople, let ownCode, ownCode != otherCode {
+        if choice == .confirm, !options.carelessPeople, let ownCode, let otherCode, ownCode != otherCode {
             choice = .reject  // a careful person who sees two different codes rejects
         }
         let event: SessionEvent = switch choice {

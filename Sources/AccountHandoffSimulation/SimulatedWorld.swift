@@ -93,6 +93,13 @@ public final class SimulatedWorld {
     public internal(set) var inFlight: [Direction: [InFlightFrame]] = [.toReceiver: [], .toSender: []]
     /// The steps applied so far.
     public internal(set) var trace: [String] = []
+    /// What the last delivered frame made its recipient do (empty if it never reached a session).
+    public internal(set) var lastFrameActions: [HandoffAction] = []
+    /// While `true`, steps skip the leak scans (for re-running a prefix that was already
+    /// checked step by step); every other property is still checked.
+    public var replaying = false {
+        didSet { leaks.paused = replaying }
+    }
 
     let senderRegistry: SenderRegistry?
     let receiverRegistry: ReceiverRegistry?
@@ -189,6 +196,7 @@ public final class SimulatedWorld {
     }
 
     func learnSecrets() {
+        guard !replaying else { return }
         for role in Role.allCases { leaks.learn(secrets(role)) }
     }
 
