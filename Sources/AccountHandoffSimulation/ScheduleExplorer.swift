@@ -36,6 +36,10 @@ public final class ScheduleExplorer {
         public var finishedLeaves = 0
         /// Leaves where the honest receiver imported the account.
         public var importingLeaves = 0
+        /// Leaves cut off by the depth bound while something could still happen (a session
+        /// running, a frame in flight or a deadline ahead). Zero means the exploration is
+        /// complete: every schedule of the alphabet ends within the bound.
+        public var truncatedLeaves = 0
         /// Every (sender outcome, receiver outcome) pair reached at a leaf, as `"sender | receiver"`.
         public var outcomePairs: Set<String> = []
     }
@@ -100,6 +104,7 @@ public final class ScheduleExplorer {
             }
         }
         if !effective {
+            if remaining == 0, !Self.isQuiescent(world) { report.truncatedLeaves += 1 }
             try world.finish()
             report.finishedLeaves += 1
             if world.receiverImportCommitted { report.importingLeaves += 1 }
@@ -108,6 +113,12 @@ public final class ScheduleExplorer {
         }
         memo[key, default: [:]][remaining] = total
         return total
+    }
+
+    /// Whether nothing can happen any more: both sessions ended, no frame in flight, every deadline passed.
+    static func isQuiescent(_ world: SimulatedWorld) -> Bool {
+        world.sender.state == .finished && world.receiver.state == .finished
+            && world.inFlight.values.allSatisfy(\.isEmpty) && world.now > world.lastAcceptedTime
     }
 
     /// The steps tried in `world`.
