@@ -57,6 +57,9 @@ public final class VictimHarness {
             : [receiver.state.rawValue, String(describing: receiver.outcome), String(describing: receiver.offeredAccount)]
     }
 
+    /// How the victim's session ended, once it has.
+    public var victimOutcome: TransferOutcome? { victim == .sender ? sender.outcome : receiver.outcome }
+
     private var victimSecrets: [SecretBytes] { victim == .sender ? sender.guardedSecrets : receiver.guardedSecrets }
 
     private func violation(_ message: String) -> InvariantViolation { InvariantViolation("\(victim) victim: \(message)", trace: trace) }

@@ -27,6 +27,16 @@ import Testing
         }
     }
 
+    /// The first seed of each single-session target is a complete honest run: the victim
+    /// ends with an imported receipt, so the fuzzers start from the deepest state.
+    @Test(arguments: [Device.sender, .receiver])
+    func victimSeedsReachTheEnd(victim: Device) throws {
+        var input = FuzzInput(FuzzSeeds.seeds(for: victim == .sender ? .sender : .receiver)[0])
+        let harness = try VictimHarness(victim: victim)
+        try harness.run(&input)
+        #expect(harness.victimOutcome == .completed(.imported))
+    }
+
     /// The session seeds reach the states they are meant to: the honest one completes, the
     /// careless man-in-the-middle one gets the account, the tampered one is cancelled.
     @Test func sessionSeedsReachTheirStates() throws {
