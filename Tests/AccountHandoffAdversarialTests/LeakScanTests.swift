@@ -86,6 +86,23 @@ import Testing
         try scanner.check(text: "SessionPayload(v1, sendAccount)", "clean")
     }
 
+    /// Regression (found by this scan): `dump` of a payload, or of a session holding one,
+    /// printed the QR challenge although `description` leaves it out.
+    @Test func theQRChallengeStaysOutOfDumpsAndMirrors() throws {
+        let world = try SimulatedWorld()
+        let payload = world.sender.payload
+        #expect(!Mirror(reflecting: payload).children.contains { $0.label == "challenge" })
+        for value in [payload as Any, world.sender, world.receiver] {
+            var dumped = ""
+            dump(value, to: &dumped)
+            let numbers = dumped.split(whereSeparator: { !$0.isNumber }).compactMap { Int($0) }
+            let challenge = payload.challenge.map(Int.init)
+            #expect(!(0...max(0, numbers.count - challenge.count)).contains { numbers.count >= challenge.count
+                && Array(numbers[$0..<$0 + challenge.count]) == challenge })
+            #expect(dumped.contains(payload.transferID.description))  // the public fields are still there
+        }
+    }
+
     /// The library has no logging path at all: no print, dump, NSLog, os_log, Logger or
     /// standard-error writes anywhere in Sources/AccountHandoff.
     @Test func theLibraryNeverLogs() throws {
