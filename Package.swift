@@ -10,6 +10,8 @@ let package = Package(
         .library(name: "AccountHandoffQR", targets: ["AccountHandoffQR"]),
         .library(name: "AccountHandoffTransport", targets: ["AccountHandoffTransport"]),
         .executable(name: "handoff", targets: ["handoff"]),
+        // Test support: the simulated two-device world shared by the adversarial tests and Fuzz/.
+        .library(name: "AccountHandoffSimulation", targets: ["AccountHandoffSimulation"]),
     ],
     targets: [
         .systemLibrary(
@@ -31,6 +33,7 @@ let package = Package(
             name: "handoff",
             dependencies: ["AccountHandoff", "AccountHandoffQR", "AccountHandoffTransport", "AccountHandoffVectors"]
         ),
+        .target(name: "AccountHandoffSimulation", dependencies: ["AccountHandoff", "AccountHandoffTestSupport"]),
         .testTarget(
             name: "AccountHandoffTests",
             dependencies: ["AccountHandoff", "AccountHandoffTestSupport"]
@@ -50,6 +53,10 @@ let package = Package(
         .testTarget(
             name: "HandoffCLITests",
             dependencies: ["AccountHandoff", "AccountHandoffTestSupport", "AccountHandoffTransport", "handoff"]
+        ),
+        .testTarget(
+            name: "AccountHandoffAdversarialTests",
+            dependencies: ["AccountHandoff", "AccountHandoffTestSupport", "AccountHandoffSimulation"]
         ),
     ],
     swiftLanguageModes: [.v6]

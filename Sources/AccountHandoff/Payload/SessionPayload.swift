@@ -105,9 +105,17 @@ public struct SessionPayload: Hashable, Sendable {
     }
 }
 
-extension SessionPayload: CustomStringConvertible {
+extension SessionPayload: CustomStringConvertible, CustomReflectable {
     /// Public session fields only; the challenge is left out so logs do not copy the QR secret.
     public var description: String {
         "SessionPayload(v\(version), \(intent), transfer \(transferID), expiry \(expiry))"
+    }
+
+    /// The same fields as ``description`` shows, so `dump` and debuggers do not copy the
+    /// challenge either (nor does a `dump` of a session that holds this payload).
+    public var customMirror: Mirror {
+        Mirror(self, children: ["version": version, "intent": intent, "transferID": transferID, "expiry": expiry,
+                                "senderPublicKey": senderPublicKey, "rendezvous": rendezvous],
+               displayStyle: .struct)
     }
 }

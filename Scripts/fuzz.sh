@@ -1,0 +1,64 @@
+#!/usr/bin/env bash
+# Builds the libFuzzer targets of Fuzz/ (with -sanitize=fuzzer,address, apart from the normal
+# build) and runs each one for SECONDS seconds (default 60), starting from seeds generated from
+# deterministic sessions and Vectors/*.json. Prints executions per second and total executions
+# per target; exits non-zero if any target crashes or breaks an invariant. The crashing input is
+# kept in Fuzz/corpus-work/artifacts/<target>/: copy it to Fuzz/regressions/<target>/ so the
+# normal test suite replays it.
+#
+#   Scripts/fuzz.sh [SECONDS] [TARGET...]
+set -euo pipefail
+seconds="${1:-60}"
+shift || true
+cd "$(dirname "$0")/.."
+root="$(pwd)"
+Scripts/setup.sh
+
+targets=("$@")
+[ "${#targets[@]}" -gt 0 ] || targets=(FuzzQRPayload FuzzFrame FuzzSender FuzzReceiver FuzzSession)
+declare -A max_len=([FuzzQRPayload]=512 [FuzzFrame]=4160 [FuzzSender]=4096 [FuzzReceiver]=4096 [FuzzSession]=4096)
+declare -A dictionary=([FuzzQRPayload]=qr-payload.dict [FuzzFrame]=frame.dict [FuzzSender]=frame.dict
+                       [FuzzReceiver]=frame.dict [FuzzSession]=frame.dict)
+
+build_flags=(-c release -Xswiftc -sanitize=fuzzer,address -Xswiftc -warnings-as-errors)
+build_start=$(date +%s)
+(cd Fuzz && swift build "${build_flags[@]}")
+bin="$(cd Fuzz && swift build "${build_flags[@]}" --show-bin-path)"
+echo "fuzz build: $(( $(date +%s) - build_start )) s"
+
+work="$root/Fuzz/corpus-work"
+export SWIFT_BACKTRACE=enable=no  # libFuzzer reports crashes itself
+status=0
+summary=()
+for target in "${targets[@]}"; do
+    seeds="$work/seeds/$target"
+    corpus="$work/corpus/$target"
+    artifacts="$work/artifacts/$target"
+    log="$work/logs/$target.log"
+    rm -rf "$seeds"
+    mkdir -p "$corpus" "$artifacts" "$(dirname "$log")"
+    vectors=()
+    [ -d "$root/Vectors" ] && vectors=("$root/Vectors")
+    "$bin/$target" --write-seeds "$seeds" "${vectors[@]}"
+    set +e
+    "$bin/$target" "$corpus" "$seeds" \
+        -max_total_time="$seconds" -max_len="${max_len[$target]}" -timeout=30 -rss_limit_mb=4096 \
+        -dict="$root/Fuzz/dictionaries/${dictionary[$target]}" -artifact_prefix="$artifacts/" \
+        -print_final_stats=1 >"$log" 2>&1
+    rc=$?
+    set -e
+    executions=$(awk '/stat::number_of_executed_units/ {print $2}' "$log")
+    rate=$(awk '/stat::average_exec_per_sec/ {print $2}' "$log")
+    line=$(printf "%-14s executions=%-10s exec/s=%-7s corpus=%s" "$target" "${executions:-?}" "${rate:-?}" \
+        "$(find "$corpus" -type f | wc -l)")
+    if [ "$rc" -ne 0 ]; then
+        status=1
+        line="$line  CRASH (exit $rc, log $log)"
+        tail -n 40 "$log"
+    fi
+    echo "$line"
+    summary+=("$line")
+done
+echo "---- fuzz summary (${seconds} s per target) ----"
+printf '%s\n' "${summary[@]}"
+exit "$status"

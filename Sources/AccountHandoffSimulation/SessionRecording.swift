@@ -1,0 +1,73 @@
+import AccountHandoff
+import AccountHandoffTestSupport
+import Foundation
+
+/// The wire frames of one complete, honest transfer, in the order they were sent:
+/// hello, offer, accept, credential, receipt.
+///
+/// Test support only: the source of fuzz seeds, of the tamper matrix and of frames
+/// "replayed from another session".
+public struct SessionRecording: Sendable {
+    /// One recorded frame.
+    public struct RecordedFrame: Sendable {
+        /// Which way it went.
+        public let direction: Direction
+        /// Its type.
+        public let type: MessageType
+        /// Its bytes.
+        public let bytes: [UInt8]
+    }
+
+    /// The QR text the sender showed.
+    public let qrText: String
+    /// The frames in sending order.
+    public let frames: [RecordedFrame]
+    /// The short code both devices showed.
+    public let shortCode: ShortCode
+
+    /// Runs `scenario` from start to an imported receipt, with no clock movement.
+    ///
+    /// - Throws: ``InvariantViolation`` if the honest run does not complete as the protocol says.
+    public static func record(_ scenario: Scenario, receiptStatus: ReceiptStatus = .imported) throws(InvariantViolation) -> SessionRecording {
+        do {
+            return try recordThrowing(scenario, receiptStatus: receiptStatus)
+        } catch let violation as InvariantViolation {
+            throw violation
+        } catch {
+            throw InvariantViolation("honest recording failed: \(error)")
+        }
+    }
+
+    private static func recordThrowing(_ scenario: Scenario, receiptStatus: ReceiptStatus) throws -> SessionRecording {
+        let now = scenario.start
+        let sender = try HandoffSender.start(account: scenario.account, rendezvous: scenario.rendezvous,
+                                             random: InsecureDeterministicRandom(seed: scenario.senderSeed), now: now)
+        let (receiver, scanActions) = try HandoffReceiver.scan(payload: try SessionPayload(text: sender.payload.text),
+                                                               random: InsecureDeterministicRandom(seed: scenario.receiverSeed), now: now)
+        var frames: [RecordedFrame] = []
+        func sent(_ actions: [HandoffAction], _ direction: Direction, _ type: MessageType) throws -> [UInt8] {
+            guard case .send(let bytes)? = actions.first else { throw InvariantViolation("expected a \(type) frame, got \(actions)") }
+            frames.append(RecordedFrame(direction: direction, type: type, bytes: bytes))
+            return bytes
+        }
+        let hello = try sent(scanActions, .toSender, .hello)
+        _ = try sender.handle(.frameReceived(hello), now: now)
+        let offer = try sent(try sender.handle(.codeConfirmed, now: now), .toReceiver, .offer)
+        _ = try receiver.handle(.frameReceived(offer), now: now)
+        let accept = try sent(try receiver.handle(.codeConfirmed, now: now), .toSender, .accept)
+        _ = try sender.handle(.frameReceived(accept), now: now)
+        let credential = try sent(try sender.handle(.credentialProvided(SecretBytes(utf8: scenario.password)), now: now),
+                                  .toReceiver, .credential)
+        _ = try receiver.handle(.frameReceived(credential), now: now)
+        let receipt = try sent(try receiver.handle(.importFinished(receiptStatus), now: now), .toSender, .receipt)
+        let last = try sender.handle(.frameReceived(receipt), now: now)
+        guard case .finished(.completed(receiptStatus))? = last.first else { throw InvariantViolation("honest run did not complete: \(last)") }
+        return SessionRecording(qrText: sender.payload.text, frames: frames, shortCode: receiver.shortCode)
+    }
+
+    /// A recording of the standard scenario.
+    public static let standard: SessionRecording = try! record(.standard)
+
+    /// A recording with other seeds (so another transfer ID and other keys), for cross-session replays.
+    public static let foreign: SessionRecording = try! record(Scenario(senderSeed: 0xf0e1, receiverSeed: 0xf0e2))
+}

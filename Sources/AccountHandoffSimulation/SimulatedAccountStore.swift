@@ -1,0 +1,43 @@
+import AccountHandoff
+
+/// A device's account store (its database plus Keychain) reduced to what the safety
+/// properties talk about: which accounts exist and with which password.
+///
+/// Test support only. Passwords are kept in guarded memory like a real Keychain would keep them.
+public final class SimulatedAccountStore {
+    /// One stored account.
+    public struct Entry {
+        /// The account's metadata, link ID included.
+        public let metadata: AccountMetadata
+        /// The stored password.
+        public let password: SecretBytes
+    }
+
+    /// The stored accounts by cross-device link ID.
+    public private(set) var entries: [AccountLinkID: Entry] = [:]
+    /// How many writes happened; a store that was never written to has 0.
+    public private(set) var writeCount = 0
+
+    /// An empty store.
+    public init() {}
+
+    /// Stores (or replaces) an account with a copy of `password`.
+    public func store(_ metadata: AccountMetadata, password: SecretBytes) {
+        let copy = password.withUnsafeBytes { SecretBytes(copying: $0) }
+        entries[metadata.linkID] = Entry(metadata: metadata, password: copy)
+        writeCount += 1
+    }
+
+    /// A comparable summary: link IDs, metadata and whether each password equals the expected bytes.
+    public func snapshot() -> [String] {
+        entries.values.map { entry in
+            "\(entry.metadata.linkID)|\(entry.metadata)|\(entry.password.count)"
+        }.sorted()
+    }
+
+    /// Whether the stored password for `linkID` is exactly `expected`.
+    public func password(for linkID: AccountLinkID, equals expected: [UInt8]) -> Bool {
+        guard let entry = entries[linkID] else { return false }
+        return entry.password.constantTimeEquals(SecretBytes(copying: expected))
+    }
+}
