@@ -15,31 +15,37 @@ enum HKDF {
     /// HKDF-Expand: the first `length` bytes of `T(1) || T(2) || ...`, where
     /// `T(i) = HMAC(PRK, T(i-1) || info || i)` and `T(0)` is empty.
     ///
+    /// Full blocks are written straight into the output and read back from it as `T(i-1)`,
+    /// so only a final partial block needs a scratch buffer: every byte stays in guarded memory.
+    ///
     /// - Throws: ``HandoffError/keyDerivationFailed`` when `length` exceeds 255 x 32 bytes.
     static func expand(pseudorandomKey: SecretBytes, info: [UInt8], length: Int) throws(HandoffError) -> SecretBytes {
         guard length >= 0, length <= maximumOutputLength else { throw .keyDerivationFailed }
+        let blockSize = HMACSHA256.byteCount
         let output = SecretBytes(zeroedCount: length)
-        var previous: SecretBytes?
-        var written = 0
-        var counter: UInt8 = 1
-        while written < length {
-            let mac = HMACSHA256(key: pseudorandomKey)
-            if let previous { mac.update(previous) }
-            mac.update(info)
-            mac.update([counter])
-            let block = mac.finalize()
-            previous?.wipe()
-            let take = min(HMACSHA256.byteCount, length - written)
-            output.withUnsafeMutableBytes { destination in
-                block.withUnsafeBytes { source in
-                    destination.baseAddress!.advanced(by: written).copyMemory(from: source.baseAddress!, byteCount: take)
+        let partial = length % blockSize == 0 ? nil : SecretBytes(zeroedCount: blockSize)
+        defer { partial?.wipe() }
+        output.withUnsafeMutableBytes { out in
+            var written = 0
+            var counter: UInt8 = 1
+            while written < length {
+                let mac = HMACSHA256(key: pseudorandomKey)
+                if written > 0 { mac.update(UnsafeRawBufferPointer(rebasing: out[(written - blockSize)..<written])) }
+                mac.update(info)
+                mac.update([counter])
+                if length - written >= blockSize {
+                    mac.finalize(into: UnsafeMutableRawBufferPointer(rebasing: out[written..<(written + blockSize)]))
+                    written += blockSize
+                } else {
+                    partial!.withUnsafeMutableBytes { block in
+                        mac.finalize(into: block)
+                        out.baseAddress!.advanced(by: written).copyMemory(from: block.baseAddress!, byteCount: length - written)
+                    }
+                    written = length
                 }
+                counter &+= 1
             }
-            written += take
-            previous = block
-            counter &+= 1
         }
-        previous?.wipe()
         return output
     }
 }

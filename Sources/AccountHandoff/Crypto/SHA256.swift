@@ -72,10 +72,20 @@ final class HMACSHA256 {
     /// The tag, in guarded memory.
     func finalize() -> SecretBytes {
         let tag = SecretBytes(zeroedCount: Self.byteCount)
-        tag.withUnsafeMutableBytes { output in
-            _ = crypto_auth_hmacsha256_final(&state, output.baseAddress!.assumingMemoryBound(to: UInt8.self))
-        }
+        tag.withUnsafeMutableBytes { finalize(into: $0) }
         return tag
+    }
+
+    /// Writes the tag into the first 32 bytes of `output` (guarded memory of the caller).
+    func finalize(into output: UnsafeMutableRawBufferPointer) {
+        precondition(output.count >= Self.byteCount, "HMAC output buffer too small")
+        _ = crypto_auth_hmacsha256_final(&state, output.baseAddress!.assumingMemoryBound(to: UInt8.self))
+    }
+
+    /// Absorbs bytes that already sit in guarded memory, without copying them out.
+    func update(_ bytes: UnsafeRawBufferPointer) {
+        guard let base = bytes.baseAddress, bytes.count > 0 else { return }
+        crypto_auth_hmacsha256_update(&state, base.assumingMemoryBound(to: UInt8.self), UInt64(bytes.count))
     }
 
     /// One-shot `HMAC(key, message)` for a secret key and public message.
