@@ -25,7 +25,7 @@ public final class SecretBytes: @unchecked Sendable {
     init(zeroedCount count: Int) {
         Sodium.ensureInitialised()
         precondition(count >= 0, "negative secret size")
-        guard let raw = sodium_malloc(max(count, 1)) else {
+        guard let raw = GuardedAllocator.allocate(max(count, 1)) else {
             fatalError("sodium_malloc failed: out of guarded memory")
         }
         sodium_memzero(raw, max(count, 1))
@@ -50,7 +50,7 @@ public final class SecretBytes: @unchecked Sendable {
     }
 
     deinit {
-        sodium_free(pointer)  // sodium_free wipes before unmapping
+        GuardedAllocator.free(pointer, count: max(count, 1))  // wipes before releasing
     }
 
     /// Calls `body` with read access to the secret bytes. Do not let the pointer escape.
