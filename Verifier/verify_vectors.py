@@ -277,6 +277,14 @@ STRING_FIELDS = [("displayName", 0, 256), ("emailAddress", 1, 320), ("username",
 SECURITY = {"tls": 1, "startTLS": 2}
 
 
+
+def decode_own_frame(data, transfer_id):
+    """Spec 3.3 decoding plus the transfer-ID check every session makes first (5.2)."""
+    frame = decode_frame(data)
+    if frame["transferID"] != transfer_id:
+        raise ProtocolError("unknownTransfer")
+    return frame
+
 def padded_size(content_length, block):
     return (2 + content_length + block - 1) // block * block
 
@@ -524,12 +532,7 @@ class Sender(Party):
 
     def receive(self, data):
         try:
-            frame = decode_frame(data)
-        except ProtocolError as error:
-            return [("ignored", error.identifier)]
-        if frame["transferID"] != self.transfer_id:
-            return [("ignored", "unknownTransfer")]
-        try:
+            frame = decode_own_frame(data, self.transfer_id)
             if frame["type"] == "hello":
                 return self.receive_hello(frame, data)
             if self.state == "awaitingHello":
@@ -624,12 +627,7 @@ class Receiver(Party):
 
     def receive(self, data):
         try:
-            frame = decode_frame(data)
-        except ProtocolError as error:
-            return [("ignored", error.identifier)]
-        if frame["transferID"] != self.transfer_id:
-            return [("ignored", "unknownTransfer")]
-        try:
+            frame = decode_own_frame(data, self.transfer_id)
             if frame["type"] == "hello":
                 raise ProtocolError("unexpectedMessage")
             expected = {"awaitingOffer": "offer", "awaitingCredentialFrame": "credential"}.get(self.state)
