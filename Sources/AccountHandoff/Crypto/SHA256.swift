@@ -63,10 +63,7 @@ final class HMACSHA256 {
 
     /// Absorbs secret bytes without copying them out of guarded memory.
     func update(_ secret: SecretBytes) {
-        secret.withUnsafeBytes { bytes in
-            guard let base = bytes.baseAddress, bytes.count > 0 else { return }
-            crypto_auth_hmacsha256_update(&state, base.assumingMemoryBound(to: UInt8.self), UInt64(bytes.count))
-        }
+        secret.withUnsafeBytes { update($0) }
     }
 
     /// The tag, in guarded memory.
