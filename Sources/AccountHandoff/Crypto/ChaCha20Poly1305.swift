@@ -30,13 +30,14 @@ enum ChaCha20Poly1305 {
 
     /// Verifies and decrypts `ciphertext || tag`; the plaintext goes straight into guarded memory.
     ///
-    /// - Throws: ``HandoffError/authenticationFailed`` for any wrong key, nonce, data or tag.
+    /// - Throws: ``HandoffError/authenticationFailed`` for any wrong key, nonce, data or tag;
+    ///   ``HandoffError/secureMemoryUnavailable(_:)`` when the plaintext buffer cannot be had.
     static func open(key: SecretBytes, nonce: [UInt8], sealed: [UInt8], additionalData: [UInt8]) throws(HandoffError) -> SecretBytes {
         guard key.count == keyByteCount, nonce.count == nonceByteCount, sealed.count >= tagByteCount else {
             throw .authenticationFailed
         }
         Sodium.ensureInitialised()
-        let plaintext = SecretBytes(zeroedCount: sealed.count - tagByteCount)
+        let plaintext = try SecretBytes(zeroedCount: sealed.count - tagByteCount)
         var plaintextLength: UInt64 = 0
         let status = key.withUnsafeBytes { keyBytes in
             plaintext.withUnsafeMutableBytes { output in

@@ -11,22 +11,23 @@ import Darwin
 /// `mlock`, wiped by `sodium_free`).
 ///
 /// Only the fuzzing build (`Scripts/fuzz.sh`, which passes `-DHANDOFF_FUZZ_ALLOCATOR`) swaps
-/// in the ordinary heap, still wiped before release: every guarded allocation costs several
-/// system calls, which bounds the state-machine fuzzers at a few hundred executions per
-/// second, while AddressSanitizer checks heap bounds byte by byte anyway. No other build can
-/// select it.
+/// in the ordinary heap, still wiped before release: AddressSanitizer checks heap bounds byte
+/// by byte anyway. No other build can select it.
 enum GuardedAllocator {
-    /// Allocates `count` bytes (at least 1).
-    static func allocate(_ count: Int) -> UnsafeMutableRawPointer? {
+    /// Allocates `count` bytes (at least 1) of guarded memory.
+    ///
+    /// - Throws: a ``SecureMemoryFailure`` when no guarded memory can be had.
+    static func allocate(_ count: Int) throws(SecureMemoryFailure) -> UnsafeMutableRawPointer {
         #if HANDOFF_FUZZ_ALLOCATOR
-        malloc(count)
+        guard let pointer = malloc(count) else { throw .capReached }
         #else
-        sodium_malloc(count)
+        guard let pointer = sodium_malloc(count) else { throw .mappingLimitReached }
         #endif
+        return pointer
     }
 
     /// Wipes and releases an allocation of `count` bytes.
-    static func free(_ pointer: UnsafeMutableRawPointer, count: Int) {
+    static func release(_ pointer: UnsafeMutableRawPointer, count: Int) {
         #if HANDOFF_FUZZ_ALLOCATOR
         sodium_memzero(pointer, count)
         #if canImport(Glibc)

@@ -5,11 +5,13 @@ enum HKDF {
 
     /// HKDF-Extract: `PRK = HMAC(salt, IKM)` with `IKM` the concatenation of `inputKeyMaterial`.
     /// An empty salt means 32 zero bytes (RFC 5869 section 2.2).
-    static func extract(salt: [UInt8], inputKeyMaterial: [SecretBytes]) -> SecretBytes {
+    ///
+    /// - Throws: ``HandoffError/secureMemoryUnavailable(_:)``.
+    static func extract(salt: [UInt8], inputKeyMaterial: [SecretBytes]) throws(HandoffError) -> SecretBytes {
         let effectiveSalt = salt.isEmpty ? [UInt8](repeating: 0, count: HMACSHA256.byteCount) : salt
         let mac = effectiveSalt.withUnsafeBytes { HMACSHA256(keyBytes: $0) }
         for part in inputKeyMaterial { mac.update(part) }
-        return mac.finalize()
+        return try mac.finalize()
     }
 
     /// HKDF-Expand: the first `length` bytes of `T(1) || T(2) || ...`, where
@@ -18,12 +20,13 @@ enum HKDF {
     /// Full blocks are written straight into the output and read back from it as `T(i-1)`,
     /// so only a final partial block needs a scratch buffer: every byte stays in guarded memory.
     ///
-    /// - Throws: ``HandoffError/keyDerivationFailed`` when `length` exceeds 255 x 32 bytes.
+    /// - Throws: ``HandoffError/keyDerivationFailed`` when `length` exceeds 255 x 32 bytes;
+    ///   ``HandoffError/secureMemoryUnavailable(_:)``.
     static func expand(pseudorandomKey: SecretBytes, info: [UInt8], length: Int) throws(HandoffError) -> SecretBytes {
         guard length >= 0, length <= maximumOutputLength else { throw .keyDerivationFailed }
         let blockSize = HMACSHA256.byteCount
-        let output = SecretBytes(zeroedCount: length)
-        let partial = length % blockSize == 0 ? nil : SecretBytes(zeroedCount: blockSize)
+        let output = try SecretBytes(zeroedCount: length)
+        let partial = length % blockSize == 0 ? nil : try SecretBytes(zeroedCount: blockSize)
         defer { partial?.wipe() }
         output.withUnsafeMutableBytes { out in
             var written = 0

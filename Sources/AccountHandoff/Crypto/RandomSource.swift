@@ -25,7 +25,7 @@ public final class SystemRandomSource: RandomSource, @unchecked Sendable {
 }
 
 extension RandomSource {
-    /// `count` public random bytes (identifiers, challenges are put in secrets separately).
+    /// `count` public random bytes (for example a transport's connection tag).
     func bytes(_ count: Int) -> [UInt8] {
         var result = [UInt8](repeating: 0, count: count)
         result.withUnsafeMutableBytes { fill($0) }
@@ -33,8 +33,10 @@ extension RandomSource {
     }
 
     /// `count` random bytes generated straight into guarded memory.
-    func secret(_ count: Int) -> SecretBytes {
-        let secret = SecretBytes(zeroedCount: count)
+    ///
+    /// - Throws: ``HandoffError/secureMemoryUnavailable(_:)``.
+    func secret(_ count: Int) throws(HandoffError) -> SecretBytes {
+        let secret = try SecretBytes(zeroedCount: count)
         secret.withUnsafeMutableBytes { fill($0) }
         return secret
     }

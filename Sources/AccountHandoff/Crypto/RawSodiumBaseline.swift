@@ -7,9 +7,9 @@ internal import CSodium
 /// two DH), 14 HMAC-SHA256 (per side: HKDF-Extract, five HKDF-Expand blocks, one hello tag),
 /// 14 short SHA-256 (transcript hashes), and 4 ChaCha20-Poly1305 seals and opens of 256, 0,
 /// 1024 and 1 plaintext bytes.
-@_spi(Benchmarks) public enum RawSodiumBaseline {
+package enum RawSodiumBaseline {
     /// Runs the primitives of one session once.
-    public static func runOneSession() {
+    package static func runOneSession() {
         Sodium.ensureInitialised()
         var scalar = [UInt8](repeating: 7, count: 32)
         var point = [UInt8](repeating: 0, count: 32)

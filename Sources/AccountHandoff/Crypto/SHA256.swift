@@ -10,6 +10,21 @@ enum SHA256 {
         hash(parts: parts)
     }
 
+    /// The digest of `label | bytes`, for bytes read straight from guarded memory.
+    static func hash(_ label: [UInt8], _ bytes: UnsafeRawBufferPointer) -> [UInt8] {
+        Sodium.ensureInitialised()
+        var state = crypto_hash_sha256_state()
+        defer { sodium_memzero(&state, MemoryLayout<crypto_hash_sha256_state>.size) }
+        crypto_hash_sha256_init(&state)
+        crypto_hash_sha256_update(&state, label, UInt64(label.count))
+        if let base = bytes.baseAddress, bytes.count > 0 {
+            crypto_hash_sha256_update(&state, base.assumingMemoryBound(to: UInt8.self), UInt64(bytes.count))
+        }
+        var digest = [UInt8](repeating: 0, count: byteCount)
+        crypto_hash_sha256_final(&state, &digest)
+        return digest
+    }
+
     /// The digest of the concatenation of `parts`.
     static func hash(parts: [[UInt8]]) -> [UInt8] {
         Sodium.ensureInitialised()
@@ -67,8 +82,10 @@ final class HMACSHA256 {
     }
 
     /// The tag, in guarded memory.
-    func finalize() -> SecretBytes {
-        let tag = SecretBytes(zeroedCount: Self.byteCount)
+    ///
+    /// - Throws: ``HandoffError/secureMemoryUnavailable(_:)``.
+    func finalize() throws(HandoffError) -> SecretBytes {
+        let tag = try SecretBytes(zeroedCount: Self.byteCount)
         tag.withUnsafeMutableBytes { finalize(into: $0) }
         return tag
     }
@@ -86,9 +103,11 @@ final class HMACSHA256 {
     }
 
     /// One-shot `HMAC(key, message)` for a secret key and public message.
-    static func authenticate(key: SecretBytes, message: [UInt8]) -> SecretBytes {
+    ///
+    /// - Throws: ``HandoffError/secureMemoryUnavailable(_:)``.
+    static func authenticate(key: SecretBytes, message: [UInt8]) throws(HandoffError) -> SecretBytes {
         let mac = HMACSHA256(key: key)
         mac.update(message)
-        return mac.finalize()
+        return try mac.finalize()
     }
 }

@@ -1,106 +1,155 @@
 internal import CSodium
-import Foundation
 
-/// A fixed-size secret (private key, derived key, credential) kept in libsodium guarded memory.
+/// A secret (private key, derived key, nonce, credential) kept in guarded memory.
 ///
-/// The bytes live in a `sodium_malloc` allocation (guard pages, locked where the OS allows),
-/// are wiped by ``wipe()`` and again when the object is released, and never appear in
-/// `description`, `debugDescription` or reflection.
+/// The bytes live in memory from ``GuardedAllocator`` (guard pages, locked, excluded from core
+/// dumps), are wiped by ``wipe()`` and again when the object is released, and never appear in
+/// `description`, `debugDescription` or reflection. Reading a secret after it was wiped is a
+/// programming error and traps: a wiped secret never reads as zeros.
 ///
 /// - Warning: Copying the bytes out of ``withUnsafeBytes(_:)`` into ordinary Swift values
 ///   (`String`, `Data`, `[UInt8]`) defeats the wiping; hand the buffer straight to its
-///   destination (for example the Keychain).
+///   destination (for example the Keychain), then call ``wipe()``.
 public final class SecretBytes: @unchecked Sendable {
-    // Safety of @unchecked Sendable: every access to `pointer` happens under `lock`.
-    // The lock is recursive so that code inside an access closure may read this secret's
-    // own properties (`isAllZero`, `constantTimeEquals(self)`) without deadlocking.
+    // Safety of @unchecked Sendable: the buffer and `wiped` are only touched under `lock`.
+    // The lock is not recursive: code inside an access closure must not access the same
+    // secret again.
     private let pointer: UnsafeMutableRawPointer
-    private let lock = NSRecursiveLock()
+    private let lock = UnfairLock()
     private var wiped = false
 
     /// The number of secret bytes.
     public let count: Int
 
     /// Allocates `count` zero bytes of guarded memory.
-    init(zeroedCount count: Int) {
+    ///
+    /// - Throws: ``HandoffError/secureMemoryUnavailable(_:)`` when no guarded, locked memory
+    ///   can be had; nothing is allocated then.
+    package init(zeroedCount count: Int) throws(HandoffError) {
         Sodium.ensureInitialised()
         precondition(count >= 0, "negative secret size")
-        guard let raw = GuardedAllocator.allocate(max(count, 1)) else {
-            fatalError("sodium_malloc failed: out of guarded memory")
-        }
+        let raw: UnsafeMutableRawPointer
+        do { raw = try GuardedAllocator.allocate(max(count, 1)) } catch { throw .secureMemoryUnavailable(error) }
         sodium_memzero(raw, max(count, 1))
         self.pointer = raw
         self.count = count
     }
 
+    /// Copies the bytes of `buffer` into guarded memory.
+    ///
+    /// - Throws: ``HandoffError/secureMemoryUnavailable(_:)``.
+    /// - Warning: The caller still owns the source and should wipe it if it can.
+    public convenience init(copying buffer: UnsafeRawBufferPointer) throws(HandoffError) {
+        try self.init(zeroedCount: buffer.count)
+        if let source = buffer.baseAddress, buffer.count > 0 {
+            pointer.copyMemory(from: source, byteCount: buffer.count)
+        }
+    }
+
     /// Copies `bytes` into guarded memory.
     ///
-    /// - Warning: the caller still owns the source collection and should wipe it if it can.
-    public convenience init<Bytes: Collection>(copying bytes: Bytes) where Bytes.Element == UInt8 {
-        self.init(zeroedCount: bytes.count)
+    /// - Throws: ``HandoffError/secureMemoryUnavailable(_:)``.
+    /// - Warning: The caller still owns the source array and should wipe it if it can.
+    public convenience init(copying bytes: [UInt8]) throws(HandoffError) {
+        try self.init(zeroedCount: bytes.count)
+        bytes.withUnsafeBytes { source in
+            if let base = source.baseAddress, source.count > 0 { pointer.copyMemory(from: base, byteCount: source.count) }
+        }
+    }
+
+    /// Copies the bytes of any collection into guarded memory; contiguous collections are
+    /// copied in one step.
+    ///
+    /// - Throws: ``HandoffError/secureMemoryUnavailable(_:)``.
+    public convenience init<Bytes: Collection>(copying bytes: Bytes) throws(HandoffError) where Bytes.Element == UInt8 {
+        try self.init(zeroedCount: bytes.count)
+        let copied: Void? = bytes.withContiguousStorageIfAvailable { source in
+            if let base = source.baseAddress, source.count > 0 { pointer.copyMemory(from: base, byteCount: source.count) }
+        }
+        guard copied == nil else { return }
         let destination = pointer.assumingMemoryBound(to: UInt8.self)
         for (offset, byte) in bytes.enumerated() { destination[offset] = byte }
     }
 
     /// Copies the UTF-8 form of `string` into guarded memory.
     ///
-    /// - Warning: Swift strings cannot be wiped; prefer ``init(copying:)`` from a buffer you clear.
-    public convenience init(utf8 string: String) {
-        self.init(copying: Array(string.utf8))
+    /// - Throws: ``HandoffError/secureMemoryUnavailable(_:)``.
+    /// - Warning: Swift strings cannot be wiped; prefer ``init(copying:)-(UnsafeRawBufferPointer)``
+    ///   from a buffer you clear.
+    public convenience init(utf8 string: String) throws(HandoffError) {
+        try self.init(copying: string.utf8)
     }
 
     deinit {
-        GuardedAllocator.free(pointer, count: max(count, 1))  // wipes before releasing
+        GuardedAllocator.release(pointer, count: max(count, 1))  // wipes before releasing
     }
 
     /// Calls `body` with read access to the secret bytes. Do not let the pointer escape.
-    public func withUnsafeBytes<Result>(_ body: (UnsafeRawBufferPointer) throws -> Result) rethrows -> Result {
-        lock.lock()
-        defer { lock.unlock() }
-        return try body(UnsafeRawBufferPointer(start: pointer, count: count))
+    ///
+    /// - Precondition: the secret has not been wiped; reading a wiped secret traps.
+    public func withUnsafeBytes<Result, Failure: Error>(
+        _ body: (UnsafeRawBufferPointer) throws(Failure) -> Result
+    ) throws(Failure) -> Result {
+        try lock.withLock { () throws(Failure) -> Result in
+            precondition(!wiped, "A wiped secret was read; secrets are single-use and must be read before they are wiped.")
+            return try body(UnsafeRawBufferPointer(start: pointer, count: count))
+        }
     }
 
     /// Calls `body` with write access; used by the crypto layer to fill a new secret.
-    func withUnsafeMutableBytes<Result>(_ body: (UnsafeMutableRawBufferPointer) throws -> Result) rethrows -> Result {
-        lock.lock()
-        defer { lock.unlock() }
-        return try body(UnsafeMutableRawBufferPointer(start: pointer, count: count))
+    ///
+    /// - Precondition: the secret has not been wiped.
+    package func withUnsafeMutableBytes<Result, Failure: Error>(
+        _ body: (UnsafeMutableRawBufferPointer) throws(Failure) -> Result
+    ) throws(Failure) -> Result {
+        try lock.withLock { () throws(Failure) -> Result in
+            precondition(!wiped, "A wiped secret was written; secrets are single-use.")
+            return try body(UnsafeMutableRawBufferPointer(start: pointer, count: count))
+        }
     }
 
-    /// Overwrites the secret with zeros. Idempotent; later reads see only zeros.
+    /// Overwrites the secret with zeros. Idempotent; any later read traps.
     public func wipe() {
-        lock.lock()
-        defer { lock.unlock() }
-        sodium_memzero(pointer, max(count, 1))
-        wiped = true
+        lock.withLock {
+            sodium_memzero(pointer, max(count, 1))
+            wiped = true
+        }
     }
 
     /// Whether ``wipe()`` has run.
     public var isWiped: Bool {
-        lock.lock()
-        defer { lock.unlock() }
-        return wiped
+        lock.withLock { wiped }
     }
 
-    /// Whether every byte is zero (checked by libsodium in constant time). Used by tests
-    /// that prove terminal states leave nothing behind.
-    public var isAllZero: Bool {
-        withUnsafeBytes { buffer in
-            buffer.isEmpty || sodium_is_zero(buffer.baseAddress!.assumingMemoryBound(to: UInt8.self), buffer.count) == 1
+    /// Whether every byte is zero (checked by libsodium in constant time), without trapping on
+    /// a wiped secret. For tests that prove terminal states leave nothing behind.
+    package var isAllZero: Bool {
+        lock.withLock {
+            count == 0 || sodium_is_zero(pointer.assumingMemoryBound(to: UInt8.self), count) == 1
         }
     }
 
     /// Constant-time equality of two secrets of the same length; different lengths are unequal.
+    ///
+    /// - Precondition: neither secret has been wiped.
     public func constantTimeEquals(_ other: SecretBytes) -> Bool {
         guard count == other.count else { return false }
+        if other === self { return withUnsafeBytes { _ in true } }
         // Take the two locks in one global order (by object identity), so `a.constantTimeEquals(b)`
         // and `b.constantTimeEquals(a)` running at the same time cannot deadlock each other.
         let (outer, inner) = ObjectIdentifier(self) < ObjectIdentifier(other) ? (self, other) : (other, self)
         return outer.withUnsafeBytes { first in inner.withUnsafeBytes { second in ConstantTime.equal(first, second) } }
     }
 
+    /// Constant-time equality with public bytes of the same length.
+    ///
+    /// - Precondition: the secret has not been wiped.
+    public func constantTimeEquals(_ bytes: [UInt8]) -> Bool {
+        withUnsafeBytes { mine in bytes.withUnsafeBytes { theirs in ConstantTime.equal(mine, theirs) } }
+    }
+
     /// Copies the bytes into a plain array. Only for test vectors and verification tools.
-    @_spi(Vectors) public func revealedBytes() -> [UInt8] {
+    package func revealedBytes() -> [UInt8] {
         withUnsafeBytes { Array($0) }
     }
 }

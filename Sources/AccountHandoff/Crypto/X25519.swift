@@ -23,8 +23,10 @@ final class X25519KeyPair {
     let publicKey: X25519PublicKey
 
     /// Generates a fresh key pair from `random`.
-    init(random: RandomSource) {
-        self.privateKey = random.secret(X25519PublicKey.byteCount)
+    ///
+    /// - Throws: ``HandoffError/secureMemoryUnavailable(_:)``.
+    init(random: RandomSource) throws(HandoffError) {
+        self.privateKey = try random.secret(X25519PublicKey.byteCount)
         self.publicKey = X25519.publicKey(for: privateKey)
     }
 
@@ -48,9 +50,10 @@ enum X25519 {
     ///
     /// - Throws: ``HandoffError/lowOrderPublicKey`` when the result is all zeros, which is what
     ///   every small-order peer key produces (RFC 7748 section 6.1); such a value is never a key.
+    ///   ``HandoffError/secureMemoryUnavailable(_:)``.
     static func sharedSecret(privateKey: SecretBytes, peer: X25519PublicKey) throws(HandoffError) -> SecretBytes {
         Sodium.ensureInitialised()
-        let shared = SecretBytes(zeroedCount: X25519PublicKey.byteCount)
+        let shared = try SecretBytes(zeroedCount: X25519PublicKey.byteCount)
         let status = shared.withUnsafeMutableBytes { output in
             privateKey.withUnsafeBytes { scalar in
                 crypto_scalarmult(

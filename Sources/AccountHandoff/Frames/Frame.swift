@@ -1,4 +1,4 @@
-/// One wire message (Spec section 3.1):
+/// One wire message (Spec section 3.1), version 2:
 /// `version(1) | type(1) | transferID(16) | sequence(4, BE) | bodyLength(2, BE) | body`.
 ///
 /// Frames are transport-agnostic; a transport only has to deliver whole frames in order.

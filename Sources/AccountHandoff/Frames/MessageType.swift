@@ -1,4 +1,5 @@
-/// The frame types of protocol version 1 (Spec section 3.2).
+/// The frame types of protocol version 2 (Spec section 3.2). Values 1...6 keep their
+/// version-1 meaning; ``reveal`` is new.
 public enum MessageType: UInt8, Hashable, Sendable, CaseIterable, CustomStringConvertible {
     /// Receiver to sender: receiver public key and key confirmation tag. Not encrypted.
     case hello = 1
@@ -12,6 +13,8 @@ public enum MessageType: UInt8, Hashable, Sendable, CaseIterable, CustomStringCo
     case receipt = 5
     /// Either direction: encrypted one-byte abort reason (cancel, reject, contested).
     case abort = 6
+    /// Sender to receiver: the encrypted nonce that opens the QR's commitment.
+    case reveal = 7
 
     /// The exact body length (or nil when it varies) for this type.
     var fixedBodyLength: Int? {
@@ -21,6 +24,7 @@ public enum MessageType: UInt8, Hashable, Sendable, CaseIterable, CustomStringCo
         case .accept: ChaCha20Poly1305.tagByteCount
         case .credential: CredentialPlaintext.paddedByteCount + ChaCha20Poly1305.tagByteCount
         case .receipt, .abort: 1 + ChaCha20Poly1305.tagByteCount
+        case .reveal: Commitment.nonceByteCount + ChaCha20Poly1305.tagByteCount
         }
     }
 
@@ -33,24 +37,22 @@ public enum MessageType: UInt8, Hashable, Sendable, CaseIterable, CustomStringCo
         case .credential: "credential"
         case .receipt: "receipt"
         case .abort: "abort"
+        case .reveal: "reveal"
         }
     }
 }
 
-/// Why a session was aborted, carried encrypted in an abort frame.
+/// Why a session was aborted, carried encrypted in an abort frame (Spec 3.6).
 enum AbortReason: UInt8, CaseIterable {
     case cancelled = 1
     case rejected = 2
     case contested = 3
-}
 
-extension AbortReason {
-    /// The outcome an authenticated abort from the peer leads to; an unknown reason byte from
+    /// The ending an authenticated abort from the peer leads to; an unknown reason byte from
     /// an authenticated peer ends the session as a failure.
-    static func outcome(ofPeerAbort plaintext: [UInt8]) -> TransferOutcome {
-        guard plaintext.count == 1, let reason = AbortReason(rawValue: plaintext[0]) else {
-            return .failed(.malformed(.abortReason))
-        }
+    static func endingOfPeerAbort(_ plaintext: SecretBytes) -> SessionEnd {
+        let byte: UInt8? = plaintext.withUnsafeBytes { $0.count == 1 ? $0[0] : nil }
+        guard let byte, let reason = AbortReason(rawValue: byte) else { return .failed(.malformed(.abortReason)) }
         switch reason {
         case .cancelled: return .cancelled(by: .peer)
         case .rejected: return .rejected(by: .peer)

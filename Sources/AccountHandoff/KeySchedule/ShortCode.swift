@@ -1,7 +1,7 @@
 
-/// The six-digit code both people compare (Spec 4.4). It is derived from the session's
-/// secret key material and the handshake transcript, so a party that photographed the QR
-/// cannot grind its own key to make the codes match.
+/// The six-digit code both people compare (Spec 4.4). It is derived from the session's secret
+/// key material, the handshake transcript and the sender's committed nonce, so a man in the
+/// middle, even one that runs two sessions, cannot grind its inputs to make two codes match.
 public struct ShortCode: Hashable, Sendable, CustomStringConvertible {
     /// Number of decimal digits.
     public static let digitCount = 6
@@ -42,12 +42,9 @@ public struct ShortCode: Hashable, Sendable, CustomStringConvertible {
         return String(all.prefix(3)) + " " + String(all.suffix(3))
     }
 
-    /// For screen readers and reading aloud: `"four eight two, nine one three"`.
-    public var spoken: String {
-        let words = ["zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine"]
-        let spokenDigits = digits.map { words[Int(String($0))!] }
-        return spokenDigits[0..<3].joined(separator: " ") + ", " + spokenDigits[3...].joined(separator: " ")
-    }
+    /// For screen readers and reading aloud, in English: `"four eight two, nine one three"`.
+    /// Apps localise it with ``ShortCodeFormatter``.
+    public var spoken: String { ShortCodeFormatter.english.accessibilityLabel(for: self) }
 
     /// The grouped form.
     public var description: String { grouped }

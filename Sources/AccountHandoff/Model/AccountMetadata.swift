@@ -8,12 +8,18 @@ public enum IMAPSecurity: UInt8, Hashable, Sendable, CaseIterable {
 
 /// The non-secret description of one mail account. It has no password field: the
 /// credential travels separately, only after both people confirmed.
+///
+/// Every string follows the rules of Spec 3.7, so it can be shown to a person without
+/// reordering, hiding or faking text: no bidirectional controls, invisible or format
+/// characters, line breaks, stray spaces, stacked marks, or over-long display names.
 public struct AccountMetadata: Hashable, Sendable {
     /// Longest display name in UTF-8 bytes.
     public static let maximumDisplayNameByteCount = 256
+    /// Most display units (characters other than combining marks and joiners) in a display name.
+    public static let maximumDisplayNameUnits = AccountText.maximumDisplayUnits
     /// Longest e-mail address or username in UTF-8 bytes.
     public static let maximumAddressByteCount = 320
-    /// Longest IMAP host name in UTF-8 bytes.
+    /// Longest IMAP host name in bytes.
     public static let maximumHostByteCount = 253
 
     /// Cross-device account identity, preserved unchanged by a transfer.
@@ -24,23 +30,24 @@ public struct AccountMetadata: Hashable, Sendable {
     public let emailAddress: String
     /// The IMAP login name.
     public let username: String
-    /// The IMAP server host name.
+    /// The IMAP server host name (ASCII letters, digits, hyphens and dots; an internationalised
+    /// name as its `xn--` A-label).
     public let imapHost: String
     /// The IMAP server port (1...65535).
     public let imapPort: UInt16
     /// How the IMAP connection is secured.
     public let imapSecurity: IMAPSecurity
 
-    /// Validates and stores the fields.
+    /// Validates and stores the fields (Spec 3.7), in the order of Spec 3.4 step 3.
     ///
-    /// - Throws: ``HandoffError/malformed(_:)`` naming the first field that is empty where
-    ///   it must not be, too long, contains a control character, or (port) is zero.
+    /// - Throws: ``HandoffError/malformed(_:)`` naming the first field that breaks a rule
+    ///   (`displayName`, `emailAddress`, `username`, `imapHost`), or `imapPort` for port 0.
     public init(linkID: AccountLinkID, displayName: String, emailAddress: String, username: String,
                 imapHost: String, imapPort: UInt16, imapSecurity: IMAPSecurity) throws(HandoffError) {
-        try Self.check(displayName, .displayName, maximum: Self.maximumDisplayNameByteCount, allowEmpty: true)
-        try Self.check(emailAddress, .emailAddress, maximum: Self.maximumAddressByteCount, allowEmpty: false)
-        try Self.check(username, .username, maximum: Self.maximumAddressByteCount, allowEmpty: false)
-        try Self.check(imapHost, .imapHost, maximum: Self.maximumHostByteCount, allowEmpty: false)
+        try AccountText.validate(displayName, as: .displayName)
+        try AccountText.validate(emailAddress, as: .emailAddress)
+        try AccountText.validate(username, as: .username)
+        try AccountText.validate(imapHost, as: .imapHost)
         guard imapPort != 0 else { throw .malformed(.imapPort) }
         self.linkID = linkID
         self.displayName = displayName
@@ -49,14 +56,6 @@ public struct AccountMetadata: Hashable, Sendable {
         self.imapHost = imapHost
         self.imapPort = imapPort
         self.imapSecurity = imapSecurity
-    }
-
-    private static func check(_ value: String, _ field: HandoffError.Field, maximum: Int, allowEmpty: Bool) throws(HandoffError) {
-        let count = value.utf8.count
-        guard count <= maximum, allowEmpty || count > 0 else { throw .malformed(field) }
-        guard !value.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else {
-            throw .malformed(field)
-        }
     }
 }
 
@@ -67,10 +66,15 @@ extension AccountMetadata: CustomStringConvertible {
     }
 }
 
-/// What the receiver hands to its app: the metadata plus the credential in guarded memory.
+/// What the receiver hands to its app with ``ReceiverAction/deliverAccount(_:)``: the metadata
+/// plus the credential in guarded memory.
+///
+/// The credential buffer belongs to the app: the session keeps no reference to it and never
+/// wipes it, so an import that is still running when the session ends reads the real bytes.
+/// Wipe it (``SecretBytes/wipe()``) when the import is done.
 public struct ImportedAccount: Sendable {
     /// The account's metadata, with its link ID unchanged.
     public let metadata: AccountMetadata
-    /// The password; wiped when the session ends, so store it before feeding `.importFinished`.
+    /// The password, owned by the app from now on.
     public let credential: SecretBytes
 }

@@ -1,4 +1,4 @@
-/// Encodes the offer plaintext (Spec 3.4): a length-prefixed record padded with zeros to a
+/// Encodes and decodes the offer plaintext (Spec 3.4): a length-prefixed record padded with zeros to a
 /// multiple of ``blockByteCount`` so the ciphertext length reveals little about the account.
 enum AccountMetadataCodec {
     /// Padding granularity of the offer plaintext.
@@ -20,7 +20,8 @@ enum AccountMetadataCodec {
         return Padding.pad(record.bytes, blockByteCount: blockByteCount)
     }
 
-    /// Strictly decodes an offer plaintext; every field is re-validated as in ``AccountMetadata``.
+    /// Strictly decodes an offer plaintext (Spec 3.4 steps 1-3); every field is re-validated as in
+    /// ``AccountMetadata`` (Spec 3.7), after the whole record has been parsed.
     static func decode(_ plaintext: [UInt8]) throws(HandoffError) -> AccountMetadata {
         var reader = ByteReader(try Padding.unpad(plaintext, blockByteCount: blockByteCount))
         let linkID = AccountLinkID(bytes: try reader.read(count: AccountLinkID.byteCount, .accountLinkID))!

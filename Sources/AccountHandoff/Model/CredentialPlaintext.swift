@@ -4,15 +4,16 @@
 enum CredentialPlaintext {
     /// Fixed plaintext size.
     static let paddedByteCount = 1024
-    /// Longest password in bytes.
+    /// Longest password in bytes (public as ``HandoffSender/maximumCredentialByteCount``).
     static let maximumCredentialByteCount = paddedByteCount - 2
 
     /// Pads `credential` into a new guarded buffer.
     ///
-    /// - Throws: `.malformed(.credential)` when empty or longer than ``maximumCredentialByteCount``.
+    /// - Throws: `.malformed(.credential)` when empty or longer than ``maximumCredentialByteCount``;
+    ///   ``HandoffError/secureMemoryUnavailable(_:)``.
     static func pad(_ credential: SecretBytes) throws(HandoffError) -> SecretBytes {
         guard credential.count > 0, credential.count <= maximumCredentialByteCount else { throw .malformed(.credential) }
-        let padded = SecretBytes(zeroedCount: paddedByteCount)
+        let padded = try SecretBytes(zeroedCount: paddedByteCount)
         padded.withUnsafeMutableBytes { output in
             output[0] = UInt8(credential.count >> 8)
             output[1] = UInt8(truncatingIfNeeded: credential.count)
@@ -25,7 +26,8 @@ enum CredentialPlaintext {
 
     /// Extracts the credential from a decrypted plaintext into a new guarded buffer.
     ///
-    /// - Throws: `.malformed(.credential)` for a bad length; `.malformed(.padding)` for non-zero padding.
+    /// - Throws: `.malformed(.credential)` for a bad length; `.malformed(.padding)` for non-zero
+    ///   padding; ``HandoffError/secureMemoryUnavailable(_:)``.
     static func unpad(_ padded: SecretBytes) throws(HandoffError) -> SecretBytes {
         guard padded.count == paddedByteCount else { throw .malformed(.credential) }
         let length = padded.withUnsafeBytes { Int($0[0]) << 8 | Int($0[1]) }
@@ -34,7 +36,7 @@ enum CredentialPlaintext {
             buffer[(2 + length)...].allSatisfy { $0 == 0 }
         }
         guard paddingIsZero else { throw .malformed(.padding) }
-        let credential = SecretBytes(zeroedCount: length)
+        let credential = try SecretBytes(zeroedCount: length)
         credential.withUnsafeMutableBytes { output in
             padded.withUnsafeBytes { source in
                 output.baseAddress!.copyMemory(from: source.baseAddress!.advanced(by: 2), byteCount: length)

@@ -1,46 +1,58 @@
 /// Building and verifying the hello (Spec 4.2, 5.1): the receiver's public key and
-/// `HMAC(helloKey, HH)`, which proves the receiver saw the QR challenge.
+/// `HMAC(helloKey, HH)`, which proves the receiver saw the QR's commitment.
 enum HelloHandshake {
     /// Derives the session keys on the receiver's side and builds its hello frame.
-    static func make(payload: SessionPayload, keyPair: X25519KeyPair, challenge: SecretBytes,
+    ///
+    /// - Throws: ``HandoffError/lowOrderPublicKey``, ``HandoffError/secureMemoryUnavailable(_:)``;
+    ///   nothing is kept when it throws.
+    static func make(payload: SessionPayload, keyPair: X25519KeyPair, commitment: SecretBytes,
                      initial: Transcript) throws(HandoffError) -> (keys: SessionKeys, frame: [UInt8]) {
         let handshakeHash = initial.handshakeHash(receiverPublicKey: keyPair.publicKey)
         let keys = try deriveKeys(privateKey: keyPair.privateKey, peer: payload.senderPublicKey,
-                                  challenge: challenge, handshakeHash: handshakeHash)
-        let tag = keys.helloTag(handshakeHash: handshakeHash)
+                                  commitment: commitment, handshakeHash: handshakeHash)
+        let tag: SecretBytes
+        do { tag = try keys.helloTag(handshakeHash: handshakeHash) } catch {
+            keys.wipe()
+            throw error
+        }
         defer { tag.wipe() }
         let body = keyPair.publicKey.bytes + tag.withUnsafeBytes { Array($0) }
         let frame = Frame(type: .hello, transferID: payload.transferID, sequence: 0, body: body)
         return (keys, frame.bytes)
     }
 
-    /// Verifies a hello on the sender's side and returns the keys it establishes.
+    /// Verifies a hello on the sender's side (H2-H4) and returns the keys it establishes.
     ///
     /// - Throws: `.malformed(.sequence)`, ``HandoffError/lowOrderPublicKey``,
-    ///   ``HandoffError/authenticationFailed``; nothing is kept when it throws.
-    static func verify(_ frame: Frame, privateKey: SecretBytes, challenge: SecretBytes,
+    ///   ``HandoffError/authenticationFailed``, ``HandoffError/secureMemoryUnavailable(_:)``;
+    ///   nothing is kept when it throws.
+    static func verify(_ frame: Frame, privateKey: SecretBytes, commitment: SecretBytes,
                        initial: Transcript) throws(HandoffError) -> SessionKeys {
         guard frame.sequence == 0 else { throw .malformed(.sequence) }
-        let peer = X25519PublicKey(bytes: Array(frame.body[0..<X25519PublicKey.byteCount]))!
-        let presentedTag = Array(frame.body[X25519PublicKey.byteCount...])
-        let handshakeHash = initial.handshakeHash(receiverPublicKey: peer)
-        let keys = try deriveKeys(privateKey: privateKey, peer: peer, challenge: challenge, handshakeHash: handshakeHash)
-        let expectedTag = keys.helloTag(handshakeHash: handshakeHash)
-        defer { expectedTag.wipe() }
-        let valid = expectedTag.withUnsafeBytes { expected in
-            presentedTag.withUnsafeBytes { presented in ConstantTime.equal(expected, presented) }
+        // The frame decoder guarantees a 64-byte hello body (Spec 3.2).
+        guard let peer = X25519PublicKey(bytes: Array(frame.body.prefix(X25519PublicKey.byteCount))) else {
+            throw .malformed(.body)
         }
-        guard valid else {
+        let presentedTag = Array(frame.body.dropFirst(X25519PublicKey.byteCount))
+        let handshakeHash = initial.handshakeHash(receiverPublicKey: peer)
+        let keys = try deriveKeys(privateKey: privateKey, peer: peer, commitment: commitment, handshakeHash: handshakeHash)
+        let expectedTag: SecretBytes
+        do { expectedTag = try keys.helloTag(handshakeHash: handshakeHash) } catch {
+            keys.wipe()
+            throw error
+        }
+        defer { expectedTag.wipe() }
+        guard expectedTag.constantTimeEquals(presentedTag) else {
             keys.wipe()
             throw .authenticationFailed
         }
         return keys
     }
 
-    private static func deriveKeys(privateKey: SecretBytes, peer: X25519PublicKey, challenge: SecretBytes,
+    private static func deriveKeys(privateKey: SecretBytes, peer: X25519PublicKey, commitment: SecretBytes,
                                    handshakeHash: [UInt8]) throws(HandoffError) -> SessionKeys {
         let shared = try X25519.sharedSecret(privateKey: privateKey, peer: peer)
         defer { shared.wipe() }
-        return try SessionKeys(sharedSecret: shared, challenge: challenge, handshakeHash: handshakeHash)
+        return try SessionKeys(sharedSecret: shared, commitment: commitment, handshakeHash: handshakeHash)
     }
 }

@@ -1,22 +1,31 @@
-/// The encrypted channel both roles share once the hello is accepted (Spec 4.3 and 5):
+/// The encrypted channel both roles share once a hello is accepted (Spec 4.3 and 5.3):
 /// per-direction keys, per-direction sequence numbers that double as AEAD nonces, and the
 /// transcript that every non-abort frame is bound to and chained into.
 final class SecureChannel {
     /// Which end of the channel this is; selects the send and receive keys.
     enum Role { case sender, receiver }
 
+    /// Which frames a phase accepts (Spec 5.3 step E3).
+    enum Expectation {
+        /// This type, or an abort.
+        case type(MessageType)
+        /// Only an abort.
+        case abortOnly
+        /// No frame at all.
+        case nothing
+    }
+
     let role: Role
     let transferID: TransferID
     let expiry: UInt32
     let keys: SessionKeys
-    /// `TH1`, the transcript right after the hello; abort frames are bound to it because an
-    /// abort may cross another frame in flight, after which the two transcripts differ.
+    /// `TH1`, the transcript right after the hello; aborts are bound to it because an abort may
+    /// cross another frame in flight, after which the two transcripts differ. It is also the
+    /// salt of the short code (Spec 4.4).
     let handshakeTranscript: [UInt8]
     private(set) var transcript: Transcript
     private var nextSendSequence: UInt32
     private var nextReceiveSequence: UInt32
-    /// Set once the offer is sent or received; bound into accept, credential and receipt frames.
-    var linkID: AccountLinkID?
 
     /// Creates the channel after the hello frame has been absorbed into `transcript`.
     init(role: Role, payload: SessionPayload, keys: SessionKeys, transcript: Transcript) {
@@ -42,76 +51,95 @@ final class SecureChannel {
         return writer.bytes
     }
 
+    /// Whether the AD of `type` binds the account link ID (accept, credential, receipt).
+    static func bindsAccount(_ type: MessageType) -> Bool {
+        switch type {
+        case .accept, .credential, .receipt: true
+        case .hello, .reveal, .offer, .abort: false
+        }
+    }
+
     /// `header | expiry(4) | transcript hash | linkID (accept, credential, receipt only)`,
     /// where the hash is `TH1` for aborts and the current transcript hash otherwise.
-    func additionalData(for frame: Frame) -> [UInt8] {
+    func additionalData(for frame: Frame, account: AccountLinkID?) -> [UInt8] {
         var writer = ByteWriter()
         writer.write(frame.header)
         writer.write(expiry)
         writer.write(frame.type == .abort ? handshakeTranscript : transcript.hash)
-        if [.accept, .credential, .receipt].contains(frame.type) {
-            guard let linkID else { preconditionFailure("account frame before the offer") }
-            writer.write(linkID.bytes)
-        }
+        if Self.bindsAccount(frame.type), let account { writer.write(account.bytes) }
         return writer.bytes
     }
 
     /// Encrypts `plaintext` into the next frame of `type`, chains it into the transcript
-    /// (unless it is an abort) and returns its wire bytes.
-    func seal(_ type: MessageType, plaintext: SecretBytes) -> [UInt8] {
+    /// (unless it is an abort) and returns its wire bytes. `account` is the link ID both
+    /// people confirmed, bound into accept, credential and receipt frames.
+    func seal(_ type: MessageType, plaintext: SecretBytes, account: AccountLinkID? = nil) -> [UInt8] {
         let sequence = nextSendSequence
-        nextSendSequence += 1
         let placeholder = Frame(type: type, transferID: transferID, sequence: sequence,
                                 body: [UInt8](repeating: 0, count: plaintext.count + ChaCha20Poly1305.tagByteCount))
-        let body = ChaCha20Poly1305.seal(key: sendKey, nonce: Self.nonce(sequence: sequence),
-                                         plaintext: plaintext, additionalData: additionalData(for: placeholder))
+        let body = ChaCha20Poly1305.seal(key: sendKey, nonce: Self.nonce(sequence: sequence), plaintext: plaintext,
+                                         additionalData: additionalData(for: placeholder, account: account))
         let bytes = Frame(type: type, transferID: transferID, sequence: sequence, body: body).bytes
+        nextSendSequence += 1
         if type != .abort { transcript.absorb(frame: bytes) }
         return bytes
     }
 
-    /// Fails unless `frame` carries exactly the next expected sequence number. An abort may
-    /// also skip ahead: it can overtake a frame the peer sent just before it (the peer may
-    /// cancel right after sending), and it ends the session, so it is never followed by another.
-    func checkSequence(_ frame: Frame) throws(HandoffError) {
-        if frame.sequence < nextReceiveSequence { throw .replayed }
-        if frame.sequence > nextReceiveSequence, frame.type != .abort { throw .outOfOrder }
+    /// Seals an abort with `reason`; aborts are bound to `TH1` (Spec 4.3).
+    ///
+    /// - Throws: ``HandoffError/secureMemoryUnavailable(_:)``; nothing changes then.
+    func sealAbort(_ reason: AbortReason) throws(HandoffError) -> [UInt8] {
+        let plaintext = try SecretBytes(copying: [reason.rawValue])
+        defer { plaintext.wipe() }
+        return seal(.abort, plaintext: plaintext)
     }
 
-    /// Authenticates and decrypts `frame`; on success advances the receive sequence and
-    /// chains the frame into the transcript (unless it is an abort).
+    /// Seals a short plaintext held in public bytes (receipt status, empty accept).
+    ///
+    /// - Throws: ``HandoffError/secureMemoryUnavailable(_:)``; nothing changes then.
+    func seal(_ type: MessageType, bytes: [UInt8], account: AccountLinkID?) throws(HandoffError) -> [UInt8] {
+        let plaintext = try SecretBytes(copying: bytes)
+        defer { plaintext.wipe() }
+        return seal(type, plaintext: plaintext, account: account)
+    }
+
+    /// Checks sequence and type (E1-E3), then authenticates and decrypts (E4): the common path
+    /// of every encrypted frame. On success the receive sequence advances and the frame is
+    /// chained into the transcript (unless it is an abort).
     ///
     /// - Throws: ``HandoffError/replayed``, ``HandoffError/outOfOrder``,
-    ///   ``HandoffError/authenticationFailed``. State is unchanged when it throws.
-    func open(_ frame: Frame) throws(HandoffError) -> SecretBytes {
-        try checkSequence(frame)
+    ///   ``HandoffError/unexpectedMessage(_:in:)``, ``HandoffError/authenticationFailed``,
+    ///   ``HandoffError/secureMemoryUnavailable(_:)``. State is unchanged when it throws.
+    func open(_ frame: Frame, expecting expected: Expectation, in phase: SessionPhase,
+              account: AccountLinkID?) throws(HandoffError) -> SecretBytes {
+        if frame.sequence < nextReceiveSequence { throw .replayed }
+        if frame.sequence > nextReceiveSequence, frame.type != .abort { throw .outOfOrder }
+        switch expected {
+        case .nothing:
+            throw .unexpectedMessage(frame.type, in: phase)
+        case .abortOnly:
+            guard frame.type == .abort else { throw .unexpectedMessage(frame.type, in: phase) }
+        case .type(let type):
+            guard frame.type == .abort || frame.type == type else { throw .unexpectedMessage(frame.type, in: phase) }
+        }
         let plaintext = try ChaCha20Poly1305.open(key: receiveKey, nonce: Self.nonce(sequence: frame.sequence),
-                                                  sealed: frame.body, additionalData: additionalData(for: frame))
+                                                  sealed: frame.body,
+                                                  additionalData: additionalData(for: frame, account: account))
         nextReceiveSequence = frame.sequence &+ 1
         if frame.type != .abort { transcript.absorb(frame: frame.bytes) }
         return plaintext
     }
 
-    /// Checks sequence and type, then authenticates and decrypts: the common path of every
-    /// encrypted frame. `expected` is the one non-abort type the caller's state accepts.
-    ///
-    /// - Throws: as ``open(_:)``, plus ``HandoffError/unexpectedMessage(_:in:)``.
-    func open(_ frame: Frame, expecting expected: MessageType?, in state: SessionState) throws(HandoffError) -> SecretBytes {
-        try checkSequence(frame)
-        guard frame.type == .abort || frame.type == expected else { throw .unexpectedMessage(frame.type, in: state) }
-        return try open(frame)
-    }
-
-    /// Decodes `bytes` and checks that they belong to `transferID`.
+    /// Decodes `bytes` and checks that they belong to `transferID` (Spec 6.0).
     static func decode(_ bytes: [UInt8], for transferID: TransferID) throws(HandoffError) -> Frame {
         let frame = try Frame(bytes: bytes)
         guard frame.transferID == transferID else { throw .unknownTransfer }
         return frame
     }
 
-    /// A one-byte plaintext in guarded memory (receipt status, abort reason, or empty accept).
-    static func plaintext(_ bytes: [UInt8]) -> SecretBytes { SecretBytes(copying: bytes) }
-
     /// Wipes the keys.
     func wipe() { keys.wipe() }
+
+    /// The keys' secrets, for tests that prove terminal states wipe them.
+    var secrets: [SecretBytes] { keys.secrets }
 }

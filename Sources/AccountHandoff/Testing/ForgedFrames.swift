@@ -1,53 +1,34 @@
-/// Test-only entry points that let fuzzers and adversarial tests reach the parsers that sit
-/// behind authentication: they play an authenticated but malicious peer that seals
-/// arbitrary plaintexts with a session's real keys.
-///
-/// - Warning: `@_spi(Testing)` only. Nothing in an app has a reason to call these; they
-///   exist so that the receiver's offer and credential decoders, and the sender's receipt
-///   and abort decoders, can be fuzzed through the real state machines.
+/// Package-only entry points that let fuzzers and adversarial tests reach the parsers that
+/// sit behind authentication: they play an authenticated but malicious peer that seals
+/// arbitrary plaintexts with a session's real keys. An app cannot call them (`package`).
 extension HandoffSender {
     /// Seals `plaintext` as this sender's next frame of `type`, as a malicious sender holding
-    /// the session keys could. `linkID` replaces the bound account link ID when given.
+    /// the session keys could; `linkID` is bound into account frames.
     ///
-    /// - Returns: the frame bytes, or `nil` before a hello was accepted, after the end, or
-    ///   for a hello (which is not sealed).
-    @_spi(Testing) public func sealForgedFrame(_ type: MessageType, plaintext: [UInt8], linkID: AccountLinkID? = nil) -> [UInt8]? {
-        guard let channel, state != .finished else { return nil }
-        return ForgedFrames.seal(type, plaintext: plaintext, channel: channel, linkID: linkID ?? channel.linkID ?? account.linkID)
+    /// - Returns: the frame bytes, or `nil` before a hello was accepted, after the end, or for
+    ///   a hello (which is not sealed).
+    package func sealForgedFrame(_ type: MessageType, plaintext: [UInt8], linkID: AccountLinkID?) -> [UInt8]? {
+        guard let channel = establishedChannel else { return nil }
+        return ForgedFrames.seal(type, plaintext: plaintext, channel: channel, linkID: linkID)
     }
 }
 
 extension HandoffReceiver {
     /// Seals `plaintext` as this receiver's next frame of `type`, as a malicious receiver
-    /// holding the session keys could. `linkID` replaces the bound account link ID when given.
+    /// holding the session keys could; `linkID` is bound into account frames.
     ///
     /// - Returns: the frame bytes, or `nil` after the end or for a hello.
-    @_spi(Testing) public func sealForgedFrame(_ type: MessageType, plaintext: [UInt8], linkID: AccountLinkID? = nil) -> [UInt8]? {
-        guard state != .finished else { return nil }
-        let fallback = AccountLinkID(bytes: [UInt8](repeating: 0, count: AccountLinkID.byteCount))!
-        return ForgedFrames.seal(type, plaintext: plaintext, channel: channel, linkID: linkID ?? channel.linkID ?? fallback)
-    }
-}
-
-/// The offer plaintext codec (Spec 3.4), exposed so its strictness can be fuzzed directly.
-@_spi(Testing) public enum OfferPlaintextCodec {
-    /// The padded offer plaintext for `account`.
-    public static func encode(_ account: AccountMetadata) -> [UInt8] { AccountMetadataCodec.encode(account) }
-
-    /// Strictly decodes an offer plaintext.
-    ///
-    /// - Throws: the same errors as the receiver's offer handling.
-    public static func decode(_ plaintext: [UInt8]) throws(HandoffError) -> AccountMetadata {
-        try AccountMetadataCodec.decode(plaintext)
+    package func sealForgedFrame(_ type: MessageType, plaintext: [UInt8], linkID: AccountLinkID?) -> [UInt8]? {
+        guard let channel = liveChannel else { return nil }
+        return ForgedFrames.seal(type, plaintext: plaintext, channel: channel, linkID: linkID)
     }
 }
 
 private enum ForgedFrames {
-    static func seal(_ type: MessageType, plaintext: [UInt8], channel: SecureChannel, linkID: AccountLinkID) -> [UInt8]? {
-        guard type != .hello, plaintext.count <= Frame.maximumByteCount - Frame.headerByteCount - ChaCha20Poly1305.tagByteCount else { return nil }
-        channel.linkID = linkID
-        let secret = SecretBytes(copying: plaintext)
+    static func seal(_ type: MessageType, plaintext: [UInt8], channel: SecureChannel, linkID: AccountLinkID?) -> [UInt8]? {
+        guard type != .hello, plaintext.count <= Frame.maximumByteCount - Frame.headerByteCount - ChaCha20Poly1305.tagByteCount,
+              let secret = try? SecretBytes(copying: plaintext) else { return nil }
         defer { secret.wipe() }
-        return channel.seal(type, plaintext: secret)
+        return channel.seal(type, plaintext: secret, account: linkID)
     }
 }

@@ -1,0 +1,19 @@
+extension ShortCode {
+    /// HKDF info label of the code material.
+    static let materialLabel = Array("AH2 code".utf8)
+
+    /// The short code once both contributions are fixed (Spec 4.4):
+    /// `codeMaterial = HKDF-Expand(HKDF-Extract(salt = TH1, IKM = codeKey | nonce), "AH2 code", 64)`.
+    /// Intermediate values are wiped before returning.
+    ///
+    /// - Throws: ``HandoffError/keyDerivationFailed`` when all 16 candidates are rejected;
+    ///   ``HandoffError/secureMemoryUnavailable(_:)``.
+    static func derive(codeKey: SecretBytes, nonce: SecretBytes, handshakeTranscript: [UInt8]) throws(HandoffError) -> ShortCode {
+        let prk = try HKDF.extract(salt: handshakeTranscript, inputKeyMaterial: [codeKey, nonce])
+        defer { prk.wipe() }
+        let material = try HKDF.expand(pseudorandomKey: prk, info: materialLabel, length: materialByteCount)
+        defer { material.wipe() }
+        guard let code = material.withUnsafeBytes({ ShortCode(material: $0) }) else { throw .keyDerivationFailed }
+        return code
+    }
+}

@@ -1,0 +1,22 @@
+/// The sender's commitment to its nonce (Spec 2.1, 4.4): `SHA-256("AH2 commitment" | nonce)`.
+///
+/// The QR carries the commitment before any receiver exists; the reveal carries the nonce
+/// after a hello authenticated. Binding (a full 32-byte SHA-256) keeps the sender from
+/// changing its contribution to the short code once it has seen the receiver's; hiding (a
+/// 32-byte random nonce) keeps the receiver from knowing it before it has committed its own.
+enum Commitment {
+    /// Length of the nonce in bytes.
+    static let nonceByteCount = 32
+    /// Domain label.
+    static let label = Array("AH2 commitment".utf8)
+
+    /// The commitment of `nonce`.
+    static func commit(to nonce: SecretBytes) -> [UInt8] {
+        nonce.withUnsafeBytes { SHA256.hash(label, $0) }
+    }
+
+    /// Whether `nonce` opens `commitment`, compared in constant time.
+    static func opens(_ commitment: [UInt8], with nonce: SecretBytes) -> Bool {
+        ConstantTime.equal(commit(to: nonce), commitment)
+    }
+}

@@ -1,0 +1,288 @@
+import Foundation
+
+/// The receiving side of a handoff as a sans-IO state machine (Spec 6.2).
+///
+/// Created by ``scan(payload:expecting:configuration:random:now:registry:)`` from a decoded QR;
+/// the app then feeds ``ReceiverEvent``s with the current time and carries out the returned
+/// ``ReceiverAction``s. Most apps use ``HandoffReceiverSession``, which does that loop.
+public final class HandoffReceiver {
+    /// The scanned QR payload.
+    public let payload: SessionPayload
+
+    private let configuration: ReceiverConfiguration
+    private var clock: SessionClock
+    private var state: ReceiverState
+
+    /// Starts a session from a scanned QR (Spec 2.5): checks intent and expiry, claims the QR,
+    /// derives the keys and returns the hello to send. No code exists until the sender's
+    /// reveal arrives.
+    ///
+    /// - Parameters:
+    ///   - payload: the decoded QR.
+    ///   - intent: what the receiving person asked to do; must match the QR.
+    ///   - configuration: clock-skew tolerance.
+    ///   - random: the randomness source (``SystemRandomSource`` in production).
+    ///   - now: the current time.
+    ///   - registry: the device's record of used QRs; a QR works once per device.
+    /// - Throws: ``HandoffError/invalidClock``, ``HandoffError/wrongIntent(_:)``,
+    ///   ``HandoffError/expired``, ``HandoffError/expiryTooFar``, ``HandoffError/alreadyScanned``,
+    ///   ``HandoffError/registryUnavailable(_:)``, ``HandoffError/lowOrderPublicKey``,
+    ///   ``HandoffError/secureMemoryUnavailable(_:)``, in the order of Spec 2.5.
+    public static func scan(payload: SessionPayload, expecting intent: TransferIntent = .sendAccount,
+                            configuration: ReceiverConfiguration = .standard, random: RandomSource,
+                            now: Date, registry: ReceiverRegistry? = nil) throws(HandoffError) -> (receiver: HandoffReceiver, step: ReceiverStep) {
+        let clock = try SessionClock(start: now)
+        guard payload.intent == intent else { throw .wrongIntent(payload.intent.rawValue) }
+        let skew = Double(configuration.clockSkewTolerance)
+        guard clock.time < Double(payload.expiry) + skew else { throw .expired }
+        guard Double(payload.expiry) <= clock.time + Double(SenderConfiguration.maximumLifetime) + skew else { throw .expiryTooFar }
+        try registry?.claim(payload)
+        let channel: SecureChannel
+        let hello: [UInt8]
+        do {
+            (channel, hello) = try Self.handshake(payload, random: random)
+        } catch {
+            registry?.release(payload.transferID)
+            throw error
+        }
+        let receiver = HandoffReceiver(payload: payload, configuration: configuration, clock: clock,
+                                       state: .awaitingReveal(ReceiverAwaitingReveal(channel: channel)))
+        return (receiver, ReceiverStep(actions: [.send(hello)], nextDeadline: receiver.nextDeadline))
+    }
+
+    /// Steps S5-S7: draws the key pair, derives the keys, builds the hello; the private key
+    /// and the commitment copy are wiped before returning.
+    private static func handshake(_ payload: SessionPayload, random: RandomSource) throws(HandoffError) -> (SecureChannel, [UInt8]) {
+        let keyPair = try X25519KeyPair(random: random)
+        defer { keyPair.wipe() }
+        let commitment = try SecretBytes(copying: payload.commitment)
+        defer { commitment.wipe() }
+        var transcript = Transcript(payload: payload)
+        let (keys, hello) = try HelloHandshake.make(payload: payload, keyPair: keyPair, commitment: commitment,
+                                                    initial: transcript)
+        transcript.absorb(frame: hello)
+        return (SecureChannel(role: .receiver, payload: payload, keys: keys, transcript: transcript), hello)
+    }
+
+    private init(payload: SessionPayload, configuration: ReceiverConfiguration, clock: SessionClock, state: ReceiverState) {
+        self.payload = payload
+        self.configuration = configuration
+        self.clock = clock
+        self.state = state
+    }
+
+    /// The current phase.
+    public var phase: ReceiverPhase { state.phase }
+
+    /// How the session ended, once it has.
+    public var outcome: ReceiverOutcome? {
+        guard case .finished(let finished) = state else { return nil }
+        return finished.outcome
+    }
+
+    /// The short code, once the sender's reveal arrived (it stays available after the end).
+    public var shortCode: ShortCode? { state.shortCode }
+
+    /// The offered account, once the offer arrived.
+    public var offeredAccount: AccountMetadata? { state.account }
+
+    /// When the sender stops: the time a countdown on this device shows.
+    public var expiryDate: Date { payload.expiryDate }
+
+    /// When this receiver gives up: the expiry plus its clock-skew tolerance (Spec 6.0).
+    public var effectiveExpiry: Date {
+        Date(timeIntervalSince1970: Double(payload.expiry) + Double(configuration.clockSkewTolerance))
+    }
+
+    /// When the session next needs the clock: ``effectiveExpiry``, or `nil` while the app
+    /// imports (that phase never expires) and after the end.
+    public var nextDeadline: Date? {
+        switch state {
+        case .awaitingImportResult, .finished: nil
+        case .awaitingReveal, .awaitingOffer, .reviewingOffer, .awaitingCredentialFrame: effectiveExpiry
+        }
+    }
+
+    /// Feeds one event and returns the actions to perform, in order, with the next deadline.
+    ///
+    /// Frames that are malformed, unauthenticated, replayed or out of place never change the
+    /// state: they come back as ``ReceiverAction/ignored(_:)``.
+    ///
+    /// - Throws: ``HandoffError/invalidClock`` for a `now` that is not finite;
+    ///   ``HandoffError/invalidEvent(_:in:)`` when a local event does not fit the phase;
+    ///   ``HandoffError/sessionFinished`` for local events after the end (`cancel`, `tick` and
+    ///   `transportLost` are no-ops then); ``HandoffError/secureMemoryUnavailable(_:)``. The
+    ///   state is unchanged when it throws.
+    public func handle(_ event: ReceiverEvent, now: Date) throws(HandoffError) -> ReceiverStep {
+        let actions = try process(event, now: now)
+        return ReceiverStep(actions: actions, nextDeadline: nextDeadline)
+    }
+
+    private func process(_ event: ReceiverEvent, now: Date) throws(HandoffError) -> [ReceiverAction] {
+        try clock.advance(to: now)
+        if case .finished = state {
+            switch event {
+            case .frameReceived: return [.ignored(.sessionFinished)]
+            case .tick, .transportLost, .cancel: return []
+            case .codeConfirmed, .codeRejected, .importFinished: throw .sessionFinished
+            }
+        }
+        if let deadline = nextDeadline, clock.time >= deadline.timeIntervalSince1970 {
+            return [finish(.ended(.expired))]
+        }
+        switch event {
+        case .frameReceived(let bytes): return receive(bytes)
+        case .codeConfirmed: return try accept()
+        case .codeRejected: return try abort(.rejected)
+        case .cancel: return try abort(.cancelled)
+        case .importFinished(let status): return try sendReceipt(status)
+        case .tick: return []
+        case .transportLost: return transportLost()
+        }
+    }
+
+    // MARK: Local events
+
+    private func refuse(_ event: LocalEvent) -> HandoffError { .invalidEvent(event, in: .receiver(state.phase)) }
+
+    private func accept() throws(HandoffError) -> [ReceiverAction] {
+        guard case .reviewingOffer(let current) = state else { throw refuse(.codeConfirmed) }
+        let frame = try current.channel.seal(.accept, bytes: [], account: current.account.linkID)
+        state = .awaitingCredentialFrame(ReceiverAwaitingCredentialFrame(previous: current))
+        return [.send(frame)]
+    }
+
+    private func abort(_ reason: AbortReason) throws(HandoffError) -> [ReceiverAction] {
+        let event: LocalEvent = reason == .cancelled ? .cancel : .codeRejected
+        let channel: SecureChannel
+        switch state {
+        case .awaitingReveal(let current):
+            guard reason == .cancelled else { throw refuse(event) }  // no code shown yet
+            channel = current.channel
+        case .awaitingOffer(let current): channel = current.channel
+        case .reviewingOffer(let current): channel = current.channel
+        case .awaitingCredentialFrame(let current): channel = current.channel
+        case .awaitingImportResult, .finished:
+            // The credential is the app's: only its import result ends the session.
+            throw refuse(event)
+        }
+        let frame = try channel.sealAbort(reason)
+        return [.send(frame), finish(.ended(reason == .cancelled ? .cancelled(by: .local) : .rejected(by: .local)))]
+    }
+
+    private func sendReceipt(_ status: ReceiptStatus) throws(HandoffError) -> [ReceiverAction] {
+        guard case .awaitingImportResult(let current) = state else { throw refuse(.importFinished) }
+        let frame = try current.channel.seal(.receipt, bytes: [status.rawValue], account: current.account.linkID)
+        return [.send(frame), finish(.completed(status))]
+    }
+
+    private func transportLost() -> [ReceiverAction] {
+        guard case .awaitingImportResult(var current) = state else { return [finish(.ended(.failed(.transportLost)))] }
+        current.transportLost = true
+        state = .awaitingImportResult(current)
+        return []
+    }
+
+    // MARK: Frames
+
+    private func receive(_ bytes: [UInt8]) -> [ReceiverAction] {
+        let frame: Frame
+        do { frame = try SecureChannel.decode(bytes, for: payload.transferID) } catch { return [.ignored(error)] }
+        let phase = SessionPhase.receiver(state.phase)
+        guard frame.type != .hello else { return [.ignored(.unexpectedMessage(.hello, in: phase))] }
+        let expectation: SecureChannel.Expectation
+        let channel: SecureChannel
+        switch state {
+        case .awaitingReveal(let current): (expectation, channel) = (.type(.reveal), current.channel)
+        case .awaitingOffer(let current): (expectation, channel) = (.type(.offer), current.channel)
+        case .reviewingOffer(let current): (expectation, channel) = (.abortOnly, current.channel)
+        case .awaitingCredentialFrame(let current): (expectation, channel) = (.type(.credential), current.channel)
+        case .awaitingImportResult(let current): (expectation, channel) = (.nothing, current.channel)
+        case .finished: return [.ignored(.sessionFinished)]
+        }
+        let plaintext: SecretBytes
+        do {
+            plaintext = try channel.open(frame, expecting: expectation, in: phase, account: state.account?.linkID)
+        } catch {
+            return [.ignored(error)]
+        }
+        defer { plaintext.wipe() }
+        return handleAuthenticated(frame.type, plaintext)
+    }
+
+    private func handleAuthenticated(_ type: MessageType, _ plaintext: SecretBytes) -> [ReceiverAction] {
+        switch (type, state) {
+        case (.abort, _):
+            return [finish(.ended(AbortReason.endingOfPeerAbort(plaintext)))]
+        case (.reveal, .awaitingReveal(let current)):
+            return reveal(plaintext, current)
+        case (.offer, .awaitingOffer(let current)):
+            do {
+                let account = try AccountMetadataCodec.decode(plaintext.withUnsafeBytes { Array($0) })
+                state = .reviewingOffer(ReceiverReviewingOffer(previous: current, account: account))
+                return [.showAccount(account)]
+            } catch {
+                return [finish(.ended(.failed(error)))]
+            }
+        case (.credential, .awaitingCredentialFrame(let current)):
+            do {
+                let credential = try CredentialPlaintext.unpad(plaintext)
+                state = .awaitingImportResult(ReceiverAwaitingImportResult(previous: current))
+                return [.deliverAccount(ImportedAccount(metadata: current.account, credential: credential))]
+            } catch {
+                return [finish(.ended(.failed(error)))]
+            }
+        case (.hello, _), (.reveal, _), (.offer, _), (.accept, _), (.credential, _), (.receipt, _):
+            // E3 admits only the expected type and aborts, so these pairs never authenticate.
+            return [.ignored(.unexpectedMessage(type, in: .receiver(state.phase)))]
+        }
+    }
+
+    /// The sender's reveal: check the commitment, derive the code (Spec 5.2).
+    private func reveal(_ nonce: SecretBytes, _ current: ReceiverAwaitingReveal) -> [ReceiverAction] {
+        guard Commitment.opens(payload.commitment, with: nonce) else {
+            return [finish(.ended(.failed(.commitmentMismatch)))]
+        }
+        do {
+            let code = try ShortCode.derive(codeKey: current.channel.keys.codeKey, nonce: nonce,
+                                            handshakeTranscript: current.channel.handshakeTranscript)
+            current.channel.keys.codeKey.wipe()
+            state = .awaitingOffer(ReceiverAwaitingOffer(previous: current, shortCode: code))
+            return [.showShortCode(code)]
+        } catch {
+            return [finish(.ended(.failed(error)))]
+        }
+    }
+
+    // MARK: Ending
+
+    private func finish(_ outcome: ReceiverOutcome) -> ReceiverAction {
+        let owned = guardedSecrets
+        owned.forEach { $0.wipe() }
+        state = .finished(ReceiverFinished(outcome: outcome, shortCode: state.shortCode, account: state.account,
+                                           wipedSecrets: owned))
+        return .finished(outcome)
+    }
+
+    /// The channel until the session ends.
+    var currentChannel: SecureChannel? { state.channel }
+
+    /// Every guarded buffer the session owns (not the delivered credential, which is the
+    /// app's), for tests that prove terminal states wipe them.
+    package var guardedSecrets: [SecretBytes] {
+        switch state {
+        case .finished(let finished): finished.wipedSecrets
+        case .awaitingReveal, .awaitingOffer, .reviewingOffer, .awaitingCredentialFrame, .awaitingImportResult:
+            state.channel?.secrets ?? []
+        }
+    }
+}
+
+extension HandoffReceiver: CustomStringConvertible, CustomReflectable {
+    /// `HandoffReceiver(transfer <id>, <phase>)`; never a secret.
+    public var description: String { "HandoffReceiver(transfer \(payload.transferID), \(phase))" }
+    /// Transfer ID and phase only, so `dump` and debuggers never walk into keys.
+    public var customMirror: Mirror {
+        Mirror(self, children: ["transferID": payload.transferID, "phase": phase], displayStyle: .class)
+    }
+}

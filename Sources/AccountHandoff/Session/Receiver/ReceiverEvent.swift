@@ -1,0 +1,36 @@
+/// Inputs to a receiver session (Spec 6.2).
+public enum ReceiverEvent: Sendable {
+    /// Bytes of one frame arrived from the transport.
+    case frameReceived([UInt8])
+    /// The receiving person confirmed the code and the offered account.
+    case codeConfirmed
+    /// The receiving person saw different codes or declined the account.
+    case codeRejected
+    /// The receiving person cancelled (not possible while the app imports the account).
+    case cancel
+    /// The app finished importing (or refused) the delivered account; sends the receipt.
+    case importFinished(ReceiptStatus)
+    /// Time passed; only checks the expiry. Feed it at the step's ``SessionStep/nextDeadline``.
+    case tick
+    /// The transport closed or timed out.
+    case transportLost
+}
+
+/// What a receiver session asks its app to do (Spec 6). Perform them in order.
+public enum ReceiverAction: Sendable {
+    /// Send these frame bytes to the sender.
+    case send([UInt8])
+    /// Show this short code for the person to compare with the other device.
+    case showShortCode(ShortCode)
+    /// Show the offered account next to the short code and the expiry, then ask the person to
+    /// confirm both (and, when an account with the same identity exists, how to import it).
+    case showAccount(AccountMetadata)
+    /// Store this account and credential, validate it, then feed
+    /// ``ReceiverEvent/importFinished(_:)``. The credential buffer now belongs to the app: the
+    /// session never wipes it; wipe it when the import is done.
+    case deliverAccount(ImportedAccount)
+    /// A frame was dropped without changing anything (malformed, unauthenticated, replayed...).
+    case ignored(HandoffError)
+    /// The session ended; every secret it owned is already wiped.
+    case finished(ReceiverOutcome)
+}

@@ -1,0 +1,55 @@
+/// The receiver's state: one case per phase of Spec 6.2, each with the data it owns.
+enum ReceiverState {
+    case awaitingReveal(ReceiverAwaitingReveal)
+    case awaitingOffer(ReceiverAwaitingOffer)
+    case reviewingOffer(ReceiverReviewingOffer)
+    case awaitingCredentialFrame(ReceiverAwaitingCredentialFrame)
+    case awaitingImportResult(ReceiverAwaitingImportResult)
+    case finished(ReceiverFinished)
+
+    var phase: ReceiverPhase {
+        switch self {
+        case .awaitingReveal: .awaitingReveal
+        case .awaitingOffer: .awaitingOffer
+        case .reviewingOffer: .reviewingOffer
+        case .awaitingCredentialFrame: .awaitingCredentialFrame
+        case .awaitingImportResult: .awaitingImportResult
+        case .finished: .finished
+        }
+    }
+
+    /// The channel, until the session ends.
+    var channel: SecureChannel? {
+        switch self {
+        case .awaitingReveal(let state): state.channel
+        case .awaitingOffer(let state): state.channel
+        case .reviewingOffer(let state): state.channel
+        case .awaitingCredentialFrame(let state): state.channel
+        case .awaitingImportResult(let state): state.channel
+        case .finished: nil
+        }
+    }
+
+    /// The code, once the reveal arrived.
+    var shortCode: ShortCode? {
+        switch self {
+        case .awaitingReveal: nil
+        case .awaitingOffer(let state): state.shortCode
+        case .reviewingOffer(let state): state.shortCode
+        case .awaitingCredentialFrame(let state): state.shortCode
+        case .awaitingImportResult(let state): state.shortCode
+        case .finished(let state): state.shortCode
+        }
+    }
+
+    /// The offered account, once the offer arrived.
+    var account: AccountMetadata? {
+        switch self {
+        case .awaitingReveal, .awaitingOffer: nil
+        case .finished(let state): state.account
+        case .reviewingOffer(let state): state.account
+        case .awaitingCredentialFrame(let state): state.account
+        case .awaitingImportResult(let state): state.account
+        }
+    }
+}

@@ -1,0 +1,132 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Keeps a registry's records in one file (Spec 6.3), written atomically and durably: a new
+/// file (mode 0600) in the same directory, flushed, renamed over the old one, and the
+/// directory flushed. A symbolic link or a non-regular file at the path is refused.
+///
+/// The file holds no secret: transfer IDs, expiries and outcome identifiers, one per line
+/// after a format line.
+public struct FileRegistryStorage: RegistryStorage {
+    /// The first line of every registry file.
+    static let header = "AccountHandoff registry v2"
+
+    /// The file's path.
+    public let path: String
+
+    /// A storage at `path`; the file is created on the first save.
+    public init(path: String) {
+        self.path = path
+    }
+
+    /// Reads the records; none when the file does not exist yet.
+    ///
+    /// - Throws: ``RegistryStorageFailure/notARegularFile`` for a link or special file,
+    ///   ``RegistryStorageFailure/unreadable(errno:)``, ``RegistryStorageFailure/corrupt``.
+    public func load() throws(RegistryStorageFailure) -> [RegistryRecord] {
+        let descriptor = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
+        if descriptor < 0 {
+            if errno == ENOENT { return [] }
+            if errno == ELOOP { throw .notARegularFile }
+            throw .unreadable(errno: errno)
+        }
+        defer { close(descriptor) }
+        var status = stat()
+        guard fstat(descriptor, &status) == 0 else { throw .unreadable(errno: errno) }
+        guard (status.st_mode & S_IFMT) == S_IFREG else { throw .notARegularFile }
+        var contents: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 65536)
+        while true {
+            let count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+            if count < 0 {
+                if errno == EINTR { continue }
+                throw .unreadable(errno: errno)
+            }
+            if count == 0 { break }
+            contents += buffer[0..<count]
+            guard contents.count <= 16 << 20 else { throw .corrupt }
+        }
+        return try Self.parse(contents)
+    }
+
+    /// Writes the records atomically and durably.
+    ///
+    /// - Throws: ``RegistryStorageFailure/unwritable(errno:)``,
+    ///   ``RegistryStorageFailure/notARegularFile``; the old file is intact then.
+    public func save(_ records: [RegistryRecord]) throws(RegistryStorageFailure) {
+        var existing = stat()
+        if lstat(path, &existing) == 0, (existing.st_mode & S_IFMT) != S_IFREG { throw .notARegularFile }
+        let directory = Self.directory(of: path)
+        let temporary = path + ".tmp-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
+        guard descriptor >= 0 else { throw .unwritable(errno: errno) }
+        let bytes = Self.render(records)
+        var written = 0
+        while written < bytes.count {
+            let count = bytes.withUnsafeBytes { write(descriptor, $0.baseAddress! + written, $0.count - written) }
+            if count < 0 {
+                if errno == EINTR { continue }
+                let failure = errno
+                close(descriptor)
+                unlink(temporary)
+                throw .unwritable(errno: failure)
+            }
+            written += count
+        }
+        guard fsync(descriptor) == 0 else {
+            let failure = errno
+            close(descriptor)
+            unlink(temporary)
+            throw .unwritable(errno: failure)
+        }
+        close(descriptor)
+        guard rename(temporary, path) == 0 else {
+            let failure = errno
+            unlink(temporary)
+            throw .unwritable(errno: failure)
+        }
+        let directoryDescriptor = open(directory, O_RDONLY | O_CLOEXEC)
+        if directoryDescriptor >= 0 {
+            fsync(directoryDescriptor)
+            close(directoryDescriptor)
+        }
+    }
+
+    static func directory(of path: String) -> String {
+        guard let slash = path.lastIndex(of: "/") else { return "." }
+        let directory = String(path[..<slash])
+        return directory.isEmpty ? "/" : directory
+    }
+
+    static func render(_ records: [RegistryRecord]) -> [UInt8] {
+        var text = header + "\n"
+        for record in records {
+            text += "\(Hex.encode(record.transferID.bytes)) \(record.expiry) \(record.outcomeIdentifier ?? "-")\n"
+        }
+        return Array(text.utf8)
+    }
+
+    static func parse(_ contents: [UInt8]) throws(RegistryStorageFailure) -> [RegistryRecord] {
+        guard !contents.isEmpty else { return [] }
+        guard contents.last == 0x0A, let text = String(validatingUTF8Bytes: contents) else { throw .corrupt }
+        var lines = text.split(separator: "\n", omittingEmptySubsequences: false).dropLast()
+        guard lines.first == Substring(header) else { throw .corrupt }
+        lines = lines.dropFirst()
+        var records: [RegistryRecord] = []
+        for line in lines {
+            let fields = line.split(separator: " ", omittingEmptySubsequences: false)
+            guard fields.count == 3,
+                  let idBytes = Hex.decode(String(fields[0])), let transferID = TransferID(bytes: idBytes),
+                  fields[0].allSatisfy({ $0.isASCII && ($0.isNumber || ("a"..."f").contains($0)) }),
+                  let expiry = UInt32(fields[1]), String(expiry) == fields[1],
+                  !fields[2].isEmpty, fields[2].allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "." || $0 == "-") })
+            else { throw .corrupt }
+            records.append(RegistryRecord(transferID: transferID, expiry: expiry,
+                                          outcomeIdentifier: fields[2] == "-" ? nil : String(fields[2])))
+        }
+        return records
+    }
+}

@@ -1,0 +1,376 @@
+import Foundation
+
+/// The sending side of a handoff as a sans-IO state machine (Spec 6.1).
+///
+/// It performs no I/O, reads no clock and draws no randomness of its own: the app feeds it
+/// ``SenderEvent``s with the current time and carries out the returned ``SenderAction``s.
+/// Most apps use ``HandoffSenderSession``, which does that loop over a frame channel.
+///
+/// ```swift
+/// let sender = try HandoffSender.start(account: account, rendezvous: token,
+///                                      random: SystemRandomSource(), now: Date())
+/// showQR(sender.payload.text)
+/// let step = try sender.handle(.frameReceived(bytes), now: Date())
+/// for action in step.actions { ... }
+/// scheduleTimer(at: step.nextDeadline)
+/// ```
+///
+/// - Warning: Authenticate the user locally before `start`, and again right before feeding
+///   ``SenderEvent/credentialProvided(_:)``.
+public final class HandoffSender {
+    /// The longest password a transfer can carry, in bytes (Spec 3.5). Check it before `start`
+    /// so that an over-long password is refused before anyone confirms anything.
+    public static let maximumCredentialByteCount = CredentialPlaintext.maximumCredentialByteCount
+    /// Seconds after the expiry that the sender keeps waiting for a receipt once the
+    /// credential has left (Spec 6.1).
+    public static let receiptWaitSeconds: UInt32 = 120
+
+    /// What to encode into the QR code.
+    public var payload: SessionPayload { context.payload }
+
+    private let context: SenderContext
+    private let registry: SenderRegistry?
+    private var clock: SessionClock
+    private var state: SenderState
+
+    /// Starts a session (Spec 6.1): draws the nonce and the ephemeral key pair, and sets the
+    /// expiry.
+    ///
+    /// - Parameters:
+    ///   - account: the account to offer once the sending person confirms the code.
+    ///   - rendezvous: where the receiver should connect.
+    ///   - configuration: lifetime settings.
+    ///   - random: the randomness source (``SystemRandomSource`` in production).
+    ///   - now: the current time.
+    ///   - registry: the device's record of transfer IDs, refusing reuse (keep one per app).
+    /// - Throws: ``HandoffError/invalidClock`` for a time that is not finite or outside the
+    ///   protocol's range; ``HandoffError/transferIDInUse`` if the registry already knows the
+    ///   transfer; ``HandoffError/registryUnavailable(_:)``;
+    ///   ``HandoffError/secureMemoryUnavailable(_:)``.
+    public static func start(account: AccountMetadata, rendezvous: RendezvousToken,
+                             configuration: SenderConfiguration = .standard, random: RandomSource,
+                             now: Date, registry: SenderRegistry? = nil) throws(HandoffError) -> HandoffSender {
+        let seconds = now.timeIntervalSince1970
+        guard seconds.isFinite, seconds >= 0,
+              seconds.rounded(.down) + Double(configuration.lifetime) <= Double(UInt32.max) else { throw .invalidClock }
+        let nonce = try random.secret(Commitment.nonceByteCount)
+        let keyPair: X25519KeyPair
+        let commitmentCopy: SecretBytes
+        do throws(HandoffError) {
+            keyPair = try X25519KeyPair(random: random)
+            do { commitmentCopy = try SecretBytes(copying: Commitment.commit(to: nonce)) } catch {
+                keyPair.wipe()
+                throw error
+            }
+        } catch {
+            nonce.wipe()
+            throw error
+        }
+        let payload = SessionPayload(intent: .sendAccount, expiry: UInt32(seconds.rounded(.down)) + configuration.lifetime,
+                                     commitment: Commitment.commit(to: nonce), senderPublicKey: keyPair.publicKey,
+                                     rendezvous: rendezvous)
+        let context = SenderContext(payload: payload, account: account, initialTranscript: Transcript(payload: payload),
+                                    keyPair: keyPair, commitment: commitmentCopy)
+        do { try registry?.register(payload) } catch {
+            context.wipe()
+            nonce.wipe()
+            throw error
+        }
+        return HandoffSender(context: context, registry: registry, clock: try SessionClock(start: now),
+                             state: .awaitingHello(SenderAwaitingHello(nonce: nonce)))
+    }
+
+    private init(context: SenderContext, registry: SenderRegistry?, clock: SessionClock, state: SenderState) {
+        self.context = context
+        self.registry = registry
+        self.clock = clock
+        self.state = state
+    }
+
+    /// The current phase.
+    public var phase: SenderPhase { state.phase }
+
+    /// How the session ended, once it has.
+    public var outcome: SenderOutcome? {
+        guard case .finished(let finished) = state else { return nil }
+        return finished.outcome
+    }
+
+    /// The short code, once a receiver's hello was accepted (it stays available after the end).
+    public var shortCode: ShortCode? {
+        if case .finished(let finished) = state { return finished.shortCode }
+        return state.established?.shortCode
+    }
+
+    /// When the QR expires (the sender is the authority on expiry).
+    public var expiryDate: Date { payload.expiryDate }
+
+    /// When the session next needs the clock: the expiry, `expiry + 120 s` while waiting for a
+    /// receipt, or `nil` once it ended.
+    public var nextDeadline: Date? {
+        switch state {
+        case .finished: nil
+        case .awaitingReceipt: Date(timeIntervalSince1970: Double(payload.expiry) + Double(Self.receiptWaitSeconds))
+        case .awaitingHello, .awaitingCodeConfirmation, .awaitingAccept, .awaitingCredential: payload.expiryDate
+        }
+    }
+
+    /// Feeds one event and returns the actions to perform, in order, with the next deadline.
+    ///
+    /// Frames that are malformed, unauthenticated, replayed or out of place never change the
+    /// state: they come back as ``SenderAction/ignored(_:)``.
+    ///
+    /// - Throws: ``HandoffError/invalidClock`` for a `now` that is not finite;
+    ///   ``HandoffError/invalidEvent(_:in:)`` when a local event does not fit the phase;
+    ///   ``HandoffError/sessionFinished`` for local events after the end (`cancel`, `tick` and
+    ///   `transportLost` are no-ops then); `malformed.credential` for a password of the wrong
+    ///   size; ``HandoffError/secureMemoryUnavailable(_:)``. The state is unchanged when it throws.
+    public func handle(_ event: SenderEvent, now: Date) throws(HandoffError) -> SenderStep {
+        let actions: [SenderAction]
+        do {
+            actions = try process(event, now: now)
+        } catch {
+            event.wipeCredential()
+            throw error
+        }
+        return SenderStep(actions: actions, nextDeadline: nextDeadline)
+    }
+
+    private func process(_ event: SenderEvent, now: Date) throws(HandoffError) -> [SenderAction] {
+        try clock.advance(to: now)
+        if case .finished = state {
+            switch event {
+            case .frameReceived: return [.ignored(.sessionFinished)]
+            case .tick, .transportLost, .cancel: return []
+            case .codeConfirmed, .codeRejected, .credentialProvided: throw .sessionFinished
+            }
+        }
+        if let deadline = nextDeadline, clock.time >= deadline.timeIntervalSince1970 {
+            event.wipeCredential()
+            return [finish(withEnd: .expired)]
+        }
+        switch event {
+        case .frameReceived(let bytes): return receive(bytes)
+        case .codeConfirmed: return try confirmCode()
+        case .codeRejected: return try reject()
+        case .cancel: return try cancel()
+        case .credentialProvided(let credential):
+            defer { credential.wipe() }
+            return try send(credential)
+        case .tick: return []
+        case .transportLost: return [finish(withEnd: .failed(.transportLost))]
+        }
+    }
+
+    // MARK: Local events
+
+    private func refuse(_ event: LocalEvent) -> HandoffError { .invalidEvent(event, in: .sender(state.phase)) }
+
+    private func confirmCode() throws(HandoffError) -> [SenderAction] {
+        guard case .awaitingCodeConfirmation(let current) = state else { throw refuse(.codeConfirmed) }
+        let plaintext = try SecretBytes(copying: AccountMetadataCodec.encode(context.account))
+        defer { plaintext.wipe() }
+        let offer = current.established.channel.seal(.offer, plaintext: plaintext)
+        state = .awaitingAccept(SenderAwaitingAccept(previous: current))
+        return [.send(offer)]
+    }
+
+    private func reject() throws(HandoffError) -> [SenderAction] {
+        switch state {
+        case .awaitingCodeConfirmation, .awaitingAccept, .awaitingCredential:
+            return try abort(.rejected, outcome: .rejected(by: .local))
+        case .awaitingHello, .awaitingReceipt, .finished:
+            throw refuse(.codeRejected)
+        }
+    }
+
+    private func cancel() throws(HandoffError) -> [SenderAction] {
+        switch state {
+        case .awaitingHello:
+            return [finish(withEnd: .cancelled(by: .local))]
+        case .awaitingCodeConfirmation, .awaitingAccept, .awaitingCredential:
+            return try abort(.cancelled, outcome: .cancelled(by: .local))
+        case .awaitingReceipt:
+            // The credential already left: there is nothing to stop, so no frame is sent.
+            return [finish(withEnd: .cancelled(by: .local))]
+        case .finished:
+            return []
+        }
+    }
+
+    private func abort(_ reason: AbortReason, outcome: SessionEnd) throws(HandoffError) -> [SenderAction] {
+        guard let established = state.established else { throw refuse(reason == .cancelled ? .cancel : .codeRejected) }
+        let frame = try established.channel.sealAbort(reason)
+        return [.send(frame), finish(withEnd: outcome)]
+    }
+
+    private func send(_ credential: SecretBytes) throws(HandoffError) -> [SenderAction] {
+        guard case .awaitingCredential(let current) = state else { throw refuse(.credentialProvided) }
+        let padded = try CredentialPlaintext.pad(credential)
+        defer { padded.wipe() }
+        let frame = current.established.channel.seal(.credential, plaintext: padded, account: context.account.linkID)
+        state = .awaitingReceipt(SenderAwaitingReceipt(previous: current))
+        return [.send(frame)]
+    }
+
+    // MARK: Frames
+
+    private func receive(_ bytes: [UInt8]) -> [SenderAction] {
+        let frame: Frame
+        do { frame = try SecureChannel.decode(bytes, for: payload.transferID) } catch { return [.ignored(error)] }
+        if frame.type == .hello { return receiveHello(frame, bytes: bytes) }
+        let expectation: SecureChannel.Expectation
+        let established: SenderEstablished
+        switch state {
+        case .awaitingHello:
+            return [.ignored(.unexpectedMessage(frame.type, in: .sender(.awaitingHello)))]
+        case .finished:
+            return [.ignored(.sessionFinished)]
+        case .awaitingCodeConfirmation(let current):
+            (expectation, established) = (.abortOnly, current.established)
+        case .awaitingAccept(let current):
+            (expectation, established) = (.type(.accept), current.established)
+        case .awaitingCredential(let current):
+            (expectation, established) = (.abortOnly, current.established)
+        case .awaitingReceipt(let current):
+            (expectation, established) = (.type(.receipt), current.established)
+        }
+        let plaintext: SecretBytes
+        do {
+            plaintext = try established.channel.open(frame, expecting: expectation, in: .sender(state.phase),
+                                                     account: context.account.linkID)
+        } catch {
+            return [.ignored(error)]
+        }
+        defer { plaintext.wipe() }
+        return handleAuthenticated(frame.type, plaintext)
+    }
+
+    private func handleAuthenticated(_ type: MessageType, _ plaintext: SecretBytes) -> [SenderAction] {
+        switch (type, state) {
+        case (.abort, .awaitingReceipt):
+            return [finish(.deliveredUnconfirmed(AbortReason.endingOfPeerAbort(plaintext)))]
+        case (.abort, _):
+            return [finish(withEnd: AbortReason.endingOfPeerAbort(plaintext))]
+        case (.accept, .awaitingAccept(let current)):
+            state = .awaitingCredential(SenderAwaitingCredential(previous: current))
+            return [.requestCredential]
+        case (.receipt, .awaitingReceipt):
+            let status = plaintext.withUnsafeBytes { $0.count == 1 ? ReceiptStatus(rawValue: $0[0]) : nil }
+            guard let status else { return [finish(.deliveredUnconfirmed(.failed(.malformed(.receiptStatus))))] }
+            return [finish(.completed(status))]
+        case (.hello, _), (.reveal, _), (.offer, _), (.credential, _), (.accept, _), (.receipt, _):
+            // E3 admits only the expected type and aborts, so these pairs never authenticate.
+            return [.ignored(.unexpectedMessage(type, in: .sender(state.phase)))]
+        }
+    }
+
+    private func receiveHello(_ frame: Frame, bytes: [UInt8]) -> [SenderAction] {
+        if let established = state.established, ConstantTime.equal(established.acceptedHello, bytes) {
+            return [.ignored(.replayed)]
+        }
+        if case .awaitingReceipt(let current) = state, current.hasAnswered(bytes) { return [.ignored(.replayed)] }
+        if case .finished = state { return [.ignored(.sessionFinished)] }
+        let keys: SessionKeys
+        do {
+            keys = try HelloHandshake.verify(frame, privateKey: context.keyPair.privateKey, commitment: context.commitment,
+                                             initial: context.initialTranscript)
+        } catch {
+            return [.ignored(error)]
+        }
+        var transcript = context.initialTranscript
+        transcript.absorb(frame: bytes)
+        let channel = SecureChannel(role: .sender, payload: payload, keys: keys, transcript: transcript)
+        switch state {
+        case .awaitingHello(let current):
+            return establish(current, channel: channel, hello: bytes)
+        case .awaitingCodeConfirmation, .awaitingAccept, .awaitingCredential:
+            return contest(secondDevice: channel)
+        case .awaitingReceipt(var current):
+            defer { channel.wipe() }
+            let abort: [UInt8]
+            do { abort = try channel.sealAbort(.contested) } catch { return [.ignored(error)] }
+            current.noteAnswered(bytes)
+            state = .awaitingReceipt(current)
+            return [.reply(abort), .anotherDeviceJoined]
+        case .finished:
+            channel.wipe()
+            return [.ignored(.sessionFinished)]
+        }
+    }
+
+    /// The first hello: derive the code with the nonce, reveal the nonce (Spec 5.2).
+    private func establish(_ current: SenderAwaitingHello, channel: SecureChannel, hello: [UInt8]) -> [SenderAction] {
+        let code: ShortCode
+        do {
+            code = try ShortCode.derive(codeKey: channel.keys.codeKey, nonce: current.nonce,
+                                        handshakeTranscript: channel.handshakeTranscript)
+        } catch .keyDerivationFailed {
+            channel.wipe()
+            return [finish(withEnd: .failed(.keyDerivationFailed))]
+        } catch {
+            channel.wipe()
+            return [.ignored(error)]
+        }
+        let reveal = channel.seal(.reveal, plaintext: current.nonce)
+        channel.keys.codeKey.wipe()
+        let established = SenderEstablished(channel: channel, acceptedHello: hello, shortCode: code)
+        state = .awaitingCodeConfirmation(SenderAwaitingCodeConfirmation(previous: current, established: established))
+        return [.send(reveal), .showShortCode(code)]
+    }
+
+    /// A second device proved it saw the QR before the credential left: end the session for
+    /// everyone (Spec 6.1, 6.6).
+    private func contest(secondDevice: SecureChannel) -> [SenderAction] {
+        defer { secondDevice.wipe() }
+        guard let established = state.established else { return [.ignored(.sessionFinished)] }
+        let toSecond: [UInt8]
+        let toFirst: [UInt8]
+        do {
+            toSecond = try secondDevice.sealAbort(.contested)
+            toFirst = try established.channel.sealAbort(.contested)
+        } catch {
+            return [finish(withEnd: .failed(error))]
+        }
+        return [.send(toFirst), .reply(toSecond), finish(withEnd: .contested)]
+    }
+
+    // MARK: Ending
+
+    /// Ends the session with `end`, as delivered-unconfirmed once the credential has left.
+    private func finish(withEnd end: SessionEnd) -> SenderAction {
+        if case .awaitingReceipt = state { return finish(.deliveredUnconfirmed(end)) }
+        return finish(.ended(end))
+    }
+
+    private func finish(_ outcome: SenderOutcome) -> SenderAction {
+        let code = shortCode
+        let owned = guardedSecrets
+        owned.forEach { $0.wipe() }
+        state = .finished(SenderFinished(outcome: outcome, shortCode: code, wipedSecrets: owned))
+        registry?.end(payload.transferID, outcome: outcome)
+        return .finished(outcome)
+    }
+
+    /// The channel, once a hello was accepted and until the session ends.
+    var currentChannel: SecureChannel? { state.established?.channel }
+
+    /// Every guarded buffer the session owns, for tests that prove terminal states wipe them.
+    package var guardedSecrets: [SecretBytes] {
+        switch state {
+        case .awaitingHello(let current): context.secrets + [current.nonce]
+        case .awaitingCodeConfirmation, .awaitingAccept, .awaitingCredential, .awaitingReceipt:
+            context.secrets + (state.established?.channel.secrets ?? [])
+        case .finished(let finished): finished.wipedSecrets
+        }
+    }
+}
+
+extension HandoffSender: CustomStringConvertible, CustomReflectable {
+    /// `HandoffSender(transfer <id>, <phase>)`; never a secret.
+    public var description: String { "HandoffSender(transfer \(payload.transferID), \(phase))" }
+    /// Transfer ID and phase only, so `dump` and debuggers never walk into keys.
+    public var customMirror: Mirror {
+        Mirror(self, children: ["transferID": payload.transferID, "phase": phase], displayStyle: .class)
+    }
+}

@@ -1,0 +1,58 @@
+/// Inputs to a sender session (Spec 6.1).
+public enum SenderEvent: Sendable {
+    /// Bytes of one frame arrived from the transport.
+    case frameReceived([UInt8])
+    /// The sending person confirmed that both devices show the same code.
+    case codeConfirmed
+    /// The sending person saw different codes or declined.
+    case codeRejected
+    /// The sending person cancelled. After the credential left this only ends the wait.
+    case cancel
+    /// The app re-authenticated the user and hands over the password. The session wipes the
+    /// buffer in every case: once it is encrypted, refused, or the session has ended.
+    case credentialProvided(SecretBytes)
+    /// Time passed; only checks the expiry. Feed it at the step's ``SessionStep/nextDeadline``.
+    case tick
+    /// The transport closed or timed out.
+    case transportLost
+
+    /// The local event's name, or `nil` for a frame.
+    var localEvent: LocalEvent? {
+        switch self {
+        case .frameReceived: nil
+        case .codeConfirmed: .codeConfirmed
+        case .codeRejected: .codeRejected
+        case .cancel: .cancel
+        case .credentialProvided: .credentialProvided
+        case .tick: .tick
+        case .transportLost: .transportLost
+        }
+    }
+
+    /// Wipes a password handed in with the event, if any.
+    func wipeCredential() {
+        if case .credentialProvided(let credential) = self { credential.wipe() }
+    }
+}
+
+/// What a sender session asks its app to do (Spec 6). Perform them in order.
+public enum SenderAction: Sendable {
+    /// Send these frame bytes to the session's peer.
+    case send([UInt8])
+    /// Send these frame bytes back to whoever sent the frame being processed: a second device
+    /// that proved it saw the QR, told that the transfer is contested. Its connection is not
+    /// the session's.
+    case reply([UInt8])
+    /// Show this short code for the person to compare with the other device.
+    case showShortCode(ShortCode)
+    /// Both people confirmed. Re-authenticate the user locally now, then feed
+    /// ``SenderEvent/credentialProvided(_:)`` with the password.
+    case requestCredential
+    /// A second device proved it saw the QR after the credential had already left: warn the
+    /// person that the QR was seen by another device. The session goes on.
+    case anotherDeviceJoined
+    /// A frame was dropped without changing anything (malformed, unauthenticated, replayed...).
+    case ignored(HandoffError)
+    /// The session ended; every secret it held is already wiped.
+    case finished(SenderOutcome)
+}

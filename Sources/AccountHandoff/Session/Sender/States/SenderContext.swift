@@ -1,0 +1,16 @@
+/// What a sender session fixes at `start` and keeps until it ends: the QR, the account, the
+/// initial transcript, and the secrets needed to verify any hello (Spec 5.1): the private key
+/// and a guarded copy of the commitment.
+struct SenderContext {
+    let payload: SessionPayload
+    let account: AccountMetadata
+    let initialTranscript: Transcript
+    let keyPair: X25519KeyPair
+    let commitment: SecretBytes
+
+    /// The hello-verifying secrets, for wiping and memory-cleanup checks.
+    var secrets: [SecretBytes] { [keyPair.privateKey, commitment] }
+
+    /// Wipes the private key and the commitment copy.
+    func wipe() { secrets.forEach { $0.wipe() } }
+}

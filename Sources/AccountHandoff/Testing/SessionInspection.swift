@@ -1,0 +1,17 @@
+/// Package-only views of a live session for vectors and tests: the running transcript hash
+/// (Spec 4.1). Nothing secret.
+extension HandoffSender {
+    /// The channel, once a hello was accepted and until the session ends.
+    var establishedChannel: SecureChannel? { currentChannel }
+
+    /// This side's current transcript hash `TH`, once a hello was accepted.
+    package var transcriptHash: [UInt8]? { currentChannel?.transcript.hash }
+}
+
+extension HandoffReceiver {
+    /// The channel until the session ends.
+    var liveChannel: SecureChannel? { currentChannel }
+
+    /// This side's current transcript hash `TH`, until the session ends.
+    package var transcriptHash: [UInt8]? { currentChannel?.transcript.hash }
+}
