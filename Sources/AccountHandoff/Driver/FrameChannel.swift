@@ -1,0 +1,60 @@
+/// One peer of a ``FrameChannel``: an opaque identity, for example a TCP connection. A
+/// receiver's channel has a single peer; a sender's listener may have several.
+public struct FramePeer: Hashable, Sendable, CustomStringConvertible {
+    /// The channel's identifier for the peer.
+    public let id: Int
+
+    /// A peer with this identifier.
+    public init(id: Int) { self.id = id }
+
+    /// `#id`.
+    public var description: String { "#\(id)" }
+}
+
+/// What a ``FrameChannel`` reports.
+public enum FrameChannelEvent: Sendable {
+    /// A whole frame arrived from `peer`.
+    case frame([UInt8], from: FramePeer)
+    /// `peer`'s connection ended (closed, timed out, or broke the framing).
+    case peerLeft(FramePeer)
+}
+
+/// The small transport contract the session drivers need: whole frames in order, to and from
+/// identified peers. The transport is not trusted for anything but delivery; the protocol
+/// authenticates every byte (Spec 3.1).
+///
+/// The channel must deliver whole frames (never split or merge them) and send frames to one
+/// peer in the order ``send(_:to:)`` is called.
+public protocol FrameChannel: Sendable {
+    /// The channel's events, until it closes. Called once, by the driver. The sequence
+    /// finishes when the channel is closed and throws when the channel itself fails.
+    func events() -> AsyncThrowingStream<FrameChannelEvent, any Error>
+
+    /// Sends one frame to `peer`, after every frame sent to it before.
+    ///
+    /// - Throws: when the frame cannot be delivered to `peer`.
+    func send(_ frame: [UInt8], to peer: FramePeer) async throws
+
+    /// The session's peer is now known (its hello authenticated). A channel with several
+    /// peers may lift its admission deadline for it.
+    func bind(_ peer: FramePeer) async
+
+    /// A frame from `peer` was ignored by the session. A channel may close a peer that is not
+    /// bound after a few of these, so a hostile peer cannot flood the session.
+    func noteIgnoredFrame(from peer: FramePeer) async
+
+    /// Closes one peer's connection.
+    func disconnect(_ peer: FramePeer) async
+
+    /// Closes the channel, letting frames already sent reach their peers. Idempotent.
+    func close() async
+}
+
+extension FrameChannel {
+    /// Channels with a single peer have nothing to bind.
+    public func bind(_ peer: FramePeer) async {}
+    /// Channels with a single peer keep it regardless.
+    public func noteIgnoredFrame(from peer: FramePeer) async {}
+    /// Channels with a single peer close it with ``close()``.
+    public func disconnect(_ peer: FramePeer) async {}
+}

@@ -1,0 +1,140 @@
+import Foundation
+
+extension HandoffError: CustomStringConvertible, LocalizedError {
+    /// A whole sentence for people that says what happened and what to do; never a secret,
+    /// a key or account data. Role-neutral; see ``message(for:)``.
+    public var description: String { message(for: nil) }
+
+    /// The same sentence, for `LocalizedError`.
+    public var errorDescription: String? { description }
+
+    /// A whole sentence for the person on `role`'s device.
+    public func message(for role: HandoffRole) -> String { message(for: Optional(role)) }
+
+    private func message(for role: HandoffRole?) -> String {
+        let other = role?.otherDevice ?? "the other device"
+        let restart = role == .receiver ? "ask the sending device for a new code" : "start a new transfer"
+        switch self {
+        case .badMagic:
+            return "This is not an AccountHandoff code; scan the code shown by the sending device."
+        case .unsupportedVersion(let version):
+            return "This code or message uses protocol version \(version), which this app does not support; update the apps on both devices."
+        case .wrongIntent:
+            return "This code asks for a different kind of transfer than the one you chose; check which device is sending."
+        case .nonCanonicalEncoding, .malformed(.length), .malformed(.digits), .malformed(.version), .malformed(.intent),
+             .malformed(.expiry), .malformed(.commitment), .malformed(.publicKey), .malformed(.rendezvous):
+            return "This code is damaged or incomplete; scan the code shown by the sending device again."
+        case .rendezvousTooLong:
+            return "This code is not a valid AccountHandoff code; scan the code shown by the sending device again."
+        case .malformed(let field):
+            return Self.malformedMessage(field, other: other, restart: restart)
+        case .expired:
+            return role == .receiver
+                ? "This code has expired; ask the sending device for a new code."
+                : "The transfer has expired; start a new transfer."
+        case .expiryTooFar:
+            return "This code claims to be valid for longer than any transfer may be; check the clocks of both devices, then \(restart)."
+        case .oversizedFrame, .unknownMessageType, .unknownTransfer, .replayed, .outOfOrder, .unexpectedMessage:
+            return "A message that does not belong to this transfer was ignored; the transfer goes on."
+        case .authenticationFailed:
+            return "A message failed its authenticity check and was ignored; the transfer goes on."
+        case .lowOrderPublicKey:
+            return "The other device sent an invalid key; \(restart)."
+        case .commitmentMismatch:
+            return "The sending device broke the protocol (its code does not match what its QR promised); do not use that device, and start again with one you trust."
+        case .keyDerivationFailed:
+            return "The session keys could not be derived; \(restart)."
+        case .invalidEvent(let event, let phase):
+            return Self.invalidEventMessage(event, phase)
+        case .invalidClock:
+            return "This device's clock gives an invalid time; correct the date and time, then \(restart)."
+        case .sessionFinished:
+            return "This transfer has already ended; \(restart) to try again."
+        case .cancelledByPeer:
+            return "\(Self.capitalised(other)) cancelled the transfer; nothing was imported."
+        case .rejectedByPeer:
+            return "\(Self.capitalised(other)) rejected the transfer; nothing was imported. Start a new transfer if you want to try again."
+        case .anotherDeviceJoined:
+            return "Another device tried to join this transfer, so it was stopped; start a new transfer and keep the code out of sight."
+        case .transportLost:
+            return "The connection to \(other) was lost; \(restart)."
+        case .transferIDInUse:
+            return "This transfer could not be started because its identifier is already in use; start a new transfer."
+        case .alreadyScanned:
+            return "This code was already used on this device; ask the sending device for a new code."
+        case .transferConsumed:
+            return "This transfer has ended and cannot be used again; start a new transfer."
+        case .invalidConfiguration:
+            return "A transfer setting is out of range: the lifetime must be 30 to 600 seconds and the clock tolerance at most 120 seconds."
+        case .secureMemoryUnavailable(let failure):
+            return failure.description
+        case .registryUnavailable(let failure):
+            return "This device cannot record which transfers it has used (\(failure.summary)); fix the storage, then \(restart)."
+        }
+    }
+
+    private static func malformedMessage(_ field: Field, other: String, restart: String) -> String {
+        switch field {
+        case .displayName, .emailAddress, .username, .imapHost, .imapPort, .imapSecurity, .accountLinkID:
+            return "The account's \(field.spokenName) is not valid (for example it contains invisible or control characters, or is too long); fix the account on the sending device, then \(restart)."
+        case .credential:
+            return "The password must be 1 to \(HandoffSender.maximumCredentialByteCount) bytes long; check the password, then \(restart)."
+        case .padding, .receiptStatus, .abortReason, .body, .frameHeader, .frameLength, .sequence, .trailingBytes:
+            return "\(capitalised(other)) sent a malformed message; \(restart)."
+        case .length, .digits, .version, .intent, .expiry, .commitment, .publicKey, .rendezvous:
+            return "This code is damaged or incomplete; scan the code shown by the sending device again."
+        }
+    }
+
+    private static func invalidEventMessage(_ event: LocalEvent, _ phase: SessionPhase) -> String {
+        switch (event, phase) {
+        case (.codeConfirmed, .sender(.awaitingHello)), (.codeRejected, .sender(.awaitingHello)),
+             (.codeRejected, .receiver(.awaitingReveal)), (.codeConfirmed, .receiver(.awaitingReveal)):
+            return "There is no code to compare yet; wait until both devices show one."
+        case (.codeConfirmed, .receiver(.awaitingOffer)):
+            return "The sending device has not offered the account yet; wait until it is shown, then confirm."
+        case (.credentialProvided, _):
+            return "The password is not needed at this step; it is asked for only after both people confirmed the code."
+        case (.importFinished, _):
+            return "There is no account being imported right now."
+        case (_, .receiver(.awaitingImportResult)):
+            return "The account is being imported; wait until the import has finished."
+        case (_, .sender(.awaitingReceipt)):
+            return "The password has already been sent; wait for the receiving device to confirm the import."
+        case (_, .sender(.finished)), (_, .receiver(.finished)):
+            return "This transfer has already ended."
+        default:
+            return "That step is not possible at this point of the transfer; follow the steps shown on the screen."
+        }
+    }
+
+    static func capitalised(_ text: String) -> String { text.prefix(1).uppercased() + text.dropFirst() }
+}
+
+extension HandoffError.Field {
+    /// The field as people call it.
+    var spokenName: String {
+        switch self {
+        case .displayName: "display name"
+        case .emailAddress: "e-mail address"
+        case .username: "user name"
+        case .imapHost: "mail server name"
+        case .imapPort: "mail server port"
+        case .imapSecurity: "connection security"
+        case .accountLinkID: "identifier"
+        default: rawValue
+        }
+    }
+}
+
+extension RegistryStorageFailure {
+    /// A short, secret-free clause naming the problem.
+    var summary: String {
+        switch self {
+        case .unreadable(let code): "its record file cannot be read, error \(code)"
+        case .unwritable(let code): "its record file cannot be written, error \(code)"
+        case .corrupt: "its record file is damaged"
+        case .notARegularFile: "its record path is not a regular file"
+        }
+    }
+}

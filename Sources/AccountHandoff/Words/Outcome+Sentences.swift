@@ -1,0 +1,78 @@
+extension SenderOutcome: CustomStringConvertible {
+    /// What the sending person is told: a whole sentence, true whatever the receiving device
+    /// did, that says what to do next (Spec 6.4.1). English.
+    public var message: String {
+        switch self {
+        case .completed(.imported):
+            return "Done: the receiving device imported the account."
+        case .completed(.validationFailed):
+            return "The receiving device could not log in to the mail server with this account, so it did not keep it; check the account's settings and password, then try again."
+        case .completed(.declined):
+            return "The receiving device declined the import (for example to keep an account it already has); nothing was changed there."
+        case .deliveredUnconfirmed(let end):
+            return "The password was sent to the receiving device, but \(Self.unconfirmedReason(end)), so this device cannot tell whether it was imported. Check on the receiving device; if it was not the device you meant, change the account's password."
+        case .ended(let end):
+            return Self.endedMessage(end) + " The password was not sent."
+        }
+    }
+
+    /// The sentence, as the description.
+    public var description: String { message }
+
+    private static func unconfirmedReason(_ end: SessionEnd) -> String {
+        switch end {
+        case .cancelled(by: .local): "you stopped waiting for its confirmation"
+        case .cancelled(by: .peer): "it cancelled while the password was on its way (it reports that it did not import it)"
+        case .rejected(by: .local): "you stopped the transfer"
+        case .rejected(by: .peer): "it rejected the transfer while the password was on its way (it reports that it did not import it)"
+        case .contested: "it reported another device in the transfer"
+        case .expired: "its confirmation did not arrive in time"
+        case .failed(.transportLost): "the connection was lost before its confirmation arrived"
+        case .failed: "its confirmation was malformed"
+        }
+    }
+
+    static func endedMessage(_ end: SessionEnd) -> String {
+        switch end {
+        case .cancelled(by: .local): "You cancelled the transfer."
+        case .cancelled(by: .peer): "The receiving device cancelled the transfer."
+        case .rejected(by: .local): "You rejected the transfer. If the codes differed, another device may have scanned the code: start a new transfer."
+        case .rejected(by: .peer): "The receiving device rejected the transfer; start a new transfer if you want to try again."
+        case .contested: HandoffError.anotherDeviceJoined.message(for: .sender)
+        case .expired: "The transfer expired before it finished; start a new transfer."
+        case .failed(let error): "The transfer failed: " + error.message(for: .sender)
+        }
+    }
+}
+
+extension ReceiverOutcome: CustomStringConvertible {
+    /// What the receiving person is told: a whole sentence that says what to do next
+    /// (Spec 6.4.1). English.
+    public var message: String {
+        switch self {
+        case .completed(.imported):
+            return "Done: the account was imported."
+        case .completed(.validationFailed):
+            return "The account could not log in to its mail server, so it was not kept; any account you had is unchanged. Check the settings on the sending device and try again."
+        case .completed(.declined):
+            return "The account was not imported; any account you had is unchanged."
+        case .ended(let end):
+            return Self.endedMessage(end) + " Nothing was imported."
+        }
+    }
+
+    /// The sentence, as the description.
+    public var description: String { message }
+
+    private static func endedMessage(_ end: SessionEnd) -> String {
+        switch end {
+        case .cancelled(by: .local): "You cancelled the transfer."
+        case .cancelled(by: .peer): "The sending device cancelled the transfer."
+        case .rejected(by: .local): "You rejected the transfer. If the codes differed, you may have scanned the wrong device's code: ask for a new code."
+        case .rejected(by: .peer): "The sending device rejected the transfer; ask for a new code if you want to try again."
+        case .contested: HandoffError.anotherDeviceJoined.message(for: .receiver)
+        case .expired: "The code expired before the transfer finished; ask the sending device for a new code."
+        case .failed(let error): "The transfer failed: " + error.message(for: .receiver)
+        }
+    }
+}
