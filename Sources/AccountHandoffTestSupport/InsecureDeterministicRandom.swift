@@ -8,11 +8,11 @@ import AccountHandoff
 /// targets do not link, and its name says what it is.
 ///
 /// - Warning: Never use this in an app. Use `SystemRandomSource`.
-public final class InsecureDeterministicRandom: RandomSource {
+package final class InsecureDeterministicRandom: RandomSource {
     private var state: UInt64
 
     /// Starts the stream at `seed`.
-    public init(seed: UInt64) { state = seed }
+    package init(seed: UInt64) { state = seed }
 
     /// The next SplitMix64 output.
     private func next() -> UInt64 {
@@ -24,7 +24,7 @@ public final class InsecureDeterministicRandom: RandomSource {
     }
 
     /// Fills `buffer` with the next bytes of the stream.
-    public func fill(_ buffer: UnsafeMutableRawBufferPointer) {
+    package func fill(_ buffer: UnsafeMutableRawBufferPointer) {
         var index = 0
         while index < buffer.count {
             var block = next()

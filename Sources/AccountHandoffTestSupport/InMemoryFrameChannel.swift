@@ -1,0 +1,108 @@
+import AccountHandoff
+import Foundation
+
+/// Two ends of an in-memory frame transport, for tests of the session drivers: whatever one
+/// end sends, the other end's `events()` yields, in order. Either end can be cut to play a
+/// lost connection. Test support only (`package`).
+package final class InMemoryFrameChannel: FrameChannel, @unchecked Sendable {
+    // Safety of @unchecked Sendable: every mutable property is touched only under `lock`.
+    private let lock = NSLock()
+    private let stream: AsyncThrowingStream<FrameChannelEvent, any Error>
+    private let sink: AsyncThrowingStream<FrameChannelEvent, any Error>.Continuation
+    private weak var peerEnd: InMemoryFrameChannel?
+    private var closed = false
+    private var sent: [[UInt8]] = []
+    /// How this end names its only peer.
+    package let peer: FramePeer
+
+    private init(peer: FramePeer) {
+        self.peer = peer
+        (stream, sink) = AsyncThrowingStream.makeStream(of: FrameChannelEvent.self)
+    }
+
+    /// A connected pair: `(sender end, receiver end)`.
+    package static func pair() -> (sender: InMemoryFrameChannel, receiver: InMemoryFrameChannel) {
+        let sender = InMemoryFrameChannel(peer: FramePeer(id: 0))
+        let receiver = InMemoryFrameChannel(peer: FramePeer(id: 0))
+        sender.peerEnd = receiver
+        receiver.peerEnd = sender
+        return (sender, receiver)
+    }
+
+    /// Every frame this end sent, in order.
+    package var sentFrames: [[UInt8]] { lock.withLock { sent } }
+
+    package func events() -> AsyncThrowingStream<FrameChannelEvent, any Error> { stream }
+
+    package func send(_ frame: [UInt8], to peer: FramePeer) async throws {
+        let target: InMemoryFrameChannel? = try lock.withLock {
+            guard !closed else { throw CancellationError() }
+            sent.append(frame)
+            return peerEnd
+        }
+        target?.deliver(frame, from: self.peer)
+    }
+
+    /// Injects a frame as if the peer had sent it.
+    package func deliver(_ frame: [UInt8], from peer: FramePeer) {
+        let open = lock.withLock { !closed }
+        if open { sink.yield(.frame(frame, from: peer)) }
+    }
+
+    /// Plays a lost connection on both ends: each reports its peer left.
+    package func cut() {
+        for end in [self, lock.withLock { peerEnd }].compactMap({ $0 }) {
+            end.sink.yield(.peerLeft(end.peer))
+        }
+    }
+
+    package func close() async {
+        let wasOpen = lock.withLock {
+            defer { closed = true }
+            return !closed
+        }
+        if wasOpen { sink.finish() }
+    }
+}
+
+/// A clock that moves only when told to, for expiry tests of the session drivers. Sleepers
+/// wake when ``advance(by:)`` or ``set(_:)`` passes their deadline. Test support only.
+package final class ManualHandoffClock: HandoffClock, @unchecked Sendable {
+    // Safety of @unchecked Sendable: `time` and `sleepers` are touched only under `lock`.
+    private let lock = NSLock()
+    private var time: Date
+    private var sleepers: [(deadline: Date, continuation: CheckedContinuation<Void, any Error>)] = []
+
+    /// A clock that starts at `start`.
+    package init(start: Date) { time = start }
+
+    package func now() -> Date { lock.withLock { time } }
+
+    package func sleep(until deadline: Date) async throws {
+        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+            let ready: Bool = lock.withLock {
+                if time >= deadline { return true }
+                sleepers.append((deadline, continuation))
+                return false
+            }
+            if ready { continuation.resume() }
+        }
+    }
+
+    /// Moves the clock forward and wakes every sleeper whose deadline passed.
+    package func advance(by seconds: TimeInterval) { set(now().addingTimeInterval(seconds)) }
+
+    /// Sets the clock (it may go back: sessions must not be fooled) and wakes due sleepers.
+    package func set(_ date: Date) {
+        let due: [CheckedContinuation<Void, any Error>] = lock.withLock {
+            time = date
+            let ready = sleepers.filter { $0.deadline <= date }
+            sleepers.removeAll { $0.deadline <= date }
+            return ready.map(\.continuation)
+        }
+        due.forEach { $0.resume() }
+    }
+
+    /// How many tasks are waiting for a deadline.
+    package var sleeperCount: Int { lock.withLock { sleepers.count } }
+}
