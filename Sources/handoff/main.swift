@@ -1,4 +1,5 @@
 import Foundation
 
 // The handoff command: see HelpText for the manual and ExitCode for the exit codes.
-exit(HandoffCommandLine.run(Array(CommandLine.arguments.dropFirst())).rawValue)
+let code = await HandoffCommandLine.run(Array(CommandLine.arguments.dropFirst()))
+exit(code.rawValue)

@@ -28,6 +28,7 @@ struct ArgumentSpecification {
         while index < arguments.count {
             let argument = arguments[index]
             index += 1
+            if argument.hasPrefix(TransferCode.prefix) { throw TransferCode.refusalOnCommandLine(command: command) }
             guard !optionsEnded, argument.hasPrefix("--"), argument.count > 2 else {
                 if argument == "--", !optionsEnded { optionsEnded = true; continue }
                 if !optionsEnded, argument.hasPrefix("-"), argument != "-" {

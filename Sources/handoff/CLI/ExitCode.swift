@@ -16,6 +16,8 @@ enum ExitCode: Int32, CaseIterable {
     case contested = 69
     /// Anything else went wrong: the connection, the store, the system.
     case failure = 70
+    /// The password was sent, but the receiving device did not confirm what it did with it.
+    case deliveredUnconfirmed = 71
 
     /// One line for the help text.
     var summary: String {
@@ -27,7 +29,8 @@ enum ExitCode: Int32, CaseIterable {
         case .rejected: "a person rejected the transfer, or the import was declined"
         case .cancelled: "a person cancelled the transfer"
         case .contested: "another device tried to join; the transfer was stopped"
-        case .failure: "failure (connection lost, store not writable, other errors)"
+        case .failure: "failure (connection lost, store not writable, validation failed, other errors)"
+        case .deliveredUnconfirmed: "the password was sent, but the receiving device did not confirm the import"
         }
     }
 }

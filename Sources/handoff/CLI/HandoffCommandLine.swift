@@ -2,7 +2,7 @@ import Foundation
 
 /// Dispatches `handoff <command> ...` and turns every error into its sentence and exit code.
 enum HandoffCommandLine {
-    static func run(_ arguments: [String]) -> ExitCode {
+    static func run(_ arguments: [String]) async -> ExitCode {
         let console = Console()
         let input = StandardInput()
         guard let command = arguments.first else {
@@ -14,9 +14,10 @@ enum HandoffCommandLine {
         if rest.contains("--help") || rest.contains("-h") { return help(command, console: console) }
         do throws(CLIError) {
             switch command {
-            case "demo": return try DemoCommand.run(rest, console: console, input: input)
-            case "send": return try SendCommand.run(rest, console: console, input: input)
-            case "receive": return try ReceiveCommand.run(rest, console: console, input: input)
+            case "demo": return try await DemoCommand.run(rest, console: console, input: input)
+            case "send": return try await SendCommand.run(rest, console: console, input: input)
+            case "receive": return try await ReceiveCommand.run(rest, console: console, input: input)
+            case "accounts": return try AccountsCommand.run(rest, console: console)
             case "inspect": return try InspectCommand.run(rest, console: console, input: input)
             case "qr": return try QRCommand.run(rest, console: console, input: input)
             case "bench": return try BenchCommand.run(rest, console: console)

@@ -32,30 +32,4 @@ enum OptionValues {
         }
         return number
     }
-
-    static func address(_ parsed: ParsedArguments, command: String) throws(CLIError) -> IPv4Address {
-        guard let text = parsed.value("--address") else { return .loopback }
-        guard let address = IPv4Address(text) else {
-            throw .usage("The option --address takes an IPv4 address of this machine, such as 127.0.0.1.", command: command)
-        }
-        return address
-    }
-
-    /// The payload text from the argument, or from the first line of standard input for `-`.
-    static func payloadText(_ argument: String, input: StandardInput) throws(CLIError) -> String {
-        guard argument == "-" else { return argument.trimmingCharacters(in: .whitespaces) }
-        guard let line = input.readLineNow() else {
-            throw CLIError("Standard input ended before the transfer code; pass the code as an argument or pipe it in.", exitCode: .usage)
-        }
-        return line.trimmingCharacters(in: .whitespaces)
-    }
-
-    /// Decodes a transfer code, turning each failure into a sentence and exit code 65.
-    static func payload(_ text: String) throws(CLIError) -> SessionPayload {
-        do {
-            return try SessionPayload(text: text)
-        } catch {
-            throw CLIError("The transfer code is invalid: \(Describe.payloadError(error))", exitCode: .invalidInput)
-        }
-    }
 }

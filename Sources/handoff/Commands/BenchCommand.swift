@@ -1,4 +1,4 @@
-@_spi(Benchmarks) import AccountHandoff
+import AccountHandoff
 import AccountHandoffQR
 import Foundation
 
@@ -64,22 +64,28 @@ private enum BenchSession {
         do {
             let sender = try HandoffSender.start(account: account, rendezvous: rendezvous, random: random, now: now)
             let (receiver, hello) = try HandoffReceiver.scan(payload: sender.payload, random: random, now: now)
-            _ = try sender.handle(.frameReceived(frame(hello)), now: now)
+            let reveal = try sender.handle(.frameReceived(frame(hello.actions)), now: now)
+            _ = try receiver.handle(.frameReceived(frame(reveal.actions)), now: now)
             let offer = try sender.handle(.codeConfirmed, now: now)
-            _ = try receiver.handle(.frameReceived(frame(offer)), now: now)
+            _ = try receiver.handle(.frameReceived(frame(offer.actions)), now: now)
             let accept = try receiver.handle(.codeConfirmed, now: now)
-            _ = try sender.handle(.frameReceived(frame(accept)), now: now)
+            _ = try sender.handle(.frameReceived(frame(accept.actions)), now: now)
             let credential = try sender.handle(.credentialProvided(SecretBytes(utf8: "bench-password")), now: now)
-            _ = try receiver.handle(.frameReceived(frame(credential)), now: now)
+            _ = try receiver.handle(.frameReceived(frame(credential.actions)), now: now)
             let receipt = try receiver.handle(.importFinished(.imported), now: now)
-            let end = try sender.handle(.frameReceived(frame(receipt)), now: now)
-            guard case .finished(.completed(.imported)) = end.last else { fatalError("benchmark session did not complete") }
+            let end = try sender.handle(.frameReceived(frame(receipt.actions)), now: now)
+            guard case .finished(.completed(.imported)) = end.actions.last else { fatalError("benchmark session did not complete") }
         } catch {
             fatalError("benchmark session failed: \(error)")
         }
     }
 
-    private static func frame(_ actions: [HandoffAction]) -> [UInt8] {
+    private static func frame(_ actions: [SenderAction]) -> [UInt8] {
+        for case .send(let bytes) in actions { return bytes }
+        fatalError("benchmark step sent no frame")
+    }
+
+    private static func frame(_ actions: [ReceiverAction]) -> [UInt8] {
         for case .send(let bytes) in actions { return bytes }
         fatalError("benchmark step sent no frame")
     }

@@ -2,18 +2,21 @@ import AccountHandoff
 import AccountHandoffQR
 import Foundation
 
-/// `handoff qr PAYLOAD [--svg FILE] [--png FILE] [--terminal]`: draws a transfer code only.
+/// `handoff qr [--svg FILE] [--png FILE] [--terminal]`: draws a transfer code (read from
+/// standard input or `--code-file`) only. Image files hold the code too, so they are created
+/// with mode 0600.
 enum QRCommand {
     static let specification = ArgumentSpecification(
-        command: "qr", valueOptions: ["--svg", "--png", "--ecc", "--scale", "--qr-style"], flags: ["--terminal"],
-        positionals: 1...1, positionalName: "the transfer code (AH:..., or - to read it from standard input)")
+        command: "qr", valueOptions: ["--svg", "--png", "--ecc", "--scale", "--qr-style", "--code-file"], flags: ["--terminal"],
+        positionals: 0...1, positionalName: "'-' (read the code from standard input, the default)")
 
     static func run(_ arguments: [String], console: Console, input: StandardInput) throws(CLIError) -> ExitCode {
         let parsed = try specification.parse(arguments)
         let level = try OptionValues.errorCorrection(parsed, command: "qr")
         let palette = try OptionValues.palette(parsed, command: "qr")
         let scale = try OptionValues.integer(parsed, "--scale", in: 1...64, default: 8, command: "qr")
-        let payload = try OptionValues.payload(try OptionValues.payloadText(parsed.positionals[0], input: input))
+        if let positional = parsed.positionals.first, positional != "-" { throw TransferCode.refusalOnCommandLine(command: "qr") }
+        let payload = try TransferCode.read(parsed, input: input, console: console)
         let matrix: QRMatrix
         do { matrix = try QRMatrix(payload: payload, errorCorrection: level) } catch {
             throw CLIError("The QR code could not be drawn: \(error.description)", exitCode: .failure)

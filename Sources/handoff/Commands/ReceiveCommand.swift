@@ -2,52 +2,72 @@ import AccountHandoff
 import AccountHandoffTransport
 import Foundation
 
-/// `handoff receive PAYLOAD`: connects to the sender named in the code, shows the code and the
-/// offered account, asks the person to confirm, and stores the account.
+/// `handoff receive`: reads the transfer code (standard input, a prompt, or `--code-file`),
+/// connects to the sender it names, shows the code and the offered account, settles a
+/// collision with a stored account, asks the person to confirm, and imports the account.
 enum ReceiveCommand {
     static let specification = ArgumentSpecification(
-        command: "receive", valueOptions: ["--store"], flags: ["--yes", "--replace"],
-        positionals: 1...1, positionalName: "the transfer code (AH:..., or - to read it from standard input)")
+        command: "receive", valueOptions: ["--store", "--code-file", "--on-conflict"], flags: ["--replace", "--yes"],
+        positionals: 0...1, positionalName: "'-' (read the code from standard input, the default)")
 
     /// Where accounts go unless `--store` says otherwise.
     static let defaultStore = "handoff-store"
 
-    static func run(_ arguments: [String], console: Console, input: StandardInput) throws(CLIError) -> ExitCode {
+    static func run(_ arguments: [String], console: Console, input: StandardInput) async throws(CLIError) -> ExitCode {
         let parsed = try specification.parse(arguments)
-        let text = try OptionValues.payloadText(parsed.positionals[0], input: input)
-        let payload = try OptionValues.payload(text)
+        if let positional = parsed.positionals.first, positional != "-" {
+            throw TransferCode.refusalOnCommandLine(command: "receive")
+        }
+        if parsed.has("--yes") {
+            throw CLIError("'handoff receive' never confirms a code by itself: compare the codes and answer, or type the code the sending device shows. ('handoff demo --yes' answers for you.)", exitCode: .usage)
+        }
+        if parsed.has("--replace") {
+            throw CLIError("--replace is now '--on-conflict replace' (or keep, or cancel); without it you are asked.", exitCode: .usage)
+        }
+        let presetChoice = try conflictChoice(parsed)
+        let payload = try TransferCode.read(parsed, input: input, console: console)
         let rendezvous: TCPRendezvous
         do { rendezvous = try TCPRendezvous(token: payload.rendezvous) } catch {
-            throw CLIError(error.description, exitCode: .invalidInput)
+            throw CLIError("This transfer code names a place this tool cannot reach (\(error.description))", exitCode: .invalidInput)
         }
-        Interrupt.install()  // from here on Ctrl-C cancels cleanly
-        let store = AccountStore(directory: URL(fileURLWithPath: parsed.value("--store") ?? defaultStore))
+        let directory = URL(fileURLWithPath: parsed.value("--store") ?? defaultStore)
+        let store = LegacyFileStore(store: AccountStore(directory: directory))
+        let registry = try receiverRegistry(in: directory)
+        let choiceBox = ImportChoiceBox()
+        let importer = ChoiceImporter(store: store, choice: choiceBox, console: console)
+        let left = Int(payload.expiry) - Int(Date().timeIntervalSince1970)
+        console.line("Transfer \(payload.transferID) from \(rendezvous) (the code expires in \(Durations.text(max(left, 0)))).")
+        let session = HandoffReceiverSession(payload: payload, importer: importer, registry: registry) { payload in
+            try ConnectionFrameChannel.connect(to: payload.rendezvous)
+        }
+        return await ReceiveFlow(session: session, store: store, choiceBox: choiceBox, presetConflictChoice: presetChoice,
+                                 console: console, input: input).run()
+    }
 
-        let now = Date()
-        let scanned: (receiver: HandoffReceiver, actions: [HandoffAction])
+    /// `--on-conflict replace|keep|cancel`: `nil` when not given (the person is asked), `.some(nil)` for cancel.
+    private static func conflictChoice(_ parsed: ParsedArguments) throws(CLIError) -> ImportChoice?? {
+        guard let text = parsed.value("--on-conflict") else { return nil }
+        switch text {
+        case "replace": return .some(.replace)
+        case "keep", "keep-both": return .some(.keepBoth)
+        case "cancel": return .some(nil)
+        default: throw .usage("The option --on-conflict takes replace, keep or cancel.", command: "receive")
+        }
+    }
+
+    /// The receiver registry kept in the store directory, so a code works once on this device
+    /// even across runs.
+    private static func receiverRegistry(in directory: URL) throws(CLIError) -> ReceiverRegistry {
         do {
-            scanned = try HandoffReceiver.scan(payload: payload, random: SystemRandomSource(), now: now)
-        } catch .expired {
-            let ago = Int(now.timeIntervalSince1970) - Int(payload.expiry)
-            throw CLIError("This transfer code expired \(Describe.duration(ago)) ago; start a new transfer on the sending device.", exitCode: .expired)
+            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true,
+                                                    attributes: [.posixPermissions: 0o700])
         } catch {
-            throw CLIError("This transfer code cannot be used: \(Describe.payloadError(error))", exitCode: .invalidInput)
+            throw CLIError("The store directory \(directory.path) cannot be created; check that its parent exists and is writable.", exitCode: .failure)
         }
-        let receiver = scanned.receiver
-        guard case .send(let hello) = scanned.actions.first else {
-            throw CLIError("Internal error: the session produced no hello; start a new transfer.", exitCode: .failure)
+        do {
+            return try ReceiverRegistry(storage: FileRegistryStorage(path: directory.appendingPathComponent("scanned-codes").path))
+        } catch {
+            throw CLIError(error.message(for: .receiver), exitCode: .failure)
         }
-        let left = Int(payload.expiry) - Int(now.timeIntervalSince1970)
-        console.line("Transfer \(payload.transferID) from \(rendezvous) (the code expires in \(Describe.duration(max(left, 0)))).")
-
-        let connection: FrameConnection
-        do { connection = try FrameConnection.connect(to: rendezvous) } catch {
-            _ = try? receiver.handle(.transportLost, now: Date())  // wipes the session keys
-            throw CLIError(error.description, exitCode: .failure)
-        }
-        console.line("Connected. Short code: \(receiver.shortCode.grouped) (\(receiver.shortCode.spoken)).")
-        let session = ReceiveSession(receiver: receiver, connection: connection, store: store, replace: parsed.has("--replace"),
-                                     console: console, input: input, autoConfirm: parsed.has("--yes"))
-        return session.run(hello: hello)
     }
 }

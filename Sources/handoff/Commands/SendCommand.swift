@@ -4,20 +4,20 @@ import AccountHandoffTransport
 import Foundation
 
 /// `handoff send --account FILE (--password-stdin | --password-file FILE)`: shows the QR and
-/// the transfer code, waits for a receiver, asks the person to compare the code and to approve
-/// the export, then sends the account.
+/// the transfer code, waits for a receiver, asks the person to compare the code (or type the
+/// code the receiving device shows) and to approve the export, then sends the account.
 enum SendCommand {
     static let specification = ArgumentSpecification(
         command: "send",
         valueOptions: ["--account", "--password-file", "--address", "--port", "--lifetime", "--ecc", "--svg", "--png", "--qr-style"],
-        flags: ["--password-stdin", "--yes", "--no-qr"],
+        flags: ["--password-stdin", "--lan", "--no-qr", "--yes"],
         positionals: 0...0, positionalName: "no arguments")
 
-    /// The longest password the credential frame carries (1,024 bytes minus the length prefix).
-    static let maximumPasswordByteCount = 1022
-
-    static func run(_ arguments: [String], console: Console, input: StandardInput) throws(CLIError) -> ExitCode {
+    static func run(_ arguments: [String], console: Console, input: StandardInput) async throws(CLIError) -> ExitCode {
         let parsed = try specification.parse(arguments)
+        if parsed.has("--yes") {
+            throw CLIError("'handoff send' never confirms a code by itself: whoever joined first would get the password. Compare the codes and answer, or type the code the receiving device shows. ('handoff demo --yes' answers for you, because both ends are its own processes.)", exitCode: .usage)
+        }
         guard let accountPath = parsed.value("--account") else {
             throw .usage("'handoff send' needs --account FILE, a JSON file with the account's settings.", command: "send")
         }
@@ -27,41 +27,44 @@ enum SendCommand {
         }
         let level = try OptionValues.errorCorrection(parsed, command: "send")
         let palette = try OptionValues.palette(parsed, command: "send")
-        let address = try OptionValues.address(parsed, command: "send")
+        let address = try ListenAddress.choose(parsed, command: "send")
         let port = try OptionValues.integer(parsed, "--port", in: 0...65535, default: 0, command: "send")
         let lifetime = try OptionValues.integer(parsed, "--lifetime", in: Int(SenderConfiguration.minimumLifetime)...Int(SenderConfiguration.maximumLifetime),
                                                 default: Int(SenderConfiguration.standard.lifetime), command: "send")
 
         let account = try AccountRecord.load(accountPath)
         let password = try readPassword(file: passwordFile, input: input, console: console)
-        defer { password.wipe() }
-        Interrupt.install()  // from here on Ctrl-C cancels cleanly
-
         let listener: FrameListener
         do { listener = try FrameListener(address: address, port: UInt16(port), random: SystemRandomSource()) } catch {
+            password.wipe()
             throw CLIError("Cannot listen on \(address):\(port): \(error.description)", exitCode: .failure)
         }
-        let sender: HandoffSender
+        let rendezvous = listener.rendezvous
+        let session: HandoffSenderSession
         do {
-            sender = try HandoffSender.start(account: account, rendezvous: listener.rendezvous.token,
-                                             configuration: SenderConfiguration(lifetime: UInt32(lifetime)),
-                                             random: SystemRandomSource(), now: Date(), registry: SenderRegistry())
+            session = try HandoffSenderSession(account: account, rendezvous: rendezvous.token,
+                                               channel: ListenerFrameChannel.serving(listener),
+                                               configuration: SenderConfiguration(lifetime: UInt32(lifetime)),
+                                               registry: SenderRegistry())
         } catch {
-            throw CLIError("The transfer could not start: \(error.description)", exitCode: .failure)
+            password.wipe()
+            throw CLIError("The transfer could not start: \(error.message(for: .sender))", exitCode: .failure)
         }
-        let payload = sender.payload
 
         console.line("Sending this account:")
-        Describe.account(account).forEach { console.line($0) }
-        console.line("Password: \(passwordFile == nil ? "read from standard input" : "read from \(passwordFile!)") (not shown).")
-        try showCode(payload, level: level, palette: palette, parsed: parsed, console: console)
-        let seconds = Int(payload.expiry) - Int(Date().timeIntervalSince1970)
-        console.line("Waiting for the receiving device on \(listener.rendezvous) (the code expires in \(Describe.duration(seconds))).")
+        OfferDisplay.lines(account).forEach { console.line($0) }
+        console.line("Password: \(passwordFile.map { "read from \($0)" } ?? "read from standard input") (not shown).")
+        do {
+            try showCode(session.payload, level: level, palette: palette, parsed: parsed, console: console)
+        } catch {
+            password.wipe()
+            await session.cancel()
+            throw error
+        }
+        let seconds = Int(session.payload.expiry) - Int(Date().timeIntervalSince1970)
+        console.line("The QR advertises \(rendezvous). Waiting for the receiving device (the code expires in \(Durations.text(seconds))).")
         console.line("Press Ctrl-C to cancel.")
-
-        let session = SendSession(sender: sender, account: account, listener: listener, credential: password,
-                                  console: console, input: input, autoConfirm: parsed.has("--yes"))
-        return session.run()
+        return await SendFlow(session: session, account: account, password: password, console: console, input: input).run()
     }
 
     /// Draws the QR (unless `--no-qr`), writes the image files asked for, prints the code text.
@@ -77,16 +80,18 @@ enum SendCommand {
         }
         try QRCommand.writeImages(matrix, svg: parsed.value("--svg"), png: parsed.value("--png"), scale: 8, console: console)
         console.line("Transfer code: \(payload.text)")
-        console.line("Or run on the receiving computer: handoff receive \(payload.text)")
+        console.line("Or, on the receiving computer, run 'handoff receive' and paste this code when it asks (never put it on a command line).")
     }
 
-    /// The password from standard input (first line) or a file, into guarded memory.
+    /// The password from standard input (first line) or a file, into guarded memory; its
+    /// length is checked now, before anyone confirms anything.
     private static func readPassword(file: String?, input: StandardInput, console: Console) throws(CLIError) -> SecretBytes {
+        let maximum = HandoffSender.maximumCredentialByteCount
         let password: SecretBytes?
         if let file {
-            password = try PasswordFile.read(file, maximumByteCount: maximumPasswordByteCount, console: console)
+            password = try PasswordFile.read(file, maximumByteCount: maximum, console: console)
         } else {
-            password = try input.readSecretLine(maximumByteCount: maximumPasswordByteCount, console: console)
+            password = try input.readSecretLine(maximumByteCount: maximum, console: console)
         }
         guard let password else {
             throw CLIError("The password is empty; put it on the first line of standard input or in the password file.", exitCode: .invalidInput)

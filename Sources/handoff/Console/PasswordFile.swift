@@ -6,23 +6,20 @@ import Darwin
 import AccountHandoff
 
 /// Reads a password file straight into guarded memory: the first line, without its line
-/// ending. Warns when other users can read the file.
+/// ending. Warns when other users can read the file; says so before waiting on a named pipe.
 enum PasswordFile {
     static func read(_ path: String, maximumByteCount: Int, console: Console) throws(CLIError) -> SecretBytes? {
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
-        guard descriptor >= 0 else {
-            throw CLIError("The password file \(path) cannot be opened; check the path and its permissions.", exitCode: .invalidInput)
-        }
+        let descriptor = try InputFile.open(path, what: "password", console: console)
         defer { close(descriptor) }
         var status = stat()
-        if fstat(descriptor, &status) == 0, status.st_mode & 0o077 != 0 {
+        if fstat(descriptor, &status) == 0, (status.st_mode & S_IFMT) == S_IFREG, status.st_mode & 0o077 != 0 {
             console.error("Warning: the password file \(path) is readable by other users; restrict it with 'chmod 600 \(path)'.")
         }
         let capacity = maximumByteCount + 2
-        let buffer = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: capacity)
-        buffer.initialize(repeating: 0)
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: capacity, alignment: 1)
+        buffer.initializeMemory(as: UInt8.self, repeating: 0)
         defer {
-            buffer.update(repeating: 0)
+            buffer.initializeMemory(as: UInt8.self, repeating: 0)
             buffer.deallocate()
         }
         var count = 0
@@ -30,22 +27,25 @@ enum PasswordFile {
             let got = systemRead(descriptor, buffer.baseAddress! + count, capacity - count)
             if got < 0, errno == EINTR { continue }
             guard got >= 0 else {
-                throw CLIError("The password file \(path) cannot be read; check its permissions.", exitCode: .invalidInput)
+                throw CLIError("The password file \(path) cannot be read (\(String(cString: strerror(errno)))).", exitCode: .invalidInput)
             }
             if got == 0 { break }
             count += got
+            if buffer[0..<count].contains(0x0A) { break }
         }
         // Keep the first line only.
         if let newline = buffer[0..<count].firstIndex(of: 0x0A) { count = newline }
         if count > 0, buffer[count - 1] == 0x0D { count -= 1 }
         guard count <= maximumByteCount else {
-            throw CLIError("The password in \(path) is longer than \(maximumByteCount) bytes, which the transfer cannot carry.", exitCode: .invalidInput)
+            throw CLIError("The password in \(path) is longer than \(maximumByteCount) bytes, which a transfer cannot carry.", exitCode: .invalidInput)
         }
         guard count > 0 else { return nil }
-        return SecretBytes(copying: UnsafeBufferPointer(rebasing: buffer[0..<count]))
+        do { return try SecretBytes(copying: UnsafeRawBufferPointer(rebasing: buffer[0..<count])) } catch {
+            throw CLIError(error.description, exitCode: .failure)
+        }
     }
 
-    private static func systemRead(_ descriptor: Int32, _ pointer: UnsafeMutablePointer<UInt8>, _ count: Int) -> Int {
+    private static func systemRead(_ descriptor: Int32, _ pointer: UnsafeMutableRawPointer, _ count: Int) -> Int {
         #if canImport(Glibc)
         Glibc.read(descriptor, pointer, count)
         #else

@@ -6,94 +6,88 @@ import Darwin
 import AccountHandoff
 import Foundation
 
-/// Standard input in the order the CLI needs it: first, optionally, a password or a transfer
-/// code read byte by byte (so nothing after that line is consumed early), then answers to
-/// prompts, read on a background thread so the session loop can keep serving the network
-/// while it waits for a person.
+/// Standard input in the order the CLI needs it: first, optionally, a transfer code or a
+/// password, read byte by byte so nothing after that line is consumed early; then answers to
+/// questions, as an async sequence of lines read on a background thread so the session keeps
+/// running while a person decides.
 final class StandardInput: @unchecked Sendable {
-    // Safety of @unchecked Sendable: `lines`, `ended` and `started` are only touched under `lock`.
+    // Safety of @unchecked Sendable: `started` is only touched under `lock`; the stream is
+    // thread-safe.
     private let lock = NSLock()
-    private var lines: [String] = []
-    private var ended = false
     private var started = false
+    private let (stream, sink) = AsyncStream.makeStream(of: String.self)
 
-    /// What the person answered, if anything yet.
-    enum Answer: Equatable {
-        case line(String)
-        case endOfInput
-    }
+    /// The longest line kept; longer ones are cut (an answer is a few characters).
+    static let maximumLineByteCount = 4096
 
-    /// Reads one line now, byte by byte; `nil` at end of input. For the transfer code only.
+    /// Whether standard input is a terminal (a person types, and sees what they type).
+    var isTerminal: Bool { isatty(STDIN_FILENO) == 1 }
+
+    /// Reads one line now, byte by byte; `nil` at end of input. For a transfer code only.
     func readLineNow() -> String? {
         var bytes: [UInt8] = []
         var byte: UInt8 = 0
-        while read(STDIN_FILENO, &byte, 1) == 1 {
+        while true {
+            let count = read(STDIN_FILENO, &byte, 1)
+            if count < 0, errno == EINTR { continue }
+            guard count == 1 else { break }
             if byte == 0x0A { return String(decoding: bytes, as: UTF8.self) }
-            if bytes.count < 4096 { bytes.append(byte) }
+            if bytes.count < Self.maximumLineByteCount { bytes.append(byte) }
         }
         return bytes.isEmpty ? nil : String(decoding: bytes, as: UTF8.self)
     }
 
-    /// Reads the first line of standard input straight into guarded memory, with terminal
-    /// echo switched off when a person types it. A trailing `\r` is dropped.
+    /// Reads the first line straight into guarded memory, with terminal echo off when a person
+    /// types it (restored on every exit path, Ctrl-C included). A trailing `\r` is dropped.
     ///
     /// - Returns: `nil` when the line is empty or input ended first; the caller explains.
     /// - Throws: ``CLIError`` when the line is longer than `maximumByteCount`.
     func readSecretLine(maximumByteCount: Int, console: Console) throws(CLIError) -> SecretBytes? {
-        let isTerminal = isatty(STDIN_FILENO) == 1
-        var saved = termios()
-        if isTerminal {
-            console.raw("Password (not shown): ")
-            tcgetattr(STDIN_FILENO, &saved)
-            var silent = saved
-            silent.c_lflag &= ~tcflag_t(ECHO)
-            tcsetattr(STDIN_FILENO, TCSAFLUSH, &silent)
-        }
-        defer {
-            if isTerminal {
-                tcsetattr(STDIN_FILENO, TCSAFLUSH, &saved)
-                console.raw("\n")
+        if isTerminal { console.raw("Password (not shown): ") }
+        defer { if isTerminal { console.raw("\n") } }
+        return try TerminalEcho.withEchoOff { () throws(CLIError) -> SecretBytes? in
+            let buffer = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: maximumByteCount + 1)
+            buffer.initialize(repeating: 0)
+            defer {
+                buffer.update(repeating: 0)
+                buffer.deallocate()
+            }
+            var count = 0
+            var byte: UInt8 = 0
+            while true {
+                let got = read(STDIN_FILENO, &byte, 1)
+                if got < 0, errno == EINTR { continue }
+                guard got == 1, byte != 0x0A else { break }
+                guard count <= maximumByteCount else { continue }  // keep reading to the end of the line
+                buffer[count] = byte
+                count += 1
+            }
+            byte = 0
+            if count > 0, buffer[count - 1] == 0x0D { count -= 1 }
+            guard count <= maximumByteCount else {
+                throw CLIError("The password is longer than \(maximumByteCount) bytes, which a transfer cannot carry.", exitCode: .invalidInput)
+            }
+            guard count > 0 else { return nil }
+            do throws(HandoffError) {
+                return try SecretBytes(copying: UnsafeRawBufferPointer(rebasing: UnsafeMutableRawBufferPointer(buffer)[0..<count]))
+            } catch {
+                throw CLIError(error.description, exitCode: .failure)
             }
         }
-        let buffer = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: maximumByteCount + 1)
-        buffer.initialize(repeating: 0)
-        defer {
-            buffer.update(repeating: 0)
-            buffer.deallocate()
-        }
-        var count = 0
-        var byte: UInt8 = 0
-        while read(STDIN_FILENO, &byte, 1) == 1, byte != 0x0A {
-            guard count <= maximumByteCount else { continue }  // keep reading to the end of the line
-            buffer[count] = byte
-            count += 1
-        }
-        byte = 0
-        if count > 0, buffer[count - 1] == 0x0D { count -= 1 }
-        guard count <= maximumByteCount else {
-            throw CLIError("The password is longer than \(maximumByteCount) bytes, which the transfer cannot carry.", exitCode: .invalidInput)
-        }
-        guard count > 0 else { return nil }
-        return SecretBytes(copying: UnsafeBufferPointer(rebasing: buffer[0..<count]))
     }
 
-    /// Starts the background reader for answers. Idempotent.
-    func startAnswerReader() {
-        lock.lock()
-        defer { lock.unlock() }
-        guard !started else { return }
-        started = true
-        let thread = Thread { [self] in readAnswers() }
-        thread.name = "handoff.stdin"
-        thread.start()
-    }
-
-    /// The next answer if one arrived; never blocks.
-    func nextAnswer() -> Answer? {
-        lock.lock()
-        defer { lock.unlock() }
-        if !lines.isEmpty { return .line(lines.removeFirst()) }
-        return ended ? .endOfInput : nil
+    /// The answer lines from now on, trimmed; the sequence ends at end of input. Starts the
+    /// background reader on first use.
+    func answers() -> AsyncStream<String> {
+        lock.withLock {
+            if !started {
+                started = true
+                let thread = Thread { [self] in readAnswers() }
+                thread.name = "handoff.stdin"
+                thread.start()
+            }
+        }
+        return stream
     }
 
     private func readAnswers() {
@@ -105,21 +99,16 @@ final class StandardInput: @unchecked Sendable {
             if count <= 0 { break }
             pending += chunk[0..<count]
             while let newline = pending.firstIndex(of: 0x0A) {
-                let line = String(decoding: pending[..<newline], as: UTF8.self)
+                sink.yield(Self.trimmed(pending[..<newline]))
                 pending.removeSubrange(...newline)
-                append(line.trimmingCharacters(in: .whitespacesAndNewlines))
             }
-            if pending.count > 4096 { pending.removeAll() }  // an absurdly long line is not an answer
+            if pending.count > Self.maximumLineByteCount { pending.removeAll() }
         }
-        if !pending.isEmpty { append(String(decoding: pending, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)) }
-        lock.lock()
-        ended = true
-        lock.unlock()
+        if !pending.isEmpty { sink.yield(Self.trimmed(pending[...])) }
+        sink.finish()
     }
 
-    private func append(_ line: String) {
-        lock.lock()
-        lines.append(line)
-        lock.unlock()
+    private static func trimmed(_ bytes: ArraySlice<UInt8>) -> String {
+        String(decoding: bytes, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
     }
 }

@@ -47,6 +47,9 @@ final class DemoChild: @unchecked Sendable {
         return prompts.isEmpty ? nil : prompts.removeFirst()
     }
 
+    /// The endings of the children's questions.
+    static let promptMarkers = [Prompt.marker, Prompt.codeMarker, ConflictPrompt.marker]
+
     /// Sends one answer line to the child.
     func answer(_ line: String) {
         standardInput.fileHandleForWriting.write(Data((line + "\n").utf8))
@@ -89,7 +92,7 @@ final class DemoChild: @unchecked Sendable {
                     onLine(line)
                 }
                 let partial = String(decoding: pending, as: UTF8.self)
-                if !toStandardError, partial.hasSuffix(Prompt.marker) {
+                if !toStandardError, DemoChild.promptMarkers.contains(where: { partial.hasSuffix($0) }) {
                     pending.removeAll()
                     swallowNextLine = true
                     lock.lock()

@@ -8,8 +8,10 @@ import Foundation
 
 /// `handoff demo`: a real transfer between two OS processes on 127.0.0.1. This process starts
 /// `handoff send` with a demo account and a random password, reads the transfer code from its
-/// output, starts `handoff receive` with it, relays each side's questions to the person one at
-/// a time (or passes `--yes`), and finally shows what the receiver stored, password redacted.
+/// output and hands it to `handoff receive` on its standard input (never on a command line),
+/// then relays each side's questions to the person one at a time, or, with `--yes`, answers
+/// them itself by typing the code each side shows into the other (both ends are its own
+/// processes). Finally it shows what the receiver stored, password redacted.
 enum DemoCommand {
     static let specification = ArgumentSpecification(
         command: "demo", valueOptions: ["--store", "--ecc", "--qr-style"], flags: ["--yes"],
@@ -18,13 +20,12 @@ enum DemoCommand {
     /// Lifetime of the demo's transfer code.
     static let lifetime = 120
 
-    static func run(_ arguments: [String], console: Console, input: StandardInput) throws(CLIError) -> ExitCode {
+    static func run(_ arguments: [String], console: Console, input: StandardInput) async throws(CLIError) -> ExitCode {
         let parsed = try specification.parse(arguments)
         _ = try OptionValues.errorCorrection(parsed, command: "demo")
         _ = try OptionValues.palette(parsed, command: "demo")
         let started = ContinuousClock.now
-        Interrupt.install()
-        let autoConfirm = parsed.has("--yes")
+        let automatic = parsed.has("--yes")
         let files = try DemoFiles.create()
         defer {
             files.password.wipe()
@@ -34,46 +35,53 @@ enum DemoCommand {
         let executable = ownExecutable()
 
         console.line("AccountHandoff demo: two processes on this machine transfer a demo account over 127.0.0.1.")
-        console.line("The demo password is random and is never shown.\(autoConfirm ? " Every question is answered yes (--yes)." : " Answer each side's questions with yes, no or cancel.")")
+        console.line("The demo password is random and is never shown.\(automatic ? " The demo answers both sides itself (--yes), typing the code each side shows into the other." : " Answer each side's questions; compare the two codes.")")
         console.line("")
 
         var senderArguments = ["send", "--account", files.accountFile.path, "--password-file", files.passwordFile.path,
                                "--lifetime", String(lifetime)]
         for option in ["--ecc", "--qr-style"] { if let value = parsed.value(option) { senderArguments += [option, value] } }
-        if autoConfirm { senderArguments.append("--yes") }
-        let payloadBox = PayloadBox()
+        let seen = DemoTranscript()
         let sender = DemoChild(label: "sender  ", executable: executable, arguments: senderArguments, console: console) { line in
-            payloadBox.offer(line)
+            seen.read(line, from: .sender)
         }
         do { try sender.start() } catch {
             throw CLIError("Cannot start the sending process (\(executable.path)); rebuild with 'swift build' and try again.", exitCode: .failure)
         }
-
-        if !autoConfirm { input.startAnswerReader() }
+        let interrupts = Signals.interrupts()
+        let forwardInterrupts = Task { for await _ in interrupts { seen.interrupt() } }
+        defer { forwardInterrupts.cancel() }
+        let answers = automatic ? nil : AnswerQueue(input: input)
         var receiver: DemoChild?
         var interrupted = false
         while true {
-            if Interrupt.requested, !interrupted {
+            if seen.interrupted, !interrupted {
                 interrupted = true
                 sender.interrupt()
                 receiver?.interrupt()
             }
-            if receiver == nil, let payload = payloadBox.payload {
-                var receiverArguments = ["receive", payload, "--store", store.path]
-                if autoConfirm { receiverArguments.append("--yes") }
-                let child = DemoChild(label: "receiver", executable: executable, arguments: receiverArguments, console: console) { _ in }
+            if receiver == nil, let code = seen.transferCode {
+                let child = DemoChild(label: "receiver", executable: executable, arguments: ["receive", "--store", store.path],
+                                      console: console) { line in seen.read(line, from: .receiver) }
                 do { try child.start() } catch {
                     sender.interrupt()
                     throw CLIError("Cannot start the receiving process (\(executable.path)); rebuild with 'swift build' and try again.", exitCode: .failure)
                 }
+                child.answer(code)  // the code travels on the child's standard input, not its command line
                 receiver = child
             }
-            for child in [sender] + (receiver.map { [$0] } ?? []) {
-                if let prompt = child.nextPrompt() { relay(prompt, to: child, input: input, console: console) }
+            for (child, side) in [(sender, DemoTranscript.Side.sender)] + (receiver.map { [($0, .receiver)] } ?? []) {
+                guard let prompt = child.nextPrompt() else { continue }
+                if let answers {
+                    await relay(prompt, to: child, answers: answers, input: input, console: console, seen: seen)
+                } else {
+                    await answerAutomatically(prompt, to: child, side: side, seen: seen, console: console)
+                }
             }
             if sender.isFinished, receiver?.isFinished ?? true { break }
-            usleep(20_000)
+            try? await Task.sleep(nanoseconds: 20_000_000)
         }
+        await answers?.abandonWaiting()
 
         let senderCode = sender.exitCode
         let receiverCode = receiver?.exitCode ?? ExitCode.failure.rawValue
@@ -84,60 +92,49 @@ enum DemoCommand {
             console.error("The demo transfer did not complete (sender exit code \(senderCode), receiver exit code \(receiverCode)); see the messages above.")
             return ExitCode(rawValue: receiverCode != 0 ? receiverCode : senderCode) ?? .failure
         }
-        try showImported(files: files, store: store, keepStore: parsed.value("--store") != nil, console: console)
+        try DemoReport.showImported(files: files, store: store, keepStore: parsed.value("--store") != nil, console: console)
         console.line(String(format: "The demo finished in %.2f s.", seconds))
         return .success
     }
 
-    /// Shows one question of a child to the person and forwards the answer.
-    private static func relay(_ prompt: String, to child: DemoChild, input: StandardInput, console: Console) {
-        console.raw("\(child.label) │ \(prompt)")
-        while true {
-            switch input.nextAnswer() {
-            case .line(let answer):
-                if isatty(STDIN_FILENO) == 0 { console.raw(answer + "\n") }  // a terminal echoed it already
-                child.answer(answer)
-                return
-            case .endOfInput:
-                console.raw("\n")
-                child.answer("cancel")
-                return
-            case nil:
-                if Interrupt.requested || child.isFinished {
-                    console.raw("\n")
-                    return
-                }
-                usleep(20_000)
+    /// Answers one question the way the person would: the code the other side shows, or yes.
+    private static func answerAutomatically(_ prompt: String, to child: DemoChild, side: DemoTranscript.Side,
+                                            seen: DemoTranscript, console: Console) async {
+        let answer: String
+        if prompt.hasSuffix(Prompt.codeMarker) {
+            var otherCode = seen.shortCode(shownBy: side == .sender ? .receiver : .sender)
+            for _ in 0..<500 where otherCode == nil && !child.isFinished {
+                try? await Task.sleep(nanoseconds: 10_000_000)
+                otherCode = seen.shortCode(shownBy: side == .sender ? .receiver : .sender)
             }
+            answer = otherCode ?? "cancel"
+        } else if prompt.hasSuffix(ConflictPrompt.marker) {
+            answer = "replace"
+        } else {
+            answer = "yes"
         }
+        console.raw("\(child.label) │ \(prompt)\(answer) (answered by the demo)\n")
+        child.answer(answer)
     }
 
-    /// Prints the account the receiver stored, with the password redacted, after checking
-    /// that the stored password is the one that was sent.
-    private static func showImported(files: DemoFiles, store: URL, keepStore: Bool, console: Console) throws(CLIError) {
-        let accountStore = AccountStore(directory: store)
-        let linkID = files.account.linkID
-        let stored: AccountMetadata
-        do {
-            stored = try AccountRecord.load(accountStore.metadataURL(linkID).path)
-        } catch {
-            throw CLIError("The receiver reported success but its store has no readable account: \(error.message)", exitCode: .failure)
+    /// Shows one question of a child to the person and forwards the answer.
+    private static func relay(_ prompt: String, to child: DemoChild, answers: AnswerQueue, input: StandardInput,
+                              console: Console, seen: DemoTranscript) async {
+        console.raw("\(child.label) │ \(prompt)")
+        let waiting = Task {
+            while !child.isFinished && !seen.interrupted { try? await Task.sleep(nanoseconds: 20_000_000) }
+            await answers.abandonWaiting()
         }
-        let credentialPath = accountStore.credentialURL(linkID).path
-        guard let credential = try PasswordFile.read(credentialPath, maximumByteCount: SendCommand.maximumPasswordByteCount, console: console) else {
-            throw CLIError("The receiver's credential file \(credentialPath) is empty.", exitCode: .failure)
-        }
-        defer { credential.wipe() }
-        var status = stat()
-        let mode = stat(credentialPath, &status) == 0 ? "0" + String(status.st_mode & 0o777, radix: 8) : "unknown"
-        console.line("Imported account, as stored by the receiver:")
-        Describe.account(stored).forEach { console.line($0) }
-        console.line("  Password: (redacted)")
-        console.line("  Credential file: mode \(mode), \(credential.constantTimeEquals(files.password) ? "identical to the password that was sent" : "DIFFERENT from the password that was sent")")
-        console.line("  Link ID preserved: \(stored == files.account ? "yes" : "NO")")
-        console.line(keepStore ? "The store is kept in \(store.path)." : "The demo's temporary store was removed.")
-        guard credential.constantTimeEquals(files.password), stored == files.account else {
-            throw CLIError("The stored account does not match what was sent; this is a bug, please report it.", exitCode: .failure)
+        defer { waiting.cancel() }
+        switch await answers.next() {
+        case .line(let line):
+            if !input.isTerminal { console.raw(line + "\n") }  // a terminal echoed it already
+            child.answer(line)
+        case .endOfInput:
+            console.raw("\n")
+            child.answer("cancel")
+        case .abandoned:
+            console.raw("\n")
         }
     }
 
@@ -149,24 +146,29 @@ enum DemoCommand {
     }
 }
 
-/// The transfer code, once the sender printed it. Written by a reader thread, read by the loop.
-final class PayloadBox: @unchecked Sendable {
-    // Safety of @unchecked Sendable: `value` is only touched under `lock`.
+/// What the demo read in its children's output: the transfer code and each side's short code.
+/// Written by reader threads, read by the demo's loop.
+final class DemoTranscript: @unchecked Sendable {
+    // Safety of @unchecked Sendable: every property is only touched under `lock`.
+    enum Side { case sender, receiver }
+
     private let lock = NSLock()
-    private var value: String?
+    private var code: String?
+    private var codes: [Side: String] = [:]
+    private var wasInterrupted = false
 
-    /// Looks for `Transfer code: AH:...` in a line of the sender's output.
-    func offer(_ line: String) {
-        let prefix = "Transfer code: "
-        guard line.hasPrefix(prefix) else { return }
-        lock.lock()
-        defer { lock.unlock() }
-        if value == nil { value = String(line.dropFirst(prefix.count)) }
+    func read(_ line: String, from side: Side) {
+        lock.withLock {
+            if side == .sender, code == nil, line.hasPrefix("Transfer code: ") { code = String(line.dropFirst("Transfer code: ".count)) }
+            if let range = line.range(of: "Short code: ") {
+                let digits = line[range.upperBound...].prefix(7)
+                if digits.count == 7 { codes[side] = String(digits) }
+            }
+        }
     }
 
-    var payload: String? {
-        lock.lock()
-        defer { lock.unlock() }
-        return value
-    }
+    func interrupt() { lock.withLock { wasInterrupted = true } }
+    var interrupted: Bool { lock.withLock { wasInterrupted } }
+    var transferCode: String? { lock.withLock { code } }
+    func shortCode(shownBy side: Side) -> String? { lock.withLock { codes[side] } }
 }

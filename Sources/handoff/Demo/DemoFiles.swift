@@ -57,7 +57,9 @@ struct DemoFiles {
             throw CLIError("Cannot write the demo password file in \(url.deletingLastPathComponent().path).", exitCode: .failure)
         }
         close(descriptor)
-        return SecretBytes(copying: buffer)
+        do { return try SecretBytes(copying: UnsafeRawBufferPointer(buffer)) } catch {
+            throw CLIError(error.description, exitCode: .failure)
+        }
     }
 
     /// Removes the scratch directory and everything in it.

@@ -1,0 +1,53 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import AccountHandoff
+
+/// How commands get a transfer code: from standard input (typed at a prompt, or piped), or
+/// from a file with `--code-file`. Never from the command line: until its transfer ends, the
+/// code lets whoever has it join the transfer first, and every user of the machine can read
+/// other processes' command lines (`/proc/PID/cmdline`).
+enum TransferCode {
+    /// How every transfer code starts.
+    static let prefix = SessionPayload.textPrefix
+
+    /// The refusal for a code given as an argument: why, and what to type instead.
+    static func refusalOnCommandLine(command: String) -> CLIError {
+        CLIError("""
+            A transfer code is not accepted on the command line: until the transfer ends it is a secret, and \
+            other users of this computer can read command lines. Run 'handoff \(command)' and paste the code \
+            when it asks, pipe it in ('handoff \(command) < code.txt'), or use --code-file FILE.
+            """, exitCode: .usage)
+    }
+
+    /// Reads the code from `--code-file` or standard input and decodes it.
+    ///
+    /// - Throws: ``CLIError`` with exit code 64 when no code arrives, 65 when it is invalid.
+    static func read(_ parsed: ParsedArguments, input: StandardInput, console: Console) throws(CLIError) -> SessionPayload {
+        let text: String
+        if let path = parsed.value("--code-file") {
+            text = try readFile(path, console: console)
+        } else {
+            if input.isTerminal { console.raw("Transfer code (shown by the sending device, AH:...): ") }
+            guard let line = input.readLineNow() else {
+                throw CLIError("No transfer code arrived on standard input; paste it when asked, pipe it in, or use --code-file FILE.", exitCode: .usage)
+            }
+            text = line
+        }
+        return try decode(text.trimmingCharacters(in: .whitespaces))
+    }
+
+    /// Decodes a transfer code, turning each failure into a sentence and exit code 65.
+    static func decode(_ text: String) throws(CLIError) -> SessionPayload {
+        do { return try SessionPayload(text: text) } catch {
+            throw CLIError("The transfer code is invalid: \(error.message(for: .receiver))", exitCode: .invalidInput)
+        }
+    }
+
+    private static func readFile(_ path: String, console: Console) throws(CLIError) -> String {
+        let bytes = try InputFile.readFirstLine(path, what: "transfer code", maximumByteCount: 1024, console: console)
+        return String(decoding: bytes, as: UTF8.self)
+    }
+}

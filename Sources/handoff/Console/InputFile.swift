@@ -1,0 +1,61 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import AccountHandoff
+
+/// Opens an input file the person named (a password or a transfer code), with a clear
+/// sentence for each way it can be wrong, and never a silent hang: a named pipe is announced
+/// before the program waits for its writer.
+enum InputFile {
+    /// Opens `path` for reading.
+    ///
+    /// - Throws: ``CLIError`` (65) for a missing file, a directory, a device, or no permission.
+    static func open(_ path: String, what: String, console: Console) throws(CLIError) -> Int32 {
+        var status = stat()
+        guard stat(path, &status) == 0 else {
+            throw CLIError("The \(what) file \(path) does not exist; check the path.", exitCode: .invalidInput)
+        }
+        switch status.st_mode & S_IFMT {
+        case S_IFREG:
+            break
+        case S_IFDIR:
+            throw CLIError("\(path) is a directory; give the path of the file that holds the \(what).", exitCode: .invalidInput)
+        case S_IFIFO:
+            console.error("Waiting for another program to write the \(what) into the named pipe \(path) (Ctrl-C to stop)...")
+        default:
+            throw CLIError("\(path) is not a regular file or a named pipe; give the path of the file that holds the \(what).", exitCode: .invalidInput)
+        }
+        let descriptor = openFile(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else {
+            throw CLIError("The \(what) file \(path) cannot be opened (\(String(cString: strerror(errno)))); check its permissions.", exitCode: .invalidInput)
+        }
+        return descriptor
+    }
+
+    /// Reads the first line of `path` (without its line ending) into a plain buffer. For
+    /// non-secret inputs only (the transfer code); passwords use ``PasswordFile``.
+    static func readFirstLine(_ path: String, what: String, maximumByteCount: Int, console: Console) throws(CLIError) -> [UInt8] {
+        let descriptor = try open(path, what: what, console: console)
+        defer { close(descriptor) }
+        var bytes: [UInt8] = []
+        var byte: UInt8 = 0
+        while bytes.count <= maximumByteCount {
+            let count = read(descriptor, &byte, 1)
+            if count < 0, errno == EINTR { continue }
+            guard count == 1, byte != 0x0A else { break }
+            bytes.append(byte)
+        }
+        if bytes.last == 0x0D { bytes.removeLast() }
+        return bytes
+    }
+}
+
+private func openFile(_ path: String, _ flags: Int32) -> Int32 {
+    #if canImport(Glibc)
+    Glibc.open(path, flags)
+    #else
+    Darwin.open(path, flags)
+    #endif
+}

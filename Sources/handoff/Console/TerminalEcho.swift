@@ -1,0 +1,60 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Turns terminal echo off while a password is typed, and guarantees it comes back on every
+/// exit path: normal return, a thrown error, and Ctrl-C or SIGTERM (the signal handler
+/// restores the saved settings with `tcsetattr`, which is async-signal-safe, then lets the
+/// signal end the process as usual).
+enum TerminalEcho {
+    // Written before the handlers are installed and read only by them (and by `restore`).
+    nonisolated(unsafe) private static var saved = termios()
+    nonisolated(unsafe) private static var active: sig_atomic_t = 0
+
+    /// Runs `body` with echo off when standard input is a terminal.
+    static func withEchoOff<Result>(_ body: () throws(CLIError) -> Result) throws(CLIError) -> Result {
+        guard isatty(STDIN_FILENO) == 1, tcgetattr(STDIN_FILENO, &saved) == 0 else { return try body() }
+        var silent = saved
+        silent.c_lflag &= ~tcflag_t(ECHO)
+        installRestoringHandlers()
+        active = 1
+        tcsetattr(STDIN_FILENO, TCSAFLUSH, &silent)
+        defer { restore() }
+        return try body()
+    }
+
+    /// Puts the saved settings back, once.
+    static func restore() {
+        guard active == 1 else { return }
+        active = 0
+        tcsetattr(STDIN_FILENO, TCSAFLUSH, &saved)
+    }
+
+    private static func installRestoringHandlers() {
+        for signal in [SIGINT, SIGTERM, SIGHUP, SIGQUIT] {
+            var action = sigaction()
+            #if canImport(Glibc)
+            action.__sigaction_handler.sa_handler = { number in
+                TerminalEcho.restoreFromSignal()
+                Glibc.signal(number, SIG_DFL)
+                raise(number)
+            }
+            #else
+            action.__sigaction_u.__sa_handler = { number in
+                TerminalEcho.restoreFromSignal()
+                Darwin.signal(number, SIG_DFL)
+                raise(number)
+            }
+            #endif
+            sigemptyset(&action.sa_mask)
+            sigaction(signal, &action, nil)
+        }
+    }
+
+    private static func restoreFromSignal() {
+        if active == 1 { tcsetattr(STDIN_FILENO, TCSANOW, &saved) }
+        active = 0
+    }
+}

@@ -1,0 +1,88 @@
+import AccountHandoff
+
+/// A question asked on the terminal, answered on standard input. The demo recognises a
+/// question by the marker at the end of its text.
+enum Prompt {
+    /// Ends a yes/no/cancel question.
+    static let marker = "[yes/no/cancel] "
+    /// Ends a question that also takes the other device's code.
+    static let codeMarker = "[code/yes/no/cancel] "
+
+    /// How a person answered.
+    enum Answer: Equatable {
+        case yes, no, cancel
+        /// Digits the person typed: the code shown on the other device.
+        case typedCode(String)
+    }
+
+    /// Reads `yes`/`y`, `no`/`n`, `cancel`/`c` (any case) and, when `acceptsCode`, six digits
+    /// with optional spaces; `nil` for anything else.
+    static func answer(_ line: String, acceptsCode: Bool) -> Answer? {
+        switch line.lowercased() {
+        case "y", "yes": return .yes
+        case "n", "no": return .no
+        case "c", "cancel": return .cancel
+        default:
+            let digits = line.filter { $0 != " " }
+            guard acceptsCode, !digits.isEmpty, digits.allSatisfy({ $0.isASCII && $0.isNumber }) else { return nil }
+            return .typedCode(line)
+        }
+    }
+
+    /// Prints a question and leaves the cursor after the marker.
+    static func ask(_ question: String, acceptsCode: Bool, console: Console) {
+        console.raw(console.prefix + question + " " + (acceptsCode ? codeMarker : marker))
+    }
+}
+
+/// Answer lines for the questions of one session, one question at a time. A question that is
+/// still open when the session ends is abandoned (the person's line is no longer needed).
+actor AnswerQueue {
+    /// What a waiting question gets.
+    enum Delivery: Equatable {
+        case line(String)
+        case endOfInput
+        case abandoned
+    }
+
+    private var lines: [String] = []
+    private var ended = false
+    private var waiter: CheckedContinuation<Delivery, Never>?
+
+    /// Starts forwarding `input`'s answer lines into the queue.
+    init(input: StandardInput) {
+        let lines = input.answers()
+        Task { [weak self] in
+            for await line in lines { await self?.push(line) }
+            await self?.endOfInput()
+        }
+    }
+
+    /// The next answer line, waiting for it if needed.
+    func next() async -> Delivery {
+        if !lines.isEmpty { return .line(lines.removeFirst()) }
+        if ended { return .endOfInput }
+        return await withCheckedContinuation { waiter = $0 }
+    }
+
+    /// Resumes a waiting question with `abandoned`.
+    func abandonWaiting() {
+        waiter?.resume(returning: .abandoned)
+        waiter = nil
+    }
+
+    private func push(_ line: String) {
+        if let waiter {
+            self.waiter = nil
+            waiter.resume(returning: .line(line))
+        } else {
+            lines.append(line)
+        }
+    }
+
+    private func endOfInput() {
+        ended = true
+        waiter?.resume(returning: .endOfInput)
+        waiter = nil
+    }
+}
