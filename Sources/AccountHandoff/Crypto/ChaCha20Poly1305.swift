@@ -25,6 +25,11 @@ enum ChaCha20Poly1305 {
                     keyBytes.baseAddress!.assumingMemoryBound(to: UInt8.self))
             }
         }
+        CryptoMeter.record { counts in
+            counts.aeadSeals += 1
+            counts.aeadSealedBytes += plaintext.count
+            counts.aeadSealADBytes += additionalData.count
+        }
         return output
     }
 
@@ -49,6 +54,11 @@ enum ChaCha20Poly1305 {
                     nonce,
                     keyBytes.baseAddress!.assumingMemoryBound(to: UInt8.self))
             }
+        }
+        CryptoMeter.record { counts in
+            counts.aeadOpens += 1
+            counts.aeadOpenedBytes += sealed.count
+            counts.aeadOpenADBytes += additionalData.count
         }
         guard status == 0 else {
             plaintext.wipe()

@@ -21,6 +21,7 @@ public final class SystemRandomSource: RandomSource, @unchecked Sendable {
     public func fill(_ buffer: UnsafeMutableRawBufferPointer) {
         guard let base = buffer.baseAddress, buffer.count > 0 else { return }
         randombytes_buf(base, buffer.count)
+        CryptoMeter.record { $0.randomCalls += 1; $0.randomBytes += buffer.count }
     }
 }
 

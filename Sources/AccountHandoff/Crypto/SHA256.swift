@@ -22,6 +22,7 @@ enum SHA256 {
         }
         var digest = [UInt8](repeating: 0, count: byteCount)
         crypto_hash_sha256_final(&state, &digest)
+        CryptoMeter.record { $0.sha256Hashes += 1; $0.sha256Bytes += label.count + bytes.count }
         return digest
     }
 
@@ -35,6 +36,10 @@ enum SHA256 {
         }
         var digest = [UInt8](repeating: 0, count: byteCount)
         crypto_hash_sha256_final(&state, &digest)
+        CryptoMeter.record { counts in
+            counts.sha256Hashes += 1
+            for part in parts { counts.sha256Bytes += part.count }
+        }
         return digest
     }
 }
@@ -46,20 +51,22 @@ final class HMACSHA256 {
     static let byteCount = 32
 
     private var state = crypto_auth_hmacsha256_state()
+    private var keyByteCount = 0
+    private var messageByteCount = 0
 
     /// Starts an HMAC keyed with `keyBytes`.
     init(keyBytes: UnsafeRawBufferPointer) {
         Sodium.ensureInitialised()
-        Self.start(&state, keyBytes)
+        keyByteCount = Self.start(&state, keyBytes)
     }
 
     /// Starts an HMAC keyed with a secret.
     init(key: SecretBytes) {
         Sodium.ensureInitialised()
-        key.withUnsafeBytes { Self.start(&state, $0) }
+        keyByteCount = key.withUnsafeBytes { Self.start(&state, $0) }
     }
 
-    private static func start(_ state: inout crypto_auth_hmacsha256_state, _ key: UnsafeRawBufferPointer) {
+    private static func start(_ state: inout crypto_auth_hmacsha256_state, _ key: UnsafeRawBufferPointer) -> Int {
         // libsodium wants a valid pointer even for an empty key.
         var empty: UInt8 = 0
         if let base = key.baseAddress, key.count > 0 {
@@ -67,6 +74,7 @@ final class HMACSHA256 {
         } else {
             crypto_auth_hmacsha256_init(&state, &empty, 0)
         }
+        return key.count
     }
 
     deinit { sodium_memzero(&state, MemoryLayout<crypto_auth_hmacsha256_state>.size) }
@@ -74,6 +82,7 @@ final class HMACSHA256 {
     /// Absorbs public bytes.
     func update(_ bytes: [UInt8]) {
         crypto_auth_hmacsha256_update(&state, bytes, UInt64(bytes.count))
+        messageByteCount += bytes.count
     }
 
     /// Absorbs secret bytes without copying them out of guarded memory.
@@ -94,12 +103,18 @@ final class HMACSHA256 {
     func finalize(into output: UnsafeMutableRawBufferPointer) {
         precondition(output.count >= Self.byteCount, "HMAC output buffer too small")
         _ = crypto_auth_hmacsha256_final(&state, output.baseAddress!.assumingMemoryBound(to: UInt8.self))
+        CryptoMeter.record { [keyByteCount, messageByteCount] counts in
+            counts.hmacs += 1
+            counts.hmacKeyBytes += keyByteCount
+            counts.hmacMessageBytes += messageByteCount
+        }
     }
 
     /// Absorbs bytes that already sit in guarded memory, without copying them out.
     func update(_ bytes: UnsafeRawBufferPointer) {
         guard let base = bytes.baseAddress, bytes.count > 0 else { return }
         crypto_auth_hmacsha256_update(&state, base.assumingMemoryBound(to: UInt8.self), UInt64(bytes.count))
+        messageByteCount += bytes.count
     }
 
     /// One-shot `HMAC(key, message)` for a secret key and public message.

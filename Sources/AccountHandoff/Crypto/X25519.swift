@@ -43,6 +43,7 @@ enum X25519 {
         privateKey.withUnsafeBytes { scalar in
             _ = crypto_scalarmult_base(&output, scalar.baseAddress!.assumingMemoryBound(to: UInt8.self))
         }
+        CryptoMeter.record { $0.scalarMultBase += 1 }
         return X25519PublicKey(bytes: output)!
     }
 
@@ -62,6 +63,7 @@ enum X25519 {
                     peer.bytes)
             }
         }
+        CryptoMeter.record { $0.scalarMult += 1 }
         // libsodium returns -1 exactly when the output is all zeros; check both to be explicit.
         guard status == 0, !shared.isAllZero else {
             shared.wipe()

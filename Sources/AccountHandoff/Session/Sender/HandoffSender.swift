@@ -54,11 +54,12 @@ public final class HandoffSender {
         guard seconds.isFinite, seconds >= 0,
               seconds.rounded(.down) + Double(configuration.lifetime) <= Double(UInt32.max) else { throw .invalidClock }
         let nonce = try random.secret(Commitment.nonceByteCount)
+        let commitment = Commitment.commit(to: nonce)
         let keyPair: X25519KeyPair
         let commitmentCopy: SecretBytes
         do throws(HandoffError) {
             keyPair = try X25519KeyPair(random: random)
-            do { commitmentCopy = try SecretBytes(copying: Commitment.commit(to: nonce)) } catch {
+            do { commitmentCopy = try SecretBytes(copying: commitment) } catch {
                 keyPair.wipe()
                 throw error
             }
@@ -67,8 +68,7 @@ public final class HandoffSender {
             throw error
         }
         let payload = SessionPayload(intent: .sendAccount, expiry: UInt32(seconds.rounded(.down)) + configuration.lifetime,
-                                     commitment: Commitment.commit(to: nonce), senderPublicKey: keyPair.publicKey,
-                                     rendezvous: rendezvous)
+                                     commitment: commitment, senderPublicKey: keyPair.publicKey, rendezvous: rendezvous)
         let context = SenderContext(payload: payload, account: account, initialTranscript: Transcript(payload: payload),
                                     keyPair: keyPair, commitment: commitmentCopy)
         do { try registry?.register(payload) } catch {
