@@ -28,7 +28,14 @@ public struct IPv4Address: Hashable, Sendable, CustomStringConvertible {
         self.bytes = bytes
     }
 
-    /// Whether the address is in 127.0.0.0/8.
+    /// `0.0.0.0`, which a listener reads as "every address of this machine".
+    public static let unspecified = IPv4Address(uncheckedBytes: [0, 0, 0, 0])
+
+    /// Whether the address is `0.0.0.0`: it names no one machine, so a code must never
+    /// advertise it.
+    public var isUnspecified: Bool { bytes == [0, 0, 0, 0] }
+
+    /// Whether the address is in 127.0.0.0/8, reachable only from this machine.
     public var isLoopback: Bool { bytes[0] == 127 }
 
     /// The address as a 32-bit number in host order.
