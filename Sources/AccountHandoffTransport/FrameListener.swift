@@ -172,6 +172,9 @@ public final class FrameListener {
 
     /// Sends one frame on an admitted or bound connection.
     ///
+    /// - Warning: This blocks for up to ``TransportConfiguration/writeTimeout`` when the
+    ///   peer stopped reading and its buffers are full. Send to a connection that is not
+    ///   bound only what the protocol requires (such as one notice before ``disconnect(_:)``).
     /// - Throws: ``TransportError/closedLocally`` for a connection that is no longer open, and
     ///   the errors of ``FrameConnection/send(_:)``.
     public func send(_ frame: [UInt8], to connection: ConnectionID) throws(TransportError) {
