@@ -9,6 +9,7 @@ let package = Package(
         .library(name: "AccountHandoffTestSupport", targets: ["AccountHandoffTestSupport"]),
         .library(name: "AccountHandoffQR", targets: ["AccountHandoffQR"]),
         .library(name: "AccountHandoffTransport", targets: ["AccountHandoffTransport"]),
+        .library(name: "AccountHandoffFiles", targets: ["AccountHandoffFiles"]),
         .executable(name: "handoff", targets: ["handoff"]),
         // Test support: the simulated two-device world shared by the adversarial tests and Fuzz/.
         .library(name: "AccountHandoffSimulation", targets: ["AccountHandoffSimulation"]),
@@ -29,9 +30,11 @@ let package = Package(
         .target(name: "AccountHandoffVectors", dependencies: ["AccountHandoff", "AccountHandoffTestSupport"]),
         .target(name: "AccountHandoffQR", dependencies: ["AccountHandoff", "CQREncode"]),
         .target(name: "AccountHandoffTransport", dependencies: ["AccountHandoff"]),
+        // Output files (QR images, the receiver's store): atomic, mode 0600, never through links.
+        .target(name: "AccountHandoffFiles"),
         .executableTarget(
             name: "handoff",
-            dependencies: ["AccountHandoff", "AccountHandoffQR", "AccountHandoffTransport", "AccountHandoffVectors"]
+            dependencies: ["AccountHandoff", "AccountHandoffFiles", "AccountHandoffQR", "AccountHandoffTransport", "AccountHandoffVectors"]
         ),
         .target(name: "AccountHandoffSimulation", dependencies: ["AccountHandoff", "AccountHandoffTestSupport"]),
         .testTarget(
@@ -50,6 +53,7 @@ let package = Package(
             name: "AccountHandoffTransportTests",
             dependencies: ["AccountHandoff", "AccountHandoffTransport", "AccountHandoffTestSupport"]
         ),
+        .testTarget(name: "AccountHandoffFilesTests", dependencies: ["AccountHandoffFiles"]),
         .testTarget(
             name: "HandoffCLITests",
             dependencies: ["AccountHandoff", "AccountHandoffTestSupport", "AccountHandoffTransport", "handoff"]

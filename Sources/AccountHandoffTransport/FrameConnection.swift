@@ -4,23 +4,20 @@ import Glibc
 import Darwin
 #endif
 
-/// One TCP connection carrying length-framed handoff frames: the receiver's side after
-/// ``connect(to:configuration:)``, and the sender's side of an admitted connection inside
-/// ``FrameListener``.
+/// One TCP connection carrying length-framed handoff frames: the receiver's side, made by
+/// ``connect(to:configuration:)``. (The sender's side lives inside ``FrameListener``.)
 ///
 /// It is not thread-safe: use it from one thread (the app's session loop).
 public final class FrameConnection {
     /// The timeouts in force.
     public let configuration: TransportConfiguration
     private let socket: POSIXSocket
-    private var decoder: FrameStreamDecoder
+    private var decoder = FrameStreamDecoder()
     private var partialFrameStart: ContinuousClock.Instant?
 
-    init(socket: POSIXSocket, decoder: FrameStreamDecoder = FrameStreamDecoder(), configuration: TransportConfiguration) {
+    private init(socket: POSIXSocket, configuration: TransportConfiguration) {
         self.socket = socket
-        self.decoder = decoder
         self.configuration = configuration
-        if decoder.hasPartialFrame { partialFrameStart = .now }
     }
 
     /// Connects to a sender and presents the rendezvous tag; the connection is then ready for
@@ -38,9 +35,6 @@ public final class FrameConnection {
 
     /// Whether the connection is still open on this side.
     public var isOpen: Bool { socket.isOpen }
-
-    /// The descriptor, for a listener's `poll`.
-    var descriptor: Int32 { socket.descriptor }
 
     /// Sends one frame within the write timeout.
     ///
@@ -74,7 +68,7 @@ public final class FrameConnection {
     /// Reads what the socket has into the decoder.
     ///
     /// - Throws: ``TransportError/closedByPeer`` at end of stream.
-    func readOnce() throws(TransportError) {
+    private func readOnce() throws(TransportError) {
         guard let chunk = try socket.readAvailable() else { return }
         guard !chunk.isEmpty else { throw .closedByPeer }
         decoder.append(chunk)
@@ -82,7 +76,7 @@ public final class FrameConnection {
     }
 
     /// A frame already buffered, if any.
-    func nextBufferedFrame() throws(TransportError) -> [UInt8]? {
+    private func nextBufferedFrame() throws(TransportError) -> [UInt8]? {
         let frame = try decoder.nextFrame()
         if frame != nil || !decoder.hasPartialFrame { partialFrameStart = decoder.hasPartialFrame ? .now : nil }
         return frame
@@ -96,19 +90,9 @@ public final class FrameConnection {
         return start + configuration.readTimeout <= .now
     }
 
-    /// When a started frame must be complete, if one is.
-    var stallDeadline: ContinuousClock.Instant? {
-        partialFrameStart.map { $0 + configuration.readTimeout }
-    }
-
     /// Closes cleanly: the peer still receives every frame already sent. Idempotent.
     public func close() {
         socket.closeGracefully(linger: configuration.closeLinger)
-    }
-
-    /// Closes at once without waiting, for connections that misbehaved.
-    func abandon() {
-        socket.close()
     }
 }
 

@@ -17,8 +17,9 @@ public enum FrameStream {
     }
 }
 
-/// Splits a byte stream into frames. Feed it whatever arrived; it never buffers more than one
-/// frame plus its prefix, because an announced length above the cap fails at once.
+/// Splits a byte stream into frames. Feed it whatever arrived; an announced length above the
+/// cap fails at once, so a reader that appends no more than the decoder still needs (as
+/// ``FrameListener`` does) never holds more than one frame plus its prefix.
 public struct FrameStreamDecoder: Sendable {
     private var buffer: [UInt8] = []
 
@@ -27,6 +28,19 @@ public struct FrameStreamDecoder: Sendable {
 
     /// Whether part of a frame is buffered.
     public var hasPartialFrame: Bool { !buffer.isEmpty }
+
+    /// Bytes buffered: at most the length prefix plus one frame while the reader appends no
+    /// more than ``bytesToCompleteFrame`` at a time.
+    var bufferedByteCount: Int { buffer.count }
+
+    /// How many more bytes complete the length prefix or, once a valid prefix is buffered, the
+    /// frame it announces; always at least 1. Call ``nextFrame()`` after each append, so a bad
+    /// prefix fails before this is asked again.
+    var bytesToCompleteFrame: Int {
+        guard buffer.count >= FrameStream.lengthPrefixByteCount else { return FrameStream.lengthPrefixByteCount - buffer.count }
+        let announced = min(Int(buffer[0]) << 8 | Int(buffer[1]), Frame.maximumByteCount)
+        return max(1, FrameStream.lengthPrefixByteCount + announced - buffer.count)
+    }
 
     /// Appends received bytes.
     public mutating func append<Bytes: Sequence>(_ bytes: Bytes) where Bytes.Element == UInt8 {

@@ -28,8 +28,25 @@ public struct IPv4Address: Hashable, Sendable, CustomStringConvertible {
         self.bytes = bytes
     }
 
-    /// Whether the address is in 127.0.0.0/8.
+    /// `0.0.0.0`, which a listener reads as "every address of this machine".
+    public static let unspecified = IPv4Address(uncheckedBytes: [0, 0, 0, 0])
+
+    /// Whether the address is `0.0.0.0`: it names no one machine, so a code must never
+    /// advertise it.
+    public var isUnspecified: Bool { bytes == [0, 0, 0, 0] }
+
+    /// Whether the address is in 127.0.0.0/8, reachable only from this machine.
     public var isLoopback: Bool { bytes[0] == 127 }
+
+    /// Whether the address is in 169.254.0.0/16 (RFC 3927), self-assigned on a link without
+    /// a DHCP server.
+    public var isLinkLocal: Bool { bytes[0] == 169 && bytes[1] == 254 }
+
+    /// Whether the address is in a private range of RFC 1918: 10.0.0.0/8, 172.16.0.0/12 or
+    /// 192.168.0.0/16.
+    public var isPrivate: Bool {
+        bytes[0] == 10 || (bytes[0] == 172 && (16...31).contains(bytes[1])) || (bytes[0] == 192 && bytes[1] == 168)
+    }
 
     /// The address as a 32-bit number in host order.
     var value: UInt32 { bytes.reduce(0) { $0 << 8 | UInt32($1) } }

@@ -120,18 +120,40 @@ final class POSIXSocket {
         code == ECONNREFUSED ? .connectionRefused : code == ETIMEDOUT ? .timedOut : .system(operation: "connect", errno: code)
     }
 
-    /// Accepts one pending connection, or returns `nil` when none is waiting.
-    func accept() throws(TransportError) -> POSIXSocket? {
+    /// What one `accept` call gave.
+    enum AcceptOutcome {
+        /// A new connection, now owned by the caller.
+        case accepted(POSIXSocket)
+        /// Nothing to accept right now (or a connection failed before it could be accepted).
+        case noneWaiting
+        /// A connection is waiting but the process or system is out of descriptors or memory.
+        case outOfResources
+    }
+
+    /// Accepts one pending connection.
+    ///
+    /// - Throws: only when the listening socket itself is unusable.
+    func accept() throws(TransportError) -> AcceptOutcome {
         #if canImport(Glibc)
         let accepted = Glibc.accept(descriptor, nil, nil)
         #else
         let accepted = Darwin.accept(descriptor, nil, nil)
         #endif
         guard accepted >= 0 else {
-            if errno == EAGAIN || errno == EWOULDBLOCK || errno == ECONNABORTED || errno == EINTR { return nil }
-            throw .system(operation: "accept", errno: errno)
+            switch errno {
+            case EMFILE, ENFILE, ENOBUFS, ENOMEM:
+                return .outOfResources
+            case EAGAIN, EWOULDBLOCK, EINTR, ECONNABORTED, EPROTO, EPERM, ENETDOWN, ENOPROTOOPT, EHOSTDOWN,
+                 EHOSTUNREACH, EOPNOTSUPP, ENETUNREACH:
+                // Errors of one connection, reported by accept; the next one may be fine.
+                return .noneWaiting
+            default:
+                throw .system(operation: "accept", errno: errno)
+            }
         }
-        return try Self.adopt(accepted)
+        do { return .accepted(try Self.adopt(accepted)) } catch {
+            return .noneWaiting  // adopt closed it; the listener keeps going
+        }
     }
 
     // MARK: Waiting, reading, writing
@@ -202,12 +224,18 @@ final class POSIXSocket {
     /// passes, then closes. Draining first avoids a reset that could destroy bytes in flight.
     func closeGracefully(linger: Duration) {
         guard isOpen else { return }
-        shutdown(descriptor, Int32(SHUT_WR))
+        shutdownWrite()
         let deadline = ContinuousClock.now + linger
         while (try? wait(for: Int16(POLLIN), until: deadline)) == true {
             guard let chunk = try? readAvailable(), chunk != [] else { break }
         }
         close()
+    }
+
+    /// Stops sending: the peer reads end of stream after every byte already written.
+    func shutdownWrite() {
+        guard isOpen else { return }
+        shutdown(descriptor, Int32(SHUT_WR))
     }
 
     /// Closes at once. Idempotent.

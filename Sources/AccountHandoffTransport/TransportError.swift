@@ -19,6 +19,16 @@ public enum TransportError: Error, Hashable, Sendable {
     case addressUnavailable(errno: Int32)
     /// This side already closed the connection.
     case closedLocally
+    /// The connection presented the tag but the session did not bind it (no authenticated
+    /// hello) within ``TransportConfiguration/helloTimeout``; the listener closed it.
+    case notJoinedInTime
+    /// The connection had not been bound to the session and was closed to make room for a
+    /// newer connection when the listener was full.
+    case evicted
+    /// ``FrameListener/bind(_:)`` was asked to bind a second connection; a session binds once.
+    case anotherConnectionBound
+    /// A listener cannot advertise `0.0.0.0` (every address of this machine) in a code.
+    case unspecifiedAddress
     /// Another socket call failed.
     case system(operation: String, errno: Int32)
 
@@ -30,7 +40,8 @@ public enum TransportError: Error, Hashable, Sendable {
         switch self {
         case .oversizedFrame(let count): .oversizedFrame(count)
         case .unsupportedRendezvous: .malformed(.rendezvous)
-        case .closedByPeer, .timedOut, .connectionRefused, .emptyFrame, .addressUnavailable, .closedLocally, .system:
+        case .closedByPeer, .timedOut, .connectionRefused, .emptyFrame, .addressUnavailable, .closedLocally, .notJoinedInTime,
+             .evicted, .anotherConnectionBound, .unspecifiedAddress, .system:
             .transportLost
         }
     }
@@ -48,6 +59,10 @@ extension TransportError: CustomStringConvertible {
         case .unsupportedRendezvous: "The code's rendezvous token is not a local network address this program understands; scan a code made by the handoff tool."
         case .addressUnavailable(let code): "The listening address cannot be used (errno \(code)); choose another address or port."
         case .closedLocally: "The connection was already closed."
+        case .notJoinedInTime: "The connection did not join the transfer in time and was closed; a device that scanned the code can connect again."
+        case .evicted: "The connection was closed to make room for newer ones because it had not joined the transfer; a device that scanned the code can connect again."
+        case .anotherConnectionBound: "The transfer already belongs to another connection and cannot be handed to a second one; start a new transfer."
+        case .unspecifiedAddress: "The address 0.0.0.0 stands for every address of this machine and cannot be put in a code; listen on one address of this machine, such as 127.0.0.1."
         case .system(let operation, let code): "The network call \(operation) failed (errno \(code)); try again."
         }
     }

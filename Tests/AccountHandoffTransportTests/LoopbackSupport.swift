@@ -7,9 +7,10 @@ import Testing
 /// Shared pieces for tests that run real sockets on 127.0.0.1.
 enum Loopback {
     static let now = Date(timeIntervalSince1970: 1_800_000_000)
-    static let fast = TransportConfiguration(connectTimeout: .seconds(2), handshakeTimeout: .milliseconds(300),
-                                             readTimeout: .milliseconds(300), writeTimeout: .seconds(2),
-                                             closeLinger: .milliseconds(200), maximumConnections: 4)
+    static let fast = TransportConfiguration(connectTimeout: .seconds(2), tagTimeout: .milliseconds(300),
+                                             helloTimeout: .milliseconds(600), readTimeout: .milliseconds(300),
+                                             writeTimeout: .seconds(2), closeLinger: .milliseconds(200),
+                                             maximumConnections: 4, maximumIgnoredFrames: 3)
 
     static func account() throws -> AccountMetadata {
         try AccountMetadata(linkID: AccountLinkID(uuid: UUID()), displayName: "Ada", emailAddress: "ada@example.org",
@@ -35,6 +36,22 @@ enum Loopback {
         try socket.connect(address: rendezvous.address, port: rendezvous.port, timeout: .seconds(2))
         if !bytes.isEmpty { try socket.writeAll(bytes, until: .now + .seconds(2)) }
         return socket
+    }
+
+    /// What the peer of `socket` did within `timeout`: `.closed` at end of stream or reset,
+    /// `.open` when nothing arrived.
+    static func peerState(of socket: POSIXSocket, within timeout: Duration = .seconds(2)) -> PeerState {
+        guard (try? socket.wait(for: Int16(POLLIN), until: .now + timeout)) == true else { return .open }
+        do {
+            guard let bytes = try socket.readAvailable() else { return .open }
+            return bytes.isEmpty ? .closed : .sent(bytes)
+        } catch {
+            return .closed
+        }
+    }
+
+    enum PeerState: Equatable {
+        case open, closed, sent([UInt8])
     }
 
     /// The frame bytes of the first `.send` action.

@@ -23,6 +23,7 @@ import Testing
             Issue.record("no short codes"); return
         }
         #expect(senderCode == receiverCode)
+        try listener.bind(peer)  // the hello authenticated: the session binds this connection
 
         try listener.send(try #require(Loopback.sent(try sender.handle(.codeConfirmed, now: Loopback.now))), to: peer)
         let offerActions = try receiver.handle(.frameReceived(connection.receive(timeout: .seconds(2))), now: Loopback.now)
@@ -93,7 +94,8 @@ import Testing
         guard case .connected(let peer) = try Loopback.event(listener), case .frame(peer, let hello) = try Loopback.event(listener) else {
             Issue.record("no hello"); return
         }
-        _ = try sender.handle(.frameReceived(hello), now: Loopback.now)
+        guard case .showShortCode = try sender.handle(.frameReceived(hello), now: Loopback.now).first else { Issue.record("hello refused"); return }
+        try listener.bind(peer)
         guard case .disconnected(peer, let error) = try Loopback.event(listener) else { Issue.record("no disconnect"); return }
         #expect(error == .closedByPeer)
         #expect(error.handoffError == .transportLost)
@@ -110,7 +112,8 @@ import Testing
         guard case .connected(let peer) = try Loopback.event(listener), case .frame(peer, let hello) = try Loopback.event(listener) else {
             Issue.record("no hello"); return
         }
-        _ = try sender.handle(.frameReceived(hello), now: Loopback.now)
+        guard case .showShortCode = try sender.handle(.frameReceived(hello), now: Loopback.now).first else { Issue.record("hello refused"); return }
+        try listener.bind(peer)
         try listener.send(try #require(Loopback.sent(try sender.handle(.cancel, now: Loopback.now))), to: peer)
         listener.close()
         let ended = try receiver.handle(.frameReceived(connection.receive(timeout: .seconds(2))), now: Loopback.now)

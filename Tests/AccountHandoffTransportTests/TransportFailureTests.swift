@@ -16,7 +16,7 @@ import Testing
         #expect(TransportError.timedOut.handoffError == .transportLost)
     }
 
-    @Test func connectionThatNeverPresentsTheTagIsDroppedAfterTheHandshakeTimeout() throws {
+    @Test func connectionThatNeverPresentsTheTagIsDroppedAfterTheTagTimeout() throws {
         let (listener, _) = try Loopback.sender()
         defer { listener.close() }
         let silent = try Loopback.rawConnection(to: listener.rendezvous, sending: [])
@@ -26,6 +26,8 @@ import Testing
         #expect(try listener.next(timeout: .milliseconds(500)) == nil)
         #expect(listener.openConnectionCount == 0)
         #expect(listener.droppedConnectionCount == 1)
+        #expect(listener.statistics.tagTimedOut == 1)
+        #expect(Loopback.peerState(of: silent) == .closed)
     }
 
     @Test func stalledFrameDisconnectsWithTimedOut() throws {
@@ -50,14 +52,22 @@ import Testing
         #expect(error.handoffError == .oversizedFrame(5000))
     }
 
-    @Test func connectionsBeyondTheLimitAreRefused() throws {
+    @Test func aConnectionBeyondTheLimitEvictsTheOldestOneInsteadOfBeingRefused() throws {
         let (listener, _) = try Loopback.sender()
         defer { listener.close() }
-        let sockets = try (0..<5).map { _ in try Loopback.rawConnection(to: listener.rendezvous, sending: []) }
+        #expect(listener.connectionCapacity == 4)
+        var sockets: [POSIXSocket] = []
         defer { sockets.forEach { $0.close() } }
-        #expect(try listener.next(timeout: .milliseconds(100)) == nil)
+        for _ in 0..<5 {
+            sockets.append(try Loopback.rawConnection(to: listener.rendezvous, sending: []))
+            #expect(try listener.next(timeout: .milliseconds(30)) == nil)
+        }
         #expect(listener.openConnectionCount == 4)
+        #expect(listener.statistics.accepted == 5)
+        #expect(listener.statistics.evictedBeforeTag == 1)
         #expect(listener.droppedConnectionCount == 1)
+        #expect(Loopback.peerState(of: sockets[0]) == .closed)  // the oldest made room
+        #expect(Loopback.peerState(of: sockets[4], within: .milliseconds(50)) == .open)  // the newest got its chance
     }
 
     @Test func nobodyListeningIsConnectionRefused() throws {
@@ -75,6 +85,11 @@ import Testing
         #expect(throws: TransportError.closedLocally) { try connection.send([1]) }
         listener.close()
         #expect(throws: TransportError.closedLocally) { try listener.next(timeout: .milliseconds(10)) }
+    }
+
+    @Test func unspecifiedAddressIsRefusedBecauseACodeCannotAdvertiseIt() {
+        #expect(throws: TransportError.unspecifiedAddress) { try FrameListener(address: .unspecified, tag: [1, 2, 3, 4, 5, 6]) }
+        #expect(TransportError.unspecifiedAddress.handoffError == .transportLost)
     }
 
     @Test func busyPortIsAddressUnavailable() throws {
