@@ -69,8 +69,12 @@ public final class FrameListener {
     public let connectionCapacity: Int
     /// What happened to the connections so far.
     public private(set) var statistics = ListenerStatistics()
-    /// The connection bound with ``bind(_:)``, if any; it stays recorded after it ends.
-    public private(set) var boundConnection: ConnectionID?
+    /// How many connections may be bound at once: a copy of the accepted hello can arrive on
+    /// another connection (Spec 6.7), and the driver keeps each as a candidate until an
+    /// authenticated frame decides which one is the receiver's.
+    public static let maximumBoundConnections = 4
+    /// The connections bound with ``bind(_:)``, in order; they stay recorded after they end.
+    public private(set) var boundConnections: [ConnectionID] = []
 
     private let socket: POSIXSocket
     private var connections: [Int: InboundConnection] = [:]
@@ -137,20 +141,21 @@ public final class FrameListener {
     }
 
     /// Binds `connection` to the session: call it when the session authenticated the hello
-    /// that came on it. The bound connection has no admission deadline, is never closed to
-    /// make room, and no other connection can be bound afterwards. Binding it again does
-    /// nothing.
+    /// that came on it (or a byte-identical copy of it, Spec 6.7). A bound connection has no
+    /// admission deadline and is never closed to make room. Binding it again does nothing; at
+    /// most ``maximumBoundConnections`` can be bound, and the driver disconnects the ones that
+    /// turn out not to be the receiver's.
     ///
     /// - Throws: ``TransportError/closedLocally`` when the connection is no longer open;
-    ///   ``TransportError/anotherConnectionBound`` when a different connection was bound.
+    ///   ``TransportError/boundConnectionLimit`` when as many connections are bound already.
     public func bind(_ connection: ConnectionID) throws(TransportError) {
-        if let boundConnection {
-            guard boundConnection == connection else { throw .anotherConnectionBound }
+        if boundConnections.contains(connection) {
             guard connections[connection.rawValue]?.isServing == true else { throw .closedLocally }
             return
         }
+        guard boundConnections.count < Self.maximumBoundConnections else { throw .boundConnectionLimit }
         guard let target = connections[connection.rawValue], target.bind() else { throw .closedLocally }
-        boundConnection = connection
+        boundConnections.append(connection)
     }
 
     /// Records that the session ignored a frame from `connection`. An unbound connection is

@@ -25,8 +25,8 @@ public enum TransportError: Error, Hashable, Sendable {
     /// The connection had not been bound to the session and was closed to make room for a
     /// newer connection when the listener was full.
     case evicted
-    /// ``FrameListener/bind(_:)`` was asked to bind a second connection; a session binds once.
-    case anotherConnectionBound
+    /// ``FrameListener/bind(_:)`` was asked to bind more than ``FrameListener/maximumBoundConnections``.
+    case boundConnectionLimit
     /// A listener cannot advertise `0.0.0.0` (every address of this machine) in a code.
     case unspecifiedAddress
     /// Another socket call failed.
@@ -41,7 +41,7 @@ public enum TransportError: Error, Hashable, Sendable {
         case .oversizedFrame(let count): .oversizedFrame(count)
         case .unsupportedRendezvous: .malformed(.rendezvous)
         case .closedByPeer, .timedOut, .connectionRefused, .emptyFrame, .addressUnavailable, .closedLocally, .notJoinedInTime,
-             .evicted, .anotherConnectionBound, .unspecifiedAddress, .system:
+             .evicted, .boundConnectionLimit, .unspecifiedAddress, .system:
             .transportLost
         }
     }
@@ -61,7 +61,7 @@ extension TransportError: CustomStringConvertible {
         case .closedLocally: "The connection was already closed."
         case .notJoinedInTime: "The connection did not join the transfer in time and was closed; a device that scanned the code can connect again."
         case .evicted: "The connection was closed to make room for newer ones because it had not joined the transfer; a device that scanned the code can connect again."
-        case .anotherConnectionBound: "The transfer already belongs to another connection and cannot be handed to a second one; start a new transfer."
+        case .boundConnectionLimit: "Too many connections presented this transfer's hello; start a new transfer and keep the code out of sight."
         case .unspecifiedAddress: "The address 0.0.0.0 stands for every address of this machine and cannot be put in a code; listen on one address of this machine, such as 127.0.0.1."
         case .system(let operation, let code): "The network call \(operation) failed (errno \(code)); try again."
         }

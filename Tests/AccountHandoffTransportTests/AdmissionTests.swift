@@ -100,7 +100,7 @@ import Testing
             Issue.record("no hello"); return
         }
         try listener.bind(id)
-        #expect(listener.boundConnection == id)
+        #expect(listener.boundConnections == [id])
         // Twice the hello deadline passes quietly.
         #expect(try listener.next(timeout: Loopback.fast.helloTimeout * 2) == nil)
         try connection.send([7, 7])
@@ -112,22 +112,25 @@ import Testing
 
     // MARK: Binding
 
-    @Test func onlyOneConnectionCanBeBound() throws {
-        let listener = try Self.listener()
+    @Test func atMostFourConnectionsCanBeBoundAndTheRestMeetTheirDeadline() throws {
+        var roomy = Loopback.fast
+        roomy.maximumConnections = 8
+        let listener = try Self.listener(roomy)
         defer { listener.close() }
-        let first = try Loopback.rawConnection(to: listener.rendezvous, sending: listener.rendezvous.preamble)
-        let second = try Loopback.rawConnection(to: listener.rendezvous, sending: listener.rendezvous.preamble)
-        defer { first.close(); second.close() }
+        let peers = try (0..<6).map { _ in try Loopback.rawConnection(to: listener.rendezvous, sending: listener.rendezvous.preamble) }
+        defer { peers.forEach { $0.close() } }
         var admitted: [FrameListener.ConnectionID] = []
-        while admitted.count < 2, case .connected(let id)? = try Self.event(listener) { admitted.append(id) }
-        try #require(admitted.count == 2)
-        try listener.bind(admitted[0])
+        while admitted.count < 6, case .connected(let id)? = try Self.event(listener) { admitted.append(id) }
+        try #require(admitted.count == 6)
+        for id in admitted.prefix(4) { try listener.bind(id) }
         try listener.bind(admitted[0])  // again: nothing changes
-        #expect(throws: TransportError.anotherConnectionBound) { try listener.bind(admitted[1]) }
-        #expect(listener.boundConnection == admitted[0])
-        // The unbound one still meets its deadline; the bound one does not.
-        #expect(try Self.event(listener) == .disconnected(admitted[1], .notJoinedInTime))
-        #expect(listener.openConnectionCount == 1)
+        #expect(throws: TransportError.boundConnectionLimit) { try listener.bind(admitted[4]) }
+        #expect(listener.boundConnections == Array(admitted.prefix(4)))
+        // The unbound ones still meet their deadline; the bound ones do not.
+        var timedOut: Set<FrameListener.ConnectionID> = []
+        while timedOut.count < 2, case .disconnected(let id, .notJoinedInTime)? = try Self.event(listener) { timedOut.insert(id) }
+        #expect(timedOut == Set(admitted.suffix(2)))
+        #expect(listener.openConnectionCount == 4)
     }
 
     @Test func aConnectionThatIsGoneCannotBeBound() throws {
@@ -138,7 +141,7 @@ import Testing
         peer.close()
         #expect(try Self.event(listener) == .disconnected(id, .closedByPeer))
         #expect(throws: TransportError.closedLocally) { try listener.bind(id) }
-        #expect(listener.boundConnection == nil)
+        #expect(listener.boundConnections.isEmpty)
     }
 
     // MARK: Ignored frames

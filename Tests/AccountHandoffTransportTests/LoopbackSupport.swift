@@ -25,6 +25,13 @@ enum Loopback {
         return (listener, sender)
     }
 
+    /// A receiver's hello for `payload`, as bytes, from a scan with `seed`.
+    static func hello(for payload: SessionPayload, seed: UInt64) throws -> [UInt8] {
+        let (_, step) = try HandoffReceiver.scan(payload: payload, random: InsecureDeterministicRandom(seed: seed), now: now)
+        guard case .send(let bytes)? = step.actions.first else { throw CancellationError() }
+        return bytes
+    }
+
     /// The next event within a second, or a recorded failure.
     static func event(_ listener: FrameListener, timeout: Duration = .seconds(2)) throws -> FrameListener.Event {
         try #require(try listener.next(timeout: timeout))
@@ -55,7 +62,7 @@ enum Loopback {
     }
 
     /// The frame bytes of the first `.send` action.
-    static func sent(_ actions: [HandoffAction]) -> [UInt8]? {
+    static func sent(_ actions: [SenderAction]) -> [UInt8]? {
         for action in actions { if case .send(let bytes) = action { return bytes } }
         return nil
     }

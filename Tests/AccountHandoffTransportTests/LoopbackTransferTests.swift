@@ -4,120 +4,181 @@ import AccountHandoffTestSupport
 import Foundation
 import Testing
 
-/// Whole sessions over real TCP on 127.0.0.1, with the sans-IO state machines on each end.
+/// Stores nothing; reports an import.
+private struct AcceptingImporter: AccountImporter {
+    func importAccount(_ account: ImportedAccount) async -> ReceiptStatus {
+        account.credential.wipe()
+        return .imported
+    }
+}
+
+/// Wraps a receiver's channel and runs `beforeFirstSend` with the hello before it goes out.
+private final class InterceptingChannel: FrameChannel, @unchecked Sendable {
+    // Safety of @unchecked Sendable: `intercepted` is only touched under `lock`; the rest is immutable.
+    private let inner: any FrameChannel
+    private let beforeFirstSend: @Sendable ([UInt8]) async -> Void
+    private let lock = NSLock()
+    private var intercepted = false
+
+    init(_ inner: any FrameChannel, beforeFirstSend: @escaping @Sendable ([UInt8]) async -> Void) {
+        self.inner = inner
+        self.beforeFirstSend = beforeFirstSend
+    }
+
+    func events() -> AsyncThrowingStream<FrameChannelEvent, any Error> { inner.events() }
+    func send(_ frame: [UInt8], to peer: FramePeer) async throws {
+        let first = lock.withLock { () -> Bool in
+            defer { intercepted = true }
+            return !intercepted
+        }
+        if first { await beforeFirstSend(frame) }
+        try await inner.send(frame, to: peer)
+    }
+    func close() async { await inner.close() }
+}
+
+/// Answers for both people: compare the codes, confirm, provide the password.
+private func confirmBothSides(_ sender: HandoffSenderSession, _ receiver: HandoffReceiverSession) -> Task<Void, Never> {
+    Task {
+        let senderSide = Task {
+            for await update in sender.updates {
+                if case .codeReady = update { try? await sender.confirmCode() }
+                if case .credentialRequested = update { try? await sender.provideCredential(SecretBytes(utf8: "correct horse")) }
+            }
+        }
+        for await update in receiver.updates {
+            if case .accountOffered = update { try? await receiver.accept() }
+        }
+        await senderSide.value
+    }
+}
+
+/// Whole sessions over real TCP on 127.0.0.1: the drivers on each end, the listener and the
+/// connection behind their frame channels.
 @Suite struct LoopbackTransferTests {
-    @Test func completeTransferOverLoopback() throws {
-        let (listener, sender) = try Loopback.sender()
-        defer { listener.close() }
-        let rendezvous = try TCPRendezvous(token: sender.payload.rendezvous)
-        #expect(rendezvous == listener.rendezvous)
-        let connection = try FrameConnection.connect(to: rendezvous, configuration: Loopback.fast)
-        defer { connection.close() }
-        let (receiver, scanActions) = try HandoffReceiver.scan(payload: sender.payload, random: InsecureDeterministicRandom(seed: 9), now: Loopback.now)
-        try connection.send(try #require(Loopback.sent(scanActions)))
-
-        guard case .connected(let peer) = try Loopback.event(listener) else { Issue.record("no connection"); return }
-        guard case .frame(peer, let hello) = try Loopback.event(listener) else { Issue.record("no hello"); return }
-        let shown = try sender.handle(.frameReceived(hello), now: Loopback.now)
-        guard case .showShortCode(let senderCode) = shown.first, case .showShortCode(let receiverCode) = scanActions.last else {
-            Issue.record("no short codes"); return
-        }
-        #expect(senderCode == receiverCode)
-        try listener.bind(peer)  // the hello authenticated: the session binds this connection
-
-        try listener.send(try #require(Loopback.sent(try sender.handle(.codeConfirmed, now: Loopback.now))), to: peer)
-        let offerActions = try receiver.handle(.frameReceived(connection.receive(timeout: .seconds(2))), now: Loopback.now)
-        guard case .showAccount = offerActions.first else { Issue.record("no offer: \(offerActions)"); return }
-        try connection.send(try #require(Loopback.sent(try receiver.handle(.codeConfirmed, now: Loopback.now))))
-        guard case .frame(peer, let accept) = try Loopback.event(listener) else { Issue.record("no accept"); return }
-        guard case .requestCredential = try sender.handle(.frameReceived(accept), now: Loopback.now).first else { Issue.record("no request"); return }
-        let credential = try sender.handle(.credentialProvided(SecretBytes(utf8: "correct horse")), now: Loopback.now)
-        try listener.send(try #require(Loopback.sent(credential)), to: peer)
-        let delivered = try receiver.handle(.frameReceived(connection.receive(timeout: .seconds(2))), now: Loopback.now)
-        guard case .deliverAccount(let imported) = delivered.first else { Issue.record("no delivery: \(delivered)"); return }
-        #expect(imported.credential.constantTimeEquals(SecretBytes(utf8: "correct horse")))
-        let receipt = try receiver.handle(.importFinished(.imported), now: Loopback.now)
-        try connection.send(try #require(Loopback.sent(receipt)))
-        connection.close()
-
-        guard case .frame(peer, let receiptFrame) = try Loopback.event(listener) else { Issue.record("no receipt"); return }
-        guard case .finished(.completed(.imported)) = try sender.handle(.frameReceived(receiptFrame), now: Loopback.now).last else {
-            Issue.record("receipt not accepted"); return
-        }
-        #expect(sender.outcome == .completed(.imported))
-        guard case .disconnected(peer, .closedByPeer) = try Loopback.event(listener) else { Issue.record("no clean end"); return }
+    private func sessions(connect: @escaping HandoffReceiverSession.Connector) throws -> (HandoffSenderSession, HandoffReceiverSession, TCPRendezvous) {
+        let listener = try FrameListener(random: SystemRandomSource(), configuration: Loopback.fast)
+        let rendezvous = listener.rendezvous
+        let sender = try HandoffSenderSession(account: Loopback.account(), rendezvous: rendezvous.token,
+                                              channel: ListenerFrameChannel.serving(listener))
+        let receiver = HandoffReceiverSession(payload: sender.payload, importer: AcceptingImporter(), connect: connect)
+        return (sender, receiver, rendezvous)
     }
 
-    @Test func strayConnectionWithoutTagNeverReachesTheSession() throws {
-        let (listener, sender) = try Loopback.sender()
-        defer { listener.close() }
-        let stray = try Loopback.rawConnection(to: listener.rendezvous, sending: Array("GET / HTTP/1.1\r\n\r\n".utf8))
-        defer { stray.close() }
-        #expect(try listener.next(timeout: .milliseconds(200)) == nil)
-        #expect(listener.droppedConnectionCount == 1)
-        #expect(listener.openConnectionCount == 0)
-        #expect(sender.state == .awaitingHello)
-
-        // The real receiver still gets through.
-        let connection = try FrameConnection.connect(to: listener.rendezvous, configuration: Loopback.fast)
-        defer { connection.close() }
-        let (_, actions) = try HandoffReceiver.scan(payload: sender.payload, random: InsecureDeterministicRandom(seed: 3), now: Loopback.now)
-        try connection.send(try #require(Loopback.sent(actions)))
-        guard case .connected = try Loopback.event(listener), case .frame(_, let hello) = try Loopback.event(listener) else {
-            Issue.record("real receiver not admitted"); return
+    @Test func completeTransferOverLoopback() async throws {
+        let (sender, receiver, _) = try sessions { payload in
+            try ConnectionFrameChannel.connect(to: payload.rendezvous, configuration: Loopback.fast)
         }
-        guard case .showShortCode = try sender.handle(.frameReceived(hello), now: Loopback.now).first else { Issue.record("hello refused"); return }
+        let people = confirmBothSides(sender, receiver)
+        async let sent = sender.run()
+        async let received = receiver.run()
+        #expect(await received == .completed(.imported))
+        #expect(await sent == .completed(.imported))
+        await people.value
     }
 
-    @Test func taggedConnectionSendingJunkIsIgnoredAndDroppedWhileTheSessionWaits() throws {
-        let (listener, sender) = try Loopback.sender()
-        defer { listener.close() }
-        let junk: [UInt8] = Array(repeating: 0x41, count: 40)
-        let stray = try Loopback.rawConnection(to: listener.rendezvous, sending: listener.rendezvous.preamble + FrameStream.encode(junk))
-        defer { stray.close() }
-        guard case .connected(let strayID) = try Loopback.event(listener),
-              case .frame(strayID, let frame) = try Loopback.event(listener) else { Issue.record("no junk frame"); return }
-        let actions = try sender.handle(.frameReceived(frame), now: Loopback.now)
-        guard case .ignored(.unsupportedVersion(0x41)) = actions.first, actions.count == 1 else { Issue.record("\(actions)"); return }
-        listener.disconnect(strayID)
-        #expect(sender.state == .awaitingHello)
-        #expect(listener.openConnectionCount == 0)
+    /// Spec 6.7: the hello is public, so a copy of it can reach the sender on another
+    /// connection, even before the real one. In either order the real receiver completes.
+    @Test(arguments: [true, false]) func aCopyOfTheHelloOnAnotherConnectionChangesNothing(copyFirst: Bool) async throws {
+        let copies = CopyHolder()
+        let (sender, receiver, rendezvous) = try sessions { payload in
+            let real = try ConnectionFrameChannel.connect(to: payload.rendezvous, configuration: Loopback.fast)
+            return InterceptingChannel(real) { hello in
+                // An observer copies the hello and replays it on its own connection.
+                guard let copy = try? Loopback.rawConnection(to: TCPRendezvous(token: payload.rendezvous),
+                                                           sending: TCPRendezvous(token: payload.rendezvous).preamble) else { return }
+                copies.keep(copy)
+                if copyFirst {
+                    try? copy.writeAll(FrameStream.encode(hello), until: .now + .seconds(1))
+                    try? await Task.sleep(nanoseconds: 100_000_000)
+                } else {
+                    Task {
+                        try? await Task.sleep(nanoseconds: 100_000_000)
+                        try? copy.writeAll(FrameStream.encode(hello), until: .now + .seconds(1))
+                    }
+                }
+            }
+        }
+        _ = rendezvous
+        let people = confirmBothSides(sender, receiver)
+        async let sent = sender.run()
+        async let received = receiver.run()
+        #expect(await received == .completed(.imported))
+        #expect(await sent == .completed(.imported))
+        await people.value
+        copies.closeAll()
     }
 
-    @Test func droppedConnectionBecomesTransportLost() throws {
-        let (listener, sender) = try Loopback.sender()
-        defer { listener.close() }
-        let connection = try FrameConnection.connect(to: listener.rendezvous, configuration: Loopback.fast)
-        let (_, actions) = try HandoffReceiver.scan(payload: sender.payload, random: InsecureDeterministicRandom(seed: 4), now: Loopback.now)
-        try connection.send(try #require(Loopback.sent(actions)))
-        connection.close()
-        guard case .connected(let peer) = try Loopback.event(listener), case .frame(peer, let hello) = try Loopback.event(listener) else {
-            Issue.record("no hello"); return
+    @Test func aLostConnectionIsTransportLostOnBothSides() async throws {
+        let opened = ChannelHolder()
+        let (sender, receiver, _) = try sessions { payload in
+            let channel = try ConnectionFrameChannel.connect(to: payload.rendezvous, configuration: Loopback.fast)
+            opened.keep(channel)
+            return channel
         }
-        guard case .showShortCode = try sender.handle(.frameReceived(hello), now: Loopback.now).first else { Issue.record("hello refused"); return }
-        try listener.bind(peer)
-        guard case .disconnected(peer, let error) = try Loopback.event(listener) else { Issue.record("no disconnect"); return }
-        #expect(error == .closedByPeer)
-        #expect(error.handoffError == .transportLost)
-        let ended = try sender.handle(.transportLost, now: Loopback.now)
-        guard case .finished(.failed(.transportLost)) = ended.first else { Issue.record("\(ended)"); return }
+        let cut = Task {
+            for await update in receiver.updates {
+                if case .codeReady = update { await opened.closeAll() }
+            }
+        }
+        async let sent = sender.run()
+        async let received = receiver.run()
+        #expect(await sent == .ended(.failed(.transportLost)))
+        #expect(await received == .ended(.failed(.transportLost)))
+        await cut.value
     }
 
-    @Test func senderCancelReachesTheReceiverBeforeTheCleanClose() throws {
-        let (listener, sender) = try Loopback.sender()
-        let connection = try FrameConnection.connect(to: listener.rendezvous, configuration: Loopback.fast)
-        defer { connection.close() }
-        let (receiver, actions) = try HandoffReceiver.scan(payload: sender.payload, random: InsecureDeterministicRandom(seed: 5), now: Loopback.now)
-        try connection.send(try #require(Loopback.sent(actions)))
-        guard case .connected(let peer) = try Loopback.event(listener), case .frame(peer, let hello) = try Loopback.event(listener) else {
-            Issue.record("no hello"); return
+    @Test func senderCancelReachesTheReceiverBeforeTheCleanClose() async throws {
+        let (sender, receiver, _) = try sessions { payload in
+            try ConnectionFrameChannel.connect(to: payload.rendezvous, configuration: Loopback.fast)
         }
-        guard case .showShortCode = try sender.handle(.frameReceived(hello), now: Loopback.now).first else { Issue.record("hello refused"); return }
-        try listener.bind(peer)
-        try listener.send(try #require(Loopback.sent(try sender.handle(.cancel, now: Loopback.now))), to: peer)
-        listener.close()
-        let ended = try receiver.handle(.frameReceived(connection.receive(timeout: .seconds(2))), now: Loopback.now)
-        guard case .finished(.cancelled(by: .peer)) = ended.first else { Issue.record("\(ended)"); return }
-        #expect(throws: TransportError.closedByPeer) { try connection.receive(timeout: .seconds(2)) }
+        let cancel = Task {
+            for await update in sender.updates {
+                if case .codeReady = update { await sender.cancel() }
+            }
+        }
+        async let sent = sender.run()
+        async let received = receiver.run()
+        #expect(await sent == .ended(.cancelled(by: .local)))
+        #expect(await received == .ended(.cancelled(by: .peer)))
+        await cancel.value
+    }
+
+    @Test func junkFromATaggedConnectionIsIgnoredWhileTheSessionWaits() async throws {
+        let listener = try FrameListener(random: SystemRandomSource(), configuration: Loopback.fast)
+        let rendezvous = listener.rendezvous
+        let sender = try HandoffSenderSession(account: Loopback.account(), rendezvous: rendezvous.token,
+                                              channel: ListenerFrameChannel.serving(listener))
+        let junk = try Loopback.rawConnection(to: rendezvous, sending: rendezvous.preamble + FrameStream.encode(Array(repeating: 0x41, count: 40)))
+        defer { junk.close() }
+        let watcher = Task { () -> HandoffError? in
+            for await update in sender.updates { if case .framesIgnored(_, let last) = update { return last } }
+            return nil
+        }
+        let running = Task { await sender.run() }
+        #expect(await watcher.value == .unsupportedVersion(0x41))
+        #expect(await sender.phase == .awaitingHello)
+        await sender.cancel()
+        #expect(await running.value == .ended(.cancelled(by: .local)))
+    }
+}
+
+/// Keeps raw sockets open for the test's duration.
+private final class CopyHolder: @unchecked Sendable {
+    // Safety of @unchecked Sendable: `sockets` is only touched under `lock`.
+    private let lock = NSLock()
+    private var sockets: [POSIXSocket] = []
+    func keep(_ socket: POSIXSocket) { lock.withLock { sockets.append(socket) } }
+    func closeAll() { lock.withLock { sockets.forEach { $0.close() } } }
+}
+
+/// Keeps the channels a connector opened, so a test can cut them.
+private final class ChannelHolder: @unchecked Sendable {
+    // Safety of @unchecked Sendable: `channels` is only touched under `lock`.
+    private let lock = NSLock()
+    private var channels: [any FrameChannel] = []
+    func keep(_ channel: any FrameChannel) { lock.withLock { channels.append(channel) } }
+    func closeAll() async {
+        for channel in lock.withLock({ channels }) { await channel.close() }
     }
 }

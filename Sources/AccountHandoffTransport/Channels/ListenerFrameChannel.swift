@@ -27,8 +27,8 @@ final class ListenerEndpoint: BlockingFrameEndpoint {
         try listener.send(frame, to: FrameListener.ConnectionID(rawValue: peer.id))
     }
 
-    func bind(_ peer: FramePeer) {}
-    func noteIgnoredFrame(from peer: FramePeer) { listener.disconnect(FrameListener.ConnectionID(rawValue: peer.id)) }
+    func bind(_ peer: FramePeer) { try? listener.bind(FrameListener.ConnectionID(rawValue: peer.id)) }
+    func noteIgnoredFrame(from peer: FramePeer) { _ = listener.noteIgnoredFrame(FrameListener.ConnectionID(rawValue: peer.id)) }
     func disconnect(_ peer: FramePeer) { listener.disconnect(FrameListener.ConnectionID(rawValue: peer.id)) }
     func close() { listener.close() }
 }

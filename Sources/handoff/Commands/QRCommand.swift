@@ -1,4 +1,5 @@
 import AccountHandoff
+import AccountHandoffFiles
 import AccountHandoffQR
 import Foundation
 
@@ -34,17 +35,18 @@ enum QRCommand {
     static func writeImages(_ matrix: QRMatrix, svg: String?, png: String?, scale: Int, console: Console) throws(CLIError) {
         if let svg {
             try write(Data(SVGQRRenderer(moduleSize: scale).render(matrix).utf8), to: svg)
-            console.line("Wrote the QR code as SVG to \(svg).")
+            console.line("Wrote the QR code as SVG to \(svg) (mode 0600: it holds the transfer code).")
         }
         if let png {
             try write(Data(PNGQRRenderer(scale: scale).render(matrix)), to: png)
-            console.line("Wrote the QR code as PNG to \(png).")
+            console.line("Wrote the QR code as PNG to \(png) (mode 0600: it holds the transfer code).")
         }
     }
 
+    /// Writes a new 0600 file atomically; never through a link or over a device or directory.
     private static func write(_ data: Data, to path: String) throws(CLIError) {
-        do { try data.write(to: URL(fileURLWithPath: path), options: .atomic) } catch {
-            throw CLIError("Cannot write \(path); check that its directory exists and is writable.", exitCode: .failure)
+        do { try SafeOutputFile.write(Array(data), to: path) } catch {
+            throw CLIError(error.description, exitCode: .failure)
         }
     }
 }

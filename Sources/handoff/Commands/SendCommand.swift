@@ -27,7 +27,8 @@ enum SendCommand {
         }
         let level = try OptionValues.errorCorrection(parsed, command: "send")
         let palette = try OptionValues.palette(parsed, command: "send")
-        let address = try ListenAddress.choose(parsed, command: "send")
+        let choice = try ListenAddress.choose(parsed, command: "send")
+        let address = choice.address
         let port = try OptionValues.integer(parsed, "--port", in: 0...65535, default: 0, command: "send")
         let lifetime = try OptionValues.integer(parsed, "--lifetime", in: Int(SenderConfiguration.minimumLifetime)...Int(SenderConfiguration.maximumLifetime),
                                                 default: Int(SenderConfiguration.standard.lifetime), command: "send")
@@ -62,7 +63,7 @@ enum SendCommand {
             throw error
         }
         let seconds = Int(session.payload.expiry) - Int(Date().timeIntervalSince1970)
-        console.line("The QR advertises \(rendezvous). Waiting for the receiving device (the code expires in \(Durations.text(seconds))).")
+        console.line(choice.description + " Waiting for the receiving device on port \(rendezvous.port) (the code expires in \(Durations.text(seconds))).")
         console.line("Press Ctrl-C to cancel.")
         return await SendFlow(session: session, account: account, password: password, console: console, input: input).run()
     }
