@@ -1,4 +1,27 @@
-// TEMPORARY LOCAL STUB - DO NOT COMMIT
+import AccountHandoffVectors
+import Foundation
+
+/// `handoff vectors --out DIR`: regenerates every test-vector file deterministically
+/// (fixed seeds, fixed clock); running it twice gives byte-identical files.
 enum VectorsCommand {
-    static func run(_ arguments: [String], console: Console) throws(CLIError) -> ExitCode { throw CLIError("stub", exitCode: .failure) }
+    static let specification = ArgumentSpecification(
+        command: "vectors", valueOptions: ["--out"], flags: [], positionals: 0...0, positionalName: "")
+
+    static func run(_ arguments: [String], console: Console) throws(CLIError) -> ExitCode {
+        let parsed = try specification.parse(arguments)
+        guard let out = parsed.value("--out") else {
+            throw .usage("'handoff vectors' needs --out DIR, the folder to write the vector files into.", command: "vectors")
+        }
+        let directory = URL(fileURLWithPath: out, isDirectory: true)
+        do {
+            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+            try VectorGenerator.writeAll(to: directory)
+        } catch {
+            throw CLIError("The vectors could not be written to \(out): \(error.localizedDescription). Check that the folder is writable.",
+                           exitCode: .failure)
+        }
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: out).filter { $0.hasSuffix(".json") }.sorted()) ?? []
+        console.line("Wrote \(names.count) vector files to \(out): \(names.joined(separator: ", "))")
+        return .success
+    }
 }
