@@ -134,13 +134,13 @@ enum PrimitiveVectors {
     /// Small-order u-coordinates (RFC 7748 section 6.1 and the usual blacklist), each also with the
     /// top bit set, which X25519 masks.
     static let lowOrderPoints: [(String, String)] = [
-        ("0 (order 4)", "0000000000000000000000000000000000000000000000000000000000000000"),
-        ("1 (order 1)", "0100000000000000000000000000000000000000000000000000000000000000"),
+        ("0 (order 2)", "0000000000000000000000000000000000000000000000000000000000000000"),
+        ("1 (order 4)", "0100000000000000000000000000000000000000000000000000000000000000"),
         ("order 8 point a", "e0eb7a7c3b41b8ae1656e3faf19fc46ada098deb9c32b1fd866205165f49b800"),
         ("order 8 point b", "5f9c95bca3508c24b1d0b1559c83ef5b04445cc4581c8e86d8224eddd09f1157"),
-        ("p - 1 (order 2)", "ecffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff7f"),
-        ("p (non-canonical 0)", "edffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff7f"),
-        ("p + 1 (non-canonical 1)", "eeffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff7f"),
+        ("p - 1 (order 4 on the twist)", "ecffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff7f"),
+        ("p (non-canonical encoding of 0)", "edffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff7f"),
+        ("p + 1 (non-canonical encoding of 1)", "eeffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff7f"),
     ]
 
     private static func x25519() throws -> [JSONValue] {
@@ -219,7 +219,7 @@ enum PrimitiveVectors {
                                           ("protocol: one byte (receipt), sequence 2", 2, [1]),
                                           ("protocol: 32 bytes (reveal), sequence 0", 0,
                                            VectorSupport.bytes(seed: VectorSupport.seed("aead/reveal"), count: 32)),
-                                          ("protocol: 256 bytes (offer), sequence 0", 0,
+                                          ("protocol: 256 bytes (offer), sequence 1", 1,
                                            VectorSupport.bytes(seed: VectorSupport.seed("aead/offer"), count: 256))] {
             let protocolNonce = VectorPrimitives.nonce(sequence: sequence)
             out.append(.object(["name": .string(name), "source": .string("protocol"), "key": .hex(protocolKey), "nonce": .hex(protocolNonce),

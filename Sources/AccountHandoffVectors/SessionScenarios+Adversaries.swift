@@ -80,9 +80,11 @@ extension SessionScenarios {
                 try r.deliver(from: "sender", to: "receiver", at: t0 + 34)
                 try r.deliverReply(to: "intruder", at: t0 + 34)
             },
-            Scenario("contested-after-delivery", "A second valid hello after the credential left: the sender answers that device with abort(3), warns its person (anotherDeviceJoined) and goes on; the transfer completes.") { r in
+            Scenario("contested-after-delivery", "A second valid hello after the credential left: the sender answers that device with abort(3), warns its person (anotherDeviceJoined) and goes on; the transfer completes. The accepted hello again and a tampered hello are ignored first (H1, H4).") { r in
                 try credential(r)
+                try r.feed(r.handshake().helloFrame, to: "sender", at: t0 + 41.5, note: "the accepted hello: H1")
                 try r.scan("intruder", at: t0 + 42)
+                try tampered(r, "intruder", byte: 80, to: "sender", at: t0 + 42.5)
                 try r.deliver(from: "intruder", to: "sender", at: t0 + 43)
                 try r.deliverReply(to: "intruder", at: t0 + 44)
                 try r.receiver(.importFinished(.imported), at: t0 + 50)
@@ -122,6 +124,26 @@ extension SessionScenarios {
                 try credential(r)
                 try r.forge(by: "receiver", .abort, plaintext: [3], linkID: nil, at: t0 + 44)
                 try r.deliver(from: "receiver", to: "sender", at: t0 + 45)
+            },
+            Scenario("authenticated-contested-awaiting-code-confirmation", "A key-holding receiver sends abort(3) while the sender's code is shown: contested.") { r in
+                try reveal(r)
+                try r.forge(by: "receiver", .abort, plaintext: [3], linkID: nil, at: t0 + 14)
+                try r.deliver(from: "receiver", to: "sender", at: t0 + 15)
+            },
+            Scenario("authenticated-bad-abort-reason-awaiting-credential", "A key-holding receiver sends an abort with reason 7 while the sender's app re-authenticates: failed.malformed.abortReason.") { r in
+                try accept(r)
+                try r.forge(by: "receiver", .abort, plaintext: [7], linkID: nil, at: t0 + 34)
+                try r.deliver(from: "receiver", to: "sender", at: t0 + 35)
+            },
+            Scenario("authenticated-bad-abort-reason-reviewing-offer", "A key-holding sender sends an abort with reason 0 while the account is reviewed: failed.malformed.abortReason.") { r in
+                try offer(r)
+                try r.forge(by: "sender", .abort, plaintext: [0], linkID: nil, at: t0 + 24)
+                try r.deliver(from: "sender", to: "receiver", at: t0 + 25)
+            },
+            Scenario("authenticated-bad-abort-reason-awaiting-credential-frame", "A key-holding sender sends an abort with reason 255 while the receiver awaits the credential: failed.malformed.abortReason.") { r in
+                try accept(r)
+                try r.forge(by: "sender", .abort, plaintext: [255], linkID: nil, at: t0 + 34)
+                try r.deliver(from: "sender", to: "receiver", at: t0 + 35)
             },
             Scenario("authenticated-bad-abort-reason-after-delivery", "A key-holding receiver sends an abort with reason 4 after the credential left: deliveredUnconfirmed.failed.malformed.abortReason.") { r in
                 try credential(r)

@@ -4,9 +4,10 @@ import AccountHandoff
 /// ignored and changes nothing, in the order of the checks.
 extension SessionScenarios {
     /// A frame of the session's transfer with these fields and a seeded body (not sealed).
-    static func unsealed(_ r: SessionRecorder, _ type: MessageType, sequence: UInt32, bodyLength: Int, transferID: TransferID? = nil) -> [UInt8] {
+    static func unsealed(_ r: SessionRecorder, _ type: MessageType, sequence: UInt32, bodyLength: Int, transferID: TransferID? = nil,
+                         note: String = "") -> [UInt8] {
         VectorPrimitives.frameBytes(type: type, transferID: transferID ?? r.senders["sender"]!.payload.transferID, sequence: sequence,
-                                    body: VectorSupport.bytes(seed: VectorSupport.seed("\(r.name)/\(type)/\(sequence)/\(bodyLength)"), count: bodyLength))
+                                    body: VectorSupport.bytes(seed: VectorSupport.seed("\(r.name)/\(type)/\(sequence)/\(bodyLength)\(note)"), count: bodyLength))
     }
 
     /// The session's transfer ID with its first byte flipped.
@@ -220,6 +221,23 @@ extension SessionScenarios {
                 try r.deliver(from: "receiver", to: "sender", at: t0 + 31)
                 try r.inject(unsealed(r, .accept, sequence: 2, bodyLength: 16), origin: "an accept while the app re-authenticates", to: "sender", at: t0 + 35)
                 try r.inject(unsealed(r, .receipt, sequence: 2, bodyLength: 17), origin: "a receipt before the credential", to: "sender", at: t0 + 35)
+                try r.sender(.credential(password), at: t0 + 40)
+                try r.inject(unsealed(r, .accept, sequence: 2, bodyLength: 16, note: "late"), origin: "an accept while the sender awaits the receipt",
+                             to: "sender", at: t0 + 45)
+            },
+            Scenario("receiver-unexpected-types-by-state", "E3 at every receiver state: a frame of another type at the next sequence is unexpectedMessage, whatever its body (E3 before E4).") { r in
+                try hello(r)
+                try r.inject(unsealed(r, .offer, sequence: 0, bodyLength: 272), origin: "an offer at sequence 0 while awaiting the reveal", to: "receiver", at: t0 + 11.5)
+                try r.inject(unsealed(r, .receipt, sequence: 0, bodyLength: 17), origin: "a receipt (the sender's to receive) at sequence 0", to: "receiver", at: t0 + 11.5)
+                try r.deliver(from: "sender", to: "receiver", at: t0 + 12)
+                try r.inject(unsealed(r, .reveal, sequence: 1, bodyLength: 48), origin: "a second reveal at sequence 1", to: "receiver", at: t0 + 13)
+                try r.inject(unsealed(r, .accept, sequence: 1, bodyLength: 16), origin: "an accept (the sender's to receive) at sequence 1", to: "receiver", at: t0 + 13)
+                try r.sender(.codeConfirmed, at: t0 + 20)
+                try r.deliver(from: "sender", to: "receiver", at: t0 + 21)
+                try r.inject(unsealed(r, .credential, sequence: 2, bodyLength: 1040), origin: "a credential while the account is reviewed", to: "receiver", at: t0 + 22)
+                try r.receiver(.codeConfirmed, at: t0 + 30)
+                try r.inject(unsealed(r, .offer, sequence: 2, bodyLength: 272), origin: "an offer while awaiting the credential", to: "receiver", at: t0 + 32)
+                try r.inject(unsealed(r, .reveal, sequence: 2, bodyLength: 48), origin: "a reveal while awaiting the credential", to: "receiver", at: t0 + 32)
             },
         ]
     }

@@ -27,6 +27,29 @@ extension SessionScenarios {
 
     static var misuse: [Scenario] {
         [
+            Scenario("tick-in-every-state", "A tick before the deadline does nothing in every live state of both sides.") { r in
+                try r.sender(.tick, at: t0 + 1)
+                try r.scan(at: t0 + 10)
+                try r.receiver(.tick, at: t0 + 10.5)
+                try r.deliver(from: "receiver", to: "sender", at: t0 + 11)
+                try r.sender(.tick, at: t0 + 11.5)
+                try r.deliver(from: "sender", to: "receiver", at: t0 + 12)
+                try r.receiver(.tick, at: t0 + 12.5)
+                try r.sender(.codeConfirmed, at: t0 + 20)
+                try r.sender(.tick, at: t0 + 20.5)
+                try r.deliver(from: "sender", to: "receiver", at: t0 + 21)
+                try r.receiver(.tick, at: t0 + 21.5)
+                try r.receiver(.codeConfirmed, at: t0 + 30)
+                try r.receiver(.tick, at: t0 + 30.5)
+                try r.deliver(from: "receiver", to: "sender", at: t0 + 31)
+                try r.sender(.tick, at: t0 + 31.5)
+                try r.sender(.credential(password), at: t0 + 40)
+                try r.sender(.tick, at: t0 + 40.5)
+                try r.deliver(from: "sender", to: "receiver", at: t0 + 41)
+                try r.receiver(.tick, at: t0 + 41.5)
+                try r.receiver(.importFinished(.imported), at: t0 + 50)
+                try r.deliver(from: "receiver", to: "sender", at: t0 + 51)
+            },
             Scenario("local-misuse", "Local events in the wrong state are refused (invalidEvent) and change nothing; the transfer then completes.") { r in
                 try r.sender(.codeConfirmed, at: t0 + 5)
                 try r.sender(.codeRejected, at: t0 + 5)

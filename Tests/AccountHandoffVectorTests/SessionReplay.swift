@@ -58,6 +58,7 @@ struct SessionReplay {
         var receivers: [String: HandoffReceiver] = [:]
         var registries: [String: ReceiverRegistry] = [:]
         var shownCodes: [String: String] = [:]
+        var delivered: [(credential: SecretBytes, bytes: [UInt8])] = []
         for (index, step) in try session.objects("steps").enumerated() {
             let actor = try step.string("actor")
             let event = try step.object("event")
@@ -87,12 +88,18 @@ struct SessionReplay {
                         receivers[actor] = receiver
                         (actions, deadline) = (describe(scanStep.actions), scanStep.nextDeadline)
                     } else if let sender = senders[actor] {
-                        let step = try sender.handle(try senderEvent(event), now: now)
+                        let senderEvent = try senderEvent(event)
+                        // Spec 6.1: the password handed in is wiped in every case.
+                        defer { if case .credentialProvided(let password) = senderEvent { #expect(password.isWiped, "\(context): password wiped") } }
+                        let step = try sender.handle(senderEvent, now: now)
                         (actions, deadline) = (describe(step.actions), step.nextDeadline)
                     } else {
                         let receiver = try #require(receivers[actor], "\(context): no such receiver")
                         let step = try receiver.handle(try receiverEvent(event), now: now)
                         (actions, deadline) = (describe(step.actions), step.nextDeadline)
+                        for case .deliverAccount(let imported) in step.actions {
+                            delivered.append((imported.credential, imported.credential.revealedBytes()))
+                        }
                     }
                 } catch let error as HandoffError {
                     thrown = error.identifier
@@ -122,6 +129,10 @@ struct SessionReplay {
         }
 
         #expect(shownCodes == (session["shortCodes"] as? [String: String]), "\(name): short codes shown")
+        // Spec 6.5: a delivered credential is the app's; nothing the session did later wiped it.
+        for (credential, bytes) in delivered {
+            #expect(!credential.isWiped && credential.revealedBytes() == bytes, "\(name): delivered credential intact")
+        }
         let outcomes = try session.object("outcomes")
         for (party, sender) in senders {
             #expect(sender.outcome?.identifier == outcomes[party] as? String, "\(name): \(party) outcome")

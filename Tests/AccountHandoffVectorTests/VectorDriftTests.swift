@@ -25,7 +25,8 @@ import Testing
     }
 
     @Test func vectorsStayUnderTwoMegabytes() throws {
-        let total = try VectorGenerator.files().reduce(0) { $0 + $1.contents.utf8.count }
+        // The committed files equal a regeneration (above), so their size is the generator's.
+        let total = try VectorFiles.names.reduce(0) { $0 + (try Data(contentsOf: VectorFiles.directory.appendingPathComponent($1))).count }
         #expect(total < 2_000_000)
     }
 
