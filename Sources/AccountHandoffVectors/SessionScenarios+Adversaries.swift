@@ -130,6 +130,21 @@ extension SessionScenarios {
                 try r.forge(by: "receiver", .abort, plaintext: [3], linkID: nil, at: t0 + 14)
                 try r.deliver(from: "receiver", to: "sender", at: t0 + 15)
             },
+            Scenario("authenticated-bad-abort-reason-awaiting-code-confirmation", "A key-holding receiver sends an abort with reason 5 while the sender's code is shown: failed.malformed.abortReason.") { r in
+                try reveal(r)
+                try r.forge(by: "receiver", .abort, plaintext: [5], linkID: nil, at: t0 + 14)
+                try r.deliver(from: "receiver", to: "sender", at: t0 + 15)
+            },
+            Scenario("authenticated-contested-awaiting-credential", "A key-holding receiver sends abort(3) while the sender's app re-authenticates: contested.") { r in
+                try accept(r)
+                try r.forge(by: "receiver", .abort, plaintext: [3], linkID: nil, at: t0 + 34)
+                try r.deliver(from: "receiver", to: "sender", at: t0 + 35)
+            },
+            Scenario("authenticated-bad-abort-reason-awaiting-offer", "A key-holding sender sends an abort with reason 4 while the receiver's code is shown: failed.malformed.abortReason.") { r in
+                try reveal(r)
+                try r.forge(by: "sender", .abort, plaintext: [4], linkID: nil, at: t0 + 14)
+                try r.deliver(from: "sender", to: "receiver", at: t0 + 15)
+            },
             Scenario("authenticated-bad-abort-reason-awaiting-credential", "A key-holding receiver sends an abort with reason 7 while the sender's app re-authenticates: failed.malformed.abortReason.") { r in
                 try accept(r)
                 try r.forge(by: "receiver", .abort, plaintext: [7], linkID: nil, at: t0 + 34)

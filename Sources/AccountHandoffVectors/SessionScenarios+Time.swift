@@ -27,6 +27,11 @@ extension SessionScenarios {
                 try accept(r)
                 try r.sender(.credential(password), at: r.expiry())
             },
+            Scenario("expiry-before-frame-decoding", "At the deadline even a malformed frame ends the session as expired (Spec 6.0 step 3 before the frame steps).") { r in
+                try r.scan(at: t0 + 10)
+                try r.inject(Array(r.handshake().helloFrame.prefix(23)), origin: "the first 23 bytes of the hello", to: "sender", at: r.expiry())
+                try r.inject([UInt8](repeating: 2, count: 4097), origin: "4097 bytes", to: "receiver", at: r.expiry() + 30)
+            },
             Scenario("expiry-before-refusal", "At or after the deadline every event ends the session as expired first, even one the state would refuse (Spec 6.0 step 3 before step 4).") { r in
                 try r.scan(at: t0 + 10)
                 try r.sender(.codeConfirmed, at: r.expiry(), note: "refused in awaitingHello, but the expiry comes first")
@@ -83,6 +88,7 @@ extension SessionScenarios {
                 let abort = r.lastSent["sender"]!
                 try r.feed(abort, to: "receiver", at: t0 + 16)
                 let late = r.expiry() + 1000
+                try r.inject(Array(abort.prefix(23)), origin: "the first 23 bytes of the abort (step 2 comes before decoding)", to: "sender", at: late)
                 try r.feed(r.handshake().helloFrame, to: "sender", at: late)
                 try r.sender(.tick, at: late)
                 try r.sender(.cancel, at: late)
