@@ -1,35 +1,35 @@
 import AccountHandoff
 
-/// Account strings and the verdict of Spec 3.7 on them: accepted names in many scripts, and
-/// at least one refused string for every class the rules refuse. `plaintexts.json`
-/// (`displayStrings`) records them; the unit tests of the account text rules may reuse them.
+/// One account string and what the account-text profile (Spec 3.7, T1-T7) says about it.
+package struct AccountTextCase: Sendable {
+    /// What the case shows.
+    package let name: String
+    /// The offer field the string is checked as.
+    package let field: HandoffError.Field
+    /// The string, code point by code point as written (nothing is normalised).
+    package let value: String
+    /// `nil` when the string is accepted; otherwise the rule that refuses it (`"T2"`, ...).
+    package let refusedBy: String?
+}
+
+/// The `displayStrings` cases: accepted names in many scripts, and at least one refused string
+/// for every class the rules refuse. `plaintexts.json` (`displayStrings`) records them.
 ///
-/// Owner: the "coretests" engineer (who extends this list); the vector generator only reads it.
+/// Owner: the "coretests" engineer, whose branch holds the full list (with the same API); this
+/// first list keeps the vectors building until it lands.
 package enum AccountTextCases {
-    /// One string checked as one field.
-    package struct Case: Sendable {
-        /// What the case shows.
-        package let name: String
-        /// The field the string is checked as.
-        package let field: HandoffError.Field
-        /// The string.
-        package let text: String
-        /// The rule the string is built to break (`T1`...`T7`), or `nil` when it must pass.
-        package let rule: String?
+    private static func accepted(_ name: String, _ field: HandoffError.Field, _ text: String) -> AccountTextCase {
+        AccountTextCase(name: name, field: field, value: text, refusedBy: nil)
     }
 
-    private static func accepted(_ name: String, _ field: HandoffError.Field, _ text: String) -> Case {
-        Case(name: name, field: field, text: text, rule: nil)
-    }
-
-    private static func refused(_ name: String, _ field: HandoffError.Field, _ rule: String, _ text: String) -> Case {
-        Case(name: name, field: field, text: text, rule: rule)
+    private static func refused(_ name: String, _ field: HandoffError.Field, _ rule: String, _ text: String) -> AccountTextCase {
+        AccountTextCase(name: name, field: field, value: text, refusedBy: rule)
     }
 
     /// Every case, accepted ones first.
-    package static let all: [Case] = acceptedNames + refusedByLength + refusedCharacters + refusedJoiners + refusedShapes
+    package static let all: [AccountTextCase] = acceptedNames + refusedByLength + refusedCharacters + refusedJoiners + refusedShapes
 
-    static let acceptedNames: [Case] = [
+    static let acceptedNames: [AccountTextCase] = [
         accepted("Latin", .displayName, "Ada Lovelace"),
         accepted("Latin with diacritics", .displayName, "Zoë Ñúñez"),
         accepted("Greek", .displayName, "Αλέξανδρος Παπαδόπουλος"),
@@ -62,7 +62,7 @@ package enum AccountTextCases {
         accepted("253-byte host", .imapHost, [String](repeating: String(repeating: "h", count: 63), count: 3).joined(separator: ".") + "." + String(repeating: "h", count: 61)),
     ]
 
-    static let refusedByLength: [Case] = [
+    static let refusedByLength: [AccountTextCase] = [
         refused("257 bytes in 33 display units", .displayName, "T1",
                 String(repeating: "a\u{301}\u{302}\u{303}\u{304}", count: 28) + "aaaaa"),
         refused("empty address", .emailAddress, "T1", ""),
@@ -73,7 +73,7 @@ package enum AccountTextCases {
         refused("254-byte host", .imapHost, "T1", [String](repeating: String(repeating: "h", count: 63), count: 4).joined(separator: ".") + "h"),
     ]
 
-    static let refusedCharacters: [Case] = [
+    static let refusedCharacters: [AccountTextCase] = [
         refused("Cc: NUL", .username, "T2", "ada\u{0}"),
         refused("Cc: line feed", .displayName, "T2", "Ada\nShort code: 111 111"),
         refused("Cc: C1 control U+0085", .displayName, "T2", "A\u{85}"),
@@ -104,7 +104,7 @@ package enum AccountTextCases {
         refused("conjoining jamo T U+11A8", .displayName, "T2", "가\u{11A8}"),
     ]
 
-    static let refusedJoiners: [Case] = [
+    static let refusedJoiners: [AccountTextCase] = [
         refused("ZWJ between Latin letters", .displayName, "T3", "a\u{200D}b"),
         refused("ZWJ after a dual-joining Arabic letter (no virama)", .displayName, "T3", "ی\u{200D}خ"),
         refused("ZWNJ between Latin letters", .displayName, "T3", "a\u{200C}b"),
@@ -113,7 +113,7 @@ package enum AccountTextCases {
         refused("ZWNJ after a right-joining letter (alef)", .displayName, "T3", "ا\u{200C}خ"),
     ]
 
-    static let refusedShapes: [Case] = [
+    static let refusedShapes: [AccountTextCase] = [
         refused("display name with a leading space", .displayName, "T4", " Ada"),
         refused("display name with a trailing space", .displayName, "T4", "Ada "),
         refused("display name with two spaces in a row", .displayName, "T4", "Ada  Lovelace"),

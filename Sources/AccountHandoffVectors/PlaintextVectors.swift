@@ -140,14 +140,14 @@ enum PlaintextVectors {
     private static func displayStrings() throws -> [JSONValue] {
         try AccountTextCases.all.map { item in
             let thrown = VectorSupport.thrownIdentifier { () throws(HandoffError) in
-                try VectorPrimitives.validateAccountText(item.text, field: item.field)
+                try VectorPrimitives.validateAccountText(item.value, field: item.field)
             }
-            let expected = item.rule == nil ? nil : HandoffError.malformed(item.field).identifier
+            let expected = item.refusedBy == nil ? nil : HandoffError.malformed(item.field).identifier
             guard thrown == expected else {
                 throw VectorGenerationError("display string \(item.name): got \(thrown ?? "ok"), meant \(expected ?? "ok")")
             }
-            return .object(["name": .string(item.name), "field": .string(item.field.rawValue), "text": .string(item.text),
-                            "utf8": .hex(Array(item.text.utf8)), "rule": item.rule.map(JSONValue.string) ?? .null,
+            return .object(["name": .string(item.name), "field": .string(item.field.rawValue), "text": .string(item.value),
+                            "utf8": .hex(Array(item.value.utf8)), "rule": item.refusedBy.map(JSONValue.string) ?? .null,
                             "result": .string(thrown ?? "ok")])
         }
     }
