@@ -1,15 +1,16 @@
-@_spi(Vectors) import AccountHandoff
+import AccountHandoff
 
 /// `plaintexts.json`: offer (account metadata) and credential plaintexts with their padding,
-/// and invalid plaintexts with their errors (Spec 3.4-3.6).
+/// invalid plaintexts with their errors, and the account text rules (Spec 3.4-3.7).
 enum PlaintextVectors {
     static func make() throws -> JSONValue {
         .object([
-            "description": .string("Encrypted-frame plaintexts (Spec 3.4-3.6): account metadata records padded to 256-byte blocks, credential plaintexts padded to 1024 bytes, and invalid plaintexts with the error of the first failing check."),
+            "description": .string("Encrypted-frame plaintexts (Spec 3.4-3.7): account metadata records padded to 256-byte blocks, credential plaintexts padded to 1024 bytes, invalid plaintexts with the error of the first failing check, and account strings with the verdict of the text rules."),
             "offer": .array(try offers()),
-            "invalidOffer": .array(try invalidOffers()),
+            "invalidOffer": .array(try InvalidOfferVectors.make()),
             "credential": .array(try credentials()),
             "invalidCredential": .array(try invalidCredentials()),
+            "displayStrings": .array(try displayStrings()),
         ])
     }
 
@@ -23,107 +24,82 @@ enum PlaintextVectors {
                             imapHost: host, imapPort: port, imapSecurity: security)
     }
 
+    /// The record length of an account (Spec 3.4): link ID, four length-prefixed strings, port, security.
+    static func recordLength(_ account: AccountMetadata) -> Int {
+        16 + [account.displayName, account.emailAddress, account.username, account.imapHost].reduce(0) { $0 + 2 + $1.utf8.count } + 3
+    }
+
+    /// A valid host name of exactly `length` bytes: labels of 63 `h`, then the rest.
+    static func host(_ length: Int) -> String {
+        var labels: [String] = []
+        var remaining = length
+        while remaining > 64 {
+            labels.append(String(repeating: "h", count: 63))
+            remaining -= 64
+        }
+        labels.append(String(repeating: "h", count: remaining))
+        return labels.joined(separator: ".")
+    }
+
     private static func offers() throws -> [JSONValue] {
-        // Record length = 16 + 8 + name + email + user + host + 3; 2 + record fills one block at 254.
-        let fill = String(repeating: "x", count: 254 - 16 - 8 - 3 - 15 - 3 - 16)
-        let accounts: [(String, AccountMetadata)] = [
+        // Record = 27 + the four strings' bytes; "Ada Lovelace", "a@example.org" and
+        // "imap.example.org" take 41, so the username fills the rest.
+        let fixed = 27 + 12 + 13 + 16
+        let largestHost = host(253)
+        let accounts: [(String, AccountMetadata, Int?)] = [
             ("typical", try metadata("typical", displayName: "Ada Lovelace", email: "ada@example.org", username: "ada",
-                                     host: "imap.example.org")),
+                                     host: "imap.example.org"), nil),
             ("empty display name, STARTTLS port 143", try metadata("starttls", displayName: "", email: "b@example.net",
                                                                     username: "b@example.net", host: "mail.example.net",
-                                                                    port: 143, security: .startTLS)),
+                                                                    port: 143, security: .startTLS), nil),
             ("non-ASCII UTF-8", try metadata("utf8", displayName: "Zoë Ñúñez 山田", email: "zoe@exämple.org", username: "zoë",
-                                             host: "imap.xn--exmple-cua.org")),
-            ("record of 254 bytes: exactly one block", try metadata("oneblock", displayName: fill, email: "a@example.org",
-                                                                     username: "abc", host: "imap.example.org")),
-            ("record of 255 bytes: two blocks", try metadata("twoblocks", displayName: fill + "x", email: "a@example.org",
-                                                              username: "abc", host: "imap.example.org")),
-            ("longest fields: 1280-byte plaintext", try metadata("longest", displayName: String(repeating: "d", count: 256),
-                                                                  email: String(repeating: "e", count: 320),
-                                                                  username: String(repeating: "u", count: 320),
-                                                                  host: String(repeating: "h", count: 253), port: 65535)),
+                                             host: "imap.xn--exmple-cua.org"), nil),
+            ("port 1 (the smallest)", try metadata("port1", displayName: "Ada", email: "ada@example.org", username: "ada",
+                                                    host: "imap.example.org", port: 1), nil),
+            ("record of 253 bytes: one block (256-byte plaintext)",
+             try metadata("253", displayName: "Ada Lovelace", email: "a@example.org", username: String(repeating: "u", count: 253 - fixed),
+                          host: "imap.example.org"), 253),
+            ("record of 254 bytes: exactly one block (256-byte plaintext)",
+             try metadata("254", displayName: "Ada Lovelace", email: "a@example.org", username: String(repeating: "u", count: 254 - fixed),
+                          host: "imap.example.org"), 254),
+            ("record of 255 bytes: two blocks (512-byte plaintext)",
+             try metadata("255", displayName: "Ada Lovelace", email: "a@example.org", username: String(repeating: "u", count: 255 - fixed),
+                          host: "imap.example.org"), 255),
+            ("record of 510 bytes: exactly two blocks (512-byte plaintext)",
+             try metadata("510", displayName: "Ada Lovelace", email: "a@example.org", username: String(repeating: "u", count: 320),
+                          host: host(510 - fixed - 320 + 16)), 510),
+            ("record of 511 bytes: three blocks (768-byte plaintext)",
+             try metadata("511", displayName: "Ada Lovelace", email: "a@example.org", username: String(repeating: "u", count: 320),
+                          host: host(511 - fixed - 320 + 16)), 511),
+            ("largest record (1176 bytes, every field at its maximum): five blocks (1280-byte plaintext)",
+             try metadata("largest", displayName: String(repeating: "\u{1F600}", count: 64),
+                          email: String(repeating: "e", count: 308) + "@example.org", username: String(repeating: "u", count: 320),
+                          host: largestHost, port: 65535, security: .startTLS), 1176),
         ]
-        return try accounts.map { name, account in
+        return try accounts.map { name, account, claimedRecord in
             let plaintext = VectorPrimitives.offerPlaintext(account)
-            guard try VectorPrimitives.decodeOfferPlaintext(plaintext) == account else {
-                throw VectorGenerationError("offer \(name) does not round-trip")
+            let record = recordLength(account)
+            guard try VectorPrimitives.decodeOfferPlaintext(plaintext) == account, Int(plaintext[0]) << 8 | Int(plaintext[1]) == record,
+                  plaintext.count == (2 + record + 255) / 256 * 256, claimedRecord.map({ $0 == record }) ?? true,
+                  claimedRecord == nil || name.contains("(\(plaintext.count)-byte plaintext)") else {
+                throw VectorGenerationError("offer \(name) does not round-trip or does not match its name")
             }
             return .object(["name": .string(name), "account": VectorSupport.account(account), "plaintext": .hex(plaintext),
-                            "recordLength": .number(Int(plaintext[0]) << 8 | Int(plaintext[1])), "plaintextLength": .number(plaintext.count)])
+                            "recordLength": .number(record), "plaintextLength": .number(plaintext.count),
+                            "blocks": .number(plaintext.count / 256)])
         }
-    }
-
-    private static func check(_ name: String, _ plaintext: [UInt8], _ expected: HandoffError) throws -> JSONValue {
-        do {
-            _ = try VectorPrimitives.decodeOfferPlaintext(plaintext)
-            throw VectorGenerationError("invalid offer accepted: \(name)")
-        } catch let error as HandoffError {
-            guard error == expected else { throw VectorGenerationError("offer \(name): \(error.identifier)") }
-        }
-        return .object(["name": .string(name), "plaintext": .hex(plaintext), "error": .string(expected.identifier)])
-    }
-
-    /// Pads a record exactly as the protocol does (Spec 3.4), for hand-made records.
-    private static func pad(_ record: [UInt8]) -> [UInt8] {
-        let total = (2 + record.count + 255) / 256 * 256
-        return [UInt8(record.count >> 8), UInt8(record.count & 0xff)] + record + [UInt8](repeating: 0, count: total - 2 - record.count)
-    }
-
-    private static func str(_ bytes: [UInt8]) -> [UInt8] { [UInt8(bytes.count >> 8), UInt8(bytes.count & 0xff)] + bytes }
-
-    private static func record(link: [UInt8]? = nil, name: [UInt8] = Array("Ada".utf8), email: [UInt8] = Array("ada@example.org".utf8),
-                               user: [UInt8] = Array("ada".utf8), host: [UInt8] = Array("imap.example.org".utf8),
-                               port: [UInt8] = [0x03, 0xe1], security: [UInt8] = [1]) -> [UInt8] {
-        (link ?? linkID("invalid").bytes) + str(name) + str(email) + str(user) + str(host) + port + security
-    }
-
-    private static func invalidOffers() throws -> [JSONValue] {
-        let good = pad(record())
-        var nonZeroPadding = good; nonZeroPadding[255] = 1
-        var wrongLength = good; wrongLength[1] &+= 1
-        var hugeLength = good; hugeLength[0] = 0x01  // claims 256 + n bytes: needs 512
-        return [
-            try check("empty plaintext", [], .malformed(.padding)),
-            try check("one byte", [0], .malformed(.padding)),
-            try check("non-zero padding byte", nonZeroPadding, .malformed(.padding)),
-            try check("record length one too large (still one block)", wrongLength, .malformed(.trailingBytes)),
-            try check("record length needs two blocks, one present", hugeLength, .malformed(.padding)),
-            try check("512 bytes for a one-block record", good + [UInt8](repeating: 0, count: 256), .malformed(.padding)),
-            try check("255 bytes", Array(good.prefix(255)), .malformed(.padding)),
-            try check("truncated link ID", pad(Array(record().prefix(10))), .malformed(.accountLinkID)),
-            try check("display name length beyond the record", pad(Array(record().prefix(17)) + [0x40]), .malformed(.displayName)),
-            try check("invalid UTF-8 in display name", pad(record(name: [0xc3, 0x28])), .malformed(.displayName)),
-            try check("overlong UTF-8 in e-mail", pad(record(email: [0xc0, 0xaf])), .malformed(.emailAddress)),
-            try check("UTF-16 surrogate in username", pad(record(user: [0xed, 0xa0, 0x80])), .malformed(.username)),
-            try check("missing security byte", pad(Array(record().dropLast())), .malformed(.imapSecurity)),
-            try check("missing port", pad(Array(record().dropLast(3))), .malformed(.imapPort)),
-            try check("security 0", pad(record(security: [0])), .malformed(.imapSecurity)),
-            try check("security 3 (plaintext IMAP is not representable)", pad(record(security: [3])), .malformed(.imapSecurity)),
-            try check("trailing byte after the record", pad(record() + [0]), .malformed(.trailingBytes)),
-            try check("empty e-mail", pad(record(email: [])), .malformed(.emailAddress)),
-            try check("empty username", pad(record(user: [])), .malformed(.username)),
-            try check("empty host", pad(record(host: [])), .malformed(.imapHost)),
-            try check("port 0", pad(record(port: [0, 0])), .malformed(.imapPort)),
-            try check("display name of 257 bytes", pad(record(name: [UInt8](repeating: 0x61, count: 257))), .malformed(.displayName)),
-            try check("e-mail of 321 bytes", pad(record(email: [UInt8](repeating: 0x61, count: 321))), .malformed(.emailAddress)),
-            try check("host of 254 bytes", pad(record(host: [UInt8](repeating: 0x61, count: 254))), .malformed(.imapHost)),
-            try check("line feed in host (control character)", pad(record(host: Array("imap\n.example.org".utf8))), .malformed(.imapHost)),
-            try check("U+0085 in display name (C1 control)", pad(record(name: [0x41, 0xc2, 0x85])), .malformed(.displayName)),
-            try check("NUL in username", pad(record(user: [0x61, 0x00])), .malformed(.username)),
-            try check("empty display name and bad e-mail: e-mail reported", pad(record(name: [], email: [0x7f])), .malformed(.emailAddress)),
-        ]
     }
 
     private static func credentials() throws -> [JSONValue] {
         let cases: [(String, [UInt8])] = [
             ("short ASCII password", Array("hunter2".utf8)),
-            ("one byte", [0x21]),
+            ("one byte (the shortest)", [0x21]),
             ("UTF-8 password", Array("pässwörd 🔑".utf8)),
-            ("1022 bytes (maximum)", VectorSupport.bytes(seed: VectorSupport.seed("credential/max"), count: 1022)),
+            ("1022 bytes (the longest)", VectorSupport.bytes(seed: VectorSupport.seed("credential/max"), count: 1022)),
         ]
         return try cases.map { name, password in
             let plaintext = try VectorPrimitives.credentialPlaintext(password)
-            guard try VectorPrimitives.decodeCredentialPlaintext(plaintext) == password else {
+            guard try VectorPrimitives.decodeCredentialPlaintext(plaintext) == password, plaintext.count == 1024 else {
                 throw VectorGenerationError("credential \(name) does not round-trip")
             }
             return .object(["name": .string(name), "password": .hex(password), "plaintext": .hex(plaintext)])
@@ -133,37 +109,46 @@ enum PlaintextVectors {
     private static func invalidCredentials() throws -> [JSONValue] {
         var out: [JSONValue] = []
         for (name, password) in [("empty password", [UInt8]()), ("1023-byte password", [UInt8](repeating: 0x61, count: 1023))] {
-            do {
+            try VectorSupport.expectError(.malformed(.credential), "credential \(name)") { () throws(HandoffError) in
                 _ = try VectorPrimitives.credentialPlaintext(password)
-                throw VectorGenerationError("credential \(name) accepted")
-            } catch let error as HandoffError {
-                guard error == .malformed(.credential) else { throw VectorGenerationError("credential \(name): \(error.identifier)") }
             }
             out.append(.object(["name": .string(name), "operation": .string("encode"), "password": .hex(password),
                                 "error": .string(HandoffError.malformed(.credential).identifier)]))
         }
         let good = try VectorPrimitives.credentialPlaintext(Array("hunter2".utf8))
-        var zeroLength = good; zeroLength[1] = 0
-        var tooLong = good; tooLong[0] = 0x03; tooLong[1] = 0xff
-        var dirty = good; dirty[1023] = 0x01
-        var dirtyNear = good; dirtyNear[9] = 0x20
+        let patched = VectorSupport.patched
         let cases: [(String, [UInt8], HandoffError)] = [
-            ("length prefix 0", zeroLength, .malformed(.credential)),
-            ("length prefix 1023", tooLong, .malformed(.credential)),
+            ("length prefix 0", patched(good, 1, 0), .malformed(.credential)),
+            ("length prefix 1023", patched(patched(good, 0, 0x03), 1, 0xff), .malformed(.credential)),
             ("1023-byte plaintext", Array(good.prefix(1023)), .malformed(.credential)),
-            ("last padding byte non-zero", dirty, .malformed(.padding)),
-            ("first padding byte non-zero", dirtyNear, .malformed(.padding)),
+            ("1025-byte plaintext", good + [0], .malformed(.credential)),
+            ("empty plaintext", [], .malformed(.credential)),
+            ("last padding byte non-zero", patched(good, 1023, 0x01), .malformed(.padding)),
+            ("first padding byte non-zero", patched(good, 9, 0x20), .malformed(.padding)),
+            ("length prefix 0 and non-zero padding (length first)", patched(patched(good, 1, 0), 1023, 1), .malformed(.credential)),
         ]
         for (name, plaintext, expected) in cases {
-            do {
+            try VectorSupport.expectError(expected, "credential plaintext \(name)") { () throws(HandoffError) in
                 _ = try VectorPrimitives.decodeCredentialPlaintext(plaintext)
-                throw VectorGenerationError("credential plaintext \(name) accepted")
-            } catch let error as HandoffError {
-                guard error == expected else { throw VectorGenerationError("credential plaintext \(name): \(error.identifier)") }
             }
             out.append(.object(["name": .string(name), "operation": .string("decode"), "plaintext": .hex(plaintext),
                                 "error": .string(expected.identifier)]))
         }
         return out
+    }
+
+    private static func displayStrings() throws -> [JSONValue] {
+        try AccountTextCases.all.map { item in
+            let thrown = VectorSupport.thrownIdentifier { () throws(HandoffError) in
+                try VectorPrimitives.validateAccountText(item.value, field: item.field)
+            }
+            let expected = item.refusedBy == nil ? nil : HandoffError.malformed(item.field).identifier
+            guard thrown == expected else {
+                throw VectorGenerationError("display string \(item.name): got \(thrown ?? "ok"), meant \(expected ?? "ok")")
+            }
+            return .object(["name": .string(item.name), "field": .string(item.field.rawValue), "text": .string(item.value),
+                            "utf8": .hex(Array(item.value.utf8)), "rule": item.refusedBy.map(JSONValue.string) ?? .null,
+                            "result": .string(thrown ?? "ok")])
+        }
     }
 }

@@ -1,77 +1,102 @@
+import AccountHandoff
 import AccountHandoffTestSupport
 import Foundation
-@_spi(Vectors) import AccountHandoff
+
+/// An event a script feeds to a party; the recorder turns it into the real event type.
+enum ScriptEvent {
+    case frame([UInt8])
+    case codeConfirmed
+    case codeRejected
+    case cancel
+    case credential([UInt8])
+    case importFinished(ReceiptStatus)
+    case tick
+    case transportLost
+}
 
 /// Drives one scripted session through the real state machines and records every input,
-/// action, frame, key and transcript hash as a `sessions.json` entry (Vectors/README.md).
-///
-/// Parties are named: `sender`, and any number of receivers (`receiver`, `intruder`, ...),
-/// each a real ``HandoffReceiver`` that scanned the sender's QR with its own seed.
+/// action, frame and state as a `sessions.json` entry (Vectors/README.md). Every key,
+/// transcript hash, code and AD it records is computed from the Spec's formulas
+/// (``Handshake``), and every frame a party seals must open under them.
 final class SessionRecorder {
-    static let startTime: UInt32 = 1_800_000_000
-
     let name: String
     let summary: String
-    let account: AccountMetadata
-    let rendezvous: [UInt8]
-    let lifetime: UInt32
-    let senderSeed: UInt64
-    let sender: HandoffSender
-    private let senderPrivateKey: [UInt8]
-    private var receivers: [String: HandoffReceiver] = [:]
-    private var receiverSetup: [String: JSONValue] = [:]
+    private(set) var senders: [String: SenderParty] = [:]
+    private var senderOrder: [String] = []
+    private var receivers: [String: ReceiverParty] = [:]
     private var registries: [String: ReceiverRegistry] = [:]
+    private(set) var handshakes: [Handshake] = []
     private var frames: [[String: JSONValue]] = []
     private var frameIDs: [[UInt8]: Int] = [:]
     private var steps: [JSONValue] = []
-    private var handshakes: [JSONValue] = []
-    private var shownCodes: [String: JSONValue] = [:]
-    /// The last frame each party sent.
+    private var shownCodes: [String: String] = [:]
+    /// The last frame each party sent with `send`, and the last `reply` of each sender.
     private(set) var lastSent: [String: [UInt8]] = [:]
+    private(set) var lastReply: [String: [UInt8]] = [:]
 
-    init(_ name: String, _ summary: String, lifetime: UInt32 = 180, rendezvousLength: Int = 8) throws {
+    init(_ name: String, _ summary: String, start: Double = VectorSupport.startTime, lifetime: UInt32 = 180) throws {
         self.name = name
         self.summary = summary
-        self.lifetime = lifetime
-        self.account = try AccountMetadata(linkID: AccountLinkID(bytes: VectorSupport.bytes(seed: VectorSupport.seed(name + "/link"), count: 16))!,
-                                           displayName: "Ada Lovelace", emailAddress: "ada@example.org", username: "ada",
-                                           imapHost: "imap.example.org", imapPort: 993, imapSecurity: .tls)
-        self.rendezvous = VectorSupport.bytes(seed: VectorSupport.seed(name + "/rendezvous"), count: rendezvousLength)
-        self.senderSeed = VectorSupport.seed(name + "/sender")
-        self.sender = try HandoffSender.start(account: account, rendezvous: RendezvousToken(bytes: rendezvous),
-                                              configuration: SenderConfiguration(lifetime: lifetime),
-                                              random: InsecureDeterministicRandom(seed: senderSeed),
-                                              now: Date(timeIntervalSince1970: TimeInterval(Self.startTime)))
-        self.senderPrivateKey = sender.vectorSnapshot.privateKey
+        try addSender("sender", start: start, lifetime: lifetime)
     }
 
-    var expiry: Int64 { Int64(sender.payload.expiry) }
+    /// Starts another sending party (the two-session attack).
+    func addSender(_ party: String, start: Double = VectorSupport.startTime, lifetime: UInt32 = 180, rendezvousLength: Int = 8) throws {
+        senders[party] = try SenderParty(name: party, scenario: name, start: start, lifetime: lifetime, rendezvousLength: rendezvousLength)
+        senderOrder.append(party)
+    }
+
+    /// The expiry of a sender's QR, in seconds.
+    func expiry(_ sender: String = "sender") -> Double { Double(senders[sender]!.payload.expiry) }
+
+    /// The account a sender offers.
+    func account(_ sender: String = "sender") -> AccountMetadata { senders[sender]!.account }
+
+    /// The pair of `sender` and `receiver`, once the receiver scanned.
+    func handshake(_ receiver: String = "receiver", sender: String = "sender") -> Handshake {
+        handshakes.first { $0.sender == sender && $0.receiver == receiver }!
+    }
+
+    /// A party's current transcript hash.
+    func transcript(_ party: String) -> [UInt8]? {
+        senders[party]?.session.transcriptHash ?? receivers[party]?.session?.transcriptHash
+    }
+
+    /// The id of a frame that is already recorded.
+    func frameID(_ bytes: [UInt8]) -> Int { frameIDs[bytes]! }
 
     // MARK: Driving
 
-    /// `party` scans the sender's QR at `now`.
-    func scan(_ party: String = "receiver", at now: Int64, skew: UInt32 = 30, registry: String? = nil) throws {
-        let seed = VectorSupport.seed(name + "/" + party)
-        var setup: [String: JSONValue] = ["seed": .number(seed), "skew": .number(skew)]
-        let registryObject: ReceiverRegistry?
-        if let registry {
-            setup["registry"] = .string(registry)
-            registryObject = registries[registry] ?? ReceiverRegistry()
-            registries[registry] = registryObject
-        } else {
-            registryObject = nil
+    /// `party` scans the QR of `sender` at `now`.
+    func scan(_ party: String = "receiver", of sender: String = "sender", at now: Double, skew: UInt32 = 30,
+              registry: String? = nil) throws {
+        let setup = receivers[party] ?? ReceiverParty(name: party, scenario: name, skew: skew, scans: sender, registry: registry)
+        receivers[party] = setup
+        let registryObject = try setup.registry.map { key in
+            if let existing = registries[key] { return existing }
+            let made = try ReceiverRegistry()
+            registries[key] = made
+            return made
         }
-        if receiverSetup[party] == nil { receiverSetup[party] = .object(setup) }
-        var step: [String: JSONValue] = ["actor": .string(party), "now": .int(now), "event": .object(["type": .string("scan")])]
+        var step: [String: JSONValue] = ["actor": .string(party), "now": .time(now), "event": .object(["type": .string("scan")])]
         do {
-            let payload = try SessionPayload(text: sender.payload.text)
-            let (receiver, actions) = try HandoffReceiver.scan(payload: payload, configuration: ReceiverConfiguration(clockSkewTolerance: skew),
-                                                               random: InsecureDeterministicRandom(seed: seed),
-                                                               now: Date(timeIntervalSince1970: TimeInterval(now)), registry: registryObject)
-            receivers[party] = receiver
-            let encoded = try record(actions, by: party, before: nil)
-            try recordHandshake(party: party, receiver: receiver, actions: actions)
-            step["actions"] = .array(encoded)
+            let payload = try SessionPayload(text: senders[sender]!.payload.text)
+            let (receiver, scanStep) = try HandoffReceiver.scan(payload: payload, configuration: ReceiverConfiguration(clockSkewTolerance: skew),
+                                                                random: InsecureDeterministicRandom(seed: setup.seed),
+                                                                now: VectorSupport.date(now), registry: registryObject)
+            setup.session = receiver
+            let handshake = try Handshake(index: handshakes.count, sender: senders[sender]!, receiver: setup)
+            guard scanStep.actions.count == 1, case .send(let hello) = scanStep.actions[0], hello == handshake.helloFrame,
+                  receiver.transcriptHash == handshake.th1 else {
+                throw VectorGenerationError("\(name): \(party)'s hello differs from the Spec's derivation")
+            }
+            handshakes.append(handshake)
+            register(hello, ["sealedBy": .string(party), "type": .string("hello"), "sequence": .number(0),
+                             "handshake": .number(handshake.index), "receiverPublicKey": .hex(handshake.receiverPublicKey),
+                             "helloTag": .hex(handshake.helloTag)])
+            lastSent[party] = hello
+            step["actions"] = .array([.object(["type": .string("send"), "frame": .number(frameIDs[hello]!)])])
+            try checkDeadline(scanStep.nextDeadline, party)
             step["after"] = after(party)
         } catch let error as HandoffError {
             step["throws"] = .string(error.identifier)
@@ -79,30 +104,115 @@ final class SessionRecorder {
         steps.append(.object(step))
     }
 
-    /// Feeds `event` to the sender at `now`.
-    func sender(_ event: HandoffSender.Event, at now: Int64, note: String? = nil) throws {
-        let before = sender.vectorSnapshot
-        var step: [String: JSONValue] = ["actor": .string("sender"), "now": .int(now), "event": describe(event)]
-        if let note { step["note"] = .string(note) }
-        do {
-            let actions = try sender.handle(event, now: Date(timeIntervalSince1970: TimeInterval(now)))
-            step["actions"] = .array(try record(actions, by: "sender", before: before))
-        } catch let error as HandoffError {
-            step["throws"] = .string(error.identifier)
+    /// Feeds `event` to sending party `party` at `now`.
+    func sender(_ event: ScriptEvent, at now: Double, party: String = "sender", note: String? = nil) throws {
+        let session = senders[party]!.session
+        try run(party, event, now: now, note: note) { () throws(HandoffError) in
+            let real: SenderEvent
+            switch event {
+            case .frame(let bytes): real = .frameReceived(bytes)
+            case .codeConfirmed: real = .codeConfirmed
+            case .codeRejected: real = .codeRejected
+            case .cancel: real = .cancel
+            case .credential(let bytes): real = .credentialProvided(try SecretBytes(copying: bytes))
+            case .tick: real = .tick
+            case .transportLost: real = .transportLost
+            case .importFinished: preconditionFailure("importFinished is a receiver event")
+            }
+            let step = try session.handle(real, now: VectorSupport.date(now))
+            return (step.actions.map(RecordedAction.init), step.nextDeadline)
         }
-        step["after"] = after("sender")
-        steps.append(.object(step))
     }
 
-    /// Feeds `event` to receiver `party` at `now`.
-    func receiver(_ event: HandoffReceiver.Event, at now: Int64, party: String = "receiver", note: String? = nil) throws {
-        let receiver = receivers[party]!
-        let before = receiver.vectorSnapshot
-        var step: [String: JSONValue] = ["actor": .string(party), "now": .int(now), "event": describe(event)]
+    /// Feeds `event` to receiving party `party` at `now`.
+    func receiver(_ event: ScriptEvent, at now: Double, party: String = "receiver", note: String? = nil) throws {
+        let session = receivers[party]!.session!
+        try run(party, event, now: now, note: note) { () throws(HandoffError) in
+            let real: ReceiverEvent
+            switch event {
+            case .frame(let bytes): real = .frameReceived(bytes)
+            case .codeConfirmed: real = .codeConfirmed
+            case .codeRejected: real = .codeRejected
+            case .cancel: real = .cancel
+            case .importFinished(let status): real = .importFinished(status)
+            case .tick: real = .tick
+            case .transportLost: real = .transportLost
+            case .credential: preconditionFailure("credentialProvided is a sender event")
+            }
+            let step = try session.handle(real, now: VectorSupport.date(now))
+            return (step.actions.map(RecordedAction.init), step.nextDeadline)
+        }
+    }
+
+    /// Delivers the last frame `from` sent (its last `send`) to `to`.
+    func deliver(from: String, to: String, at now: Double, note: String? = nil) throws {
+        guard let bytes = lastSent[from] else { throw VectorGenerationError("\(name): \(from) sent nothing") }
+        try feed(bytes, to: to, at: now, note: note)
+    }
+
+    /// Delivers the last `reply` of sender `from` to `to`.
+    func deliverReply(from: String = "sender", to: String, at now: Double, note: String? = nil) throws {
+        guard let bytes = lastReply[from] else { throw VectorGenerationError("\(name): \(from) replied nothing") }
+        try feed(bytes, to: to, at: now, note: note)
+    }
+
+    /// Registers `bytes` (made by the script, not by a party) and feeds them to `to`.
+    func inject(_ bytes: [UInt8], origin: String, to: String, at now: Double, note: String? = nil) throws {
+        if frameIDs[bytes] == nil { register(bytes, ["origin": .string(origin)]) }
+        try feed(bytes, to: to, at: now, note: note)
+    }
+
+    /// Feeds already recorded or new bytes to a party.
+    func feed(_ bytes: [UInt8], to: String, at now: Double, note: String? = nil) throws {
+        if frameIDs[bytes] == nil { register(bytes, ["origin": .string("made by the script")]) }
+        if senders[to] != nil { try sender(.frame(bytes), at: now, party: to, note: note) } else { try receiver(.frame(bytes), at: now, party: to, note: note) }
+    }
+
+    /// Seals `plaintext` with the real keys of the pair `handshake` as the script (not a
+    /// party), for frames no honest party would send, such as a wrong reveal at sequence 0.
+    func scriptSeal(_ handshake: Handshake, senderToReceiver: Bool, type: MessageType, sequence: UInt32, plaintext: [UInt8],
+                    transcript: [UInt8], origin: String) throws -> [UInt8] {
+        let header = VectorPrimitives.frameHeader(type: type, transferID: handshake.transferID, sequence: sequence,
+                                                  bodyLength: plaintext.count + 16)
+        let ad = handshake.additionalData(header: header, type: type, transcript: transcript)
+        let nonce = VectorPrimitives.nonce(sequence: sequence)
+        let bytes = header + (try VectorPrimitives.seal(key: handshake.key(senderToReceiver: senderToReceiver), nonce: nonce,
+                                                        plaintext: plaintext, additionalData: ad))
+        register(bytes, ["origin": .string(origin), "type": .string(type.description), "sequence": .number(sequence),
+                         "handshake": .number(handshake.index), "key": .string(senderToReceiver ? "s2r" : "r2s"),
+                         "nonce": .hex(nonce), "transcriptHash": .hex(transcript), "additionalData": .hex(ad),
+                         "plaintext": .hex(plaintext)])
+        return bytes
+    }
+
+    /// `party` seals `plaintext` as its next frame of `type` with ``HandoffSender/sealForgedFrame(_:plaintext:linkID:)``
+    /// (or the receiver's), playing a malicious peer that holds the session keys.
+    @discardableResult
+    func forge(by party: String, _ type: MessageType, plaintext: [UInt8], linkID: AccountLinkID?, at now: Double) throws -> [UInt8] {
+        let before = transcript(party)
+        let forged = senders[party].map { $0.session.sealForgedFrame(type, plaintext: plaintext, linkID: linkID) }
+            ?? receivers[party]!.session!.sealForgedFrame(type, plaintext: plaintext, linkID: linkID)
+        guard let bytes = forged else { throw VectorGenerationError("\(name): \(party) cannot forge a \(type)") }
+        try annotateSealed(bytes, by: party, transcriptBefore: before, forgedLinkID: .some(linkID?.bytes ?? []))
+        lastSent[party] = bytes
+        steps.append(.object(["actor": .string(party), "now": .time(now),
+                              "event": .object(["type": .string("forge"), "frameType": .string(type.description),
+                                                "plaintext": .hex(plaintext), "linkID": linkID.map { .hex($0.bytes) } ?? .null]),
+                              "forged": .number(frameIDs[bytes]!), "after": after(party)]))
+        return bytes
+    }
+
+    // MARK: Recording
+
+    private func run(_ party: String, _ event: ScriptEvent, now: Double, note: String?,
+                     _ body: () throws(HandoffError) -> ([RecordedAction], Date?)) throws {
+        let before = transcript(party)
+        var step: [String: JSONValue] = ["actor": .string(party), "now": .time(now), "event": describe(event)]
         if let note { step["note"] = .string(note) }
         do {
-            let actions = try receiver.handle(event, now: Date(timeIntervalSince1970: TimeInterval(now)))
-            step["actions"] = .array(try record(actions, by: party, before: before))
+            let (actions, deadline) = try body()
+            step["actions"] = .array(try actions.map { try record($0, by: party, transcriptBefore: before, event: event) })
+            try checkDeadline(deadline, party)
         } catch let error as HandoffError {
             step["throws"] = .string(error.identifier)
         }
@@ -110,50 +220,10 @@ final class SessionRecorder {
         steps.append(.object(step))
     }
 
-    /// Delivers the last frame `from` sent to `to`.
-    func deliver(from: String, to: String, at now: Int64, note: String? = nil) throws {
-        guard let bytes = lastSent[from] else { throw VectorGenerationError("\(name): \(from) sent nothing") }
-        try feed(bytes, to: to, at: now, note: note)
+    private func checkDeadline(_ deadline: Date?, _ party: String) throws {
+        let session = senders[party]?.session.nextDeadline ?? receivers[party]?.session?.nextDeadline
+        guard deadline == session else { throw VectorGenerationError("\(name): \(party)'s step deadline differs from its session's") }
     }
-
-    /// Registers `bytes` (made by the script, not by a party) and feeds them to `to`.
-    func inject(_ bytes: [UInt8], origin: String, to: String, at now: Int64, note: String? = nil) throws {
-        if frameIDs[bytes] == nil { register(bytes, ["origin": .string(origin)]) }
-        try feed(bytes, to: to, at: now, note: note)
-    }
-
-    private func feed(_ bytes: [UInt8], to: String, at now: Int64, note: String?) throws {
-        if to == "sender" { try sender(.frameReceived(bytes), at: now, note: note) } else { try receiver(.frameReceived(bytes), at: now, party: to, note: note) }
-    }
-
-    /// The id of a frame that is already recorded.
-    func frameID(_ bytes: [UInt8]) -> Int { frameIDs[bytes]! }
-
-    /// Seals a frame with `party`'s current send key, as a misbehaving but key-holding peer
-    /// would (for authenticated-but-invalid plaintexts). `transcript` is the hash bound in the AD.
-    func forge(by party: String, type: MessageType, sequence: UInt32, plaintext: [UInt8], transcript: [UInt8]) throws -> [UInt8] {
-        let snapshot = party == "sender" ? sender.vectorSnapshot : receivers[party]!.vectorSnapshot
-        let key = party == "sender" ? snapshot.senderToReceiverKey! : snapshot.receiverToSenderKey!
-        let header = VectorPrimitives.frameHeader(type: type, transferID: sender.payload.transferID, sequence: sequence,
-                                                  bodyLength: plaintext.count + 16)
-        let ad = additionalData(header: header, type: type, transcript: transcript)
-        let nonce = VectorPrimitives.nonce(sequence: sequence)
-        let body = VectorPrimitives.seal(key: key, nonce: nonce, plaintext: plaintext, additionalData: ad)
-        let bytes = header + body
-        register(bytes, ["origin": .string("forged by the script with \(party)'s send key"), "sealedBy": .string(party),
-                         "type": .string(type.description), "sequence": .number(sequence),
-                         "key": .string(party == "sender" ? "s2r" : "r2s"), "nonce": .hex(nonce), "transcriptHash": .hex(transcript),
-                         "additionalData": .hex(ad), "plaintext": .hex(plaintext)])
-        return bytes
-    }
-
-    /// The current transcript hashes of a party: (`TH1`, `TH`).
-    func transcripts(_ party: String) -> (handshake: [UInt8], current: [UInt8]) {
-        let snapshot = party == "sender" ? sender.vectorSnapshot : receivers[party]!.vectorSnapshot
-        return (snapshot.handshakeTranscript!, snapshot.transcript!)
-    }
-
-    // MARK: Recording
 
     private func register(_ bytes: [UInt8], _ fields: [String: JSONValue]) {
         var entry = fields
@@ -163,130 +233,112 @@ final class SessionRecorder {
         frames.append(entry)
     }
 
-    private func additionalData(header: [UInt8], type: MessageType, transcript: [UInt8]) -> [UInt8] {
-        let expiry = sender.payload.expiry
-        var ad = header + [UInt8(expiry >> 24), UInt8(truncatingIfNeeded: expiry >> 16), UInt8(truncatingIfNeeded: expiry >> 8),
-                           UInt8(truncatingIfNeeded: expiry)] + transcript
-        if [.accept, .credential, .receipt].contains(type) { ad += account.linkID.bytes }
-        return ad
-    }
-
-    private func record(_ actions: [HandoffAction], by party: String, before: SessionSecretsSnapshot?) throws -> [JSONValue] {
-        try actions.map { action in
-            switch action {
-            case .send(let bytes):
-                try annotateSent(bytes, by: party, before: before)
-                lastSent[party] = bytes
-                return .object(["type": .string("send"), "frame": .number(frameIDs[bytes]!)])
-            case .showShortCode(let code):
-                shownCodes[party] = .string(code.digits)
-                return .object(["type": .string("showShortCode"), "code": .string(code.digits)])
-            case .showAccount(let account):
-                return .object(["type": .string("showAccount"), "account": VectorSupport.account(account)])
-            case .requestCredential:
-                return .object(["type": .string("requestCredential")])
-            case .deliverAccount(let imported):
-                return .object(["type": .string("deliverAccount"), "account": VectorSupport.account(imported.metadata),
-                                "credential": .hex(imported.credential.revealedBytes())])
-            case .ignored(let error):
-                return .object(["type": .string("ignored"), "error": .string(error.identifier)])
-            case .finished(let outcome):
-                return .object(["type": .string("finished"), "outcome": .string(outcome.identifier)])
-            }
+    private func record(_ action: RecordedAction, by party: String, transcriptBefore: [UInt8]?, event: ScriptEvent) throws -> JSONValue {
+        switch action {
+        case .send(let bytes), .reply(let bytes):
+            let isReply: Bool
+            if case .reply = action { isReply = true } else { isReply = false }
+            try annotateSealed(bytes, by: party, transcriptBefore: transcriptBefore, forgedLinkID: nil)
+            if isReply { lastReply[party] = bytes } else { lastSent[party] = bytes }
+            return .object(["type": .string(isReply ? "reply" : "send"), "frame": .number(frameIDs[bytes]!)])
+        case .showShortCode(let code):
+            try checkShownCode(code, by: party, event: event)
+            shownCodes[party] = code.digits
+            return .object(["type": .string("showShortCode"), "code": .string(code.digits)])
+        case .showAccount(let account):
+            return .object(["type": .string("showAccount"), "account": VectorSupport.account(account)])
+        case .requestCredential:
+            return .object(["type": .string("requestCredential")])
+        case .anotherDeviceJoined:
+            return .object(["type": .string("anotherDeviceJoined")])
+        case .deliverAccount(let account, let credential):
+            return .object(["type": .string("deliverAccount"), "account": VectorSupport.account(account), "credential": .hex(credential)])
+        case .ignored(let error):
+            return .object(["type": .string("ignored"), "error": .string(error)])
+        case .finished(let outcome):
+            return .object(["type": .string("finished"), "outcome": .string(outcome)])
         }
     }
 
-    private func annotateSent(_ bytes: [UInt8], by party: String, before: SessionSecretsSnapshot?) throws {
+    /// A shown code must be the code of the pair whose hello (sender) or reveal (receiver) was fed.
+    private func checkShownCode(_ code: ShortCode, by party: String, event: ScriptEvent) throws {
+        let pair: Handshake?
+        if senders[party] != nil, case .frame(let bytes) = event {
+            pair = handshakes.first { $0.sender == party && $0.helloFrame == bytes }
+        } else {
+            pair = handshakes.first { $0.receiver == party }
+        }
+        guard let pair, pair.code == code else { throw VectorGenerationError("\(name): \(party) shows a code the Spec does not give") }
+    }
+
+    /// Records the fields of a frame `party` sealed: finds the pair whose keys open it with the
+    /// AD of Spec 4.3, and checks the transcript update. `forgedLinkID` is the link ID a forge
+    /// step bound (empty for none), `nil` for an honest frame.
+    private func annotateSealed(_ bytes: [UInt8], by party: String, transcriptBefore: [UInt8]?, forgedLinkID: [UInt8]?) throws {
+        let forged = forgedLinkID != nil
         guard frameIDs[bytes] == nil else { return }
         let frame = try Frame(bytes: bytes)
-        var fields: [String: JSONValue] = ["sealedBy": .string(party), "type": .string(frame.type.description),
-                                           "sequence": .number(frame.sequence)]
-        if frame.type == .hello {
-            fields["receiverPublicKey"] = .hex(Array(frame.body[0..<32]))
-            fields["helloTag"] = .hex(Array(frame.body[32...]))
-            register(bytes, fields)
-            return
+        let isSender = senders[party] != nil
+        var opened: [(Handshake, [UInt8], [UInt8], [UInt8])] = []
+        for pair in handshakes where (isSender ? pair.sender : pair.receiver) == party {
+            let bound = frame.type == .abort ? pair.th1 : (transcriptBefore ?? pair.th1)
+            let ad = pair.additionalData(header: frame.header, type: frame.type, transcript: bound, boundLinkID: forgedLinkID)
+            if let plaintext = try? VectorPrimitives.open(key: pair.key(senderToReceiver: isSender), nonce: VectorPrimitives.nonce(sequence: frame.sequence),
+                                                          sealed: frame.body, additionalData: ad) {
+                opened.append((pair, bound, ad, plaintext))
+            }
         }
-        guard let before, let th1 = before.handshakeTranscript, let current = before.transcript else {
-            throw VectorGenerationError("\(name): encrypted frame without keys")
+        guard opened.count == 1, let (pair, bound, ad, plaintext) = opened.first else {
+            throw VectorGenerationError("\(name): \(party)'s \(frame.type) does not open under exactly one pair with the Spec's AD")
         }
-        let key = party == "sender" ? before.senderToReceiverKey! : before.receiverToSenderKey!
-        let transcript = frame.type == .abort ? th1 : current
-        let ad = additionalData(header: frame.header, type: frame.type, transcript: transcript)
-        let nonce = VectorPrimitives.nonce(sequence: frame.sequence)
-        let plaintext: [UInt8]
-        do {
-            plaintext = try VectorPrimitives.open(key: key, nonce: nonce, sealed: frame.body, additionalData: ad)
-        } catch {
-            throw VectorGenerationError("\(name): \(party)'s \(frame.type) does not open with the Spec's AD")
+        if !forged {
+            try checkPlaintext(frame.type, plaintext, pair: pair)
+            // A party that finished with this frame (the receipt) holds no transcript any more.
+            if frame.type != .abort, let after = transcript(party), after != VectorPrimitives.sha256([bound, bytes]) {
+                throw VectorGenerationError("\(name): \(party) did not absorb its \(frame.type) as Spec 4.1 says")
+            }
         }
-        fields["key"] = .string(party == "sender" ? "s2r" : "r2s")
-        fields["nonce"] = .hex(nonce)
-        fields["transcriptHash"] = .hex(transcript)
-        fields["additionalData"] = .hex(ad)
-        fields["plaintext"] = .hex(plaintext)
+        var fields: [String: JSONValue] = [
+            "sealedBy": .string(party), "type": .string(frame.type.description), "sequence": .number(frame.sequence),
+            "handshake": .number(pair.index), "key": .string(isSender ? "s2r" : "r2s"),
+            "nonce": .hex(VectorPrimitives.nonce(sequence: frame.sequence)), "transcriptHash": .hex(bound),
+            "additionalData": .hex(ad), "plaintext": .hex(plaintext),
+        ]
+        if forged { fields["forged"] = .bool(true) }
         register(bytes, fields)
     }
 
+    /// Honest plaintexts are what Spec 3.4-3.6 says.
+    private func checkPlaintext(_ type: MessageType, _ plaintext: [UInt8], pair: Handshake) throws {
+        let sender = senders[pair.sender]!
+        switch type {
+        case .reveal: guard plaintext == sender.nonce else { throw VectorGenerationError("\(name): reveal is not the nonce") }
+        case .offer:
+            guard plaintext == VectorPrimitives.offerPlaintext(sender.account) else { throw VectorGenerationError("\(name): offer plaintext") }
+        case .accept: guard plaintext.isEmpty else { throw VectorGenerationError("\(name): accept plaintext") }
+        case .receipt, .abort: guard plaintext.count == 1, (1...3).contains(plaintext[0]) else { throw VectorGenerationError("\(name): \(type) plaintext") }
+        case .credential: guard plaintext.count == 1024 else { throw VectorGenerationError("\(name): credential plaintext") }
+        case .hello: break
+        }
+    }
+
     private func after(_ party: String) -> JSONValue {
-        if party == "sender" {
-            return .object(["state": .string(sender.state.rawValue), "transcript": sender.vectorSnapshot.transcript.map(JSONValue.hex) ?? .null])
+        if let sender = senders[party]?.session {
+            return .object(["state": .string(sender.phase.rawValue), "transcript": sender.transcriptHash.map(JSONValue.hex) ?? .null,
+                            "nextDeadline": VectorSupport.deadline(sender.nextDeadline)])
         }
-        let receiver = receivers[party]!
-        return .object(["state": .string(receiver.state.rawValue), "transcript": receiver.vectorSnapshot.transcript.map(JSONValue.hex) ?? .null])
+        let receiver = receivers[party]!.session!
+        return .object(["state": .string(receiver.phase.rawValue), "transcript": receiver.transcriptHash.map(JSONValue.hex) ?? .null,
+                        "nextDeadline": VectorSupport.deadline(receiver.nextDeadline)])
     }
 
-    private func recordHandshake(party: String, receiver: HandoffReceiver, actions: [HandoffAction]) throws {
-        let snapshot = receiver.vectorSnapshot
-        let payload = sender.payload
-        let th0 = VectorPrimitives.sha256([VectorSupport.ascii("AH1 transcript"), payload.binary])
-        let hh = VectorPrimitives.sha256([th0, snapshot.publicKey])
-        let shared = try VectorPrimitives.x25519(privateKey: snapshot.privateKey, peer: payload.senderPublicKey.bytes)
-        let senderSide = try VectorPrimitives.x25519(privateKey: senderPrivateKey, peer: snapshot.publicKey)
-        let prk = VectorPrimitives.hkdfExtract(salt: hh, inputKeyMaterial: [shared, payload.challenge])
-        func expand(_ label: String, _ length: Int) throws -> [UInt8] {
-            try VectorPrimitives.hkdfExpand(pseudorandomKey: prk, info: VectorSupport.ascii(label), length: length)
-        }
-        let helloKey = try expand("AH1 hello", 32), s2r = try expand("AH1 s2r", 32), r2s = try expand("AH1 r2s", 32)
-        let material = try expand("AH1 code", 64)
-        guard case .send(let hello) = actions.first, case .showShortCode(let code) = actions.last,
-              let index = VectorPrimitives.acceptedCandidateIndex(material: material),
-              VectorPrimitives.shortCode(material: material) == code else {
-            throw VectorGenerationError("\(name): scan actions or short code differ from the Spec")
-        }
-        let tag = VectorPrimitives.hmac(key: helloKey, message: hh)
-        let th1 = VectorPrimitives.sha256([th0, hello])
-        guard shared == senderSide, helloKey == snapshot.helloKey, s2r == snapshot.senderToReceiverKey,
-              r2s == snapshot.receiverToSenderKey, Array(hello[56...]) == tag, th1 == snapshot.handshakeTranscript,
-              th0 == sender.vectorInitialTranscript else {
-            throw VectorGenerationError("\(name): \(party)'s handshake differs from the Spec's derivation")
-        }
-        handshakes.append(.object([
-            "receiver": .string(party), "receiverPrivateKey": .hex(snapshot.privateKey), "receiverPublicKey": .hex(snapshot.publicKey),
-            "th0": .hex(th0), "hh": .hex(hh), "sharedSecret": .hex(shared), "prk": .hex(prk), "helloKey": .hex(helloKey),
-            "s2rKey": .hex(s2r), "r2sKey": .hex(r2s), "codeMaterial": .hex(material), "codeCandidateIndex": .number(index),
-            "shortCode": VectorSupport.shortCode(code), "helloTag": .hex(tag), "helloFrame": .number(frameIDs[hello]!), "th1": .hex(th1),
-        ]))
-    }
-
-    private func describe(_ event: HandoffSender.Event) -> JSONValue {
+    private func describe(_ event: ScriptEvent) -> JSONValue {
         switch event {
-        case .frameReceived(let bytes): .object(["type": .string("frameReceived"), "frame": .number(frameIDs[bytes]!)])
+        case .frame(let bytes): .object(["type": .string("frameReceived"), "frame": .number(frameIDs[bytes]!)])
         case .codeConfirmed: .object(["type": .string("codeConfirmed")])
         case .codeRejected: .object(["type": .string("codeRejected")])
         case .cancel: .object(["type": .string("cancel")])
-        case .credentialProvided(let secret): .object(["type": .string("credentialProvided"), "credential": .hex(secret.revealedBytes())])
-        case .tick: .object(["type": .string("tick")])
-        case .transportLost: .object(["type": .string("transportLost")])
-        }
-    }
-
-    private func describe(_ event: HandoffReceiver.Event) -> JSONValue {
-        switch event {
-        case .frameReceived(let bytes): .object(["type": .string("frameReceived"), "frame": .number(frameIDs[bytes]!)])
-        case .codeConfirmed: .object(["type": .string("codeConfirmed")])
-        case .codeRejected: .object(["type": .string("codeRejected")])
-        case .cancel: .object(["type": .string("cancel")])
+        case .credential(let bytes): .object(["type": .string("credentialProvided"), "credential": .hex(bytes)])
         case .importFinished(let status): .object(["type": .string("importFinished"), "status": .string(status.identifier)])
         case .tick: .object(["type": .string("tick")])
         case .transportLost: .object(["type": .string("transportLost")])
@@ -296,28 +348,58 @@ final class SessionRecorder {
     // MARK: Output
 
     /// The finished JSON entry.
-    func json() -> JSONValue {
-        var outcomes: [String: JSONValue] = ["sender": sender.outcome.map { .string($0.identifier) } ?? .null]
-        for (party, receiver) in receivers { outcomes[party] = receiver.outcome.map { .string($0.identifier) } ?? .null }
-        let payload = sender.payload
+    func json() throws -> JSONValue {
+        var outcomes: [String: JSONValue] = [:]
+        for (party, sender) in senders { outcomes[party] = sender.session.outcome.map { .string($0.identifier) } ?? .null }
+        for (party, receiver) in receivers { outcomes[party] = receiver.session?.outcome.map { .string($0.identifier) } ?? .null }
+        var qrs: [String: JSONValue] = [:]
+        for (party, sender) in senders { qrs[party] = try sender.qrJSON() }
         return .object([
             "name": .string(name),
             "description": .string(summary),
-            "setup": .object([
-                "start": .number(Self.startTime), "lifetime": .number(lifetime), "senderSeed": .number(senderSeed),
-                "account": VectorSupport.account(account), "rendezvous": .hex(rendezvous), "receivers": .object(receiverSetup),
-            ]),
-            "qr": .object([
-                "transferID": .hex(payload.transferID.bytes), "expiry": .number(payload.expiry), "challenge": .hex(payload.challenge),
-                "senderPrivateKey": .hex(senderPrivateKey), "senderPublicKey": .hex(payload.senderPublicKey.bytes),
-                "binary": .hex(payload.binary), "text": .string(payload.text),
-                "th0": .hex(VectorPrimitives.sha256([VectorSupport.ascii("AH1 transcript"), payload.binary])),
-            ]),
-            "handshakes": .array(handshakes),
+            "setup": .object(["senders": .object(senders.mapValues(\.setupJSON)), "receivers": .object(receivers.mapValues(\.setupJSON))]),
+            "qrs": .object(qrs),
+            "handshakes": .array(handshakes.map { $0.json(helloFrameID: frameIDs[$0.helloFrame]!) }),
             "frames": .array(frames.map { .object($0) }),
             "steps": .array(steps),
-            "shortCodes": .object(shownCodes),
+            "shortCodes": .object(shownCodes.mapValues(JSONValue.string)),
             "outcomes": .object(outcomes),
         ])
+    }
+}
+
+/// A sender or receiver action in one shape, with its payload already made public.
+enum RecordedAction {
+    case send([UInt8])
+    case reply([UInt8])
+    case showShortCode(ShortCode)
+    case showAccount(AccountMetadata)
+    case requestCredential
+    case anotherDeviceJoined
+    case deliverAccount(AccountMetadata, [UInt8])
+    case ignored(String)
+    case finished(String)
+
+    init(_ action: SenderAction) {
+        switch action {
+        case .send(let bytes): self = .send(bytes)
+        case .reply(let bytes): self = .reply(bytes)
+        case .showShortCode(let code): self = .showShortCode(code)
+        case .requestCredential: self = .requestCredential
+        case .anotherDeviceJoined: self = .anotherDeviceJoined
+        case .ignored(let error): self = .ignored(error.identifier)
+        case .finished(let outcome): self = .finished(outcome.identifier)
+        }
+    }
+
+    init(_ action: ReceiverAction) {
+        switch action {
+        case .send(let bytes): self = .send(bytes)
+        case .showShortCode(let code): self = .showShortCode(code)
+        case .showAccount(let account): self = .showAccount(account)
+        case .deliverAccount(let imported): self = .deliverAccount(imported.metadata, imported.credential.revealedBytes())
+        case .ignored(let error): self = .ignored(error.identifier)
+        case .finished(let outcome): self = .finished(outcome.identifier)
+        }
     }
 }

@@ -1,23 +1,21 @@
-@_spi(Vectors) import AccountHandoff
+import AccountHandoff
 
 /// `short-code.json`: code material to candidates, the accepted index and every form of the
-/// code, including rejected candidates and exhaustion; typed-code comparisons (Spec 4.4).
+/// code, including rejected candidates and exhaustion; the version-2 code derivation from
+/// `codeKey`, the nonce and `TH1`; typed-code comparisons (Spec 4.4).
 enum ShortCodeVectors {
     static func make() throws -> JSONValue {
         .object([
-            "description": .string("Short code (Spec 4.4): 64 bytes of code material, 16 big-endian u32 candidates, the first below the rejection bound mod 10^6. 'acceptedIndex' is null and 'error' is set when every candidate is rejected. 'typed' lists typed-code comparisons."),
+            "description": .string("Short code (Spec 4.4): 64 bytes of code material, 16 big-endian u32 candidates, the first below the rejection bound mod 10^6. 'acceptedIndex' is null and 'error' is set when every candidate is rejected. 'codeDerivations' derive the material from codeKey, nonce and TH1. 'typed' lists typed-code comparisons."),
             "rejectionBound": .number(VectorPrimitives.shortCodeRejectionBound),
             "derivations": .array(try derivations()),
+            "codeDerivations": .array(try codeDerivations()),
             "typed": .array(try typed()),
         ])
     }
 
-    private static func be(_ value: UInt32) -> [UInt8] {
-        [UInt8(value >> 24), UInt8(truncatingIfNeeded: value >> 16), UInt8(truncatingIfNeeded: value >> 8), UInt8(truncatingIfNeeded: value)]
-    }
-
     private static func material(_ name: String, prefix: [UInt32]) -> [UInt8] {
-        let head = prefix.flatMap(be)
+        let head = prefix.flatMap(VectorSupport.bigEndian)
         return head + VectorSupport.bytes(seed: VectorSupport.seed("code/" + name), count: 64 - head.count)
     }
 
@@ -49,6 +47,33 @@ enum ShortCodeVectors {
                 entry["error"] = .string(HandoffError.keyDerivationFailed.identifier)
             }
             return .object(entry)
+        }
+    }
+
+    /// `codePRK = HKDF-Extract(TH1, codeKey | nonce)`, `codeMaterial = HKDF-Expand(codePRK, "AH2 code", 64)`.
+    static func codeMaterial(codeKey: [UInt8], nonce: [UInt8], th1: [UInt8]) throws -> (prk: [UInt8], material: [UInt8]) {
+        let prk = try VectorPrimitives.hkdfExtract(salt: th1, inputKeyMaterial: [codeKey, nonce])
+        return (prk, try VectorPrimitives.hkdfExpand(pseudorandomKey: prk, info: VectorSupport.ascii("AH2 code"), length: 64))
+    }
+
+    /// The first seeded derivation whose first candidate is rejected (found once by search;
+    /// the generator checks it still is).
+    static let firstRejectingDerivation = 413
+
+    private static func codeDerivations() throws -> [JSONValue] {
+        try ([0, 1, 2, 3, firstRejectingDerivation]).map { index in
+            let name = "code derivation \(index)"
+            let codeKey = VectorSupport.bytes(seed: VectorSupport.seed(name + "/codeKey"), count: 32)
+            let nonce = VectorSupport.bytes(seed: VectorSupport.seed(name + "/nonce"), count: 32)
+            let th1 = VectorSupport.bytes(seed: VectorSupport.seed(name + "/th1"), count: 32)
+            let (prk, material) = try codeMaterial(codeKey: codeKey, nonce: nonce, th1: th1)
+            guard let accepted = VectorPrimitives.acceptedCandidateIndex(material: material),
+                  let code = VectorPrimitives.shortCode(material: material) else { throw VectorGenerationError("\(name) exhausted") }
+            let rejecting = index == firstRejectingDerivation
+            guard rejecting == (accepted > 0) else { throw VectorGenerationError("\(name): accepted index \(accepted)") }
+            return .object(["name": .string(rejecting ? name + ": first candidate rejected" : name), "codeKey": .hex(codeKey),
+                            "nonce": .hex(nonce), "th1": .hex(th1), "codePRK": .hex(prk), "codeMaterial": .hex(material),
+                            "acceptedIndex": .number(accepted), "code": VectorSupport.shortCode(code)])
         }
     }
 

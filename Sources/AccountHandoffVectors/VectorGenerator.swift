@@ -20,6 +20,7 @@ public enum VectorGenerator {
             ("plaintexts.json", try PlaintextVectors.make().canonicalText),
             ("short-code.json", try ShortCodeVectors.make().canonicalText),
             ("sessions.json", try SessionScenarios.make().canonicalText),
+            ("registries.json", try RegistryVectors.make().canonicalText),
         ]
     }
 

@@ -1,8 +1,12 @@
+import AccountHandoff
 import AccountHandoffTestSupport
-@_spi(Vectors) import AccountHandoff
+import Foundation
 
 /// Small helpers shared by the vector generators.
 enum VectorSupport {
+    /// The fixed start of every session unless a vector says otherwise (2027-01-15T08:00:00Z).
+    static let startTime: Double = 1_800_000_000
+
     /// `count` bytes of the deterministic test stream for `seed` (Vectors/README.md, "Randomness").
     static func bytes(seed: UInt64, count: Int) -> [UInt8] {
         let random = InsecureDeterministicRandom(seed: seed)
@@ -10,6 +14,15 @@ enum VectorSupport {
         result.withUnsafeMutableBytes { random.fill($0) }
         return result
     }
+
+    /// What a sender with `seed` draws (Spec 2.1): the nonce, then the private key.
+    static func senderDraws(seed: UInt64) -> (nonce: [UInt8], privateKey: [UInt8]) {
+        let stream = bytes(seed: seed, count: 64)
+        return (Array(stream[0..<32]), Array(stream[32..<64]))
+    }
+
+    /// What a receiver with `seed` draws at S5: its private key.
+    static func receiverPrivateKey(seed: UInt64) -> [UInt8] { bytes(seed: seed, count: 32) }
 
     /// A stable 64-bit seed for a name (FNV-1a), so adding a vector does not change the others.
     static func seed(_ name: String) -> UInt64 {
@@ -30,17 +43,40 @@ enum VectorSupport {
     /// The ASCII bytes of a label.
     static func ascii(_ text: String) -> [UInt8] { Array(text.utf8) }
 
+    /// `value` as 4 big-endian bytes.
+    static func bigEndian(_ value: UInt32) -> [UInt8] {
+        [UInt8(value >> 24), UInt8(truncatingIfNeeded: value >> 16), UInt8(truncatingIfNeeded: value >> 8),
+         UInt8(truncatingIfNeeded: value)]
+    }
+
+    /// A `Date` for Unix seconds.
+    static func date(_ seconds: Double) -> Date { Date(timeIntervalSince1970: seconds) }
+
+    /// A JSON time for an optional deadline (`null` when there is none).
+    static func deadline(_ date: Date?) -> JSONValue { date.map { .time($0.timeIntervalSince1970) } ?? .null }
+
     /// The JSON form of account metadata (Vectors/README.md, "Account").
     static func account(_ account: AccountMetadata) -> JSONValue {
+        accountFields(linkID: account.linkID.bytes, displayName: account.displayName, email: account.emailAddress,
+                      username: account.username, host: account.imapHost, port: account.imapPort,
+                      security: account.imapSecurity)
+    }
+
+    /// The JSON form of account fields, valid or not.
+    static func accountFields(linkID: [UInt8], displayName: String, email: String, username: String, host: String,
+                              port: UInt16, security: IMAPSecurity) -> JSONValue {
         .object([
-            "linkID": .hex(account.linkID.bytes),
-            "displayName": .string(account.displayName),
-            "emailAddress": .string(account.emailAddress),
-            "username": .string(account.username),
-            "imapHost": .string(account.imapHost),
-            "imapPort": .number(account.imapPort),
-            "imapSecurity": .string(account.imapSecurity == .tls ? "tls" : "startTLS"),
+            "linkID": .hex(linkID), "displayName": .string(displayName), "emailAddress": .string(email),
+            "username": .string(username), "imapHost": .string(host), "imapPort": .number(port),
+            "imapSecurity": .string(security == .tls ? "tls" : "startTLS"),
         ])
+    }
+
+    /// The account every session and registry script offers unless it says otherwise.
+    static func standardAccount(_ name: String) throws -> AccountMetadata {
+        try AccountMetadata(linkID: AccountLinkID(bytes: bytes(seed: seed(name + "/link"), count: 16))!,
+                            displayName: "Ada Lovelace", emailAddress: "ada@example.org", username: "ada",
+                            imapHost: "imap.example.org", imapPort: 993, imapSecurity: .tls)
     }
 
     /// The JSON form of a short code: value, digits, grouped and spoken.
@@ -54,6 +90,35 @@ enum VectorSupport {
         var copy = bytes
         copy[index] ^= mask
         return copy
+    }
+
+    /// `bytes` with byte `index` set to `value`.
+    static func patched(_ bytes: [UInt8], _ index: Int, _ value: UInt8) -> [UInt8] {
+        var copy = bytes
+        copy[index] = value
+        return copy
+    }
+
+    /// Runs `body`, which must throw exactly `expected`; the generator refuses to record a
+    /// vector whose claimed error the real code does not produce.
+    static func expectError(_ expected: HandoffError, _ what: String, _ body: () throws(HandoffError) -> Void) throws {
+        do {
+            try body()
+        } catch {
+            guard error == expected else { throw VectorGenerationError("\(what): got \(error.identifier), meant \(expected.identifier)") }
+            return
+        }
+        throw VectorGenerationError("\(what): accepted, meant \(expected.identifier)")
+    }
+
+    /// The identifier `body` throws, or `nil` when it succeeds.
+    static func thrownIdentifier(_ body: () throws(HandoffError) -> Void) -> String? {
+        do {
+            try body()
+            return nil
+        } catch {
+            return error.identifier
+        }
     }
 }
 

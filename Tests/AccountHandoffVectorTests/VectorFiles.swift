@@ -11,7 +11,7 @@ enum VectorFiles {
     static let directory = repositoryRoot.appendingPathComponent("Vectors")
 
     /// Every vector file the generator writes.
-    static let names = ["primitives.json", "qr-payload.json", "frames.json", "plaintexts.json", "short-code.json", "sessions.json"]
+    static let names = ["primitives.json", "qr-payload.json", "frames.json", "plaintexts.json", "short-code.json", "sessions.json", "registries.json"]
 
     /// The parsed JSON object of one committed file.
     static func load(_ name: String) throws -> [String: Any] {
@@ -46,6 +46,25 @@ extension Dictionary where Key == String, Value == Any {
         return value.int64Value
     }
 
+    /// A time (Vectors/README.md, "Times"): a number, or `nan`, `+infinity`, `-infinity`.
+    func time(_ key: String) throws -> Double {
+        switch self[key] {
+        case let value as NSNumber: return value.doubleValue
+        case "nan" as String: return .nan
+        case "+infinity" as String: return .infinity
+        case "-infinity" as String: return -.infinity
+        default: throw VectorFormatError("missing time \(key)")
+        }
+    }
+
+    /// A time or `null`.
+    func optionalTime(_ key: String) throws -> Double? {
+        self[key] is NSNull ? nil : try time(key)
+    }
+
+    /// A `Date` for a time field.
+    func date(_ key: String) throws -> Date { Date(timeIntervalSince1970: try time(key)) }
+
     func object(_ key: String) throws -> [String: Any] {
         guard let value = self[key] as? [String: Any] else { throw VectorFormatError("missing object \(key)") }
         return value
@@ -57,8 +76,37 @@ extension Dictionary where Key == String, Value == Any {
     }
 }
 
+/// The error identifier `body` throws, or `"ok"`.
+func identifier(_ body: () throws -> Void) -> String {
+    do {
+        try body()
+        return "ok"
+    } catch let error as HandoffError {
+        return error.identifier
+    } catch {
+        return "unexpected \(error)"
+    }
+}
+
+/// A ``RegistryStorage`` in memory that starts with chosen records.
+final class MemoryStorage: RegistryStorage, @unchecked Sendable {
+    // Safety of @unchecked Sendable: each test uses its storage from one task only.
+    private var records: [RegistryRecord]
+
+    init(_ records: [RegistryRecord] = []) { self.records = records }
+
+    func load() throws(RegistryStorageFailure) -> [RegistryRecord] { records }
+
+    func save(_ records: [RegistryRecord]) throws(RegistryStorageFailure) { self.records = records }
+}
+
 /// Lowercase or uppercase hex to bytes; `nil` for anything else.
 func hexBytes(_ text: String) -> [UInt8]? { Hex.decode(text) }
+
+/// `value` as 4 big-endian bytes.
+func bigEndian(_ value: UInt32) -> [UInt8] {
+    [UInt8(value >> 24), UInt8(truncatingIfNeeded: value >> 16), UInt8(truncatingIfNeeded: value >> 8), UInt8(truncatingIfNeeded: value)]
+}
 
 /// Bytes to lowercase hex.
 func hexString(_ bytes: [UInt8]) -> String {

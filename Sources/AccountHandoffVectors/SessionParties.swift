@@ -1,0 +1,159 @@
+import AccountHandoff
+import AccountHandoffTestSupport
+import Foundation
+
+/// One sending party of a scripted session: a real ``HandoffSender`` and what it drew.
+final class SenderParty {
+    let name: String
+    let seed: UInt64
+    let start: Double
+    let lifetime: UInt32
+    let account: AccountMetadata
+    let rendezvous: [UInt8]
+    let session: HandoffSender
+    /// What the seed's stream gives (Spec 2.1): the nonce, then the private key.
+    let nonce: [UInt8]
+    let privateKey: [UInt8]
+
+    init(name: String, scenario: String, start: Double, lifetime: UInt32, rendezvousLength: Int) throws {
+        self.name = name
+        self.start = start
+        self.lifetime = lifetime
+        seed = VectorSupport.seed(scenario + "/" + name)
+        account = try VectorSupport.standardAccount(scenario + "/" + name)
+        rendezvous = VectorSupport.bytes(seed: VectorSupport.seed(scenario + "/" + name + "/rendezvous"), count: rendezvousLength)
+        session = try HandoffSender.start(account: account, rendezvous: RendezvousToken(bytes: rendezvous),
+                                          configuration: SenderConfiguration(lifetime: lifetime),
+                                          random: InsecureDeterministicRandom(seed: seed), now: VectorSupport.date(start))
+        (nonce, privateKey) = VectorSupport.senderDraws(seed: seed)
+        let payload = session.payload
+        guard try VectorPrimitives.commitment(nonce: nonce) == payload.commitment,
+              try VectorPrimitives.x25519PublicKey(privateKey: privateKey) == payload.senderPublicKey.bytes,
+              payload.expiry == UInt32(start.rounded(.down)) + lifetime else {
+            throw VectorGenerationError("\(scenario): \(name)'s QR is not what its seed and start give (Spec 2.1, 6.1)")
+        }
+    }
+
+    var payload: SessionPayload { session.payload }
+
+    /// The `qrs` entry (Vectors/README.md).
+    func qrJSON() throws -> JSONValue {
+        let (transferID, th0) = try PayloadVectors.derived(payload)
+        return .object([
+            "nonce": .hex(nonce), "commitment": .hex(payload.commitment), "senderPrivateKey": .hex(privateKey),
+            "senderPublicKey": .hex(payload.senderPublicKey.bytes), "expiry": .number(payload.expiry),
+            "binary": .hex(payload.binary), "text": .string(payload.text), "transferID": .hex(transferID), "th0": .hex(th0),
+        ])
+    }
+
+    /// The `setup.senders` entry.
+    var setupJSON: JSONValue {
+        .object(["seed": .number(seed), "start": .time(start), "lifetime": .number(lifetime),
+                 "account": VectorSupport.account(account), "rendezvous": .hex(rendezvous)])
+    }
+}
+
+/// One receiving party: its setup and, once it scanned, its real ``HandoffReceiver``.
+final class ReceiverParty {
+    let name: String
+    let seed: UInt64
+    let skew: UInt32
+    let scans: String
+    let registry: String?
+    var session: HandoffReceiver?
+
+    init(name: String, scenario: String, skew: UInt32, scans: String, registry: String?) {
+        self.name = name
+        self.skew = skew
+        self.scans = scans
+        self.registry = registry
+        seed = VectorSupport.seed(scenario + "/" + name)
+    }
+
+    /// The `setup.receivers` entry.
+    var setupJSON: JSONValue {
+        var fields: [String: JSONValue] = ["seed": .number(seed), "skew": .number(skew), "scans": .string(scans)]
+        if let registry { fields["registry"] = .string(registry) }
+        return .object(fields)
+    }
+}
+
+/// Every value of one sender-receiver pair, derived by the generator from the Spec's formulas
+/// (Spec 4.1, 4.2, 4.4, 5.1) with ``VectorPrimitives``, never read out of a session.
+struct Handshake {
+    let index: Int
+    let sender: String
+    let receiver: String
+    let transferID: TransferID
+    let expiry: UInt32
+    let linkID: [UInt8]
+    let receiverPrivateKey: [UInt8]
+    let receiverPublicKey: [UInt8]
+    let hh: [UInt8]
+    let sharedSecret: [UInt8]
+    let prk: [UInt8]
+    let helloKey: [UInt8]
+    let s2rKey: [UInt8]
+    let r2sKey: [UInt8]
+    let codeKey: [UInt8]
+    let helloTag: [UInt8]
+    let helloFrame: [UInt8]
+    let th1: [UInt8]
+    let codePRK: [UInt8]
+    let codeMaterial: [UInt8]
+    let codeIndex: Int
+    let code: ShortCode
+
+    init(index: Int, sender: SenderParty, receiver: ReceiverParty) throws {
+        self.index = index
+        self.sender = sender.name
+        self.receiver = receiver.name
+        let payload = sender.payload
+        transferID = payload.transferID
+        expiry = payload.expiry
+        linkID = sender.account.linkID.bytes
+        let th0 = try PayloadVectors.derived(payload).th0
+        receiverPrivateKey = VectorSupport.receiverPrivateKey(seed: receiver.seed)
+        receiverPublicKey = try VectorPrimitives.x25519PublicKey(privateKey: receiverPrivateKey)
+        hh = VectorPrimitives.sha256([th0, receiverPublicKey])
+        sharedSecret = try VectorPrimitives.x25519(privateKey: receiverPrivateKey, peer: payload.senderPublicKey.bytes)
+        guard try VectorPrimitives.x25519(privateKey: sender.privateKey, peer: receiverPublicKey) == sharedSecret else {
+            throw VectorGenerationError("\(sender.name) and \(receiver.name) disagree on the shared secret")
+        }
+        let prk = try VectorPrimitives.hkdfExtract(salt: hh, inputKeyMaterial: [sharedSecret, payload.commitment])
+        self.prk = prk
+        let keys = try ["AH2 hello", "AH2 s2r", "AH2 r2s", "AH2 code key"].map { label in
+            try VectorPrimitives.hkdfExpand(pseudorandomKey: prk, info: VectorSupport.ascii(label), length: 32)
+        }
+        (helloKey, s2rKey, r2sKey, codeKey) = (keys[0], keys[1], keys[2], keys[3])
+        helloTag = try VectorPrimitives.hmac(key: helloKey, message: hh)
+        helloFrame = VectorPrimitives.frameBytes(type: .hello, transferID: transferID, sequence: 0, body: receiverPublicKey + helloTag)
+        th1 = VectorPrimitives.sha256([th0, helloFrame])
+        (codePRK, codeMaterial) = try ShortCodeVectors.codeMaterial(codeKey: codeKey, nonce: sender.nonce, th1: th1)
+        guard let index = VectorPrimitives.acceptedCandidateIndex(material: codeMaterial),
+              let code = VectorPrimitives.shortCode(material: codeMaterial) else {
+            throw VectorGenerationError("\(sender.name)-\(receiver.name): every code candidate rejected")
+        }
+        codeIndex = index
+        self.code = code
+    }
+
+    /// The sealing key of a direction.
+    func key(senderToReceiver: Bool) -> [UInt8] { senderToReceiver ? s2rKey : r2sKey }
+
+    /// The additional data of Spec 4.3 for a frame header, with `T` = `transcript` and
+    /// `L` = `boundLinkID` (the offered account's unless a forger chose another).
+    func additionalData(header: [UInt8], type: MessageType, transcript: [UInt8], boundLinkID: [UInt8]? = nil) -> [UInt8] {
+        header + VectorSupport.bigEndian(expiry) + transcript + ([.accept, .credential, .receipt].contains(type) ? boundLinkID ?? linkID : [])
+    }
+
+    func json(helloFrameID: Int) -> JSONValue {
+        .object([
+            "sender": .string(sender), "receiver": .string(receiver), "receiverPrivateKey": .hex(receiverPrivateKey),
+            "receiverPublicKey": .hex(receiverPublicKey), "hh": .hex(hh), "sharedSecret": .hex(sharedSecret), "prk": .hex(prk),
+            "helloKey": .hex(helloKey), "s2rKey": .hex(s2rKey), "r2sKey": .hex(r2sKey), "codeKey": .hex(codeKey),
+            "helloTag": .hex(helloTag), "helloFrame": .number(helloFrameID), "th1": .hex(th1), "codePRK": .hex(codePRK),
+            "codeMaterial": .hex(codeMaterial), "codeCandidateIndex": .number(codeIndex), "shortCode": VectorSupport.shortCode(code),
+        ])
+    }
+}
