@@ -25,10 +25,12 @@ public final class SecretBytes: @unchecked Sendable {
     init(zeroedCount count: Int) {
         Sodium.ensureInitialised()
         precondition(count >= 0, "negative secret size")
-        guard let raw = GuardedAllocator.allocate(max(count, 1)) else {
-            fatalError("sodium_malloc failed: out of guarded memory")
+        let raw: UnsafeMutableRawPointer
+        do {
+            raw = try GuardedAllocator.allocate(max(count, 1))  // zeroed
+        } catch {
+            fatalError("guarded memory unavailable: \(error)")
         }
-        sodium_memzero(raw, max(count, 1))
         self.pointer = raw
         self.count = count
     }
@@ -50,7 +52,7 @@ public final class SecretBytes: @unchecked Sendable {
     }
 
     deinit {
-        GuardedAllocator.free(pointer, count: max(count, 1))  // wipes before releasing
+        GuardedAllocator.release(pointer, count: max(count, 1))  // wipes before releasing
     }
 
     /// Calls `body` with read access to the secret bytes. Do not let the pointer escape.
