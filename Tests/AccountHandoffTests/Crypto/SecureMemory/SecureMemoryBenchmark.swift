@@ -93,6 +93,18 @@ struct SecureMemoryBenchmark {
     }
 
     #if os(Linux)
+    /// 500,000 live secrets of 32 and of 64 bytes (100,000 pending senders with 10 secrets each).
+    @Test func oneMillionLiveSecrets() async {
+        guard Self.only == nil else { return }
+        let result = await #expect(processExitsWith: .success, observing: [\.standardOutputContent]) {
+            ScaleProbe.run(secretsPerSize: 500_000)
+        }
+        if let result {
+            print("bench 1,000,000 live secrets:",
+                  ChildReport(parsing: result.standardOutputContent).values.sorted(by: { $0.key < $1.key }))
+        }
+    }
+
     /// What `sodium_malloc` does at an unprivileged 8 MiB lock limit: it keeps reporting
     /// success after `mlock` fails (the "before" of the lock-limit test).
     @Test func sodiumMallocAtTheLockLimit() async {

@@ -31,6 +31,21 @@ import Testing
         #expect(report.integer("lockedBytes") == slabs * Self.slab)
     }
 
+    @Test func atTheMapCountLimitAllocationsFailWithMappingLimitReached() async {
+        let result = await #expect(processExitsWith: .success, observing: [\.standardOutputContent]) {
+            MapCountProbe.run()
+        }
+        guard let result else { return }
+        let report = ChildReport(parsing: result.standardOutputContent)
+        print("map-count limit:", report.values.sorted(by: { $0.key < $1.key }))
+        #expect(report.integer("fillerMappings") > 60_000)
+        #expect(report["slotFailure"] == "mappingLimitReached")
+        #expect(report["largeFailure"] == "mappingLimitReached")
+        #expect(report["liveAfterFailures"] == "0")
+        #expect(report["afterHeadroom"] == "allocated")
+        #expect(report["unguardedBodies"] == "0")
+    }
+
     @Test(.enabled(if: LockLimitProbe.canLock(bytes: 64 << 20), "needs root (CAP_IPC_LOCK) or a 64 MiB lock limit"))
     func oneHundredThousandSecretsOfEachHotSizeAreAllGuardedAndLocked() async {
         let result = await #expect(processExitsWith: .success, observing: [\.standardOutputContent]) {
@@ -73,7 +88,8 @@ enum LockLimitProbe {
         report["privileged"] = status.contains("CapEff:\t0000000000000000") ? "false" : "true"
         report["lockedBeforeBytes"] = "\(ProcFile.statusBytes("VmLck"))"
 
-        let pool = SecureMemoryPool(configuration: .init(maximumLockedBytes: 1 << 30, emptySlabsKeptPerSizeClass: 1))
+        // A cap above the lock limit, so that the loop ends even if the lock limit did not hold.
+        let pool = SecureMemoryPool(configuration: .init(maximumLockedBytes: 2 * lockLimit, emptySlabsKeptPerSizeClass: 1))
         let slotsPerSlab = (64 * 1024 - 16) / (SlotLayout.sizeClasses.first { $0 >= secretLength }! + 16)
         var pointers: [UnsafeMutableRawPointer] = []
         while true {
@@ -119,6 +135,51 @@ enum LockLimitProbe {
     }
 }
 
+/// Runs in a child process: fills the process's map count (`vm.max_map_count`) with
+/// one-page mappings, asks the pool for secrets, then frees a little headroom and asks again.
+enum MapCountProbe {
+    static func run() {
+        var report = ChildReport()
+        let page = Int(sysconf(Int32(_SC_PAGESIZE)))
+        let pool = SecureMemoryPool()
+        var fillers: [UnsafeMutableRawPointer] = []
+        // Alternate protections so that neighbouring fillers cannot merge into one mapping.
+        var protection = PROT_READ
+        while let filler = mmap(nil, page, protection, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0),
+            filler != UnsafeMutableRawPointer(bitPattern: -1)
+        {
+            fillers.append(filler)
+            protection = protection == PROT_READ ? PROT_NONE : PROT_READ
+        }
+        report["fillerMappings"] = "\(fillers.count)"
+        do {
+            _ = try pool.allocate(32)
+            report["slotFailure"] = "none"
+        } catch {
+            report["slotFailure"] = LockLimitProbe.caseName(error)
+        }
+        do {
+            _ = try pool.allocate(50_000)
+            report["largeFailure"] = "none"
+        } catch {
+            report["largeFailure"] = LockLimitProbe.caseName(error)
+        }
+        report["liveAfterFailures"] = "\(pool.statistics.liveSlots + pool.statistics.liveLargeAllocations)"
+        for filler in fillers.suffix(64) { munmap(filler, page) }
+        fillers.removeLast(64)
+        var pointers: [UnsafeMutableRawPointer] = []
+        do {
+            pointers = [try pool.allocate(32), try pool.allocate(50_000)]
+            report["afterHeadroom"] = "allocated"
+        } catch {
+            report["afterHeadroom"] = LockLimitProbe.caseName(error)
+        }
+        for filler in fillers { munmap(filler, page) }  // keeps the smaps check below quick
+        report["unguardedBodies"] = "\(ScaleProbe.unguardedBodies(pointers, in: pool))"
+        report.print()
+    }
+}
+
 /// Runs in a child process: holds `secretsPerSize` live secrets of 32 and of 64 bytes and
 /// reports memory, mappings and whether every one of them is guarded and locked.
 enum ScaleProbe {
@@ -140,7 +201,8 @@ enum ScaleProbe {
         } catch {
             report["failure"] = LockLimitProbe.caseName(error)
         }
-        report["allocateSeconds"] = "\((ContinuousClock.now - start).components.seconds)"
+        let elapsed = (ContinuousClock.now - start).components
+        report["allocateMilliseconds"] = "\(elapsed.seconds * 1000 + elapsed.attoseconds / 1_000_000_000_000_000)"
         for (pointer, count) in pointers { pointer.initializeMemory(as: UInt8.self, repeating: 0x5C, count: count) }
         let statistics = pool.statistics
         report["secrets"] = "\(pointers.count)"
