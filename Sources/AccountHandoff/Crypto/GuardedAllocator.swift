@@ -7,36 +7,45 @@ import Darwin
 #endif
 #endif
 
-/// Where ``SecretBytes`` gets its memory: libsodium's guarded allocations (guard pages,
-/// `mlock`, wiped by `sodium_free`).
+/// Where ``SecretBytes`` gets its memory: the process's ``SecureMemoryPool`` (slots in
+/// guarded, locked, no-dump slabs; canaries checked and slots wiped on release).
 ///
 /// Only the fuzzing build (`Scripts/fuzz.sh`, which passes `-DHANDOFF_FUZZ_ALLOCATOR`) swaps
 /// in the ordinary heap, still wiped before release: AddressSanitizer checks heap bounds byte
-/// by byte anyway. No other build can select it.
-enum GuardedAllocator {
-    /// Allocates `count` bytes (at least 1) of guarded memory.
+/// by byte, which guard pages and canaries cannot match. No other build can select it.
+package enum GuardedAllocator {
+    /// The pool every secret of this process lives in.
+    package static let pool = SecureMemoryPool(configuration: .default)
+
+    /// Returns `count` (at least 1) zero bytes of guarded, locked memory.
     ///
-    /// - Throws: a ``SecureMemoryFailure`` when no guarded memory can be had.
-    static func allocate(_ count: Int) throws(SecureMemoryFailure) -> UnsafeMutableRawPointer {
+    /// - Throws: ``SecureMemoryFailure`` when no guarded, locked memory can be had; never
+    ///   returns weaker memory instead.
+    package static func allocate(_ count: Int) throws(SecureMemoryFailure) -> UnsafeMutableRawPointer {
         #if HANDOFF_FUZZ_ALLOCATOR
-        guard let pointer = malloc(count) else { throw .capReached }
-        #else
-        guard let pointer = sodium_malloc(count) else { throw .mappingLimitReached }
-        #endif
+        guard let pointer = calloc(1, count) else { throw .mappingLimitReached }
         return pointer
+        #else
+        try pool.allocate(count)
+        #endif
     }
 
-    /// Wipes and releases an allocation of `count` bytes.
-    static func release(_ pointer: UnsafeMutableRawPointer, count: Int) {
+    /// Checks, wipes and releases an allocation of `count` bytes (the count it was made with).
+    package static func release(_ pointer: UnsafeMutableRawPointer, count: Int) {
         #if HANDOFF_FUZZ_ALLOCATOR
         sodium_memzero(pointer, count)
-        #if canImport(Glibc)
-        Glibc.free(pointer)
+        free(pointer)
         #else
-        Darwin.free(pointer)
-        #endif
-        #else
-        sodium_free(pointer)
+        pool.release(pointer, count: count)
         #endif
     }
+
+    /// Changes the pool's limits; call it when the process starts, before the first secret.
+    /// A lower cap only affects later mappings.
+    package static func configure(_ configuration: SecureMemoryConfiguration) {
+        pool.reconfigure(configuration)
+    }
+
+    /// What the pool holds and the system calls it has made.
+    package static var statistics: SecureMemoryStatistics { pool.statistics }
 }

@@ -2,8 +2,8 @@ internal import CSodium
 
 /// A secret (private key, derived key, nonce, credential) kept in guarded memory.
 ///
-/// The bytes live in memory from ``GuardedAllocator`` (guard pages, locked, excluded from core
-/// dumps), are wiped by ``wipe()`` and again when the object is released, and never appear in
+/// The bytes live in a slot of the guarded memory pool (``GuardedAllocator``: slabs with guard
+/// pages, locked, excluded from core dumps, a canary between slots), are wiped by ``wipe()`` and again when the object is released, and never appear in
 /// `description`, `debugDescription` or reflection. Reading a secret after it was wiped is a
 /// programming error and traps: a wiped secret never reads as zeros.
 ///
@@ -29,8 +29,7 @@ public final class SecretBytes: @unchecked Sendable {
         Sodium.ensureInitialised()
         precondition(count >= 0, "negative secret size")
         let raw: UnsafeMutableRawPointer
-        do { raw = try GuardedAllocator.allocate(max(count, 1)) } catch { throw .secureMemoryUnavailable(error) }
-        sodium_memzero(raw, max(count, 1))
+        do { raw = try GuardedAllocator.allocate(max(count, 1)) } catch { throw .secureMemoryUnavailable(error) }  // zeroed
         self.pointer = raw
         self.count = count
     }

@@ -1,28 +1,53 @@
-/// Why guarded, locked memory for a secret could not be obtained. The allocation is refused
-/// (fails closed): a secret is never placed in memory that is unguarded or unlocked.
+/// Why guarded, locked memory for a secret could not be provided.
+///
+/// Secrets are never placed in memory that lacks guard pages or a memory lock: when the
+/// operating system refuses either, the allocation fails with one of these cases instead of
+/// silently handing out weaker memory. No case carries secret material.
 public enum SecureMemoryFailure: Error, Hashable, Sendable {
-    /// Locking the memory failed: the process reached its memory-lock limit (`RLIMIT_MEMLOCK`).
+    /// `mlock` failed with `ENOMEM`, `EPERM` or `EAGAIN`: the process reached its limit of
+    /// locked memory (`RLIMIT_MEMLOCK`, `ulimit -l`).
     case lockLimitReached
-    /// Mapping or protecting memory failed because the process has too many memory mappings.
+    /// `mmap`, `mprotect` or `madvise` failed with `ENOMEM`: the process reached its limit of
+    /// memory mappings (`vm.max_map_count` on Linux) or the system is out of memory.
     case mappingLimitReached
-    /// A guard-page protection call failed with this `errno`.
+    /// `mmap` failed for another reason than `ENOMEM`; the value is its `errno`.
+    case mappingFailed(errno: Int32)
+    /// `mprotect` (guard pages) failed for another reason than `ENOMEM`; the value is its `errno`.
     case protectionFailed(errno: Int32)
-    /// The allocator's configured cap on locked memory is reached.
+    /// `mlock` failed for another reason than reaching the lock limit; the value is its `errno`.
+    case lockFailed(errno: Int32)
+    /// `madvise(MADV_DONTDUMP)` (exclusion from core dumps) failed; the value is its `errno`.
+    case dumpExclusionFailed(errno: Int32)
+    /// The process-wide cap on locked secret memory, set when the process starts, is reached.
     case capReached
 }
 
 extension SecureMemoryFailure: CustomStringConvertible {
-    /// A whole sentence that says what happened and what to do.
+    /// A sentence that says what went wrong and what to do next; it never contains secret data.
     public var description: String {
         switch self {
         case .lockLimitReached:
-            "This process may not lock more memory for secrets; raise the memory-lock limit (ulimit -l) or end other transfers, then try again."
+            "The system's limit on locked memory is reached, so no further secret can be kept out of swap. "
+                + "Finish or cancel pending handoffs, or raise the limit (ulimit -l, or LimitMEMLOCK= for a "
+                + "systemd service), then try again."
         case .mappingLimitReached:
-            "This process has too many memory mappings to guard another secret; end other transfers, then try again."
+            "The system refused more memory mappings for guarded secrets (the map count limit or free memory "
+                + "is exhausted). Finish or cancel pending handoffs, or raise vm.max_map_count, then try again."
+        case .mappingFailed(let code):
+            "The system refused to map memory for a guarded secret (mmap error \(code)). "
+                + "Try again; if it persists, report it to the app's developers."
         case .protectionFailed(let code):
-            "Guard pages for a secret could not be set up (error \(code)); try again, and report it if it persists."
+            "The system refused to set up guard pages for a secret (mprotect error \(code)). "
+                + "Try again; if it persists, report it to the app's developers."
+        case .lockFailed(let code):
+            "The system refused to lock a secret's memory (mlock error \(code)). "
+                + "Try again; if it persists, report it to the app's developers."
+        case .dumpExclusionFailed(let code):
+            "The system refused to exclude a secret's memory from core dumps (madvise error \(code)). "
+                + "Try again; if it persists, report it to the app's developers."
         case .capReached:
-            "The memory reserved for secrets is full; end other transfers, then try again."
+            "The cap on memory for guarded secrets is reached. Finish or cancel pending handoffs, "
+                + "or start the process with a larger cap, then try again."
         }
     }
 }
