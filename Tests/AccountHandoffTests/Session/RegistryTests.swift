@@ -81,6 +81,34 @@ import AccountHandoffTestSupport
         #expect(!registry.hasClaimed(payload.transferID))
     }
 
+    /// S2 comes before S4: an expired QR that was also scanned before is refused as expired.
+    @Test func theScanChecksExpiryBeforeTheClaim() throws {
+        let registry = try ReceiverRegistry()
+        let payload = try SessionPair().sender.payload
+        _ = try Self.scan(payload, registry: registry)
+        #expect(throws: HandoffError.expired) { try Self.scan(payload, registry: registry, now: Fixtures.time(210)) }
+        #expect(throws: HandoffError.invalidClock) { try Self.scan(payload, registry: registry, now: Date(timeIntervalSince1970: .nan)) }
+        #expect(throws: HandoffError.alreadyScanned) { try Self.scan(payload, registry: registry) }
+    }
+
+    /// Two scans of one QR racing on one device cannot both pass (Spec 6.3).
+    @Test func concurrentScansOfOneQRClaimItOnce() throws {
+        let directory = try Directory()
+        let registry = try ReceiverRegistry(storage: FileRegistryStorage(path: directory.path("receiver")))
+        let payload = try SessionPair().sender.payload
+        let results = Results()
+        DispatchQueue.concurrentPerform(iterations: 16) { index in
+            do {
+                _ = try HandoffReceiver.scan(payload: payload, random: InsecureDeterministicRandom(seed: UInt64(index)),
+                                             now: Fixtures.start, registry: registry)
+                results.add("scanned")
+            } catch {
+                results.add((error as? HandoffError)?.identifier ?? "\(error)")
+            }
+        }
+        #expect(results.sorted == ["alreadyScanned"] * 15 + ["scanned"])
+    }
+
     @Test func pruningForgetsClaimsAnHourAfterTheirExpiryAndPersists() throws {
         let directory = try Directory()
         let path = directory.path("receiver")
@@ -117,6 +145,18 @@ import AccountHandoffTestSupport
         // The same seed and time give the same transfer ID: refused, nothing kept.
         #expect(throws: HandoffError.transferIDInUse) { try Self.start(registry: restarted) }
         #expect(restarted.status(of: id) == .finished(outcomeIdentifier: "cancelled.local"))
+    }
+
+    /// Spec 6.1: the clock is checked before anything is drawn or registered.
+    @Test func aStartWithAnInvalidClockRegistersNothing() throws {
+        let registry = try SenderRegistry()
+        #expect(throws: HandoffError.invalidClock) {
+            try HandoffSender.start(account: Fixtures.account, rendezvous: Fixtures.rendezvous,
+                                    random: InsecureDeterministicRandom(seed: 1), now: Date(timeIntervalSince1970: .infinity),
+                                    registry: registry)
+        }
+        let sender = try Self.start(registry: registry)
+        #expect(registry.status(of: sender.payload.transferID) == .pending)
     }
 
     @Test func aDeliveredButUnconfirmedOutcomeIsRecordedAsSuch() throws {
@@ -258,3 +298,24 @@ import AccountHandoffTestSupport
         #expect(!text.contains(Hex.encode(sender.payload.commitment)))
     }
 }
+
+/// Results collected by concurrent iterations.
+private final class Results: @unchecked Sendable {
+    // Safety of @unchecked Sendable: `values` is only touched under `lock`.
+    private let lock = NSLock()
+    private var values: [String] = []
+
+    func add(_ value: String) {
+        lock.lock()
+        defer { lock.unlock() }
+        values.append(value)
+    }
+
+    var sorted: [String] {
+        lock.lock()
+        defer { lock.unlock() }
+        return values.sorted()
+    }
+}
+
+private func * (values: [String], count: Int) -> [String] { Array([[String]](repeating: values, count: count).joined()) }

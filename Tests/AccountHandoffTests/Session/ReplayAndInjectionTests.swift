@@ -96,6 +96,8 @@ import AccountHandoffTestSupport
         try other.run(until: .helloAccepted)
         #expect(try pair.receive(.frameReceived(other.senderFrames[0])).kinds == ["ignored(unknownTransfer)"])
         #expect(try pair.send(.frameReceived(other.receiverFrames[0])).kinds == ["ignored(unknownTransfer)"])
+        // The receiver checks the transfer ID before it refuses a hello (Spec 6.0).
+        #expect(try pair.receive(.frameReceived(other.receiverFrames[0])).kinds == ["ignored(unknownTransfer)"])
         #expect(pair.sender.phase == .awaitingHello)
     }
 
