@@ -183,7 +183,7 @@ def joiner_allowed(chars, index):
 
 def _rules(value, field):
     low, high = BYTE_LENGTHS[field]
-    yield low <= len(value.encode("utf-8")) <= high                                    # T1
+    yield low <= len(value.encode("utf-8", "surrogatepass")) <= high                   # T1
     yield not any(refused_everywhere(char) for char in value if char not in (ZWNJ, ZWJ))  # T2
     yield all(joiner_allowed(value, i) for i, char in enumerate(value) if char in (ZWNJ, ZWJ))  # T3
     if field in ("displayName", "username"):                                          # T4
