@@ -39,9 +39,11 @@ ZWNJ, ZWJ, SPACE = "\u200c", "\u200d", " "
 LDH_LABEL = re.compile(r"[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?\Z", re.ASCII)
 
 # BEGIN GENERATED TABLES (Scripts/generate-account-text-tables.py; do not edit)
-# Unicode 14.0: from Debian's unicode-data (ArabicShaping.txt 15.0.0, DerivedAge.txt 15.0.0, DerivedCoreProperties.txt 15.0.0, HangulSyllableType.txt 15.0.0, PropList.txt 15.0.0), code points with Age <= 14.0
-# (or unassigned there). Ranges are inclusive.
-# Joining_Type as listed in ArabicShaping.txt (unlisted code points are derived in joining_type()).
+# Unicode 14.0: General_Category and Canonical_Combining_Class from Python's unicodedata 14.0.0;
+# from Debian's unicode-data (ArabicShaping.txt 15.0.0, DerivedAge.txt 15.0.0,
+# DerivedCoreProperties.txt 15.0.0, HangulSyllableType.txt 15.0.0, PropList.txt 15.0.0) only the
+# code points with Age <= 14.0 (or unassigned there) are kept. Ranges are inclusive.
+# Joining_Type as listed in ArabicShaping.txt (joining_type() derives the others).
 JOINING_TYPE_LISTED = (
     (0x0600, 0x0605, 'U'), (0x0608, 0x0608, 'U'), (0x060B, 0x060B, 'U'),
     (0x0620, 0x0620, 'D'), (0x0621, 0x0621, 'U'), (0x0622, 0x0625, 'R'),
