@@ -1,6 +1,11 @@
 /// The rules every account string must follow before a person sees it (Spec 3.7, T1-T7):
 /// PRECIS FreeformClass (RFC 8264) with the Nickname profile's space rules (RFC 8266), applied
 /// as validation, never as mapping, with the properties of Unicode 14.0.
+///
+/// The properties come from tables generated from the Unicode 14.0 data
+/// (``AccountTextProperties``, ``JoiningType``; Scripts/generate-account-text-tables.py), not from
+/// `Unicode.Scalar.Properties`: the runtime's data follows the OS's Unicode version, which
+/// assigns new code points and changes values of old ones (U+1171E is Mn in 14.0, Mc in 16.0).
 enum AccountText {
     /// The account strings and their byte-length ranges (T1).
     enum Kind {
@@ -28,62 +33,36 @@ enum AccountText {
     static let maximumMarkRun = 4
     /// The most display units a display name may take (T6).
     static let maximumDisplayUnits = 64
-    /// The Unicode version whose assignments the rules use.
-    static let unicodeVersion = (major: 14, minor: 0)
 
     /// Checks T1-T7 for `value` as `kind`. Every rule gives the same error, so their order
     /// within one field does not matter; the fields are checked in the order of Spec 3.4.
     ///
     /// - Throws: `.malformed(kind.field)` naming the field at the first broken rule.
     static func validate(_ value: String, as kind: Kind) throws(HandoffError) {
-        let scalars = Array(value.unicodeScalars)
         guard kind.byteLengths.contains(value.utf8.count) else { throw .malformed(kind.field) }
-        for (index, scalar) in scalars.enumerated() where !isPermitted(scalar) {
-            guard isJoiner(scalar), joinerIsInContext(scalars, at: index) else { throw .malformed(kind.field) }
+        let scalars = Array(value.unicodeScalars)
+        let properties = scalars.map(AccountTextProperties.of)
+        guard !properties.contains(where: { $0.contains(.refused) }) else { throw .malformed(kind.field) }
+        for index in scalars.indices where properties[index].contains(.joiner) {
+            guard joinerIsInContext(scalars, properties, at: index) else { throw .malformed(kind.field) }
         }
         guard spacesAreValid(scalars, kind: kind) else { throw .malformed(kind.field) }
-        guard longestMarkRun(scalars) <= maximumMarkRun else { throw .malformed(kind.field) }
-        if kind == .displayName, displayUnits(scalars) > maximumDisplayUnits { throw .malformed(kind.field) }
+        guard longestMarkRun(properties) <= maximumMarkRun else { throw .malformed(kind.field) }
+        if kind == .displayName, displayUnits(properties) > maximumDisplayUnits { throw .malformed(kind.field) }
         if kind == .imapHost, !isLetterDigitHyphenHostName(value) { throw .malformed(kind.field) }
-    }
-
-    // MARK: T2: characters PRECIS FreeformClass disallows
-
-    /// Whether `scalar` is allowed anywhere (T2); the joiners are decided by T3.
-    static func isPermitted(_ scalar: Unicode.Scalar) -> Bool {
-        let properties = scalar.properties
-        guard let age = properties.age, (age.major, age.minor) <= unicodeVersion else { return false }
-        switch properties.generalCategory {
-        case .control, .surrogate, .privateUse, .unassigned, .lineSeparator, .paragraphSeparator, .format:
-            return false
-        case .spaceSeparator:
-            return scalar == " "
-        default:
-            break
-        }
-        if properties.isDefaultIgnorableCodePoint || properties.isNoncharacterCodePoint { return false }
-        return !isConjoiningHangulJamo(scalar)
-    }
-
-    /// Hangul_Syllable_Type L, V or T (PRECIS OldHangulJamo).
-    static func isConjoiningHangulJamo(_ scalar: Unicode.Scalar) -> Bool {
-        switch scalar.value {
-        case 0x1100...0x11FF, 0xA960...0xA97C, 0xD7B0...0xD7C6, 0xD7CB...0xD7FB: true
-        default: false
-        }
     }
 
     // MARK: T3: joiners in their CONTEXTJ contexts (RFC 5892 A.1, A.2)
 
-    static func isJoiner(_ scalar: Unicode.Scalar) -> Bool { scalar.value == 0x200C || scalar.value == 0x200D }
-
-    static func joinerIsInContext(_ scalars: [Unicode.Scalar], at index: Int) -> Bool {
-        if index > 0, scalars[index - 1].properties.canonicalCombiningClass.rawValue == 9 { return true }
+    /// U+200D only right after a virama; U+200C right after a virama, or between a left- or
+    /// dual-joining and a right- or dual-joining code point with only transparent ones between.
+    static func joinerIsInContext(_ scalars: [Unicode.Scalar], _ properties: [AccountTextProperties],
+                                  at index: Int) -> Bool {
+        if index > 0, properties[index - 1].contains(.virama) { return true }
         guard scalars[index].value == 0x200C else { return false }
-        let before = scalars[..<index].reversed().first { JoiningType.of($0) != .transparent }
-        let after = scalars[(index + 1)...].first { JoiningType.of($0) != .transparent }
-        guard let before, let after else { return false }
-        return [.left, .dual].contains(JoiningType.of(before)) && [.right, .dual].contains(JoiningType.of(after))
+        let before = scalars[..<index].last { JoiningType.of($0) != .transparent }.map(JoiningType.of)
+        let after = scalars[(index + 1)...].first { JoiningType.of($0) != .transparent }.map(JoiningType.of)
+        return (before == .left || before == .dual) && (after == .right || after == .dual)
     }
 
     // MARK: T4-T7
@@ -98,25 +77,19 @@ enum AccountText {
         }
     }
 
-    static func isMark(_ scalar: Unicode.Scalar) -> Bool {
-        switch scalar.properties.generalCategory {
-        case .nonspacingMark, .enclosingMark: true
-        default: false
-        }
-    }
-
-    static func longestMarkRun(_ scalars: [Unicode.Scalar]) -> Int {
+    static func longestMarkRun(_ properties: [AccountTextProperties]) -> Int {
         var longest = 0
         var current = 0
-        for scalar in scalars {
-            current = isMark(scalar) ? current + 1 : 0
+        for property in properties {
+            current = property.contains(.mark) ? current + 1 : 0
             longest = max(longest, current)
         }
         return longest
     }
 
-    static func displayUnits(_ scalars: [Unicode.Scalar]) -> Int {
-        scalars.count { !isMark($0) && !isJoiner($0) }
+    /// Code points other than marks and joiners (T6).
+    static func displayUnits(_ properties: [AccountTextProperties]) -> Int {
+        properties.count { $0.isDisjoint(with: [.mark, .joiner]) }
     }
 
     static func isLetterDigitHyphenHostName(_ host: String) -> Bool {

@@ -28,7 +28,7 @@ import Testing
         let key = try SecretBytes(hex: RFC8439.key)
         let nonce = try [UInt8](hex: RFC8439.nonce)
         let additionalData = try [UInt8](hex: RFC8439.additionalData)
-        let sealed = ChaCha20Poly1305.seal(key: key, nonce: nonce, plaintext: SecretBytes(utf8: RFC8439.plaintext),
+        let sealed = ChaCha20Poly1305.seal(key: key, nonce: nonce, plaintext: try SecretBytes(utf8: RFC8439.plaintext),
                                            additionalData: additionalData)
         return Sealed(key: key, nonce: nonce, additionalData: additionalData, sealed: sealed)
     }
@@ -57,7 +57,7 @@ import Testing
 
     @Test func emptyPlaintextSealsToATagAloneAndOpensToEmpty() throws {
         let input = try rfcSealed()
-        let sealed = ChaCha20Poly1305.seal(key: input.key, nonce: input.nonce, plaintext: SecretBytes(copying: []),
+        let sealed = ChaCha20Poly1305.seal(key: input.key, nonce: input.nonce, plaintext: try SecretBytes(copying: []),
                                            additionalData: [])
         #expect(sealed.count == 16)
         let opened = try ChaCha20Poly1305.open(key: input.key, nonce: input.nonce, sealed: sealed, additionalData: [])
@@ -108,7 +108,7 @@ import Testing
         let input = try rfcSealed()
         var keyBytes = try [UInt8](hex: RFC8439.key)
         keyBytes[31] ^= 0x01
-        expectAuthenticationFailure(Sealed(key: SecretBytes(copying: keyBytes), nonce: input.nonce,
+        expectAuthenticationFailure(Sealed(key: try SecretBytes(copying: keyBytes), nonce: input.nonce,
                                            additionalData: input.additionalData, sealed: input.sealed))
     }
 
@@ -120,7 +120,7 @@ import Testing
                                                additionalData: input.additionalData, sealed: input.sealed))
         }
         for keyCount in [0, 16, 31, 33] {
-            expectAuthenticationFailure(Sealed(key: SecretBytes(copying: [UInt8](repeating: 0x80, count: keyCount)),
+            expectAuthenticationFailure(Sealed(key: try SecretBytes(copying: [UInt8](repeating: 0x80, count: keyCount)),
                                                nonce: input.nonce, additionalData: input.additionalData,
                                                sealed: input.sealed))
         }

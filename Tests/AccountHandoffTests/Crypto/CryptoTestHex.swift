@@ -45,7 +45,7 @@ extension Array where Element == UInt8 {
 
 extension SecretBytes {
     /// A secret holding the bytes of a hex literal (test keys only).
-    convenience init(hex: String) throws { self.init(copying: try Hex.decode(hex)) }
+    convenience init(hex: String) throws { try self.init(copying: try Hex.decode(hex)) }
 
     /// The secret's bytes as lowercase hex, for comparing against published vectors.
     var revealedHex: String { Hex.encode(revealedBytes()) }

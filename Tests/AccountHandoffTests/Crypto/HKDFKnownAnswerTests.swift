@@ -13,7 +13,7 @@ import Testing
     }
 
     private func check(_ vector: Case) throws {
-        let prk = HKDF.extract(salt: try [UInt8](hex: vector.salt),
+        let prk = try HKDF.extract(salt: try [UInt8](hex: vector.salt),
                                inputKeyMaterial: [try SecretBytes(hex: vector.inputKeyMaterial)])
         #expect(prk.revealedHex == vector.pseudorandomKey)
         let okm = try HKDF.expand(pseudorandomKey: prk, info: try [UInt8](hex: vector.info), length: vector.length)
@@ -58,18 +58,18 @@ import Testing
 
     @Test func emptySaltEqualsThirtyTwoZeroBytesOfSalt() throws {
         let ikm = try SecretBytes(hex: "0b0b0b0b0b0b0b0b0b0b0b0b0b0b0b0b0b0b0b0b0b0b")
-        let withEmpty = HKDF.extract(salt: [], inputKeyMaterial: [ikm])
-        let withZeros = HKDF.extract(salt: [UInt8](repeating: 0, count: 32), inputKeyMaterial: [ikm])
+        let withEmpty = try HKDF.extract(salt: [], inputKeyMaterial: [ikm])
+        let withZeros = try HKDF.extract(salt: [UInt8](repeating: 0, count: 32), inputKeyMaterial: [ikm])
         #expect(withEmpty.constantTimeEquals(withZeros))
         #expect(withEmpty.revealedHex == "19ef24a32c717b167f33a91d6f648bdf96596776afdb6377ac434c1c293ccb04")
     }
 
     @Test func inputKeyMaterialPartsAreConcatenated() throws {
         let salt = try [UInt8](hex: "000102030405060708090a0b0c")
-        let parts = [SecretBytes(copying: [UInt8](repeating: 0x0b, count: 7)),
-                     SecretBytes(copying: []),
-                     SecretBytes(copying: [UInt8](repeating: 0x0b, count: 15))]
-        #expect(HKDF.extract(salt: salt, inputKeyMaterial: parts).revealedHex
+        let parts = [try SecretBytes(copying: [UInt8](repeating: 0x0b, count: 7)),
+                     try SecretBytes(copying: []),
+                     try SecretBytes(copying: [UInt8](repeating: 0x0b, count: 15))]
+        #expect(try HKDF.extract(salt: salt, inputKeyMaterial: parts).revealedHex
             == "077709362c2e32df0ddc3f0dc47bba6390b6c73bb50f9c3122ec844ad7c2b3e5")
     }
 

@@ -18,9 +18,9 @@ enum HPKE {
     static let suiteID = Array("HPKE".utf8) + [0x00, 0x20, 0x00, 0x01, 0x00, 0x03]
 
     /// LabeledExtract(salt, label, ikm) = Extract(salt, "HPKE-v1" || suite_id || label || ikm).
-    static func labeledExtract(suiteID: [UInt8], salt: [UInt8], label: String, inputKeyMaterial: [SecretBytes]) -> SecretBytes {
-        let prefix = SecretBytes(copying: Array("HPKE-v1".utf8) + suiteID + Array(label.utf8))
-        return HKDF.extract(salt: salt, inputKeyMaterial: [prefix] + inputKeyMaterial)
+    static func labeledExtract(suiteID: [UInt8], salt: [UInt8], label: String, inputKeyMaterial: [SecretBytes]) throws -> SecretBytes {
+        let prefix = try SecretBytes(copying: Array("HPKE-v1".utf8) + suiteID + Array(label.utf8))
+        return try HKDF.extract(salt: salt, inputKeyMaterial: [prefix] + inputKeyMaterial)
     }
 
     /// LabeledExpand(prk, label, info, L) = Expand(prk, I2OSP(L, 2) || "HPKE-v1" || suite_id || label || info, L).
@@ -33,15 +33,15 @@ enum HPKE {
 
     /// DeriveKeyPair(ikm) for X25519 (RFC 9180 section 7.1.3).
     static func deriveKeyPair(inputKeyMaterial: [UInt8]) throws -> (privateKey: SecretBytes, publicKey: X25519PublicKey) {
-        let prk = labeledExtract(suiteID: kemSuiteID, salt: [], label: "dkp_prk",
-                                 inputKeyMaterial: [SecretBytes(copying: inputKeyMaterial)])
+        let prk = try labeledExtract(suiteID: kemSuiteID, salt: [], label: "dkp_prk",
+                                 inputKeyMaterial: [try SecretBytes(copying: inputKeyMaterial)])
         let privateKey = try labeledExpand(suiteID: kemSuiteID, pseudorandomKey: prk, label: "sk", info: [], length: 32)
         return (privateKey, X25519.publicKey(for: privateKey))
     }
 
     /// ExtractAndExpand(dh, kem_context) of DHKEM.
     static func extractAndExpand(diffieHellman: [SecretBytes], kemContext: [UInt8]) throws -> SecretBytes {
-        let prk = labeledExtract(suiteID: kemSuiteID, salt: [], label: "eae_prk", inputKeyMaterial: diffieHellman)
+        let prk = try labeledExtract(suiteID: kemSuiteID, salt: [], label: "eae_prk", inputKeyMaterial: diffieHellman)
         return try labeledExpand(suiteID: kemSuiteID, pseudorandomKey: prk, label: "shared_secret", info: kemContext, length: 32)
     }
 
@@ -87,8 +87,8 @@ enum HPKE {
             }
         }
 
-        func seal(sequence: UInt64, additionalData: [UInt8], plaintext: [UInt8]) -> [UInt8] {
-            ChaCha20Poly1305.seal(key: key, nonce: nonce(sequence: sequence), plaintext: SecretBytes(copying: plaintext),
+        func seal(sequence: UInt64, additionalData: [UInt8], plaintext: [UInt8]) throws -> [UInt8] {
+            ChaCha20Poly1305.seal(key: key, nonce: nonce(sequence: sequence), plaintext: try SecretBytes(copying: plaintext),
                                   additionalData: additionalData)
         }
 
@@ -107,13 +107,13 @@ enum HPKE {
     /// KeySchedule (RFC 9180 section 5.1); base and auth modes use an empty psk and psk_id.
     static func keySchedule(mode: Mode, sharedSecret: SecretBytes, info: [UInt8], psk: [UInt8],
                             pskID: [UInt8]) throws -> Context {
-        let pskIDHash = labeledExtract(suiteID: suiteID, salt: [], label: "psk_id_hash",
-                                       inputKeyMaterial: [SecretBytes(copying: pskID)])
-        let infoHash = labeledExtract(suiteID: suiteID, salt: [], label: "info_hash",
-                                      inputKeyMaterial: [SecretBytes(copying: info)])
+        let pskIDHash = try labeledExtract(suiteID: suiteID, salt: [], label: "psk_id_hash",
+                                       inputKeyMaterial: [try SecretBytes(copying: pskID)])
+        let infoHash = try labeledExtract(suiteID: suiteID, salt: [], label: "info_hash",
+                                      inputKeyMaterial: [try SecretBytes(copying: info)])
         let keyScheduleContext = [mode.rawValue] + pskIDHash.revealedBytes() + infoHash.revealedBytes()
-        let secret = labeledExtract(suiteID: suiteID, salt: sharedSecret.revealedBytes(), label: "secret",
-                                    inputKeyMaterial: [SecretBytes(copying: psk)])
+        let secret = try labeledExtract(suiteID: suiteID, salt: sharedSecret.revealedBytes(), label: "secret",
+                                    inputKeyMaterial: [try SecretBytes(copying: psk)])
         return Context(
             keyScheduleContext: keyScheduleContext,
             secret: secret,

@@ -102,7 +102,7 @@ import Testing
         for (sequence, encryption) in vector.encryptions.enumerated() {
             let sequence = UInt64(sequence)
             #expect(senderContext.nonce(sequence: sequence) == encryption.nonce.bytes, "mode \(mode) seq \(sequence)")
-            let sealed = senderContext.seal(sequence: sequence, additionalData: encryption.aad.bytes,
+            let sealed = try senderContext.seal(sequence: sequence, additionalData: encryption.aad.bytes,
                                             plaintext: encryption.pt.bytes)
             #expect(sealed == encryption.ct.bytes, "mode \(mode) seq \(sequence)")
             let opened = try recipientContext.open(sequence: sequence, additionalData: encryption.aad.bytes,

@@ -36,7 +36,7 @@ import Testing
     private static let suffix = "_25519_ChaChaPoly_SHA256"
 
     private func party(_ vector: Vector, pattern: NoisePattern, isInitiator: Bool) throws -> NoiseHandshakeState {
-        func secret(_ hex: HexBytes?) -> SecretBytes? { hex.map { SecretBytes(copying: $0.bytes) } }
+        func secret(_ hex: HexBytes?) throws -> SecretBytes? { try hex.map { try SecretBytes(copying: $0.bytes) } }
         func publicKey(_ hex: HexBytes?) throws -> X25519PublicKey? {
             guard let hex else { return nil }
             let key: X25519PublicKey = try #require(X25519PublicKey(bytes: hex.bytes))
@@ -45,10 +45,10 @@ import Testing
         return try NoiseHandshakeState(
             protocolName: vector.protocolName, pattern: pattern, isInitiator: isInitiator,
             prologue: (isInitiator ? vector.initPrologue : vector.respPrologue).bytes,
-            staticKey: secret(isInitiator ? vector.initStatic : vector.respStatic),
-            ephemeralKey: secret(isInitiator ? vector.initEphemeral : vector.respEphemeral),
+            staticKey: try secret(isInitiator ? vector.initStatic : vector.respStatic),
+            ephemeralKey: try secret(isInitiator ? vector.initEphemeral : vector.respEphemeral),
             remoteStatic: try publicKey(isInitiator ? vector.initRemoteStatic : vector.respRemoteStatic),
-            preSharedKeys: ((isInitiator ? vector.initPsks : vector.respPsks) ?? []).map { SecretBytes(copying: $0.bytes) })
+            preSharedKeys: ((isInitiator ? vector.initPsks : vector.respPsks) ?? []).map { try SecretBytes(copying: $0.bytes) })
     }
 
     /// Runs one vector; returns the number of messages checked.
@@ -65,7 +65,7 @@ import Testing
             let received: [UInt8]
             if let sending = initiatorTransport, let receiving = responderTransport {
                 let (send, receive) = initiatorSends ? (sending.send, receiving.receive) : (receiving.send, sending.receive)
-                ciphertext = send.encrypt(additionalData: [], plaintext: message.payload.bytes)
+                ciphertext = try send.encrypt(additionalData: [], plaintext: message.payload.bytes)
                 received = try receive.decrypt(additionalData: [], ciphertext: ciphertext)
             } else {
                 let (writer, reader) = initiatorSends ? (initiator, responder) : (responder, initiator)
@@ -75,8 +75,8 @@ import Testing
                     #expect(reader.isComplete, "\(vector.protocolName)")
                     #expect(initiator.handshakeHash == vector.handshakeHash.bytes, "\(vector.protocolName) initiator h")
                     #expect(responder.handshakeHash == vector.handshakeHash.bytes, "\(vector.protocolName) responder h")
-                    initiatorTransport = initiator.transportCiphers()
-                    responderTransport = responder.transportCiphers()
+                    initiatorTransport = try initiator.transportCiphers()
+                    responderTransport = try responder.transportCiphers()
                 }
             }
             #expect(ciphertext == message.ciphertext.bytes, "\(vector.protocolName) message \(index)")

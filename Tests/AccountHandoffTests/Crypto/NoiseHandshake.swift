@@ -34,9 +34,9 @@ final class NoiseCipherState {
     }
 
     /// EncryptWithAd; without a key the plaintext passes through unchanged.
-    func encrypt(additionalData: [UInt8], plaintext: [UInt8]) -> [UInt8] {
+    func encrypt(additionalData: [UInt8], plaintext: [UInt8]) throws -> [UInt8] {
         guard let key else { return plaintext }
-        let sealed = ChaCha20Poly1305.seal(key: key, nonce: nonce, plaintext: SecretBytes(copying: plaintext),
+        let sealed = ChaCha20Poly1305.seal(key: key, nonce: nonce, plaintext: try SecretBytes(copying: plaintext),
                                            additionalData: additionalData)
         counter += 1
         return sealed
@@ -59,27 +59,27 @@ final class NoiseSymmetricState {
     private let cipher = NoiseCipherState()
 
     /// InitializeSymmetric: `h` is the name zero-padded to 32 bytes, or its hash when longer.
-    init(protocolName: String) {
+    init(protocolName: String) throws {
         let name = Array(protocolName.utf8)
         handshakeHash = name.count <= SHA256.byteCount
             ? name + [UInt8](repeating: 0, count: SHA256.byteCount - name.count)
             : SHA256.hash(name)
-        chainingKey = SecretBytes(copying: handshakeHash)
+        chainingKey = try SecretBytes(copying: handshakeHash)
     }
 
     var hasKey: Bool { cipher.hasKey }
 
     /// Noise's HKDF(chaining_key, input_key_material, num_outputs), built from HMAC-SHA256 alone.
-    static func hkdf(chainingKey: SecretBytes, inputKeyMaterial: SecretBytes, outputs: Int) -> [SecretBytes] {
+    static func hkdf(chainingKey: SecretBytes, inputKeyMaterial: SecretBytes, outputs: Int) throws -> [SecretBytes] {
         let temporaryKey = HMACSHA256(key: chainingKey)
         temporaryKey.update(inputKeyMaterial)
-        let tempKey = temporaryKey.finalize()
+        let tempKey = try temporaryKey.finalize()
         var results: [SecretBytes] = []
         for index in 1...outputs {
             let mac = HMACSHA256(key: tempKey)
             if let previous = results.last { mac.update(previous) }
             mac.update([UInt8(index)])
-            results.append(mac.finalize())
+            results.append(try mac.finalize())
         }
         return results
     }
@@ -88,21 +88,21 @@ final class NoiseSymmetricState {
         handshakeHash = SHA256.hash(handshakeHash, data)
     }
 
-    func mixKey(_ inputKeyMaterial: SecretBytes) {
-        let outputs = Self.hkdf(chainingKey: chainingKey, inputKeyMaterial: inputKeyMaterial, outputs: 2)
+    func mixKey(_ inputKeyMaterial: SecretBytes) throws {
+        let outputs = try Self.hkdf(chainingKey: chainingKey, inputKeyMaterial: inputKeyMaterial, outputs: 2)
         chainingKey = outputs[0]
         cipher.initializeKey(outputs[1])
     }
 
-    func mixKeyAndHash(_ inputKeyMaterial: SecretBytes) {
-        let outputs = Self.hkdf(chainingKey: chainingKey, inputKeyMaterial: inputKeyMaterial, outputs: 3)
+    func mixKeyAndHash(_ inputKeyMaterial: SecretBytes) throws {
+        let outputs = try Self.hkdf(chainingKey: chainingKey, inputKeyMaterial: inputKeyMaterial, outputs: 3)
         chainingKey = outputs[0]
         mixHash(outputs[1].revealedBytes())
         cipher.initializeKey(outputs[2])
     }
 
-    func encryptAndHash(_ plaintext: [UInt8]) -> [UInt8] {
-        let ciphertext = cipher.encrypt(additionalData: handshakeHash, plaintext: plaintext)
+    func encryptAndHash(_ plaintext: [UInt8]) throws -> [UInt8] {
+        let ciphertext = try cipher.encrypt(additionalData: handshakeHash, plaintext: plaintext)
         mixHash(ciphertext)
         return ciphertext
     }
@@ -114,8 +114,8 @@ final class NoiseSymmetricState {
     }
 
     /// Split: the initiator-to-responder and responder-to-initiator transport ciphers.
-    func split() -> (initiatorToResponder: NoiseCipherState, responderToInitiator: NoiseCipherState) {
-        let outputs = Self.hkdf(chainingKey: chainingKey, inputKeyMaterial: SecretBytes(copying: []), outputs: 2)
+    func split() throws -> (initiatorToResponder: NoiseCipherState, responderToInitiator: NoiseCipherState) {
+        let outputs = try Self.hkdf(chainingKey: chainingKey, inputKeyMaterial: try SecretBytes(copying: []), outputs: 2)
         return (NoiseCipherState(key: outputs[0]), NoiseCipherState(key: outputs[1]))
     }
 }
@@ -138,7 +138,7 @@ final class NoiseHandshakeState {
          preSharedKeys: [SecretBytes]) throws {
         self.pattern = pattern
         self.isInitiator = isInitiator
-        self.symmetric = NoiseSymmetricState(protocolName: protocolName)
+        self.symmetric = try NoiseSymmetricState(protocolName: protocolName)
         self.staticKey = staticKey
         self.ephemeralKey = ephemeralKey
         self.remoteStatic = remoteStatic
@@ -159,8 +159,8 @@ final class NoiseHandshakeState {
     var handshakeHash: [UInt8] { symmetric.handshakeHash }
 
     /// The transport ciphers after the handshake: (send, receive) for this party.
-    func transportCiphers() -> (send: NoiseCipherState, receive: NoiseCipherState) {
-        let ciphers = symmetric.split()
+    func transportCiphers() throws -> (send: NoiseCipherState, receive: NoiseCipherState) {
+        let ciphers = try symmetric.split()
         return isInitiator
             ? (ciphers.initiatorToResponder, ciphers.responderToInitiator)
             : (ciphers.responderToInitiator, ciphers.initiatorToResponder)
@@ -174,16 +174,16 @@ final class NoiseHandshakeState {
             case .e:
                 let ephemeralPublic = try publicKey(of: ephemeralKey, "e").bytes
                 message += ephemeralPublic
-                mixEphemeral(ephemeralPublic)
+                try mixEphemeral(ephemeralPublic)
             case .s:
-                message += symmetric.encryptAndHash(try publicKey(of: staticKey, "s").bytes)
+                message += try symmetric.encryptAndHash(try publicKey(of: staticKey, "s").bytes)
             case .ee, .es, .se, .ss:
-                symmetric.mixKey(try diffieHellman(token))
+                try symmetric.mixKey(try diffieHellman(token))
             case .psk:
-                symmetric.mixKeyAndHash(try takePreSharedKey())
+                try symmetric.mixKeyAndHash(try takePreSharedKey())
             }
         }
-        message += symmetric.encryptAndHash(payload)
+        message += try symmetric.encryptAndHash(payload)
         nextMessage += 1
         return message
     }
@@ -201,14 +201,14 @@ final class NoiseHandshakeState {
             case .e:
                 let ephemeralPublic = try take(X25519PublicKey.byteCount)
                 remoteEphemeral = X25519PublicKey(bytes: ephemeralPublic)
-                mixEphemeral(ephemeralPublic)
+                try mixEphemeral(ephemeralPublic)
             case .s:
                 let encrypted = try take(X25519PublicKey.byteCount + (symmetric.hasKey ? ChaCha20Poly1305.tagByteCount : 0))
                 remoteStatic = X25519PublicKey(bytes: try symmetric.decryptAndHash(encrypted))
             case .ee, .es, .se, .ss:
-                symmetric.mixKey(try diffieHellman(token))
+                try symmetric.mixKey(try diffieHellman(token))
             case .psk:
-                symmetric.mixKeyAndHash(try takePreSharedKey())
+                try symmetric.mixKeyAndHash(try takePreSharedKey())
             }
         }
         let payload = try symmetric.decryptAndHash(Array(rest))
@@ -217,9 +217,9 @@ final class NoiseHandshakeState {
     }
 
     /// `e`: MixHash(e.public), plus MixKey(e.public) in handshakes with a psk token.
-    private func mixEphemeral(_ ephemeralPublic: [UInt8]) {
+    private func mixEphemeral(_ ephemeralPublic: [UInt8]) throws {
         symmetric.mixHash(ephemeralPublic)
-        if pattern.usesPreSharedKeys { symmetric.mixKey(SecretBytes(copying: ephemeralPublic)) }
+        if pattern.usesPreSharedKeys { try symmetric.mixKey(SecretBytes(copying: ephemeralPublic)) }
     }
 
     /// The DH for `ee`, `es`, `se`, `ss`; the first letter is the initiator's key, the second the responder's.

@@ -26,12 +26,12 @@ import Testing
         var invalidModifiedTag = 0
         var invalidNonceSize = 0
         for vector in file.cases {
-            let key = SecretBytes(copying: vector.key.bytes)
+            let key = try SecretBytes(copying: vector.key.bytes)
             let sealed = vector.ct.bytes + vector.tag.bytes
             switch vector.result {
             case .valid:
                 let produced = ChaCha20Poly1305.seal(key: key, nonce: vector.iv.bytes,
-                                                     plaintext: SecretBytes(copying: vector.msg.bytes),
+                                                     plaintext: try SecretBytes(copying: vector.msg.bytes),
                                                      additionalData: vector.aad.bytes)
                 #expect(produced == sealed, "tcId \(vector.tcId)")
                 let opened = try ChaCha20Poly1305.open(key: key, nonce: vector.iv.bytes, sealed: sealed,
@@ -48,7 +48,7 @@ import Testing
                     // `seal` only takes 12-byte nonces (it traps otherwise, by contract); with
                     // one, it must produce a different tag from the modified one.
                     let produced = ChaCha20Poly1305.seal(key: key, nonce: vector.iv.bytes,
-                                                         plaintext: SecretBytes(copying: vector.msg.bytes),
+                                                         plaintext: try SecretBytes(copying: vector.msg.bytes),
                                                          additionalData: vector.aad.bytes)
                     #expect(produced.dropLast(16).elementsEqual(vector.ct.bytes), "tcId \(vector.tcId)")
                     #expect(!produced.suffix(16).elementsEqual(vector.tag.bytes), "tcId \(vector.tcId)")

@@ -22,7 +22,7 @@ import Testing
         var rejectedAllZero = 0
         for vector in file.cases {
             let peer = try #require(X25519PublicKey(bytes: vector.public.bytes), "tcId \(vector.tcId)")
-            let privateKey = SecretBytes(copying: vector.private.bytes)
+            let privateKey = try SecretBytes(copying: vector.private.bytes)
             if vector.shared.bytes.allSatisfy({ $0 == 0 }) {
                 #expect(throws: HandoffError.lowOrderPublicKey, "tcId \(vector.tcId)") {
                     _ = try X25519.sharedSecret(privateKey: privateKey, peer: peer)

@@ -97,7 +97,7 @@ import Testing
     }
 
     @Test func keyPairFromRandomSourceMatchesPublicKeyDerivationAndWipes() throws {
-        let keyPair = X25519KeyPair(random: SystemRandomSource())
+        let keyPair = try X25519KeyPair(random: SystemRandomSource())
         #expect(X25519.publicKey(for: keyPair.privateKey) == keyPair.publicKey)
         #expect(!keyPair.privateKey.isAllZero)
         keyPair.wipe()

@@ -1,6 +1,7 @@
 import Testing
 @testable import AccountHandoff
 
+/// Spec 3.1-3.3: the frame layout, the body length rules and strict decoding (F1-F7).
 @Suite struct FrameTests {
     static let transferID = TransferID(bytes: Array(repeating: 0xab, count: 16))!
 
@@ -12,46 +13,63 @@ import Testing
     func everyTypeRoundTripsWithAnExactHeader(type: MessageType) throws {
         let frame = Frame(type: type, transferID: Self.transferID, sequence: 0x01020304, body: Self.body(for: type))
         let bytes = frame.bytes
-        #expect(bytes[0] == 1)
+        #expect(bytes[0] == 2)
         #expect(bytes[1] == type.rawValue)
         #expect(Array(bytes[2..<18]) == Self.transferID.bytes)
         #expect(Array(bytes[18..<22]) == [1, 2, 3, 4])
         #expect(Int(bytes[22]) << 8 | Int(bytes[23]) == frame.body.count)
+        #expect(bytes.count == Frame.headerByteCount + frame.body.count)
         #expect(try Frame(bytes: bytes) == frame)
     }
 
     @Test func bodyLengthRules() {
         #expect(MessageType.hello.fixedBodyLength == 64)
+        #expect(MessageType.reveal.fixedBodyLength == 48)
         #expect(MessageType.accept.fixedBodyLength == 16)
         #expect(MessageType.credential.fixedBodyLength == 1040)
         #expect(MessageType.receipt.fixedBodyLength == 17)
         #expect(MessageType.abort.fixedBodyLength == 17)
-        #expect(Frame.isValidBodyLength(256 + 16, for: .offer))
-        #expect(Frame.isValidBodyLength(1280 + 16, for: .offer))
+        #expect(MessageType.offer.fixedBodyLength == nil)
+        for plaintext in stride(from: 256, through: 3840, by: 256) {
+            #expect(Frame.isValidBodyLength(plaintext + 16, for: .offer))
+        }
         #expect(!Frame.isValidBodyLength(255 + 16, for: .offer))
+        #expect(!Frame.isValidBodyLength(257 + 16, for: .offer))
         #expect(!Frame.isValidBodyLength(16, for: .offer))
+        #expect(!Frame.isValidBodyLength(0, for: .offer))
+        #expect(Frame.maximumByteCount == 4096)
+        #expect(MessageType.allCases.map(\.rawValue) == [1, 2, 3, 4, 5, 6, 7])
     }
 
-    @Test func decodingErrorsAreSpecific() {
+    @Test func decodingErrorsAreSpecificAndInTheSpecsOrder() {
         let good = Frame(type: .receipt, transferID: Self.transferID, sequence: 2, body: Self.body(for: .receipt)).bytes
-        var wrongVersion = good
-        wrongVersion[0] = 9
+        var versionOne = good
+        versionOne[0] = 1
         var unknownType = good
         unknownType[1] = 0x7f
+        var typeZero = good
+        typeZero[1] = 0
+        var typeEight = good
+        typeEight[1] = 8
         var longerBody = good
         longerBody[23] = 18
         var shorterBody = good
         shorterBody[23] = 16
+        var oversizedVersionOne = [UInt8](repeating: 1, count: 4097)
+        oversizedVersionOne[0] = 1
         let cases: [([UInt8], HandoffError)] = [
             ([], .malformed(.frameHeader)),
             (Array(good.prefix(23)), .malformed(.frameHeader)),
-            (wrongVersion, .unsupportedVersion(9)),
+            (versionOne, .unsupportedVersion(1)),
             (unknownType, .unknownMessageType(0x7f)),
+            (typeZero, .unknownMessageType(0)),
+            (typeEight, .unknownMessageType(8)),
             (Array(good.dropLast()), .malformed(.frameLength)),
             (good + [0], .malformed(.trailingBytes)),
             (longerBody, .malformed(.frameLength)),
             (shorterBody, .malformed(.trailingBytes)),
-            (Array(repeating: 1, count: 4097), .oversizedFrame(4097)),
+            (oversizedVersionOne, .oversizedFrame(4097)),  // F1 before anything else
+            (Array(versionOne.prefix(10)), .malformed(.frameHeader)),  // F2 before the version
         ]
         for (bytes, expected) in cases {
             #expect(throws: expected) { try Frame(bytes: bytes) }
@@ -60,7 +78,18 @@ import Testing
         #expect(throws: HandoffError.malformed(.body)) { try Frame(bytes: wrongLength) }
     }
 
-    @Test func nonceIsEightZerosAndTheSequence() {
+    @Test func theLargestFrameIsAcceptedAndOneByteMoreIsNot() throws {
+        let largest = Frame(type: .offer, transferID: Self.transferID, sequence: 1, body: [UInt8](repeating: 0, count: 3840 + 16))
+        #expect(largest.bytes.count == 3880)
+        #expect(try Frame(bytes: largest.bytes) == largest)
+        let padded = Frame(type: .offer, transferID: Self.transferID, sequence: 1, body: [UInt8](repeating: 0, count: 4072)).bytes
+        #expect(padded.count == 4096)
+        #expect(throws: HandoffError.malformed(.body)) { try Frame(bytes: padded) }
+        #expect(throws: HandoffError.oversizedFrame(4097)) { try Frame(bytes: padded + [0]) }
+    }
+
+    @Test func theNonceIsEightZerosAndTheSequence() {
         #expect(SecureChannel.nonce(sequence: 0x0a0b0c0d) == [0, 0, 0, 0, 0, 0, 0, 0, 0x0a, 0x0b, 0x0c, 0x0d])
+        #expect(VectorPrimitives.nonce(sequence: 0) == [UInt8](repeating: 0, count: 12))
     }
 }

@@ -1,121 +1,163 @@
 import Foundation
 import Testing
-@_spi(Testing) @testable import AccountHandoff
+@testable import AccountHandoff
 
-/// Cancellation and rejection by each person at each step (Spec 6).
+/// Cancel and reject in every phase of both roles (Spec 6.1, 6.2): what each side does, what
+/// the other side concludes from the abort, and that every session secret is wiped.
 @Suite struct CancellationTests {
-    /// Steps after which the sender still can cancel (its session is not yet finished).
-    static let senderCancelSteps: [SessionPair.Step] = [
-        .qrShown, .scanned, .helloAccepted, .senderConfirmed, .offerReceived, .receiverConfirmed,
-        .acceptReceived, .credentialSent, .credentialReceived,
+    struct Case: Sendable, CustomTestStringConvertible {
+        /// Where both sides stand on the happy path.
+        let step: SessionPair.Step
+        /// The local side's actions.
+        let local: [String]
+        /// The peer's actions when it receives the abort frame, or nil when no frame is sent.
+        let peer: [String]?
+        var testDescription: String { "after \(step)" }
+    }
+
+    static let senderCancelsCases: [Case] = [
+        Case(step: .qrShown, local: ["finished(cancelled.local)"], peer: nil),
+        Case(step: .scanned, local: ["finished(cancelled.local)"], peer: nil),
+        Case(step: .revealReceived, local: ["send(abort)", "finished(cancelled.local)"], peer: ["finished(cancelled.peer)"]),
+        Case(step: .offerReceived, local: ["send(abort)", "finished(cancelled.local)"], peer: ["finished(cancelled.peer)"]),
+        Case(step: .acceptReceived, local: ["send(abort)", "finished(cancelled.local)"], peer: ["finished(cancelled.peer)"]),
+        // The credential left: nothing to stop, so no frame, and the outcome says so.
+        Case(step: .credentialReceived, local: ["finished(deliveredUnconfirmed.cancelled.local)"], peer: nil),
+        Case(step: .receiptReceived, local: [], peer: nil),
     ]
 
-    @Test(arguments: senderCancelSteps)
-    func senderCancelsAtEachStep(step: SessionPair.Step) throws {
+    @Test(arguments: senderCancelsCases)
+    func senderCancels(_ testCase: Case) throws {
         let pair = try SessionPair()
-        try pair.run(until: step)
-        let actions = pair.absorbSender(try pair.sender.handle(.cancel, now: Fixtures.start))
-        #expect(actions.last?.outcome == .cancelled(by: .local))
-        #expect(pair.sender.state == .finished)
-        if step >= .helloAccepted {
-            // An authenticated abort tells the receiver.
-            let abort = try #require(actions.first?.sentFrame)
-            #expect(try Frame(bytes: abort).type == .abort)
-            let received = try pair.receiver.handle(.frameReceived(abort), now: Fixtures.start)
-            #expect(received.last?.outcome == .cancelled(by: .peer))
-        } else {
-            #expect(kinds(actions) == ["finished(cancelled(by: AccountHandoff.Party.local))"])
-        }
+        try pair.run(until: testCase.step)
+        let outcomeBefore = pair.sender.outcome
+        let step = try pair.send(.cancel)
+        #expect(step.kinds == testCase.local)
+        #expect(step.nextDeadline == nil)
+        #expect(pair.sender.phase == .finished)
         #expect(allZero(pair.sender.guardedSecrets))
-        if step >= .helloAccepted { #expect(pair.allSecretsWiped) }
-        // Nothing the receiver's app stores arrived unless the credential step was reached.
-        #expect((pair.delivered != nil) == (step >= .credentialReceived))
+        if testCase.local.isEmpty { #expect(pair.sender.outcome == outcomeBefore) }
+        if let peer = testCase.peer {
+            let abort = try #require(step.actions.first?.frame)
+            #expect(try pair.receive(.frameReceived(abort)).kinds == peer)
+            #expect(allZero(pair.receiver.guardedSecrets))
+        }
     }
 
-    static let receiverCancelSteps: [SessionPair.Step] = [
-        .scanned, .helloAccepted, .senderConfirmed, .offerReceived, .receiverConfirmed,
-        .acceptReceived, .credentialSent, .credentialReceived,
+    @Test func afterACancelWhileDeliveringTheReceiverStillImportsAndTheReceiptIsIgnored() throws {
+        let pair = try SessionPair()
+        try pair.run(until: .credentialReceived)
+        _ = try pair.send(.cancel)
+        try pair.run(until: .importFinished)
+        #expect(pair.receiver.outcome == .completed(.imported))
+        #expect(try pair.send(.frameReceived(pair.receiverFrames[2])).kinds == ["ignored(sessionFinished)"])
+        #expect(pair.sender.outcome == .deliveredUnconfirmed(.cancelled(by: .local)))
+        #expect(pair.sender.outcome?.credentialLeft == true)
+    }
+
+    static let receiverCancelsCases: [Case] = [
+        Case(step: .helloAccepted, local: ["send(abort)", "finished(cancelled.local)"], peer: ["finished(cancelled.peer)"]),
+        Case(step: .revealReceived, local: ["send(abort)", "finished(cancelled.local)"], peer: ["finished(cancelled.peer)"]),
+        Case(step: .offerReceived, local: ["send(abort)", "finished(cancelled.local)"], peer: ["finished(cancelled.peer)"]),
+        Case(step: .acceptReceived, local: ["send(abort)", "finished(cancelled.local)"], peer: ["finished(cancelled.peer)"]),
+        // The credential is on its way: the sender learns it was cancelled after it left.
+        Case(step: .credentialSent, local: ["send(abort)", "finished(cancelled.local)"],
+             peer: ["finished(deliveredUnconfirmed.cancelled.peer)"]),
+        Case(step: .importFinished, local: [], peer: nil),
     ]
 
-    @Test(arguments: receiverCancelSteps)
-    func receiverCancelsAtEachStep(step: SessionPair.Step) throws {
+    @Test(arguments: receiverCancelsCases)
+    func receiverCancels(_ testCase: Case) throws {
         let pair = try SessionPair()
-        try pair.run(until: step)
-        let actions = pair.absorbReceiver(try pair.receiver.handle(.cancel, now: Fixtures.start))
-        #expect(actions.last?.outcome == .cancelled(by: .local))
-        let abort = try #require(actions.first?.sentFrame)
-        let atSender = try pair.sender.handle(.frameReceived(abort), now: Fixtures.start)
-        if step >= .helloAccepted {
-            #expect(atSender.last?.outcome == .cancelled(by: .peer))
-        } else {
-            // The sender never accepted a hello, so it has no keys to check the abort: ignored.
-            #expect(atSender.first?.ignoredError == .unexpectedMessage(.abort, in: .awaitingHello))
-            #expect(pair.sender.state == .awaitingHello)
-        }
+        try pair.run(until: testCase.step)
+        let step = try pair.receive(.cancel)
+        #expect(step.kinds == testCase.local)
+        #expect(step.nextDeadline == nil)
+        #expect(pair.receiver.phase == .finished)
         #expect(allZero(pair.receiver.guardedSecrets))
-    }
-
-    @Test(arguments: [SessionPair.Step.helloAccepted, .senderConfirmed, .acceptReceived])
-    func senderRejectsCodeAndReceiverLearnsIt(step: SessionPair.Step) throws {
-        let pair = try SessionPair()
-        try pair.run(until: step)
-        let actions = pair.absorbSender(try pair.sender.handle(.codeRejected, now: Fixtures.start))
-        #expect(actions.last?.outcome == .rejected(by: .local))
-        let abort = try #require(actions.first?.sentFrame)
-        #expect(try pair.receiver.handle(.frameReceived(abort), now: Fixtures.start).last?.outcome == .rejected(by: .peer))
-        #expect(pair.allSecretsWiped)
-        #expect(pair.delivered == nil)
-    }
-
-    @Test(arguments: [SessionPair.Step.scanned, .helloAccepted, .offerReceived, .receiverConfirmed])
-    func receiverRejectsAndNoCredentialTravels(step: SessionPair.Step) throws {
-        let pair = try SessionPair()
-        try pair.run(until: step)
-        let actions = pair.absorbReceiver(try pair.receiver.handle(.codeRejected, now: Fixtures.start))
-        #expect(actions.last?.outcome == .rejected(by: .local))
-        let abort = try #require(actions.first?.sentFrame)
-        if step >= .helloAccepted {
-            #expect(try pair.sender.handle(.frameReceived(abort), now: Fixtures.start).last?.outcome == .rejected(by: .peer))
-            // The sender can no longer be asked for the credential.
-            #expect(throws: HandoffError.sessionFinished) {
-                try pair.sender.handle(.credentialProvided(SecretBytes(utf8: "pw")), now: Fixtures.start)
-            }
+        if let peer = testCase.peer {
+            let abort = try #require(step.actions.first?.frame)
+            #expect(try pair.send(.frameReceived(abort)).kinds == peer)
+            #expect(allZero(pair.sender.guardedSecrets))
         }
+    }
+
+    @Test func aCredentialArrivingAfterTheReceiverCancelledIsIgnored() throws {
+        let pair = try SessionPair()
+        try pair.run(until: .credentialSent)
+        _ = try pair.receive(.cancel)
+        #expect(try pair.receive(.frameReceived(pair.senderFrames[2])).kinds == ["ignored(sessionFinished)"])
         #expect(pair.delivered == nil)
+        #expect(pair.receiver.outcome == .ended(.cancelled(by: .local)))
     }
 
-    @Test func wrongCodeScenarioPeopleRejectAndNothingLeaks() throws {
-        // The receiver's person types the code it sees on the sender; a wrong code does not match.
+    @Test func theReceiverCannotCancelWhileTheAppImports() throws {
         let pair = try SessionPair()
-        try pair.run(until: .offerReceived)
-        let code = try #require(pair.senderCode)
-        let wrong = String(format: "%06d", (code.value + 1) % 1_000_000)
-        #expect(!pair.receiver.shortCode.matches(typed: wrong))
-        #expect(pair.receiver.shortCode.matches(typed: code.grouped))
-        let actions = pair.absorbReceiver(try pair.receiver.handle(.codeRejected, now: Fixtures.start))
-        let abort = try #require(actions.first?.sentFrame)
-        #expect(try pair.sender.handle(.frameReceived(abort), now: Fixtures.start).last?.outcome == .rejected(by: .peer))
-        #expect(pair.delivered == nil)
-        #expect(pair.allSecretsWiped)
+        try pair.run(until: .credentialReceived)
+        #expect(throws: HandoffError.invalidEvent(.cancel, in: .receiver(.awaitingImportResult))) {
+            try pair.receiver.handle(.cancel, now: Fixtures.start)
+        }
+        #expect(pair.receiver.phase == .awaitingImportResult)
+        try pair.run(until: .receiptReceived)
+        #expect(pair.sender.outcome == .completed(.imported))
     }
 
-    @Test func crossingAbortsEndBothSessions() throws {
-        // Both people cancel at the same moment: each abort is bound to TH1, so each still verifies.
+    static let senderRejectsCases: [Case] = [
+        Case(step: .revealReceived, local: ["send(abort)", "finished(rejected.local)"], peer: ["finished(rejected.peer)"]),
+        Case(step: .offerReceived, local: ["send(abort)", "finished(rejected.local)"], peer: ["finished(rejected.peer)"]),
+        Case(step: .acceptReceived, local: ["send(abort)", "finished(rejected.local)"], peer: ["finished(rejected.peer)"]),
+    ]
+
+    @Test(arguments: senderRejectsCases)
+    func senderRejects(_ testCase: Case) throws {
         let pair = try SessionPair()
-        try pair.run(until: .senderConfirmed)
-        let senderAbort = try #require(try pair.sender.handle(.cancel, now: Fixtures.start).first?.sentFrame)
-        let receiverAbort = try #require(try pair.receiver.handle(.cancel, now: Fixtures.start).first?.sentFrame)
-        #expect(try pair.sender.handle(.frameReceived(receiverAbort), now: Fixtures.start) .first?.ignoredError == .sessionFinished)
-        #expect(try pair.receiver.handle(.frameReceived(senderAbort), now: Fixtures.start).first?.ignoredError == .sessionFinished)
-        #expect(pair.sender.outcome == .cancelled(by: .local))
-        #expect(pair.receiver.outcome == .cancelled(by: .local))
+        try pair.run(until: testCase.step)
+        let step = try pair.send(.codeRejected)
+        #expect(step.kinds == testCase.local)
+        let abort = try #require(step.actions.first?.frame)
+        #expect(try pair.receive(.frameReceived(abort)).kinds == testCase.peer)
+        #expect(pair.allSessionSecretsWiped)
     }
 
-    @Test func abortCrossingTheOfferStillAuthenticates() throws {
-        // The receiver cancels before the offer reaches it; the sender already chained the offer.
+    static let receiverRejectsCases: [Case] = [
+        Case(step: .revealReceived, local: ["send(abort)", "finished(rejected.local)"], peer: ["finished(rejected.peer)"]),
+        Case(step: .offerReceived, local: ["send(abort)", "finished(rejected.local)"], peer: ["finished(rejected.peer)"]),
+        Case(step: .acceptReceived, local: ["send(abort)", "finished(rejected.local)"], peer: ["finished(rejected.peer)"]),
+        Case(step: .credentialSent, local: ["send(abort)", "finished(rejected.local)"],
+             peer: ["finished(deliveredUnconfirmed.rejected.peer)"]),
+    ]
+
+    @Test(arguments: receiverRejectsCases)
+    func receiverRejects(_ testCase: Case) throws {
         let pair = try SessionPair()
-        try pair.run(until: .senderConfirmed)
-        let receiverAbort = try #require(try pair.receiver.handle(.cancel, now: Fixtures.start).first?.sentFrame)
-        #expect(try pair.sender.handle(.frameReceived(receiverAbort), now: Fixtures.start).last?.outcome == .cancelled(by: .peer))
+        try pair.run(until: testCase.step)
+        let step = try pair.receive(.codeRejected)
+        #expect(step.kinds == testCase.local)
+        let abort = try #require(step.actions.first?.frame)
+        #expect(try pair.send(.frameReceived(abort)).kinds == testCase.peer)
+        #expect(pair.allSessionSecretsWiped)
+    }
+
+    /// Local events after the end: `cancel`, `tick` and `transportLost` are no-ops, the others
+    /// are refused with `sessionFinished`, and the outcome never changes (Spec 6.0 step 2).
+    @Test func afterTheEndCancelTickAndTransportLossAreNoOps() throws {
+        let pair = try SessionPair()
+        try pair.run(until: .receiptReceived)
+        for event in [SenderEvent.cancel, .tick, .transportLost] {
+            #expect(try pair.send(event, at: Fixtures.time(10_000)).kinds == [])
+        }
+        for event in [ReceiverEvent.cancel, .tick, .transportLost] {
+            #expect(try pair.receive(event, at: Fixtures.time(10_000)).kinds == [])
+        }
+        #expect(throws: HandoffError.sessionFinished) { try pair.sender.handle(.codeConfirmed, now: Fixtures.start) }
+        #expect(throws: HandoffError.sessionFinished) { try pair.sender.handle(.codeRejected, now: Fixtures.start) }
+        let late = Fixtures.secret("late password")
+        #expect(throws: HandoffError.sessionFinished) { try pair.sender.handle(.credentialProvided(late), now: Fixtures.start) }
+        #expect(late.isWiped)
+        #expect(throws: HandoffError.sessionFinished) { try pair.receiver.handle(.codeConfirmed, now: Fixtures.start) }
+        #expect(throws: HandoffError.sessionFinished) { try pair.receiver.handle(.codeRejected, now: Fixtures.start) }
+        #expect(throws: HandoffError.sessionFinished) { try pair.receiver.handle(.importFinished(.declined), now: Fixtures.start) }
+        #expect(pair.sender.outcome == .completed(.imported))
+        #expect(pair.receiver.outcome == .completed(.imported))
     }
 }

@@ -1,101 +1,167 @@
 import Foundation
 import Testing
-@_spi(Testing) @testable import AccountHandoff
+@testable import AccountHandoff
 import AccountHandoffTestSupport
 
-/// Expiry is checked on every event against the injected clock (Spec 6).
+/// Spec 6.0 step 3 and 2.5 S2-S3: exact and fractional boundaries, the sender's receipt wait and
+/// the receiver's import that never expires.
 @Suite struct ExpiryTests {
-    static let lifetime: Double = 180
+    static let expiry = Fixtures.startSeconds + Fixtures.lifetime
+    static func at(_ seconds: Double) -> Date { Date(timeIntervalSince1970: seconds) }
 
-    static let senderSteps: [SessionPair.Step] = [
-        .qrShown, .helloAccepted, .senderConfirmed, .acceptReceived, .credentialSent,
-    ]
+    @Test func senderExpiryIsTheFlooredStartPlusTheLifetime() throws {
+        let pair = try SessionPair(lifetime: 30, start: Fixtures.time(0.999))
+        #expect(pair.sender.payload.expiry == UInt32(Fixtures.startSeconds) + 30)
+        #expect(pair.sender.expiryDate == Fixtures.time(30))
+        #expect(pair.sender.nextDeadline == Fixtures.time(30))
+    }
 
-    @Test(arguments: senderSteps)
-    func senderExpiresAtEachStep(step: SessionPair.Step) throws {
+    /// Every live sender phase before the credential left: alive a millisecond before the
+    /// expiry, `expired` exactly at it.
+    @Test(arguments: [SessionPair.Step.qrShown, .helloAccepted, .senderConfirmed, .acceptReceived])
+    func senderExpiresExactlyAtTheExpiry(step: SessionPair.Step) throws {
         let pair = try SessionPair()
+        try pair.run(until: max(step, .scanned))
         try pair.run(until: step)
-        // One second before the expiry nothing happens; at the expiry the session ends.
-        #expect(try pair.sender.handle(.tick, now: Fixtures.time(Self.lifetime - 1)).isEmpty)
-        let actions = try pair.sender.handle(.tick, now: Fixtures.time(Self.lifetime))
-        #expect(kinds(actions) == ["finished(expired)"])
-        #expect(pair.sender.outcome == .expired)
+        let before = try pair.send(.tick, at: Self.at(Self.expiry - 0.001))
+        #expect(before.kinds == [])
+        #expect(before.nextDeadline == Self.at(Self.expiry))
+        #expect(pair.sender.phase == SessionPair.senderPhase(after: step))
+        let at = try pair.send(.tick, at: Self.at(Self.expiry))
+        #expect(at.kinds == ["finished(expired)"])
+        #expect(at.nextDeadline == nil)
         #expect(allZero(pair.sender.guardedSecrets))
     }
 
-    @Test func senderExpiresOnAFrameArrivingLate() throws {
+    /// Whatever the event, at the expiry the session ends (no frame is processed, nothing sent).
+    @Test func anyEventAtTheExpiryEndsTheSessionInsteadOfBeingProcessed() throws {
         let pair = try SessionPair()
-        try pair.run(until: .scanned)
-        let actions = try pair.sender.handle(.frameReceived(pair.receiverFrames[0]), now: Fixtures.time(Self.lifetime))
-        #expect(actions.first?.outcome == .expired)
+        try pair.run(until: .offerReceived)
+        try pair.run(until: .receiverConfirmed)
+        #expect(try pair.send(.frameReceived(pair.receiverFrames[1]), at: Self.at(Self.expiry)).kinds == ["finished(expired)"])
+
+        let confirming = try SessionPair()
+        try confirming.run(until: .helloAccepted)
+        #expect(try confirming.send(.codeConfirmed, at: Self.at(Self.expiry + 0.5)).kinds == ["finished(expired)"])
+        #expect(confirming.senderFrames.count == 1)  // only the reveal, no offer
+
+        let crediting = try SessionPair()
+        try crediting.run(until: .acceptReceived)
+        let password = Fixtures.secret(Fixtures.password)
+        #expect(try crediting.send(.credentialProvided(password), at: Self.at(Self.expiry)).kinds == ["finished(expired)"])
+        #expect(password.isWiped)
+        #expect(crediting.senderFrames.count == 2)  // reveal and offer, no credential
     }
 
-    @Test func lateCredentialIsWipedWhenTheSessionExpires() throws {
+    /// Once the credential left, the sender waits for the receipt until `expiry + 120`, and an
+    /// ending there says the credential was delivered.
+    @Test func senderWaitsForTheReceiptUntilExpiryPlus120() throws {
         let pair = try SessionPair()
-        try pair.run(until: .acceptReceived)
-        let credential = SecretBytes(utf8: Fixtures.password)
-        let actions = try pair.sender.handle(.credentialProvided(credential), now: Fixtures.time(Self.lifetime + 5))
-        #expect(actions.first?.outcome == .expired)
-        #expect(credential.isAllZero)
+        try pair.run(until: .credentialSent)
+        let receiptWait = Self.at(Self.expiry + 120)
+        #expect(pair.sender.nextDeadline == receiptWait)
+        #expect(try pair.send(.tick, at: Self.at(Self.expiry)).kinds == [])
+        #expect(try pair.send(.tick, at: Self.at(Self.expiry + 119.999)).nextDeadline == receiptWait)
+        #expect(pair.sender.phase == .awaitingReceipt)
+        #expect(try pair.send(.tick, at: receiptWait).kinds == ["finished(deliveredUnconfirmed.expired)"])
+        #expect(pair.sender.outcome?.credentialLeft == true)
+        #expect(allZero(pair.sender.guardedSecrets))
     }
 
-    static let receiverSteps: [SessionPair.Step] = [.scanned, .offerReceived, .receiverConfirmed, .credentialReceived]
-
-    @Test(arguments: receiverSteps)
-    func receiverExpiresAtEachStepAfterTheSkewTolerance(step: SessionPair.Step) throws {
+    /// A receipt that arrives after the expiry but within the receipt wait completes both sides.
+    @Test func aReceiptWithinTheReceiptWaitCompletes() throws {
         let pair = try SessionPair()
-        try pair.run(until: step)
-        let skew = Double(ReceiverConfiguration.standard.clockSkewTolerance)
-        #expect(try pair.receiver.handle(.tick, now: Fixtures.time(Self.lifetime + skew)).isEmpty)
-        let actions = try pair.receiver.handle(.tick, now: Fixtures.time(Self.lifetime + skew + 1))
-        #expect(kinds(actions) == ["finished(expired)"])
-        #expect(allZero(pair.receiver.guardedSecrets))
+        try pair.run(until: .credentialReceived)
+        try pair.receive(.importFinished(.imported), at: Self.at(Self.expiry + 90))
+        #expect(pair.receiver.outcome == .completed(.imported))
+        #expect(try pair.send(.frameReceived(pair.receiverFrames[2]), at: Self.at(Self.expiry + 119.5)).kinds
+                == ["finished(completed.imported)"])
     }
 
-    @Test func scanRefusesAnExpiredCode() throws {
+    @Test func aReceiptAtTheEndOfTheReceiptWaitIsTooLate() throws {
         let pair = try SessionPair()
+        try pair.run(until: .importFinished)
+        #expect(try pair.send(.frameReceived(pair.receiverFrames[2]), at: Self.at(Self.expiry + 120)).kinds
+                == ["finished(deliveredUnconfirmed.expired)"])
+    }
+
+    @Test func receiverExpiresAtTheExpiryPlusItsSkewTolerance() throws {
+        for step in [SessionPair.Step.scanned, .revealReceived, .offerReceived, .receiverConfirmed] {
+            let pair = try SessionPair()
+            try pair.run(until: step)
+            let effective = Self.at(Self.expiry + Fixtures.skew)
+            #expect(pair.receiver.effectiveExpiry == effective)
+            #expect(pair.receiver.nextDeadline == effective)
+            #expect(try pair.receive(.tick, at: Self.at(Self.expiry + Fixtures.skew - 0.001)).kinds == [], "\(step)")
+            #expect(try pair.receive(.tick, at: effective).kinds == ["finished(expired)"], "\(step)")
+            #expect(allZero(pair.receiver.guardedSecrets))
+        }
+    }
+
+    @Test(arguments: [UInt32(0), 1, 120])
+    func everySkewToleranceMovesTheReceiverDeadline(skew: UInt32) throws {
+        let pair = try SessionPair()
+        try pair.run(until: .scanned, configuration: ReceiverConfiguration(clockSkewTolerance: skew))
+        let effective = Self.at(Self.expiry + Double(skew))
+        #expect(pair.receiver.nextDeadline == effective)
+        #expect(try pair.receive(.tick, at: effective.addingTimeInterval(-0.25)).kinds == [])
+        #expect(try pair.receive(.tick, at: effective).kinds == ["finished(expired)"])
+    }
+
+    /// The receiver's import never expires: the credential is the app's, only its result ends it.
+    @Test func theReceiversImportNeverExpires() throws {
+        let pair = try SessionPair()
+        try pair.run(until: .credentialReceived)
+        #expect(pair.lastReceiverStep?.nextDeadline == nil)
+        #expect(pair.receiver.nextDeadline == nil)
+        #expect(try pair.receive(.tick, at: Self.at(Self.expiry + 86_400)).kinds == [])
+        #expect(pair.receiver.phase == .awaitingImportResult)
+        let done = try pair.receive(.importFinished(.validationFailed), at: Self.at(Self.expiry + 86_401))
+        #expect(done.kinds == ["send(receipt)", "finished(completed.validationFailed)"])
+    }
+
+    // MARK: Scan (Spec 2.5)
+
+    @Test func scanRefusesAnExpiredQRFromExactlyTheExpiryPlusSkew() throws {
+        let sender = try SessionPair().sender
         #expect(throws: HandoffError.expired) {
-            try HandoffReceiver.scan(payload: pair.sender.payload, random: InsecureDeterministicRandom(seed: 1),
-                                     now: Fixtures.time(Self.lifetime + 31))
+            try HandoffReceiver.scan(payload: sender.payload, random: InsecureDeterministicRandom(seed: 1),
+                                     now: Self.at(Self.expiry + Fixtures.skew))
         }
-        // Within the skew tolerance the scan still works; the sender stays the authority.
-        let (receiver, _) = try HandoffReceiver.scan(payload: pair.sender.payload, random: InsecureDeterministicRandom(seed: 1),
-                                                     now: Fixtures.time(Self.lifetime + 30))
-        #expect(receiver.state == .awaitingOffer)
+        let (receiver, step) = try HandoffReceiver.scan(payload: sender.payload, random: InsecureDeterministicRandom(seed: 1),
+                                                        now: Self.at(Self.expiry + Fixtures.skew - 0.001))
+        #expect(step.kinds == ["send(hello)"])
+        #expect(try receiver.handle(.tick, now: Self.at(Self.expiry + Fixtures.skew)).kinds == ["finished(expired)"])
     }
 
-    @Test func scanRefusesAnExpiryTooFarAhead() throws {
-        // A sender clock far ahead (or a forged QR) claims more than the maximum lifetime.
-        let pair = try SessionPair(lifetime: 600)
+    @Test func scanRefusesAnExpiryFurtherAheadThanAnyHonestSender() throws {
+        let payload = SessionPair.payload(expiry: UInt32(Fixtures.startSeconds) + 600 + 30)
+        // expiry == now + 600 + skew is the largest accepted.
+        #expect(throws: Never.self) {
+            try HandoffReceiver.scan(payload: payload, random: InsecureDeterministicRandom(seed: 1), now: Fixtures.start)
+        }
         #expect(throws: HandoffError.expiryTooFar) {
-            try HandoffReceiver.scan(payload: pair.sender.payload, random: InsecureDeterministicRandom(seed: 1),
-                                     now: Fixtures.time(-31))
+            try HandoffReceiver.scan(payload: payload, random: InsecureDeterministicRandom(seed: 1), now: Fixtures.time(-0.001))
         }
-        let (receiver, _) = try HandoffReceiver.scan(payload: pair.sender.payload, random: InsecureDeterministicRandom(seed: 1),
-                                                     now: Fixtures.time(-30))
-        #expect(receiver.state == .awaitingOffer)
     }
 
-    @Test func helloAfterSenderExpiryCannotRevive() throws {
-        let pair = try SessionPair()
-        try pair.run(until: .scanned)
-        _ = try pair.sender.handle(.tick, now: Fixtures.time(Self.lifetime))
-        #expect(try pair.sender.handle(.frameReceived(pair.receiverFrames[0]), now: Fixtures.time(1)).first?.ignoredError == .sessionFinished)
-        #expect(throws: HandoffError.sessionFinished) { try pair.sender.handle(.codeConfirmed, now: Fixtures.time(1)) }
-    }
-
-    @Test(arguments: [UInt32(29), 601])
-    func lifetimeOutsideTheAllowedRangeIsRefused(lifetime: UInt32) {
-        #expect(throws: HandoffError.invalidConfiguration) { try SenderConfiguration(lifetime: lifetime) }
-    }
-
-    @Test func skewToleranceAboveTheMaximumIsRefused() {
+    @Test func lifetimeAndSkewOutsideTheirRangesAreInvalidConfigurations() throws {
+        #expect(throws: HandoffError.invalidConfiguration) { try SenderConfiguration(lifetime: 29) }
+        #expect(throws: HandoffError.invalidConfiguration) { try SenderConfiguration(lifetime: 601) }
+        #expect(try SenderConfiguration(lifetime: 30).lifetime == 30)
+        #expect(try SenderConfiguration(lifetime: 600).lifetime == 600)
+        #expect(SenderConfiguration.standard.lifetime == 180)
         #expect(throws: HandoffError.invalidConfiguration) { try ReceiverConfiguration(clockSkewTolerance: 121) }
+        #expect(try ReceiverConfiguration(clockSkewTolerance: 120).clockSkewTolerance == 120)
+        #expect(ReceiverConfiguration.standard.clockSkewTolerance == 30)
     }
+}
 
-    @Test func expiryIsStartPlusLifetime() throws {
-        let pair = try SessionPair(lifetime: 45)
-        #expect(pair.sender.payload.expiry == 1_800_000_045)
-        #expect(pair.sender.payload.expiryDate == Fixtures.time(45))
+extension SessionPair {
+    /// A payload with a chosen expiry and a valid (non-small-order) sender key.
+    static func payload(expiry: UInt32, publicKey: [UInt8]? = nil) -> SessionPayload {
+        let key = publicKey ?? (try! VectorPrimitives.x25519PublicKey(privateKey: Array(repeating: 0x42, count: 32)))
+        return try! VectorPrimitives.payload(expiry: expiry, commitment: Array(repeating: 0x33, count: 32),
+                                             senderPublicKey: key, rendezvous: [1, 2, 3])
     }
 }

@@ -1,15 +1,22 @@
 import Foundation
-@_spi(Testing) @testable import AccountHandoff
+@testable import AccountHandoff
 import AccountHandoffTestSupport
 
 /// Shared inputs for the session tests: a fixed clock, a fixed account and seeded randomness.
 enum Fixtures {
-    /// The fixed "now" every test starts from.
-    static let start = Date(timeIntervalSince1970: 1_800_000_000)
+    /// The fixed "now" every test starts from (a whole second, so `expiry = start + lifetime`).
+    static let startSeconds: Double = 1_800_000_000
+    static let start = Date(timeIntervalSince1970: startSeconds)
+    /// The default sender lifetime and receiver skew.
+    static let lifetime: Double = 180
+    static let skew: Double = 30
     /// A marker password that must never leak.
     static let password = "correct-horse-battery-staple-9f27"
     /// The link ID that must arrive unchanged.
     static let linkID = AccountLinkID(uuid: UUID(uuidString: "6F1C2A9E-3B4D-4E5F-8A7B-1C2D3E4F5A6B")!)
+    /// The sender's and receiver's random seeds in ``SessionPair``.
+    static let senderSeed: UInt64 = 7
+    static let receiverSeed: UInt64 = 11
 
     static let account = try! AccountMetadata(
         linkID: linkID, displayName: "Ada Lovelace", emailAddress: "ada@example.org",
@@ -17,136 +24,222 @@ enum Fixtures {
 
     static let rendezvous = try! RendezvousToken(bytes: [0x1f, 0x90, 1, 2, 3, 4, 5, 6, 7, 8])
 
+    /// `start + seconds`.
     static func time(_ seconds: Double) -> Date { start.addingTimeInterval(seconds) }
+
+    /// The first `count` bytes of the deterministic stream of `seed`: the sender draws its nonce
+    /// (32 bytes) and then its private key (32 bytes) from it; the receiver its private key.
+    static func randomBytes(seed: UInt64, count: Int) -> [UInt8] {
+        let random = InsecureDeterministicRandom(seed: seed)
+        var bytes = [UInt8](repeating: 0, count: count)
+        bytes.withUnsafeMutableBytes { random.fill($0) }
+        return bytes
+    }
+
+    static func secret(_ text: String) -> SecretBytes { try! SecretBytes(utf8: text) }
 }
 
 /// Drives a sender and a receiver through the protocol in memory, one step at a time, so a
-/// test can stop at any state and inject an event there.
+/// test can stop at any step and inject an event there.
 final class SessionPair {
     let sender: HandoffSender
-    var receiver: HandoffReceiver!
-    /// Frames sent by each side, in order.
+    private(set) var receiver: HandoffReceiver!
+    /// Frames sent by each side (`send` actions), in order; `reply` frames separately.
     private(set) var senderFrames: [[UInt8]] = []
     private(set) var receiverFrames: [[UInt8]] = []
     private(set) var senderCode: ShortCode?
     private(set) var receiverCode: ShortCode?
     private(set) var delivered: ImportedAccount?
     private(set) var shownAccount: AccountMetadata?
+    /// The actions and deadline of the last step of each side.
+    private(set) var lastSenderStep: SenderStep?
+    private(set) var lastReceiverStep: ReceiverStep?
 
-    init(seed: UInt64 = 7, lifetime: UInt32 = 180, senderRegistry: SenderRegistry? = nil) throws {
+    init(seed: UInt64 = Fixtures.senderSeed, lifetime: UInt32 = 180, start: Date = Fixtures.start,
+         senderRegistry: SenderRegistry? = nil) throws {
         sender = try HandoffSender.start(
             account: Fixtures.account, rendezvous: Fixtures.rendezvous,
             configuration: SenderConfiguration(lifetime: lifetime),
-            random: InsecureDeterministicRandom(seed: seed), now: Fixtures.start, registry: senderRegistry)
+            random: InsecureDeterministicRandom(seed: seed), now: start, registry: senderRegistry)
     }
 
-    /// The phases a test can stop at, in protocol order.
+    /// The steps of a transfer, in protocol order (Spec 1), and each side's phase after it.
     enum Step: Int, CaseIterable, Comparable {
-        case qrShown, scanned, helloAccepted, senderConfirmed, offerReceived, receiverConfirmed,
+        case qrShown, scanned, helloAccepted, revealReceived, senderConfirmed, offerReceived, receiverConfirmed,
              acceptReceived, credentialSent, credentialReceived, importFinished, receiptReceived
+
         static func < (a: Step, b: Step) -> Bool { a.rawValue < b.rawValue }
     }
 
     /// The last step performed.
     private(set) var completed: Step = .qrShown
 
-    /// Runs the happy path from where it stands up to and including `step`.
-    func run(until step: Step, now: Date = Fixtures.start, seed: UInt64 = 11) throws {
+    /// Runs the happy path from where it stands up to and including `step`, at time `now`.
+    func run(until step: Step, now: Date = Fixtures.start, receiverRegistry: ReceiverRegistry? = nil,
+             configuration: ReceiverConfiguration = .standard) throws {
         for current in Step.allCases where current > completed && current <= step {
-            try perform(current, now: now, seed: seed)
+            try perform(current, now: now, registry: receiverRegistry, configuration: configuration)
             completed = current
         }
     }
 
-    private func perform(_ step: Step, now: Date, seed: UInt64) throws {
+    private func perform(_ step: Step, now: Date, registry: ReceiverRegistry?, configuration: ReceiverConfiguration) throws {
         switch step {
         case .qrShown: break
         case .scanned:
             let payload = try SessionPayload(text: sender.payload.text)
-            let (created, actions) = try HandoffReceiver.scan(payload: payload, random: InsecureDeterministicRandom(seed: seed), now: now)
+            let (created, first) = try HandoffReceiver.scan(
+                payload: payload, configuration: configuration, random: InsecureDeterministicRandom(seed: Fixtures.receiverSeed),
+                now: now, registry: registry)
             receiver = created
-            absorbReceiver(actions)
+            absorbReceiver(first)
         case .helloAccepted: absorbSender(try sender.handle(.frameReceived(receiverFrames[0]), now: now))
+        case .revealReceived: absorbReceiver(try receiver.handle(.frameReceived(senderFrames[0]), now: now))
         case .senderConfirmed: absorbSender(try sender.handle(.codeConfirmed, now: now))
-        case .offerReceived: absorbReceiver(try receiver.handle(.frameReceived(senderFrames[0]), now: now))
+        case .offerReceived: absorbReceiver(try receiver.handle(.frameReceived(senderFrames[1]), now: now))
         case .receiverConfirmed: absorbReceiver(try receiver.handle(.codeConfirmed, now: now))
         case .acceptReceived: absorbSender(try sender.handle(.frameReceived(receiverFrames[1]), now: now))
-        case .credentialSent: absorbSender(try sender.handle(.credentialProvided(SecretBytes(utf8: Fixtures.password)), now: now))
-        case .credentialReceived: absorbReceiver(try receiver.handle(.frameReceived(senderFrames[1]), now: now))
+        case .credentialSent: absorbSender(try sender.handle(.credentialProvided(Fixtures.secret(Fixtures.password)), now: now))
+        case .credentialReceived: absorbReceiver(try receiver.handle(.frameReceived(senderFrames[2]), now: now))
         case .importFinished: absorbReceiver(try receiver.handle(.importFinished(.imported), now: now))
         case .receiptReceived: absorbSender(try sender.handle(.frameReceived(receiverFrames[2]), now: now))
         }
     }
 
-    /// Records what the sender asked for and returns the actions unchanged.
+    /// Feeds the sender and records what it asked for.
     @discardableResult
-    func absorbSender(_ actions: [HandoffAction]) -> [HandoffAction] {
-        for action in actions {
+    func send(_ event: SenderEvent, at now: Date = Fixtures.start) throws -> SenderStep {
+        absorbSender(try sender.handle(event, now: now))
+    }
+
+    /// Feeds the receiver and records what it asked for.
+    @discardableResult
+    func receive(_ event: ReceiverEvent, at now: Date = Fixtures.start) throws -> ReceiverStep {
+        absorbReceiver(try receiver.handle(event, now: now))
+    }
+
+    @discardableResult
+    func absorbSender(_ step: SenderStep) -> SenderStep {
+        lastSenderStep = step
+        for action in step.actions {
             switch action {
             case .send(let bytes): senderFrames.append(bytes)
             case .showShortCode(let code): senderCode = code
-            default: break
+            case .reply, .requestCredential, .anotherDeviceJoined, .ignored, .finished: break
             }
         }
-        return actions
+        return step
     }
 
-    /// Records what the receiver asked for and returns the actions unchanged.
     @discardableResult
-    func absorbReceiver(_ actions: [HandoffAction]) -> [HandoffAction] {
-        for action in actions {
+    func absorbReceiver(_ step: ReceiverStep) -> ReceiverStep {
+        lastReceiverStep = step
+        for action in step.actions {
             switch action {
             case .send(let bytes): receiverFrames.append(bytes)
             case .showShortCode(let code): receiverCode = code
             case .showAccount(let account): shownAccount = account
             case .deliverAccount(let imported): delivered = imported
-            default: break
+            case .ignored, .finished: break
             }
         }
-        return actions
+        return step
     }
 
-    /// Whether every guarded buffer of both sessions reads as zeros.
-    var allSecretsWiped: Bool {
+    /// Whether every guarded buffer both sessions own reads as zeros.
+    var allSessionSecretsWiped: Bool {
         sender.guardedSecrets.allSatisfy(\.isAllZero) && (receiver?.guardedSecrets.allSatisfy(\.isAllZero) ?? true)
+    }
+
+    /// The sender's phase for a pair that stopped after `step` on the happy path.
+    static func senderPhase(after step: Step) -> SenderPhase {
+        switch step {
+        case .qrShown, .scanned: .awaitingHello
+        case .helloAccepted, .revealReceived: .awaitingCodeConfirmation
+        case .senderConfirmed, .offerReceived, .receiverConfirmed: .awaitingAccept
+        case .acceptReceived: .awaitingCredential
+        case .credentialSent, .credentialReceived, .importFinished: .awaitingReceipt
+        case .receiptReceived: .finished
+        }
+    }
+
+    /// The receiver's phase for a pair that stopped after `step` (from `scanned` on).
+    static func receiverPhase(after step: Step) -> ReceiverPhase {
+        switch step {
+        case .qrShown, .scanned, .helloAccepted: .awaitingReveal
+        case .revealReceived, .senderConfirmed: .awaitingOffer
+        case .offerReceived: .reviewingOffer
+        case .receiverConfirmed, .acceptReceived, .credentialSent: .awaitingCredentialFrame
+        case .credentialReceived: .awaitingImportResult
+        case .importFinished, .receiptReceived: .finished
+        }
     }
 }
 
-extension HandoffAction {
-    /// The terminal outcome, if this action is `.finished`.
-    var outcome: TransferOutcome? {
-        if case .finished(let outcome) = self { return outcome }
-        return nil
+/// Compact names for assertions on action lists: `send(offer)`, `finished(cancelled.local)`, ...
+extension SenderAction {
+    var kind: String {
+        switch self {
+        case .send(let bytes): "send(\(frameType(bytes)))"
+        case .reply(let bytes): "reply(\(frameType(bytes)))"
+        case .showShortCode: "showShortCode"
+        case .requestCredential: "requestCredential"
+        case .anotherDeviceJoined: "anotherDeviceJoined"
+        case .ignored(let error): "ignored(\(error.identifier))"
+        case .finished(let outcome): "finished(\(outcome.identifier))"
+        }
     }
 
-    /// The ignored error, if this action is `.ignored`.
     var ignoredError: HandoffError? {
         if case .ignored(let error) = self { return error }
         return nil
     }
 
-    /// The frame bytes, if this action is `.send`.
-    var sentFrame: [UInt8]? {
-        if case .send(let bytes) = self { return bytes }
-        return nil
-    }
-
-    /// A compact name for assertions on action sequences.
-    var kind: String {
+    var frame: [UInt8]? {
         switch self {
-        case .send(let bytes): "send(\((try? Frame(bytes: bytes))?.type.description ?? "?"))"
-        case .showShortCode: "showShortCode"
-        case .showAccount: "showAccount"
-        case .requestCredential: "requestCredential"
-        case .deliverAccount: "deliverAccount"
-        case .ignored(let error): "ignored(\(error.identifier))"
-        case .finished(let outcome): "finished(\(outcome))"
+        case .send(let bytes), .reply(let bytes): bytes
+        case .showShortCode, .requestCredential, .anotherDeviceJoined, .ignored, .finished: nil
         }
     }
 }
 
-/// The kinds of a list of actions.
-func kinds(_ actions: [HandoffAction]) -> [String] { actions.map(\.kind) }
+extension ReceiverAction {
+    var kind: String {
+        switch self {
+        case .send(let bytes): "send(\(frameType(bytes)))"
+        case .showShortCode: "showShortCode"
+        case .showAccount: "showAccount"
+        case .deliverAccount: "deliverAccount"
+        case .ignored(let error): "ignored(\(error.identifier))"
+        case .finished(let outcome): "finished(\(outcome.identifier))"
+        }
+    }
+
+    var ignoredError: HandoffError? {
+        if case .ignored(let error) = self { return error }
+        return nil
+    }
+
+    var frame: [UInt8]? {
+        if case .send(let bytes) = self { return bytes }
+        return nil
+    }
+}
+
+extension SessionStep where Action == SenderAction {
+    var kinds: [String] { actions.map(\.kind) }
+}
+
+extension SessionStep where Action == ReceiverAction {
+    var kinds: [String] { actions.map(\.kind) }
+}
+
+func frameType(_ bytes: [UInt8]) -> String {
+    (try? Frame(bytes: bytes))?.type.description ?? "?"
+}
+
+/// The bytes of a delivered credential (the app's reading, which traps if it were wiped).
+func bytes(of secret: SecretBytes) -> [UInt8] { secret.withUnsafeBytes { Array($0) } }
 
 /// Whether every buffer reads as zeros.
 func allZero(_ secrets: [SecretBytes]) -> Bool { secrets.allSatisfy { $0.isAllZero } }

@@ -27,7 +27,9 @@ public struct FileRegistryStorage: RegistryStorage {
     /// - Throws: ``RegistryStorageFailure/notARegularFile`` for a link or special file,
     ///   ``RegistryStorageFailure/unreadable(errno:)``, ``RegistryStorageFailure/corrupt``.
     public func load() throws(RegistryStorageFailure) -> [RegistryRecord] {
-        let descriptor = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
+        // O_NONBLOCK: opening a FIFO for reading would otherwise block until a writer appears;
+        // this way it opens at once and fstat refuses it below. Regular files ignore the flag.
+        let descriptor = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
         if descriptor < 0 {
             if errno == ENOENT { return [] }
             if errno == ELOOP { throw .notARegularFile }

@@ -45,7 +45,7 @@ struct SecureMemoryBenchmark {
                 }
             case .secretbytes:
                 for _ in 0..<pairs {
-                    let secret = SecretBytes(zeroedCount: count)
+                    let secret = try! SecretBytes(zeroedCount: count)
                     secret.withUnsafeMutableBytes { $0[0] = 1 }
                 }
             }

@@ -177,8 +177,8 @@ import Testing
     }
 
     @Test func secretBytesLiveInTheProcessPool() throws {
-        let small = SecretBytes(copying: [UInt8](repeating: 7, count: 32))
-        let large = SecretBytes(zeroedCount: 5000)
+        let small = try SecretBytes(copying: [UInt8](repeating: 7, count: 32))
+        let large = try SecretBytes(zeroedCount: 5000)
         for secret in [small, large] {
             let address = try #require(secret.withUnsafeBytes { $0.baseAddress })
             let body = try #require(GuardedAllocator.pool.guardedBody(containing: address))

@@ -1,0 +1,159 @@
+import Foundation
+import Testing
+@testable import AccountHandoff
+
+/// Spec 3.7: the Swift tables and rules against the independent Python implementation
+/// (Verifier/account_text.py), code point by code point and string by string.
+@Suite struct AccountTextTests {
+    /// Cases aimed at the rule logic (T3 contexts, T4-T7 boundaries); the full list of
+    /// scripts and refused classes is `AccountTextCases` (the `displayStrings` vectors).
+    static let cases: [(HandoffError.Field, String, Bool)] = [
+        (.displayName, "\u{645}\u{6CC}\u{200C}\u{62E}\u{648}\u{627}\u{647}\u{645}", true),  // Persian ZWNJ
+        (.displayName, "\u{628}\u{64E}\u{200C}\u{650}\u{628}", true),  // ZWNJ, marks (T) on both sides
+        (.displayName, "\u{628}\u{200C}\u{200C}\u{628}", false),  // ZWNJ is U, so the second has no context
+        (.displayName, "\u{627}\u{200C}\u{628}", false),  // alef is R: no L/D before
+        (.displayName, "\u{628}\u{200C}\u{627}", true),
+        (.displayName, "\u{640}\u{200C}\u{628}", false),  // tatweel is C
+        (.displayName, "\u{628}\u{200C}", false),
+        (.displayName, "\u{200C}\u{628}", false),
+        (.displayName, "\u{915}\u{94D}\u{200D}\u{937}", true),
+        (.displayName, "\u{915}\u{94D}\u{200C}\u{937}", true),
+        (.displayName, "\u{915}\u{94D}\u{93C}\u{200D}\u{937}", false),  // nukta between virama and ZWJ
+        (.displayName, "\u{1F468}\u{200D}\u{1F469}", false),
+        (.displayName, "a\u{301}\u{302}\u{303}\u{304}", true),
+        (.displayName, "a\u{301}\u{302}\u{303}\u{304}\u{305}", false),
+        (.displayName, "\u{11700}\u{1171D}\u{1171E}\u{1171F}\u{11722}\u{11723}", false),  // U+1171E is Mn in 14.0
+        (.displayName, String(repeating: "a", count: 64), true),
+        (.displayName, String(repeating: "a", count: 65), false),
+        (.displayName, String(repeating: "e\u{301}", count: 64), true),
+        (.displayName, String(repeating: "\u{1F4EC}", count: 64), true),  // 256 bytes
+        (.displayName, String(repeating: "\u{1F4EC}", count: 63) + "a\u{301}\u{301}", false),  // 257 bytes
+        (.displayName, "", true),
+        (.displayName, "Ada Lovelace", true),
+        (.displayName, " Ada", false),
+        (.displayName, "Ada ", false),
+        (.displayName, "Ada  Lovelace", false),
+        (.displayName, "Ada\u{A0}Lovelace", false),
+        (.displayName, "Ada\u{1FAE8}", false),  // assigned in 15.0 only
+        (.displayName, "Ada\u{FFFF}", false),
+        (.displayName, "\u{1100}\u{1161}", false),
+        (.displayName, "\u{AC00}", true),
+        (.username, "Ada King", true),
+        (.username, "", false),
+        (.username, String(repeating: "a", count: 320), true),
+        (.username, String(repeating: "a", count: 321), false),
+        (.emailAddress, "ada@example.org", true),
+        (.emailAddress, "ada @example.org", false),
+        (.emailAddress, String(repeating: "a", count: 309) + "@example.org", false),
+        (.imapHost, "imap.example.org", true),
+        (.imapHost, "127.0.0.1", true),
+        (.imapHost, "xn--bcher-kva.example", true),
+        (.imapHost, String(repeating: "a", count: 63) + ".org", true),
+        (.imapHost, String(repeating: "a", count: 64) + ".org", false),
+        (.imapHost, "-imap.example.org", false),
+        (.imapHost, "imap-.example.org", false),
+        (.imapHost, "imap..example.org", false),
+        (.imapHost, "imap.example.org.", false),
+        (.imapHost, "b\u{FC}cher.example", false),
+        (.imapHost, "imap_1.example.org", false),
+    ]
+
+    @Test func rulesAcceptAndRefuseWithTheFieldNamed() {
+        for (field, value, accepted) in Self.cases {
+            let check = { () throws(HandoffError) in try VectorPrimitives.validateAccountText(value, field: field) }
+            if accepted {
+                #expect(throws: Never.self, "\(field) \(Self.escaped(value))") { try check() }
+            } else {
+                #expect(throws: HandoffError.malformed(field), "\(field) \(Self.escaped(value))") { try check() }
+            }
+        }
+    }
+
+    @Test func pythonVerifierAgreesOnEveryCase() throws {
+        let input = try Self.cases.map { field, value, _ in
+            String(decoding: try JSONSerialization.data(withJSONObject: ["field": field.rawValue, "value": value]), as: UTF8.self)
+        }.joined(separator: "\n") + "\n"
+        let lines = try PythonVerifier.run(arguments: [], input: Data(input.utf8)).split(separator: "\n")
+        try #require(lines.count == Self.cases.count)
+        for ((field, value, accepted), line) in zip(Self.cases, lines) {
+            let expected = accepted ? "accepted" : "malformed.\(field.rawValue)"
+            #expect(line == "{\"result\": \"\(expected)\"}", "\(field) \(Self.escaped(value))")
+        }
+    }
+
+    /// Every code point: refused by T2, mark, virama and Joining_Type, as the Swift tables say
+    /// and as Python derives them from its own Unicode 14.0 `unicodedata`.
+    @Test func swiftTablesMatchPythonForEveryCodePoint() throws {
+        let python = try PythonVerifier.run(arguments: ["--properties"], input: Data())
+        var swift = ""
+        swift.reserveCapacity(python.utf8.count)
+        for value in UInt32(0)...0x10FFFF {
+            guard let scalar = Unicode.Scalar(value) else { continue }
+            let properties = AccountTextProperties.of(scalar)
+            swift += properties.contains(.refused) ? "1" : "0"
+            swift += properties.contains(.mark) ? "1" : "0"
+            swift += properties.contains(.virama) ? "1" : "0"
+            swift += Self.letter(JoiningType.of(scalar))
+            swift += "\n"
+        }
+        guard swift != python else { return }
+        let mismatch = zip(swift.split(separator: "\n"), python.split(separator: "\n")).enumerated().first { $0.element.0 != $0.element.1 }
+        Issue.record("first mismatch at line \(mismatch?.offset ?? -1): Swift \(mismatch?.element.0 ?? "") Python \(mismatch?.element.1 ?? "")")
+    }
+
+    /// The generated table, not the Swift runtime's Unicode data, decides: they differ for code
+    /// points whose properties changed after 14.0, and the runtime's version follows the OS.
+    @Test func tablesKeepUnicode14ValuesWhereTheRuntimeDiffers() throws {
+        let ahomMedialRa = try #require(Unicode.Scalar(0x1171E))
+        #expect(AccountTextProperties.of(ahomMedialRa).contains(.mark))
+        #expect(JoiningType.of(ahomMedialRa) == .transparent)
+        // Assigned in Unicode 15.0: refused even where the runtime knows the character.
+        for value: UInt32 in [0x1FAE8, 0x31350, 0x11F00, 0x2FFC] {
+            #expect(AccountTextProperties.of(try #require(Unicode.Scalar(value))) == .refused)
+        }
+        #expect(JoiningType.of("\u{200C}") == .nonJoining)
+        #expect(JoiningType.of("\u{200D}") == .joinCausing)
+        #expect(AccountTextProperties.of("\u{200C}") == .joiner)
+    }
+
+    private static func letter(_ type: JoiningType) -> String {
+        switch type {
+        case .nonJoining: "U"
+        case .right: "R"
+        case .left: "L"
+        case .dual: "D"
+        case .joinCausing: "C"
+        case .transparent: "T"
+        }
+    }
+
+    static func escaped(_ value: String) -> String {
+        value.unicodeScalars.map { $0.isASCII && $0.value >= 0x20 ? String($0) : "<U+\(String($0.value, radix: 16))>" }.joined()
+    }
+}
+
+/// Runs Verifier/account_text.py with the system Python (Unicode 14.0 in Python 3.11).
+enum PythonVerifier {
+    static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().deletingLastPathComponent()
+
+    static func run(arguments: [String], input: Data) throws -> String {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
+        process.arguments = [repository.appendingPathComponent("Verifier/account_text.py").path] + arguments
+        let stdin = Pipe()
+        let stdout = Pipe()
+        process.standardInput = stdin
+        process.standardOutput = stdout
+        try process.run()
+        let writer = Thread {
+            stdin.fileHandleForWriting.write(input)
+            try? stdin.fileHandleForWriting.close()
+        }
+        writer.start()
+        let output = stdout.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        try #require(process.terminationStatus == 0, "account_text.py exited with \(process.terminationStatus)")
+        return String(decoding: output, as: UTF8.self)
+    }
+}
