@@ -12,7 +12,7 @@ public enum IMAPSecurity: UInt8, Hashable, Sendable, CaseIterable {
 /// Every string follows the rules of Spec 3.7, so it can be shown to a person without
 /// reordering, hiding or faking text: no bidirectional controls, invisible or format
 /// characters, line breaks, stray spaces, stacked marks, or over-long display names.
-public struct AccountMetadata: Hashable, Sendable {
+public struct AccountMetadata: Sendable {
     /// Longest display name in UTF-8 bytes.
     public static let maximumDisplayNameByteCount = 256
     /// Most display units (characters other than combining marks and joiners) in a display name.
@@ -56,6 +56,27 @@ public struct AccountMetadata: Hashable, Sendable {
         self.imapHost = imapHost
         self.imapPort = imapPort
         self.imapSecurity = imapSecurity
+    }
+}
+
+extension AccountMetadata: Hashable {
+    /// Equal when every field is byte for byte the same: Swift's `String` equality treats
+    /// canonically equivalent strings as equal, but a transfer carries the exact bytes
+    /// (Spec 3.7 applies no normalization), so two accounts that differ in their bytes differ.
+    public static func == (lhs: AccountMetadata, rhs: AccountMetadata) -> Bool {
+        lhs.linkID == rhs.linkID && lhs.imapPort == rhs.imapPort && lhs.imapSecurity == rhs.imapSecurity
+            && lhs.displayName.utf8.elementsEqual(rhs.displayName.utf8)
+            && lhs.emailAddress.utf8.elementsEqual(rhs.emailAddress.utf8)
+            && lhs.username.utf8.elementsEqual(rhs.username.utf8)
+            && lhs.imapHost.utf8.elementsEqual(rhs.imapHost.utf8)
+    }
+
+    /// Hashes the fields' bytes, consistent with ``==(_:_:)``.
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(linkID)
+        for text in [displayName, emailAddress, username, imapHost] { hasher.combine(Array(text.utf8)) }
+        hasher.combine(imapPort)
+        hasher.combine(imapSecurity)
     }
 }
 

@@ -64,7 +64,9 @@ public final class SenderRegistry: @unchecked Sendable {
     ///
     /// - Throws: the frame decoding errors of ``Frame/init(bytes:)``,
     ///   ``HandoffError/unknownTransfer``, ``HandoffError/transferConsumed``,
-    ///   ``HandoffError/expired``, ``HandoffError/invalidClock``, in that order.
+    ///   ``HandoffError/invalidClock``, ``HandoffError/unknownTransfer``,
+    ///   ``HandoffError/transferConsumed``, ``HandoffError/expired`` (at `expiry + 120`, the end of
+    ///   the receipt wait), in that order.
     public func admit(frame bytes: [UInt8], now: Date) throws(HandoffError) -> TransferID {
         let frame = try Frame(bytes: bytes)
         let seconds = now.timeIntervalSince1970
@@ -72,7 +74,9 @@ public final class SenderRegistry: @unchecked Sendable {
         return try lock.withLock { () throws(HandoffError) -> TransferID in
             guard let entry = entries[frame.transferID] else { throw .unknownTransfer }
             guard entry.outcomeIdentifier == nil else { throw .transferConsumed }
-            guard seconds < Double(entry.expiry) else { throw .expired }
+            // A receipt may still arrive during the receipt wait (Spec 6.1); the session itself
+            // ends everything else at its expiry.
+            guard seconds < Double(entry.expiry) + Double(HandoffSender.receiptWaitSeconds) else { throw .expired }
             return frame.transferID
         }
     }
