@@ -1,0 +1,34 @@
+"""Which implementation of the Spec 3.7 string rules a run uses.
+
+Normal runs use the project's Verifier/account_text.py when it exists, else the verifier's
+own account_text_standin.py. A mutation run breaks rules T1-T7 in the stand-in, so while a
+rule of section 3.7 is broken, the stand-in decides.
+"""
+
+import os
+
+import account_text_standin
+import rules
+from errors import ProtocolError
+
+_HERE = os.path.dirname(os.path.abspath(__file__))
+_PROJECT = None
+if os.path.exists(os.path.join(_HERE, "account_text.py")):
+    import account_text as _PROJECT  # noqa: E402
+
+TEXT_RULES = {rule for rule, (section, _) in rules.RULES.items() if section.startswith("3.7")}
+
+
+def implementation_name():
+    return "account_text.py" if _PROJECT is not None else "account_text_standin.py"
+
+
+def check_field(field, text):
+    """Raises ProtocolError(`malformed.<field>`) when `text` breaks a rule T1-T7 of Spec 3.7."""
+    if _PROJECT is None or rules.ACTIVE in TEXT_RULES:
+        account_text_standin.check_field(field, text)
+        return
+    try:
+        _PROJECT.validate(text, field)
+    except _PROJECT.AccountTextError as error:
+        raise ProtocolError(error.identifier)
