@@ -14,10 +14,13 @@ class Checks:
         self.passed = 0
         self.failed = 0
         self.stop_at_first = stop_at_first
+        self.behaviour_only = False  # mutation runs skip annotations that describe no behaviour
         self.quiet = quiet
         self.first = None
+        self.last = None
 
     def equal(self, actual, expected, what):
+        self.last = what
         if same(actual, expected):
             self.passed += 1
             return True
@@ -27,6 +30,9 @@ class Checks:
         if self.stop_at_first:
             raise FirstFailure(what)
         if not self.quiet and self.failed <= 40:
+            if isinstance(actual, dict) and isinstance(expected, dict):  # show only what differs
+                keys = [k for k in sorted(set(actual) | set(expected), key=str) if not same(actual.get(k), expected.get(k))]
+                actual, expected = {k: actual.get(k) for k in keys}, {k: expected.get(k) for k in keys}
             print(f"FAIL {what}: got {shown(actual)}, expected {shown(expected)}")
         return False
 

@@ -136,8 +136,10 @@ def check_plaintexts(vectors):
         name = f"display string {entry['name']}"
         CHECKS.equal(entry["text"].encode("utf-8").hex(), entry["utf8"], name + " utf8")
         CHECKS.equal(outcome_of(lambda: account_rules.check_field(entry["field"], entry["text"])), entry["result"], name)
-        # The verifier's own implementation must also name the rule the vector says is broken.
-        CHECKS.equal(account_text_standin.first_broken_rule(entry["field"], entry["text"]), entry["rule"], name + " rule")
+        # The verifier's own implementation must also name the rule the vector says is broken (an annotation:
+        # every rule gives the same identifier, so mutation runs leave it out).
+        if not CHECKS.behaviour_only:
+            CHECKS.equal(account_text_standin.first_broken_rule(entry["field"], entry["text"]), entry["rule"], name + " rule")
 
 
 def check_short_codes(vectors):

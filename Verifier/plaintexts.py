@@ -41,7 +41,7 @@ def encode_offer(account):
     tail = u16(account["imapPort"]) + bytes([SECURITY[account["imapSecurity"]]])
     record = (strings + account["linkID"] if broken("O.linkIDOrder") else account["linkID"] + strings) + tail
     out = u16(len(record)) + record
-    return out + bytes(padded_size(len(record)) - len(out))
+    return out + bytes(max(0, padded_size(len(record)) - len(out)))
 
 
 def decode_offer(plaintext):

@@ -56,18 +56,18 @@ def encode_text(binary):
 def decode_text(text):
     """Spec 2.4 steps 1-6, in order; returns the binary form and its decoded fields."""
     data = text.encode("utf-8")
-    length = len(text) if broken("T.1bytes") else len(data)
+    length = len(text) if broken("2.4.1bytes") else len(data)
 
     def step1():
-        if length > MAX_TEXT_BYTES and not broken("T.1"):
+        if length > MAX_TEXT_BYTES and not broken("2.4.1"):
             raise ProtocolError("malformed.length")
 
     def step2():
-        prefix = data[:3].upper() if broken("T.2case") else data[:3]
-        if prefix != MAGIC and not broken("T.2"):
+        prefix = data[:3].upper() if broken("2.4.2case") else data[:3]
+        if prefix != MAGIC and not broken("2.4.2"):
             raise ProtocolError("badMagic")
 
-    if broken("T.1order"):
+    if broken("2.4.1order"):
         step2()
         step1()
     else:
@@ -78,14 +78,14 @@ def decode_text(text):
     partial_counts = {digits_for(n): n for n in range(group_size())}
 
     def step3():
-        if any(c < 0x30 or c > 0x39 for c in digits) and not broken("T.3"):
+        if any(c < 0x30 or c > 0x39 for c in digits) and not broken("2.4.3"):
             raise ProtocolError("malformed.digits")
 
     def step4():
-        if len(digits) % full_digits not in partial_counts and not broken("T.4"):
+        if len(digits) % full_digits not in partial_counts and not broken("2.4.4"):
             raise ProtocolError("malformed.digits")
 
-    if broken("T.3order"):
+    if broken("2.4.3order"):
         step4()
         step3()
     else:
@@ -108,9 +108,9 @@ def decode_text(text):
         except ValueError:  # only reachable with T.3 broken: a non-digit
             raise ProtocolError("malformed.digits")
         if value >= 256 ** size:
-            if broken("T.5order"):
+            if broken("2.4.5order"):
                 decode_binary(binary)
-            if not broken("T.5"):
+            if not broken("2.4.5"):
                 raise ProtocolError("nonCanonicalEncoding")
             value %= 256 ** size
         binary += value.to_bytes(size, "big")

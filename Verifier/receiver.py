@@ -1,5 +1,7 @@
 """Spec 2.5 and 6.2: the receiver (scan, incoming frames, local events), with 5.1 hello and 5.2 reveal."""
 
+import math
+
 import frames
 import keyschedule
 import plaintexts
@@ -36,6 +38,8 @@ class Receiver(Session):
         if payload["intent"] != expected_intent and not broken("S1"):
             raise ProtocolError("wrongIntent")
         expiry = payload["expiry"]
+        if broken("S.frac") and finite(now):
+            now = math.ceil(now)
 
         def s2():
             margin = 0 if broken("S2skew") else skew
@@ -82,7 +86,8 @@ class Receiver(Session):
         self.hh = keyschedule.handshake_hash(self.th0, self.public_key)
         self.keys = keyschedule.derive_keys(self.shared, self.commitment, self.hh)
         self.hello_tag = keyschedule.hello_tag(self.keys["helloKey"], self.hh, self.th0)
-        self.hello = frames.encode("hello", transfer_id, 0, self.public_key + self.hello_tag)
+        body = self.hello_tag + self.public_key if broken("S7") else self.public_key + self.hello_tag
+        self.hello = frames.encode("hello", transfer_id, 0, body)
         self.th1 = keyschedule.th1(self.th0, self.hh, self.hello)
         self.channel = Channel("receiver", transfer_id, expiry, self.keys, self.th1)
         self.channel.pair = self.public_key
@@ -127,20 +132,20 @@ class Receiver(Session):
                 frame = self.channel.seal("accept", b"")
                 self.state = "awaitingCredentialFrame"
                 return [("send", frame)]
-            raise ProtocolError("invalidEvent")
+            return self.refuse(kind)
         if kind == "codeRejected":
             if state in LIVE_WITH_CHANNEL and (state != "awaitingReveal" or broken("6.2.codeRejectedReveal")):
                 return self.abort(1 if broken("6.2.codeRejectedReason") else 2, "rejected.local")
-            raise ProtocolError("invalidEvent")
+            return self.refuse(kind)
         if kind == "cancel":
             if state in LIVE_WITH_CHANNEL or (broken("6.2.cancelImporting") and state == "awaitingImportResult"):
                 return self.abort(2 if broken("6.2.cancelReason") else 1, "cancelled.local")
-            raise ProtocolError("invalidEvent")
+            return self.refuse(kind)
         if kind == "importFinished":
             if state == "awaitingImportResult" or (broken("6.2.importState") and state == "awaitingCredentialFrame"):
                 frame = self.channel.seal("receipt", plaintexts.receipt_plaintext(event["status"]))
                 return [("send", frame)] + self.finish("completed." + event["status"])
-            raise ProtocolError("invalidEvent")
+            return self.refuse(kind)
         if kind == "tick":
             return []
         if kind == "transportLost":
@@ -150,6 +155,12 @@ class Receiver(Session):
                 return []
             return self.finish("failed.transportLost")
         raise ValueError("unknown event " + kind)
+
+    def refuse(self, kind):
+        """A refused cell of the local-event table: invalidEvent, state unchanged."""
+        if broken(f"6.2.refuse.{kind}.{self.state}"):
+            return []
+        raise ProtocolError("invalidEvent")
 
     def abort(self, reason, outcome):
         frame = self.channel.seal("abort", bytes([reason]))
@@ -163,6 +174,8 @@ class Receiver(Session):
             expected = {"awaitingReveal": "reveal", "awaitingOffer": "offer", "awaitingCredentialFrame": "credential"}.get(self.state)
             if broken("6.2.revealState") and self.state == "awaitingOffer" and frame["type"] == "reveal":
                 expected = "reveal"
+            if broken("6.2.expectReviewing") and self.state == "reviewingOffer":
+                expected = "offer"
             importing = self.state == "awaitingImportResult" and not broken("6.2.importing")
             plaintext = self.channel.open(frame, data, expected, accepts_nothing=importing)
         except ProtocolError as error:
@@ -179,7 +192,7 @@ class Receiver(Session):
                     return self.abort(2, "failed." + error.identifier)
                 return self.finish("failed." + error.identifier)
             self.channel.link_id = self.account["linkID"]
-            self.state = "reviewingOffer"
+            self.state = "awaitingCredentialFrame" if broken("6.2.offerState") else "reviewingOffer"
             return [("showAccount", self.account)]
         if frame["type"] == "credential":
             try:
@@ -188,7 +201,8 @@ class Receiver(Session):
                 if broken("6.2.credentialFail"):
                     return [("ignored", error.identifier)]
                 return self.finish("failed." + error.identifier)
-            self.state = "awaitingImportResult"
+            if not broken("6.2.deliverState"):
+                self.state = "awaitingImportResult"
             return [("deliverAccount", self.account, password)]
         if frame["type"] == "hello":  # only with 6.2.hello broken
             return []

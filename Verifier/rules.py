@@ -48,16 +48,16 @@ _rules("2.1-2.3 QR encoding and transfer ID", [
 ])
 
 _rules("2.4 QR text decoding", [
-    ("T.1", "step 1 skipped: no 254-byte cap on the text"),
-    ("T.1bytes", "step 1 counts characters instead of UTF-8 bytes"),
-    ("T.1order", "step 1 checked after step 2 (magic first)"),
-    ("T.2", "step 2 skipped: magic not checked"),
-    ("T.2case", "step 2 compares the magic case-insensitively"),
-    ("T.3", "step 3 skipped: non-digits pass (and then fail somewhere else)"),
-    ("T.3order", "step 3 after step 4 (digit count checked before the digit characters)"),
-    ("T.4", "step 4 skipped: any digit count accepted (the partial group is read with the fewest bytes that hold it)"),
-    ("T.5", "step 5 skipped: a group >= 256^n is reduced mod 256^n instead of refused"),
-    ("T.5order", "step 5 interleaved with step 6: binary decoding of the groups so far runs before a later group is checked"),
+    ("2.4.1", "step 1 skipped: no 254-byte cap on the text"),
+    ("2.4.1bytes", "step 1 counts characters instead of UTF-8 bytes"),
+    ("2.4.1order", "step 1 checked after step 2 (magic first)"),
+    ("2.4.2", "step 2 skipped: magic not checked"),
+    ("2.4.2case", "step 2 compares the magic case-insensitively"),
+    ("2.4.3", "step 3 skipped: non-digits pass (and then fail somewhere else)"),
+    ("2.4.3order", "step 3 after step 4 (digit count checked before the digit characters)"),
+    ("2.4.4", "step 4 skipped: any digit count accepted (the partial group is read with the fewest bytes that hold it)"),
+    ("2.4.5", "step 5 skipped: a group >= 256^n is reduced mod 256^n instead of refused"),
+    ("2.4.5order", "step 5 interleaved with step 6: binary decoding of the groups so far runs before a later group is checked"),
 ])
 
 _rules("2.4 QR binary decoding", [
@@ -81,11 +81,12 @@ _rules("2.4 QR binary decoding", [
 _rules("2.5 scan", [
     ("S0clock", "S0: a non-finite now is accepted"),
     ("S0skew", "S0: skew 121 accepted"),
-    ("S0order", "S0 runs after decoding errors of the configuration (skew checked before now)"),
+    ("S0order", "S0: the skew checked before now (invalidConfiguration wins over invalidClock)"),
     ("S1", "S1 skipped: the expected intent is not compared"),
     ("S2", "S2 uses now <= expiry + skew (> instead of >=)"),
     ("S2skew", "S2 ignores the skew (now < expiry)"),
     ("S3", "S3 uses expiry < now + 600 + skew"),
+    ("S.frac", "scan rounds now up to whole seconds before S2/S3"),
     ("S3skew", "S3 ignores the skew"),
     ("S23order", "S3 checked before S2"),
     ("S4", "S4 skipped: the receiver registry is not consulted"),
@@ -94,6 +95,7 @@ _rules("2.5 scan", [
     ("S5", "S5: the receiver draws 32 bytes it discards before its private key"),
     ("S6", "S6 skipped: a small-order sender key is accepted at scan"),
     ("S6giveBack", "S6: the registry claim is kept after lowOrderPublicKey"),
+    ("S7", "S7: the hello body is helloTag | receiverPublicKey (fields swapped)"),
 ])
 
 _rules("3.1-3.3 frames", [
@@ -189,8 +191,8 @@ _rules("3.7 account text", [
     ("T7hyphen", "T7: labels starting or ending with '-' accepted"),
     ("T7empty", "T7: empty labels and a trailing dot accepted"),
     ("T7chars", "T7: '_' accepted in labels"),
-    ("T.order", "3.7 rules checked T2 before T1"),
-    ("T.ruleOrder", "T6 checked before T2"),
+    ("T.fieldOrder", "3.7 rules checked T2 before T1"),
+    ("T.t6BeforeT2", "T6 checked before T2"),
 ])
 
 _rules("4.1-4.4 key schedule", [
@@ -245,17 +247,18 @@ _rules("5.3 encrypted frames", [
     ("E3order", "E4 before E3 (open first, then type check)"),
     ("E4", "E4: an AEAD failure is accepted as an empty plaintext"),
     ("E.advance", "the receive sequence is not advanced after a successful frame"),
-    ("E.advanceAbortSkip", "an abort that skipped ahead sets the next sequence to the old value + 1"),
 ])
 
 _rules("6.0 steps before every row", [
     ("6.0.1", "step 1 skipped: a non-finite now is accepted"),
     ("6.0.1max", "step 1: the session uses now as given, not the largest time so far"),
-    ("6.0.1frac", "step 1: now is floored to whole seconds before comparing"),
+    ("6.0.1back", "step 1: a now below the largest time so far is refused with invalidClock"),
+    ("6.0.1frac", "step 1: now is rounded up to whole seconds before comparing (flooring is equivalent for integer thresholds)"),
     ("6.0.2", "step 2 after step 3 (expiry checked before finished)"),
     ("6.0.2frame", "step 2: a frame after the end is refused (thrown sessionFinished) instead of ignored"),
     ("6.0.2cancel", "step 2: cancel after the end is refused sessionFinished"),
     ("6.0.2tick", "step 2: tick/transportLost after the end are refused sessionFinished"),
+    ("6.0.2local", "step 2: other local events after the end give [] instead of being refused sessionFinished"),
     ("6.0.1order", "step 1 after step 2 (a finished session ignores the clock check)"),
     ("6.0.3sender", "sender expiry uses t > expiry"),
     ("6.0.3receiptWait", "sender in awaitingReceipt expires at expiry, not expiry + 120"),
@@ -296,6 +299,8 @@ _rules("6.1 sender table", [
     ("6.1.lateHello", "second valid hello after the credential: session ends contested"),
     ("6.1.lateHelloWarn", "second valid hello after the credential: no anotherDeviceJoined"),
     ("6.1.accept", "accept: next state awaitingReceipt"),
+    ("6.1.expectCodeConfirmation", "awaitingCodeConfirmation expects an accept (E3 lets it through)"),
+    ("6.1.expectCredential", "awaitingCredential expects a receipt (E3 lets it through)"),
     ("6.1.receipt", "receipt status outside 1..3 reported as completed.declined"),
     ("6.1.receiptUnconfirmed", "bad receipt status: failed.malformed.receiptStatus without deliveredUnconfirmed"),
     ("6.1.abortUnconfirmed", "abort in awaitingReceipt: plain outcome without deliveredUnconfirmed"),
@@ -321,6 +326,9 @@ _rules("6.2 receiver table", [
     ("6.2.revealState", "a reveal is accepted in awaitingOffer"),
     ("6.2.reveal", "a reveal: next state reviewingOffer"),
     ("6.2.commitmentOutcome", "commitment mismatch: an abort(2) is sent"),
+    ("6.2.offerState", "an offer that decodes: next state awaitingCredentialFrame (no review)"),
+    ("6.2.deliverState", "a valid credential: state stays awaitingCredentialFrame"),
+    ("6.2.expectReviewing", "reviewingOffer expects an offer (E3 lets a second offer through)"),
     ("6.2.offerFail", "an undecodable offer is ignored instead of ending the session"),
     ("6.2.offerFailAbort", "an undecodable offer: an abort(2) is sent"),
     ("6.2.credentialFail", "an invalid credential is ignored"),
@@ -356,3 +364,17 @@ _rules("6.3 registries", [
     ("R.releaseAll", "release forgets every claim"),
     ("R.hasClaimed", "hasClaimed always answers false"),
 ])
+
+
+# Every refused cell of the local-event tables (6.1, 6.2): the mutation accepts the event as a no-op ([]).
+SENDER_REFUSED = {"codeConfirmed": ["awaitingHello", "awaitingAccept", "awaitingCredential", "awaitingReceipt"],
+                  "codeRejected": ["awaitingHello", "awaitingReceipt"],
+                  "credentialProvided": ["awaitingHello", "awaitingCodeConfirmation", "awaitingAccept", "awaitingReceipt"]}
+RECEIVER_REFUSED = {"codeConfirmed": ["awaitingReveal", "awaitingOffer", "awaitingCredentialFrame", "awaitingImportResult"],
+                    "codeRejected": ["awaitingReveal", "awaitingImportResult"],
+                    "cancel": ["awaitingImportResult"],
+                    "importFinished": ["awaitingReveal", "awaitingOffer", "reviewingOffer", "awaitingCredentialFrame"]}
+_rules("6.1 sender table", [(f"6.1.refuse.{event}.{state}", f"{event} in {state} accepted as a no-op instead of refused invalidEvent")
+                            for event, states in SENDER_REFUSED.items() for state in states])
+_rules("6.2 receiver table", [(f"6.2.refuse.{event}.{state}", f"{event} in {state} accepted as a no-op instead of refused invalidEvent")
+                              for event, states in RECEIVER_REFUSED.items() for state in states])

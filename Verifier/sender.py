@@ -52,7 +52,8 @@ class Sender(Session):
             self.nonce = random.fill(32)
             self.private_key = random.fill(32)
         self.public_key = x25519_public(self.private_key)
-        self.expiry = (round(now) if broken("Q.expiryFloor") else math.floor(now)) + lifetime
+        start = (round(now) if broken("Q.expiryFloor") else math.floor(now)) if finite(now) else 0  # not finite: only with 6.1.start1 broken
+        self.expiry = (start + lifetime) % 2 ** 32  # above 2^32 - 1 only with 6.1.start1max broken
         self.commitment = keyschedule.commitment(self.nonce)
         self.account = account
         self.binary = qr.encode_binary({"version": qr.VERSION, "intent": qr.INTENT_SEND_ACCOUNT, "expiry": self.expiry,
@@ -115,7 +116,7 @@ class Sender(Session):
                 frame = self.channel.seal("offer", plaintexts.encode_offer(self.account))
                 self.state = "awaitingAccept"
                 return [("send", frame)]
-            raise self.invalid_event()
+            return self.refuse(kind)
         if kind == "codeRejected":
             if state in SHARED_STATES:
                 return self.abort(1 if broken("6.1.codeRejectedReason") else 2, "rejected.local")
@@ -123,11 +124,11 @@ class Sender(Session):
                 return self.finish("rejected.local")
             if state == "awaitingReceipt" and broken("6.1.codeRejectedReceipt"):
                 return self.abort(2, "deliveredUnconfirmed.rejected.local")
-            raise self.invalid_event()
+            return self.refuse(kind)
         if kind == "cancel":
             if state == "awaitingHello":
                 if broken("6.1.cancelHello"):
-                    raise self.invalid_event()
+                    raise ProtocolError("invalidEvent")
                 return self.finish("cancelled.local")
             if state == "awaitingReceipt":
                 outcome = "cancelled.local" if broken("6.1.cancelReceiptOutcome") else "deliveredUnconfirmed.cancelled.local"
@@ -146,7 +147,7 @@ class Sender(Session):
                 frame = self.channel.seal("credential", padded)
                 self.state = "awaitingReceipt"
                 return [("send", frame)]
-            raise self.invalid_event()
+            return self.refuse(kind)
         if kind == "tick":
             if broken("6.1.tick"):
                 return self.finish("expired")
@@ -159,8 +160,11 @@ class Sender(Session):
             return self.finish("failed.transportLost")
         raise ValueError("unknown event " + kind)
 
-    def invalid_event(self):
-        return ProtocolError("sessionFinished" if broken("6.1.invalidEvent") else "invalidEvent")
+    def refuse(self, kind):
+        """A refused cell of the local-event table: invalidEvent, state unchanged."""
+        if broken(f"6.1.refuse.{kind}.{self.state}"):
+            return []
+        raise ProtocolError("sessionFinished" if broken("6.1.invalidEvent") else "invalidEvent")
 
     def abort(self, reason, outcome):
         frame = self.channel.seal("abort", bytes([reason]))
@@ -176,6 +180,10 @@ class Sender(Session):
                     raise ProtocolError("unexpectedMessage")
                 raise ProtocolError("authenticationFailed")
             expected = {"awaitingAccept": "accept", "awaitingReceipt": "receipt"}.get(self.state)
+            if broken("6.1.expectCodeConfirmation") and self.state == "awaitingCodeConfirmation":
+                expected = "accept"
+            if broken("6.1.expectCredential") and self.state == "awaitingCredential":
+                expected = "receipt"
             plaintext = self.channel.open(frame, data, expected)
         except ProtocolError as error:
             return [("ignored", error.identifier)]

@@ -134,7 +134,7 @@ class Session:
         threshold = self.expiry_threshold()
         if threshold is None:
             return False
-        t = math.floor(self.t) if broken("6.0.1frac") else self.t
+        t = math.ceil(self.t) if broken("6.0.1frac") and finite(self.t) else self.t
         return self.expired_comparison(t, threshold)
 
     def expired_comparison(self, t, threshold):
@@ -159,6 +159,8 @@ class Session:
         def step1():
             if not finite(now) and not broken("6.0.1"):
                 raise ProtocolError("invalidClock")
+            if broken("6.0.1back") and finite(now) and now < self.t:
+                raise ProtocolError("invalidClock")
             if broken("6.0.1max") or not finite(now):
                 self.t = now
             else:
@@ -175,6 +177,8 @@ class Session:
             if kind == "cancel" and not broken("6.0.2cancel"):
                 return []
             if kind in ("tick", "transportLost") and not broken("6.0.2tick"):
+                return []
+            if kind not in ("cancel", "tick", "transportLost") and broken("6.0.2local"):
                 return []
             raise ProtocolError("sessionFinished")
 

@@ -1,6 +1,7 @@
 """Checks of sessions.json: sender starts, and every scripted session replayed through this
 verifier's own state machines (Spec 4-6), with every derived value and frame annotation."""
 
+import frames
 import keyschedule
 import qr
 from checks import CHECKS, FirstFailure, account_from_json, account_to_json, h, time_of
@@ -84,6 +85,7 @@ class Replay:
         self.parties = {}
         self.registries = {}
         self.shown = {}
+        self.forged = set()
 
     def run(self):
         for sender_name, setup in self.setup["senders"].items():
@@ -99,6 +101,9 @@ class Replay:
         CHECKS.equal(self.shown, self.session.get("shortCodes", {}), f"{self.name}: short codes shown")
         outcomes = {name: (party.outcome if party is not None else None) for name, party in self.parties.items()}
         CHECKS.equal(outcomes, self.session["outcomes"], f"{self.name}: outcomes")
+        if self.name.startswith("mitm") and "sender" in self.shown and "receiver" in self.shown:
+            # Spec 8.2: the honest sender and receiver, not in one session, show different codes.
+            CHECKS.true(self.shown["sender"] != self.shown["receiver"], f"{self.name}: the honest parties' codes differ")
 
     def check_qr(self, sender_name, sender):
         record = self.session["qrs"][sender_name]
@@ -121,6 +126,9 @@ class Replay:
                 actions, _ = self.parties[actor].handle(event, now)
         except ProtocolError as error:
             thrown = error.identifier
+        outcomes = [key for key in ("throws", "actions", "forged") if key in step]
+        CHECKS.equal(len(outcomes), 1, where + " records one of throws, actions, forged")
+        CHECKS.equal("after" in step, not (event["type"] == "scan" and "throws" in step), where + " records after")
         if "throws" in step:
             CHECKS.equal(thrown, step["throws"], where + " throws")
         else:
@@ -149,7 +157,9 @@ class Replay:
     def forge(self, actor, event):
         party = self.parties[actor]
         link_id = h(event["linkID"]) if event.get("linkID") is not None else None
-        return party.channel.seal(event["frameType"], h(event["plaintext"]), forged_link_id=link_id)
+        data = party.channel.seal(event["frameType"], h(event["plaintext"]), forged_link_id=link_id)
+        self.forged.add(data)
+        return data
 
     def handshake_index(self):
         return {h(record["receiverPublicKey"]): index for index, record in enumerate(self.session["handshakes"])}
@@ -204,13 +214,14 @@ class Replay:
                     CHECKS.equal(mine, {key: record.get(key) for key in mine}, where + " annotations")
                 continue
             if "key" not in record:
+                CHECKS.true("sealedBy" not in record, where + " sealed by a party is a hello or encrypted")
                 continue
             if data in sealed and "origin" not in record:
                 ours = sealed[data]
                 mine = {"sealedBy": ours["sealedBy"], "type": ours["type"], "sequence": ours["sequence"], "key": ours["key"],
                         "nonce": ours["nonce"].hex(), "transcriptHash": ours["transcriptHash"].hex(),
                         "additionalData": ours["additionalData"].hex(), "plaintext": ours["plaintext"].hex(),
-                        "handshake": pairs.get(ours["pair"])}
+                        "handshake": pairs.get(ours["pair"]), "forged": True if data in self.forged else None}
                 CHECKS.equal(mine, {key: record.get(key) for key in mine}, where + " annotations")
             elif "origin" in record:
                 self.check_script_sealed(record, where)
@@ -227,6 +238,8 @@ class Replay:
         CHECKS.equal(ad[:28 + 32].hex(), (data[:24] + expiry.to_bytes(4, "big") + h(record["transcriptHash"])).hex(),
                      where + " AD = header | expiry | T | L")
         CHECKS.equal(keyschedule.aead_nonce(record["sequence"]).hex(), record["nonce"], where + " nonce")
+        CHECKS.equal((frames.TYPES.get(data[1]), int.from_bytes(data[18:22], "big")), (record["type"], record["sequence"]),
+                     where + " header type and sequence")
         sealed = data[:24] + aead_seal(key, h(record["nonce"]), h(record["plaintext"]), ad)
         CHECKS.equal(sealed.hex(), record["bytes"], where + " sealed bytes")
 

@@ -77,6 +77,11 @@ def main(arguments):
         import mutations
         return mutations.main(arguments)
     directory = arguments[0] if arguments else default_directory()
+    import selftest
+    selftest_failed = selftest.run(quiet=True)
+    CHECKS.passed = CHECKS.failed = 0  # the selftest's session harness counts here too: start the vectors' count afresh
+    if selftest_failed:
+        CHECKS.true(False, "selftest (run verify_vectors.py --selftest)")
     check_all(load_all(directory))
     print(f"verifier: {CHECKS.passed} passed, {CHECKS.failed} failed")
     if CHECKS.failed:
