@@ -168,6 +168,8 @@ class Receiver(Session):
 
     def receive(self, data):
         try:
+            if broken("6.2.helloOrder") and frames.decode(data)["type"] == "hello":
+                raise ProtocolError("unexpectedMessage")
             frame = self.receive_checks(data)
             if frame["type"] == "hello" and not broken("6.2.hello"):
                 raise ProtocolError("unexpectedMessage")

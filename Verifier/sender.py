@@ -19,9 +19,21 @@ class Sender(Session):
     @classmethod
     def start(cls, account, rendezvous, lifetime, random, now, registry=None):
         """Spec 6.1 `start`, steps 1-4 (the account and rendezvous are valid by construction: checked first)."""
-        plaintexts.validate_account(account)
-        if len(rendezvous) > qr.MAX_RENDEZVOUS:
-            raise ProtocolError("rendezvousTooLong")
+        def built():
+            """The account and the rendezvous token are valid by construction: built before start."""
+            def account_valid():
+                if not broken("6.1.startAccount"):
+                    plaintexts.validate_account(account)
+
+            def token_valid():
+                if len(rendezvous) > qr.MAX_RENDEZVOUS and not (broken("6.1.startRendezvous") and len(rendezvous) == 33):
+                    raise ProtocolError("rendezvousTooLong")
+
+            for check in ((token_valid, account_valid) if broken("6.1.startBuildOrder") else (account_valid, token_valid)):
+                check()
+
+        if not broken("6.1.startBuildLast"):
+            built()
 
         def step1():
             if not finite(now) and not broken("6.1.start1"):
@@ -44,6 +56,8 @@ class Sender(Session):
         else:
             step1()
             step2()
+        if broken("6.1.startBuildLast"):
+            built()
         self = cls()
         if broken("Q.drawOrder"):
             self.private_key = random.fill(32)
@@ -172,6 +186,10 @@ class Sender(Session):
 
     def receive(self, data):
         try:
+            if broken("6.1.earlyOrder") and self.state == "awaitingHello":
+                early = frames.decode(data)
+                if early["type"] != "hello":
+                    raise ProtocolError("unexpectedMessage")
             frame = self.receive_checks(data)
             if frame["type"] == "hello":
                 return self.receive_hello(frame, data)
@@ -244,6 +262,8 @@ class Sender(Session):
 
         if not broken("H1order"):
             h1()
+        if broken("6.1.lateHelloRepeat") and any(data == answered for answered, *_ in self.second_devices):
+            raise ProtocolError("replayed")
         keys, hh = self.hello_keys(frame, data)
         if broken("H1order"):
             h1()
