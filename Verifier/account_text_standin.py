@@ -17,6 +17,8 @@ from errors import ProtocolError
 from rules import broken
 
 UNICODE_VERSION = unicodedata.unidata_version
+if UNICODE_VERSION != "14.0.0":  # Spec 3.7: Unicode 14.0 exactly (a later version would pass newer code points)
+    raise ImportError(f"the account text rules need Unicode 14.0.0 in unicodedata (Python 3.11), not {UNICODE_VERSION}")
 
 LENGTHS = {"displayName": (0, 256), "emailAddress": (1, 320), "username": (1, 320), "imapHost": (1, 253)}
 

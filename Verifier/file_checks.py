@@ -71,6 +71,7 @@ def check_qr(vectors):
     for entry in vectors["invalidText"]:
         CHECKS.equal(outcome_of(lambda: qr.decode_text(entry["text"])), entry["error"], "qr invalid text " + entry["name"])
     for entry in vectors["invalidBinary"]:
+        CHECKS.equal(len(h(entry["binary"])), entry["length"], "qr invalid binary length " + entry["name"])
         CHECKS.equal(outcome_of(lambda: qr.decode_binary(h(entry["binary"]))), entry["error"],
                      "qr invalid binary " + entry["name"])
     for entry in vectors["scanChecks"]:

@@ -33,6 +33,8 @@ def receiver_operation(registry, operation):
     op = operation["op"]
     if op == "scan":
         binary, payload = qr.decode_text(operation["text"])
+        CHECKS.equal((qr.transfer_id(binary).hex(), payload["expiry"]),
+                     (operation.get("transferID"), operation.get("expiry")), "receiver registry scan: recorded ID and expiry")
         Receiver.scan(binary, payload, qr.INTENT_SEND_ACCOUNT, operation["skew"], SplitMix64(operation["seed"]),
                       time_of(operation["now"]), registry)
         return "ok"
