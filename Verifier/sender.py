@@ -1,0 +1,320 @@
+"""Spec 6.1: the sender (start, incoming frames, local events), with 5.1 hello and 5.2 reveal."""
+
+import math
+
+import frames
+import keyschedule
+import plaintexts
+import qr
+from errors import ProtocolError
+from primitives import equal_constant_time, x25519, x25519_public
+from rules import broken
+from session import FINISHED, Channel, Session, finite
+
+RECEIPT_WAIT = 120
+SHARED_STATES = ("awaitingCodeConfirmation", "awaitingAccept", "awaitingCredential")
+
+
+class Sender(Session):
+    @classmethod
+    def start(cls, account, rendezvous, lifetime, random, now, registry=None):
+        """Spec 6.1 `start`, steps 1-4 (the account and rendezvous are valid by construction: checked first)."""
+        def built():
+            """The account and the rendezvous token are valid by construction: built before start."""
+            def account_valid():
+                if not broken("6.1.startAccount"):
+                    plaintexts.validate_account(account)
+
+            def token_valid():
+                if len(rendezvous) > qr.MAX_RENDEZVOUS and not (broken("6.1.startRendezvous") and len(rendezvous) == 33):
+                    raise ProtocolError("rendezvousTooLong")
+
+            for check in ((token_valid, account_valid) if broken("6.1.startBuildOrder") else (account_valid, token_valid)):
+                check()
+
+        if not broken("6.1.startBuildLast"):
+            built()
+
+        def step1():
+            if not finite(now) and not broken("6.1.start1"):
+                raise ProtocolError("invalidClock")
+            if finite(now):
+                if math.floor(now) < 0 and not broken("6.1.start1neg"):
+                    raise ProtocolError("invalidClock")
+                limit = 2 ** 32 if broken("6.1.start1max") else 2 ** 32 - 1
+                if math.floor(now) + lifetime > limit:
+                    raise ProtocolError("invalidClock")
+
+        def step2():
+            low, high = (29, 601) if broken("6.1.start2") else (30, 600)
+            if not low <= lifetime <= high:
+                raise ProtocolError("invalidConfiguration")
+
+        if broken("6.1.start12order"):
+            step2()
+            step1()
+        else:
+            step1()
+            step2()
+        if broken("6.1.startBuildLast"):
+            built()
+        self = cls()
+        if broken("Q.drawOrder"):
+            self.private_key = random.fill(32)
+            self.nonce = random.fill(32)
+        else:
+            self.nonce = random.fill(32)
+            self.private_key = random.fill(32)
+        self.public_key = x25519_public(self.private_key)
+        start = (round(now) if broken("Q.expiryFloor") else math.floor(now)) if finite(now) else 0  # not finite: only with 6.1.start1 broken
+        self.expiry = (start + lifetime) % 2 ** 32  # above 2^32 - 1 only with 6.1.start1max broken
+        self.commitment = keyschedule.commitment(self.nonce)
+        self.account = account
+        self.binary = qr.encode_binary({"version": qr.VERSION, "intent": qr.INTENT_SEND_ACCOUNT, "expiry": self.expiry,
+                                        "commitment": self.commitment, "senderPublicKey": self.public_key,
+                                        "rendezvous": rendezvous})
+        self.text = qr.encode_text(self.binary)
+        self.transfer_id = qr.transfer_id(self.binary)
+        self.th0 = keyschedule.th0(self.binary)
+        if registry is not None and not broken("6.1.start4"):
+            registry.register(self.transfer_id, self.expiry)
+        self.registry = registry
+        self.t = now
+        self.state = "awaitingHello"
+        self.accepted_hello = None
+        self.code = None
+        self.code_index = None
+        self.second_devices = []  # (hello bytes, keys, th1) of every second device answered
+        return self
+
+    # ---------------------------------------------------------------- 6.0 hooks
+
+    def on_finish(self, outcome):
+        if self.registry is not None:
+            self.registry.record(self.transfer_id, outcome)
+
+    def expiry_threshold(self):
+        if self.state == FINISHED:
+            return None
+        if self.state == "awaitingReceipt" and not broken("6.0.3receiptWait"):
+            return self.expiry + RECEIPT_WAIT
+        return self.expiry
+
+    def expired_comparison(self, t, threshold):
+        if self.state == "awaitingReceipt" and broken("6.0.3receiptWaitBound"):
+            return t > threshold
+        return t > threshold if broken("6.0.3sender") else t >= threshold
+
+    def expired_outcome(self):
+        if self.state == "awaitingReceipt" and not broken("6.0.3outcome"):
+            return "deliveredUnconfirmed.expired"
+        return "expired"
+
+    def deadline_for_state(self):
+        if broken("6.0.deadline"):
+            return self.expiry + RECEIPT_WAIT
+        if self.state == "awaitingReceipt" and not broken("6.0.deadlineReceipt"):
+            return self.expiry + RECEIPT_WAIT
+        return self.expiry
+
+    # ---------------------------------------------------------------- table rows
+
+    def row(self, event):
+        kind = event["type"]
+        if kind == "frameReceived":
+            return self.receive(event["bytes"])
+        state = self.state
+        if kind == "codeConfirmed":
+            if state == "awaitingCodeConfirmation" or (broken("6.1.codeConfirmed") and state == "awaitingAccept"):
+                self.channel.link_id = self.account["linkID"]
+                frame = self.channel.seal("offer", plaintexts.encode_offer(self.account))
+                self.state = "awaitingAccept"
+                return [("send", frame)]
+            return self.refuse(kind)
+        if kind == "codeRejected":
+            if state in SHARED_STATES:
+                return self.abort(1 if broken("6.1.codeRejectedReason") else 2, "rejected.local")
+            if state == "awaitingHello" and broken("6.1.codeRejectedHello"):
+                return self.finish("rejected.local")
+            if state == "awaitingReceipt" and broken("6.1.codeRejectedReceipt"):
+                return self.abort(2, "deliveredUnconfirmed.rejected.local")
+            return self.refuse(kind)
+        if kind == "cancel":
+            if state == "awaitingHello":
+                if broken("6.1.cancelHello"):
+                    raise ProtocolError("invalidEvent")
+                return self.finish("cancelled.local")
+            if state == "awaitingReceipt":
+                outcome = "cancelled.local" if broken("6.1.cancelReceiptOutcome") else "deliveredUnconfirmed.cancelled.local"
+                if broken("6.1.cancelReceipt"):
+                    return self.abort(1, outcome)
+                return self.finish(outcome)
+            return self.abort(2 if broken("6.1.cancelReason") else 1, "cancelled.local")
+        if kind == "credentialProvided":
+            if state == "awaitingCredential" or (broken("6.1.credentialState") and state == "awaitingAccept"):
+                try:
+                    padded = plaintexts.encode_credential(event["credential"])
+                except ProtocolError:
+                    if broken("6.1.credentialLength"):
+                        return self.finish("failed.malformed.credential")
+                    raise
+                frame = self.channel.seal("credential", padded)
+                self.state = "awaitingReceipt"
+                return [("send", frame)]
+            return self.refuse(kind)
+        if kind == "tick":
+            if broken("6.1.tick"):
+                return self.finish("expired")
+            return []
+        if kind == "transportLost":
+            if broken("6.1.transportLost"):
+                return []
+            if state == "awaitingReceipt" and not broken("6.1.transportLostReceipt"):
+                return self.finish("deliveredUnconfirmed.failed.transportLost")
+            return self.finish("failed.transportLost")
+        raise ValueError("unknown event " + kind)
+
+    def refuse(self, kind):
+        """A refused cell of the local-event table: invalidEvent, state unchanged."""
+        if broken(f"6.1.refuse.{kind}.{self.state}"):
+            return []
+        raise ProtocolError("sessionFinished" if broken("6.1.invalidEvent") else "invalidEvent")
+
+    def abort(self, reason, outcome):
+        frame = self.channel.seal("abort", bytes([reason]))
+        return [("send", frame)] + self.finish(outcome)
+
+    def receive(self, data):
+        try:
+            if broken("6.1.earlyOrder") and self.state == "awaitingHello":
+                early = frames.decode(data)
+                if early["type"] != "hello":
+                    raise ProtocolError("unexpectedMessage")
+            frame = self.receive_checks(data)
+            if frame["type"] == "hello":
+                return self.receive_hello(frame, data)
+            if self.state == "awaitingHello":
+                if not broken("6.1.nonHelloEarly"):
+                    raise ProtocolError("unexpectedMessage")
+                raise ProtocolError("authenticationFailed")
+            expected = {"awaitingAccept": "accept", "awaitingReceipt": "receipt"}.get(self.state)
+            if broken("6.1.expectCodeConfirmation") and self.state == "awaitingCodeConfirmation":
+                expected = "accept"
+            if broken("6.1.expectCredential") and self.state == "awaitingCredential":
+                expected = "receipt"
+            plaintext = self.channel.open(frame, data, expected)
+        except ProtocolError as error:
+            return [("ignored", error.identifier)]
+        delivered = self.state == "awaitingReceipt"
+        if frame["type"] == "accept":
+            self.state = "awaitingReceipt" if broken("6.1.accept") else "awaitingCredential"
+            return [("requestCredential",)]
+        if frame["type"] == "receipt":
+            status = plaintexts.receipt_status(plaintext)
+            if status is None and broken("6.1.receipt"):
+                status = "declined"
+            if status is not None:
+                return self.finish("completed." + status)
+            if broken("6.1.receiptUnconfirmed"):
+                return self.finish("failed.malformed.receiptStatus")
+            return self.finish("deliveredUnconfirmed.failed.malformed.receiptStatus")
+        outcome = plaintexts.abort_outcome(plaintext)
+        if delivered and not broken("6.1.abortUnconfirmed"):
+            outcome = "deliveredUnconfirmed." + outcome
+        return self.finish(outcome)
+
+    def hello_keys(self, frame, data):
+        """Spec 5.1 steps H2-H4 for a hello other than the accepted one; returns (keys, hh)."""
+        peer, tag = frame["body"][:32], frame["body"][32:]
+
+        def h2():
+            if frame["sequence"] != 0 and not broken("H2"):
+                raise ProtocolError("malformed.sequence")
+
+        def h3():
+            try:
+                return x25519(self.private_key, peer)
+            except ProtocolError:
+                if broken("H3"):
+                    return bytes(32)
+                raise
+
+        if broken("H3order"):
+            shared = h3()
+            h2()
+        elif not broken("H2order"):
+            h2()
+            shared = h3()
+        else:
+            shared = h3()
+        hh = keyschedule.handshake_hash(self.th0, peer)
+        keys = keyschedule.derive_keys(shared, self.commitment, hh)
+        if not equal_constant_time(tag, keyschedule.hello_tag(keys["helloKey"], hh, self.th0)) and not broken("H4"):
+            raise ProtocolError("authenticationFailed")
+        if broken("H2order"):
+            h2()
+        return keys, hh
+
+    def receive_hello(self, frame, data):
+        def h1():
+            if self.accepted_hello is not None and data == self.accepted_hello and not broken("H1"):
+                raise ProtocolError("replayed")
+
+        if not broken("H1order"):
+            h1()
+        if broken("6.1.lateHelloRepeat") and any(data == answered for answered, *_ in self.second_devices):
+            raise ProtocolError("replayed")
+        keys, hh = self.hello_keys(frame, data)
+        if broken("H1order"):
+            h1()
+        th1 = keyschedule.th1(self.th0, hh, data)
+        if self.state == "awaitingHello":
+            return self.accept_hello(data, keys, th1)
+        second = Channel("sender", self.transfer_id, self.expiry, keys, th1)
+        second.pair = data[24:56]
+        if broken("6.1.contestedSequence"):
+            second.send_sequence = self.channel.send_sequence
+        to_second = second.seal("abort", bytes([3]))
+        self.second_devices.append((data, keys, th1, second))
+        if self.state == "awaitingReceipt":
+            if broken("6.1.lateHello"):
+                return [("reply", to_second)] + self.finish("deliveredUnconfirmed.contested")
+            return [("reply", to_second)] + ([] if broken("6.1.lateHelloWarn") else [("anotherDeviceJoined",)])
+        if broken("6.1.contested"):
+            return [("reply", to_second)] + self.finish("contested")
+        established = self.channel.seal("abort", bytes([3]))
+        if broken("6.1.contestedSecond"):
+            return [("send", established)] + self.finish("contested")
+        if broken("6.1.contestedOrder"):
+            return [("reply", to_second), ("send", established)] + self.finish("contested")
+        return [("send", established), ("reply", to_second)] + self.finish("contested")
+
+    def accept_hello(self, data, keys, th1):
+        """Spec 5.2, the sender's side, and the awaitingHello row of 6.1."""
+        self.channel = Channel("sender", self.transfer_id, self.expiry, keys, th1)
+        self.channel.pair = data[24:56]
+        self.accepted_hello = data
+        self.keys = keys
+        _, material = keyschedule.code_material(keys["codeKey"], self.nonce, th1, keyschedule.handshake_hash(self.th0, data[24:56]))
+        self.code_material = material
+        try:
+            self.code_index, self.code = keyschedule.short_code(material)
+        except ProtocolError as error:
+            return self.finish("failed." + error.identifier)
+        if broken("6.1.helloReveal"):
+            self.state = "awaitingCodeConfirmation"
+            return [("showShortCode", self.code["digits"])]
+        saved = self.channel.th
+        reveal = self.channel.seal("reveal", self.nonce)
+        if broken("6.1.revealTranscript"):
+            self.channel.th = saved
+        self.state = "awaitingCodeConfirmation"
+        if broken("6.1.helloFirst"):
+            return [("showShortCode", self.code["digits"]), ("send", reveal)]
+        return [("send", reveal), ("showShortCode", self.code["digits"])]
+
+    def sealed_frames(self):
+        sealed = dict(self.channel.sealed) if self.channel else {}
+        for *_, channel in self.second_devices:
+            sealed.update(channel.sealed)
+        return sealed
