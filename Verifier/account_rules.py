@@ -35,3 +35,10 @@ def check_field(field, text):
         _PROJECT.validate(text, field)
     except _PROJECT.AccountTextError as error:
         raise ProtocolError(error.identifier)
+
+
+def first_broken_rule(field, text):
+    """The rule T1-T7 that `text` breaks first, by the implementation in use, or None."""
+    if _PROJECT is None or FORCE_STANDIN:
+        return account_text_standin.first_broken_rule(field, text)
+    return _PROJECT.first_broken_rule(text, field)

@@ -184,23 +184,33 @@ def joiner_allowed(chars, index):
 
 
 def _rules(value, field):
+    """Yields (rule, holds) for T1-T7 in order; T5 and T6 only where they apply."""
     low, high = BYTE_LENGTHS[field]
-    yield low <= len(value.encode("utf-8", "surrogatepass")) <= high                   # T1
-    yield not any(refused_everywhere(char) for char in value if char not in (ZWNJ, ZWJ))  # T2
-    yield all(joiner_allowed(value, i) for i, char in enumerate(value) if char in (ZWNJ, ZWJ))  # T3
-    if field in ("displayName", "username"):                                          # T4
-        yield not value.startswith(SPACE) and not value.endswith(SPACE) and SPACE * 2 not in value
+    yield "T1", low <= len(value.encode("utf-8", "surrogatepass")) <= high
+    yield "T2", not any(refused_everywhere(char) for char in value if char not in (ZWNJ, ZWJ))
+    yield "T3", all(joiner_allowed(value, i) for i, char in enumerate(value) if char in (ZWNJ, ZWJ))
+    if field in ("displayName", "username"):
+        yield "T4", not value.startswith(SPACE) and not value.endswith(SPACE) and SPACE * 2 not in value
     else:
-        yield SPACE not in value
-    run = 0                                                                           # T5
+        yield "T4", SPACE not in value
+    run = 0
+    longest = 0
     for char in value:
         run = run + 1 if is_mark(char) else 0
-        if run > MAXIMUM_MARK_RUN:
-            yield False
-    if field == "displayName":                                                         # T6
-        yield sum(0 if char in (ZWNJ, ZWJ) or is_mark(char) else 1 for char in value) <= MAXIMUM_DISPLAY_UNITS
-    if field == "imapHost":                                                            # T7
-        yield all(LDH_LABEL.match(label) for label in value.split("."))
+        longest = max(longest, run)
+    yield "T5", longest <= MAXIMUM_MARK_RUN
+    if field == "displayName":
+        yield "T6", sum(0 if char in (ZWNJ, ZWJ) or is_mark(char) else 1 for char in value) <= MAXIMUM_DISPLAY_UNITS
+    if field == "imapHost":
+        yield "T7", all(LDH_LABEL.match(label) for label in value.split("."))
+
+
+def first_broken_rule(value, field):
+    """The first of T1-T7 that `value` breaks as `field`, or None when it follows them all."""
+    for rule, holds in _rules(value, field):
+        if not holds:
+            return rule
+    return None
 
 
 def validate(value, field):
@@ -208,9 +218,8 @@ def validate(value, field):
     broken one. `value` is a str of code points (a decoder checks strict UTF-8 before)."""
     if field not in BYTE_LENGTHS:
         raise KeyError(field)
-    for holds in _rules(value, field):
-        if not holds:
-            raise AccountTextError(field)
+    if first_broken_rule(value, field) is not None:
+        raise AccountTextError(field)
 
 
 def _properties_line(code):

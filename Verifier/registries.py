@@ -5,6 +5,7 @@ import math
 import frames
 from errors import ProtocolError
 from rules import broken
+from sender import RECEIPT_WAIT
 
 RETENTION = 3600
 
@@ -48,7 +49,9 @@ class SenderRegistry:
             raise ProtocolError("unknownTransfer")
 
         def expired_check():
-            expired = now > entry[0] if broken("R.admitExpiredBound") else now >= entry[0]
+            # Spec 6.3: admitted until the end of the receipt wait, expiry + 120.
+            end = entry[0] + RECEIPT_WAIT
+            expired = now > end if broken("R.admitExpiredBound") else now >= end
             if expired and not broken("R.admitExpired"):
                 raise ProtocolError("expired")
 
