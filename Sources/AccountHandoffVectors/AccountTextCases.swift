@@ -50,6 +50,7 @@ package enum AccountTextCases {
         accept("Persian: ZWNJ between joining letters (mi-khaham)", "\u{645}\u{6CC}\u{200C}\u{62E}\u{648}\u{627}\u{647}\u{645}"),
         accept("Persian: ZWNJ after dual-joining yeh before right-joining zain", "\u{645}\u{647}\u{62F}\u{6CC}\u{200C}\u{632}\u{627}\u{62F}\u{647}"),
         accept("Arabic: ZWNJ with transparent marks on both sides", "\u{628}\u{64E}\u{200C}\u{650}\u{628}"),
+        accept("Arabic: ZWNJ with a transparent mark before it only", "\u{628}\u{64E}\u{200C}\u{645}"),
         accept("Hebrew with maqaf", "\u{5D3}\u{5D5}\u{5D3} \u{5D1}\u{5DF}\u{5BE}\u{5D2}\u{5D5}\u{5E8}\u{5D9}\u{5D5}\u{5DF}"),
         accept("Devanagari", "\u{926}\u{947}\u{935}\u{928}\u{93E}\u{917}\u{930}\u{940}"),
         accept("Devanagari: virama + ZWJ (half form)", "\u{915}\u{94D}\u{200D}\u{937}"),

@@ -93,6 +93,7 @@ enum FrameVectors {
             ("offer body 271: plaintext 255 (F7)", withBody(.offer, 271), .malformed(.body)),
             ("offer body 273: plaintext 257 (F7)", withBody(.offer, 273), .malformed(.body)),
             ("offer body 527: plaintext 511 (F7)", withBody(.offer, 527), .malformed(.body)),
+            ("offer body 400: plaintext 384, a multiple of 128 but not of 256 (F7)", withBody(.offer, 400), .malformed(.body)),
             ("accept body 0 (F7)", withBody(.accept, 0), .malformed(.body)),
             ("accept body 17 (F7)", withBody(.accept, 17), .malformed(.body)),
             ("credential body 1039 (F7)", withBody(.credential, 1039), .malformed(.body)),

@@ -53,6 +53,8 @@ enum InvalidOfferVectors {
             ("invalid UTF-8 in display name", pad(record(name: [0xc3, 0x28])), .malformed(.displayName)),
             ("overlong UTF-8 in e-mail", pad(record(email: [0xc0, 0xaf])), .malformed(.emailAddress)),
             ("UTF-16 surrogate in username", pad(record(user: [0xed, 0xa0, 0x80])), .malformed(.username)),
+            ("display name breaks T2 and username holds a surrogate: parsing (step 2) before the rules (step 3)",
+             pad(record(name: utf8("Ada\u{202E}"), user: [0xed, 0xa0, 0x80])), .malformed(.username)),
             ("code point above U+10FFFF in host", pad(record(host: [0xf4, 0x90, 0x80, 0x80])), .malformed(.imapHost)),
             ("missing port", pad(Array(record().dropLast(3))), .malformed(.imapPort)),
             ("one byte of port", pad(Array(record().dropLast(2))), .malformed(.imapPort)),
