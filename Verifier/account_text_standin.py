@@ -52,7 +52,15 @@ def _in(ranges, cp):
     return any(low <= cp <= high for low, high in ranges)
 
 
+try:  # the complete Unicode 14.0 table, generated from ArabicShaping.txt, when the project has it
+    import account_text as _complete
+except ImportError:  # pragma: no cover - the stand-in's own Arabic-block table
+    _complete = None
+
+
 def joining_type(cp):
+    if _complete is not None:
+        return _complete.joining_type(chr(cp))
     for low, high, kind in JOINING:
         if low <= cp <= high:
             return kind

@@ -303,7 +303,7 @@ _rules("6.1 sender table", [
     ("6.1.contestedOrder", "second valid hello: reply before send"),
     ("6.1.lateHello", "second valid hello after the credential: session ends contested"),
     ("6.1.lateHelloWarn", "second valid hello after the credential: no anotherDeviceJoined"),
-    ("6.1.lateHelloRepeat", "the same second-device hello again after the credential: ignored replayed (instead of answered again)"),
+    ("6.1.lateHelloRepeat", "the same second-device hello again after the credential: answered again (instead of ignored as replayed, H1)"),
     ("6.1.accept", "accept: next state awaitingReceipt"),
     ("6.1.expectCodeConfirmation", "awaitingCodeConfirmation expects an accept (E3 lets it through)"),
     ("6.1.expectCredential", "awaitingCredential expects a receipt (E3 lets it through)"),

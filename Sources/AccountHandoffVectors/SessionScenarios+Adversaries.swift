@@ -80,13 +80,15 @@ extension SessionScenarios {
                 try r.deliver(from: "sender", to: "receiver", at: t0 + 34)
                 try r.deliverReply(to: "intruder", at: t0 + 34)
             },
-            Scenario("contested-after-delivery", "A second valid hello after the credential left: the sender answers that device with abort(3), warns its person (anotherDeviceJoined) and goes on; the transfer completes. The accepted hello again and a tampered hello are ignored first (H1, H4).") { r in
+            Scenario("contested-after-delivery", "A second valid hello after the credential left: the sender answers that device with abort(3), warns its person (anotherDeviceJoined) and goes on; the transfer completes. The accepted hello again and a tampered hello are ignored first (H1, H4); the answered hello again is ignored too (H1).") { r in
                 try credential(r)
                 try r.feed(r.handshake().helloFrame, to: "sender", at: t0 + 41.5, note: "the accepted hello: H1")
                 try r.scan("intruder", at: t0 + 42)
                 try tampered(r, "intruder", byte: 80, to: "sender", at: t0 + 42.5)
                 try r.deliver(from: "intruder", to: "sender", at: t0 + 43)
                 try r.deliverReply(to: "intruder", at: t0 + 44)
+                try r.feed(r.handshake("intruder").helloFrame, to: "sender", at: t0 + 44.5,
+                           note: "the intruder's hello again: already answered, ignored as replayed (H1)")
                 try r.receiver(.importFinished(.imported), at: t0 + 50)
                 try r.deliver(from: "receiver", to: "sender", at: t0 + 51)
             },
