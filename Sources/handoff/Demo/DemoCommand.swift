@@ -121,9 +121,11 @@ enum DemoCommand {
     private static func relay(_ prompt: String, to child: DemoChild, answers: AnswerQueue, input: StandardInput,
                               console: Console, seen: DemoTranscript) async {
         console.raw("\(child.label) │ \(prompt)")
+        // Cancelled once the answer arrived: a cancelled sleep returns at once, so the loop
+        // must stop on cancellation, or it spins and starves the demo's other tasks.
         let waiting = Task {
-            while !child.isFinished && !seen.interrupted { try? await Task.sleep(nanoseconds: 20_000_000) }
-            await answers.abandonWaiting()
+            while !Task.isCancelled, !child.isFinished, !seen.interrupted { try? await Task.sleep(nanoseconds: 20_000_000) }
+            if !Task.isCancelled { await answers.abandonWaiting() }
         }
         defer { waiting.cancel() }
         switch await answers.next() {
