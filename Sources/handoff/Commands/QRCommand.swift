@@ -30,21 +30,15 @@ enum QRCommand {
         return .success
     }
 
-    /// Writes the SVG and PNG files that were asked for and says where.
+    /// Writes the SVG and PNG files that were asked for (mode 0600, see ``OutputFile``) and says where.
     static func writeImages(_ matrix: QRMatrix, svg: String?, png: String?, scale: Int, console: Console) throws(CLIError) {
         if let svg {
-            try write(Data(SVGQRRenderer(moduleSize: scale).render(matrix).utf8), to: svg)
+            try OutputFile.write(Data(SVGQRRenderer(moduleSize: scale).render(matrix).utf8), to: svg, what: "QR image")
             console.line("Wrote the QR code as SVG to \(svg).")
         }
         if let png {
-            try write(Data(PNGQRRenderer(scale: scale).render(matrix)), to: png)
+            try OutputFile.write(Data(PNGQRRenderer(scale: scale).render(matrix)), to: png, what: "QR image")
             console.line("Wrote the QR code as PNG to \(png).")
-        }
-    }
-
-    private static func write(_ data: Data, to path: String) throws(CLIError) {
-        do { try data.write(to: URL(fileURLWithPath: path), options: .atomic) } catch {
-            throw CLIError("Cannot write \(path); check that its directory exists and is writable.", exitCode: .failure)
         }
     }
 }
