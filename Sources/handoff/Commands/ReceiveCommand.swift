@@ -34,6 +34,12 @@ enum ReceiveCommand {
         let store = LegacyFileStore(store: AccountStore(directory: directory))
         try StoreDirectory.prepare(directory, console: console)
         let registry = try receiverRegistry(in: directory)
+        // Spec 2.5 checks expiry before the claim; before connecting, so that a code used here
+        // is named as such even when its sender is gone (the connection would fail first).
+        let skew = Double(ReceiverConfiguration.standard.clockSkewTolerance)
+        if registry.hasClaimed(payload.transferID), Date().timeIntervalSince1970 < Double(payload.expiry) + skew {
+            throw CLIError(ReceiverOutcome.ended(.failed(.alreadyScanned)).message, exitCode: .failure)
+        }
         let choiceBox = ImportChoiceBox()
         let importer = ChoiceImporter(store: store, choice: choiceBox, console: console)
         let left = Int(payload.expiry) - Int(Date().timeIntervalSince1970)
