@@ -12,6 +12,13 @@ enum Loopback {
                                              writeTimeout: .seconds(2), closeLinger: .milliseconds(200),
                                              maximumConnections: 4, maximumIgnoredFrames: 3)
 
+    /// For whole sessions through the drivers: the standard admission deadlines, so a loaded
+    /// machine (tests run in parallel on 2 cores) does not close a connection before the
+    /// driver binds it; short read and linger times keep the tests quick.
+    static let sessions = TransportConfiguration(connectTimeout: .seconds(5), tagTimeout: .seconds(2),
+                                                 helloTimeout: .seconds(5), readTimeout: .seconds(5),
+                                                 writeTimeout: .seconds(5), closeLinger: .milliseconds(200))
+
     static func account() throws -> AccountMetadata {
         try AccountMetadata(linkID: AccountLinkID(uuid: UUID()), displayName: "Ada", emailAddress: "ada@example.org",
                             username: "ada", imapHost: "imap.example.org", imapPort: 993, imapSecurity: .tls)

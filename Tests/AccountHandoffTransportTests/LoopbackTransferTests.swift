@@ -57,7 +57,7 @@ private func confirmBothSides(_ sender: HandoffSenderSession, _ receiver: Handof
 /// connection behind their frame channels.
 @Suite struct LoopbackTransferTests {
     private func sessions(connect: @escaping HandoffReceiverSession.Connector) throws -> (HandoffSenderSession, HandoffReceiverSession, TCPRendezvous) {
-        let listener = try FrameListener(random: SystemRandomSource(), configuration: Loopback.fast)
+        let listener = try FrameListener(random: SystemRandomSource(), configuration: Loopback.sessions)
         let rendezvous = listener.rendezvous
         let sender = try HandoffSenderSession(account: Loopback.account(), rendezvous: rendezvous.token,
                                               channel: ListenerFrameChannel.serving(listener))
@@ -67,7 +67,7 @@ private func confirmBothSides(_ sender: HandoffSenderSession, _ receiver: Handof
 
     @Test func completeTransferOverLoopback() async throws {
         let (sender, receiver, _) = try sessions { payload in
-            try ConnectionFrameChannel.connect(to: payload.rendezvous, configuration: Loopback.fast)
+            try ConnectionFrameChannel.connect(to: payload.rendezvous, configuration: Loopback.sessions)
         }
         let people = confirmBothSides(sender, receiver)
         async let sent = sender.run()
@@ -82,7 +82,7 @@ private func confirmBothSides(_ sender: HandoffSenderSession, _ receiver: Handof
     @Test(arguments: [true, false]) func aCopyOfTheHelloOnAnotherConnectionChangesNothing(copyFirst: Bool) async throws {
         let copies = CopyHolder()
         let (sender, receiver, rendezvous) = try sessions { payload in
-            let real = try ConnectionFrameChannel.connect(to: payload.rendezvous, configuration: Loopback.fast)
+            let real = try ConnectionFrameChannel.connect(to: payload.rendezvous, configuration: Loopback.sessions)
             return InterceptingChannel(real) { hello in
                 // An observer copies the hello and replays it on its own connection.
                 guard let copy = try? Loopback.rawConnection(to: TCPRendezvous(token: payload.rendezvous),
@@ -112,7 +112,7 @@ private func confirmBothSides(_ sender: HandoffSenderSession, _ receiver: Handof
     @Test func aLostConnectionIsTransportLostOnBothSides() async throws {
         let opened = ChannelHolder()
         let (sender, receiver, _) = try sessions { payload in
-            let channel = try ConnectionFrameChannel.connect(to: payload.rendezvous, configuration: Loopback.fast)
+            let channel = try ConnectionFrameChannel.connect(to: payload.rendezvous, configuration: Loopback.sessions)
             opened.keep(channel)
             return channel
         }
@@ -130,7 +130,7 @@ private func confirmBothSides(_ sender: HandoffSenderSession, _ receiver: Handof
 
     @Test func senderCancelReachesTheReceiverBeforeTheCleanClose() async throws {
         let (sender, receiver, _) = try sessions { payload in
-            try ConnectionFrameChannel.connect(to: payload.rendezvous, configuration: Loopback.fast)
+            try ConnectionFrameChannel.connect(to: payload.rendezvous, configuration: Loopback.sessions)
         }
         let cancel = Task {
             for await update in sender.updates {
@@ -145,7 +145,7 @@ private func confirmBothSides(_ sender: HandoffSenderSession, _ receiver: Handof
     }
 
     @Test func junkFromATaggedConnectionIsIgnoredWhileTheSessionWaits() async throws {
-        let listener = try FrameListener(random: SystemRandomSource(), configuration: Loopback.fast)
+        let listener = try FrameListener(random: SystemRandomSource(), configuration: Loopback.sessions)
         let rendezvous = listener.rendezvous
         let sender = try HandoffSenderSession(account: Loopback.account(), rendezvous: rendezvous.token,
                                               channel: ListenerFrameChannel.serving(listener))

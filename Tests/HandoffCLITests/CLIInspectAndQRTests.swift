@@ -3,53 +3,68 @@ import Foundation
 import Testing
 
 @Suite struct CLIInspectAndQRTests {
-    @Test func inspectShowsTheFieldsButNotTheChallenge() throws {
+    @Test func inspectShowsTheFieldsButNotTheCommitment() async throws {
         let (text, payload) = try Scratch.validCode()
-        let result = try HandoffProcess.run(["inspect", text])
-        #expect(result.status == 0)
-        #expect(result.stdout.contains("  Transfer ID: \(payload.transferID)\n"))
+        let result = try await HandoffProcess.run(["inspect"], stdin: text + "\n")
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout.contains("  Protocol version: 2\n"))
+        #expect(result.stdout.contains("  Transfer ID: \(payload.transferID) (derived from the code)\n"))
         #expect(result.stdout.contains("  Sender public key: \(Hex.encode(payload.senderPublicKey.bytes))\n"))
         #expect(result.stdout.contains("  Rendezvous: 127.0.0.1:9 with tag 010203040506 (8 bytes)\n"))
-        #expect(result.stdout.contains("  Challenge: 16 bytes (not shown)\n"))
-        #expect(!result.stdout.contains(Hex.encode(payload.challenge)))
+        #expect(result.stdout.contains("  Commitment: 32 bytes (the QR secret, not shown)\n"))
+        #expect(!result.stdout.contains(Hex.encode(payload.commitment)))
+        #expect(!result.stdout.lowercased().contains(Hex.encode(payload.commitment).lowercased()))
         #expect(result.stdout.contains("The code is valid for "))
     }
 
-    @Test func inspectReadsTheCodeFromStandardInput() throws {
+    @Test func inspectReadsTheCodeFromADashOrACodeFile() async throws {
         let (text, payload) = try Scratch.validCode()
-        let result = try HandoffProcess.run(["inspect", "-"], stdin: text + "\n")
-        #expect(result.status == 0)
-        #expect(result.stdout.contains("  Transfer ID: \(payload.transferID)\n"))
+        let dash = try await HandoffProcess.run(["inspect", "-"], stdin: text + "\n")
+        #expect(dash.status == 0)
+        #expect(dash.stdout.contains("  Transfer ID: \(payload.transferID) (derived from the code)\n"))
+        let scratch = try Scratch()
+        defer { scratch.remove() }
+        let file = scratch.file("code.txt")
+        try Data((text + "\r\n").utf8).write(to: file)
+        let fromFile = try await HandoffProcess.run(["inspect", "--code-file", file.path])
+        #expect(fromFile.status == 0, "\(fromFile.stderr)")
+        #expect(fromFile.stdout.contains("  Transfer ID: \(payload.transferID) (derived from the code)\n"))
     }
 
-    @Test func inspectRefusesAnExpiredCodeWithExitCode66() throws {
-        let result = try HandoffProcess.run(["inspect", try Scratch.expiredCode()])
+    @Test func inspectRefusesAnExpiredCodeWithExitCode66() async throws {
+        let result = try await HandoffProcess.run(["inspect"], stdin: try Scratch.expiredCode() + "\n")
         #expect(result.status == 66)
         #expect(result.stdout.contains("  Expiry: "))
         #expect(result.stderr.hasPrefix("This transfer code expired 20 min "))
-        #expect(result.stderr.hasSuffix(" ago; start a new transfer on the sending device.\n"))
+        #expect(result.stderr.hasSuffix(" ago; ask the sending device for a new code.\n"))
     }
 
     @Test(arguments: [
         ("XY:123", "The transfer code is invalid: This is not an AccountHandoff code; scan the code shown by the sending device.\n"),
-        ("AH:12a", "The transfer code is invalid: after AH: it must have only digits, in a length the code format produces; copy the whole code again.\n"),
-        ("AH:001", "The transfer code is invalid: its intent field is truncated or malformed; copy the whole code, starting with AH:, again.\n"),
-        ("AH:99999999999999999", "The transfer code is invalid: This code is not in canonical form; scan the code shown by the sending device again.\n"),
+        ("AH:12a", "The transfer code is invalid: This code is damaged or incomplete; scan the code shown by the sending device again.\n"),
+        ("AH:001", "The transfer code is invalid: This code or message uses protocol version 1, which this app does not support; update the apps on both devices.\n"),
+        ("AH:99999999999999999", "The transfer code is invalid: This code is damaged or incomplete; scan the code shown by the sending device again.\n"),
     ])
-    func inspectNamesTheExactReason(code: String, message: String) throws {
-        let result = try HandoffProcess.run(["inspect", code])
+    func inspectNamesTheExactReason(code: String, message: String) async throws {
+        let result = try await HandoffProcess.run(["inspect"], stdin: code + "\n")
         #expect(result.status == 65)
         #expect(result.stderr == message)
     }
 
-    @Test func qrWritesImagesThatScan() throws {
+    @Test func noCodeOnStandardInputIsAUsageError() async throws {
+        let result = try await HandoffProcess.run(["inspect"])
+        #expect(result.status == 64)
+        #expect(result.stderr == "No transfer code arrived on standard input; paste it when asked, pipe it in, or use --code-file FILE.\n")
+    }
+
+    @Test func qrWritesImagesThatScan() async throws {
         let (text, payload) = try Scratch.validCode()
         let scratch = try Scratch()
         defer { scratch.remove() }
-        let svg = scratch.directory.appendingPathComponent("code.svg")
-        let png = scratch.directory.appendingPathComponent("code.png")
-        let result = try HandoffProcess.run(["qr", text, "--svg", svg.path, "--png", png.path, "--scale", "4"])
-        #expect(result.status == 0)
+        let svg = scratch.file("code.svg")
+        let png = scratch.file("code.png")
+        let result = try await HandoffProcess.run(["qr", "--svg", svg.path, "--png", png.path, "--scale", "4"], stdin: text + "\n")
+        #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stdout.contains("QR version 5 (37x37 modules), error correction M.\n"))
         #expect(!result.stdout.contains("\u{2588}"), "no terminal drawing unless --terminal")
         for file in [svg, png] {
@@ -59,9 +74,9 @@ import Testing
         }
     }
 
-    @Test func qrDrawsOnTheTerminalByDefault() throws {
+    @Test func qrDrawsOnTheTerminalByDefault() async throws {
         let (text, _) = try Scratch.validCode()
-        let result = try HandoffProcess.run(["qr", text, "--ecc", "H", "--qr-style", "light"])
+        let result = try await HandoffProcess.run(["qr", "--ecc", "H", "--qr-style", "light"], stdin: text + "\n")
         #expect(result.status == 0)
         #expect(result.stdout.contains("\u{2588}"))
         #expect(!result.stdout.contains("\u{1B}["))

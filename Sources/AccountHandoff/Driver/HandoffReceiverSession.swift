@@ -90,7 +90,8 @@ public actor HandoffReceiverSession {
     ///
     /// A scan that is refused (expired, already used, ...) ends as `.ended(.failed(error))`,
     /// or `.ended(.expired)`; a connection that cannot be made ends as `.ended(.expired)` when
-    /// the sender's expiry has passed (it stopped listening) and as transport loss otherwise.
+    /// the sender's expiry has passed (it stopped listening) and as
+    /// `.ended(.failed(.senderUnreachable))` otherwise. Nothing is claimed or sent then.
     public func run() async -> ReceiverOutcome {
         if running || finalOutcome != nil { return await outcomeWhenFinished() }
         running = true
@@ -99,7 +100,7 @@ public actor HandoffReceiverSession {
             channel = try await connect(payload)
         } catch {
             let expired = clock.now() >= payload.expiryDate
-            return end(.ended(expired ? .expired : .failed(.transportLost)))
+            return end(.ended(expired ? .expired : .failed(.senderUnreachable)))
         }
         guard let random else { return end(.ended(.failed(.sessionFinished))) }
         self.random = nil

@@ -60,6 +60,9 @@ public enum HandoffError: Error, Hashable, Sendable {
     case anotherDeviceJoined
     /// The transport closed or timed out before the session ended.
     case transportLost
+    /// A driver could not open the channel to the sending device (nothing listens at the
+    /// QR's rendezvous, or the connection was refused); nothing was sent.
+    case senderUnreachable
     /// The transfer ID is already registered on this device.
     case transferIDInUse
     /// This QR was already used on this device; a QR works once.
@@ -104,6 +107,7 @@ extension HandoffError {
         case .rejectedByPeer: "rejectedByPeer"
         case .anotherDeviceJoined: "anotherDeviceJoined"
         case .transportLost: "transportLost"
+        case .senderUnreachable: "senderUnreachable"
         case .transferIDInUse: "transferIDInUse"
         case .alreadyScanned: "alreadyScanned"
         case .transferConsumed: "transferConsumed"

@@ -58,6 +58,8 @@ extension HandoffError: CustomStringConvertible, LocalizedError {
             return "Another device tried to join this transfer, so it was stopped; start a new transfer and keep the code out of sight."
         case .transportLost:
             return "The connection to \(other) was lost; \(restart)."
+        case .senderUnreachable:
+            return "Nothing answered at the address in this code: check that the sending device still shows it and is on the same network, then try again."
         case .transferIDInUse:
             return "This transfer could not be started because its identifier is already in use; start a new transfer."
         case .alreadyScanned:

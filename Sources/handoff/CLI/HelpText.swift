@@ -79,8 +79,11 @@ enum HelpText {
                                  (typing is not echoed on a terminal). Answers to the questions
                                  follow on the next lines.
           --password-file FILE   Read the password from the first line of FILE (mode 0600).
-          --yes                  Confirm the code and approve the export automatically.
-          --address IPV4         Listen on this address of this machine (default 127.0.0.1).
+          --address IPV4         Listen on this address of this machine and advertise it in
+                                 the QR (default 127.0.0.1). Any address outside 127.0.0.0/8
+                                 needs --lan; 0.0.0.0 is refused.
+          --lan                  Allow a LAN address with --address: other machines on the
+                                 network can then connect.
           --port N               Listen on this port (default: any free port).
           --lifetime SECONDS     How long the code is valid, 30 to 600 (default 180).
           --ecc LEVEL            QR error correction: L, M (default), Q or H.
@@ -88,53 +91,66 @@ enum HelpText {
           --qr-style S           ansi (default), light or dark.
           --no-qr                Print only the transfer code, no QR drawing.
 
-        Answer the questions with yes, no (the codes differ, or you do not approve) or cancel.
-        Ctrl-C cancels the transfer and tells the other device.
+        Nothing is confirmed without you: to the code question, type the code the receiving
+        device shows (or answer yes if it matches), no if it differs, or cancel; then approve
+        sending the password with yes. Until the transfer ends, the transfer code is a secret:
+        never put it on a command line. Ctrl-C cancels the transfer and tells the other device;
+        after the password left, it only stops waiting for the receipt (exit code 71).
         """
 
     static let receive = """
-        Usage: handoff receive PAYLOAD [--store DIR] [--replace] [--yes]
+        Usage: handoff receive [--store DIR] [--code-file FILE] [--on-conflict replace|keep|cancel]
 
-        Connects to the sending device named in the transfer code PAYLOAD (AH:..., or - to read
-        it from the first line of standard input), shows the short code and the offered
-        account, asks you to confirm both, then stores the account.
+        Reads the transfer code (AH:...) from the first line of standard input (paste it when
+        asked, or pipe it in) or from --code-file FILE, connects to the sending device it
+        names, shows the short code and the offered account, asks you to confirm both, then
+        stores the account. The code is never taken from the command line: until the transfer
+        ends it is a secret, and other users of this computer can read command lines.
 
         The store is a directory (default ./handoff-store, created with mode 0700) holding per
         account <AccountLinkID>.json (settings) and <AccountLinkID>.credential (the password),
         both mode 0600 and written atomically. The credential file stands in for the Keychain
         of a real app. This tool does not contact the mail server to validate the account.
 
-        An account that is already in the store is never replaced silently: the import is
-        declined before the password is sent, unless you pass --replace.
+        An account that is already in the store is never replaced silently: you are asked
+        before the password is sent. A code works once on this device: the store remembers
+        the codes it used.
 
         Options:
-          --store DIR   Where to store the account (default ./handoff-store).
-          --replace     Replace an account with the same link ID.
-          --yes         Confirm the code and the import automatically.
+          --store DIR             Where to store the account (default ./handoff-store).
+          --code-file FILE        Read the transfer code from the first line of FILE.
+          --on-conflict CHOICE    What to do with a stored account like the offered one:
+                                  replace, keep (both) or cancel, instead of asking.
+
+        To the code question, type the code the sending device shows (or answer yes if it
+        matches), no if it differs, or cancel.
         """
 
     static let inspect = """
-        Usage: handoff inspect PAYLOAD
+        Usage: handoff inspect [--code-file FILE]
 
-        Decodes the transfer code PAYLOAD (AH:..., or - for standard input) and prints its
-        session fields and the time left, or the exact reason it is invalid. The QR secret
-        (the challenge) is not printed. Exits with 66 when the code has expired and 65 when it
-        is invalid.
+        Decodes the transfer code (AH:..., from the first line of standard input or of
+        --code-file FILE, never from the command line) and prints its session fields and the
+        time left, or the exact reason it is invalid. The QR secret (the commitment) is not
+        printed. Exits with 66 when the code has expired and 65 when it is invalid.
         """
 
     static let qr = """
-        Usage: handoff qr PAYLOAD [--terminal] [--svg FILE] [--png FILE] [--ecc L|M|Q|H] [--scale N]
+        Usage: handoff qr [--code-file FILE] [--terminal] [--svg FILE] [--png FILE] [--ecc L|M|Q|H] [--scale N]
 
-        Draws the transfer code PAYLOAD (AH:..., or - for standard input) as a QR code: on the
-        terminal (the default when no file is given, or with --terminal), as an SVG, as a PNG.
+        Draws the transfer code (AH:..., from the first line of standard input or of
+        --code-file FILE, never from the command line) as a QR code: on the terminal (the
+        default when no file is given, or with --terminal), as an SVG, as a PNG. The images
+        hold the code, so they are created readable by you only (mode 0600).
 
         Options:
-          --svg FILE     Write an SVG image.
-          --png FILE     Write a PNG image (1-bit grayscale).
-          --terminal     Also draw it on the terminal when writing files.
-          --ecc LEVEL    Error correction: L, M (default), Q or H.
-          --scale N      Pixels per module in the images, 1 to 64 (default 8).
-          --qr-style S   Terminal colours: ansi (default), light or dark.
+          --code-file FILE  Read the transfer code from the first line of FILE.
+          --svg FILE        Write an SVG image (a new file, or a regular file it replaces).
+          --png FILE        Write a PNG image (1-bit grayscale), likewise.
+          --terminal        Also draw it on the terminal when writing files.
+          --ecc LEVEL       Error correction: L, M (default), Q or H.
+          --scale N         Pixels per module in the images, 1 to 64 (default 8).
+          --qr-style S      Terminal colours: ansi (default), light or dark.
         """
 
     static let bench = """

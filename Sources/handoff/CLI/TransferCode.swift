@@ -15,7 +15,10 @@ enum TransferCode {
 
     /// The refusal for a code given as an argument: why, and what to type instead.
     static func refusalOnCommandLine(command: String) -> CLIError {
-        CLIError("""
+        guard ["receive", "inspect", "qr"].contains(command) else {
+            return CLIError("'handoff \(command)' takes no transfer code, and a transfer code never belongs on a command line: until the transfer ends it is a secret that other users of this computer could read there.", exitCode: .usage)
+        }
+        return CLIError("""
             A transfer code is not accepted on the command line: until the transfer ends it is a secret, and \
             other users of this computer can read command lines. Run 'handoff \(command)' and paste the code \
             when it asks, pipe it in ('handoff \(command) < code.txt'), or use --code-file FILE.

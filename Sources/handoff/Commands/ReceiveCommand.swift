@@ -32,7 +32,14 @@ enum ReceiveCommand {
         }
         let directory = URL(fileURLWithPath: parsed.value("--store") ?? defaultStore)
         let store = LegacyFileStore(store: AccountStore(directory: directory))
+        try StoreDirectory.prepare(directory, console: console)
         let registry = try receiverRegistry(in: directory)
+        // Spec 2.5 checks expiry before the claim; before connecting, so that a code used here
+        // is named as such even when its sender is gone (the connection would fail first).
+        let skew = Double(ReceiverConfiguration.standard.clockSkewTolerance)
+        if registry.hasClaimed(payload.transferID), Date().timeIntervalSince1970 < Double(payload.expiry) + skew {
+            throw CLIError(ReceiverOutcome.ended(.failed(.alreadyScanned)).message, exitCode: .failure)
+        }
         let choiceBox = ImportChoiceBox()
         let importer = ChoiceImporter(store: store, choice: choiceBox, console: console)
         let left = Int(payload.expiry) - Int(Date().timeIntervalSince1970)
@@ -55,15 +62,9 @@ enum ReceiveCommand {
         }
     }
 
-    /// The receiver registry kept in the store directory, so a code works once on this device
-    /// even across runs.
+    /// The receiver registry kept in the (prepared) store directory, so a code works once on
+    /// this device even across runs.
     private static func receiverRegistry(in directory: URL) throws(CLIError) -> ReceiverRegistry {
-        do {
-            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true,
-                                                    attributes: [.posixPermissions: 0o700])
-        } catch {
-            throw CLIError("The store directory \(directory.path) cannot be created; check that its parent exists and is writable.", exitCode: .failure)
-        }
         do {
             return try ReceiverRegistry(storage: FileRegistryStorage(path: directory.appendingPathComponent("scanned-codes").path))
         } catch {

@@ -51,7 +51,7 @@ enum DemoCommand {
         let interrupts = Signals.interrupts()
         let forwardInterrupts = Task { for await _ in interrupts { seen.interrupt() } }
         defer { forwardInterrupts.cancel() }
-        let answers = automatic ? nil : AnswerQueue(input: input)
+        let answers = automatic ? nil : AnswerQueue(input: input, console: console) { seen.interrupt() }
         var receiver: DemoChild?
         var interrupted = false
         while true {
@@ -120,16 +120,30 @@ enum DemoCommand {
     /// Shows one question of a child to the person and forwards the answer.
     private static func relay(_ prompt: String, to child: DemoChild, answers: AnswerQueue, input: StandardInput,
                               console: Console, seen: DemoTranscript) async {
+        await answers.openQuestion()
         console.raw("\(child.label) │ \(prompt)")
+        // Cancelled once the answer arrived: a cancelled sleep returns at once, so the loop
+        // must stop on cancellation, or it spins and starves the demo's other tasks.
         let waiting = Task {
-            while !child.isFinished && !seen.interrupted { try? await Task.sleep(nanoseconds: 20_000_000) }
-            await answers.abandonWaiting()
+            while !Task.isCancelled, !child.isFinished, !seen.interrupted { try? await Task.sleep(nanoseconds: 20_000_000) }
+            if !Task.isCancelled { await answers.abandonWaiting() }
         }
-        defer { waiting.cancel() }
+        defer {
+            waiting.cancel()
+            Task { await answers.closeQuestion() }
+        }
         switch await answers.next() {
         case .line(let line):
             if !input.isTerminal { console.raw(line + "\n") }  // a terminal echoed it already
-            child.answer(line)
+            // The children read a pipe, where a code question takes only the code: a person
+            // who says yes means the codes match, so the demo types the other side's code.
+            let side: DemoTranscript.Side = child.label.hasPrefix("sender") ? .receiver : .sender
+            if prompt.hasSuffix(Prompt.codeMarker), ["y", "yes"].contains(line.lowercased()),
+               let code = seen.shortCode(shownBy: side) {
+                child.answer(code)
+            } else {
+                child.answer(line)
+            }
         case .endOfInput:
             console.raw("\n")
             child.answer("cancel")

@@ -35,8 +35,13 @@ enum Prompt {
     }
 }
 
-/// Answer lines for the questions of one session, one question at a time. A question that is
-/// still open when the session ends is abandoned (the person's line is no longer needed).
+/// Answer lines for the questions of one session, one question at a time.
+///
+/// Only a line typed while a question is on screen answers it: lines that arrived before the
+/// question was asked are dropped, so answers typed ahead, or `yes | handoff send`, can never
+/// confirm a device that joined later. A `cancel` typed while no question is open cancels the
+/// transfer; any other such line is ignored with a note. A question that is still open when
+/// the session ends is abandoned.
 actor AnswerQueue {
     /// What a waiting question gets.
     enum Delivery: Equatable {
@@ -45,12 +50,18 @@ actor AnswerQueue {
         case abandoned
     }
 
+    private var questionOpen = false
     private var lines: [String] = []
     private var ended = false
     private var waiter: CheckedContinuation<Delivery, Never>?
+    private let console: Console
+    private let cancelTransfer: @Sendable () async -> Void
 
-    /// Starts forwarding `input`'s answer lines into the queue.
-    init(input: StandardInput) {
+    /// Starts forwarding `input`'s answer lines; `cancelTransfer` runs for a `cancel` typed
+    /// while no question is open.
+    init(input: StandardInput, console: Console, cancelTransfer: @escaping @Sendable () async -> Void) {
+        self.console = console
+        self.cancelTransfer = cancelTransfer
         let lines = input.answers()
         Task { [weak self] in
             for await line in lines { await self?.push(line) }
@@ -58,7 +69,19 @@ actor AnswerQueue {
         }
     }
 
-    /// The next answer line, waiting for it if needed.
+    /// A question is now on screen: lines from now on answer it.
+    func openQuestion() {
+        questionOpen = true
+        lines.removeAll()
+    }
+
+    /// The question was answered (or abandoned).
+    func closeQuestion() {
+        questionOpen = false
+        lines.removeAll()
+    }
+
+    /// The next answer line to the open question, waiting for it if needed.
     func next() async -> Delivery {
         if !lines.isEmpty { return .line(lines.removeFirst()) }
         if ended { return .endOfInput }
@@ -72,6 +95,15 @@ actor AnswerQueue {
     }
 
     private func push(_ line: String) {
+        guard questionOpen else {
+            if ["c", "cancel"].contains(line.lowercased()) {
+                let cancel = cancelTransfer
+                Task { await cancel() }
+            } else if !line.isEmpty {
+                console.line("(No question is waiting for an answer; that line was ignored. Type cancel to stop the transfer.)")
+            }
+            return
+        }
         if let waiter {
             self.waiter = nil
             waiter.resume(returning: .line(line))

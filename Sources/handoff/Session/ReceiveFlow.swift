@@ -16,7 +16,11 @@ struct ReceiveFlow {
     let input: StandardInput
 
     func run() async -> ExitCode {
-        let answers = AnswerQueue(input: input)
+        let session = self.session
+        let answers = AnswerQueue(input: input, console: console) {
+            console.line("Cancelling the transfer (you typed cancel).")
+            await session.cancel()
+        }
         let asking = Asking(console: console, input: input, answers: answers)
         let interrupts = Task {
             for await _ in Signals.interrupts() {
@@ -105,6 +109,8 @@ struct ReceiveFlow {
             console.line(preset.map { "Chosen with --on-conflict: \($0 == .replace ? "replace it" : "keep both")." } ?? "Chosen with --on-conflict: cancel.")
             return preset
         }
+        await asking.answers.openQuestion()
+        defer { Task { [answers = asking.answers] in await answers.closeQuestion() } }
         while true {
             let question = "Replace the stored account with the offered one (replace), keep both (keep), or cancel the import (cancel)?"
             console.raw(console.prefix + question + " " + ConflictPrompt.marker)

@@ -14,7 +14,11 @@ struct SendFlow {
     let input: StandardInput
 
     func run() async -> ExitCode {
-        let answers = AnswerQueue(input: input)
+        let session = self.session
+        let answers = AnswerQueue(input: input, console: console) {
+            console.line("Cancelling the transfer (you typed cancel).")
+            await session.cancel()
+        }
         let asking = Asking(console: console, input: input, answers: answers)
         let interrupts = Task {
             for await _ in Signals.interrupts() {

@@ -1,0 +1,70 @@
+import Foundation
+import Testing
+
+/// Clear ends for expiry (issues 9 and 10). The receiver accepts a code up to its clock-skew
+/// tolerance (30 s) after the code's expiry; inside that window a sender that stopped at its
+/// expiry is reported as expired (66), not as "nothing is listening" (70).
+///
+/// The two tests on real senders wait for the shortest lifetime the CLI allows (30 s); they
+/// run in parallel with the rest of the suite. The other tests use codes made in the test
+/// with a past expiry, naming a port where nobody listens, so they need no waiting.
+@Suite struct CLIExpiryTests {
+    static let expiredForReceiver = "The code expired before the transfer finished; ask the sending device for a new code. Nothing was imported.\n"
+
+    @Test(arguments: [-2.0, -25.0, -40.0])
+    func aCodePastItsExpiryIsReportedAsExpired(secondsFromNow: Double) async throws {
+        let scratch = try Scratch()
+        defer { scratch.remove() }
+        let (code, _) = try Scratch.code(expiresIn: secondsFromNow)
+        let result = try await HandoffProcess.run(scratch.receiveArguments(), stdin: code + "\n")
+        #expect(result.status == 66)
+        #expect(result.stderr == Self.expiredForReceiver)
+        #expect(scratch.storeSnapshot() == [:])
+    }
+
+    @Test func aSenderThatExpiredIsReportedAsExpiredToALateReceiver() async throws {
+        let scratch = try Scratch()
+        defer { scratch.remove() }
+        let sender = try HandoffProcess(scratch.sendArguments(lifetime: 30))
+        let code = try #require(await sender.transferCode())
+        let sent = await sender.finish(timeout: .seconds(50))
+        #expect(sent.status == 66)
+        #expect(sent.stderr == "The transfer expired before it finished; start a new transfer. The password was not sent.\n")
+
+        // Now inside the receiver's skew window: the code is accepted, but nobody listens.
+        let received = try await HandoffProcess.run(scratch.receiveArguments(), stdin: code + "\n")
+        #expect(received.status == 66)
+        #expect(received.stderr == Self.expiredForReceiver)
+    }
+
+    /// The sender expires while it waits for the receipt (the receiver is slow to import:
+    /// stopped): the password left, so it says so (71); the receiver still imports.
+    ///
+    /// Slow: once the password left, the sender waits for the receipt until 120 s after the
+    /// expiry (Spec 6.1), so this takes 150 s with the shortest lifetime. It runs only when
+    /// HANDOFF_SLOW_TESTS is set (a slow CI slice), to keep the suite near a minute.
+    @Test(.enabled(if: ProcessInfo.processInfo.environment["HANDOFF_SLOW_TESTS"] != nil, "takes 150 s; set HANDOFF_SLOW_TESTS=1"))
+    func expiryWhileWaitingForTheReceiptSaysThePasswordWasSent() async throws {
+        let scratch = try Scratch()
+        defer { scratch.remove() }
+        let sender = try HandoffProcess(scratch.sendArguments(lifetime: 30))
+        let code = try #require(await sender.transferCode())
+        let receiver = try HandoffProcess(scratch.receiveArguments())
+        receiver.write(code + "\n")
+        let pair = TransferPair(sender: sender, receiver: receiver, code: code)
+        try await pair.confirmCodes()
+        try #require(await sender.waitForOutput(containing: Asked.passwordQuestion) != nil)
+        receiver.signal(SIGSTOP)
+        sender.write("yes\n")
+        #expect(await sender.waitForOutput(containing: "Password sent (encrypted); it cannot be taken back.") != nil)
+        let sent = await sender.finish(timeout: .seconds(180))
+        receiver.signal(SIGCONT)
+        let received = await receiver.finish()
+
+        #expect(sent.status == 71)
+        #expect(sent.stderr == "The password was sent to the receiving device, but its confirmation did not arrive in time, so this device cannot tell whether it was imported. Check on the receiving device; if it was not the device you meant, change the account's password.\n")
+        #expect(!sent.all.contains("start a new transfer"))
+        #expect(received.status == 0, "\(received.stderr)")
+        #expect(scratch.storedCredential == Data(HandoffProcess.testPassword.utf8))
+    }
+}

@@ -1,0 +1,89 @@
+import Foundation
+import Testing
+
+/// Two devices that both used the code (issues 9 and 10): the second device is told that
+/// another device joined (69), never "connection lost", and the sender's outcome is true.
+@Suite struct CLIRaceTests {
+    static let contestedForSender = "Another device tried to join this transfer, so it was stopped; start a new transfer and keep the code out of sight. The password was not sent.\n"
+    static let contestedForReceiver = "Another device tried to join this transfer, so it was stopped; start a new transfer and keep the code out of sight. Nothing was imported.\n"
+
+    /// Before the password left: the transfer stops for everyone.
+    @Test func aSecondDeviceBeforeDeliveryStopsTheTransferForEveryone() async throws {
+        let scratch = try Scratch()
+        defer { scratch.remove() }
+        let pair = try await TransferPair.start(scratch)
+        #expect(await pair.sender.waitForOutput(containing: Asked.codeQuestion) != nil)
+        let second = try HandoffProcess(scratch.receiveArguments(store: scratch.otherStore))
+        second.write(pair.code + "\n")
+        let secondResult = await second.finish()
+        let (sent, first) = await pair.finish()
+        #expect(sent.status == 69)
+        #expect(sent.stderr.hasSuffix(Self.contestedForSender))
+        #expect(first.status == 69)
+        #expect(first.stderr.hasSuffix(Self.contestedForReceiver))
+        #expect(secondResult.status == 69)
+        #expect(secondResult.stderr == Self.contestedForReceiver)
+        #expect(scratch.storeSnapshot() == [:])
+        #expect(scratch.storeSnapshot(scratch.otherStore) == [:])
+    }
+
+    /// A second hello while the sender waits for the receipt (the password already left to
+    /// the first receiver, which is slow to import: stopped with SIGSTOP): the sender
+    /// completes and warns, the first receiver imports, the second device gets nothing and
+    /// is told another device joined.
+    @Test func aSecondDeviceAfterThePasswordLeftGetsNothingAndTheSenderWarns() async throws {
+        let scratch = try Scratch()
+        defer { scratch.remove() }
+        let pair = try await TransferPair.start(scratch)
+        try await pair.confirmCodes()
+        try #require(await pair.sender.waitForOutput(containing: Asked.passwordQuestion) != nil)
+        pair.receiver.signal(SIGSTOP)
+        pair.sender.write("yes\n")
+        #expect(await pair.sender.waitForOutput(containing: "Password sent (encrypted); it cannot be taken back.") != nil)
+
+        let second = try HandoffProcess(scratch.receiveArguments(store: scratch.otherStore))
+        second.write(pair.code + "\n")
+        let secondResult = await second.finish()
+        #expect(await pair.sender.waitForOutput(containing: "Warning: another device", inErrors: true) != nil)
+        pair.receiver.signal(SIGCONT)
+        let (sent, first) = await pair.finish()
+
+        #expect(secondResult.status == 69)
+        #expect(secondResult.stderr == Self.contestedForReceiver)
+        #expect(scratch.storeSnapshot(scratch.otherStore) == [:], "the second device stored nothing")
+        #expect(first.status == 0, "\(first.stderr)")
+        #expect(scratch.storedCredential == Data(HandoffProcess.testPassword.utf8))
+        #expect(sent.status == 0, "\(sent.stderr)")
+        #expect(sent.stdout.hasSuffix("Done: the receiving device imported the account.\n"))
+        #expect(sent.stderr == "Warning: another device proved it saw this transfer code after the password had left; it received nothing. Keep transfer codes out of sight.\n")
+    }
+}
+
+/// Outcomes that are true on both devices (issue 9) once the password has left.
+@Suite struct CLIDeliveredOutcomeTests {
+    /// Ctrl-C after "Password sent": the sender cannot take it back and says so (71), while
+    /// the receiver (slow to import: stopped meanwhile) imports it.
+    @Test func interruptAfterThePasswordLeftSaysItWasSent() async throws {
+        let scratch = try Scratch()
+        defer { scratch.remove() }
+        let pair = try await TransferPair.start(scratch)
+        try await pair.confirmCodes()
+        try #require(await pair.sender.waitForOutput(containing: Asked.passwordQuestion) != nil)
+        pair.receiver.signal(SIGSTOP)
+        pair.sender.write("yes\n")
+        #expect(await pair.sender.waitForOutput(containing: "Password sent (encrypted); it cannot be taken back.") != nil)
+        pair.sender.signal(SIGINT)
+        let sent = await pair.sender.finish()
+        pair.receiver.signal(SIGCONT)
+        let received = await pair.receiver.finish()
+
+        #expect(sent.status == 71)
+        #expect(sent.stdout.contains("Cancelling the transfer (interrupted).\n"))
+        #expect(sent.stderr == "The password was sent to the receiving device, but you stopped waiting for its confirmation, so this device cannot tell whether it was imported. Check on the receiving device; if it was not the device you meant, change the account's password.\n")
+        #expect(!sent.all.lowercased().contains("nothing was imported"))
+        #expect(!sent.all.contains("The password was not sent"))
+        #expect(received.status == 0, "\(received.stderr)")
+        #expect(received.stdout.hasSuffix("Done: the account was imported.\n"))
+        #expect(scratch.storedCredential == Data(HandoffProcess.testPassword.utf8))
+    }
+}

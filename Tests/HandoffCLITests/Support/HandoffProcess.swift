@@ -1,0 +1,237 @@
+import Foundation
+import Testing
+
+/// Runs the built `handoff` binary the way a person (or an attacker) would, capturing
+/// everything it prints. Every finished run is checked for the test password on both output
+/// streams.
+///
+/// Waiting is asynchronous (`Task.sleep`), so tests that wait for a process do not hold one of
+/// the few threads that run the suite's tests in parallel.
+final class HandoffProcess: @unchecked Sendable {
+    // Safety of @unchecked Sendable: `output`, `errors` and `readersLeft` are only touched
+    // under `lock`; `process` and the pipes are set up before the reader threads start.
+    /// The password every test uses; it must never appear in any output.
+    static let testPassword = "Tr0ub4dor&3-never-print-me"
+
+    /// How a finished run ended and what it printed.
+    struct Result {
+        let status: Int32
+        /// Whether the process was ended by a signal (`status` is then the signal number).
+        let killedBySignal: Bool
+        let stdout: String
+        let stderr: String
+        var all: String { stdout + stderr }
+    }
+
+    private let process = Process()
+    private let input = Pipe()
+    private let lock = NSLock()
+    private var output = Data()
+    private var errors = Data()
+    private var readersLeft = 2
+
+    /// Starts `handoff arguments...`; standard input is a pipe the test writes to.
+    init(_ arguments: [String], directory: URL? = nil) throws {
+        process.executableURL = try Self.binary()
+        process.arguments = arguments
+        if let directory { process.currentDirectoryURL = directory }
+        process.standardInput = input
+        let outputPipe = Pipe()
+        let errorPipe = Pipe()
+        process.standardOutput = outputPipe
+        process.standardError = errorPipe
+        try process.run()
+        collect(outputPipe.fileHandleForReading, isError: false)
+        collect(errorPipe.fileHandleForReading, isError: true)
+    }
+
+    /// Runs to completion with `stdin` as standard input (then end of input).
+    static func run(_ arguments: [String], stdin: String = "", directory: URL? = nil,
+                    timeout: Duration = .seconds(20)) async throws -> Result {
+        let running = try HandoffProcess(arguments, directory: directory)
+        running.write(stdin)
+        running.closeInput()
+        return await running.finish(timeout: timeout)
+    }
+
+    /// Writes to the process's standard input.
+    func write(_ text: String) {
+        guard !text.isEmpty else { return }
+        try? input.fileHandleForWriting.write(contentsOf: Data(text.utf8))
+    }
+
+    /// Ends the process's standard input.
+    func closeInput() {
+        try? input.fileHandleForWriting.close()
+    }
+
+    var pid: Int32 { process.processIdentifier }
+    var isRunning: Bool { process.isRunning }
+
+    /// Sends `signal` (SIGINT is what Ctrl-C delivers).
+    func signal(_ number: Int32) {
+        if process.isRunning { kill(process.processIdentifier, number) }
+    }
+
+    var stdoutSoFar: String { lock.withLock { String(decoding: output, as: UTF8.self) } }
+    var stderrSoFar: String { lock.withLock { String(decoding: errors, as: UTF8.self) } }
+
+    /// Waits until standard output (or standard error, with `inErrors`) contains `text`;
+    /// returns that stream then, or `nil` when the process ended first or on timeout.
+    func waitForOutput(containing text: String, inErrors: Bool = false, timeout: Duration = .seconds(20)) async -> String? {
+        let deadline = ContinuousClock.now + timeout
+        while ContinuousClock.now < deadline {
+            let current = inErrors ? stderrSoFar : stdoutSoFar
+            if current.contains(text) { return current }
+            if !process.isRunning, readersDone {
+                let last = inErrors ? stderrSoFar : stdoutSoFar
+                return last.contains(text) ? last : nil
+            }
+            try? await Task.sleep(for: .milliseconds(10))
+        }
+        return nil
+    }
+
+    /// Waits until standard output contains `text` `count` times.
+    func waitForOutput(containing text: String, count: Int, timeout: Duration = .seconds(20)) async -> Bool {
+        let deadline = ContinuousClock.now + timeout
+        while ContinuousClock.now < deadline {
+            if stdoutSoFar.components(separatedBy: text).count - 1 >= count { return true }
+            if !process.isRunning, readersDone { return stdoutSoFar.components(separatedBy: text).count - 1 >= count }
+            try? await Task.sleep(for: .milliseconds(10))
+        }
+        return false
+    }
+
+    /// The transfer code a `send` printed.
+    /// Answers the next `count` questions of a demo (each ends with "] " after a child's
+    /// label) with `answer`, each once it is on screen: the CLI drops lines typed ahead.
+    func answerQuestions(_ count: Int, with answer: String) async -> Bool {
+        for index in 1...count {
+            let asked = await waitForQuestions(index)
+            guard asked else { return false }
+            write(answer + "\n")
+        }
+        return true
+    }
+
+    private func waitForQuestions(_ count: Int, timeout: Duration = .seconds(20)) async -> Bool {
+        let markers = ["[yes/no/cancel] ", "[code/yes/no/cancel] ", "[replace/keep/cancel] "]
+        let deadline = ContinuousClock.now + timeout
+        while ContinuousClock.now < deadline {
+            let text = stdoutSoFar
+            let asked = markers.reduce(0) { $0 + text.components(separatedBy: $1).count - 1 }
+            if asked >= count { return true }
+            try? await Task.sleep(for: .milliseconds(10))
+        }
+        return false
+    }
+
+    func transferCode(timeout: Duration = .seconds(20)) async -> String? {
+        guard let text = await waitForOutput(containing: "Transfer code: AH:", timeout: timeout) else { return nil }
+        let line = text.split(separator: "\n").first { $0.hasPrefix("Transfer code: ") }
+        return line.map { String($0.dropFirst("Transfer code: ".count)) }
+    }
+
+    /// The short code (`DDD DDD`) this process printed after `Short code: `.
+    func shortCode(timeout: Duration = .seconds(20)) async -> String? {
+        guard let text = await waitForOutput(containing: "Short code: ", timeout: timeout),
+              let range = text.range(of: "Short code: ") else { return nil }
+        let digits = String(text[range.upperBound...].prefix(7))
+        return digits.count == 7 ? digits : nil
+    }
+
+    /// Waits for the end (killing the process after `timeout`), then checks that no output
+    /// contains the test password.
+    func finish(timeout: Duration = .seconds(20)) async -> Result {
+        let deadline = ContinuousClock.now + timeout
+        while process.isRunning, ContinuousClock.now < deadline { try? await Task.sleep(for: .milliseconds(10)) }
+        if process.isRunning {
+            Issue.record("handoff \(process.arguments?.first ?? "") did not finish within \(timeout); killed it")
+            kill(process.processIdentifier, SIGKILL)
+        }
+        process.waitUntilExit()
+        while !readersDone { try? await Task.sleep(for: .milliseconds(5)) }
+        let result = lock.withLock {
+            Result(status: process.terminationStatus, killedBySignal: process.terminationReason == .uncaughtSignal,
+                   stdout: String(decoding: output, as: UTF8.self), stderr: String(decoding: errors, as: UTF8.self))
+        }
+        #expect(!result.stdout.contains(Self.testPassword), "the password appeared on standard output")
+        #expect(!result.stderr.contains(Self.testPassword), "the password appeared on standard error")
+        return result
+    }
+
+    private var readersDone: Bool { lock.withLock { readersLeft == 0 } }
+
+    private func collect(_ handle: FileHandle, isError: Bool) {
+        Thread { [self] in
+            while true {
+                let chunk = handle.availableData
+                if chunk.isEmpty { break }
+                lock.withLock { isError ? errors.append(chunk) : output.append(chunk) }
+            }
+            lock.withLock { readersLeft -= 1 }
+        }.start()
+    }
+
+    /// The `handoff` executable that `swift build --build-tests` put next to the test bundle.
+    static func binary() throws -> URL {
+        var candidates: [URL] = []
+        if let first = CommandLine.arguments.first {
+            candidates.append(URL(fileURLWithPath: first).deletingLastPathComponent())
+        }
+        candidates.append(Bundle.main.bundleURL.deletingLastPathComponent())
+        candidates.append(Bundle.main.bundleURL)
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().deletingLastPathComponent()
+        candidates.append(root.appendingPathComponent(".build/debug"))
+        for directory in candidates {
+            let binary = directory.appendingPathComponent("handoff")
+            if FileManager.default.isExecutableFile(atPath: binary.path) { return binary }
+        }
+        throw MissingBinary()
+    }
+
+    struct MissingBinary: Error, CustomStringConvertible {
+        var description: String { "The handoff executable was not found next to the tests; build it with 'swift build --build-tests'." }
+    }
+}
+
+/// What `/proc` shows other local users about a process.
+enum ProcessInspection {
+    /// The process's command line as `/proc/PID/cmdline` shows it (arguments joined by spaces).
+    static func commandLine(of pid: Int32) -> String? {
+        read("/proc/\(pid)/cmdline")
+    }
+
+    /// The process's environment as `/proc/PID/environ` shows it.
+    static func environment(of pid: Int32) -> String? {
+        read("/proc/\(pid)/environ")
+    }
+
+    /// The processes whose parent is `pid`.
+    static func children(of pid: Int32) -> [Int32] {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
+        return names.compactMap(Int32.init).filter { candidate in
+            guard let status = read("/proc/\(candidate)/status") else { return false }
+            return status.split(separator: "\n").contains { $0 == "PPid:\t\(pid)" }
+        }
+    }
+
+    /// How many descriptors the process has open.
+    static func openDescriptorCount(of pid: Int32) -> Int? {
+        (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/fd")).map(\.count)
+    }
+
+    /// The process's resident memory in kB.
+    static func residentKilobytes(of pid: Int32) -> Int? {
+        guard let status = read("/proc/\(pid)/status"),
+              let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmRSS:") }) else { return nil }
+        return Int(line.split(separator: " ", omittingEmptySubsequences: true).dropFirst().first ?? "")
+    }
+
+    private static func read(_ path: String) -> String? {
+        guard let data = FileManager.default.contents(atPath: path) else { return nil }
+        return String(decoding: data.map { $0 == 0 ? 0x20 : $0 }, as: UTF8.self)
+    }
+}
