@@ -9,6 +9,8 @@ let package = Package(
         .library(name: "AccountHandoffTestSupport", targets: ["AccountHandoffTestSupport"]),
         .library(name: "AccountHandoffQR", targets: ["AccountHandoffQR"]),
         .library(name: "AccountHandoffTransport", targets: ["AccountHandoffTransport"]),
+        // Receiver-side import as a transaction: coordinator, store protocols, Keychain item policy.
+        .library(name: "AccountHandoffImport", targets: ["AccountHandoffImport"]),
         .executable(name: "handoff", targets: ["handoff"]),
         // Test support: the simulated two-device world shared by the adversarial tests and Fuzz/.
         .library(name: "AccountHandoffSimulation", targets: ["AccountHandoffSimulation"]),
@@ -25,6 +27,7 @@ let package = Package(
             providers: [.apt(["libqrencode-dev"]), .brew(["qrencode"])]
         ),
         .target(name: "AccountHandoff", dependencies: ["CSodium"]),
+        .target(name: "AccountHandoffImport", dependencies: ["AccountHandoff"]),
         .target(name: "AccountHandoffTestSupport", dependencies: ["AccountHandoff"]),
         .target(name: "AccountHandoffVectors", dependencies: ["AccountHandoff", "AccountHandoffTestSupport"]),
         .target(name: "AccountHandoffQR", dependencies: ["AccountHandoff", "CQREncode"]),
