@@ -11,6 +11,8 @@ let package = Package(
         .library(name: "AccountHandoffTransport", targets: ["AccountHandoffTransport"]),
         // Receiver-side import as a transaction: coordinator, store protocols, Keychain item policy.
         .library(name: "AccountHandoffImport", targets: ["AccountHandoffImport"]),
+        // The reference account store for Linux: SQLite metadata plus 0600 credential files.
+        .library(name: "AccountHandoffReferenceStore", targets: ["AccountHandoffReferenceStore"]),
         .executable(name: "handoff", targets: ["handoff"]),
         // Test support: the simulated two-device world shared by the adversarial tests and Fuzz/.
         .library(name: "AccountHandoffSimulation", targets: ["AccountHandoffSimulation"]),
@@ -26,8 +28,14 @@ let package = Package(
             pkgConfig: "libqrencode",
             providers: [.apt(["libqrencode-dev"]), .brew(["qrencode"])]
         ),
+        .systemLibrary(
+            name: "CSQLite",
+            pkgConfig: "sqlite3",
+            providers: [.apt(["libsqlite3-dev"]), .brew(["sqlite"])]
+        ),
         .target(name: "AccountHandoff", dependencies: ["CSodium"]),
         .target(name: "AccountHandoffImport", dependencies: ["AccountHandoff"]),
+        .target(name: "AccountHandoffReferenceStore", dependencies: ["AccountHandoff", "AccountHandoffImport", "CSQLite"]),
         .target(name: "AccountHandoffTestSupport", dependencies: ["AccountHandoff"]),
         .target(name: "AccountHandoffVectors", dependencies: ["AccountHandoff", "AccountHandoffTestSupport"]),
         .target(name: "AccountHandoffQR", dependencies: ["AccountHandoff", "CQREncode"]),
