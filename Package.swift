@@ -11,6 +11,8 @@ let package = Package(
         .library(name: "AccountHandoffTransport", targets: ["AccountHandoffTransport"]),
         // Receiver-side import as a transaction: coordinator, store protocols, Keychain item policy.
         .library(name: "AccountHandoffImport", targets: ["AccountHandoffImport"]),
+        // Validates an account by logging in to its IMAP server over TLS (libcurl).
+        .library(name: "AccountHandoffIMAPValidation", targets: ["AccountHandoffIMAPValidation"]),
         // The reference account store for Linux: SQLite metadata plus 0600 credential files.
         .library(name: "AccountHandoffReferenceStore", targets: ["AccountHandoffReferenceStore"]),
         .executable(name: "handoff", targets: ["handoff"]),
@@ -33,8 +35,14 @@ let package = Package(
             pkgConfig: "sqlite3",
             providers: [.apt(["libsqlite3-dev"]), .brew(["sqlite"])]
         ),
+        .systemLibrary(
+            name: "CCurl",
+            pkgConfig: "libcurl",
+            providers: [.apt(["libcurl4-openssl-dev"]), .brew(["curl"])]
+        ),
         .target(name: "AccountHandoff", dependencies: ["CSodium"]),
         .target(name: "AccountHandoffImport", dependencies: ["AccountHandoff"]),
+        .target(name: "AccountHandoffIMAPValidation", dependencies: ["AccountHandoff", "AccountHandoffImport", "CCurl"]),
         .target(name: "AccountHandoffReferenceStore", dependencies: ["AccountHandoff", "AccountHandoffImport", "CSQLite"]),
         .target(name: "AccountHandoffTestSupport", dependencies: ["AccountHandoff"]),
         .target(name: "AccountHandoffVectors", dependencies: ["AccountHandoff", "AccountHandoffTestSupport"]),
