@@ -44,6 +44,8 @@ let package = Package(
         .target(name: "AccountHandoffImport", dependencies: ["AccountHandoff"]),
         .target(name: "AccountHandoffIMAPValidation", dependencies: ["AccountHandoff", "AccountHandoffImport", "CCurl"]),
         .target(name: "AccountHandoffReferenceStore", dependencies: ["AccountHandoff", "AccountHandoffImport", "CSQLite"]),
+        // Not a product: a throwaway Dovecot IMAP server for the tests and the demo.
+        .target(name: "AccountHandoffDovecot", dependencies: ["AccountHandoff", "CSodium"]),
         .target(name: "AccountHandoffTestSupport", dependencies: ["AccountHandoff"]),
         .target(name: "AccountHandoffVectors", dependencies: ["AccountHandoff", "AccountHandoffTestSupport"]),
         .target(name: "AccountHandoffQR", dependencies: ["AccountHandoff", "CQREncode"]),
