@@ -46,6 +46,17 @@ let package = Package(
         .target(name: "AccountHandoffReferenceStore", dependencies: ["AccountHandoff", "AccountHandoffImport", "CSQLite"]),
         // Not a product: a throwaway Dovecot IMAP server for the tests and the demo.
         .target(name: "AccountHandoffDovecot", dependencies: ["AccountHandoff", "CSodium"]),
+        // Not a product: fault-injecting store wrappers and the transaction's kill points.
+        .target(
+            name: "AccountHandoffImportTestSupport",
+            dependencies: ["AccountHandoff", "AccountHandoffImport", "AccountHandoffReferenceStore", "AccountHandoffIMAPValidation"]
+        ),
+        // Not a product: runs one import and stops at a named step so a test can SIGKILL it there.
+        .executableTarget(
+            name: "import-crash-probe",
+            dependencies: ["AccountHandoff", "AccountHandoffImport", "AccountHandoffReferenceStore",
+                           "AccountHandoffIMAPValidation", "AccountHandoffImportTestSupport"]
+        ),
         .target(name: "AccountHandoffTestSupport", dependencies: ["AccountHandoff"]),
         .target(name: "AccountHandoffVectors", dependencies: ["AccountHandoff", "AccountHandoffTestSupport"]),
         .target(name: "AccountHandoffQR", dependencies: ["AccountHandoff", "CQREncode"]),
