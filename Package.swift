@@ -87,6 +87,12 @@ let package = Package(
             dependencies: ["AccountHandoff", "AccountHandoffTestSupport", "AccountHandoffTransport", "handoff"]
         ),
         .testTarget(
+            name: "AccountHandoffImportTests",
+            dependencies: ["AccountHandoff", "AccountHandoffImport", "AccountHandoffReferenceStore",
+                           "AccountHandoffIMAPValidation", "AccountHandoffDovecot", "AccountHandoffImportTestSupport",
+                           "import-crash-probe", "CSQLite"]
+        ),
+        .testTarget(
             name: "AccountHandoffAdversarialTests",
             dependencies: ["AccountHandoff", "AccountHandoffTestSupport", "AccountHandoffSimulation"]
         ),

@@ -58,6 +58,7 @@ package final class InterposingStore: AccountMetadataStore, CredentialStore, @un
     }
 
     package func discard(_ staged: StagedCredential) throws(CredentialStoreError) {
+        if let fault = interposer(.discardBefore) { throw .failed(fault) }
         try base.discard(staged)
         if let fault = interposer(.discardAfter) { throw .failed(fault) }
     }

@@ -20,6 +20,7 @@ package enum TransactionPoint: String, CaseIterable, Sendable {
     case activateAfter = "activate.after"
     case finishCommitted = "finish.committed"
     case finishAfter = "finish.after"
+    case discardBefore = "discard.before"
     case discardUnlinked = "discard.unlinked"
     case discardAfter = "discard.after"
 
@@ -32,7 +33,7 @@ package enum TransactionPoint: String, CaseIterable, Sendable {
     package var isOnValidationFailurePath: Bool {
         switch self {
         case .stageBefore, .stageFileCreated, .stageFileWritten, .stageFileSynced, .stageAfter, .validateAfter,
-             .discardUnlinked, .discardAfter: true
+             .discardBefore, .discardUnlinked, .discardAfter: true
         default: false
         }
     }
@@ -48,7 +49,7 @@ package enum TransactionPoint: String, CaseIterable, Sendable {
 
     /// The points a successful import reaches.
     package static var successPath: [TransactionPoint] {
-        allCases.filter { $0 != .discardUnlinked && $0 != .discardAfter }
+        allCases.filter { $0 != .discardBefore && $0 != .discardUnlinked && $0 != .discardAfter }
     }
 
     /// The points an import with a failing validation reaches.
