@@ -36,6 +36,13 @@ public struct ImportedAccountRecord: Hashable, Sendable {
     /// Whether the staged credential was already activated.
     public let activation: Activation
 
+    /// Describes a committed import.
+    public init(account: StoredAccount, replaced: StoredAccount?, activation: Activation) {
+        self.account = account
+        self.replaced = replaced
+        self.activation = activation
+    }
+
     /// The state of the credential after the commit.
     public enum Activation: Hashable, Sendable {
         /// The staged credential is the account's active credential.
