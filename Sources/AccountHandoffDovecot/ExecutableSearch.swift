@@ -9,16 +9,9 @@ enum ExecutableSearch {
     }
 
     /// Runs `executable` with `arguments` (never a secret), discarding its output; the exit status.
-    static func run(_ executable: String, _ arguments: [String], in directory: URL) -> Int32 {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
-        process.currentDirectoryURL = directory
-        process.standardInput = FileHandle.nullDevice
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        do { try process.run() } catch { return -1 }
-        process.waitUntilExit()
-        return process.terminationStatus
+    static func run(_ executable: String, _ arguments: [String]) -> Int32 {
+        guard case .success(let child) = ChildProcess.spawn(executable, arguments) else { return -1 }
+        child.waitForExit(timeout: .seconds(60))
+        return child.terminationStatus
     }
 }

@@ -57,19 +57,17 @@ public final class ThrowawayDovecot: @unchecked Sendable {
     /// The server's temporary directory (removed by ``stop()``).
     public let directory: URL
 
-    private let process: Process
-    private let stopPipe: Pipe
+    private let process: ChildProcess
     private let lock = NSLock()
     private var stopped = false
 
-    private init(tlsPort: UInt16, startTLSPort: UInt16, user: String, directory: URL, process: Process, stopPipe: Pipe) {
+    private init(tlsPort: UInt16, startTLSPort: UInt16, user: String, directory: URL, process: ChildProcess) {
         self.tlsPort = tlsPort
         self.startTLSPort = startTLSPort
         self.user = user
         self.directory = directory
         self.caFile = directory.appendingPathComponent("ca.crt")
         self.process = process
-        self.stopPipe = stopPipe
     }
 
     deinit { stop() }
@@ -124,16 +122,7 @@ public final class ThrowawayDovecot: @unchecked Sendable {
 
     /// Stops the server and removes its directory. Idempotent.
     public func stop() {
-        lock.lock()
-        let wasStopped = stopped
-        stopped = true
-        lock.unlock()
-        guard !wasStopped else { return }
-        // Closing the pipe makes the supervising shell send SIGTERM to Dovecot.
-        try? stopPipe.fileHandleForWriting.close()
-        let deadline = ContinuousClock.now + .seconds(5)
-        while process.isRunning && ContinuousClock.now < deadline { usleep(10_000) }
-        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+        guard terminate() else { return }
         try? FileManager.default.removeItem(at: directory)
     }
 
@@ -191,41 +180,42 @@ public final class ThrowawayDovecot: @unchecked Sendable {
                                timeout: Duration) throws(DovecotUnavailable) -> ThrowawayDovecot {
         let configFile = directory.appendingPathComponent("dovecot.conf")
         do { try Data(configuration.text.utf8).write(to: configFile) } catch { throw .setupFailed("writing dovecot.conf failed") }
-        let process = Process()
-        let stopPipe = Pipe()
-        process.executableURL = URL(fileURLWithPath: "/bin/sh")
-        // The shell runs Dovecot in the foreground and kills it when its standard input
-        // reaches end of file: when stop() closes the pipe, or when this process dies.
-        process.arguments = ["-c", Self.supervisor, dovecot, configFile.path, directory.appendingPathComponent("stderr.log").path]
-        process.standardInput = stopPipe
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        do { try process.run() } catch { throw .launchFailed("\(error)") }
+        // The shell runs Dovecot in the foreground, stops it on SIGTERM (stop()), and a
+        // watcher stops it when this process is gone, however it ended.
+        let arguments = ["-c", Self.supervisor, dovecot, configFile.path, directory.appendingPathComponent("stderr.log").path,
+                         String(getpid())]
+        let process: ChildProcess
+        switch ChildProcess.spawn("/bin/sh", arguments) {
+        case .success(let child): process = child
+        case .failure(let error): throw error
+        }
         let server = ThrowawayDovecot(tlsPort: configuration.tlsPort, startTLSPort: configuration.startTLSPort, user: user,
-                                      directory: directory, process: process, stopPipe: stopPipe)
+                                      directory: directory, process: process)
         let deadline = ContinuousClock.now + timeout
         while ContinuousClock.now < deadline {
             if !process.isRunning {
                 let log = server.logTail()
-                server.stopKeepingDirectory()
+                _ = server.terminate()
                 throw .exited(status: process.terminationStatus, log: log)
             }
             if LoopbackProbe.greets(port: configuration.startTLSPort, timeout: .milliseconds(500)) { return server }
             usleep(20_000)
         }
         let log = server.logTail()
-        server.stopKeepingDirectory()
+        _ = server.terminate()
         throw .noGreeting(log: log)
     }
 
-    /// `sh -c` script: `$0` dovecot, `$1` config, `$2` stderr log.
+    /// `sh -c` script: `$0` dovecot, `$1` config, `$2` stderr log, `$3` the PID to outlive.
     private static let supervisor = """
-        exec 3<&0
-        "$0" -F -c "$1" </dev/null >>"$2" 2>&1 3<&- &
+        "$0" -F -c "$1" </dev/null >>"$2" 2>&1 &
         pid=$!
-        { read -r _ <&3; kill -TERM "$pid" 2>/dev/null; } &
-        exec 3<&-
-        wait "$pid"
+        trap 'kill -TERM "$pid" 2>/dev/null' TERM
+        ( while kill -0 "$3" 2>/dev/null; do sleep 0.25; done
+          kill -TERM "$pid" 2>/dev/null; sleep 3; kill -KILL "$pid" 2>/dev/null ) </dev/null >/dev/null 2>&1 &
+        watcher=$!
+        while kill -0 "$pid" 2>/dev/null; do wait "$pid"; done
+        kill "$watcher" 2>/dev/null
         """
 
     private func logTail() -> String {
@@ -233,14 +223,25 @@ public final class ThrowawayDovecot: @unchecked Sendable {
         return String(text.suffix(2_000))
     }
 
-    /// Stops the process after a failed start; the caller removes the directory.
-    private func stopKeepingDirectory() {
+    /// Stops Dovecot (SIGTERM through the supervising shell, SIGKILL to its master after 5
+    /// seconds) and waits for the shell. Returns false if it had already been stopped.
+    private func terminate() -> Bool {
         lock.lock()
+        let wasStopped = stopped
         stopped = true
         lock.unlock()
-        try? stopPipe.fileHandleForWriting.close()
-        let deadline = ContinuousClock.now + .seconds(5)
-        while process.isRunning && ContinuousClock.now < deadline { usleep(10_000) }
+        guard !wasStopped else { return false }
+        process.send(SIGTERM)
+        if !process.waitForExit(timeout: .seconds(5)) {
+            let pidFile = directory.appendingPathComponent("run/master.pid")
+            if let text = try? String(contentsOf: pidFile, encoding: .utf8),
+               let master = Int32(text.trimmingCharacters(in: .whitespacesAndNewlines)) {
+                kill(master, SIGKILL)
+            }
+            process.send(SIGKILL)
+            process.waitForExit(timeout: .seconds(5))
+        }
+        return true
     }
 }
 
