@@ -12,8 +12,14 @@ import Foundation
 ///
 /// Failures map to ``AccountHandoffImport/ValidationFailure``: wrong password
 /// (`authenticationFailed`), untrusted certificate, host-name mismatch, host not found,
-/// server unreachable, timeout, TLS unavailable, TLS handshake failure. See ``CurlLogin`` for
-/// where copies of the password remain.
+/// server unreachable, timeout, TLS unavailable, TLS handshake failure.
+///
+/// Copies of the password: a NUL-terminated guarded copy exists only during
+/// `curl_easy_setopt(CURLOPT_PASSWORD)` and is wiped at once; libcurl keeps its own heap
+/// copies (the option, the connection's copy, the SASL message and its base64 form), zeroed
+/// on free by the allocator this module installs when it is the first to initialise libcurl;
+/// the TLS library's record buffers hold the encrypted login command's plaintext briefly and
+/// are not wiped by this code.
 public struct IMAPValidator: AccountValidator {
     /// How the validator connects.
     public let configuration: IMAPValidatorConfiguration
