@@ -10,6 +10,12 @@ let package = Package(
         .library(name: "AccountHandoffQR", targets: ["AccountHandoffQR"]),
         .library(name: "AccountHandoffTransport", targets: ["AccountHandoffTransport"]),
         .library(name: "AccountHandoffFiles", targets: ["AccountHandoffFiles"]),
+        // Receiver-side import as a transaction: coordinator, store protocols, Keychain item policy.
+        .library(name: "AccountHandoffImport", targets: ["AccountHandoffImport"]),
+        // Validates an account by logging in to its IMAP server over TLS (libcurl).
+        .library(name: "AccountHandoffIMAPValidation", targets: ["AccountHandoffIMAPValidation"]),
+        // The reference account store for Linux: SQLite metadata plus 0600 credential files.
+        .library(name: "AccountHandoffReferenceStore", targets: ["AccountHandoffReferenceStore"]),
         .executable(name: "handoff", targets: ["handoff"]),
         // Test support: the simulated two-device world shared by the adversarial tests and Fuzz/.
         .library(name: "AccountHandoffSimulation", targets: ["AccountHandoffSimulation"]),
@@ -25,7 +31,33 @@ let package = Package(
             pkgConfig: "libqrencode",
             providers: [.apt(["libqrencode-dev"]), .brew(["qrencode"])]
         ),
+        .systemLibrary(
+            name: "CSQLite",
+            pkgConfig: "sqlite3",
+            providers: [.apt(["libsqlite3-dev"]), .brew(["sqlite"])]
+        ),
+        .systemLibrary(
+            name: "CCurl",
+            pkgConfig: "libcurl",
+            providers: [.apt(["libcurl4-openssl-dev"]), .brew(["curl"])]
+        ),
         .target(name: "AccountHandoff", dependencies: ["CSodium"]),
+        .target(name: "AccountHandoffImport", dependencies: ["AccountHandoff"]),
+        .target(name: "AccountHandoffIMAPValidation", dependencies: ["AccountHandoff", "AccountHandoffImport", "CCurl"]),
+        .target(name: "AccountHandoffReferenceStore", dependencies: ["AccountHandoff", "AccountHandoffImport", "CSQLite"]),
+        // Not a product: a throwaway Dovecot IMAP server for the tests and the demo.
+        .target(name: "AccountHandoffDovecot", dependencies: ["AccountHandoff", "CSodium"]),
+        // Not a product: fault-injecting store wrappers and the transaction's kill points.
+        .target(
+            name: "AccountHandoffImportTestSupport",
+            dependencies: ["AccountHandoff", "AccountHandoffImport", "AccountHandoffReferenceStore", "AccountHandoffIMAPValidation"]
+        ),
+        // Not a product: runs one import and stops at a named step so a test can SIGKILL it there.
+        .executableTarget(
+            name: "import-crash-probe",
+            dependencies: ["AccountHandoff", "AccountHandoffImport", "AccountHandoffReferenceStore",
+                           "AccountHandoffIMAPValidation", "AccountHandoffImportTestSupport"]
+        ),
         .target(name: "AccountHandoffTestSupport", dependencies: ["AccountHandoff"]),
         .target(name: "AccountHandoffVectors", dependencies: ["AccountHandoff", "AccountHandoffTestSupport"]),
         .target(name: "AccountHandoffQR", dependencies: ["AccountHandoff", "CQREncode"]),
@@ -57,6 +89,12 @@ let package = Package(
         .testTarget(
             name: "HandoffCLITests",
             dependencies: ["AccountHandoff", "AccountHandoffTestSupport", "AccountHandoffTransport", "handoff"]
+        ),
+        .testTarget(
+            name: "AccountHandoffImportTests",
+            dependencies: ["AccountHandoff", "AccountHandoffImport", "AccountHandoffReferenceStore",
+                           "AccountHandoffIMAPValidation", "AccountHandoffDovecot", "AccountHandoffImportTestSupport",
+                           "import-crash-probe", "CSQLite"]
         ),
         .testTarget(
             name: "AccountHandoffAdversarialTests",

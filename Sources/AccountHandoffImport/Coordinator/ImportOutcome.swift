@@ -1,0 +1,54 @@
+import AccountHandoff
+
+/// How an import ended. Exactly one per prepared import.
+public enum ImportOutcome: Hashable, Sendable {
+    /// Validated and committed.
+    case imported(ImportedAccountRecord)
+    /// The mail server did not accept the account; nothing was changed.
+    case validationFailed(ValidationFailure, account: AccountMetadata)
+    /// Not imported; nothing was changed (except where ``ImportError/commitUncertain(_:)`` says otherwise).
+    case declined(DeclineReason)
+
+    /// The receipt the receiver sends back to the sending device.
+    public var receiptStatus: ReceiptStatus {
+        switch self {
+        case .imported: .imported
+        case .validationFailed: .validationFailed
+        case .declined: .declined
+        }
+    }
+}
+
+/// Why an import was declined.
+public enum DeclineReason: Hashable, Sendable {
+    /// The person chose not to import (for example instead of replacing an account).
+    case cancelledByPerson
+    /// The import failed before its commit, or lost against a concurrent change.
+    case failed(ImportError)
+}
+
+/// The account an import committed.
+public struct ImportedAccountRecord: Hashable, Sendable {
+    /// The stored account as committed (a new local ID when added, the old one when replaced).
+    public let account: StoredAccount
+    /// The account it replaced, as it was before; `nil` when the import added an account.
+    public let replaced: StoredAccount?
+    /// Whether the staged credential was already activated.
+    public let activation: Activation
+
+    /// Describes a committed import.
+    public init(account: StoredAccount, replaced: StoredAccount?, activation: Activation) {
+        self.account = account
+        self.replaced = replaced
+        self.activation = activation
+    }
+
+    /// The state of the credential after the commit.
+    public enum Activation: Hashable, Sendable {
+        /// The staged credential is the account's active credential.
+        case complete
+        /// Activation failed after the commit; the committed staged credential is the
+        /// account's credential until ``ImportCoordinator/recover()`` finishes activation.
+        case deferredToRecovery(ImportError)
+    }
+}

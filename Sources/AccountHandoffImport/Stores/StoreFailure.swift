@@ -1,0 +1,58 @@
+/// A low-level failure of a store's backend, described without any account data or secret.
+public struct StoreFailure: Error, Hashable, Sendable, CustomStringConvertible {
+    /// Which numbering the ``code`` belongs to.
+    public enum Domain: String, Hashable, Sendable {
+        /// `errno` from a POSIX call.
+        case posix
+        /// An SQLite (extended) result code.
+        case sqlite
+        /// An `OSStatus` from the Security framework.
+        case keychain
+    }
+
+    /// The operation that failed, e.g. `"fsync(credentials)"` or `"COMMIT"`.
+    public let operation: String
+    /// The code's numbering.
+    public let domain: Domain
+    /// The backend's code.
+    public let code: Int32
+
+    /// Describes a failure.
+    public init(operation: String, domain: Domain, code: Int32) {
+        self.operation = operation
+        self.domain = domain
+        self.code = code
+    }
+
+    /// `operation failed (domain code N)`.
+    public var description: String { "\(operation) failed (\(domain.rawValue) code \(code))" }
+}
+
+/// Why a store's location on disk is not safe to hold account data.
+public enum StoreLocationProblem: Hashable, Sendable, CustomStringConvertible {
+    /// The path is a symbolic link; stores never follow links.
+    case symbolicLink(path: String)
+    /// A directory was expected.
+    case notADirectory(path: String)
+    /// A regular file was expected (not a directory, FIFO, socket or device).
+    case notARegularFile(path: String)
+    /// Group or others have permissions on the path; the mode is reported.
+    case permissionsTooOpen(path: String, mode: UInt16)
+    /// The path belongs to another user.
+    case ownedByAnotherUser(path: String, owner: UInt32)
+    /// The parent directory of the store does not exist.
+    case missingParent(path: String)
+
+    /// A whole sentence naming the path and what is wrong.
+    public var description: String {
+        switch self {
+        case .symbolicLink(let path): "\(path) is a symbolic link; use a real directory for the account store."
+        case .notADirectory(let path): "\(path) is not a directory; choose another location for the account store."
+        case .notARegularFile(let path): "\(path) is not a regular file; remove it or choose another location for the account store."
+        case .permissionsTooOpen(let path, let mode):
+            "\(path) has mode \(String(mode, radix: 8)), which lets other users in; restrict it to the owner (chmod 700)."
+        case .ownedByAnotherUser(let path, let owner): "\(path) belongs to user \(owner); use a directory you own."
+        case .missingParent(let path): "The directory containing \(path) does not exist; create it first."
+        }
+    }
+}

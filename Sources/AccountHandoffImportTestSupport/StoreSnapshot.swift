@@ -1,0 +1,60 @@
+import AccountHandoff
+import AccountHandoffImport
+import AccountHandoffReferenceStore
+import Foundation
+
+/// Everything observable in a reference store, with each credential identified by which of
+/// the known passwords it is (the bytes are compared in guarded memory, never revealed).
+package struct StoreSnapshot: Hashable, CustomStringConvertible {
+    /// Which known password a stored credential is.
+    package enum Credential: String, Hashable, Sendable {
+        case old, new, other, missing
+    }
+
+    /// One account with its credential, as a reader of the store sees it.
+    package struct Account: Hashable, CustomStringConvertible {
+        package let id: LocalAccountID
+        package let metadata: AccountMetadata
+        package let credential: Credential
+
+        package init(id: LocalAccountID, metadata: AccountMetadata, credential: Credential) {
+            self.id = id
+            self.metadata = metadata
+            self.credential = credential
+        }
+
+        package var description: String { "\(id): \(metadata.displayName) / \(metadata.username) [\(credential.rawValue) password]" }
+    }
+
+    package let accounts: [Account]
+    package let staged: [StagedCredential]
+    package let pending: [PendingActivation]
+    package let credentialFiles: [LocalAccountID]
+
+    /// Reads the store in `directory`.
+    package static func take(_ directory: URL, oldPassword: SecretBytes, newPassword: SecretBytes) throws -> StoreSnapshot {
+        let store = try ReferenceAccountStore.open(at: directory)
+        let accounts = try store.listAccounts().map { stored -> Account in
+            let credential: Credential
+            do throws(CredentialStoreError) {
+                let secret = try store.credential(for: stored.id)
+                credential = secret.constantTimeEquals(oldPassword) ? .old : secret.constantTimeEquals(newPassword) ? .new : .other
+            } catch .credentialNotFound {
+                credential = .missing
+            }
+            return Account(id: stored.id, metadata: stored.metadata, credential: credential)
+        }
+        return StoreSnapshot(accounts: accounts, staged: try store.stagedCredentials(), pending: try store.pendingActivations(),
+                             credentialFiles: try store.accountsWithCredential())
+    }
+
+    /// Whether nothing is left over: no staged file, no pending activation, and exactly one
+    /// credential file per account.
+    package var isClean: Bool {
+        staged.isEmpty && pending.isEmpty && credentialFiles == accounts.map(\.id).sorted()
+    }
+
+    package var description: String {
+        "accounts \(accounts), staged \(staged), pending \(pending.map { "\($0.account)->\($0.credential)" }), files \(credentialFiles)"
+    }
+}

@@ -1,0 +1,99 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import AccountHandoffImport
+
+/// Small wrappers around the POSIX calls the store makes, reporting `errno` as a ``StoreFailure``.
+enum POSIX {
+    /// The failure of `operation`, with the current `errno`.
+    static func failure(_ operation: String) -> StoreFailure {
+        StoreFailure(operation: operation, domain: .posix, code: errno)
+    }
+
+    /// Retries `call` while it fails with EINTR.
+    static func retrying(_ call: () -> Int32) -> Int32 {
+        while true {
+            let result = call()
+            if result == -1 && errno == EINTR { continue }
+            return result
+        }
+    }
+
+    /// `fstatat` without following a final symbolic link; `nil` when nothing exists there.
+    static func entryStatus(_ directory: Int32, _ name: String) throws(StoreFailure) -> stat? {
+        var info = stat()
+        if fstatat(directory, name, &info, AT_SYMLINK_NOFOLLOW) == 0 { return info }
+        if errno == ENOENT { return nil }
+        throw failure("fstatat(\(name))")
+    }
+
+    /// `fstat` of an open descriptor.
+    static func status(of descriptor: Int32, _ name: String) throws(StoreFailure) -> stat {
+        var info = stat()
+        guard fstat(descriptor, &info) == 0 else { throw failure("fstat(\(name))") }
+        return info
+    }
+
+    /// `fsync`, so a crash or power loss keeps what was written.
+    static func sync(_ descriptor: Int32, _ name: String) throws(StoreFailure) {
+        guard retrying({ fsync(descriptor) }) == 0 else { throw failure("fsync(\(name))") }
+    }
+
+    /// Writes every byte of `buffer`.
+    static func writeAll(_ descriptor: Int32, _ buffer: UnsafeRawBufferPointer, _ name: String) throws(StoreFailure) {
+        var offset = 0
+        while offset < buffer.count {
+            let written = write(descriptor, buffer.baseAddress!.advanced(by: offset), buffer.count - offset)
+            if written < 0 {
+                if errno == EINTR { continue }
+                throw failure("write(\(name))")
+            }
+            offset += written
+        }
+    }
+
+    /// Overwrites `buffer` with zeros in a way the compiler cannot drop.
+    static func wipe(_ buffer: UnsafeMutableRawBufferPointer) {
+        guard let base = buffer.baseAddress, buffer.count > 0 else { return }
+        #if canImport(Glibc)
+        explicit_bzero(base, buffer.count)
+        #else
+        _ = memset_s(base, buffer.count, 0, buffer.count)
+        #endif
+    }
+
+    /// The names in a directory, except `.` and `..`.
+    static func names(in directory: Int32, _ name: String) throws(StoreFailure) -> [String] {
+        let copy = dup(directory)
+        guard copy >= 0 else { throw failure("dup(\(name))") }
+        guard let stream = fdopendir(copy) else {
+            close(copy)
+            throw failure("fdopendir(\(name))")
+        }
+        defer { closedir(stream) }
+        rewinddir(stream)
+        var names: [String] = []
+        while let entry = readdir(stream) {
+            let entryName = withUnsafePointer(to: &entry.pointee.d_name) { pointer in
+                pointer.withMemoryRebound(to: CChar.self, capacity: MemoryLayout.size(ofValue: pointer.pointee)) {
+                    String(cString: $0)
+                }
+            }
+            if entryName != "." && entryName != ".." { names.append(entryName) }
+        }
+        return names.sorted()
+    }
+}
+
+extension stat {
+    /// Whether this is a regular file.
+    var isRegularFile: Bool { (st_mode & S_IFMT) == S_IFREG }
+    /// Whether this is a directory.
+    var isDirectory: Bool { (st_mode & S_IFMT) == S_IFDIR }
+    /// Whether this is a symbolic link.
+    var isSymbolicLink: Bool { (st_mode & S_IFMT) == S_IFLNK }
+    /// The permission bits.
+    var permissions: UInt16 { UInt16(st_mode & 0o7777) }
+}

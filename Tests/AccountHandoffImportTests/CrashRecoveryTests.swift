@@ -1,0 +1,44 @@
+import AccountHandoff
+import AccountHandoffImport
+import AccountHandoffImportTestSupport
+import AccountHandoffReferenceStore
+import Foundation
+import Testing
+
+/// A real process killed with SIGKILL at every step of the transaction: what a reader finds
+/// afterwards, and after recovery, is the complete old account or the complete new one.
+@Suite struct CrashRecoveryTests {
+    @Test(arguments: ScenarioRun.allPoints())
+    func killAtEveryStepThenRecover(scenario: ImportScenario, point: TransactionPoint) throws {
+        let run = try ScenarioRun(scenario)
+        defer { run.remove() }
+        try CrashProbe.killImport(run, at: point)
+
+        let expected = point.isAfterCommit ? run.newAccounts : run.oldAccounts
+        let crashed = try run.snapshot()
+        #expect(crashed.accounts == expected, "right after the kill: \(crashed)")
+
+        let report = try run.recover()
+        let recovered = try run.snapshot()
+        #expect(recovered.accounts == expected, "after recovery: \(recovered)")
+        #expect(recovered.isClean, "after recovery: \(recovered)")
+        // Exactly what recovery had to do at this point.
+        let (activations, leftovers) = Self.expectedRecovery(point)
+        #expect(report.completedActivations == (activations ? [run.newAccounts.last!.id] : []))
+        #expect(report.discardedStagedCredentials.count == leftovers)
+        #expect(report.removedOrphanCredentials.isEmpty)
+        #expect(report.accountsWithoutCredential.isEmpty)
+        #expect(try run.recover().foundNothing, "a second recovery finds nothing")
+    }
+
+    /// Whether recovery must finish an activation, and how many staged files it must delete.
+    static func expectedRecovery(_ point: TransactionPoint) -> (activation: Bool, leftovers: Int) {
+        switch point {
+        case .stageBefore, .discardUnlinked, .discardAfter: (false, 0)
+        case .stageFileCreated, .stageFileWritten, .stageFileSynced, .stageAfter, .validateAfter,
+             .commitTransactionBegun, .commitRowWritten, .discardBefore: (false, 1)
+        case .commitCommitted, .commitAfter: (true, 0)  // committed, the staged file not yet renamed
+        case .activateRenamed, .activateAfter, .finishCommitted, .finishAfter: (false, 0)
+        }
+    }
+}

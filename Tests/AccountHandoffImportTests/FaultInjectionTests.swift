@@ -1,0 +1,85 @@
+import AccountHandoff
+import AccountHandoffImport
+import AccountHandoffImportTestSupport
+import AccountHandoffReferenceStore
+import Foundation
+import Testing
+
+/// A failure injected at every step of the transaction, around and inside the real store:
+/// the import reports exactly what happened, and the store holds the complete old or the
+/// complete new account, before and after recovery.
+@Suite struct FaultInjectionTests {
+    // A validator cannot fail with a store error; its failures are the real ones in
+    // ImportTransactionTests and IMAPValidatorTests.
+    static let cases = ScenarioRun.allPoints(excluding: [.validateAfter])
+
+    @Test(arguments: cases)
+    func faultLeavesTheOldOrTheNewAccountComplete(scenario: ImportScenario, point: TransactionPoint) async throws {
+        let run = try ScenarioRun(scenario)
+        defer { run.remove() }
+        let fault = OneFault(at: point)
+        let store = try InterposingStore(directory: run.directory, interposer: fault.interposer)
+        let coordinator = ImportCoordinator(metadataStore: store, credentialStore: store, validator: ImportFixtures.validator(run.server),
+                                            makeAccountID: { ImportScenario.newAccountID })
+        let prepared = try coordinator.prepare(offer: run.offer)
+        if let choice = scenario.choice { try prepared.choose(choice) }
+        let outcome = await prepared.complete(metadata: run.offer, credential: try run.deliveredPassword())
+
+        #expect(fault.hasFired)
+        #expect(outcome == Self.expectedOutcome(run, point, fault.failure))
+        let expected = point.isAfterCommit ? run.newAccounts : run.oldAccounts
+        #expect(try run.snapshot().accounts == expected, "before recovery")
+        _ = try run.recover()
+        let recovered = try run.snapshot()
+        #expect(recovered.accounts == expected, "after recovery")
+        #expect(recovered.isClean, "\(recovered)")
+    }
+
+    static func expectedOutcome(_ run: ScenarioRun, _ point: TransactionPoint, _ failure: StoreFailure) -> ImportOutcome {
+        switch point {
+        case .stageBefore, .stageFileCreated, .stageFileWritten, .stageFileSynced, .stageAfter:
+            return .declined(.failed(.credentialStore(.failed(failure))))
+        case .commitTransactionBegun, .commitRowWritten:
+            return .declined(.failed(.metadataStore(.failed(failure))))
+        case .commitCommitted, .commitAfter, .validateAfter:
+            // The commit reported a failure, but it landed: the coordinator checks and goes on.
+            return .imported(run.importedRecord(.complete))
+        case .activateRenamed, .activateAfter:
+            return .imported(run.importedRecord(.deferredToRecovery(.credentialStore(.failed(failure)))))
+        case .finishCommitted, .finishAfter:
+            return .imported(run.importedRecord(.deferredToRecovery(.metadataStore(.failed(failure)))))
+        case .discardBefore, .discardUnlinked, .discardAfter:
+            return .validationFailed(.authenticationFailed, account: run.offer)
+        }
+    }
+
+    @Test func partialStagedFileIsRemovedByTheStoreItself() async throws {
+        let run = try ScenarioRun(.replace)
+        defer { run.remove() }
+        let fault = OneFault(at: .stageFileWritten)
+        let store = try InterposingStore(directory: run.directory, interposer: fault.interposer)
+        let coordinator = ImportCoordinator(metadataStore: store, credentialStore: store, validator: ImportFixtures.validator(run.server))
+        let prepared = try coordinator.prepare(offer: run.offer)
+        try prepared.choose(.replace(ImportScenario.oldAccountID))
+        _ = await prepared.complete(metadata: run.offer, credential: try run.deliveredPassword())
+        // No recovery needed: the half-written file is gone already.
+        #expect(try run.snapshot().isClean)
+    }
+
+    @Test func failedDiscardAfterAValidationFailureLeavesALeftoverThatRecoveryRemoves() async throws {
+        let run = try ScenarioRun(.validationFailure)
+        defer { run.remove() }
+        let fault = OneFault(at: .discardBefore)
+        let store = try InterposingStore(directory: run.directory, interposer: fault.interposer)
+        let coordinator = ImportCoordinator(metadataStore: store, credentialStore: store, validator: ImportFixtures.validator(run.server))
+        let prepared = try coordinator.prepare(offer: run.offer)
+        try prepared.choose(.replace(ImportScenario.oldAccountID))
+        #expect(await prepared.complete(metadata: run.offer, credential: try run.deliveredPassword())
+                == .validationFailed(.authenticationFailed, account: run.offer))
+        let leftover = try run.snapshot()
+        #expect(leftover.accounts == run.oldAccounts)
+        #expect(leftover.staged.count == 1)
+        #expect(try run.recover().discardedStagedCredentials == leftover.staged)
+        #expect(try run.snapshot().isClean)
+    }
+}
