@@ -18,7 +18,6 @@ let package = Package(
         .library(name: "AccountHandoffReferenceStore", targets: ["AccountHandoffReferenceStore"]),
         .executable(name: "handoff", targets: ["handoff"]),
         // Test support: the simulated two-device world shared by the adversarial tests and Fuzz/.
-        .library(name: "AccountHandoffSimulation", targets: ["AccountHandoffSimulation"]),
     ],
     targets: [
         .systemLibrary(
@@ -66,39 +65,18 @@ let package = Package(
         .target(name: "AccountHandoffFiles"),
         .executableTarget(
             name: "handoff",
-            dependencies: ["AccountHandoff", "AccountHandoffFiles", "AccountHandoffQR", "AccountHandoffTransport", "AccountHandoffVectors"]
+            dependencies: ["AccountHandoff", "AccountHandoffFiles", "AccountHandoffQR", "AccountHandoffTransport", "AccountHandoffVectors",
+                           "AccountHandoffImport", "AccountHandoffReferenceStore", "AccountHandoffIMAPValidation",
+                           "AccountHandoffDovecot"]
         ),
-        .target(name: "AccountHandoffSimulation", dependencies: ["AccountHandoff", "AccountHandoffTestSupport"]),
         .testTarget(
             name: "AccountHandoffTests",
             dependencies: ["AccountHandoff", "AccountHandoffTestSupport"]
         ),
         .testTarget(
-            name: "AccountHandoffVectorTests",
-            dependencies: ["AccountHandoff", "AccountHandoffTestSupport", "AccountHandoffVectors"]
-        ),
-        .testTarget(
-            name: "AccountHandoffQRTests",
-            dependencies: ["AccountHandoff", "AccountHandoffQR", "AccountHandoffTestSupport"]
-        ),
-        .testTarget(
-            name: "AccountHandoffTransportTests",
-            dependencies: ["AccountHandoff", "AccountHandoffTransport", "AccountHandoffTestSupport"]
-        ),
-        .testTarget(name: "AccountHandoffFilesTests", dependencies: ["AccountHandoffFiles"]),
-        .testTarget(
             name: "HandoffCLITests",
-            dependencies: ["AccountHandoff", "AccountHandoffTestSupport", "AccountHandoffTransport", "handoff"]
-        ),
-        .testTarget(
-            name: "AccountHandoffImportTests",
-            dependencies: ["AccountHandoff", "AccountHandoffImport", "AccountHandoffReferenceStore",
-                           "AccountHandoffIMAPValidation", "AccountHandoffDovecot", "AccountHandoffImportTestSupport",
-                           "import-crash-probe", "CSQLite"]
-        ),
-        .testTarget(
-            name: "AccountHandoffAdversarialTests",
-            dependencies: ["AccountHandoff", "AccountHandoffTestSupport", "AccountHandoffSimulation"]
+            dependencies: ["AccountHandoff", "AccountHandoffTestSupport", "AccountHandoffTransport", "AccountHandoffReferenceStore",
+                           "AccountHandoffDovecot", "handoff"]
         ),
     ],
     swiftLanguageModes: [.v6]

@@ -76,7 +76,10 @@ import Testing
         let demo = try HandoffProcess(["demo", "--qr-style", "light"])
         #expect(await demo.waitForOutput(containing: "sender   │ Does the receiving device show the code ") != nil)
         #expect(await demo.waitForOutput(containing: "receiver │ Waiting for the sending device to confirm the code...") != nil)
-        let children = ProcessInspection.children(of: demo.pid)
+        // The demo's own children: the two handoff processes (its mail server, Dovecot, aside).
+        let children = ProcessInspection.children(of: demo.pid).filter {
+            ProcessInspection.commandLine(of: $0).map { $0.contains(" send ") || $0.contains(" receive ") } ?? false
+        }
         let commandLines = children.compactMap(ProcessInspection.commandLine(of:))
         #expect(commandLines.count == 2, "\(commandLines)")
         #expect(commandLines.contains { $0.contains(" send ") } && commandLines.contains { $0.contains(" receive ") }, "\(commandLines)")

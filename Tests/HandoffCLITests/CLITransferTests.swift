@@ -12,7 +12,9 @@ import Testing
             .map { $0.split(separator: "Short code: ")[1].prefix(7) }
         #expect(codes.count == 2 && codes[0] == codes[1], "both sides show the same short code")
         #expect(result.stdout.contains("(answered by the demo)"))
-        #expect(result.stdout.contains("Imported account, as stored by the receiver:\n"))
+        #expect(result.stdout.contains("Imported account, as stored by the receiver (local ID "))
+        #expect(result.stdout.contains("receiver │ The account demo@example.org was imported. The mail server accepted the password, so you can use it now.\n"),
+                "the demo validated the account against its local Dovecot over TLS")
         #expect(result.stdout.contains("  │ E-mail address   demo@example.org\n"))
         #expect(result.stdout.contains("  Password: (redacted)\n"))
         #expect(result.stdout.contains("  Credential file: mode 0600, identical to the password that was sent\n"))
@@ -44,18 +46,21 @@ import Testing
         #expect(received.stdout.contains("  │ E-mail address   ada@example.org\n"), "the offer is shown framed")
 
         #expect(scratch.storedCredential == Data(HandoffProcess.testPassword.utf8))
-        let stored = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: scratch.metadataFile)) as? [String: Any])
-        #expect(stored["accountLinkID"] as? String == Scratch.linkID)
-        #expect(stored["emailAddress"] as? String == "ada@example.org")
-        #expect(stored["imapPort"] as? Int == 993)
+        let stored = try #require(scratch.storedAccount)
+        #expect(stored.metadata.linkID.description == Scratch.linkID, "the link ID arrives unchanged")
+        #expect(stored.metadata.emailAddress == "ada@example.org")
+        #expect(stored.metadata.imapPort == 993)
         let registry = scratch.store.appendingPathComponent(Scratch.registryFileName)
-        for file in [scratch.metadataFile, scratch.credentialFile, registry] {
+        for file in [scratch.databaseFile, try #require(scratch.credentialFile), registry] {
             #expect(try mode(of: file) == 0o600, "\(file.lastPathComponent)")
         }
         #expect(try mode(of: scratch.store) == 0o700)
-        #expect(Set(try FileManager.default.contentsOfDirectory(atPath: scratch.store.path))
-            == [scratch.metadataFile.lastPathComponent, scratch.credentialFile.lastPathComponent, Scratch.registryFileName])
-        #expect(received.stdout.contains("Stored the account in \(scratch.metadataFile.path) (mode 0600; the credential file stands in for the Keychain).\n"))
+        #expect(try mode(of: scratch.store.appendingPathComponent("credentials")) == 0o700)
+        #expect(received.stdout.contains("The account ada@example.org was imported."))
+        let listed = try await HandoffProcess.run(["accounts", "--store", scratch.store.path])
+        #expect(listed.status == 0)
+        #expect(listed.stdout.contains("Local ID \(stored.id):\n"))
+        #expect(listed.stdout.contains("  │ E-mail address   ada@example.org\n"))
     }
 
     @Test func interactiveAnswersAndPasswordFromStandardInput() async throws {
@@ -152,8 +157,8 @@ import Testing
         let first = try await TransferPair.start(scratch)
         try await first.confirmByTypingCodes()
         #expect(await first.finish().received.status == 0)
-        try Data("previous".utf8).write(to: scratch.credentialFile)
         let before = scratch.storeSnapshot()
+        #expect(before.count == 1)
 
         let second = try await TransferPair.start(scratch)
         let shownBySecondReceiver = try #require(await second.receiver.shortCode())
@@ -173,7 +178,8 @@ import Testing
         let (replacedSend, replaced) = await third.finish()
         #expect(replaced.status == 0, "\(replaced.stderr)")
         #expect(replacedSend.status == 0)
-        #expect(replaced.stdout.contains("Chosen with --on-conflict: replace it.\n"))
+        #expect(replaced.stdout.contains("Chosen with --on-conflict: replace the stored account.\n"))
+        #expect(scratch.storeSnapshot().keys == before.keys, "replacing keeps the local ID")
         #expect(scratch.storedCredential == Data(HandoffProcess.testPassword.utf8))
     }
 

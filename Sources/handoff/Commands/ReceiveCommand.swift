@@ -1,4 +1,5 @@
 import AccountHandoff
+import AccountHandoffIMAPValidation
 import AccountHandoffTransport
 import Foundation
 
@@ -7,7 +8,8 @@ import Foundation
 /// collision with a stored account, asks the person to confirm, and imports the account.
 enum ReceiveCommand {
     static let specification = ArgumentSpecification(
-        command: "receive", valueOptions: ["--store", "--code-file", "--on-conflict"], flags: ["--replace", "--yes"],
+        command: "receive", valueOptions: ["--store", "--code-file", "--on-conflict", "--ca-file"],
+        flags: ["--replace", "--yes", "--no-validation", "--allow-plaintext"],
         positionals: 0...1, positionalName: "'-' (read the code from standard input, the default)")
 
     /// Where accounts go unless `--store` says otherwise.
@@ -31,8 +33,7 @@ enum ReceiveCommand {
             throw CLIError("This transfer code names a place this tool cannot reach (\(error.description))", exitCode: .invalidInput)
         }
         let directory = URL(fileURLWithPath: parsed.value("--store") ?? defaultStore)
-        let store = LegacyFileStore(store: AccountStore(directory: directory))
-        try StoreDirectory.prepare(directory, console: console)
+        let importer = try ReceiverImport.open(directory, validation: try validation(parsed), console: console)
         let registry = try receiverRegistry(in: directory)
         // Spec 2.5 checks expiry before the claim; before connecting, so that a code used here
         // is named as such even when its sender is gone (the connection would fail first).
@@ -40,26 +41,45 @@ enum ReceiveCommand {
         if registry.hasClaimed(payload.transferID), Date().timeIntervalSince1970 < Double(payload.expiry) + skew {
             throw CLIError(ReceiverOutcome.ended(.failed(.alreadyScanned)).message, exitCode: .failure)
         }
-        let choiceBox = ImportChoiceBox()
-        let importer = ChoiceImporter(store: store, choice: choiceBox, console: console)
         let left = Int(payload.expiry) - Int(Date().timeIntervalSince1970)
         console.line("Transfer \(payload.transferID) from \(rendezvous) (the code expires in \(Durations.text(max(left, 0)))).")
         let session = HandoffReceiverSession(payload: payload, importer: importer, registry: registry) { payload in
             try ConnectionFrameChannel.connect(to: payload.rendezvous)
         }
-        return await ReceiveFlow(session: session, store: store, choiceBox: choiceBox, presetConflictChoice: presetChoice,
+        return await ReceiveFlow(session: session, importer: importer, presetConflictChoice: presetChoice,
                                  console: console, input: input).run()
     }
 
-    /// `--on-conflict replace|keep|cancel`: `nil` when not given (the person is asked), `.some(nil)` for cancel.
-    private static func conflictChoice(_ parsed: ParsedArguments) throws(CLIError) -> ImportChoice?? {
+    /// `--on-conflict replace|keep|cancel`: `nil` when not given (the person is asked).
+    private static func conflictChoice(_ parsed: ParsedArguments) throws(CLIError) -> ConflictAnswer? {
         guard let text = parsed.value("--on-conflict") else { return nil }
         switch text {
-        case "replace": return .some(.replace)
-        case "keep", "keep-both": return .some(.keepBoth)
-        case "cancel": return .some(nil)
+        case "replace": return .replace
+        case "keep", "keep-both": return .keepBoth
+        case "cancel": return .cancel
         default: throw .usage("The option --on-conflict takes replace, keep or cancel.", command: "receive")
         }
+    }
+
+    /// How the account is checked before the commit: a TLS login trusting the system's
+    /// authorities (or `--ca-file`), plaintext only with `--allow-plaintext`, or nothing with
+    /// `--no-validation`.
+    private static func validation(_ parsed: ParsedArguments) throws(CLIError) -> ReceiverImport.Validation {
+        if parsed.has("--no-validation") {
+            guard parsed.value("--ca-file") == nil, !parsed.has("--allow-plaintext") else {
+                throw .usage("--no-validation cannot be combined with --ca-file or --allow-plaintext.", command: "receive")
+            }
+            return .skipped
+        }
+        var configuration = IMAPValidatorConfiguration()
+        if let path = parsed.value("--ca-file") {
+            guard FileManager.default.isReadableFile(atPath: path) else {
+                throw CLIError("The certificate authority file \(path) cannot be read; check the path.", exitCode: .invalidInput)
+            }
+            configuration.trust = .certificateAuthorityFile(URL(fileURLWithPath: path))
+        }
+        if parsed.has("--allow-plaintext") { configuration.plaintext = .allowWhenServerOffersNoTLS }
+        return .imap(configuration)
     }
 
     /// The receiver registry kept in the (prepared) store directory, so a code works once on

@@ -4,6 +4,7 @@ import Glibc
 import Darwin
 #endif
 import AccountHandoff
+import AccountHandoffDovecot
 import Foundation
 
 /// `handoff demo`: a real transfer between two OS processes on 127.0.0.1. This process starts
@@ -26,11 +27,14 @@ enum DemoCommand {
         _ = try OptionValues.palette(parsed, command: "demo")
         let started = ContinuousClock.now
         let automatic = parsed.has("--yes")
-        let files = try DemoFiles.create()
+        var files = try DemoFiles.create()
         defer {
             files.password.wipe()
             files.remove()
         }
+        let mailServer = DemoMailServer.start(password: files.password, console: console)
+        defer { mailServer?.stop() }
+        if let mailServer { files = try files.pointing(at: DemoFiles.MailServer(host: mailServer.host, port: mailServer.tlsPort)) }
         let store = parsed.value("--store").map { URL(fileURLWithPath: $0) } ?? files.directory.appendingPathComponent("store")
         let executable = ownExecutable()
 
@@ -61,7 +65,8 @@ enum DemoCommand {
                 receiver?.interrupt()
             }
             if receiver == nil, let code = seen.transferCode {
-                let child = DemoChild(label: "receiver", executable: executable, arguments: ["receive", "--store", store.path],
+                let validation = mailServer.map { ["--ca-file", $0.caFile.path] } ?? ["--no-validation"]
+                let child = DemoChild(label: "receiver", executable: executable, arguments: ["receive", "--store", store.path] + validation,
                                       console: console) { line in seen.read(line, from: .receiver) }
                 do { try child.start() } catch {
                     sender.interrupt()

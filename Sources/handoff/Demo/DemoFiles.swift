@@ -18,22 +18,57 @@ struct DemoFiles {
 
     static let passwordLength = 24
 
+    /// Where the demo account's mail server is: a throwaway local Dovecot, or the example
+    /// server that does not exist when none could be started.
+    struct MailServer {
+        let host: String
+        let port: UInt16
+        static let example = MailServer(host: "imap.example.org", port: 993)
+    }
+
+    /// Creates the scratch directory and the random password (the mail server comes later).
     static func create() throws(CLIError) -> DemoFiles {
+        try create(server: .example)
+    }
+
+    /// The demo account pointing at `server`, with a new account file (same password).
+    func pointing(at server: MailServer) throws(CLIError) -> DemoFiles {
+        let account: AccountMetadata
+        do {
+            account = try AccountMetadata(linkID: self.account.linkID, displayName: "Demo Account", emailAddress: "demo@example.org",
+                                          username: "demo", imapHost: server.host, imapPort: server.port, imapSecurity: .tls)
+        } catch {
+            throw CLIError(error.description, exitCode: .failure)
+        }
+        try Self.writeAccount(account, to: accountFile)
+        return DemoFiles(directory: directory, accountFile: accountFile, passwordFile: passwordFile, account: account, password: password)
+    }
+
+    private static func writeAccount(_ account: AccountMetadata, to url: URL) throws(CLIError) {
+        do {
+            let data = try JSONEncoder.sorted.encode(AccountRecord(account))
+            try data.write(to: url)
+        } catch {
+            throw CLIError("Cannot write the demo account file in \(url.deletingLastPathComponent().path).", exitCode: .failure)
+        }
+    }
+
+    private static func create(server: MailServer) throws(CLIError) -> DemoFiles {
         var template = Array((FileManager.default.temporaryDirectory.path + "/handoff-demo-XXXXXX").utf8CString)
         guard let created = mkdtemp(&template) else {
             throw CLIError("Cannot create a temporary directory for the demo; check that the temporary directory is writable.", exitCode: .failure)
         }
         let directory = URL(fileURLWithPath: String(cString: created))
-        let account = try! AccountMetadata(linkID: AccountLinkID(uuid: UUID()), displayName: "Demo Account",
-                                           emailAddress: "demo@example.org", username: "demo",
-                                           imapHost: "imap.example.org", imapPort: 993, imapSecurity: .tls)
-        let accountFile = directory.appendingPathComponent("account.json")
+        let account: AccountMetadata
         do {
-            let data = try JSONEncoder.sorted.encode(AccountRecord(account))
-            try data.write(to: accountFile)
+            account = try AccountMetadata(linkID: AccountLinkID(uuid: UUID()), displayName: "Demo Account",
+                                          emailAddress: "demo@example.org", username: "demo",
+                                          imapHost: server.host, imapPort: server.port, imapSecurity: .tls)
         } catch {
-            throw CLIError("Cannot write the demo account file in \(directory.path).", exitCode: .failure)
+            throw CLIError(error.description, exitCode: .failure)
         }
+        let accountFile = directory.appendingPathComponent("account.json")
+        try writeAccount(account, to: accountFile)
         let passwordFile = directory.appendingPathComponent("password")
         let password = try writeRandomPassword(to: passwordFile)
         return DemoFiles(directory: directory, accountFile: accountFile, passwordFile: passwordFile, account: account, password: password)

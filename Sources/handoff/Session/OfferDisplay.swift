@@ -4,6 +4,7 @@ import Glibc
 import Darwin
 #endif
 import AccountHandoff
+import AccountHandoffImport
 
 /// Shows an account so that no field can pass for one of the program's own lines: every line
 /// of the block starts with the same frame `  │ `, each field follows a fixed label, and a
@@ -33,6 +34,24 @@ enum OfferDisplay {
             let head = frame + label.padding(toLength: labelWidth, withPad: " ", startingAt: 0) + "  " + chunks[0]
             let indent = frame + String(repeating: " ", count: labelWidth) + continuation
             return [head] + chunks.dropFirst().map { indent + $0 }
+        }
+    }
+
+    /// A stored account next to the offered one, field by field, framed like ``lines(_:width:)``:
+    /// a `≠` marks the fields that differ.
+    static func comparison(_ rows: [ComparedField], width: Int = terminalWidth()) -> [String] {
+        let valueWidth = max(16, (width - frame.count - labelWidth - 6) / 2)
+        return rows.flatMap { row -> [String] in
+            let offered = wrap(row.offered, columns: valueWidth)
+            let existing = wrap(row.existing, columns: valueWidth)
+            return (0..<max(offered.count, existing.count)).map { index in
+                let label = index == 0 ? row.field.label.padding(toLength: labelWidth, withPad: " ", startingAt: 0)
+                                       : String(repeating: " ", count: labelWidth)
+                let left = index < offered.count ? offered[index] : ""
+                let right = index < existing.count ? existing[index] : ""
+                let mark = index == 0 ? (row.differs ? "≠ " : "  ") : continuation
+                return frame + label + "  offered: " + left + " " + mark + "stored: " + right
+            }
         }
     }
 

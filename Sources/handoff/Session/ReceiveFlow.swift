@@ -1,4 +1,5 @@
 import AccountHandoff
+import AccountHandoffImport
 import Foundation
 
 /// The terminal side of a receiver session: it prints what the session reports, shows the
@@ -8,10 +9,9 @@ import Foundation
 /// exit code.
 struct ReceiveFlow {
     let session: HandoffReceiverSession
-    let store: any ReceiverStore
-    let choiceBox: ImportChoiceBox
+    let importer: ReceiverImport
     /// The answer to a collision given on the command line, if any.
-    let presetConflictChoice: ImportChoice??
+    let presetConflictChoice: ConflictAnswer?
     let console: Console
     let input: StandardInput
 
@@ -53,13 +53,14 @@ struct ReceiveFlow {
                 question = Task { await review(account, asking: asking) }
             case .accepted:
                 console.line("Accepted; waiting for the password (encrypted)...")
-            case .importing:
-                console.line("Storing the account in \(store.location)...")
+            case .importing(let account):
+                console.line("Checking the account with its mail server \(account.imapHost):\(account.imapPort) and storing it in \(importer.store.directory.path)...")
             case .framesIgnored(let count, let last):
                 console.line(IgnoredFrames.sentence(count: count, last: last))
-            case .finished:
+            case .finished(let outcome):
                 await answers.abandonWaiting()
                 await question?.value
+                if case .ended = outcome { importer.abandon() }
             }
         }
     }
@@ -67,13 +68,14 @@ struct ReceiveFlow {
     /// Settles a collision, then asks for the code; only then does the receiver accept.
     private func review(_ account: AccountMetadata, asking: Asking) async {
         do throws(CLIError) {
-            try store.checkUsable()
-            let conflicts = try store.conflicts(with: account)
-            guard let choice = await choose(for: conflicts, asking: asking) else {
-                try? await session.reject()
-                return
+            if let conflict = try importer.prepare(account) {
+                let choice = await choose(for: conflict, asking: asking)
+                try importer.choose(choice)
+                guard choice != .cancel else {
+                    try? await session.reject()
+                    return
+                }
             }
-            choiceBox.set(choice)
         } catch {
             console.error(error.message)
             try? await session.reject()
@@ -98,65 +100,65 @@ struct ReceiveFlow {
         }
     }
 
-    /// `nil` when the person (or `--on-conflict cancel`) chose not to import.
-    private func choose(for conflicts: [StoredAccount], asking: Asking) async -> ImportChoice? {
-        guard !conflicts.isEmpty else { return .add }
-        console.line("This device already has \(conflicts.count == 1 ? "an account" : "accounts") like it:")
-        for stored in conflicts {
-            OfferDisplay.lines(stored.metadata).forEach { console.line($0) }
+    /// Shows the offered and the stored accounts side by side and gets the person's choice
+    /// (or the one given with `--on-conflict`).
+    private func choose(for conflict: ImportConflict, asking: Asking) async -> ImportChoice {
+        console.line("This device already has \(conflict.existing.count == 1 ? "an account" : "accounts") like it:")
+        for stored in conflict.existing {
+            let why = stored.reasons.contains(.sameLinkID) ? "the same account (same link ID)" : "the same address on the same server"
+            console.line("  Stored account \(stored.account.id.rawValue), \(why):")
+            OfferDisplay.comparison(stored.comparison).forEach { console.line($0) }
         }
+        let replace = conflict.allowedChoices.first { if case .replace = $0 { true } else { false } }
+        let canKeepBoth = conflict.allowedChoices.contains(.keepBoth)
         if let preset = presetConflictChoice {
-            console.line(preset.map { "Chosen with --on-conflict: \($0 == .replace ? "replace it" : "keep both")." } ?? "Chosen with --on-conflict: cancel.")
-            return preset
+            let chosen: ImportChoice = switch preset {
+            case .replace: replace ?? .cancel
+            case .keepBoth: canKeepBoth ? .keepBoth : .cancel
+            case .cancel: .cancel
+            }
+            console.line("Chosen with --on-conflict: \(Self.describe(chosen)).")
+            if preset == .keepBoth, !canKeepBoth {
+                console.line("Keeping both is not possible for the same account (the same link ID), so the import is cancelled.")
+            }
+            return chosen
         }
+        let options = [replace != nil ? "replace it (replace)" : nil, canKeepBoth ? "keep both (keep)" : nil, "cancel the import (cancel)"]
+        let question = "What should happen: " + options.compactMap { $0 }.joined(separator: ", ") + "?"
         await asking.answers.openQuestion()
         defer { Task { [answers = asking.answers] in await answers.closeQuestion() } }
         while true {
-            let question = "Replace the stored account with the offered one (replace), keep both (keep), or cancel the import (cancel)?"
             console.raw(console.prefix + question + " " + ConflictPrompt.marker)
             switch await asking.answers.next() {
-            case .abandoned:
+            case .abandoned, .endOfInput:
                 console.raw("\n")
-                return nil
-            case .endOfInput:
-                console.raw("\n")
-                return nil
+                return .cancel
             case .line(let line):
                 if !input.isTerminal { console.raw(line + "\n") }
-                switch line.lowercased() {
-                case "replace", "r": return .replace
-                case "keep", "keep both", "keep-both", "k": return .keepBoth
-                case "cancel", "c", "no", "n": return nil
-                default: console.line("Please answer replace, keep or cancel.")
-                }
+                let word = line.lowercased()
+                if let replace, ["replace", "r"].contains(word) { return replace }
+                if canKeepBoth, ["keep", "keep both", "keep-both", "k"].contains(word) { return .keepBoth }
+                if ["cancel", "c", "no", "n"].contains(word) { return .cancel }
+                console.line("Please answer with one of the choices in brackets.")
             }
         }
     }
+
+    private static func describe(_ choice: ImportChoice) -> String {
+        switch choice {
+        case .replace: "replace the stored account"
+        case .keepBoth: "keep both"
+        case .cancel: "cancel the import"
+        }
+    }
+}
+
+/// What `--on-conflict` says to do when the offered account collides with a stored one.
+enum ConflictAnswer: Equatable {
+    case replace, keepBoth, cancel
 }
 
 /// The collision question's marker, recognised by the demo.
 enum ConflictPrompt {
     static let marker = "[replace/keep/cancel] "
-}
-
-/// The person's import choice, made before the password travels and read by the importer
-/// when it arrives.
-final class ImportChoiceBox: @unchecked Sendable {
-    // Safety of @unchecked Sendable: `choice` is only touched under `lock`.
-    private let lock = NSLock()
-    private var choice: ImportChoice = .add
-
-    func set(_ value: ImportChoice) { lock.withLock { choice = value } }
-    var value: ImportChoice { lock.withLock { choice } }
-}
-
-/// An importer that reads the person's choice when the account arrives.
-struct ChoiceImporter: AccountImporter {
-    let store: any ReceiverStore
-    let choice: ImportChoiceBox
-    let console: Console
-
-    func importAccount(_ account: ImportedAccount) async -> ReceiptStatus {
-        await store.importer(choice.value, console: console).importAccount(account)
-    }
 }

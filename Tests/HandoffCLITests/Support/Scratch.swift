@@ -1,4 +1,5 @@
 import AccountHandoff
+import AccountHandoffReferenceStore
 import Foundation
 
 /// A per-test directory with an account file, a password file (mode 0600) and store paths.
@@ -10,8 +11,13 @@ struct Scratch {
     var store: URL { directory.appendingPathComponent("store") }
     /// Another device's store (a second receiving device in a race).
     var otherStore: URL { directory.appendingPathComponent("other-store") }
-    var metadataFile: URL { store.appendingPathComponent("\(Scratch.linkID).json") }
-    var credentialFile: URL { store.appendingPathComponent("\(Scratch.linkID).credential") }
+    /// The receiver's account database (SQLite; never a secret).
+    var databaseFile: URL { store.appendingPathComponent(ReferenceAccountStore.databaseName) }
+    /// The active credential file of the stored account with ``linkID``, once there is one.
+    var credentialFile: URL? {
+        storedAccount.map { store.appendingPathComponent(ReferenceAccountStore.credentialsDirectoryName)
+            .appendingPathComponent("account-\($0.id).credential") }
+    }
 
     static let linkID = "6F1C2B9A-4D3E-4F5A-8B7C-1D2E3F405162"
     static let accountJSON = """
@@ -36,20 +42,38 @@ struct Scratch {
     /// A file in the scratch directory.
     func file(_ name: String) -> URL { directory.appendingPathComponent(name) }
 
-    /// File names and contents of a store, to prove it did not change (the registry file
-    /// aside, which a scan writes).
-    func storeSnapshot(_ store: URL? = nil) -> [String: Data] {
+    /// What a store holds, to prove it did not change: per local account ID, the account's
+    /// metadata and its password. Empty when there is no store (reading never creates one).
+    func storeSnapshot(_ store: URL? = nil) -> [String: String] {
         let directory = store ?? self.store
-        let names = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
-        var snapshot: [String: Data] = [:]
-        for name in names where name != Self.registryFileName {
-            snapshot[name] = try? Data(contentsOf: directory.appendingPathComponent(name))
+        guard FileManager.default.fileExists(atPath: directory.appendingPathComponent(ReferenceAccountStore.databaseName).path),
+              let opened = try? ReferenceAccountStore.open(at: directory), let accounts = try? opened.listAccounts() else { return [:] }
+        var snapshot: [String: String] = [:]
+        for account in accounts {
+            let password = (try? opened.credential(for: account.id)).map { secret in
+                secret.withUnsafeBytes { Data($0).base64EncodedString() }
+            } ?? "(no credential)"
+            snapshot[account.id.rawValue] = "\(account.metadata) \(password)"
         }
         return snapshot
     }
 
-    /// The password the receiver stored, if any.
-    var storedCredential: Data? { try? Data(contentsOf: credentialFile) }
+    /// The stored account with ``linkID``, if any.
+    var storedAccount: (id: String, metadata: AccountMetadata)? {
+        guard FileManager.default.fileExists(atPath: databaseFile.path),
+              let opened = try? ReferenceAccountStore.open(at: store),
+              let account = try? opened.listAccounts().first(where: { $0.metadata.linkID.description == Scratch.linkID }) else { return nil }
+        return (account.id.rawValue, account.metadata)
+    }
+
+    /// The password the receiver stored for the account with ``linkID``, if any.
+    var storedCredential: Data? {
+        guard FileManager.default.fileExists(atPath: databaseFile.path),
+              let opened = try? ReferenceAccountStore.open(at: store),
+              let account = try? opened.listAccounts().first(where: { $0.metadata.linkID.description == Scratch.linkID }),
+              let secret = try? opened.credential(for: account.id) else { return nil }
+        return secret.withUnsafeBytes { Data($0) }
+    }
 
     /// `send` arguments with the password file, no terminal QR, and `lifetime` seconds.
     func sendArguments(_ extra: [String] = [], lifetime: Int = 60) -> [String] {
@@ -57,8 +81,10 @@ struct Scratch {
     }
 
     /// `receive` arguments for `store` (default: ``store``); the code goes on standard input.
-    func receiveArguments(_ extra: [String] = [], store: URL? = nil) -> [String] {
-        ["receive", "--store", (store ?? self.store).path] + extra
+    /// The scratch account's server (imap.example.org) does not exist, so validation is
+    /// skipped unless `validated` (the Dovecot tests validate for real).
+    func receiveArguments(_ extra: [String] = [], store: URL? = nil, validated: Bool = false) -> [String] {
+        ["receive", "--store", (store ?? self.store).path] + (validated ? [] : ["--no-validation"]) + extra
     }
 
     /// A transfer code naming 127.0.0.1:9 (where nobody listens) whose expiry is `expiresIn`

@@ -18,13 +18,13 @@ struct TransferPair {
 
     /// Starts the sender, reads its code, starts the receiver and types the code into it.
     static func start(_ scratch: Scratch, sender senderExtra: [String] = [], receiver receiverExtra: [String] = [],
-                      store: URL? = nil) async throws -> TransferPair {
+                      store: URL? = nil, validated: Bool = false) async throws -> TransferPair {
         let sender = try HandoffProcess(scratch.sendArguments(senderExtra))
         guard let code = await sender.transferCode() else {
             let failed = await sender.finish(timeout: .seconds(1))
             throw PairFailure(message: "the sender printed no transfer code: \(failed.all)")
         }
-        let receiver = try HandoffProcess(scratch.receiveArguments(receiverExtra, store: store))
+        let receiver = try HandoffProcess(scratch.receiveArguments(receiverExtra, store: store, validated: validated))
         receiver.write(code + "\n")
         return TransferPair(sender: sender, receiver: receiver, code: code)
     }

@@ -1,0 +1,69 @@
+import AccountHandoff
+import AccountHandoffDovecot
+import Foundation
+import Testing
+
+/// `handoff receive` logs in to the account's mail server over TLS before it keeps the
+/// account (issue 11): a real Dovecot on 127.0.0.1 with a throwaway certificate authority.
+@Suite struct CLIValidationTests {
+    /// A Dovecot whose one user has `HandoffProcess.testPassword`, and a scratch whose account
+    /// points at it.
+    private func dovecotScratch() throws -> (ThrowawayDovecot, Scratch) {
+        let server = try ThrowawayDovecot.start(user: "ada", password: try SecretBytes(utf8: HandoffProcess.testPassword))
+        let account = """
+            {"accountLinkID": "\(Scratch.linkID)", "displayName": "Ada Lovelace", "emailAddress": "ada@example.org",
+             "username": "ada", "imapHost": "\(server.host)", "imapPort": \(server.tlsPort), "imapSecurity": "tls"}
+            """
+        return (server, try Scratch(account: account))
+    }
+
+    @Test func theRightPasswordIsImportedAfterATLSLogin() async throws {
+        let (server, scratch) = try dovecotScratch()
+        defer { server.stop(); scratch.remove() }
+        let pair = try await TransferPair.start(scratch, receiver: ["--ca-file", server.caFile.path], validated: true)
+        try await pair.confirmByTypingCodes()
+        let (sent, received) = await pair.finish()
+        #expect(received.status == 0, "\(received.stderr)")
+        #expect(sent.status == 0, "\(sent.stderr)")
+        #expect(received.stdout.contains("The account ada@example.org was imported. The mail server accepted the password, so you can use it now.\n"))
+        #expect(scratch.storedCredential == Data(HandoffProcess.testPassword.utf8))
+    }
+
+    /// The server refuses the password: nothing is kept, the stored account stays as it was,
+    /// and both sides say the import failed validation (exit 70).
+    @Test func aWrongPasswordKeepsTheOldAccountAndLeavesNothingStaged() async throws {
+        let (server, scratch) = try dovecotScratch()
+        defer { server.stop(); scratch.remove() }
+        let first = try await TransferPair.start(scratch, receiver: ["--ca-file", server.caFile.path], validated: true)
+        try await first.confirmByTypingCodes()
+        #expect(await first.finish().received.status == 0)
+        let before = scratch.storeSnapshot()
+        try Data("not-the-password\n".utf8).write(to: scratch.passwordFile)
+
+        let second = try await TransferPair.start(scratch, receiver: ["--ca-file", server.caFile.path, "--on-conflict", "replace"],
+                                                  validated: true)
+        try await second.confirmByTypingCodes()
+        let (sent, received) = await second.finish()
+        #expect(received.status == 70)
+        #expect(sent.status == 70)
+        #expect(received.stderr.contains("The mail server \(server.host):\(server.tlsPort) rejected the user name or password. The account was not imported and your existing accounts are unchanged."))
+        #expect(sent.stderr.hasSuffix("The receiving device could not log in to the mail server with this account, so it did not keep it; check the account's settings and password, then try again.\n"))
+        #expect(scratch.storeSnapshot() == before, "the old account and its password are intact")
+        let credentials = scratch.store.appendingPathComponent("credentials")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: credentials.path).allSatisfy { !$0.hasPrefix("staged-") },
+                "no staged leftovers")
+    }
+
+    /// A server whose certificate this device does not trust (no --ca-file): not imported.
+    @Test func anUntrustedCertificateIsNotImported() async throws {
+        let (server, scratch) = try dovecotScratch()
+        defer { server.stop(); scratch.remove() }
+        let pair = try await TransferPair.start(scratch, validated: true)
+        try await pair.confirmByTypingCodes()
+        let (sent, received) = await pair.finish()
+        #expect(received.status == 70)
+        #expect(sent.status == 70)
+        #expect(received.stderr.contains("presented a certificate that this device does not trust"))
+        #expect(scratch.storeSnapshot().isEmpty)
+    }
+}
