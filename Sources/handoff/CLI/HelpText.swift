@@ -1,6 +1,6 @@
 /// The help text of every command. Kept next to each other so they read as one manual.
 enum HelpText {
-    static let commands = ["demo", "send", "receive", "inspect", "qr", "vectors", "bench", "help"]
+    static let commands = ["demo", "send", "receive", "accounts", "inspect", "qr", "vectors", "bench", "help"]
 
     static var exitCodes: String {
         "Exit codes:\n" + ExitCode.allCases.map { "  \(String($0.rawValue).padding(toLength: 4, withPad: " ", startingAt: 0))\($0.summary)" }.joined(separator: "\n")
@@ -16,6 +16,7 @@ enum HelpText {
           demo      Run a whole transfer between two processes on this machine (start here).
           send      Offer an account: show a QR code and the transfer code, then wait for a receiver.
           receive   Use a transfer code to import the offered account into a local store.
+          accounts  List the accounts in a receiver's store (never a password).
           inspect   Decode a transfer code and show its fields and the time left.
           qr        Draw a transfer code as a terminal QR code, an SVG or a PNG.
           vectors   Regenerate the test-vector files: handoff vectors --out DIR
@@ -33,6 +34,7 @@ enum HelpText {
         case "demo": demo
         case "send": send
         case "receive": receive
+        case "accounts": accounts
         case "inspect": inspect
         case "qr": qr
         case "bench": bench
@@ -47,11 +49,14 @@ enum HelpText {
 
         Runs a real transfer of a demo account between two separate processes on this machine:
         'handoff send' and 'handoff receive', talking over TCP on 127.0.0.1. You see the QR code
-        and the transfer code, the same short code on both sides, the confirmations, and at the
-        end the imported account. The demo password is random and never shown.
+        and the transfer code, the same short code on both sides, the confirmations, the
+        receiver logging in to a local IMAP server (a throwaway Dovecot) over TLS, and at the
+        end the imported account. The demo password is random and never shown. The transfer
+        code reaches the receiving process on its standard input, never its command line.
 
         Options:
-          --yes          Confirm everything automatically. Without it, each side asks you.
+          --yes          Answer both sides automatically: the demo types the code each side
+                         shows into the other. Without it, each side asks you.
           --store DIR    Keep the receiver's store in DIR (default: a temporary directory that
                          is removed at the end).
           --ecc LEVEL    QR error correction: L, M (default), Q or H.
@@ -107,23 +112,41 @@ enum HelpText {
         stores the account. The code is never taken from the command line: until the transfer
         ends it is a secret, and other users of this computer can read command lines.
 
-        The store is a directory (default ./handoff-store, created with mode 0700) holding per
-        account <AccountLinkID>.json (settings) and <AccountLinkID>.credential (the password),
-        both mode 0600 and written atomically. The credential file stands in for the Keychain
-        of a real app. This tool does not contact the mail server to validate the account.
+        The store is a directory (default ./handoff-store, mode 0700): accounts.sqlite holds
+        the settings (no password column), credentials/ holds one file per account with the
+        password (mode 0600), standing in for the Keychain of a real app. An import is a
+        transaction: the password is staged under a fresh name, the account is checked by
+        logging in to its mail server over TLS, then the settings and the password become
+        the account's together, or nothing changes. An interrupted import is finished or
+        undone the next time the store is opened.
 
-        An account that is already in the store is never replaced silently: you are asked
-        before the password is sent. A code works once on this device: the store remembers
-        the codes it used.
+        An account that is already in the store (the same link ID, or the same address on the
+        same server) is never replaced silently: you choose before the password is sent, and
+        the old account stays usable until the new one is committed. A code works once on this
+        device: the store remembers the codes it used.
 
         Options:
           --store DIR             Where to store the account (default ./handoff-store).
           --code-file FILE        Read the transfer code from the first line of FILE.
           --on-conflict CHOICE    What to do with a stored account like the offered one:
-                                  replace, keep (both) or cancel, instead of asking.
+                                  replace, keep (both; not for the same link ID) or cancel,
+                                  instead of asking.
+          --ca-file FILE          Trust the certificate authorities in FILE (PEM) for the
+                                  mail server's TLS certificate instead of the system's.
+          --allow-plaintext       Log in without TLS when the server offers none (never by
+                                  default: the password would cross the network readable).
+          --no-validation         Keep the account without logging in to its server (for
+                                  offline tests); the sending device is told it was imported.
 
         To the code question, type the code the sending device shows (or answer yes if it
         matches), no if it differs, or cancel.
+        """
+
+    static let accounts = """
+        Usage: handoff accounts [--store DIR]
+
+        Lists the accounts in a receiver's store (default ./handoff-store): each account's
+        local ID and settings, link ID included. Passwords are never shown.
         """
 
     static let inspect = """
