@@ -32,14 +32,14 @@ enum DemoCommand {
             files.password.wipe()
             files.remove()
         }
-        let mailServer = DemoMailServer.start(password: files.password, console: console)
-        defer { mailServer?.stop() }
-        if let mailServer { files = try files.pointing(at: DemoFiles.MailServer(host: mailServer.host, port: mailServer.tlsPort)) }
         let store = parsed.value("--store").map { URL(fileURLWithPath: $0) } ?? files.directory.appendingPathComponent("store")
         let executable = ownExecutable()
 
         console.line("AccountHandoff demo: two processes on this machine transfer a demo account over 127.0.0.1.")
         console.line("The demo password is random and is never shown.\(automatic ? " The demo answers both sides itself (--yes), typing the code each side shows into the other." : " Answer each side's questions; compare the two codes.")")
+        let mailServer = DemoMailServer.start(password: files.password, console: console)
+        defer { mailServer?.stop() }
+        if let mailServer { files = try files.pointing(at: DemoFiles.MailServer(host: mailServer.host, port: mailServer.tlsPort)) }
         console.line("")
 
         var senderArguments = ["send", "--account", files.accountFile.path, "--password-file", files.passwordFile.path,
