@@ -48,7 +48,7 @@ struct AccountRecord: Codable, Equatable {
                                        username: username, imapHost: imapHost, imapPort: port, imapSecurity: security)
         } catch {
             let field = if case .malformed(let field) = error { field.rawValue } else { "account" }
-            throw CLIError("The account's \(field) is empty, too long or contains control characters; fix it in the account file.", exitCode: .invalidInput)
+            throw CLIError("The account's \(field) is empty, too long, or holds characters an account field may not hold (control, format, bidirectional or invisible characters, line separators, or stacked marks); fix it in the account file.", exitCode: .invalidInput)
         }
     }
 
