@@ -16,7 +16,8 @@ enum BenchCommand {
         guard (1...100_000).contains(iterations) else {
             throw .usage("--iterations takes a whole number from 1 to 100000.", command: "bench")
         }
-        let baseline = measure(iterations) { RawSodiumBaseline.runOneSession() }
+        let floor = SessionFloor(.typical)
+        let baseline = measure(iterations) { floor.runOneSession() }
         let session = measure(iterations) { BenchSession.runOnce() }
         let payload = BenchSession.samplePayload
         let qrText = measure(iterations) { _ = try? SessionPayload(text: payload.text) }
