@@ -76,17 +76,6 @@ import Testing
         #expect(extra.status == 64)
     }
 
-    @Test func benchReportsRatiosAgainstTheLibsodiumBaseline() throws {
-        let result = try HandoffProcess.run(["bench", "--iterations", "3"])
-        #expect(result.status == 0)
-        #expect(result.stdout.hasPrefix("AccountHandoff benchmarks: 3 iterations"))
-        #expect(result.stdout.contains("raw libsodium work of one session (baseline)"))
-        #expect(result.stdout.contains("  1.00x baseline"))
-        #expect(result.stdout.components(separatedBy: "x baseline").count == 5)
-        let invalid = try HandoffProcess.run(["bench", "--iterations", "0"])
-        #expect(invalid.status == 64)
-    }
-
     @Test func vectorsCommandWritesTheCommittedFilesByteForByte() throws {
         let out = FileManager.default.temporaryDirectory.appendingPathComponent("handoff-vectors-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: out) }
