@@ -197,7 +197,8 @@ package final class SessionFloor {
         }
     }
 
-    /// Seals `plaintext` into `frame` (header, then body) and absorbs the frame (Spec 4.3, 5.3).
+    /// Seals `plaintext` into `frame` (header, then body) and absorbs the frame (Spec 4.3, 5.3)
+    /// unless it is the receipt.
     private func seal(_ side: Side, _ type: MessageType, _ frame: UnsafeMutablePointer<UInt8>, sequence: UInt32,
                       _ plaintext: UnsafePointer<UInt8>, _ count: Int, key: UnsafePointer<UInt8>) {
         frames.writeHeader(frame, type, sequence: sequence, bodyLength: count + 16, transferID: side.transferID)
@@ -207,10 +208,11 @@ package final class SessionFloor {
         _ = crypto_aead_chacha20poly1305_ietf_encrypt(frame + 24, &sealedCount, plaintext, UInt64(count),
                                                       side.additionalData, UInt64(adCount), nil, side.aeadNonce, key)
         CryptoMeter.recordForFloor { $0.aeadSeals += 1; $0.aeadSealedBytes += count; $0.aeadSealADBytes += adCount }
-        absorb(side, frame, 24 + count + 16)
+        if type != .receipt { absorb(side, frame, 24 + count + 16) }  // the receipt ends the session: no TH6
     }
 
-    /// Opens `frame` into `output` and absorbs it; every frame of the floor authenticates.
+    /// Opens `frame` into `output` and absorbs it unless it is the receipt; every frame of the
+    /// floor authenticates.
     private func open(_ side: Side, _ frame: UnsafeMutablePointer<UInt8>, sequence: UInt32, plaintextByteCount: Int,
                       into output: UnsafeMutablePointer<UInt8>, key: UnsafePointer<UInt8>) {
         let type = MessageType(rawValue: frame[1])!
@@ -222,7 +224,7 @@ package final class SessionFloor {
                                                                side.additionalData, UInt64(adCount), side.aeadNonce, key)
         CryptoMeter.recordForFloor { $0.aeadOpens += 1; $0.aeadOpenedBytes += sealedCount; $0.aeadOpenADBytes += adCount }
         precondition(status == 0, "floor: a frame did not authenticate")
-        absorb(side, frame, 24 + sealedCount)
+        if type != .receipt { absorb(side, frame, 24 + sealedCount) }
     }
 
     /// `header | expiry | TH | linkID (accept, credential, receipt)` into the side's buffer; its length.

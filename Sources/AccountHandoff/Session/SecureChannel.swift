@@ -73,7 +73,12 @@ final class SecureChannel {
     /// Encrypts `plaintext` into the next frame of `type`, chains it into the transcript
     /// (unless it is an abort) and returns its wire bytes. `account` is the link ID both
     /// people confirmed, bound into accept, credential and receipt frames.
-    func seal(_ type: MessageType, plaintext: SecretBytes, account: AccountLinkID? = nil) -> [UInt8] {
+    ///
+    /// - Parameter endsSession: the session finishes as soon as this frame is sent, so the
+    ///   transcript hash that would absorb it is never read; it is not computed (the receipt's
+    ///   `TH6`, Spec 4.1).
+    func seal(_ type: MessageType, plaintext: SecretBytes, account: AccountLinkID? = nil,
+              endsSession: Bool = false) -> [UInt8] {
         let sequence = nextSendSequence
         let placeholder = Frame(type: type, transferID: transferID, sequence: sequence,
                                 body: [UInt8](repeating: 0, count: plaintext.count + ChaCha20Poly1305.tagByteCount))
@@ -81,7 +86,7 @@ final class SecureChannel {
                                          additionalData: additionalData(for: placeholder, account: account))
         let bytes = Frame(type: type, transferID: transferID, sequence: sequence, body: body).bytes
         nextSendSequence += 1
-        if type != .abort { transcript.absorb(frame: bytes) }
+        if type != .abort, !endsSession { transcript.absorb(frame: bytes) }
         return bytes
     }
 
@@ -97,21 +102,23 @@ final class SecureChannel {
     /// Seals a short plaintext held in public bytes (receipt status, empty accept).
     ///
     /// - Throws: ``HandoffError/secureMemoryUnavailable(_:)``; nothing changes then.
-    func seal(_ type: MessageType, bytes: [UInt8], account: AccountLinkID?) throws(HandoffError) -> [UInt8] {
+    func seal(_ type: MessageType, bytes: [UInt8], account: AccountLinkID?,
+              endsSession: Bool = false) throws(HandoffError) -> [UInt8] {
         let plaintext = try SecretBytes(copying: bytes)
         defer { plaintext.wipe() }
-        return seal(type, plaintext: plaintext, account: account)
+        return seal(type, plaintext: plaintext, account: account, endsSession: endsSession)
     }
 
     /// Checks sequence and type (E1-E3), then authenticates and decrypts (E4): the common path
     /// of every encrypted frame. On success the receive sequence advances and the frame is
-    /// chained into the transcript (unless it is an abort).
+    /// chained into the transcript (unless it is an abort, or `endsSession`: the session
+    /// finishes whatever authenticates, so that hash would never be read).
     ///
     /// - Throws: ``HandoffError/replayed``, ``HandoffError/outOfOrder``,
     ///   ``HandoffError/unexpectedMessage(_:in:)``, ``HandoffError/authenticationFailed``,
     ///   ``HandoffError/secureMemoryUnavailable(_:)``. State is unchanged when it throws.
     func open(_ frame: Frame, expecting expected: Expectation, in phase: SessionPhase,
-              account: AccountLinkID?) throws(HandoffError) -> SecretBytes {
+              account: AccountLinkID?, endsSession: Bool = false) throws(HandoffError) -> SecretBytes {
         if frame.sequence < nextReceiveSequence { throw .replayed }
         if frame.sequence > nextReceiveSequence, frame.type != .abort { throw .outOfOrder }
         switch expected {
@@ -126,7 +133,7 @@ final class SecureChannel {
                                                   sealed: frame.body,
                                                   additionalData: additionalData(for: frame, account: account))
         nextReceiveSequence = frame.sequence &+ 1
-        if frame.type != .abort { transcript.absorb(frame: frame.bytes) }
+        if frame.type != .abort, !endsSession { transcript.absorb(frame: frame.bytes) }
         return plaintext
     }
 

@@ -24,16 +24,16 @@ import Testing
         // The session itself, pinned (Spec 4): the sender draws nonce and key, the receiver its
         // key; each side one key pair and one DH; SHA-256 for the commitment (twice: made and
         // checked), the transfer ID and TH0 (each side), HH and TH1 (each side) and every later
-        // frame (each side); per side an HKDF-Extract and four Expands, the hello
+        // frame but the receipt, which ends the session (each side); per side an HKDF-Extract and four Expands, the hello
         // tag, and three HMACs for the short code; five frames sealed and opened.
         var expected = CryptoMeter.Counts()
         expected.randomCalls = 3; expected.randomBytes = 96
         expected.scalarMultBase = 2; expected.scalarMult = 2
         let qr = SessionPayload.fixedByteCount + ReferenceSession.typical.rendezvous.bytes.count
         let offerFrame = 24 + 256 + 16
-        let frames = 2 * (88 + 72 + offerFrame + 40 + 1064 + 41)
-        expected.sha256Hashes = 2 + 4 + 2 + 2 + 2 * 5
-        expected.sha256Bytes = 2 * (14 + 32) + 2 * (15 + qr) + 2 * (14 + qr) + 2 * 64 + 2 * 6 * 32 + frames
+        let frames = 2 * (88 + 72 + offerFrame + 40 + 1064)
+        expected.sha256Hashes = 2 + 4 + 2 + 2 + 2 * 4
+        expected.sha256Bytes = 2 * (14 + 32) + 2 * (15 + qr) + 2 * (14 + qr) + 2 * 64 + 2 * 5 * 32 + frames
         expected.hmacs = 2 * 9
         expected.hmacKeyBytes = 2 * 9 * 32
         expected.hmacMessageBytes = 2 * (64 + 10 + 8 + 8 + 13 + 32 + 64 + 9 + 41)
