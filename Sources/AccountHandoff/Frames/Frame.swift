@@ -27,7 +27,7 @@ public struct Frame: Hashable, Sendable {
 
     /// The header bytes, which are also the start of every AEAD additional data.
     public var header: [UInt8] {
-        var writer = ByteWriter()
+        var writer = ByteWriter(capacity: Self.headerByteCount)
         writer.write(SessionPayload.currentVersion)
         writer.write(type.rawValue)
         writer.write(transferID.bytes)

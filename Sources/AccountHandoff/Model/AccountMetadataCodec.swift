@@ -77,11 +77,12 @@ enum Padding {
 
     /// Pads public bytes.
     static func pad(_ content: [UInt8], blockByteCount: Int) -> [UInt8] {
-        var writer = ByteWriter()
+        let total = paddedByteCount(for: content.count, blockByteCount: blockByteCount)
+        var writer = ByteWriter(capacity: total)
         writer.write(UInt16(content.count))
         writer.write(content)
-        let total = paddedByteCount(for: content.count, blockByteCount: blockByteCount)
-        return writer.bytes + [UInt8](repeating: 0, count: total - writer.bytes.count)
+        writer.writeZeros(total - 2 - content.count)
+        return writer.bytes
     }
 
     /// Removes padding, checking the length prefix, the block multiple and that padding is zero.
@@ -90,7 +91,7 @@ enum Padding {
         let length = Int(try reader.readUInt16(.padding))
         guard padded.count == paddedByteCount(for: length, blockByteCount: blockByteCount) else { throw .malformed(.padding) }
         let content = try reader.read(count: length, .padding)
-        guard reader.readRest().allSatisfy({ $0 == 0 }) else { throw .malformed(.padding) }
+        guard reader.restIsAllZero else { throw .malformed(.padding) }
         return content
     }
 }

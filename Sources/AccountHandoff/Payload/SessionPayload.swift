@@ -50,7 +50,7 @@ public struct SessionPayload: Hashable, Sendable {
         self.commitment = commitment
         self.senderPublicKey = senderPublicKey
         self.rendezvous = rendezvous
-        var writer = ByteWriter()
+        var writer = ByteWriter(capacity: Self.fixedByteCount + rendezvous.bytes.count)
         writer.write(version)
         writer.write(intent.rawValue)
         writer.write(expiry)
