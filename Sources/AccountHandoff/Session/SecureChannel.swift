@@ -45,10 +45,8 @@ final class SecureChannel {
 
     /// The 96-bit AEAD nonce: eight zero bytes, then the sequence number big-endian.
     static func nonce(sequence: UInt32) -> [UInt8] {
-        var writer = ByteWriter()
-        writer.write([UInt8](repeating: 0, count: 8))
-        writer.write(sequence)
-        return writer.bytes
+        [0, 0, 0, 0, 0, 0, 0, 0, UInt8(truncatingIfNeeded: sequence >> 24), UInt8(truncatingIfNeeded: sequence >> 16),
+         UInt8(truncatingIfNeeded: sequence >> 8), UInt8(truncatingIfNeeded: sequence)]
     }
 
     /// Whether the AD of `type` binds the account link ID (accept, credential, receipt).
@@ -59,14 +57,15 @@ final class SecureChannel {
         }
     }
 
-    /// `header | expiry(4) | transcript hash | linkID (accept, credential, receipt only)`,
-    /// where the hash is `TH1` for aborts and the current transcript hash otherwise.
-    func additionalData(for frame: Frame, account: AccountLinkID?) -> [UInt8] {
-        var writer = ByteWriter()
-        writer.write(frame.header)
+    /// `header | expiry(4) | transcript hash | linkID (accept, credential, receipt only)` for
+    /// a frame of `type` with these 24 header bytes, where the hash is `TH1` for aborts and the
+    /// current transcript hash otherwise.
+    private func additionalData(header: ArraySlice<UInt8>, type: MessageType, account: AccountLinkID?) -> [UInt8] {
+        var writer = ByteWriter(capacity: Frame.headerByteCount + 4 + SHA256.byteCount + AccountLinkID.byteCount)
+        writer.write(header)
         writer.write(expiry)
-        writer.write(frame.type == .abort ? handshakeTranscript : transcript.hash)
-        if Self.bindsAccount(frame.type), let account { writer.write(account.bytes) }
+        writer.write(type == .abort ? handshakeTranscript : transcript.hash)
+        if Self.bindsAccount(type), let account { writer.write(account.bytes) }
         return writer.bytes
     }
 
@@ -80,11 +79,11 @@ final class SecureChannel {
     func seal(_ type: MessageType, plaintext: SecretBytes, account: AccountLinkID? = nil,
               endsSession: Bool = false) -> [UInt8] {
         let sequence = nextSendSequence
-        let placeholder = Frame(type: type, transferID: transferID, sequence: sequence,
-                                body: [UInt8](repeating: 0, count: plaintext.count + ChaCha20Poly1305.tagByteCount))
-        let body = ChaCha20Poly1305.seal(key: sendKey, nonce: Self.nonce(sequence: sequence), plaintext: plaintext,
-                                         additionalData: additionalData(for: placeholder, account: account))
-        let bytes = Frame(type: type, transferID: transferID, sequence: sequence, body: body).bytes
+        let header = Frame.header(type: type, transferID: transferID, sequence: sequence,
+                                  bodyLength: plaintext.count + ChaCha20Poly1305.tagByteCount)
+        let bytes = ChaCha20Poly1305.seal(key: sendKey, nonce: Self.nonce(sequence: sequence), plaintext: plaintext,
+                                          additionalData: additionalData(header: header[...], type: type, account: account),
+                                          after: header)
         nextSendSequence += 1
         if type != .abort, !endsSession { transcript.absorb(frame: bytes) }
         return bytes
@@ -117,8 +116,11 @@ final class SecureChannel {
     /// - Throws: ``HandoffError/replayed``, ``HandoffError/outOfOrder``,
     ///   ``HandoffError/unexpectedMessage(_:in:)``, ``HandoffError/authenticationFailed``,
     ///   ``HandoffError/secureMemoryUnavailable(_:)``. State is unchanged when it throws.
-    func open(_ frame: Frame, expecting expected: Expectation, in phase: SessionPhase,
+    func open(_ frame: Frame, received bytes: [UInt8], expecting expected: Expectation, in phase: SessionPhase,
               account: AccountLinkID?, endsSession: Bool = false) throws(HandoffError) -> SecretBytes {
+        // The strict decoder re-encodes to exactly the received bytes, so they serve as the
+        // frame's header and wire bytes without building them again.
+        assert(bytes.count == Frame.headerByteCount + frame.body.count, "frame and received bytes differ")
         if frame.sequence < nextReceiveSequence { throw .replayed }
         if frame.sequence > nextReceiveSequence, frame.type != .abort { throw .outOfOrder }
         switch expected {
@@ -131,9 +133,10 @@ final class SecureChannel {
         }
         let plaintext = try ChaCha20Poly1305.open(key: receiveKey, nonce: Self.nonce(sequence: frame.sequence),
                                                   sealed: frame.body,
-                                                  additionalData: additionalData(for: frame, account: account))
+                                                  additionalData: additionalData(header: bytes[..<Frame.headerByteCount],
+                                                                                 type: frame.type, account: account))
         nextReceiveSequence = frame.sequence &+ 1
-        if frame.type != .abort, !endsSession { transcript.absorb(frame: frame.bytes) }
+        if frame.type != .abort, !endsSession { transcript.absorb(frame: bytes) }
         return plaintext
     }
 

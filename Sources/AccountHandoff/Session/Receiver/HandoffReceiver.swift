@@ -203,7 +203,8 @@ public final class HandoffReceiver {
         }
         let plaintext: SecretBytes
         do {
-            plaintext = try channel.open(frame, expecting: expectation, in: phase, account: state.account?.linkID)
+            plaintext = try channel.open(frame, received: bytes, expecting: expectation, in: phase,
+                                         account: state.account?.linkID)
         } catch {
             return [.ignored(error)]
         }

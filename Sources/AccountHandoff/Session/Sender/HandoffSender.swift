@@ -239,8 +239,9 @@ public final class HandoffSender {
         let endsSession = if case .awaitingReceipt = state { true } else { false }
         let plaintext: SecretBytes
         do {
-            plaintext = try established.channel.open(frame, expecting: expectation, in: .sender(state.phase),
-                                                     account: context.account.linkID, endsSession: endsSession)
+            plaintext = try established.channel.open(frame, received: bytes, expecting: expectation,
+                                                     in: .sender(state.phase), account: context.account.linkID,
+                                                     endsSession: endsSession)
         } catch {
             return [.ignored(error)]
         }
