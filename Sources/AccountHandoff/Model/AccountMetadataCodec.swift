@@ -50,18 +50,11 @@ enum AccountMetadataCodec {
 extension String {
     /// Decodes `bytes` as UTF-8 only if they are valid and re-encode to exactly the same bytes.
     init?(validatingUTF8Bytes bytes: [UInt8]) {
-        var scalars = String.UnicodeScalarView()
-        var decoder = UTF8()
-        var iterator = bytes.makeIterator()
-        decoding: while true {
-            switch decoder.decode(&iterator) {
-            case .scalarValue(let scalar): scalars.append(scalar)
-            case .emptyInput: break decoding
-            case .error: return nil
-            }
-        }
-        let text = String(scalars)
-        guard Array(text.utf8) == bytes else { return nil }
+        // Decoding replaces each ill-formed sequence (overlong forms, surrogates, beyond
+        // U+10FFFF, truncated) with U+FFFD, so the text re-encodes to exactly these bytes only
+        // when they were valid UTF-8.
+        let text = String(decoding: bytes, as: UTF8.self)
+        guard text.utf8.elementsEqual(bytes) else { return nil }
         self = text
     }
 }
