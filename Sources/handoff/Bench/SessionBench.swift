@@ -88,17 +88,12 @@ struct SessionBench {
     }
 
     /// Sessions per second in total when `threads` threads each run `iterations` of `body`
-    /// (given the thread's index) at the same time.
+    /// (given the thread's index) at the same time (``ParallelThreads/timed(threads:iterations:_:)``).
     private func rate(threads: Int, _ body: (Int) throws(BenchFailure) -> Void) throws(BenchFailure) -> Double {
         let failure = FirstFailure()
-        let seconds = Stopwatch.seconds {
-            ParallelThreads.run(threads) { thread in
-                do throws(BenchFailure) {
-                    for _ in 0..<iterations { try body(thread) }
-                } catch {
-                    failure.record(error)
-                }
-            }
+        let seconds = ParallelThreads.timed(threads: threads, iterations: iterations) { thread in
+            guard failure.error == nil else { return }
+            do throws(BenchFailure) { try body(thread) } catch { failure.record(error) }
         }
         if let error = failure.error { throw error }
         return Double(threads * iterations) / seconds
