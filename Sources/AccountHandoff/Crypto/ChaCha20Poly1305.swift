@@ -12,7 +12,7 @@ enum ChaCha20Poly1305 {
     /// Encrypts `plaintext` (read from guarded memory) and returns `prefix || ciphertext || tag`
     /// in one array (a frame's header and body: `prefix` is empty unless given).
     static func seal(key: SecretBytes, nonce: [UInt8], plaintext: SecretBytes, additionalData: [UInt8],
-                     after prefix: [UInt8] = []) -> [UInt8] {
+                     prefixedWith prefix: [UInt8] = []) -> [UInt8] {
         precondition(key.count == keyByteCount && nonce.count == nonceByteCount, "AEAD key or nonce size")
         Sodium.ensureInitialised()
         let output = [UInt8](unsafeUninitializedCapacity: prefix.count + plaintext.count + tagByteCount) { buffer, initialized in

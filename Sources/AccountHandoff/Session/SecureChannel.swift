@@ -83,7 +83,7 @@ final class SecureChannel {
                                   bodyLength: plaintext.count + ChaCha20Poly1305.tagByteCount)
         let bytes = ChaCha20Poly1305.seal(key: sendKey, nonce: Self.nonce(sequence: sequence), plaintext: plaintext,
                                           additionalData: additionalData(header: header[...], type: type, account: account),
-                                          after: header)
+                                          prefixedWith: header)
         nextSendSequence += 1
         if type != .abort, !endsSession { transcript.absorb(frame: bytes) }
         return bytes

@@ -18,7 +18,8 @@ enum BenchCommand {
             calls and input sizes as a real one), made directly on preallocated buffers;
           - the full session through both state machines (production randomness, the receiver
             decoding the QR text), and session_over_floor, its time divided by the floor's;
-          - sessions per second on 1 thread and in total on 2 threads (and the floor's);
+          - sessions per second on 1 thread and in total on 2 threads (and the floor's), each
+            thread running for 0.1 s before the clock starts;
           - 1,000 and 100,000 pending senders: start and completion rates, memory maps,
             locked memory (VmLck) and resident memory (VmRSS) while all are pending;
           - QR payload -> text -> module matrix against one raw libqrencode call, QR text
