@@ -100,16 +100,6 @@ import Testing
         #expect(replace.stderr == "--replace is now '--on-conflict replace' (or keep, or cancel); without it you are asked.\n")
     }
 
-    @Test func benchReportsRatiosAgainstTheLibsodiumBaseline() async throws {
-        let result = try await HandoffProcess.run(["bench", "--iterations", "3"])
-        #expect(result.status == 0)
-        #expect(result.stdout.hasPrefix("AccountHandoff benchmarks: 3 iterations"))
-        #expect(result.stdout.contains("raw libsodium work of one session (baseline)"))
-        #expect(result.stdout.contains("  1.00x baseline"))
-        let invalid = try await HandoffProcess.run(["bench", "--iterations", "0"])
-        #expect(invalid.status == 64)
-    }
-
     @Test func vectorsCommandWritesTheCommittedFilesByteForByte() async throws {
         let out = FileManager.default.temporaryDirectory.appendingPathComponent("handoff-vectors-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: out) }

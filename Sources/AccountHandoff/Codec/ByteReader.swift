@@ -12,18 +12,26 @@ struct ByteReader {
 
     /// Reads one byte.
     mutating func readUInt8(_ field: HandoffError.Field) throws(HandoffError) -> UInt8 {
-        try read(count: 1, field)[0]
+        UInt8(try readBigEndian(byteCount: 1, field))
     }
 
     /// Reads a big-endian `UInt16`.
     mutating func readUInt16(_ field: HandoffError.Field) throws(HandoffError) -> UInt16 {
-        let raw = try read(count: 2, field)
-        return UInt16(raw[0]) << 8 | UInt16(raw[1])
+        UInt16(try readBigEndian(byteCount: 2, field))
     }
 
     /// Reads a big-endian `UInt32`.
     mutating func readUInt32(_ field: HandoffError.Field) throws(HandoffError) -> UInt32 {
-        try read(count: 4, field).reduce(0) { $0 << 8 | UInt32($1) }
+        try readBigEndian(byteCount: 4, field)
+    }
+
+    /// Reads `byteCount` (1...4) bytes as one big-endian number, without copying them out.
+    private mutating func readBigEndian(byteCount: Int, _ field: HandoffError.Field) throws(HandoffError) -> UInt32 {
+        guard byteCount <= remaining else { throw .malformed(field) }
+        var value: UInt32 = 0
+        for index in offset..<offset + byteCount { value = value << 8 | UInt32(bytes[index]) }
+        offset += byteCount
+        return value
     }
 
     /// Reads exactly `count` bytes.
@@ -33,11 +41,8 @@ struct ByteReader {
         return Array(bytes[offset..<offset + count])
     }
 
-    /// Reads everything that is left.
-    mutating func readRest() -> [UInt8] {
-        defer { offset = bytes.count }
-        return Array(bytes[offset...])
-    }
+    /// Whether every byte left is zero (padding), without consuming them.
+    var restIsAllZero: Bool { bytes[offset...].allSatisfy { $0 == 0 } }
 
     /// Fails with `.malformed(.trailingBytes)` unless every byte has been consumed.
     func expectEnd() throws(HandoffError) {

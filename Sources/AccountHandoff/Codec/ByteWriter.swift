@@ -3,6 +3,10 @@ struct ByteWriter {
     /// The bytes written so far.
     private(set) var bytes: [UInt8] = []
 
+    /// Starts empty, with room for `capacity` bytes so that writing up to that many never
+    /// reallocates.
+    init(capacity: Int = 0) { bytes.reserveCapacity(capacity) }
+
     /// Appends one byte.
     mutating func write(_ value: UInt8) { bytes.append(value) }
 
@@ -19,4 +23,10 @@ struct ByteWriter {
 
     /// Appends raw bytes.
     mutating func write(_ raw: [UInt8]) { bytes.append(contentsOf: raw) }
+
+    /// Appends raw bytes from part of an array.
+    mutating func write(_ raw: ArraySlice<UInt8>) { bytes.append(contentsOf: raw) }
+
+    /// Appends `count` zero bytes.
+    mutating func writeZeros(_ count: Int) { bytes.append(contentsOf: repeatElement(0, count: count)) }
 }

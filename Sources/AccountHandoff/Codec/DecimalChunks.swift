@@ -11,17 +11,24 @@ enum DecimalChunks {
 
     /// Encodes `bytes` as decimal digits.
     static func encode(_ bytes: [UInt8]) -> String {
-        var text = ""
-        var index = 0
-        while index < bytes.count {
-            let group = bytes[index..<min(index + groupByteCount, bytes.count)]
-            let value = group.reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
-            let digits = String(value)
-            let width = digitsPerByteCount[group.count]
-            text += String(repeating: "0", count: width - digits.count) + digits
-            index += groupByteCount
+        let length = bytes.count / groupByteCount * 17 + digitsPerByteCount[bytes.count % groupByteCount]
+        return String(unsafeUninitializedCapacity: length) { text in
+            var written = 0
+            var index = 0
+            while index < bytes.count {
+                let end = min(index + groupByteCount, bytes.count)
+                var value = bytes[index..<end].reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
+                let width = digitsPerByteCount[end - index]
+                // The group's digits, least significant first, from its right end: zero-padded.
+                for position in (written..<written + width).reversed() {
+                    text[position] = 0x30 + UInt8(value % 10)
+                    value /= 10
+                }
+                written += width
+                index = end
+            }
+            return written
         }
-        return text
     }
 
     /// Decodes digits produced by ``encode(_:)``.
@@ -29,7 +36,11 @@ enum DecimalChunks {
     /// - Throws: `.malformed(.digits)` for a non-digit or a length no byte count produces;
     ///   `.nonCanonicalEncoding` for a group whose value does not fit its byte count.
     static func decode(_ text: Substring) throws(HandoffError) -> [UInt8] {
-        let digits = Array(text.utf8)
+        try decode(digits: Array(String(text).utf8)[...])
+    }
+
+    /// Decodes the ASCII digits produced by ``encode(_:)``, as ``decode(_:)`` does.
+    static func decode(digits: ArraySlice<UInt8>) throws(HandoffError) -> [UInt8] {
         guard digits.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) else { throw .malformed(.digits) }
         let fullGroups = digits.count / 17
         guard let tailBytes = digitsPerByteCount.firstIndex(of: digits.count % 17), tailBytes < groupByteCount else {
@@ -37,8 +48,9 @@ enum DecimalChunks {
         }
         var bytes: [UInt8] = []
         bytes.reserveCapacity(fullGroups * groupByteCount + tailBytes)
-        var offset = 0
-        for byteCount in Array(repeating: groupByteCount, count: fullGroups) + (tailBytes > 0 ? [tailBytes] : []) {
+        var offset = digits.startIndex
+        for group in 0..<(fullGroups + (tailBytes > 0 ? 1 : 0)) {
+            let byteCount = group < fullGroups ? groupByteCount : tailBytes
             let width = digitsPerByteCount[byteCount]
             let value = digits[offset..<offset + width].reduce(UInt64(0)) { $0 * 10 + UInt64($1 - 0x30) }
             guard value >> UInt64(8 * byteCount) == 0 else { throw .nonCanonicalEncoding }

@@ -9,21 +9,26 @@ enum ChaCha20Poly1305 {
     /// Authentication tag length in bytes.
     static let tagByteCount = 16
 
-    /// Encrypts `plaintext` (read from guarded memory) and returns `ciphertext || tag`.
-    static func seal(key: SecretBytes, nonce: [UInt8], plaintext: SecretBytes, additionalData: [UInt8]) -> [UInt8] {
+    /// Encrypts `plaintext` (read from guarded memory) and returns `prefix || ciphertext || tag`
+    /// in one array (a frame's header and body: `prefix` is empty unless given).
+    static func seal(key: SecretBytes, nonce: [UInt8], plaintext: SecretBytes, additionalData: [UInt8],
+                     prefixedWith prefix: [UInt8] = []) -> [UInt8] {
         precondition(key.count == keyByteCount && nonce.count == nonceByteCount, "AEAD key or nonce size")
         Sodium.ensureInitialised()
-        var output = [UInt8](repeating: 0, count: plaintext.count + tagByteCount)
-        var outputLength: UInt64 = 0
-        key.withUnsafeBytes { keyBytes in
-            plaintext.withUnsafeBytes { message in
-                _ = crypto_aead_chacha20poly1305_ietf_encrypt(
-                    &output, &outputLength,
-                    message.baseAddress?.assumingMemoryBound(to: UInt8.self), UInt64(message.count),
-                    additionalData, UInt64(additionalData.count),
-                    nil, nonce,
-                    keyBytes.baseAddress!.assumingMemoryBound(to: UInt8.self))
+        let output = [UInt8](unsafeUninitializedCapacity: prefix.count + plaintext.count + tagByteCount) { buffer, initialized in
+            buffer.baseAddress!.initialize(from: prefix, count: prefix.count)
+            var outputLength: UInt64 = 0
+            key.withUnsafeBytes { keyBytes in
+                plaintext.withUnsafeBytes { message in
+                    _ = crypto_aead_chacha20poly1305_ietf_encrypt(
+                        buffer.baseAddress! + prefix.count, &outputLength,
+                        message.baseAddress?.assumingMemoryBound(to: UInt8.self), UInt64(message.count),
+                        additionalData, UInt64(additionalData.count),
+                        nil, nonce,
+                        keyBytes.baseAddress!.assumingMemoryBound(to: UInt8.self))
+                }
             }
+            initialized = buffer.count
         }
         CryptoMeter.record { counts in
             counts.aeadSeals += 1

@@ -35,7 +35,7 @@ enum HKDF {
                 let mac = HMACSHA256(key: pseudorandomKey)
                 if written > 0 { mac.update(UnsafeRawBufferPointer(rebasing: out[(written - blockSize)..<written])) }
                 mac.update(info)
-                mac.update([counter])
+                withUnsafeBytes(of: counter) { mac.update($0) }
                 if length - written >= blockSize {
                     mac.finalize(into: UnsafeMutableRawBufferPointer(rebasing: out[written..<(written + blockSize)]))
                     written += blockSize

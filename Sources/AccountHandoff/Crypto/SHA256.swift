@@ -10,36 +10,46 @@ enum SHA256 {
         hash(parts: parts)
     }
 
-    /// The digest of `label | bytes`, for bytes read straight from guarded memory.
-    static func hash(_ label: [UInt8], _ bytes: UnsafeRawBufferPointer) -> [UInt8] {
-        Sodium.ensureInitialised()
-        var state = crypto_hash_sha256_state()
-        defer { sodium_memzero(&state, MemoryLayout<crypto_hash_sha256_state>.size) }
-        crypto_hash_sha256_init(&state)
-        crypto_hash_sha256_update(&state, label, UInt64(label.count))
-        if let base = bytes.baseAddress, bytes.count > 0 {
-            crypto_hash_sha256_update(&state, base.assumingMemoryBound(to: UInt8.self), UInt64(bytes.count))
+    /// The digest of `first | second`: every hash of the protocol (a label or transcript hash,
+    /// then the QR binary, a key or a frame), without collecting the parts in an array.
+    static func hash(_ first: [UInt8], _ second: [UInt8]) -> [UInt8] {
+        digest(ofByteCount: first.count + second.count) { state in
+            crypto_hash_sha256_update(&state, first, UInt64(first.count))
+            crypto_hash_sha256_update(&state, second, UInt64(second.count))
         }
-        var digest = [UInt8](repeating: 0, count: byteCount)
-        crypto_hash_sha256_final(&state, &digest)
-        CryptoMeter.record { $0.sha256Hashes += 1; $0.sha256Bytes += label.count + bytes.count }
-        return digest
+    }
+
+    /// The digest of `label | bytes`, for bytes read straight from guarded memory; the hash
+    /// state is wiped afterwards.
+    static func hash(_ label: [UInt8], _ bytes: UnsafeRawBufferPointer) -> [UInt8] {
+        digest(ofByteCount: label.count + bytes.count, wipingState: true) { state in
+            crypto_hash_sha256_update(&state, label, UInt64(label.count))
+            if let base = bytes.baseAddress, bytes.count > 0 {
+                crypto_hash_sha256_update(&state, base.assumingMemoryBound(to: UInt8.self), UInt64(bytes.count))
+            }
+        }
     }
 
     /// The digest of the concatenation of `parts`.
     static func hash(parts: [[UInt8]]) -> [UInt8] {
+        digest(ofByteCount: parts.reduce(0) { $0 + $1.count }) { state in
+            for part in parts { crypto_hash_sha256_update(&state, part, UInt64(part.count)) }
+        }
+    }
+
+    /// Runs `absorb` (`byteCount` bytes in all) between init and final.
+    private static func digest(ofByteCount byteCount: Int, wipingState: Bool = false,
+                               _ absorb: (inout crypto_hash_sha256_state) -> Void) -> [UInt8] {
         Sodium.ensureInitialised()
         var state = crypto_hash_sha256_state()
+        defer { if wipingState { sodium_memzero(&state, MemoryLayout<crypto_hash_sha256_state>.size) } }
         crypto_hash_sha256_init(&state)
-        for part in parts {
-            crypto_hash_sha256_update(&state, part, UInt64(part.count))
+        absorb(&state)
+        let digest = [UInt8](unsafeUninitializedCapacity: Self.byteCount) { buffer, initialized in
+            crypto_hash_sha256_final(&state, buffer.baseAddress!)
+            initialized = Self.byteCount
         }
-        var digest = [UInt8](repeating: 0, count: byteCount)
-        crypto_hash_sha256_final(&state, &digest)
-        CryptoMeter.record { counts in
-            counts.sha256Hashes += 1
-            for part in parts { counts.sha256Bytes += part.count }
-        }
+        CryptoMeter.record { $0.sha256Hashes += 1; $0.sha256Bytes += byteCount }
         return digest
     }
 }

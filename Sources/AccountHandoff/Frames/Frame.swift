@@ -27,17 +27,33 @@ public struct Frame: Hashable, Sendable {
 
     /// The header bytes, which are also the start of every AEAD additional data.
     public var header: [UInt8] {
-        var writer = ByteWriter()
+        Self.header(type: type, transferID: transferID, sequence: sequence, bodyLength: body.count)
+    }
+
+    /// The full wire bytes.
+    public var bytes: [UInt8] {
+        var writer = ByteWriter(capacity: Self.headerByteCount + body.count)
+        Self.writeHeader(&writer, type: type, transferID: transferID, sequence: sequence, bodyLength: body.count)
+        writer.write(body)
+        return writer.bytes
+    }
+
+    /// The header of a frame with these fields and a body of `bodyLength` bytes, for a frame
+    /// whose body is not made yet (an AEAD body is sealed with its header as part of the AD).
+    static func header(type: MessageType, transferID: TransferID, sequence: UInt32, bodyLength: Int) -> [UInt8] {
+        var writer = ByteWriter(capacity: headerByteCount)
+        writeHeader(&writer, type: type, transferID: transferID, sequence: sequence, bodyLength: bodyLength)
+        return writer.bytes
+    }
+
+    private static func writeHeader(_ writer: inout ByteWriter, type: MessageType, transferID: TransferID,
+                                    sequence: UInt32, bodyLength: Int) {
         writer.write(SessionPayload.currentVersion)
         writer.write(type.rawValue)
         writer.write(transferID.bytes)
         writer.write(sequence)
-        writer.write(UInt16(body.count))
-        return writer.bytes
+        writer.write(UInt16(bodyLength))
     }
-
-    /// The full wire bytes.
-    public var bytes: [UInt8] { header + body }
 
     /// Strictly decodes one frame.
     ///

@@ -50,18 +50,11 @@ enum AccountMetadataCodec {
 extension String {
     /// Decodes `bytes` as UTF-8 only if they are valid and re-encode to exactly the same bytes.
     init?(validatingUTF8Bytes bytes: [UInt8]) {
-        var scalars = String.UnicodeScalarView()
-        var decoder = UTF8()
-        var iterator = bytes.makeIterator()
-        decoding: while true {
-            switch decoder.decode(&iterator) {
-            case .scalarValue(let scalar): scalars.append(scalar)
-            case .emptyInput: break decoding
-            case .error: return nil
-            }
-        }
-        let text = String(scalars)
-        guard Array(text.utf8) == bytes else { return nil }
+        // Decoding replaces each ill-formed sequence (overlong forms, surrogates, beyond
+        // U+10FFFF, truncated) with U+FFFD, so the text re-encodes to exactly these bytes only
+        // when they were valid UTF-8.
+        let text = String(decoding: bytes, as: UTF8.self)
+        guard text.utf8.elementsEqual(bytes) else { return nil }
         self = text
     }
 }
@@ -77,11 +70,12 @@ enum Padding {
 
     /// Pads public bytes.
     static func pad(_ content: [UInt8], blockByteCount: Int) -> [UInt8] {
-        var writer = ByteWriter()
+        let total = paddedByteCount(for: content.count, blockByteCount: blockByteCount)
+        var writer = ByteWriter(capacity: total)
         writer.write(UInt16(content.count))
         writer.write(content)
-        let total = paddedByteCount(for: content.count, blockByteCount: blockByteCount)
-        return writer.bytes + [UInt8](repeating: 0, count: total - writer.bytes.count)
+        writer.writeZeros(total - 2 - content.count)
+        return writer.bytes
     }
 
     /// Removes padding, checking the length prefix, the block multiple and that padding is zero.
@@ -90,7 +84,7 @@ enum Padding {
         let length = Int(try reader.readUInt16(.padding))
         guard padded.count == paddedByteCount(for: length, blockByteCount: blockByteCount) else { throw .malformed(.padding) }
         let content = try reader.read(count: length, .padding)
-        guard reader.readRest().allSatisfy({ $0 == 0 }) else { throw .malformed(.padding) }
+        guard reader.restIsAllZero else { throw .malformed(.padding) }
         return content
     }
 }

@@ -1,3 +1,5 @@
+internal import CSodium
+
 /// The credential frame's plaintext (Spec 3.5): `u16 n | password(n) | zeros` to exactly
 /// ``paddedByteCount`` bytes, built and parsed only inside guarded memory so the password
 /// never passes through an ordinary Swift buffer and its length stays hidden on the wire.
@@ -33,7 +35,7 @@ enum CredentialPlaintext {
         let length = padded.withUnsafeBytes { Int($0[0]) << 8 | Int($0[1]) }
         guard length > 0, length <= maximumCredentialByteCount else { throw .malformed(.credential) }
         let paddingIsZero = padded.withUnsafeBytes { buffer in
-            buffer[(2 + length)...].allSatisfy { $0 == 0 }
+            sodium_is_zero(buffer.baseAddress!.assumingMemoryBound(to: UInt8.self) + 2 + length, paddedByteCount - 2 - length) == 1
         }
         guard paddingIsZero else { throw .malformed(.padding) }
         let credential = try SecretBytes(zeroedCount: length)

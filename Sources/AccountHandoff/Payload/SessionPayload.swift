@@ -50,7 +50,7 @@ public struct SessionPayload: Hashable, Sendable {
         self.commitment = commitment
         self.senderPublicKey = senderPublicKey
         self.rendezvous = rendezvous
-        var writer = ByteWriter()
+        var writer = ByteWriter(capacity: Self.fixedByteCount + rendezvous.bytes.count)
         writer.write(version)
         writer.write(intent.rawValue)
         writer.write(expiry)
@@ -73,11 +73,10 @@ public struct SessionPayload: Hashable, Sendable {
     ///   ``HandoffError/unsupportedVersion(_:)``, ``HandoffError/wrongIntent(_:)``,
     ///   ``HandoffError/rendezvousTooLong(_:)``.
     public init(text: String) throws(HandoffError) {
-        let utf8 = text.utf8
-        guard utf8.count <= Self.maximumTextLength else { throw .malformed(.length) }
+        guard text.utf8.count <= Self.maximumTextLength else { throw .malformed(.length) }
+        let utf8 = Array(text.utf8)
         guard utf8.starts(with: Self.textPrefix.utf8) else { throw .badMagic }
-        let digits = utf8.dropFirst(Self.textPrefix.utf8.count)
-        try self.init(binary: DecimalChunks.decode(Substring(digits)))
+        try self.init(binary: DecimalChunks.decode(digits: utf8[Self.textPrefix.utf8.count...]))
     }
 
     /// Decodes and strictly validates the binary form (Spec 2.4, B1-B12).

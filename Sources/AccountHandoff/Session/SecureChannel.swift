@@ -45,10 +45,8 @@ final class SecureChannel {
 
     /// The 96-bit AEAD nonce: eight zero bytes, then the sequence number big-endian.
     static func nonce(sequence: UInt32) -> [UInt8] {
-        var writer = ByteWriter()
-        writer.write([UInt8](repeating: 0, count: 8))
-        writer.write(sequence)
-        return writer.bytes
+        [0, 0, 0, 0, 0, 0, 0, 0, UInt8(truncatingIfNeeded: sequence >> 24), UInt8(truncatingIfNeeded: sequence >> 16),
+         UInt8(truncatingIfNeeded: sequence >> 8), UInt8(truncatingIfNeeded: sequence)]
     }
 
     /// Whether the AD of `type` binds the account link ID (accept, credential, receipt).
@@ -59,29 +57,35 @@ final class SecureChannel {
         }
     }
 
-    /// `header | expiry(4) | transcript hash | linkID (accept, credential, receipt only)`,
-    /// where the hash is `TH1` for aborts and the current transcript hash otherwise.
-    func additionalData(for frame: Frame, account: AccountLinkID?) -> [UInt8] {
-        var writer = ByteWriter()
-        writer.write(frame.header)
+    /// `header | expiry(4) | transcript hash | linkID (accept, credential, receipt only)` for
+    /// a frame of `type` with these 24 header bytes, where the hash is `TH1` for aborts and the
+    /// current transcript hash otherwise.
+    private func additionalData(header: ArraySlice<UInt8>, type: MessageType, account: AccountLinkID?) -> [UInt8] {
+        var writer = ByteWriter(capacity: Frame.headerByteCount + 4 + SHA256.byteCount + AccountLinkID.byteCount)
+        writer.write(header)
         writer.write(expiry)
-        writer.write(frame.type == .abort ? handshakeTranscript : transcript.hash)
-        if Self.bindsAccount(frame.type), let account { writer.write(account.bytes) }
+        writer.write(type == .abort ? handshakeTranscript : transcript.hash)
+        if Self.bindsAccount(type), let account { writer.write(account.bytes) }
         return writer.bytes
     }
 
     /// Encrypts `plaintext` into the next frame of `type`, chains it into the transcript
     /// (unless it is an abort) and returns its wire bytes. `account` is the link ID both
     /// people confirmed, bound into accept, credential and receipt frames.
-    func seal(_ type: MessageType, plaintext: SecretBytes, account: AccountLinkID? = nil) -> [UInt8] {
+    ///
+    /// - Parameter endsSession: the session finishes as soon as this frame is sent, so the
+    ///   transcript hash that would absorb it is never read; it is not computed (the receipt's
+    ///   `TH6`, Spec 4.1).
+    func seal(_ type: MessageType, plaintext: SecretBytes, account: AccountLinkID? = nil,
+              endsSession: Bool = false) -> [UInt8] {
         let sequence = nextSendSequence
-        let placeholder = Frame(type: type, transferID: transferID, sequence: sequence,
-                                body: [UInt8](repeating: 0, count: plaintext.count + ChaCha20Poly1305.tagByteCount))
-        let body = ChaCha20Poly1305.seal(key: sendKey, nonce: Self.nonce(sequence: sequence), plaintext: plaintext,
-                                         additionalData: additionalData(for: placeholder, account: account))
-        let bytes = Frame(type: type, transferID: transferID, sequence: sequence, body: body).bytes
+        let header = Frame.header(type: type, transferID: transferID, sequence: sequence,
+                                  bodyLength: plaintext.count + ChaCha20Poly1305.tagByteCount)
+        let bytes = ChaCha20Poly1305.seal(key: sendKey, nonce: Self.nonce(sequence: sequence), plaintext: plaintext,
+                                          additionalData: additionalData(header: header[...], type: type, account: account),
+                                          prefixedWith: header)
         nextSendSequence += 1
-        if type != .abort { transcript.absorb(frame: bytes) }
+        if type != .abort, !endsSession { transcript.absorb(frame: bytes) }
         return bytes
     }
 
@@ -97,21 +101,26 @@ final class SecureChannel {
     /// Seals a short plaintext held in public bytes (receipt status, empty accept).
     ///
     /// - Throws: ``HandoffError/secureMemoryUnavailable(_:)``; nothing changes then.
-    func seal(_ type: MessageType, bytes: [UInt8], account: AccountLinkID?) throws(HandoffError) -> [UInt8] {
+    func seal(_ type: MessageType, bytes: [UInt8], account: AccountLinkID?,
+              endsSession: Bool = false) throws(HandoffError) -> [UInt8] {
         let plaintext = try SecretBytes(copying: bytes)
         defer { plaintext.wipe() }
-        return seal(type, plaintext: plaintext, account: account)
+        return seal(type, plaintext: plaintext, account: account, endsSession: endsSession)
     }
 
     /// Checks sequence and type (E1-E3), then authenticates and decrypts (E4): the common path
     /// of every encrypted frame. On success the receive sequence advances and the frame is
-    /// chained into the transcript (unless it is an abort).
+    /// chained into the transcript (unless it is an abort, or `endsSession`: the session
+    /// finishes whatever authenticates, so that hash would never be read).
     ///
     /// - Throws: ``HandoffError/replayed``, ``HandoffError/outOfOrder``,
     ///   ``HandoffError/unexpectedMessage(_:in:)``, ``HandoffError/authenticationFailed``,
     ///   ``HandoffError/secureMemoryUnavailable(_:)``. State is unchanged when it throws.
-    func open(_ frame: Frame, expecting expected: Expectation, in phase: SessionPhase,
-              account: AccountLinkID?) throws(HandoffError) -> SecretBytes {
+    func open(_ frame: Frame, received bytes: [UInt8], expecting expected: Expectation, in phase: SessionPhase,
+              account: AccountLinkID?, endsSession: Bool = false) throws(HandoffError) -> SecretBytes {
+        // The strict decoder re-encodes to exactly the received bytes, so they serve as the
+        // frame's header and wire bytes without building them again.
+        assert(bytes.count == Frame.headerByteCount + frame.body.count, "frame and received bytes differ")
         if frame.sequence < nextReceiveSequence { throw .replayed }
         if frame.sequence > nextReceiveSequence, frame.type != .abort { throw .outOfOrder }
         switch expected {
@@ -124,9 +133,10 @@ final class SecureChannel {
         }
         let plaintext = try ChaCha20Poly1305.open(key: receiveKey, nonce: Self.nonce(sequence: frame.sequence),
                                                   sealed: frame.body,
-                                                  additionalData: additionalData(for: frame, account: account))
+                                                  additionalData: additionalData(header: bytes[..<Frame.headerByteCount],
+                                                                                 type: frame.type, account: account))
         nextReceiveSequence = frame.sequence &+ 1
-        if frame.type != .abort { transcript.absorb(frame: frame.bytes) }
+        if frame.type != .abort, !endsSession { transcript.absorb(frame: bytes) }
         return plaintext
     }
 

@@ -20,7 +20,7 @@ enum HelpText {
           inspect   Decode a transfer code and show its fields and the time left.
           qr        Draw a transfer code as a terminal QR code, an SVG or a PNG.
           vectors   Regenerate the test-vector files: handoff vectors --out DIR
-          bench     Time a whole session against the raw libsodium work it does.
+          bench     Time a whole session against its exact libsodium floor, and more.
           help      Show the help of a command: handoff help <command>
 
         The password never appears on the command line, in the environment or in any output.
@@ -176,18 +176,7 @@ enum HelpText {
           --qr-style S      Terminal colours: ansi (default), light or dark.
         """
 
-    static let bench = """
-        Usage: handoff bench [--iterations N]
-
-        Times a complete in-memory session (both state machines, production randomness) and
-        the raw libsodium work of one session (4 X25519, 14 HMAC-SHA256, 14 SHA-256, 4 AEAD
-        seals and opens) in the same run, and prints medians and their ratio. Also times the
-        QR text codec and the libqrencode matrix. Performance is judged by the ratio, never by
-        absolute times.
-
-        Options:
-          --iterations N   Runs per measurement, 1 to 100000 (default 300).
-        """
+    static var bench: String { BenchCommand.help }
 
     static let vectors = """
         Usage: handoff vectors --out DIR

@@ -1,37 +1,34 @@
 #if canImport(Darwin)
 import Darwin
-#elseif canImport(Glibc)
-import Glibc
+#else
+import Synchronization
 #endif
 
 /// A small non-recursive mutual-exclusion lock for short critical sections: `os_unfair_lock`
-/// on Apple platforms, a `pthread_mutex_t` elsewhere. It lives on the heap so its address
-/// never moves, as both primitives require.
+/// on Apple platforms (on the heap, so its address never moves, as it requires), a futex-based
+/// `Mutex` stored inline elsewhere (an uncontended lock and unlock are one atomic operation each,
+/// and creating one allocates nothing).
 final class UnfairLock: @unchecked Sendable {
     // Safety of @unchecked Sendable: the primitive is designed to be shared between threads.
     #if canImport(Darwin)
     private let primitive: UnsafeMutablePointer<os_unfair_lock>
     #else
-    private let primitive: UnsafeMutablePointer<pthread_mutex_t>
+    private let primitive = Mutex<Void>(())
     #endif
 
     init() {
-        primitive = .allocate(capacity: 1)
         #if canImport(Darwin)
+        primitive = .allocate(capacity: 1)
         primitive.initialize(to: os_unfair_lock())
-        #else
-        primitive.initialize(to: pthread_mutex_t())
-        pthread_mutex_init(primitive, nil)
         #endif
     }
 
+    #if canImport(Darwin)
     deinit {
-        #if !canImport(Darwin)
-        pthread_mutex_destroy(primitive)
-        #endif
         primitive.deinitialize(count: 1)
         primitive.deallocate()
     }
+    #endif
 
     /// Runs `body` while holding the lock. `body` must not take this lock again.
     @inline(__always)
@@ -39,10 +36,9 @@ final class UnfairLock: @unchecked Sendable {
         #if canImport(Darwin)
         os_unfair_lock_lock(primitive)
         defer { os_unfair_lock_unlock(primitive) }
-        #else
-        pthread_mutex_lock(primitive)
-        defer { pthread_mutex_unlock(primitive) }
-        #endif
         return try body()
+        #else
+        return try primitive.withLock { (_: inout Void) throws(Failure) -> Result in try body() }
+        #endif
     }
 }

@@ -172,7 +172,8 @@ public final class HandoffReceiver {
 
     private func sendReceipt(_ status: ReceiptStatus) throws(HandoffError) -> [ReceiverAction] {
         guard case .awaitingImportResult(let current) = state else { throw refuse(.importFinished) }
-        let frame = try current.channel.seal(.receipt, bytes: [status.rawValue], account: current.account.linkID)
+        let frame = try current.channel.seal(.receipt, bytes: [status.rawValue], account: current.account.linkID,
+                                             endsSession: true)
         return [.send(frame), finish(.completed(status))]
     }
 
@@ -202,7 +203,8 @@ public final class HandoffReceiver {
         }
         let plaintext: SecretBytes
         do {
-            plaintext = try channel.open(frame, expecting: expectation, in: phase, account: state.account?.linkID)
+            plaintext = try channel.open(frame, received: bytes, expecting: expectation, in: phase,
+                                         account: state.account?.linkID)
         } catch {
             return [.ignored(error)]
         }

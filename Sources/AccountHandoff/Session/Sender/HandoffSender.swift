@@ -235,10 +235,13 @@ public final class HandoffSender {
         case .awaitingReceipt(let current):
             (expectation, established) = (.type(.receipt), current.established)
         }
+        // Waiting for the receipt, whatever authenticates (the receipt or an abort) ends the session.
+        let endsSession = if case .awaitingReceipt = state { true } else { false }
         let plaintext: SecretBytes
         do {
-            plaintext = try established.channel.open(frame, expecting: expectation, in: .sender(state.phase),
-                                                     account: context.account.linkID)
+            plaintext = try established.channel.open(frame, received: bytes, expecting: expectation,
+                                                     in: .sender(state.phase), account: context.account.linkID,
+                                                     endsSession: endsSession)
         } catch {
             return [.ignored(error)]
         }

@@ -1,0 +1,102 @@
+import AccountHandoff
+import Foundation
+
+/// One run of `handoff bench`: what `--json` prints (keys documented in ``BenchCommand/help``)
+/// and what the table shows.
+struct BenchReport: Codable, Equatable {
+    static let formatName = "accounthandoff-bench/1"
+
+    let format: String
+    let build: String
+    let processors: Int
+    let loadAverageBefore: Double
+    let loadAverageAfter: Double
+    let iterations: Int
+    let repetitions: Int
+    let quick: Bool
+    let floor: Floor
+    let session: Session
+    let threads: Threads
+    let pendingSenders: [PendingSendersBench.Result]
+    let pendingSendersSkipped: [Int]
+    let codecs: CodecBench.Result
+
+    struct Floor: Codable, Equatable {
+        let microsecondsPerSession: Spread
+        let crypto: CryptoCounts
+
+        enum CodingKeys: String, CodingKey { case microsecondsPerSession = "us_per_session", crypto }
+    }
+
+    struct Session: Codable, Equatable {
+        let microsecondsPerSession: Spread
+        let sessionOverFloor: Spread
+        let crypto: CryptoCounts
+        let cryptoEqualsFloor: Bool
+        let wireBytes: Int
+        let wireFrames: Int
+        let qrTextCharacters: Int
+        let guardedAllocations: Double
+        let guardedReleases: Double
+        let guardedSystemCalls: Double
+
+        enum CodingKeys: String, CodingKey {
+            case microsecondsPerSession = "us_per_session", sessionOverFloor = "session_over_floor", crypto
+            case cryptoEqualsFloor = "crypto_equals_floor", wireBytes = "wire_bytes", wireFrames = "wire_frames"
+            case qrTextCharacters = "qr_text_characters", guardedAllocations = "guarded_allocations"
+            case guardedReleases = "guarded_releases", guardedSystemCalls = "guarded_system_calls"
+        }
+    }
+
+    struct Threads: Codable, Equatable {
+        let sessionsPerSecondOneThread: Spread
+        let sessionsPerSecondTwoThreads: Spread
+        let floorSessionsPerSecondOneThread: Spread
+        let floorSessionsPerSecondTwoThreads: Spread
+
+        enum CodingKeys: String, CodingKey {
+            case sessionsPerSecondOneThread = "sessions_per_second_1_thread"
+            case sessionsPerSecondTwoThreads = "sessions_per_second_2_threads"
+            case floorSessionsPerSecondOneThread = "floor_sessions_per_second_1_thread"
+            case floorSessionsPerSecondTwoThreads = "floor_sessions_per_second_2_threads"
+        }
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case format, build, processors, iterations, repetitions, quick, floor, session, threads, codecs
+        case loadAverageBefore = "load_average_before", loadAverageAfter = "load_average_after"
+        case pendingSenders = "pending_senders", pendingSendersSkipped = "pending_senders_skipped"
+    }
+
+    /// The report as one JSON object, keys sorted.
+    func json() -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes]
+        return String(decoding: try! encoder.encode(self), as: UTF8.self)
+    }
+}
+
+/// `CryptoMeter.Counts` under stable JSON keys.
+struct CryptoCounts: Codable, Equatable {
+    let randomCalls, randomBytes, x25519Base, x25519Shared, sha256Hashes, sha256Bytes: Int
+    let hmacTags, hmacKeyBytes, hmacMessageBytes: Int
+    let aeadSeals, aeadSealedBytes, aeadSealADBytes, aeadOpens, aeadOpenedBytes, aeadOpenADBytes: Int
+
+    init(_ counts: CryptoMeter.Counts) {
+        randomCalls = counts.randomCalls; randomBytes = counts.randomBytes
+        x25519Base = counts.scalarMultBase; x25519Shared = counts.scalarMult
+        sha256Hashes = counts.sha256Hashes; sha256Bytes = counts.sha256Bytes
+        hmacTags = counts.hmacs; hmacKeyBytes = counts.hmacKeyBytes; hmacMessageBytes = counts.hmacMessageBytes
+        aeadSeals = counts.aeadSeals; aeadSealedBytes = counts.aeadSealedBytes; aeadSealADBytes = counts.aeadSealADBytes
+        aeadOpens = counts.aeadOpens; aeadOpenedBytes = counts.aeadOpenedBytes; aeadOpenADBytes = counts.aeadOpenADBytes
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case randomCalls = "random_calls", randomBytes = "random_bytes"
+        case x25519Base = "x25519_base", x25519Shared = "x25519_shared"
+        case sha256Hashes = "sha256_hashes", sha256Bytes = "sha256_bytes"
+        case hmacTags = "hmac_tags", hmacKeyBytes = "hmac_key_bytes", hmacMessageBytes = "hmac_message_bytes"
+        case aeadSeals = "aead_seals", aeadSealedBytes = "aead_sealed_bytes", aeadSealADBytes = "aead_seal_ad_bytes"
+        case aeadOpens = "aead_opens", aeadOpenedBytes = "aead_opened_bytes", aeadOpenADBytes = "aead_open_ad_bytes"
+    }
+}

@@ -1,0 +1,80 @@
+import AccountHandoff
+import Foundation
+
+/// The human-readable form of a ``BenchReport``: one row per quantity, its median and range.
+enum BenchTable {
+    static func render(_ report: BenchReport, sessionCounts: CryptoMeter.Counts) -> String {
+        var lines: [String] = []
+        let load = String(format: "%.2f -> %.2f", report.loadAverageBefore, report.loadAverageAfter)
+        lines.append("AccountHandoff bench: \(report.build) build, \(report.processors) processors, load average \(load); "
+                     + "\(report.iterations) iterations x \(report.repetitions) repetitions; median [min .. max]")
+        if report.build != "release" {
+            lines.append("  (a debug build: times mean little; measure with swift build -c release --product handoff)")
+        }
+        func add(_ name: String, _ value: String, _ range: String = "") {
+            lines.append("  " + name.padding(toLength: 50, withPad: " ", startingAt: 0) + value.leftPadded(14) + "  " + range)
+        }
+        let s = report.session, t = report.threads, c = report.codecs
+        add("exact floor (libsodium work of one session)", micro(report.floor.microsecondsPerSession.median), range(report.floor.microsecondsPerSession, micro))
+        add("full session, both state machines", micro(s.microsecondsPerSession.median), range(s.microsecondsPerSession, micro))
+        add("session_over_floor", ratio(s.sessionOverFloor.median), range(s.sessionOverFloor, ratio))
+        add("sessions/s, 1 thread", whole(t.sessionsPerSecondOneThread.median), range(t.sessionsPerSecondOneThread, whole))
+        add("sessions/s, 2 threads (total)", whole(t.sessionsPerSecondTwoThreads.median), range(t.sessionsPerSecondTwoThreads, whole))
+        add("floor sessions/s, 1 thread", whole(t.floorSessionsPerSecondOneThread.median), range(t.floorSessionsPerSecondOneThread, whole))
+        add("floor sessions/s, 2 threads (total)", whole(t.floorSessionsPerSecondTwoThreads.median), range(t.floorSessionsPerSecondTwoThreads, whole))
+        for pending in report.pendingSenders {
+            let title = "\(whole(Double(pending.senders))) pending senders (\(pending.repetitions) repetitions)"
+            lines.append("  " + title)
+            add("  starts/s", whole(pending.startsPerSecond.median), range(pending.startsPerSecond, whole))
+            add("  completions/s", whole(pending.completionsPerSecond.median), range(pending.completionsPerSecond, whole))
+            add("  memory maps (/proc/self/maps lines)", whole(pending.memoryMaps.median),
+                range(pending.memoryMaps, whole) + " before: \(whole(Double(pending.before.memoryMaps)))")
+            add("  locked memory (VmLck)", kib(pending.lockedKiB.median),
+                range(pending.lockedKiB, kib) + " before: \(kib(Double(pending.before.lockedKiB)))")
+            add("  resident memory (VmRSS)", kib(pending.residentKiB.median),
+                range(pending.residentKiB, kib) + " before: \(kib(Double(pending.before.residentKiB)))")
+            add("  guarded slabs, locked by the pool", "\(whole(Double(pending.guardedSlabs)))", kib(Double(pending.guardedLockedKiB)))
+        }
+        for skipped in report.pendingSendersSkipped {
+            add("\(whole(Double(skipped))) pending senders", "skipped", "(--quick)")
+        }
+        add("QR payload -> text -> matrix (AccountHandoffQR)", micro(c.qrMatrixMicroseconds.median), range(c.qrMatrixMicroseconds, micro))
+        add("QR raw libqrencode call, same segments", micro(c.qrRawLibqrencodeMicroseconds.median), range(c.qrRawLibqrencodeMicroseconds, micro))
+        add("QR module / raw call", ratio(c.qrMatrixOverRaw.median),
+            range(c.qrMatrixOverRaw, ratio) + " version \(c.qrVersion)-\(c.qrErrorCorrection)")
+        add("QR text decode + validate", micro(c.qrTextDecodeMicroseconds.median), range(c.qrTextDecodeMicroseconds, micro))
+        add("frame decode, per frame", micro(c.frameDecodeMicroseconds.median), range(c.frameDecodeMicroseconds, micro))
+        add("bytes on the wire per session", whole(Double(s.wireBytes)), "in \(s.wireFrames) frames; QR text \(s.qrTextCharacters) characters")
+        add("guarded allocations per session", String(format: "%.2f", s.guardedAllocations), String(format: "releases %.2f", s.guardedReleases))
+        add("guarded-memory system calls per session", String(format: "%.3f", s.guardedSystemCalls))
+        lines.append("  libsodium calls per session" + (s.cryptoEqualsFloor ? " (the floor makes the same):" : " (THE FLOOR DIFFERS):"))
+        for line in sessionCounts.description.split(separator: "\n") { lines.append("    " + line) }
+        return lines.joined(separator: "\n")
+    }
+
+    private static func range(_ spread: Spread, _ format: (Double) -> String) -> String {
+        "[\(format(spread.min)) .. \(format(spread.max))]"
+    }
+
+    private static func micro(_ value: Double) -> String { String(format: value < 10 ? "%.3f µs" : "%.2f µs", value) }
+    private static func ratio(_ value: Double) -> String { String(format: "%.3fx", value) }
+    private static func kib(_ value: Double) -> String { whole(value) + " KiB" }
+
+    /// `1234567` as `1,234,567`.
+    static func whole(_ value: Double) -> String {
+        let digits = String(Int(value.rounded()))
+        var grouped = ""
+        for (index, character) in digits.reversed().enumerated() {
+            if index > 0, index % 3 == 0, character != "-" { grouped.append(",") }
+            grouped.append(character)
+        }
+        return String(grouped.reversed())
+    }
+}
+
+private extension String {
+    /// Right-aligned in `width` characters.
+    func leftPadded(_ width: Int) -> String {
+        count >= width ? self : String(repeating: " ", count: width - count) + self
+    }
+}

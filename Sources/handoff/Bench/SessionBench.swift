@@ -1,0 +1,120 @@
+import AccountHandoff
+import Foundation
+
+/// A benchmark session that did not complete: the bench stops, as its numbers would be wrong.
+struct BenchFailure: Error {
+    let message: String
+
+    init(_ failure: ReferenceSession.Failure) {
+        message = "A benchmark session did not complete (\(failure)); the benchmark stopped."
+    }
+
+    init(_ message: String) { self.message = message }
+}
+
+/// The full session against its exact floor, on one and two threads, with what one session
+/// costs in libsodium calls, guarded allocations, system calls and wire bytes.
+struct SessionBench {
+    let session: ReferenceSession
+    let iterations: Int
+    let repetitions: Int
+
+    struct Result {
+        var floorMicroseconds: Spread
+        var sessionMicroseconds: Spread
+        var sessionOverFloor: Spread
+        var sessionsPerSecondOneThread: Spread
+        var sessionsPerSecondTwoThreads: Spread
+        var floorSessionsPerSecondOneThread: Spread
+        var floorSessionsPerSecondTwoThreads: Spread
+        var floorCounts: CryptoMeter.Counts
+        var sessionCounts: CryptoMeter.Counts
+        var wire: ReferenceSession.Wire
+        var qrTextCharacters: Int
+        var guardedAllocationsPerSession: Double
+        var guardedReleasesPerSession: Double
+        var guardedSystemCallsPerSession: Double
+    }
+
+    func run() throws(BenchFailure) -> Result {
+        let floor = SessionFloor(session)
+        let random = SystemRandomSource()
+        let now = Date()
+        // Warm up: code paged in, the pool's slabs mapped.
+        for _ in 0..<min(50, iterations) {
+            floor.runOneSession()
+            _ = try runSession(random, now)
+        }
+        let ((), floorCounts) = CryptoMeter.measure { floor.runOneSession() }
+        let (measured, sessionCounts) = try CryptoMeter.measure { () throws(BenchFailure) in try runSession(random, now) }
+
+        var floorTimes: [Double] = [], sessionTimes: [Double] = [], ratios: [Double] = []
+        let poolBefore = GuardedAllocator.statistics
+        for _ in 0..<repetitions {
+            let floorTime = Stopwatch.microseconds(per: iterations) { floor.runOneSession() }
+            let sessionTime = try Stopwatch.microseconds(per: iterations) { () throws(BenchFailure) in
+                _ = try runSession(random, now)
+            }
+            floorTimes.append(floorTime)
+            sessionTimes.append(sessionTime)
+            ratios.append(sessionTime / floorTime)
+        }
+        let poolAfter = GuardedAllocator.statistics
+        let timedSessions = Double(repetitions * iterations)
+
+        var one: [Double] = [], two: [Double] = [], floorOne: [Double] = [], floorTwo: [Double] = []
+        for _ in 0..<repetitions {
+            one.append(try rate(threads: 1) { (_) throws(BenchFailure) in _ = try runSession(random, now) })
+            two.append(try rate(threads: 2) { (_) throws(BenchFailure) in _ = try runSession(random, now) })
+            let floors = [SessionFloor(session), SessionFloor(session)]
+            floorOne.append(try rate(threads: 1) { thread in floors[thread].runOneSession() })
+            floorTwo.append(try rate(threads: 2) { thread in floors[thread].runOneSession() })
+        }
+        return Result(
+            floorMicroseconds: Spread(floorTimes, decimals: 2), sessionMicroseconds: Spread(sessionTimes, decimals: 2),
+            sessionOverFloor: Spread(ratios, decimals: 3),
+            sessionsPerSecondOneThread: Spread(one, decimals: 0), sessionsPerSecondTwoThreads: Spread(two, decimals: 0),
+            floorSessionsPerSecondOneThread: Spread(floorOne, decimals: 0),
+            floorSessionsPerSecondTwoThreads: Spread(floorTwo, decimals: 0),
+            floorCounts: floorCounts, sessionCounts: sessionCounts, wire: measured,
+            qrTextCharacters: (try? session.start(random: random, now: now))?.payload.text.utf8.count ?? 0,
+            guardedAllocationsPerSession: Double(poolAfter.allocations - poolBefore.allocations) / timedSessions,
+            guardedReleasesPerSession: Double(poolAfter.releases - poolBefore.releases) / timedSessions,
+            guardedSystemCallsPerSession: Double(poolAfter.systemCalls - poolBefore.systemCalls) / timedSessions)
+    }
+
+    private func runSession(_ random: RandomSource, _ now: Date) throws(BenchFailure) -> ReferenceSession.Wire {
+        do { return try session.run(random: random, now: now) } catch { throw BenchFailure(error) }
+    }
+
+    /// Sessions per second in total when `threads` threads each run `iterations` of `body`
+    /// (given the thread's index) at the same time (``ParallelThreads/timed(threads:iterations:_:)``).
+    private func rate(threads: Int, _ body: (Int) throws(BenchFailure) -> Void) throws(BenchFailure) -> Double {
+        let failure = FirstFailure()
+        let seconds = ParallelThreads.timed(threads: threads, iterations: iterations) { thread in
+            guard failure.error == nil else { return }
+            do throws(BenchFailure) { try body(thread) } catch { failure.record(error) }
+        }
+        if let error = failure.error { throw error }
+        return Double(threads * iterations) / seconds
+    }
+}
+
+/// The first failure of concurrent runs.
+final class FirstFailure: @unchecked Sendable {
+    // Safety of @unchecked Sendable: `stored` is only touched under `lock`.
+    private let lock = NSLock()
+    private var stored: BenchFailure?
+
+    func record(_ failure: BenchFailure) {
+        lock.lock()
+        defer { lock.unlock() }
+        if stored == nil { stored = failure }
+    }
+
+    var error: BenchFailure? {
+        lock.lock()
+        defer { lock.unlock() }
+        return stored
+    }
+}

@@ -1,0 +1,187 @@
+import Foundation
+import Testing
+
+/// `handoff bench`: the shape of its table and JSON on a short run of the debug binary, never
+/// its times (issue 12). The counts of libsodium calls per session must equal the floor's.
+@Suite(.serialized) struct BenchCommandTests {
+    /// Every key of the JSON object, by level, as the help documents it.
+    static let topLevelKeys: Set<String> = [
+        "format", "build", "processors", "load_average_before", "load_average_after", "iterations", "repetitions", "quick",
+        "floor", "session", "threads", "pending_senders", "pending_senders_skipped", "codecs",
+    ]
+    static let countKeys: Set<String> = [
+        "random_calls", "random_bytes", "x25519_base", "x25519_shared", "sha256_hashes", "sha256_bytes", "hmac_tags",
+        "hmac_key_bytes", "hmac_message_bytes", "aead_seals", "aead_sealed_bytes", "aead_seal_ad_bytes", "aead_opens",
+        "aead_opened_bytes", "aead_open_ad_bytes",
+    ]
+    static let sessionKeys: Set<String> = [
+        "us_per_session", "session_over_floor", "crypto", "crypto_equals_floor", "wire_bytes", "wire_frames",
+        "qr_text_characters", "guarded_allocations", "guarded_releases", "guarded_system_calls",
+    ]
+    static let threadKeys: Set<String> = [
+        "sessions_per_second_1_thread", "sessions_per_second_2_threads", "floor_sessions_per_second_1_thread",
+        "floor_sessions_per_second_2_threads",
+    ]
+    static let pendingKeys: Set<String> = [
+        "senders", "repetitions", "starts_per_second", "completions_per_second", "memory_maps", "locked_kib", "resident_kib",
+        "before", "guarded_slabs", "guarded_locked_kib",
+    ]
+    static let codecKeys: Set<String> = [
+        "qr_matrix_us", "qr_raw_libqrencode_us", "qr_matrix_over_raw", "qr_text_decode_us", "frame_decode_us_per_frame",
+        "qr_version", "qr_error_correction",
+    ]
+    static let spreadKeys: Set<String> = ["median", "min", "max"]
+
+    @Test func quickJSONHasEveryKeyAndTheSessionsCountsEqualTheFloors() throws {
+        let run = try BenchProcess.run(["bench", "--quick", "--json", "--iterations", "2", "--repetitions", "2"])
+        #expect(run.status == 0, "\(run.stderr)")
+        let report = try #require(try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any])
+        #expect(Set(report.keys) == Self.topLevelKeys)
+        #expect(report["format"] as? String == "accounthandoff-bench/1")
+        #expect(report["iterations"] as? Int == 2 && report["repetitions"] as? Int == 2 && report["quick"] as? Bool == true)
+        #expect(report["pending_senders_skipped"] as? [Int] == [100_000])
+
+        let floor = try #require(report["floor"] as? [String: Any])
+        let session = try #require(report["session"] as? [String: Any])
+        #expect(Set(floor.keys) == ["us_per_session", "crypto"])
+        #expect(Set(session.keys) == Self.sessionKeys)
+        let floorCounts = try #require(floor["crypto"] as? [String: Int])
+        let sessionCounts = try #require(session["crypto"] as? [String: Int])
+        #expect(Set(sessionCounts.keys) == Self.countKeys)
+        #expect(sessionCounts == floorCounts)
+        #expect(session["crypto_equals_floor"] as? Bool == true)
+        #expect(sessionCounts["x25519_shared"] == 2 && sessionCounts["aead_seals"] == 5 && sessionCounts["random_calls"] == 3)
+        #expect(session["wire_frames"] as? Int == 6)
+        #expect(session["wire_bytes"] as? Int == 88 + 72 + 296 + 40 + 1064 + 41)
+        #expect(session["qr_text_characters"] as? Int == 3 + 11 * 17 + 10)  // 81 bytes: 11 full groups and 4 bytes
+        try Self.expectSpreads(floor, ["us_per_session"])
+        try Self.expectSpreads(session, ["us_per_session", "session_over_floor"])
+
+        let threads = try #require(report["threads"] as? [String: Any])
+        #expect(Set(threads.keys) == Self.threadKeys)
+        try Self.expectSpreads(threads, Array(Self.threadKeys))
+
+        let pending = try #require(report["pending_senders"] as? [[String: Any]])
+        #expect(pending.count == 1)
+        let thousand = try #require(pending.first)
+        #expect(Set(thousand.keys) == Self.pendingKeys)
+        #expect(thousand["senders"] as? Int == 1_000 && thousand["repetitions"] as? Int == 2)
+        try Self.expectSpreads(thousand, ["starts_per_second", "completions_per_second", "memory_maps", "locked_kib", "resident_kib"])
+        let before = try #require(thousand["before"] as? [String: Int])
+        #expect(Set(before.keys) == ["memory_maps", "locked_kib", "resident_kib"])
+
+        let codecs = try #require(report["codecs"] as? [String: Any])
+        #expect(Set(codecs.keys) == Self.codecKeys)
+        #expect(codecs["qr_error_correction"] as? String == "M")
+        try Self.expectSpreads(codecs, ["qr_matrix_us", "qr_raw_libqrencode_us", "qr_matrix_over_raw", "qr_text_decode_us",
+                                        "frame_decode_us_per_frame"])
+    }
+
+    /// The help names every JSON key, so the documentation cannot fall behind the output.
+    @Test func helpDocumentsEveryJSONKey() throws {
+        let help = try BenchProcess.run(["help", "bench"])
+        #expect(help.status == 0)
+        let keys = Self.topLevelKeys.union(Self.countKeys).union(Self.sessionKeys).union(Self.threadKeys)
+            .union(Self.pendingKeys).union(Self.codecKeys).union(Self.spreadKeys)
+        for key in keys.sorted() {
+            #expect(help.stdout.contains(key), "the help of bench does not document \(key)")
+        }
+        for option in ["--iterations", "--repetitions", "--quick", "--json"] { #expect(help.stdout.contains(option)) }
+    }
+
+    @Test func tableNamesEveryRowAndTheQuickSkip() throws {
+        let run = try BenchProcess.run(["bench", "--quick", "--iterations", "1", "--repetitions", "1"])
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.stdout.hasPrefix("AccountHandoff bench: debug build"))
+        for row in ["exact floor (libsodium work of one session)", "full session, both state machines", "session_over_floor",
+                    "sessions/s, 1 thread", "sessions/s, 2 threads (total)", "1,000 pending senders (1 repetitions)",
+                    "starts/s", "completions/s", "memory maps (/proc/self/maps lines)", "locked memory (VmLck)",
+                    "resident memory (VmRSS)", "QR payload -> text -> matrix (AccountHandoffQR)",
+                    "QR raw libqrencode call, same segments", "QR text decode + validate", "frame decode, per frame",
+                    "bytes on the wire per session", "guarded allocations per session",
+                    "guarded-memory system calls per session", "libsodium calls per session (the floor makes the same):"] {
+            #expect(run.stdout.contains(row), "no row \(row)")
+        }
+        #expect(run.stdout.contains("100,000 pending senders") && run.stdout.contains("skipped  (--quick)"))
+    }
+
+    @Test(arguments: [
+        (["bench", "--iterations", "0"], "--iterations takes a whole number from 1 to 100000."),
+        (["bench", "--repetitions", "100"], "--repetitions takes a whole number from 1 to 99."),
+        (["bench", "--repetitions", "two"], "--repetitions takes a whole number from 1 to 99."),
+        (["bench", "--json=yes"], "The option --json takes no value."),
+        (["bench", "extra"], "'handoff bench' takes no arguments, but got more."),
+    ])
+    func invalidOptionsAreUsageErrors(arguments: [String], message: String) throws {
+        let run = try BenchProcess.run(arguments)
+        #expect(run.status == 64)
+        #expect(run.stderr.hasPrefix(message), "\(run.stderr)")
+        #expect(run.stdout.isEmpty)
+    }
+
+    private static func expectSpreads(_ object: [String: Any], _ keys: [String]) throws {
+        for key in keys {
+            let spread = try #require(object[key] as? [String: Double], "\(key) is not a spread")
+            #expect(Set(spread.keys) == spreadKeys, "\(key)")
+            if let low = spread["min"], let middle = spread["median"], let high = spread["max"] {
+                #expect(low <= middle && middle <= high, "\(key): \(spread)")
+            }
+        }
+    }
+}
+
+/// Runs the built `handoff` and collects both output streams.
+private enum BenchProcess {
+    struct Result {
+        let status: Int32
+        let stdout: String
+        let stderr: String
+    }
+
+    static func run(_ arguments: [String]) throws -> Result {
+        let process = Process()
+        process.executableURL = try binary()
+        process.arguments = arguments
+        let output = Pipe(), errors = Pipe()
+        process.standardOutput = output
+        process.standardError = errors
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        let errorData = ErrorCollector(errors.fileHandleForReading)
+        let outputData = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return Result(status: process.terminationStatus, stdout: String(decoding: outputData, as: UTF8.self),
+                      stderr: String(decoding: errorData.finish(), as: UTF8.self))
+    }
+
+    /// The executable `swift build --build-tests` put next to the test bundle.
+    private static func binary() throws -> URL {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let candidates = [URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent(),
+                          Bundle.main.bundleURL.deletingLastPathComponent(), root.appendingPathComponent(".build/debug")]
+        for directory in candidates where FileManager.default.isExecutableFile(atPath: directory.appendingPathComponent("handoff").path) {
+            return directory.appendingPathComponent("handoff")
+        }
+        throw CocoaError(.fileNoSuchFile)
+    }
+}
+
+/// Reads standard error on its own thread, so neither pipe can fill up and stall the child.
+private final class ErrorCollector: @unchecked Sendable {
+    // Safety of @unchecked Sendable: `data` is written by the reader thread before `done` is
+    // signalled and read only after waiting for it.
+    private var data = Data()
+    private let done = DispatchSemaphore(value: 0)
+
+    init(_ handle: FileHandle) {
+        Thread { [self] in
+            data = handle.readDataToEndOfFile()
+            done.signal()
+        }.start()
+    }
+
+    func finish() -> Data {
+        done.wait()
+        return data
+    }
+}
