@@ -18,6 +18,7 @@ let package = Package(
         .library(name: "AccountHandoffReferenceStore", targets: ["AccountHandoffReferenceStore"]),
         .executable(name: "handoff", targets: ["handoff"]),
         // Test support: the simulated two-device world shared by the adversarial tests and Fuzz/.
+        .library(name: "AccountHandoffSimulation", targets: ["AccountHandoffSimulation"]),
     ],
     targets: [
         .systemLibrary(
@@ -69,14 +70,38 @@ let package = Package(
                            "AccountHandoffImport", "AccountHandoffReferenceStore", "AccountHandoffIMAPValidation",
                            "AccountHandoffDovecot"]
         ),
+        .target(name: "AccountHandoffSimulation", dependencies: ["AccountHandoff", "AccountHandoffTestSupport"]),
         .testTarget(
             name: "AccountHandoffTests",
             dependencies: ["AccountHandoff", "AccountHandoffTestSupport"]
         ),
         .testTarget(
+            name: "AccountHandoffVectorTests",
+            dependencies: ["AccountHandoff", "AccountHandoffTestSupport", "AccountHandoffVectors"]
+        ),
+        .testTarget(
+            name: "AccountHandoffQRTests",
+            dependencies: ["AccountHandoff", "AccountHandoffQR", "AccountHandoffTestSupport"]
+        ),
+        .testTarget(
+            name: "AccountHandoffTransportTests",
+            dependencies: ["AccountHandoff", "AccountHandoffTransport", "AccountHandoffTestSupport"]
+        ),
+        .testTarget(name: "AccountHandoffFilesTests", dependencies: ["AccountHandoffFiles"]),
+        .testTarget(
             name: "HandoffCLITests",
             dependencies: ["AccountHandoff", "AccountHandoffTestSupport", "AccountHandoffTransport", "AccountHandoffReferenceStore",
                            "AccountHandoffDovecot", "handoff"]
+        ),
+        .testTarget(
+            name: "AccountHandoffImportTests",
+            dependencies: ["AccountHandoff", "AccountHandoffImport", "AccountHandoffReferenceStore",
+                           "AccountHandoffIMAPValidation", "AccountHandoffDovecot", "AccountHandoffImportTestSupport",
+                           "import-crash-probe", "CSQLite"]
+        ),
+        .testTarget(
+            name: "AccountHandoffAdversarialTests",
+            dependencies: ["AccountHandoff", "AccountHandoffTestSupport", "AccountHandoffSimulation"]
         ),
     ],
     swiftLanguageModes: [.v6]
