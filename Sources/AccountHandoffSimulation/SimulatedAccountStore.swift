@@ -21,14 +21,19 @@ public final class SimulatedAccountStore {
     /// An empty store.
     public init() {}
 
-    /// Stores (or replaces) an account with a copy of `password`.
-    public func store(_ metadata: AccountMetadata, password: SecretBytes) {
-        let copy = password.withUnsafeBytes { SecretBytes(copying: $0) }
+    /// Stores (or replaces) an account with a copy of `password`, which must not be wiped.
+    ///
+    /// - Throws: ``InvariantViolation`` when no guarded memory is left for the copy.
+    public func store(_ metadata: AccountMetadata, password: SecretBytes) throws(InvariantViolation) {
+        let copy: SecretBytes
+        do { copy = try password.withUnsafeBytes { buffer throws(HandoffError) in try SecretBytes(copying: buffer) } } catch {
+            throw InvariantViolation("no guarded memory to store a password: \(error.identifier)")
+        }
         entries[metadata.linkID] = Entry(metadata: metadata, password: copy)
         writeCount += 1
     }
 
-    /// A comparable summary: link IDs, metadata and whether each password equals the expected bytes.
+    /// A comparable summary: link IDs, metadata and each password's length.
     public func snapshot() -> [String] {
         entries.values.map { entry in
             "\(entry.metadata.linkID)|\(entry.metadata)|\(entry.password.count)"
@@ -37,7 +42,7 @@ public final class SimulatedAccountStore {
 
     /// Whether the stored password for `linkID` is exactly `expected`.
     public func password(for linkID: AccountLinkID, equals expected: [UInt8]) -> Bool {
-        guard let entry = entries[linkID] else { return false }
-        return entry.password.constantTimeEquals(SecretBytes(copying: expected))
+        guard let entry = entries[linkID], !entry.password.isWiped else { return false }
+        return entry.password.constantTimeEquals(expected)
     }
 }
