@@ -1,7 +1,15 @@
 /// Appends big-endian integers and raw bytes; the only way encoders build wire bytes.
 struct ByteWriter {
     /// The bytes written so far.
-    private(set) var bytes: [UInt8] = []
+    private(set) var bytes: [UInt8]
+
+    /// An empty writer with room for `capacity` bytes, so that building a frame header (24
+    /// bytes) or an AEAD additional data (up to 76) takes one allocation instead of one per
+    /// doubling of the buffer.
+    init(capacity: Int = 80) {
+        bytes = []
+        bytes.reserveCapacity(capacity)
+    }
 
     /// Appends one byte.
     mutating func write(_ value: UInt8) { bytes.append(value) }
