@@ -32,7 +32,7 @@ public enum ActionName {
 }
 
 /// How a session reacted to one frame: ignored it (with the error), was ended by the clock
-/// before looking at it, or acted on it.
+/// before looking at it, or acted on it. The action names are rendered only when asked for.
 struct FrameReaction {
     enum Kind {
         case ignored(HandoffError)
@@ -40,11 +40,16 @@ struct FrameReaction {
         case acted
     }
 
+    private enum Actions {
+        case sender([SenderAction])
+        case receiver([ReceiverAction])
+    }
+
     let kind: Kind
-    let names: [String]
+    private let actions: Actions
 
     init(_ actions: [SenderAction]) {
-        names = actions.map { ActionName.of($0) }
+        self.actions = .sender(actions)
         switch actions.first {
         case .ignored(let error)? where actions.count == 1: kind = .ignored(error)
         case .finished(.ended(.expired))? where actions.count == 1, .finished(.deliveredUnconfirmed(.expired))? where actions.count == 1:
@@ -54,11 +59,25 @@ struct FrameReaction {
     }
 
     init(_ actions: [ReceiverAction]) {
-        names = actions.map { ActionName.of($0) }
+        self.actions = .receiver(actions)
         switch actions.first {
         case .ignored(let error)? where actions.count == 1: kind = .ignored(error)
         case .finished(.ended(.expired))? where actions.count == 1: kind = .expired
         default: kind = .acted
+        }
+    }
+
+    /// Whether the frame was ignored.
+    var wasIgnored: Bool {
+        if case .ignored = kind { return true }
+        return false
+    }
+
+    /// The names of the actions, e.g. `["send", "showShortCode"]`.
+    var names: [String] {
+        switch actions {
+        case .sender(let actions): actions.map { ActionName.of($0) }
+        case .receiver(let actions): actions.map { ActionName.of($0) }
         }
     }
 }

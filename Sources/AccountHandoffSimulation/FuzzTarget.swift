@@ -25,18 +25,28 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
     ///
     /// - Throws: ``InvariantViolation`` when the input breaks a property (the fuzz entry crashes on it).
     public func run(_ bytes: [UInt8]) throws(InvariantViolation) {
+        do {
+            try run(bytes, tracing: false)
+        } catch {
+            // Run the failing input again with every step recorded, for the report.
+            try run(bytes, tracing: true)
+            throw error
+        }
+    }
+
+    private func run(_ bytes: [UInt8], tracing: Bool) throws(InvariantViolation) {
         switch self {
         case .qrPayload: try Self.qrPayload(bytes)
         case .frame: try Self.frame(bytes)
         case .sender:
             var input = FuzzInput(bytes)
-            try VictimHarness(victim: .sender).run(&input)
+            try VictimHarness(victim: .sender, tracing: tracing).run(&input)
         case .receiver:
             var input = FuzzInput(bytes)
-            try VictimHarness(victim: .receiver).run(&input)
+            try VictimHarness(victim: .receiver, tracing: tracing).run(&input)
         case .session:
             var input = FuzzInput(bytes)
-            try SessionScript.run(&input, dumpSessions: false)
+            try SessionScript.run(&input, dumpSessions: false, tracing: tracing)
         }
     }
 

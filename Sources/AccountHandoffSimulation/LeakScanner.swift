@@ -1,4 +1,5 @@
 import AccountHandoff
+import Foundation
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -29,6 +30,8 @@ public final class LeakScanner {
     private var retained: [SecretBytes] = []
     private var rawPrefixes: [[UInt8]] = []
     private var hexPrefixes: [[UInt8]] = []
+    /// Texts that passed against the current key material (cleared when new material is learned).
+    private var cleanTexts: Set<String> = []
     private var decimalPrefixes: [[Int]] = []
     /// How many texts and byte strings were scanned.
     public private(set) var scannedCount = 0
@@ -54,9 +57,11 @@ public final class LeakScanner {
             remember(secret, identity)
             let prefix = secret.withUnsafeBytes { Array($0.prefix(Self.rawPrefixLength)) }
             guard !rawPrefixes.contains(prefix) else { continue }
+            let forms = KeyMaterialForms.shared.forms(of: prefix)
             rawPrefixes.append(prefix)
-            hexPrefixes.append(Array(Hex.encode(Array(prefix.prefix(Self.hexPrefixLength))).utf8))
-            decimalPrefixes.append(prefix.prefix(Self.decimalPrefixLength).map(Int.init))
+            hexPrefixes += forms.hex
+            decimalPrefixes.append(forms.decimal)
+            cleanTexts.removeAll()
         }
     }
 
@@ -68,32 +73,25 @@ public final class LeakScanner {
     /// How many distinct secrets were learned.
     public var keyMaterialCount: Int { rawPrefixes.count }
 
-    /// Fails when `text` contains the password, or key material in hex or as a run of decimal numbers.
+    /// Fails when `text` contains the password, or key material in hex (either case) or as a run
+    /// of decimal numbers. A text that already passed against the same key material is not
+    /// scanned again (error descriptions repeat a lot).
     public func check(text: String, _ context: @autoclosure () -> String) throws(InvariantViolation) {
         guard !paused else { return }
         scannedCount += 1
+        if cleanTexts.contains(text) { return }
         var text = text
         let leak: String? = text.withUTF8 { utf8 in
             if Self.contains(utf8, passwordBytes) { return "password" }
-            guard !hexPrefixes.isEmpty else { return nil }
-            var digits = 0
-            var hexDigits = 0
-            for unit in utf8 {
-                if unit >= 0x30 && unit <= 0x39 { digits += 1 }
-                if Self.isHexDigit(unit) { hexDigits += 1 }
-            }
-            if hexDigits >= 2 * Self.hexPrefixLength {
-                let lowered = utf8.map { $0 >= 0x41 && $0 <= 0x5a ? $0 | 0x20 : $0 }
-                for hex in hexPrefixes where lowered.withUnsafeBufferPointer({ Self.contains($0, hex) }) { return "key material (hex)" }
-            }
-            // A byte array printed in decimal has at least one digit per byte.
-            guard digits >= Self.decimalPrefixLength else { return nil }
+            for hex in hexPrefixes where Self.contains(utf8, hex) { return "key material (hex)" }
+            guard !decimalPrefixes.isEmpty else { return nil }
             let numbers = Self.decimalNumbers(in: utf8)
             guard numbers.count >= Self.decimalPrefixLength else { return nil }
             for secret in decimalPrefixes where Self.containsElements(numbers, secret) { return "key material (decimal bytes)" }
             return nil
         }
         if let leak { throw InvariantViolation("\(leak) in \(context())") }
+        if cleanTexts.count < 4096 { cleanTexts.insert(text) }
     }
 
     /// Fails when `bytes` contain the password or any key material verbatim.
@@ -108,6 +106,14 @@ public final class LeakScanner {
         if let leak { throw InvariantViolation("\(leak) in \(context())") }
     }
 
+    /// Fails when the description of `error` contains the password or key material. The
+    /// description (a reflection walk, slow under the sanitizers) is rendered once per distinct
+    /// error value in the process and scanned each time.
+    public func check(error: HandoffError, _ context: @autoclosure () -> String) throws(InvariantViolation) {
+        guard !paused else { return }
+        try check(text: ErrorDescriptions.shared.describe(error), context())
+    }
+
     /// Checks `String(describing:)`, `String(reflecting:)` and `dump` of `value`.
     public func check(renderingsOf value: Any, _ context: @autoclosure () -> String) throws(InvariantViolation) {
         guard !paused else { return }
@@ -116,10 +122,6 @@ public final class LeakScanner {
         try check(text: String(describing: value), "description of \(context())")
         try check(text: String(reflecting: value), "debug description of \(context())")
         try check(text: dumped, "dump of \(context())")
-    }
-
-    private static func isHexDigit(_ unit: UInt8) -> Bool {
-        (unit >= 0x30 && unit <= 0x39) || (unit >= 0x41 && unit <= 0x46) || (unit >= 0x61 && unit <= 0x66)
     }
 
     /// Whether `needle` occurs in `haystack` (`memchr` for its first byte, then `memcmp`).
@@ -165,5 +167,45 @@ public final class LeakScanner {
         }
         if current >= 0 { numbers.append(current) }
         return numbers
+    }
+}
+
+/// The renderings searched for in text of each distinct secret prefix, built once per process
+/// (a fuzz target meets the same deterministic secrets in every input).
+final class KeyMaterialForms: @unchecked Sendable {
+    // Safety of @unchecked Sendable: `cache` is only touched under `lock`.
+    struct Forms {
+        /// Lowercase and uppercase hex of the first bytes.
+        let hex: [[UInt8]]
+        /// The first bytes as numbers, as a byte array's description prints them.
+        let decimal: [Int]
+    }
+
+    static let shared = KeyMaterialForms()
+    private let lock = NSLock()
+    private var cache: [[UInt8]: Forms] = [:]
+
+    func forms(of prefix: [UInt8]) -> Forms {
+        if let forms = lock.withLock({ cache[prefix] }) { return forms }
+        let hex = Hex.encode(Array(prefix.prefix(LeakScanner.hexPrefixLength)))
+        let forms = Forms(hex: [Array(hex.utf8), Array(hex.uppercased().utf8)],
+                          decimal: prefix.prefix(LeakScanner.decimalPrefixLength).map(Int.init))
+        lock.withLock { if cache.count < 4096 { cache[prefix] = forms } }
+        return forms
+    }
+}
+
+/// `String(describing:)` of each distinct ``HandoffError`` value, rendered once per process.
+final class ErrorDescriptions: @unchecked Sendable {
+    // Safety of @unchecked Sendable: `texts` is only touched under `lock`.
+    static let shared = ErrorDescriptions()
+    private let lock = NSLock()
+    private var texts: [HandoffError: String] = [:]
+
+    func describe(_ error: HandoffError) -> String {
+        if let text = lock.withLock({ texts[error] }) { return text }
+        let text = String(describing: error)
+        lock.withLock { texts[error] = text }
+        return text
     }
 }

@@ -10,13 +10,15 @@ public enum SessionScript {
     public static let maximumSteps = 64
 
     /// Decodes `input` into a world and its steps, runs them, then finishes the world.
-    /// `dumpSessions` also scans the sessions' `dump` output (the fuzzer skips it for speed).
+    /// `dumpSessions` also scans the sessions' `dump` output (the fuzzer skips it for speed, and
+    /// the step trace unless `tracing`).
     ///
     /// - Throws: ``InvariantViolation`` when a property breaks.
     @discardableResult
-    public static func run(_ input: inout FuzzInput, dumpSessions: Bool = true) throws(InvariantViolation) -> SimulatedWorld {
+    public static func run(_ input: inout FuzzInput, dumpSessions: Bool = true, tracing: Bool = true) throws(InvariantViolation) -> SimulatedWorld {
         let flags = input.byte()
-        let options = SimulatedWorld.Options(carelessPeople: flags & 1 == 1, useRegistries: flags & 2 == 2, dumpSessions: dumpSessions)
+        let options = SimulatedWorld.Options(carelessPeople: flags & 1 == 1, useRegistries: flags & 2 == 2, dumpSessions: dumpSessions,
+                                             tracing: tracing)
         let world = try SimulatedWorld(options: options)
         var steps = 0
         while !input.isExhausted, steps < maximumSteps {

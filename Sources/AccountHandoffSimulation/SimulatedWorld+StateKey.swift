@@ -53,7 +53,7 @@ extension SimulatedWorld {
         numbers += flags.map { $0 ? 1 : 0 }
         numbers += [senderPeer?.rawValue ?? 9, refusedByRegistry]
         let names = Role.allCases.map { role in
-            machineState(role).map { "\($0.phase)|\($0.outcome ?? "-")|\($0.code.map { String($0.value) } ?? "-")" } ?? "-"
+            machineState(role).map { "\($0.phase)|\(outcomeIdentifier(role) ?? "-")|\($0.code.map { String($0.value) } ?? "-")" } ?? "-"
         }
         return WorldStateKey(numbers: numbers, names: names)
     }

@@ -10,8 +10,7 @@ extension SimulatedWorld {
     ///
     /// - Throws: ``InvariantViolation`` naming the broken property.
     public func apply(_ step: WorldStep) throws(InvariantViolation) {
-        trace.append(step.description)
-        learnSecrets()
+        note(step.description)
         switch step {
         case .deliver(let direction, let index):
             guard let frame = removeFrame(direction, index) else { return }
@@ -39,7 +38,7 @@ extension SimulatedWorld {
             try attackerScans()
         case .attackerObserves(let index):
             guard attacker != nil, let frame = peekFrame(.toReceiver, index) else { return }
-            lastFrameActions = []
+            lastReaction = nil
             lastIgnoredError = nil
             try deliver(frame.bytes, to: .attacker)
         case .attackerAccepts:
@@ -78,7 +77,7 @@ extension SimulatedWorld {
 
     /// Hands frame bytes to the honest device at the end of `direction`.
     func hand(_ bytes: [UInt8], _ direction: Direction) throws(InvariantViolation) {
-        lastFrameActions = []
+        lastReaction = nil
         lastIgnoredError = nil
         switch direction {
         case .toReceiver:
@@ -89,7 +88,7 @@ extension SimulatedWorld {
                     _ = try senderRegistry.admit(frame: bytes, now: now)
                 } catch {
                     refusedByRegistry += 1
-                    try leaks.check(text: String(describing: error), "registry refusal")
+                    try leaks.check(error: error, "registry refusal")
                     return
                 }
             }
@@ -123,7 +122,7 @@ extension SimulatedWorld {
 
     private func checkFrameReaction(_ reaction: FrameReaction, bytes: [UInt8], role: Role,
                                     before: Observation?) throws(InvariantViolation) {
-        lastFrameActions = reaction.names
+        lastReaction = reaction
         switch reaction.kind {
         case .ignored(let error):
             lastIgnoredError = error
@@ -175,7 +174,7 @@ extension SimulatedWorld {
             guard extra.contains(error) else { throw violation("\(role) threw \(error.identifier) for a local event") }
         }
         guard machineState(role) == before else { throw violation("\(role) changed state while refusing a local event") }
-        try leaks.check(text: String(describing: error), "thrown error")
+        try leaks.check(error: error, "thrown error")
         if options.dumpEveryAction { try leaks.check(renderingsOf: error, "thrown error") }
     }
 
@@ -267,7 +266,7 @@ extension SimulatedWorld {
         }
         guard let refusal else { throw violation("a second scan of the same QR started a session") }
         guard refusal == .alreadyScanned || refusal == .expired else { throw violation("rescan failed with \(refusal.identifier)") }
-        try leaks.check(text: String(describing: refusal), "rescan error")
+        try leaks.check(error: refusal, "rescan error")
     }
 }
 

@@ -42,17 +42,22 @@ public final class SimulatedWorld {
         public var useRegistries: Bool
         /// Also scan `dump` output of every action (slower; the leak-scan tests turn it on).
         public var dumpEveryAction: Bool
-        /// Scan `dump` output of the sessions and the QR payload at the start and the end
-        /// (on by default; the fuzz target turns it off for speed, the tests keep it).
+        /// Scan `dump` output of the sessions and the QR payload at the start and the end, and
+        /// every action's full reflected description (on by default; the fuzz target turns it
+        /// off for speed and scans only the texts the actions carry, the tests keep it).
         public var dumpSessions: Bool
+        /// Record every step for failure messages (the fuzz target turns it off and re-runs a
+        /// failing input with it on).
+        public var tracing: Bool
 
         /// The options; by default people are careful, no registries, sessions dumped at the end.
         public init(carelessPeople: Bool = false, useRegistries: Bool = false, dumpEveryAction: Bool = false,
-                    dumpSessions: Bool = true) {
+                    dumpSessions: Bool = true, tracing: Bool = true) {
             self.carelessPeople = carelessPeople
             self.useRegistries = useRegistries
             self.dumpEveryAction = dumpEveryAction
             self.dumpSessions = dumpSessions
+            self.tracing = tracing
         }
     }
 
@@ -109,7 +114,9 @@ public final class SimulatedWorld {
     public internal(set) var trace: [String] = []
     /// The names of the actions the last delivered frame made its recipient take (empty if it
     /// never reached a session), e.g. `["send", "showShortCode"]` or `["finished(expired)"]`.
-    public internal(set) var lastFrameActions: [String] = []
+    public var lastFrameActions: [String] { lastReaction?.names ?? [] }
+    /// How the recipient of the last delivered frame reacted, if it reached a session.
+    var lastReaction: FrameReaction?
     /// The error the last delivered frame was ignored with, if it was ignored.
     public internal(set) var lastIgnoredError: HandoffError?
     /// While `true`, steps skip the leak scans (for re-running a prefix that was already
@@ -192,27 +199,39 @@ public final class SimulatedWorld {
         }
     }
 
+    /// Records a step for failure messages.
+    func note(_ entry: @autoclosure () -> String) {
+        if options.tracing { trace.append(entry()) }
+    }
+
     /// Fails with the current trace.
     func violation(_ message: String) -> InvariantViolation { InvariantViolation(message, trace: trace) }
 
     /// What a session exposes that must not change when it ignores a frame or refuses an event.
     struct Observation: Equatable {
-        let phase: String
-        let outcome: String?
+        let phase: SessionPhase
+        let senderOutcome: SenderOutcome?
+        let receiverOutcome: ReceiverOutcome?
         let code: ShortCode?
     }
 
     /// The observable state of the machine playing `role`, if it exists.
     func machineState(_ role: Role) -> Observation? {
         switch role {
-        case .sender: Observation(phase: sender.phase.rawValue, outcome: sender.outcome?.identifier, code: sender.shortCode)
+        case .sender:
+            Observation(phase: .sender(sender.phase), senderOutcome: sender.outcome, receiverOutcome: nil, code: sender.shortCode)
         case .receiver: Self.observation(of: receiver)
         case .attacker: attacker.map(Self.observation(of:))
         }
     }
 
     private static func observation(of receiver: HandoffReceiver) -> Observation {
-        Observation(phase: receiver.phase.rawValue, outcome: receiver.outcome?.identifier, code: receiver.shortCode)
+        Observation(phase: .receiver(receiver.phase), senderOutcome: nil, receiverOutcome: receiver.outcome, code: receiver.shortCode)
+    }
+
+    /// The stable identifier of the outcome the machine playing `role` holds, if it ended.
+    func outcomeIdentifier(_ role: Role) -> String? {
+        role == .sender ? sender.outcome?.identifier : receiverMachine(role)?.outcome?.identifier
     }
 
     /// The receiver machine playing `role` (the honest receiver or the attacker).

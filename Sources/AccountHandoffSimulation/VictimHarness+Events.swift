@@ -5,6 +5,7 @@ import Foundation
 extension VictimHarness {
     /// The peer (the victim's real counterpart) handles a frame the victim sent.
     func peerReads(_ frame: [UInt8]) {
+        secretsMayHaveChanged = true
         if victim == .sender {
             guard let actions = try? receiver.handle(.frameReceived(frame), now: now).actions else { return }
             peerReceiverActed(actions)
@@ -16,6 +17,7 @@ extension VictimHarness {
 
     /// The peer's person or app acts.
     func peerActs(_ choice: UInt8) {
+        secretsMayHaveChanged = true
         if victim == .sender {
             let event: ReceiverEvent = switch choice {
             case 0: .codeConfirmed
@@ -62,6 +64,7 @@ extension VictimHarness {
     }
 
     private func secondDeviceReads(_ frame: [UInt8]) {
+        secretsMayHaveChanged = true
         _ = try? secondDevice?.handle(.frameReceived(frame), now: now)
     }
 
@@ -77,6 +80,7 @@ extension VictimHarness {
 
     /// Hands a frame to the victim and checks property by property what it did.
     func deliverToVictim(_ frame: [UInt8]) throws(InvariantViolation) {
+        secretsMayHaveChanged = true
         let before = victimObservation
         let reaction: FrameReaction
         if victim == .sender {
@@ -98,7 +102,7 @@ extension VictimHarness {
             if let plaintext = forgedPlaintext(of: frame), case .acted = reaction.kind { try checkStrictDecoding(actions, plaintext: plaintext) }
             try absorb(actions)
         }
-        trace.append("-> \(reaction.names.joined(separator: ","))")
+        if tracing { note("-> \(reaction.names.joined(separator: ","))") }
     }
 
     private func forgedPlaintext(of frame: [UInt8]) -> [UInt8]? {
@@ -123,6 +127,7 @@ extension VictimHarness {
     func victimLocal(_ event: LocalEvent, credentialLength: Int = 8) throws(InvariantViolation) -> Bool {
         let before = victimObservation
         let handsInCredential = victim == .sender && [LocalEvent.credential, .importImported, .importDeclined].contains(event)
+        secretsMayHaveChanged = true
         let credential = try TestSecret.make([UInt8](repeating: 0x70, count: credentialLength))
         defer { if !credential.isWiped { credential.wipe() } }
         do {
@@ -159,7 +164,8 @@ extension VictimHarness {
             }
             guard victimObservation == before else { throw violation("changed state while refusing a local event") }
             if handsInCredential, !credential.isWiped { throw violation("kept a refused credential unwiped") }
-            try leaks.check(text: String(describing: error), "thrown error")
+            learnSecrets()
+            try leaks.check(error: error, "thrown error")
             return false
         } catch let violation as InvariantViolation {
             throw violation
@@ -197,7 +203,7 @@ extension VictimHarness {
             case .finished:
                 try noteFinished()
             case .ignored(let error):
-                try leaks.check(text: String(describing: error), "ignored error")
+                try leaks.check(error: error, "ignored error")
             case .showShortCode, .requestCredential, .anotherDeviceJoined:
                 break
             }
@@ -220,7 +226,7 @@ extension VictimHarness {
             case .finished:
                 try noteFinished()
             case .ignored(let error):
-                try leaks.check(text: String(describing: error), "ignored error")
+                try leaks.check(error: error, "ignored error")
             case .showShortCode, .showAccount:
                 break
             }

@@ -46,7 +46,7 @@ extension VictimHarness {
                 ? receiver.sealForgedFrame(type, plaintext: plaintext, linkID: linkID)
                 : sender.sealForgedFrame(type, plaintext: plaintext, linkID: linkID)
         }
-        trace.append("forged.\(type)(\(plaintext.count))")
+        note("forged.\(type)(\(plaintext.count))")
         guard let frame else { return }
         forgedPlaintexts.append((frame, plaintext))
         deliverable(frame)
@@ -78,6 +78,16 @@ extension VictimHarness {
         }
     }
 
+    /// The code both devices show in an honest run of this harness's scenario.
+    private func honestCode() throws(InvariantViolation) -> ShortCode {
+        let standard = Scenario.standard
+        if scenario.senderSeed == standard.senderSeed, scenario.receiverSeed == standard.receiverSeed,
+           scenario.start == standard.start, scenario.rendezvous == standard.rendezvous, scenario.account == standard.account {
+            return SessionRecording.standard.shortCode
+        }
+        return try SessionRecording.record(scenario).shortCode
+    }
+
     /// A forged frame the victim acted on decoded to exactly what was sealed.
     func checkStrictDecoding(_ actions: [SenderAction], plaintext: [UInt8]) throws(InvariantViolation) {
         for action in actions {
@@ -98,7 +108,13 @@ extension VictimHarness {
             switch action {
             case .showShortCode(let code):
                 guard plaintext == nonce else { throw violation("a reveal with a nonce that does not open the commitment showed a code") }
-                guard code == sender.shortCode else { throw violation("the code from a genuine nonce differs from the sender's") }
+                // The sender may not have accepted the hello yet (the forger holds its keys): compare
+                // with the code an honest run of the same scenario shows.
+                let expected: ShortCode
+                if let senderCode = sender.shortCode { expected = senderCode } else { expected = try honestCode() }
+                guard code == expected else {
+                    throw violation("the code from a genuine nonce differs from the sender's")
+                }
             case .finished(.ended(.failed(.commitmentMismatch))):
                 guard plaintext != nonce else { throw violation("the real nonce was refused as a commitment mismatch") }
             case .showAccount(let account):

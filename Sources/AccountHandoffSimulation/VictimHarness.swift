@@ -38,11 +38,21 @@ public final class VictimHarness {
     /// The deepest phase the victim reached, by its order in the protocol (0 = the first).
     public internal(set) var deepestPhase = 0
     let leaks: LeakScanner
+    /// Whether steps are recorded for failure messages (off in the fuzzers, which re-run a
+    /// failing input with it on).
+    let tracing: Bool
     var trace: [String] = []
+    /// Whether a session may hold secrets the leak scanner has not seen yet.
+    var secretsMayHaveChanged = true
+    /// The two sessions' phases when the scanner last learned their secrets: a session gets new
+    /// long-lived secrets only with a change of phase (its keys once a hello is accepted), so
+    /// learning again in the same phases would find nothing new.
+    var learnedAtPhases: (SenderPhase, ReceiverPhase)?
 
     /// Starts the scenario's two machines; the receiver's hello is in flight to the sender.
-    public init(victim: Device, scenario: Scenario = .standard) throws(InvariantViolation) {
+    public init(victim: Device, scenario: Scenario = .standard, tracing: Bool = true) throws(InvariantViolation) {
         self.victim = victim
+        self.tracing = tracing
         self.scenario = scenario
         self.now = scenario.start
         self.leaks = LeakScanner(password: "\u{0}unused-password-needle\u{0}")
@@ -70,18 +80,23 @@ public final class VictimHarness {
     }
 
     struct Observation: Equatable {
-        let phase: String
-        let outcome: String?
+        let phase: SessionPhase
+        let senderOutcome: SenderOutcome?
+        let receiverOutcome: ReceiverOutcome?
         let code: ShortCode?
         let account: AccountMetadata?
     }
 
     var victimObservation: Observation {
         victim == .sender
-            ? Observation(phase: sender.phase.rawValue, outcome: sender.outcome?.identifier, code: sender.shortCode, account: nil)
-            : Observation(phase: receiver.phase.rawValue, outcome: receiver.outcome?.identifier, code: receiver.shortCode,
-                          account: receiver.offeredAccount)
+            ? Observation(phase: .sender(sender.phase), senderOutcome: sender.outcome, receiverOutcome: nil,
+                          code: sender.shortCode, account: nil)
+            : Observation(phase: .receiver(receiver.phase), senderOutcome: nil, receiverOutcome: receiver.outcome,
+                          code: receiver.shortCode, account: receiver.offeredAccount)
     }
+
+    /// The victim's phase, for spotting the transitions after which it may hold new secrets.
+    var victimPhase: SessionPhase { victim == .sender ? .sender(sender.phase) : .receiver(receiver.phase) }
 
     /// The steps run so far, for failure messages.
     public var steps: [String] { trace }
@@ -103,7 +118,7 @@ public final class VictimHarness {
             try checkDeliveredCredential()
             steps += 1
         }
-        trace.append("finish")
+        note("finish")
         now = now.addingTimeInterval(10_000)
         _ = try victimLocal(.tick)
         try checkDeliveredCredential()
@@ -118,12 +133,11 @@ public final class VictimHarness {
     enum LocalEvent: CaseIterable { case confirm, reject, cancel, credential, importImported, importDeclined, tick, transportLost }
 
     private func step(_ input: inout FuzzInput) throws(InvariantViolation) {
-        learnSecrets()
         let opcode = input.byte() % 12
         switch opcode {
         case 0:
             let bytes = input.lengthPrefixed(maximum: Frame.maximumByteCount + 8)
-            trace.append("raw(\(bytes.count))")
+            note("raw(\(bytes.count))")
             try deliverToVictim(bytes)
         case 1:
             let type = input.byte() % 9
@@ -133,7 +147,7 @@ public final class VictimHarness {
             var body = input.bytes(bodyLength)
             body += [UInt8](repeating: 0, count: bodyLength - body.count)
             let frame = FrameBytes.make(type: type, transferID: sender.payload.transferID.bytes, sequence: sequence, body: body)
-            trace.append("shaped(t\(type),s\(sequence),\(bodyLength))")
+            note("shaped(t\(type),s\(sequence),\(bodyLength))")
             try deliverToVictim(frame)
         case 2, 3, 4:
             guard !toVictim.isEmpty else { return }
@@ -141,41 +155,52 @@ public final class VictimHarness {
             var frame = toVictim[index]
             if opcode == 2 { toVictim.remove(at: index) }
             if opcode == 4 { frame = FrameBytes.flippingBit(frame, bit: Int(input.uint16())) }
-            trace.append(["deliver", "replay", "damaged"][Int(opcode) - 2] + "#\(index)")
+            note(["deliver", "replay", "damaged"][Int(opcode) - 2] + "#\(index)")
             try deliverToVictim(frame)
         case 5:
             guard !toPeer.isEmpty else { return }
             let frame = toPeer.removeFirst()
-            trace.append("peerReads")
+            note("peerReads")
             peerReads(frame)
         case 6:
             let choice = input.byte() % 5
-            trace.append("peerLocal\(choice)")
+            note("peerLocal\(choice)")
             peerActs(choice)
         case 7:
             try forge(&input)
         case 8:
             let event = LocalEvent.allCases[input.index(below: LocalEvent.allCases.count)]
-            trace.append("local.\(event)")
+            note("local.\(event)")
             let length = Int(input.uint16()) % 1100
             _ = try victimLocal(event, credentialLength: length)
         case 9:
             let seconds = input.byte()
-            trace.append("clock+\(seconds)")
+            note("clock+\(seconds)")
             now = now.addingTimeInterval(TimeInterval(seconds) * (seconds > 250 ? 60 : 1))
         case 10:
             let recorded = SessionRecording.foreign.frames
             var frame = recorded[input.index(below: recorded.count)].bytes
             if input.byte() & 1 == 1 { frame.replaceSubrange(2..<18, with: sender.payload.transferID.bytes) }
-            trace.append("foreign")
+            note("foreign")
             try deliverToVictim(frame)
         default:
-            trace.append("secondDeviceScans")
+            note("secondDeviceScans")
             try secondDeviceScans()
         }
     }
 
+    /// Records a step for failure messages.
+    func note(_ entry: @autoclosure () -> String) {
+        if tracing { trace.append(entry()) }
+    }
+
+    /// Teaches the leak scanner the sessions' current secrets, if an event ran since it last did.
     func learnSecrets() {
+        guard secretsMayHaveChanged else { return }
+        secretsMayHaveChanged = false
+        let phases = (sender.phase, receiver.phase)
+        if let learnedAtPhases, learnedAtPhases == phases { return }
+        learnedAtPhases = phases
         leaks.learn(sender.guardedSecrets)
         leaks.learn(receiver.guardedSecrets)
     }

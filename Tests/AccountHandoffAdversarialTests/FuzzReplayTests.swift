@@ -74,6 +74,19 @@ import Testing
         #expect(try outcome(.receiver, receiverSeeds[3]).victimOutcome == "contested")
     }
 
+    /// Regression (the first crash of the version-2 receiver fuzzer, a harness bug): a forged
+    /// reveal with the real nonce that reaches the receiver before the sender accepted any hello
+    /// is accepted (the forger holds the session keys), and the receiver shows the code an
+    /// honest run shows, which the harness must compare against since the sender has none yet.
+    @Test func aForgedRevealBeforeTheSenderAcceptedTheHelloShowsTheHonestCode() throws {
+        let file = Self.repositoryRoot.appendingPathComponent("Fuzz/regressions/FuzzReceiver/forged-reveal-before-the-sender-accepted-the-hello")
+        var input = FuzzInput(Array(try Data(contentsOf: file)))
+        let harness = try VictimHarness(victim: .receiver)
+        try harness.run(&input)
+        #expect(harness.steps.prefix(2) == ["forged.reveal(32)", "deliver#0"])
+        #expect(harness.steps.contains("-> showShortCode"))
+    }
+
     /// The session seeds reach the states they are meant to: the honest one completes, the
     /// careless man-in-the-middle one gets the account, the tampered one is cancelled, and a
     /// second device after the credential is answered without ending the session.
