@@ -1,5 +1,3 @@
-import AccountHandoff
-
 /// A broken safety property found by the simulation: a fuzz target turns it into a crash,
 /// a test into a failure. Its text names the property and the steps that led there, never
 /// secret bytes.
@@ -20,18 +18,5 @@ public struct InvariantViolation: Error, CustomStringConvertible {
     /// The message followed by the trace.
     public var description: String {
         "invariant violated: \(message)\n  after: " + trace.suffix(40).joined(separator: " | ")
-    }
-}
-
-/// Guarded memory for test values; a failure to get it is reported as a violation (the
-/// simulation cannot go on without it).
-///
-/// Test support only.
-public enum TestSecret {
-    /// `bytes` in a new guarded buffer.
-    public static func make(_ bytes: [UInt8]) throws(InvariantViolation) -> SecretBytes {
-        do { return try SecretBytes(copying: bytes) } catch {
-            throw InvariantViolation("no guarded memory for a test secret: \(error.identifier)")
-        }
     }
 }

@@ -154,6 +154,14 @@ public final class SimulatedWorld {
     public internal(set) var attackerLearnedCredential = false
     /// Frames refused by the sender's registry before reaching the session.
     public internal(set) var refusedByRegistry = 0
+    struct LearnedPhases: Equatable {
+        let sender: SenderPhase
+        let receiver: ReceiverPhase
+        let attacker: ReceiverPhase?
+    }
+
+    /// The sessions' phases when the leak scanner last learned their secrets.
+    var learnedAtPhases: LearnedPhases?
     /// The credential the receiver's app is importing: the app's buffer, never the session's.
     var pendingImport: ImportedAccount?
     /// The credential the attacker's app holds, if a careless person let it get that far.
@@ -261,8 +269,14 @@ public final class SimulatedWorld {
         }
     }
 
+    /// Teaches the leak scanner every session's secrets. A session gets new long-lived secrets
+    /// only with a change of phase (its keys once a hello is accepted), so nothing is read
+    /// again while every phase stays as it was at the last call.
     func learnSecrets() {
         guard !replaying else { return }
+        let phases = LearnedPhases(sender: sender.phase, receiver: receiver.phase, attacker: attacker?.phase)
+        guard phases != learnedAtPhases else { return }
+        learnedAtPhases = phases
         leaks.learn(sender.guardedSecrets)
         leaks.learn(receiver.guardedSecrets)
         if let attacker { leaks.learn(attacker.guardedSecrets) }
