@@ -32,13 +32,13 @@ work="$root/Fuzz/corpus-work"
 export SWIFT_BACKTRACE=enable=no  # libFuzzer reports crashes itself
 # AddressSanitizer settings for speed (issue 12's profile: its malloc bookkeeping was 39% of the
 # samples): no stack trace recorded per malloc and free (a report still shows where it failed), no
-# fake stacks for use-after-return (Swift never returns pointers to locals), no quarantine (its
-# bookkeeping was 17% of the samples; heap overflows are still caught by the red zones, a
+# fake stacks for use-after-return (Swift never returns pointers to locals), no quarantine, global
+# or per thread (its bookkeeping was 17% of the samples; heap overflows are still caught by the red zones, a
 # use-after-free only until the memory is reused: Swift code reaches freed memory only through
 # unsafe pointers, which the library keeps inside closures), and no leak check (Swift's runtime
 # caches look like leaks and each check re-runs an input; the simulation checks instead that
 # every secret is wiped at the end of every session).
-export ASAN_OPTIONS="malloc_context_size=0:detect_stack_use_after_return=0:quarantine_size_mb=0:detect_leaks=0${ASAN_OPTIONS:+:$ASAN_OPTIONS}"
+export ASAN_OPTIONS="malloc_context_size=0:detect_stack_use_after_return=0:quarantine_size_mb=0:thread_local_quarantine_size_kb=0:detect_leaks=0${ASAN_OPTIONS:+:$ASAN_OPTIONS}"
 # FUZZ_RUNS=N also stops each target after N executions (for long local runs).
 runs=()
 [ -n "${FUZZ_RUNS:-}" ] && runs=(-runs="$FUZZ_RUNS")

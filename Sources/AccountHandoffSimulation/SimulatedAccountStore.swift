@@ -33,11 +33,18 @@ public final class SimulatedAccountStore {
         writeCount += 1
     }
 
-    /// A comparable summary: link IDs, metadata and each password's length.
-    public func snapshot() -> [String] {
-        entries.values.map { entry in
-            "\(entry.metadata.linkID)|\(entry.metadata)|\(entry.password.count)"
-        }.sorted()
+    /// One account as the summary shows it.
+    public struct Summary: Hashable, Sendable {
+        /// The account, link ID included.
+        public let metadata: AccountMetadata
+        /// The stored password's length.
+        public let passwordByteCount: Int
+    }
+
+    /// A comparable summary: each account's metadata and password length, ordered by link ID.
+    public func snapshot() -> [Summary] {
+        entries.values.map { Summary(metadata: $0.metadata, passwordByteCount: $0.password.count) }
+            .sorted { $0.metadata.linkID.bytes.lexicographicallyPrecedes($1.metadata.linkID.bytes) }
     }
 
     /// Whether the stored password for `linkID` is exactly `expected`.

@@ -208,7 +208,7 @@ extension SimulatedWorld {
         guard senderStore.snapshot() == initialSenderStore else { throw violation("the sender's account store changed") }
         if receiverImportCommitted {
             guard receiverStore.password(for: scenario.account.linkID, equals: scenario.passwordBytes),
-                  receiverStore.snapshot().filter({ !$0.hasPrefix("\(scenario.account.linkID)|") }) == initialReceiverStore else {
+                  receiverStore.snapshot().filter({ $0.metadata.linkID != scenario.account.linkID }) == initialReceiverStore else {
                 throw violation("the receiver's store holds something other than the delivered account")
             }
         } else {

@@ -242,7 +242,7 @@ extension SimulatedWorld {
     private func attackerScans() throws(InvariantViolation) {
         guard attacker == nil else { return }
         do {
-            let payload = try SessionPayload(text: sender.payload.text)
+            let payload = try ScannedQR.payload(of: sender.payload.text)
             let scanned = try HandoffReceiver.scan(payload: payload, random: InsecureDeterministicRandom(seed: scenario.attackerSeed), now: now)
             attacker = scanned.receiver
             try absorb(scanned.step.actions, from: .attacker, trigger: nil)

@@ -166,8 +166,8 @@ public final class SimulatedWorld {
     var pendingImport: ImportedAccount?
     /// The credential the attacker's app holds, if a careless person let it get that far.
     var attackerCredential: SecretBytes?
-    var initialSenderStore: [String] = []
-    var initialReceiverStore: [String] = []
+    var initialSenderStore: [SimulatedAccountStore.Summary] = []
+    var initialReceiverStore: [SimulatedAccountStore.Summary] = []
 
     /// An existing account on the receiving device that no transfer may touch.
     public static let bystanderAccount = try! AccountMetadata(
@@ -188,7 +188,8 @@ public final class SimulatedWorld {
             sender = try HandoffSender.start(account: scenario.account, rendezvous: scenario.rendezvous,
                                              random: InsecureDeterministicRandom(seed: scenario.senderSeed),
                                              now: now, registry: senderRegistry)
-            let payload = try SessionPayload(text: sender.payload.text)
+            let qrText = sender.payload.text
+            let payload = try ScannedQR.payload(of: qrText)
             let scanned = try HandoffReceiver.scan(payload: payload, random: InsecureDeterministicRandom(seed: scenario.receiverSeed),
                                                    now: now, registry: receiverRegistry)
             receiver = scanned.receiver
@@ -197,7 +198,7 @@ public final class SimulatedWorld {
             initialSenderStore = senderStore.snapshot()
             initialReceiverStore = receiverStore.snapshot()
             leaks.learn(sender.guardedSecrets)
-            try leaks.check(text: sender.payload.text, "QR text")
+            try leaks.check(text: qrText, "QR text")
             if options.dumpSessions { try leaks.check(renderingsOf: sender.payload, "QR payload") }
             try absorb(scanned.step.actions, from: .receiver, trigger: nil)
         } catch let violation as InvariantViolation {
