@@ -25,9 +25,21 @@ public final class LeakScanner {
     /// Bytes of a secret searched for as a run of decimal numbers in text.
     static let decimalPrefixLength = 8
 
+    /// The first 16 bytes of a secret as two words: cheap to hash and compare.
+    struct Prefix: Hashable {
+        let high: UInt64
+        let low: UInt64
+
+        init(_ buffer: UnsafeRawBufferPointer) {
+            high = buffer.loadUnaligned(fromByteOffset: 0, as: UInt64.self)
+            low = buffer.loadUnaligned(fromByteOffset: 8, as: UInt64.self)
+        }
+    }
+
     private let passwordBytes: [UInt8]
     private var seenSecrets: Set<ObjectIdentifier> = []
     private var retained: [SecretBytes] = []
+    private var learnedPrefixes: Set<Prefix> = []
     private var rawPrefixes: [[UInt8]] = []
     private var hexPrefixes: [[UInt8]] = []
     /// Texts that passed against the current key material (cleared when new material is learned).
@@ -41,6 +53,8 @@ public final class LeakScanner {
     /// Scans for `password` (and for whatever key material ``learn(_:)`` adds).
     public init(password: String) {
         passwordBytes = Array(password.utf8)
+        seenSecrets.reserveCapacity(32)
+        retained.reserveCapacity(32)
     }
 
     /// Remembers the contents of `secrets` that are new to the scanner as key material (skipping
@@ -55,13 +69,13 @@ public final class LeakScanner {
             }
             guard !secret.isAllZero else { continue }  // not filled yet: look again later
             remember(secret, identity)
-            let prefix = secret.withUnsafeBytes { Array($0.prefix(Self.rawPrefixLength)) }
-            guard !rawPrefixes.contains(prefix) else { continue }
-            let forms = KeyMaterialForms.shared.forms(of: prefix)
-            rawPrefixes.append(prefix)
+            let prefix = secret.withUnsafeBytes { Prefix($0) }
+            guard learnedPrefixes.insert(prefix).inserted else { continue }
+            let forms = KeyMaterialForms.shared.forms(of: prefix, of: secret)
+            rawPrefixes.append(forms.raw)
             hexPrefixes += forms.hex
             decimalPrefixes.append(forms.decimal)
-            cleanTexts.removeAll()
+            cleanTexts.removeAll(keepingCapacity: true)
         }
     }
 
@@ -175,6 +189,8 @@ public final class LeakScanner {
 final class KeyMaterialForms: @unchecked Sendable {
     // Safety of @unchecked Sendable: `cache` is only touched under `lock`.
     struct Forms {
+        /// The first bytes, searched for in frames.
+        let raw: [UInt8]
         /// Lowercase and uppercase hex of the first bytes.
         let hex: [[UInt8]]
         /// The first bytes as numbers, as a byte array's description prints them.
@@ -183,13 +199,15 @@ final class KeyMaterialForms: @unchecked Sendable {
 
     static let shared = KeyMaterialForms()
     private let lock = NSLock()
-    private var cache: [[UInt8]: Forms] = [:]
+    private var cache: [LeakScanner.Prefix: Forms] = [:]
 
-    func forms(of prefix: [UInt8]) -> Forms {
+    /// The forms of `secret`, whose first 16 bytes are `prefix`.
+    func forms(of prefix: LeakScanner.Prefix, of secret: SecretBytes) -> Forms {
         if let forms = lock.withLock({ cache[prefix] }) { return forms }
-        let hex = Hex.encode(Array(prefix.prefix(LeakScanner.hexPrefixLength)))
-        let forms = Forms(hex: [Array(hex.utf8), Array(hex.uppercased().utf8)],
-                          decimal: prefix.prefix(LeakScanner.decimalPrefixLength).map(Int.init))
+        let raw = secret.withUnsafeBytes { Array($0.prefix(LeakScanner.rawPrefixLength)) }
+        let hex = Hex.encode(Array(raw.prefix(LeakScanner.hexPrefixLength)))
+        let forms = Forms(raw: raw, hex: [Array(hex.utf8), Array(hex.uppercased().utf8)],
+                          decimal: raw.prefix(LeakScanner.decimalPrefixLength).map(Int.init))
         lock.withLock { if cache.count < 4096 { cache[prefix] = forms } }
         return forms
     }
