@@ -175,11 +175,12 @@ extension VictimHarness {
         return true
     }
 
-    /// The receiver's app buffer is never wiped or changed by the session.
+    /// The receiver's app buffer is never wiped or changed by the session. (A forged password
+    /// may be all zero bytes, so the check compares with what was delivered.)
     func checkDeliveredCredential() throws(InvariantViolation) {
         guard let delivered = deliveredCredential else { return }
-        guard !delivered.isWiped, !delivered.isAllZero else {
-            throw violation("the session wiped the credential it handed to the app")
+        guard !delivered.isWiped, delivered.constantTimeEquals(deliveredBytes) else {
+            throw violation("the session wiped or changed the credential it handed to the app")
         }
     }
 
@@ -223,6 +224,7 @@ extension VictimHarness {
                     throw violation("handed the app one of the session's own buffers")
                 }
                 deliveredCredential = imported.credential
+                deliveredBytes = imported.credential.revealedBytes()
             case .finished:
                 try noteFinished()
             case .ignored(let error):

@@ -34,6 +34,8 @@ public final class VictimHarness {
     var victimAccepted: [[UInt8]] = []
     var forgedPlaintexts: [(frame: [UInt8], plaintext: [UInt8])] = []
     var deliveredCredential: SecretBytes?
+    /// What the delivered credential held when it was handed over.
+    var deliveredBytes: [UInt8] = []
     var finishedCount = 0
     /// The deepest phase the victim reached, by its order in the protocol (0 = the first).
     public internal(set) var deepestPhase = 0

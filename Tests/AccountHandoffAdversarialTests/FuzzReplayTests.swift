@@ -88,6 +88,18 @@ import Testing
         #expect(harness.steps.contains("-> showShortCode"))
     }
 
+    /// Regression (third crash of the version-2 receiver fuzzer, a harness bug): a malicious
+    /// sender's forged credential may be a password of zero bytes; the app's buffer then holds
+    /// zeros without having been wiped, and the session leaves it alone until the app wipes it.
+    @Test func aForgedPasswordOfZeroBytesIsDeliveredIntact() throws {
+        let url = Self.repositoryRoot.appendingPathComponent("Fuzz/regressions/FuzzReceiver/forged-credential-of-zero-bytes")
+        var input = FuzzInput(Array(try Data(contentsOf: url)))
+        let harness = try VictimHarness(victim: .receiver)
+        try harness.run(&input)
+        #expect(harness.steps.contains("-> deliverAccount"))
+        #expect(harness.deepestPhase == 5)
+    }
+
     /// The session seeds reach the states they are meant to: the honest one completes, the
     /// careless man-in-the-middle one gets the account, the tampered one is cancelled, and a
     /// second device after the credential is answered without ending the session.
