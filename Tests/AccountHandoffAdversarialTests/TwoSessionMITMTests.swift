@@ -18,9 +18,15 @@ import Testing
 /// so that this bound finds matches. The attack runs in both orders of the sessions' starts:
 /// "R-M first" (R scans M's QR before M sees S's QR) and "M-S first" (M sees S's QR and keeps
 /// S waiting for its hello while R scans M's QR); either way M commits its hello to S only
-/// after X is fixed, which is the attacker's best schedule. (Completing M-S first instead
-/// leaves M nothing to grind in either version: R's key, drawn after R scans M's QR, fixes
-/// R's code, and M's QR must be committed before that.)
+/// after X is fixed, which is the attacker's best schedule.
+///
+/// **Completing M-S first** (Spec 8.2, order 2) is tried too: M sends S a hello, learns S's
+/// code Y from S's reveal, then grinds its free input towards R, its QR (sender keys and
+/// nonce, up to 400 candidate QRs), predicting R's code with a guessed receiver key, and shows
+/// R the first QR predicted to give Y. R's key is drawn only after the scan, so this fails at
+/// chance in both versions: the bound below holds for the version-1 copy as well, which is why
+/// the review's attacker completed R-M first.
+
 ///
 /// **Against a version-1 copy** (S and R would show the version-1 codes of the same keys and
 /// QR bytes) the prediction is exact, so M finds a match unless none of the 400 candidates
@@ -37,6 +43,8 @@ import Testing
 /// - version-1 copy: at least 33 matches. Misses are Binomial(40, q) with q < 0.018, and
 ///   P(misses >= 8) < 9e-7 < 1e-6, so the attack provably works on the old derivation: the
 ///   test would catch a return of the flaw.
+/// - completing M-S first: at most 6 matches for version 2 and for the version-1 copy (both
+///   Binomial(40, 0.01) under chance).
 @Suite struct TwoSessionMITMTests {
     static let attempts = 40
     static let candidatesPerAttempt = 400
@@ -67,6 +75,75 @@ import Testing
               + "\(tally.versionTwoCandidatesTried) hello keys tried against version 2")
         #expect(tally.versionOne >= Self.minimumVersionOneMatches)
         #expect(tally.versionTwo <= Self.maximumVersionTwoMatches)
+    }
+
+    /// Order 2 of Spec 8.2: M completes M-S first, then grinds the QR it shows R.
+    @Test func completingTheSenderSessionFirstLeavesTheAttackerAtChance() throws {
+        var versionOne = 0, versionTwo = 0, qrsTried = 0
+        let now = Scenario.standard.start
+        let account = Scenario.standard.account
+        // M's guess of the key R will draw (any guess is as good: R draws it after the scan).
+        let guessedReceiverKey = try VectorPrimitives.x25519PublicKey(privateKey: SeededKeys.privateKey(seed: 0xfeed, isSender: false))
+        for attempt in UInt64(0x200)..<UInt64(0x200 + Self.attempts) {
+            let senderSeed = 0x5000 + attempt, receiverSeed = 0x6000 + attempt
+            let sender = try HandoffSender.start(account: account, rendezvous: Scenario.standardRendezvous,
+                                                 random: InsecureDeterministicRandom(seed: senderSeed), now: now)
+            // M-S completes: M's hello, S's reveal, both show Y (and M knows the v1 code of S too).
+            let attackerReceiverSeed = 0x9000_0000 + attempt
+            let (attackerReceiver, scan) = try HandoffReceiver.scan(payload: sender.payload,
+                                                                    random: InsecureDeterministicRandom(seed: attackerReceiverSeed), now: now)
+            guard case .send(let hello)? = scan.actions.first,
+                  case .send(let reveal)? = try sender.handle(.frameReceived(hello), now: now).actions.first else {
+                throw InvariantViolation("M-S did not reach the reveal")
+            }
+            _ = try attackerReceiver.handle(.frameReceived(reveal), now: now)
+            let codeOfS = try #require(attackerReceiver.shortCode)
+            let attackerKey = Array(hello[Frame.headerByteCount..<Frame.headerByteCount + 32])
+            let codeOfSVersionOne = try VersionOneCodeDerivation.value(
+                payload: sender.payload, receiverPublicKey: attackerKey,
+                privateKey: SeededKeys.privateKey(seed: attackerReceiverSeed, isSender: false), peerPublicKey: sender.payload.senderPublicKey.bytes)
+            // M grinds its QR towards R (v1 prediction with the guessed receiver key).
+            var chosen: (versionOne: UInt64?, versionTwo: UInt64?) = (nil, nil)
+            var lastSeed: UInt64 = 0
+            for candidate in 0..<UInt64(Self.candidatesPerAttempt) where chosen.versionOne == nil || chosen.versionTwo == nil {
+                let seed = 0xa000_0000 + attempt * 10_000 + candidate
+                lastSeed = seed
+                qrsTried += 1
+                let qr = try HandoffSender.start(account: account, rendezvous: Scenario.standardRendezvous,
+                                                 random: InsecureDeterministicRandom(seed: seed), now: now).payload
+                let predicted = try VersionOneCodeDerivation.value(payload: qr, receiverPublicKey: guessedReceiverKey,
+                                                                   privateKey: SeededKeys.privateKey(seed: seed, isSender: true),
+                                                                   peerPublicKey: guessedReceiverKey) % Self.codeSpace
+                if chosen.versionOne == nil, predicted == codeOfSVersionOne % Self.codeSpace { chosen.versionOne = seed }
+                if chosen.versionTwo == nil, predicted == codeOfS.value % Self.codeSpace { chosen.versionTwo = seed }
+            }
+            // Version-1 copy: R scans M's chosen QR with its fresh key; its v1 code.
+            let versionOneSeed = chosen.versionOne ?? lastSeed
+            let versionOneSender = try HandoffSender.start(account: account, rendezvous: Scenario.standardRendezvous,
+                                                           random: InsecureDeterministicRandom(seed: versionOneSeed), now: now)
+            let receiverPrivateKey = SeededKeys.privateKey(seed: receiverSeed, isSender: false)
+            let receiverKey = try VectorPrimitives.x25519PublicKey(privateKey: receiverPrivateKey)
+            let codeOfRVersionOne = try VersionOneCodeDerivation.value(payload: versionOneSender.payload, receiverPublicKey: receiverKey,
+                                                                       privateKey: receiverPrivateKey,
+                                                                       peerPublicKey: versionOneSender.payload.senderPublicKey.bytes)
+            if codeOfRVersionOne % Self.codeSpace == codeOfSVersionOne % Self.codeSpace { versionOne += 1 }
+            // Version 2: R scans M's real QR (M's real sender session), M's reveal, R's code.
+            let attackerSender = try HandoffSender.start(account: account, rendezvous: Scenario.standardRendezvous,
+                                                         random: InsecureDeterministicRandom(seed: chosen.versionTwo ?? lastSeed), now: now)
+            let (receiver, receiverScan) = try HandoffReceiver.scan(payload: attackerSender.payload,
+                                                                    random: InsecureDeterministicRandom(seed: receiverSeed), now: now)
+            guard case .send(let receiverHello)? = receiverScan.actions.first,
+                  case .send(let attackerReveal)? = try attackerSender.handle(.frameReceived(receiverHello), now: now).actions.first else {
+                throw InvariantViolation("R-M did not reach the reveal")
+            }
+            _ = try receiver.handle(.frameReceived(attackerReveal), now: now)
+            let codeOfR = try #require(receiver.shortCode)
+            if codeOfR.value % Self.codeSpace == codeOfS.value % Self.codeSpace { versionTwo += 1 }
+        }
+        print("two-session MITM, M completes M-S first and grinds its QR towards R: \(Self.attempts) attempts, "
+              + "version-1 copy \(versionOne)/\(Self.attempts) matched, version 2 \(versionTwo)/\(Self.attempts) matched; \(qrsTried) QRs tried")
+        #expect(versionOne <= Self.maximumVersionTwoMatches)
+        #expect(versionTwo <= Self.maximumVersionTwoMatches)
     }
 
     /// One attempt: fresh S, R and M, M's best schedule, the v1 copy and version 2 side by side.
