@@ -32,6 +32,7 @@ public enum FrameBytes {
         case .accept: 16
         case .credential: 1024 + 16
         case .receipt, .abort: 17
+        case .reveal: 32 + 16
         }
     }
 
@@ -47,5 +48,10 @@ public enum FrameBytes {
     /// The first `length` bytes.
     public static func truncated(_ bytes: [UInt8], to length: Int) -> [UInt8] {
         Array(bytes.prefix(max(0, length)))
+    }
+
+    /// The message type named in a frame's header, if the byte is a defined type.
+    public static func type(of bytes: [UInt8]) -> MessageType? {
+        bytes.count > typeOffset ? MessageType(rawValue: bytes[typeOffset]) : nil
     }
 }

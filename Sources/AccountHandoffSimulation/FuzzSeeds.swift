@@ -1,4 +1,4 @@
-@_spi(Testing) import AccountHandoff
+import AccountHandoff
 import Foundation
 
 /// Seed inputs for each fuzz target, built from deterministic sessions (and from `Vectors/`
@@ -21,30 +21,51 @@ public enum FuzzSeeds {
             }
             return seeds
         case .frame:
-            return recordings.flatMap { $0.frames.map(\.bytes) } + [OfferPlaintextCodec.encode(Scenario.standard.account)]
+            var seeds = recordings.flatMap { $0.frames.map(\.bytes) } + [VectorPrimitives.offerPlaintext(Scenario.standard.account)]
+            if let credential = try? VectorPrimitives.credentialPlaintext(Scenario.standard.passwordBytes) { seeds.append(credential) }
+            return seeds
         case .sender:
             return [
-                [2, 0, 8, 0, 0, 8, 5, 6, 0, 2, 0, 8, 3, 0, 12, 5, 6, 3, 2, 0],  // honest run to the receipt
-                [2, 0, 8, 0, 0, 8, 5, 6, 0, 7, 1, 0, 1, 2, 1, 2, 0],            // forged receipt and abort
-                [2, 0, 2, 0, 3, 0, 4, 0, 0, 9, 8, 2, 0, 0],                     // replays, a flipped bit, cancel
+                // hello, reveal read, confirm, offer read, peer accepts, accept, credential, read, receipt, receipt delivered
+                [2, 0, 5, 8, 0, 0, 8, 5, 6, 0, 2, 0, 8, 3, 0, 12, 5, 6, 3, 2, 0],
+                // to the credential, then a second device's hello (anotherDeviceJoined), then a forged receipt
+                [2, 0, 5, 8, 0, 0, 8, 5, 6, 0, 2, 0, 8, 3, 0, 12, 11, 2, 0, 7, 1, 0, 1, 2, 0],
+                // replays, a flipped bit, a forged abort, cancel
+                [2, 0, 2, 0, 3, 0, 4, 0, 0, 9, 7, 2, 0, 2, 8, 2, 0, 0],
             ]
         case .receiver:
             return [
-                [5, 6, 0, 2, 0, 8, 0, 0, 0, 5, 6, 3, 2, 0, 8, 4, 0, 0],          // honest run to the import
-                [5, 7, 0, 0, 2, 0, 8, 0, 0, 0, 7, 1, 0, 0, 9, 0x41, 2, 1],      // forged offer and credential
-                [5, 7, 0, 1, 0, 40, 2, 0, 5, 6, 2, 2, 0],                       // forged raw offer, then abort
+                // peer reads the hello, reveal, offer, confirm, accept read, credential, import
+                [5, 2, 0, 6, 0, 2, 0, 8, 0, 0, 0, 5, 6, 3, 2, 0, 8, 4, 0, 0],
+                // a forged reveal with the real nonce at sequence 0 (the same bytes as the genuine
+                // one, which then counts as a replay), the offer, the accept read, a forged credential
+                [5, 7, 0, 0, 2, 1, 2, 0, 6, 0, 2, 0, 8, 0, 0, 0, 5, 7, 2, 0, 0, 9, 0x41, 2, 0],
+                // a forged reveal whose nonce has one bit flipped: the commitment does not open
+                [5, 7, 0, 1, 9, 2, 1],
+                // reveal, a second device makes the sender contest, then a forged raw offer
+                [5, 2, 0, 11, 2, 0, 7, 1, 1, 0, 40, 2, 0],
             ]
         case .session:
             let honest = SessionScript.honestSteps
             return [
                 SessionScript.encode(honest),
                 SessionScript.encode(honest, useRegistries: true),
+                // A careless sending person confirms the shoulder-surfer's code: it gets the
+                // account; the honest hello then arrives as a second device and the sender contests.
                 SessionScript.encode([.attackerScans, .deliver(.toSender, 1), .person(.sender, .confirm),
-                                      .attackerObserves(0), .attackerAccepts, .deliver(.toSender, 1)] + honest, carelessPeople: true),
-                SessionScript.encode([.deliver(.toSender, 0), .person(.sender, .confirm), .damage(.toReceiver, 0, .flipBit(300)),
-                                      .deliver(.toReceiver, 0), .deliverCopy(.toSender, 0), .person(.receiver, .cancel)]),
-                SessionScript.encode([.deliverCopy(.toSender, 0), .deliver(.toSender, 0), .person(.sender, .confirm),
-                                      .advanceClock(seconds: 200), .deliver(.toReceiver, 0), .rescan], useRegistries: true),
+                                      .attackerObserves(0), .attackerObserves(1), .attackerAccepts, .deliver(.toSender, 1)]
+                                     + honest, carelessPeople: true),
+                // The offer is damaged in flight, then the receiving person cancels.
+                SessionScript.encode([.deliver(.toSender, 0), .deliver(.toReceiver, 0), .person(.sender, .confirm),
+                                      .damage(.toReceiver, 0, .flipBit(300)), .deliver(.toReceiver, 0),
+                                      .person(.receiver, .cancel)]),
+                // A replayed hello, the reveal, late delivery after expiry, a second scan.
+                SessionScript.encode([.deliverCopy(.toSender, 0), .deliver(.toSender, 0), .deliver(.toReceiver, 0),
+                                      .person(.sender, .confirm), .advanceClock(seconds: 200), .deliver(.toReceiver, 0), .rescan],
+                                     useRegistries: true),
+                // A second device scans after the credential left: it is told contested, the sender goes on.
+                SessionScript.encode(Array(honest.prefix(8)) + [.attackerScans, .deliver(.toSender, 0), .attackerObserves(0)]
+                                     + Array(honest.suffix(2))),
             ]
         }
     }

@@ -1,4 +1,4 @@
-@_spi(Testing) import AccountHandoff
+import AccountHandoff
 import Foundation
 
 /// The five libFuzzer targets. Their bodies live here, in the root package, so that the
@@ -9,11 +9,14 @@ import Foundation
 public enum FuzzTarget: String, CaseIterable, Sendable {
     /// 1. QR payload text (and binary) decoder; whatever decodes must re-encode to the same input.
     case qrPayload = "FuzzQRPayload"
-    /// 2. Frame decoder (and the offer plaintext decoder); whatever decodes must re-encode to the same input.
+    /// 2. Frame decoder (and the offer and credential plaintext decoders); whatever decodes must
+    /// re-encode to the same input.
     case frame = "FuzzFrame"
-    /// 3. The sender state machine after a valid start, fed arbitrary, genuine, damaged and forged frames and events.
+    /// 3. The sender state machine after a valid start, fed arbitrary, genuine, damaged and
+    /// forged frames, a second device's hello, and local events.
     case sender = "FuzzSender"
-    /// 4. The receiver state machine after a valid scan, likewise.
+    /// 4. The receiver state machine after a valid scan, likewise, with forged reveals (the real
+    /// nonce, a damaged one, arbitrary bytes) besides forged offers, credentials and aborts.
     case receiver = "FuzzReceiver"
     /// 5. A whole two-device session in an adversarial world, checking every invariant.
     case session = "FuzzSession"
@@ -22,18 +25,54 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
     ///
     /// - Throws: ``InvariantViolation`` when the input breaks a property (the fuzz entry crashes on it).
     public func run(_ bytes: [UInt8]) throws(InvariantViolation) {
+        do {
+            try run(bytes, tracing: false)
+        } catch {
+            // Run the failing input again with every step recorded, for the report.
+            try run(bytes, tracing: true)
+            throw error
+        }
+    }
+
+    private func run(_ bytes: [UInt8], tracing: Bool) throws(InvariantViolation) {
         switch self {
         case .qrPayload: try Self.qrPayload(bytes)
         case .frame: try Self.frame(bytes)
         case .sender:
             var input = FuzzInput(bytes)
-            try VictimHarness(victim: .sender).run(&input)
+            try VictimHarness(victim: .sender, tracing: tracing).run(&input)
         case .receiver:
             var input = FuzzInput(bytes)
-            try VictimHarness(victim: .receiver).run(&input)
+            try VictimHarness(victim: .receiver, tracing: tracing).run(&input)
         case .session:
             var input = FuzzInput(bytes)
-            try SessionScript.run(&input, dumpSessions: false)
+            try SessionScript.run(&input, dumpSessions: false, tracing: tracing)
+        }
+    }
+
+    /// Runs one input and tells whether it reached deep into its target: a QR or frame that
+    /// decodes (a frame of an encrypted type), a victim that got past the credential (sent it,
+    /// or handed it to its app), a world in which the honest receiver's app got the account.
+    ///
+    /// - Throws: ``InvariantViolation`` when the input breaks a property.
+    public func reachesDeepState(_ bytes: [UInt8]) throws(InvariantViolation) -> Bool {
+        switch self {
+        case .qrPayload:
+            try run(bytes)
+            return (try? SessionPayload(text: String(decoding: bytes, as: UTF8.self))) != nil
+                || (try? SessionPayload(binary: bytes)) != nil
+        case .frame:
+            try run(bytes)
+            guard let frame = try? Frame(bytes: bytes) else { return false }
+            return frame.type != .hello
+        case .sender, .receiver:
+            var input = FuzzInput(bytes)
+            let harness = try VictimHarness(victim: self == .sender ? .sender : .receiver)
+            try harness.run(&input)
+            return harness.deepestPhase >= 4
+        case .session:
+            var input = FuzzInput(bytes)
+            return try SessionScript.run(&input, dumpSessions: false).receiverDelivered
         }
     }
 
@@ -53,7 +92,7 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
             guard payload.text == text else { throw InvariantViolation("QR text decoded but re-encodes differently") }
             guard (try? SessionPayload(binary: payload.binary)) == payload else { throw InvariantViolation("QR binary does not round-trip") }
         } catch let error as HandoffError {
-            _ = error.description + error.identifier
+            _ = String(describing: error) + error.identifier
         } catch let violation as InvariantViolation {
             throw violation
         } catch {
@@ -72,8 +111,15 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
             }
             guard (try? Frame(bytes: frame.bytes)) == frame else { throw InvariantViolation("a frame does not round-trip") }
         }
-        if let account = try? OfferPlaintextCodec.decode(bytes) {
-            guard OfferPlaintextCodec.encode(account) == bytes else { throw InvariantViolation("an offer plaintext decoded but re-encodes differently") }
+        if let account = try? VectorPrimitives.decodeOfferPlaintext(bytes) {
+            guard VectorPrimitives.offerPlaintext(account) == bytes else {
+                throw InvariantViolation("an offer plaintext decoded but re-encodes differently")
+            }
+        }
+        if bytes.count == 1024, let password = try? VectorPrimitives.decodeCredentialPlaintext(bytes) {
+            guard (try? VectorPrimitives.credentialPlaintext(password)) == bytes else {
+                throw InvariantViolation("a credential plaintext decoded but re-encodes differently")
+            }
         }
     }
 }

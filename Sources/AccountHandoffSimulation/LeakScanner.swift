@@ -1,16 +1,50 @@
-@_spi(Vectors) import AccountHandoff
+import AccountHandoff
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// Searches everything a session prints, throws or sends for the password and for key
 /// material: raw bytes in frames, and hex or decimal renderings in text (descriptions,
 /// `dump` output, error messages).
 ///
-/// Test support only. It learns key material by reading sessions' guarded buffers through
-/// SPI while they are live, which only a test may do.
+/// Test support only. It learns key material by reading sessions' guarded buffers through the
+/// package's test hooks while they are live, which only a test may do.
+///
+/// Learning is cheap enough to run after every step of a fuzz input: a secret's bytes never
+/// change between its creation and its wipe, so each buffer is read once, recognised by its
+/// identity afterwards (the scanner keeps every buffer it has seen alive, so an identity is
+/// never reused for a new buffer), and only short prefixes are kept.
 public final class LeakScanner {
+    /// Bytes of a secret searched for in frames.
+    static let rawPrefixLength = 16
+    /// Bytes of a secret searched for as hex in text (24 hex digits).
+    static let hexPrefixLength = 12
+    /// Bytes of a secret searched for as a run of decimal numbers in text.
+    static let decimalPrefixLength = 8
+
+    /// The first 16 bytes of a secret as two words: cheap to hash and compare.
+    struct Prefix: Hashable {
+        let high: UInt64
+        let low: UInt64
+
+        init(_ buffer: UnsafeRawBufferPointer) {
+            high = buffer.loadUnaligned(fromByteOffset: 0, as: UInt64.self)
+            low = buffer.loadUnaligned(fromByteOffset: 8, as: UInt64.self)
+        }
+    }
+
     private let passwordBytes: [UInt8]
-    private var keyMaterial: [[UInt8]] = []
-    private var keyMaterialHex: [[UInt8]] = []
-    private var seen: Set<[UInt8]> = []
+    private var seenSecrets: Set<ObjectIdentifier> = []
+    private var retained: [SecretBytes] = []
+    private var learnedPrefixes: Set<Prefix> = []
+    private var rawPrefixes: [[UInt8]] = []
+    private var hexPrefixes: [[UInt8]] = []
+    /// Texts that passed against the current key material (cleared when new material is learned).
+    private var cleanTexts: Set<String> = []
+    private var decimalPrefixes: [[Int]] = []
     /// How many texts and byte strings were scanned.
     public private(set) var scannedCount = 0
     /// While `true`, checks pass without scanning (set while replaying checked prefixes).
@@ -19,46 +53,79 @@ public final class LeakScanner {
     /// Scans for `password` (and for whatever key material ``learn(_:)`` adds).
     public init(password: String) {
         passwordBytes = Array(password.utf8)
+        seenSecrets.reserveCapacity(32)
+        retained.reserveCapacity(32)
     }
 
-    /// Remembers the current contents of `secrets` (skipping wiped or short ones) as key material.
+    /// Remembers the contents of `secrets` that are new to the scanner as key material (skipping
+    /// wiped buffers and ones shorter than 16 bytes).
     public func learn(_ secrets: [SecretBytes]) {
-        for secret in secrets where secret.count >= 16 && !secret.isAllZero {
-            let bytes = secret.revealedBytes()
-            guard seen.insert(bytes).inserted else { continue }
-            keyMaterial.append(bytes)
-            keyMaterialHex.append(Array(Hex.encode(Array(bytes.prefix(12))).utf8))
+        for secret in secrets {
+            let identity = ObjectIdentifier(secret)
+            guard !seenSecrets.contains(identity) else { continue }
+            if secret.count < Self.rawPrefixLength || secret.isWiped {
+                remember(secret, identity)
+                continue
+            }
+            guard !secret.isAllZero else { continue }  // not filled yet: look again later
+            remember(secret, identity)
+            let prefix = secret.withUnsafeBytes { Prefix($0) }
+            guard learnedPrefixes.insert(prefix).inserted else { continue }
+            let forms = KeyMaterialForms.shared.forms(of: prefix, of: secret)
+            rawPrefixes.append(forms.raw)
+            hexPrefixes += forms.hex
+            decimalPrefixes.append(forms.decimal)
+            cleanTexts.removeAll(keepingCapacity: true)
         }
+    }
+
+    private func remember(_ secret: SecretBytes, _ identity: ObjectIdentifier) {
+        seenSecrets.insert(identity)
+        retained.append(secret)
     }
 
     /// How many distinct secrets were learned.
-    public var keyMaterialCount: Int { keyMaterial.count }
+    public var keyMaterialCount: Int { rawPrefixes.count }
 
-    /// Fails when `text` contains the password, or key material in hex or as a run of decimal numbers.
+    /// Fails when `text` contains the password, or key material in hex (either case) or as a run
+    /// of decimal numbers. A text that already passed against the same key material is not
+    /// scanned again (error descriptions repeat a lot).
     public func check(text: String, _ context: @autoclosure () -> String) throws(InvariantViolation) {
         guard !paused else { return }
         scannedCount += 1
-        let utf8 = Array(text.utf8)
-        if Self.contains(utf8, passwordBytes) { throw InvariantViolation("password in \(context())") }
-        let lowered = utf8.map { $0 >= 0x41 && $0 <= 0x5a ? $0 | 0x20 : $0 }
-        for hex in keyMaterialHex where Self.contains(lowered, hex) {
-            throw InvariantViolation("key material (hex) in \(context())")
+        if cleanTexts.contains(text) { return }
+        var text = text
+        let leak: String? = text.withUTF8 { utf8 in
+            if Self.contains(utf8, passwordBytes) { return "password" }
+            for hex in hexPrefixes where Self.contains(utf8, hex) { return "key material (hex)" }
+            guard !decimalPrefixes.isEmpty else { return nil }
+            let numbers = Self.decimalNumbers(in: utf8)
+            guard numbers.count >= Self.decimalPrefixLength else { return nil }
+            for secret in decimalPrefixes where Self.containsElements(numbers, secret) { return "key material (decimal bytes)" }
+            return nil
         }
-        let numbers = Self.decimalNumbers(in: utf8)
-        guard numbers.count >= 8 else { return }
-        for secret in keyMaterial where Self.contains(numbers, Array(secret.prefix(8)).map(Int.init)) {
-            throw InvariantViolation("key material (decimal bytes) in \(context())")
-        }
+        if let leak { throw InvariantViolation("\(leak) in \(context())") }
+        if cleanTexts.count < 4096 { cleanTexts.insert(text) }
     }
 
     /// Fails when `bytes` contain the password or any key material verbatim.
     public func check(bytes: [UInt8], _ context: @autoclosure () -> String) throws(InvariantViolation) {
         guard !paused else { return }
         scannedCount += 1
-        if Self.contains(bytes, passwordBytes) { throw InvariantViolation("password bytes in \(context())") }
-        for secret in keyMaterial where Self.contains(bytes, Array(secret.prefix(16))) {
-            throw InvariantViolation("key material bytes in \(context())")
+        let leak: String? = bytes.withUnsafeBufferPointer { buffer in
+            if Self.contains(buffer, passwordBytes) { return "password bytes" }
+            for prefix in rawPrefixes where Self.contains(buffer, prefix) { return "key material bytes" }
+            return nil
         }
+        if let leak { throw InvariantViolation("\(leak) in \(context())") }
+    }
+
+    /// Fails when the description of `error` contains the password or key material. The
+    /// description (a reflection walk, slow under the sanitizers) is rendered once per distinct
+    /// error value in the process and scanned each time.
+    public func check(error: HandoffError, _ context: @autoclosure () -> String) throws(InvariantViolation) {
+        guard !paused else { return }
+        try check(text: ErrorDescriptions.shared.describe(error), context())
     }
 
     /// Checks `String(describing:)`, `String(reflecting:)` and `dump` of `value`.
@@ -71,7 +138,24 @@ public final class LeakScanner {
         try check(text: dumped, "dump of \(context())")
     }
 
-    static func contains<Element: Equatable>(_ haystack: [Element], _ needle: [Element]) -> Bool {
+    /// Whether `needle` occurs in `haystack` (`memchr` for its first byte, then `memcmp`).
+    static func contains(_ haystack: UnsafeBufferPointer<UInt8>, _ needle: [UInt8]) -> Bool {
+        guard !needle.isEmpty, haystack.count >= needle.count, let base = haystack.baseAddress else { return false }
+        return needle.withUnsafeBufferPointer { needleBuffer in
+            let first = Int32(needleBuffer[0])
+            let end = base + (haystack.count - needle.count + 1)
+            var start = base
+            while start < end {
+                guard let hit = memchr(start, first, end - start) else { return false }
+                let candidate = hit.assumingMemoryBound(to: UInt8.self)
+                if memcmp(candidate, needleBuffer.baseAddress!, needle.count) == 0 { return true }
+                start = UnsafePointer(candidate + 1)
+            }
+            return false
+        }
+    }
+
+    static func containsElements<Element: Equatable>(_ haystack: [Element], _ needle: [Element]) -> Bool {
         guard !needle.isEmpty, haystack.count >= needle.count else { return false }
         let first = needle[0]
         var index = 0
@@ -84,7 +168,7 @@ public final class LeakScanner {
     }
 
     /// Every maximal run of ASCII digits read as a number (capped, so long digit runs stay distinct from bytes).
-    static func decimalNumbers(in utf8: [UInt8]) -> [Int] {
+    static func decimalNumbers(in utf8: UnsafeBufferPointer<UInt8>) -> [Int] {
         var numbers: [Int] = []
         var current = -1
         for unit in utf8 {
@@ -97,5 +181,49 @@ public final class LeakScanner {
         }
         if current >= 0 { numbers.append(current) }
         return numbers
+    }
+}
+
+/// The renderings searched for in text of each distinct secret prefix, built once per process
+/// (a fuzz target meets the same deterministic secrets in every input).
+final class KeyMaterialForms: @unchecked Sendable {
+    // Safety of @unchecked Sendable: `cache` is only touched under `lock`.
+    struct Forms {
+        /// The first bytes, searched for in frames.
+        let raw: [UInt8]
+        /// Lowercase and uppercase hex of the first bytes.
+        let hex: [[UInt8]]
+        /// The first bytes as numbers, as a byte array's description prints them.
+        let decimal: [Int]
+    }
+
+    static let shared = KeyMaterialForms()
+    private let lock = NSLock()
+    private var cache: [LeakScanner.Prefix: Forms] = [:]
+
+    /// The forms of `secret`, whose first 16 bytes are `prefix`.
+    func forms(of prefix: LeakScanner.Prefix, of secret: SecretBytes) -> Forms {
+        if let forms = lock.withLock({ cache[prefix] }) { return forms }
+        let raw = secret.withUnsafeBytes { Array($0.prefix(LeakScanner.rawPrefixLength)) }
+        let hex = Hex.encode(Array(raw.prefix(LeakScanner.hexPrefixLength)))
+        let forms = Forms(raw: raw, hex: [Array(hex.utf8), Array(hex.uppercased().utf8)],
+                          decimal: raw.prefix(LeakScanner.decimalPrefixLength).map(Int.init))
+        lock.withLock { if cache.count < 4096 { cache[prefix] = forms } }
+        return forms
+    }
+}
+
+/// `String(describing:)` of each distinct ``HandoffError`` value, rendered once per process.
+final class ErrorDescriptions: @unchecked Sendable {
+    // Safety of @unchecked Sendable: `texts` is only touched under `lock`.
+    static let shared = ErrorDescriptions()
+    private let lock = NSLock()
+    private var texts: [HandoffError: String] = [:]
+
+    func describe(_ error: HandoffError) -> String {
+        if let text = lock.withLock({ texts[error] }) { return text }
+        let text = String(describing: error)
+        lock.withLock { texts[error] = text }
+        return text
     }
 }

@@ -13,11 +13,11 @@ public struct Scenario: Sendable {
     public let account: AccountMetadata
     /// The password the sender's app provides.
     public let password: String
-    /// Seed of the sender's randomness.
+    /// Seed of the sender's randomness (it draws the nonce, then its private key).
     public let senderSeed: UInt64
     /// Seed of the honest receiver's randomness.
     public let receiverSeed: UInt64
-    /// Seed of the shoulder-surfing attacker's randomness.
+    /// Seed of the shoulder-surfing attacker's (or second device's) randomness.
     public let attackerSeed: UInt64
     /// When the sender starts the session.
     public let start: Date

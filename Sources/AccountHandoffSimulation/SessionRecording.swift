@@ -3,7 +3,7 @@ import AccountHandoffTestSupport
 import Foundation
 
 /// The wire frames of one complete, honest transfer, in the order they were sent:
-/// hello, offer, accept, credential, receipt.
+/// hello, reveal, offer, accept, credential, receipt.
 ///
 /// Test support only: the source of fuzz seeds, of the tamper matrix and of frames
 /// "replayed from another session".
@@ -42,27 +42,33 @@ public struct SessionRecording: Sendable {
         let now = scenario.start
         let sender = try HandoffSender.start(account: scenario.account, rendezvous: scenario.rendezvous,
                                              random: InsecureDeterministicRandom(seed: scenario.senderSeed), now: now)
-        let (receiver, scanActions) = try HandoffReceiver.scan(payload: try SessionPayload(text: sender.payload.text),
-                                                               random: InsecureDeterministicRandom(seed: scenario.receiverSeed), now: now)
+        let (receiver, scanned) = try HandoffReceiver.scan(payload: try SessionPayload(text: sender.payload.text),
+                                                           random: InsecureDeterministicRandom(seed: scenario.receiverSeed), now: now)
         var frames: [RecordedFrame] = []
-        func sent(_ actions: [HandoffAction], _ direction: Direction, _ type: MessageType) throws -> [UInt8] {
-            guard case .send(let bytes)? = actions.first else { throw InvariantViolation("expected a \(type) frame, got \(actions)") }
+        func sent(_ first: [UInt8]?, _ direction: Direction, _ type: MessageType) throws -> [UInt8] {
+            guard let bytes = first, FrameBytes.type(of: bytes) == type else { throw InvariantViolation("expected a \(type) frame") }
             frames.append(RecordedFrame(direction: direction, type: type, bytes: bytes))
             return bytes
         }
-        let hello = try sent(scanActions, .toSender, .hello)
-        _ = try sender.handle(.frameReceived(hello), now: now)
-        let offer = try sent(try sender.handle(.codeConfirmed, now: now), .toReceiver, .offer)
+        func first(_ actions: [SenderAction]) -> [UInt8]? { if case .send(let bytes)? = actions.first { bytes } else { nil } }
+        func first(_ actions: [ReceiverAction]) -> [UInt8]? { if case .send(let bytes)? = actions.first { bytes } else { nil } }
+        let hello = try sent(first(scanned.actions), .toSender, .hello)
+        let reveal = try sent(first(try sender.handle(.frameReceived(hello), now: now).actions), .toReceiver, .reveal)
+        _ = try receiver.handle(.frameReceived(reveal), now: now)
+        let offer = try sent(first(try sender.handle(.codeConfirmed, now: now).actions), .toReceiver, .offer)
         _ = try receiver.handle(.frameReceived(offer), now: now)
-        let accept = try sent(try receiver.handle(.codeConfirmed, now: now), .toSender, .accept)
+        let accept = try sent(first(try receiver.handle(.codeConfirmed, now: now).actions), .toSender, .accept)
         _ = try sender.handle(.frameReceived(accept), now: now)
-        let credential = try sent(try sender.handle(.credentialProvided(SecretBytes(utf8: scenario.password)), now: now),
-                                  .toReceiver, .credential)
-        _ = try receiver.handle(.frameReceived(credential), now: now)
-        let receipt = try sent(try receiver.handle(.importFinished(receiptStatus), now: now), .toSender, .receipt)
-        let last = try sender.handle(.frameReceived(receipt), now: now)
-        guard case .finished(.completed(receiptStatus))? = last.first else { throw InvariantViolation("honest run did not complete: \(last)") }
-        return SessionRecording(qrText: sender.payload.text, frames: frames, shortCode: receiver.shortCode)
+        let password = try SecretBytes(copying: scenario.passwordBytes)
+        let credential = try sent(first(try sender.handle(.credentialProvided(password), now: now).actions), .toReceiver, .credential)
+        let delivered = try receiver.handle(.frameReceived(credential), now: now).actions
+        if case .deliverAccount(let imported)? = delivered.first { imported.credential.wipe() }
+        let receipt = try sent(first(try receiver.handle(.importFinished(receiptStatus), now: now).actions), .toSender, .receipt)
+        let last = try sender.handle(.frameReceived(receipt), now: now).actions
+        guard case .finished(.completed(receiptStatus))? = last.first, let code = receiver.shortCode, code == sender.shortCode else {
+            throw InvariantViolation("honest run did not complete: \(last.map { ActionName.of($0) })")
+        }
+        return SessionRecording(qrText: sender.payload.text, frames: frames, shortCode: code)
     }
 
     /// A recording of the standard scenario.

@@ -10,13 +10,15 @@ public enum SessionScript {
     public static let maximumSteps = 64
 
     /// Decodes `input` into a world and its steps, runs them, then finishes the world.
-    /// `dumpSessions` also scans the sessions' `dump` output (the fuzzer skips it for speed).
+    /// `dumpSessions` also scans the sessions' `dump` output (the fuzzer skips it for speed, and
+    /// the step trace unless `tracing`).
     ///
     /// - Throws: ``InvariantViolation`` when a property breaks.
     @discardableResult
-    public static func run(_ input: inout FuzzInput, dumpSessions: Bool = true) throws(InvariantViolation) -> SimulatedWorld {
+    public static func run(_ input: inout FuzzInput, dumpSessions: Bool = true, tracing: Bool = true) throws(InvariantViolation) -> SimulatedWorld {
         let flags = input.byte()
-        let options = SimulatedWorld.Options(carelessPeople: flags & 1 == 1, useRegistries: flags & 2 == 2, dumpSessions: dumpSessions)
+        let options = SimulatedWorld.Options(carelessPeople: flags & 1 == 1, useRegistries: flags & 2 == 2, dumpSessions: dumpSessions,
+                                             tracing: tracing)
         let world = try SimulatedWorld(options: options)
         var steps = 0
         while !input.isExhausted, steps < maximumSteps {
@@ -51,7 +53,7 @@ public enum SessionScript {
         case 16, 17: return .person(device, PersonChoice.allCases[(index) % PersonChoice.allCases.count])
         case 18: return .provideCredential
         case 19: return .importFinished(ReceiptStatus.allCases[index % ReceiptStatus.allCases.count])
-        case 20: return .advanceClock(seconds: operand > 250 ? UInt32(operand) * 4 : UInt32(operand))
+        case 20: return .advanceClock(seconds: operand > 250 ? UInt32(operand - 250) * 60 : UInt32(operand))
         case 21: return .tick(device)
         case 22: return .transportLost(device)
         default: return .rescan
@@ -94,9 +96,15 @@ public enum SessionScript {
         return bytes
     }
 
-    /// The honest schedule from scan to receipt.
+    /// The honest schedule from scan to receipt: hello, reveal, the sending person confirms,
+    /// offer, the receiving person confirms, accept, credential, import, receipt.
     public static let honestSteps: [WorldStep] = [
-        .deliver(.toSender, 0), .person(.sender, .confirm), .deliver(.toReceiver, 0), .person(.receiver, .confirm),
-        .deliver(.toSender, 0), .provideCredential, .deliver(.toReceiver, 0), .importFinished(.imported), .deliver(.toSender, 0),
+        .deliver(.toSender, 0), .deliver(.toReceiver, 0), .person(.sender, .confirm), .deliver(.toReceiver, 0),
+        .person(.receiver, .confirm), .deliver(.toSender, 0), .provideCredential, .deliver(.toReceiver, 0),
+        .importFinished(.imported), .deliver(.toSender, 0),
     ]
+
+    /// Where each frame of the honest session (hello, reveal, offer, accept, credential,
+    /// receipt) is delivered in ``honestSteps``.
+    public static let honestDeliverySteps = [0, 1, 3, 5, 7, 9]
 }

@@ -21,23 +21,35 @@ public final class SimulatedAccountStore {
     /// An empty store.
     public init() {}
 
-    /// Stores (or replaces) an account with a copy of `password`.
-    public func store(_ metadata: AccountMetadata, password: SecretBytes) {
-        let copy = password.withUnsafeBytes { SecretBytes(copying: $0) }
+    /// Stores (or replaces) an account with a copy of `password`, which must not be wiped.
+    ///
+    /// - Throws: ``InvariantViolation`` when no guarded memory is left for the copy.
+    public func store(_ metadata: AccountMetadata, password: SecretBytes) throws(InvariantViolation) {
+        let copy: SecretBytes
+        do { copy = try password.withUnsafeBytes { buffer throws(HandoffError) in try SecretBytes(copying: buffer) } } catch {
+            throw InvariantViolation("no guarded memory to store a password: \(error.identifier)")
+        }
         entries[metadata.linkID] = Entry(metadata: metadata, password: copy)
         writeCount += 1
     }
 
-    /// A comparable summary: link IDs, metadata and whether each password equals the expected bytes.
-    public func snapshot() -> [String] {
-        entries.values.map { entry in
-            "\(entry.metadata.linkID)|\(entry.metadata)|\(entry.password.count)"
-        }.sorted()
+    /// One account as the summary shows it.
+    public struct Summary: Hashable, Sendable {
+        /// The account, link ID included.
+        public let metadata: AccountMetadata
+        /// The stored password's length.
+        public let passwordByteCount: Int
+    }
+
+    /// A comparable summary: each account's metadata and password length, ordered by link ID.
+    public func snapshot() -> [Summary] {
+        entries.values.map { Summary(metadata: $0.metadata, passwordByteCount: $0.password.count) }
+            .sorted { $0.metadata.linkID.bytes.lexicographicallyPrecedes($1.metadata.linkID.bytes) }
     }
 
     /// Whether the stored password for `linkID` is exactly `expected`.
     public func password(for linkID: AccountLinkID, equals expected: [UInt8]) -> Bool {
-        guard let entry = entries[linkID] else { return false }
-        return entry.password.constantTimeEquals(SecretBytes(copying: expected))
+        guard let entry = entries[linkID], !entry.password.isWiped else { return false }
+        return entry.password.constantTimeEquals(expected)
     }
 }

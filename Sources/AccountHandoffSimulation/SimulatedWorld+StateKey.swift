@@ -20,9 +20,9 @@ public final class FrameInterner {
 }
 
 /// Everything that decides a world's future and the properties checked on it: both
-/// sessions' phases and outcomes, the frames each produced and accepted (which fix their
-/// transcripts and sequence numbers), the frames in flight, the clock, and the people's and
-/// apps' history. Two worlds with equal keys behave identically from then on.
+/// sessions' phases, outcomes and codes, the frames each produced and accepted (which fix
+/// their transcripts and sequence numbers), the frames in flight, the clock, and the people's
+/// and apps' history. Two worlds with equal keys behave identically from then on.
 ///
 /// Test support only.
 public struct WorldStateKey: Hashable {
@@ -37,7 +37,7 @@ extension SimulatedWorld {
         for direction in [Direction.toReceiver, .toSender] {
             numbers.append(-1)
             for frame in inFlight[direction] ?? [] {
-                numbers += [interner.id(frame.bytes), frame.origin.map { Role.allCases.firstIndex(of: $0)! } ?? 9]
+                numbers += [interner.id(frame.bytes), frame.origin?.rawValue ?? 9]
             }
         }
         for role in Role.allCases {
@@ -48,11 +48,12 @@ extension SimulatedWorld {
             numbers.append(finishedCount[role] ?? 0)
         }
         let flags = [senderPersonConfirmed, senderConfirmedMatchingCodes, receiverPersonConfirmed, receiverDelivered,
-                     receiverImportCommitted, pendingImport != nil, attackerLearnedAccount, attackerLearnedCredential]
+                     receiverImportCommitted, pendingImport != nil, attackerLearnedAccount, attackerLearnedCredential,
+                     credentialLeftSender, senderWarnedOfSecondDevice, attacker != nil, attackerCredential != nil]
         numbers += flags.map { $0 ? 1 : 0 }
-        numbers += [senderPeer.map { Role.allCases.firstIndex(of: $0)! } ?? 9, refusedByRegistry]
+        numbers += [senderPeer?.rawValue ?? 9, refusedByRegistry]
         let names = Role.allCases.map { role in
-            machineState(role).map { "\($0.state)|\(String(describing: $0.outcome))|\(String(describing: $0.code))" } ?? "-"
+            machineState(role).map { "\($0.phase)|\(outcomeIdentifier(role) ?? "-")|\($0.code.map { String($0.value) } ?? "-")" } ?? "-"
         }
         return WorldStateKey(numbers: numbers, names: names)
     }

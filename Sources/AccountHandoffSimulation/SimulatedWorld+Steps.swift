@@ -1,4 +1,4 @@
-@_spi(Testing) import AccountHandoff
+import AccountHandoff
 import AccountHandoffTestSupport
 import Foundation
 
@@ -10,8 +10,7 @@ extension SimulatedWorld {
     ///
     /// - Throws: ``InvariantViolation`` naming the broken property.
     public func apply(_ step: WorldStep) throws(InvariantViolation) {
-        trace.append(step.description)
-        learnSecrets()
+        note(step.description)
         switch step {
         case .deliver(let direction, let index):
             guard let frame = removeFrame(direction, index) else { return }
@@ -39,13 +38,15 @@ extension SimulatedWorld {
             try attackerScans()
         case .attackerObserves(let index):
             guard attacker != nil, let frame = peekFrame(.toReceiver, index) else { return }
+            lastReaction = nil
+            lastIgnoredError = nil
             try deliver(frame.bytes, to: .attacker)
         case .attackerAccepts:
-            guard let attacker else { return }
-            _ = try local(.attacker) { () throws(HandoffError) in try attacker.handle(.codeConfirmed, now: now) }
+            try receiverLocal(.attacker, .codeConfirmed)
         case .attackerSendsReceipt:
-            guard let attacker else { return }
-            _ = try local(.attacker) { () throws(HandoffError) in try attacker.handle(.importFinished(.imported), now: now) }
+            attackerCredential?.wipe()
+            attackerCredential = nil
+            try receiverLocal(.attacker, .importFinished(.imported))
         case .person(let device, let choice):
             try person(device, choice)
         case .provideCredential:
@@ -55,18 +56,13 @@ extension SimulatedWorld {
         case .advanceClock(let seconds):
             now = now.addingTimeInterval(TimeInterval(seconds))
         case .tick(let device):
-            let role: Role = device == .sender ? .sender : .receiver
-            _ = try local(role) { () throws(HandoffError) in
-                device == .sender ? try sender.handle(.tick, now: now) : try receiver.handle(.tick, now: now)
-            }
+            if device == .sender { try senderLocal(.tick) } else { try receiverLocal(.receiver, .tick) }
         case .transportLost(let device):
-            let role: Role = device == .sender ? .sender : .receiver
-            _ = try local(role) { () throws(HandoffError) in
-                device == .sender ? try sender.handle(.transportLost, now: now) : try receiver.handle(.transportLost, now: now)
-            }
+            if device == .sender { try senderLocal(.transportLost) } else { try receiverLocal(.receiver, .transportLost) }
         case .rescan:
             try rescan()
         }
+        try checkDeliveredCredentialIntact()
     }
 
     private func removeFrame(_ direction: Direction, _ index: Int) -> InFlightFrame? {
@@ -80,8 +76,9 @@ extension SimulatedWorld {
     }
 
     /// Hands frame bytes to the honest device at the end of `direction`.
-    private func hand(_ bytes: [UInt8], _ direction: Direction) throws(InvariantViolation) {
-        lastFrameActions = []
+    func hand(_ bytes: [UInt8], _ direction: Direction) throws(InvariantViolation) {
+        lastReaction = nil
+        lastIgnoredError = nil
         switch direction {
         case .toReceiver:
             try deliver(bytes, to: .receiver)
@@ -91,7 +88,7 @@ extension SimulatedWorld {
                     _ = try senderRegistry.admit(frame: bytes, now: now)
                 } catch {
                     refusedByRegistry += 1
-                    try leaks.check(text: error.description, "registry refusal")
+                    try leaks.check(error: error, "registry refusal")
                     return
                 }
             }
@@ -101,116 +98,154 @@ extension SimulatedWorld {
 
     /// Delivers frame bytes to a machine and checks property 4.
     func deliver(_ bytes: [UInt8], to role: Role) throws(InvariantViolation) {
-        lastFrameActions = []
         let before = machineState(role)
-        let actions: [HandoffAction]
-        do {
-            switch role {
-            case .sender: actions = try sender.handle(.frameReceived(bytes), now: now)
-            case .receiver: actions = try receiver.handle(.frameReceived(bytes), now: now)
-            case .attacker:
-                guard let attacker else { return }
-                actions = try attacker.handle(.frameReceived(bytes), now: now)
+        let reaction: FrameReaction
+        if role == .sender {
+            let actions: [SenderAction]
+            do { actions = try sender.handle(.frameReceived(bytes), now: now).actions } catch {
+                throw violation("the sender threw \(error.identifier) for a frame instead of ignoring it")
             }
-        } catch {
-            throw violation("\(role) threw \(error.identifier) for a frame instead of ignoring it")
-        }
-        if actions.count == 1, case .ignored = actions[0] {
-            guard machineState(role) == before else { throw violation("\(role) changed state on an ignored frame") }
-        } else if actions.count == 1, case .finished(.expired) = actions[0] {
-            // The clock ended the session before the frame was looked at.
+            reaction = FrameReaction(actions)
+            try checkFrameReaction(reaction, bytes: bytes, role: role, before: before)
+            try absorb(actions, trigger: bytes)
         } else {
+            guard let machine = receiverMachine(role) else { return }
+            let actions: [ReceiverAction]
+            do { actions = try machine.handle(.frameReceived(bytes), now: now).actions } catch {
+                throw violation("the \(role) threw \(error.identifier) for a frame instead of ignoring it")
+            }
+            reaction = FrameReaction(actions)
+            try checkFrameReaction(reaction, bytes: bytes, role: role, before: before)
+            try absorb(actions, from: role, trigger: bytes)
+        }
+    }
+
+    private func checkFrameReaction(_ reaction: FrameReaction, bytes: [UInt8], role: Role,
+                                    before: Observation?) throws(InvariantViolation) {
+        lastReaction = reaction
+        switch reaction.kind {
+        case .ignored(let error):
+            lastIgnoredError = error
+            guard machineState(role) == before else { throw violation("\(role) changed state on an ignored frame") }
+        case .expired:
+            break  // the clock ended the session before the frame was looked at
+        case .acted:
             let legitimate = role == .sender ? (produced[.receiver] ?? []) + (produced[.attacker] ?? []) : (produced[.sender] ?? [])
             guard legitimate.contains(bytes) else {
-                throw violation("\(role) acted on a frame no legitimate peer produced: \(actions.map(Self.name))")
+                throw violation("\(role) acted on a frame no legitimate peer produced: \(reaction.names)")
             }
             guard !(accepted[role] ?? []).contains(bytes) else { throw violation("\(role) accepted the same frame twice") }
             accepted[role, default: []].append(bytes)
         }
-        lastFrameActions = actions
-        try absorb(actions, from: role, trigger: bytes)
     }
 
-    /// Runs a local event; refusals must be typed misuse errors that leave the state alone.
-    func local(_ role: Role, _ body: () throws(HandoffError) -> [HandoffAction]) throws(InvariantViolation) -> [HandoffAction]? {
+    /// Runs a local event at the sender; refusals must be typed misuse errors that leave the state alone.
+    @discardableResult
+    func senderLocal(_ event: SenderEvent) throws(InvariantViolation) -> [SenderAction]? {
+        let before = machineState(.sender)
+        let actions: [SenderAction]
+        do { actions = try sender.handle(event, now: now).actions } catch {
+            try checkRefusal(error, of: .sender, before: before, allowing: event.isCredential ? [.malformed(.credential)] : [])
+            return nil
+        }
+        try absorb(actions, trigger: nil)
+        return actions
+    }
+
+    /// Runs a local event at a receiver (honest or the attacker's).
+    @discardableResult
+    func receiverLocal(_ role: Role, _ event: ReceiverEvent) throws(InvariantViolation) -> [ReceiverAction]? {
+        guard let machine = receiverMachine(role) else { return nil }
         let before = machineState(role)
-        let actions: [HandoffAction]
-        do {
-            actions = try body()
-        } catch {
-            switch error {
-            case .invalidEvent, .sessionFinished: break
-            default: throw violation("\(role) threw \(error.identifier) for a local event")
-            }
-            guard machineState(role) == before else { throw violation("\(role) changed state while refusing a local event") }
-            try leaks.check(text: error.description, "thrown error")
-            try leaks.check(renderingsOf: error, "thrown error")
+        let actions: [ReceiverAction]
+        do { actions = try machine.handle(event, now: now).actions } catch {
+            try checkRefusal(error, of: role, before: before, allowing: [])
             return nil
         }
         try absorb(actions, from: role, trigger: nil)
         return actions
     }
 
+    private func checkRefusal(_ error: HandoffError, of role: Role, before: Observation?,
+                              allowing extra: [HandoffError]) throws(InvariantViolation) {
+        switch error {
+        case .invalidEvent, .sessionFinished: break
+        default:
+            guard extra.contains(error) else { throw violation("\(role) threw \(error.identifier) for a local event") }
+        }
+        guard machineState(role) == before else { throw violation("\(role) changed state while refusing a local event") }
+        try leaks.check(error: error, "thrown error")
+        if options.dumpEveryAction { try leaks.check(renderingsOf: error, "thrown error") }
+    }
+
     private func person(_ device: Device, _ requested: PersonChoice) throws(InvariantViolation) {
         let ownCode = device == .sender ? sender.shortCode : receiver.shortCode
         let otherCode = device == .sender ? receiver.shortCode : sender.shortCode
         var choice = requested
-        if choice == .confirm, !options.carelessPeople, let ownCode, let otherCode, ownCode != otherCode {
-            choice = .reject  // a careful person who sees two different codes rejects
-        }
-        let event: SessionEvent = switch choice {
-        case .confirm: .codeConfirmed
-        case .reject: .codeRejected
-        case .cancel: .cancel
+        if choice == .confirm, !options.carelessPeople, ownCode != nil {
+            // A careful person compares the two screens: different codes, they reject; no code
+            // on the other device yet (its reveal has not arrived), they wait.
+            guard let otherCode else { return }
+            if ownCode != otherCode { choice = .reject }
         }
         switch device {
         case .sender:
-            let actions = try local(.sender) { () throws(HandoffError) in
-                switch event {
-                case .codeConfirmed: try sender.handle(.codeConfirmed, now: now)
-                case .codeRejected: try sender.handle(.codeRejected, now: now)
-                default: try sender.handle(.cancel, now: now)
-                }
+            let event: SenderEvent = switch choice {
+            case .confirm: .codeConfirmed
+            case .reject: .codeRejected
+            case .cancel: .cancel
             }
+            let actions = try senderLocal(event)
             if choice == .confirm, let actions, case .send? = actions.first {
                 senderPersonConfirmed = true
                 senderConfirmedMatchingCodes = sender.shortCode == receiver.shortCode
             }
         case .receiver:
-            let actions = try local(.receiver) { () throws(HandoffError) in
-                switch event {
-                case .codeConfirmed: try receiver.handle(.codeConfirmed, now: now)
-                case .codeRejected: try receiver.handle(.codeRejected, now: now)
-                default: try receiver.handle(.cancel, now: now)
-                }
+            let event: ReceiverEvent = switch choice {
+            case .confirm: .codeConfirmed
+            case .reject: .codeRejected
+            case .cancel: .cancel
             }
+            let actions = try receiverLocal(.receiver, event)
             if choice == .confirm, let actions, case .send? = actions.first { receiverPersonConfirmed = true }
         }
     }
 
     private func provideCredential() throws(InvariantViolation) {
-        let credential = SecretBytes(utf8: scenario.password)
-        _ = try local(.sender) { () throws(HandoffError) in try sender.handle(.credentialProvided(credential), now: now) }
+        let credential = try TestSecret.make(scenario.passwordBytes)
+        try senderLocal(.credentialProvided(credential))
         guard credential.isAllZero else { throw violation("the sender kept the provided credential unwiped") }
     }
 
-    private func importFinished(_ status: ReceiptStatus) throws(InvariantViolation) {
-        if let pending = pendingImport, status == .imported {
-            receiverStore.store(pending.metadata, password: pending.password)
-            receiverImportCommitted = true
+    /// The receiver's app finishes its import: it reads the credential it was handed (storing
+    /// the account for `.imported`), wipes it, then reports the status.
+    func importFinished(_ status: ReceiptStatus) throws(InvariantViolation) {
+        if let pending = pendingImport {
+            if status == .imported {
+                try receiverStore.store(pending.metadata, password: pending.credential)
+                receiverImportCommitted = true
+            }
+            pending.credential.wipe()
+            pendingImport = nil
         }
-        pendingImport?.password.wipe()
-        pendingImport = nil
-        _ = try local(.receiver) { () throws(HandoffError) in try receiver.handle(.importFinished(status), now: now) }
+        try receiverLocal(.receiver, .importFinished(status))
+    }
+
+    /// Property 3: the app's credential is never wiped or changed by the session under a running import.
+    func checkDeliveredCredentialIntact() throws(InvariantViolation) {
+        guard let pending = pendingImport else { return }
+        guard !pending.credential.isWiped, pending.credential.constantTimeEquals(scenario.passwordBytes) else {
+            throw violation("the session wiped or changed the credential it handed to the app while the import ran")
+        }
     }
 
     private func attackerScans() throws(InvariantViolation) {
         guard attacker == nil else { return }
         do {
-            let payload = try SessionPayload(text: sender.payload.text)
+            let payload = try ScannedQR.payload(of: sender.payload.text)
             let scanned = try HandoffReceiver.scan(payload: payload, random: InsecureDeterministicRandom(seed: scenario.attackerSeed), now: now)
             attacker = scanned.receiver
-            try absorb(scanned.actions, from: .attacker, trigger: nil)
+            try absorb(scanned.step.actions, from: .attacker, trigger: nil)
         } catch let violation as InvariantViolation {
             throw violation
         } catch let error as HandoffError {
@@ -231,18 +266,14 @@ extension SimulatedWorld {
         }
         guard let refusal else { throw violation("a second scan of the same QR started a session") }
         guard refusal == .alreadyScanned || refusal == .expired else { throw violation("rescan failed with \(refusal.identifier)") }
-        try leaks.check(text: refusal.description, "rescan error")
+        try leaks.check(error: refusal, "rescan error")
     }
+}
 
-    static func name(_ action: HandoffAction) -> String {
-        switch action {
-        case .send: "send"
-        case .showShortCode: "showShortCode"
-        case .showAccount: "showAccount"
-        case .requestCredential: "requestCredential"
-        case .deliverAccount: "deliverAccount"
-        case .ignored(let error): "ignored(\(error.identifier))"
-        case .finished(let outcome): "finished(\(outcome))"
-        }
+extension SenderEvent {
+    /// Whether the event hands in a password (a refused length is a typed error, not misuse).
+    var isCredential: Bool {
+        if case .credentialProvided = self { return true }
+        return false
     }
 }

@@ -25,7 +25,8 @@ public enum Device: Hashable, Sendable, CaseIterable, CustomStringConvertible {
 /// What a person does on their own device.
 public enum PersonChoice: Hashable, Sendable, CaseIterable, CustomStringConvertible {
     /// Confirms the short code (and, on the receiver, the offered account). A careful person
-    /// who sees two different codes rejects instead.
+    /// who sees two different codes rejects instead, and one whose other device shows no code
+    /// yet waits (the step does nothing).
     case confirm
     /// Rejects the code or the account.
     case reject
@@ -98,13 +99,15 @@ public enum WorldStep: Hashable, Sendable, CustomStringConvertible {
     /// Puts frame `index` of a recorded session from other seeds in flight, with its transfer
     /// ID replaced by this session's when `retargeted`.
     case injectForeign(Direction, Int, retargeted: Bool)
-    /// A shoulder-surfer scans the QR with its own key and sends its hello.
+    /// A shoulder-surfer (or any second device that saw the QR) scans it with its own key and
+    /// sends its hello.
     case attackerScans
-    /// The attacker reads (a copy of) in-flight frame `index` heading to the receiver.
+    /// The attacker reads (a copy of) in-flight frame `index` heading to the receivers (the
+    /// sender's frames, and its replies to a second device, travel the same way).
     case attackerObserves(Int)
     /// The attacker accepts the offer it decrypted, hoping for the credential.
     case attackerAccepts
-    /// The attacker acknowledges the credential it decrypted.
+    /// The attacker's app reports an import of the credential it decrypted (sends a receipt).
     case attackerSendsReceipt
     /// A person acts on a device.
     case person(Device, PersonChoice)

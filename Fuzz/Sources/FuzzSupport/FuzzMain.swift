@@ -19,7 +19,9 @@ public enum FuzzMain {
     /// The program's main.
     ///
     /// `--write-seeds DIRECTORY [VECTORS]` writes the target's seeds (plus those found in the
-    /// JSON files of VECTORS) into DIRECTORY and exits; anything else is passed to libFuzzer.
+    /// JSON files of VECTORS) into DIRECTORY and exits; `--reaches-deep FILE...` prints
+    /// `deep FILE` for each input that reaches deep into its target (the regression replay
+    /// requires one per target) and exits; anything else is passed to libFuzzer.
     public static func main(_ target: FuzzTarget,
                             testOneInput: @convention(c) (UnsafePointer<UInt8>?, Int) -> CInt) -> CInt {
         let arguments = CommandLine.arguments
@@ -27,9 +29,25 @@ public enum FuzzMain {
             return writeSeeds(target, into: URL(fileURLWithPath: arguments[2]),
                               vectors: arguments.count >= 4 ? URL(fileURLWithPath: arguments[3]) : nil)
         }
+        if arguments.count >= 2, arguments[1] == "--reaches-deep" {
+            return reportDeepInputs(target, files: Array(arguments.dropFirst(2)))
+        }
         var argc = CommandLine.argc
         var argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>? = CommandLine.unsafeArgv
         return LLVMFuzzerRunDriver(&argc, &argv, testOneInput)
+    }
+
+    private static func reportDeepInputs(_ target: FuzzTarget, files: [String]) -> CInt {
+        for file in files {
+            guard let data = FileManager.default.contents(atPath: file) else { continue }
+            do {
+                if try target.reachesDeepState(Array(data)) { print("deep \(file)") }
+            } catch {
+                print("broken \(file): \(error)")
+                return 1
+            }
+        }
+        return 0
     }
 
     private static func writeSeeds(_ target: FuzzTarget, into directory: URL, vectors: URL?) -> CInt {

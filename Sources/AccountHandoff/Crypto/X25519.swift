@@ -41,7 +41,15 @@ enum X25519 {
         Sodium.ensureInitialised()
         var output = [UInt8](repeating: 0, count: X25519PublicKey.byteCount)
         privateKey.withUnsafeBytes { scalar in
+            #if HANDOFF_FUZZ_X25519_CACHE
+            output.withUnsafeMutableBytes { out in
+                _ = FuzzX25519Cache.compute(into: out, scalar: scalar, point: nil) {
+                    crypto_scalarmult_base($0, scalar.baseAddress!.assumingMemoryBound(to: UInt8.self))
+                }
+            }
+            #else
             _ = crypto_scalarmult_base(&output, scalar.baseAddress!.assumingMemoryBound(to: UInt8.self))
+            #endif
         }
         CryptoMeter.record { $0.scalarMultBase += 1 }
         return X25519PublicKey(bytes: output)!
@@ -57,10 +65,16 @@ enum X25519 {
         let shared = try SecretBytes(zeroedCount: X25519PublicKey.byteCount)
         let status = shared.withUnsafeMutableBytes { output in
             privateKey.withUnsafeBytes { scalar in
+                #if HANDOFF_FUZZ_X25519_CACHE
+                FuzzX25519Cache.compute(into: output, scalar: scalar, point: peer.bytes) {
+                    crypto_scalarmult($0, scalar.baseAddress!.assumingMemoryBound(to: UInt8.self), peer.bytes)
+                }
+                #else
                 crypto_scalarmult(
                     output.baseAddress!.assumingMemoryBound(to: UInt8.self),
                     scalar.baseAddress!.assumingMemoryBound(to: UInt8.self),
                     peer.bytes)
+                #endif
             }
         }
         CryptoMeter.record { $0.scalarMult += 1 }
