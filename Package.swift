@@ -4,12 +4,15 @@ import PackageDescription
 let package = Package(
     name: "AccountHandoff",
     platforms: [.macOS(.v13), .iOS(.v16)],
+    // What an app links: the library, QR rendering, the local transport, and the receiver's
+    // import layer (the transaction, IMAP validation, the reference store for Linux); and the
+    // CLI. Test support (seeded randomness, the simulated world, vector generation, the
+    // throwaway Dovecot) is not a product, and its hooks use `package` access, so no app can
+    // reach them. Fuzz/ builds the simulated world from the same sources (symbolic links).
     products: [
         .library(name: "AccountHandoff", targets: ["AccountHandoff"]),
-        .library(name: "AccountHandoffTestSupport", targets: ["AccountHandoffTestSupport"]),
         .library(name: "AccountHandoffQR", targets: ["AccountHandoffQR"]),
         .library(name: "AccountHandoffTransport", targets: ["AccountHandoffTransport"]),
-        .library(name: "AccountHandoffFiles", targets: ["AccountHandoffFiles"]),
         // Receiver-side import as a transaction: coordinator, store protocols, Keychain item policy.
         .library(name: "AccountHandoffImport", targets: ["AccountHandoffImport"]),
         // Validates an account by logging in to its IMAP server over TLS (libcurl).
@@ -17,8 +20,6 @@ let package = Package(
         // The reference account store for Linux: SQLite metadata plus 0600 credential files.
         .library(name: "AccountHandoffReferenceStore", targets: ["AccountHandoffReferenceStore"]),
         .executable(name: "handoff", targets: ["handoff"]),
-        // Test support: the simulated two-device world shared by the adversarial tests and Fuzz/.
-        .library(name: "AccountHandoffSimulation", targets: ["AccountHandoffSimulation"]),
     ],
     targets: [
         .systemLibrary(
@@ -58,6 +59,7 @@ let package = Package(
             dependencies: ["AccountHandoff", "AccountHandoffImport", "AccountHandoffReferenceStore",
                            "AccountHandoffIMAPValidation", "AccountHandoffImportTestSupport"]
         ),
+        // Not a product: seeded randomness and forged frames for tests, vectors and the bench.
         .target(name: "AccountHandoffTestSupport", dependencies: ["AccountHandoff"]),
         .target(name: "AccountHandoffVectors", dependencies: ["AccountHandoff", "AccountHandoffTestSupport"]),
         .target(name: "AccountHandoffQR", dependencies: ["AccountHandoff", "CQREncode"]),
@@ -70,6 +72,7 @@ let package = Package(
                            "AccountHandoffImport", "AccountHandoffReferenceStore", "AccountHandoffIMAPValidation",
                            "AccountHandoffDovecot"]
         ),
+        // Not a product: the simulated two-device world of the adversarial tests and Fuzz/.
         .target(name: "AccountHandoffSimulation", dependencies: ["AccountHandoff", "AccountHandoffTestSupport"]),
         .testTarget(
             name: "AccountHandoffTests",

@@ -1,0 +1,118 @@
+import Foundation
+import Testing
+
+/// What an app can link and call (issue 9): only the app-facing libraries are products, and
+/// the test hooks (seeded randomness, forged frames, raw primitives, plaintext reads of
+/// guarded memory, the bench's reference session) are `package` symbols that an app's
+/// compiler refuses. Played as the review did: by compiling an app against the built modules.
+@Suite struct ShippedAPITests {
+    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().deletingLastPathComponent()
+
+    @Test func onlyTheAppFacingLibrariesAndTheCLIAreProducts() throws {
+        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("handoff-manifest-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: scratch) }
+        // Its own scratch path, so it never waits for the lock of the build that runs this test.
+        let run = try Tool.run("swift", ["package", "--package-path", Self.root.path, "--scratch-path", scratch.path, "dump-package"])
+        try #require(run.status == 0, "\(run.output)")
+        let manifest = try #require(try JSONSerialization.jsonObject(with: Data(run.output.utf8)) as? [String: Any])
+        let products = try #require(manifest["products"] as? [[String: Any]])
+        let names = Set(products.compactMap { $0["name"] as? String })
+        #expect(names == ["AccountHandoff", "AccountHandoffQR", "AccountHandoffTransport", "AccountHandoffImport",
+                          "AccountHandoffIMAPValidation", "AccountHandoffReferenceStore", "handoff"])
+    }
+
+    /// Each line reaches for one hook; compiled as an app (without this package's name) every
+    /// line is refused, and compiled as part of the package the same file is fine, so the only
+    /// thing in the app's way is the access level.
+    @Test func anAppCannotReachTheTestHooks() throws {
+        let hooks = [
+            "let random = InsecureDeterministicRandom(seed: 1)",
+            "let digest = VectorPrimitives.sha256([[1]])",
+            "let reference = ReferenceSession.typical",
+            "func forge(_ sender: HandoffSender) -> [UInt8]? { sender.sealForgedFrame(.credential, plaintext: [], linkID: nil) }",
+            "func read(_ secret: SecretBytes) -> [UInt8] { secret.revealedBytes() }",
+            "func peek(_ sender: HandoffSender) -> [SecretBytes] { sender.guardedSecrets }",
+            "let pool = SecureMemoryConfiguration.default",
+        ]
+        let source = (["import AccountHandoff", "import AccountHandoffTestSupport"] + hooks).joined(separator: "\n") + "\n"
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("handoff-app-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let file = directory.appendingPathComponent("App.swift")
+        try source.write(to: file, atomically: true, encoding: .utf8)
+        let modules = try Self.modulesDirectory()
+        let common = ["-typecheck", "-swift-version", "6", "-I", modules.path,
+                      "-Xcc", "-fmodule-map-file=" + Self.root.appendingPathComponent("Sources/CSodium/module.modulemap").path, file.path]
+
+        let asApp = try Tool.run("swiftc", common)
+        #expect(asApp.status != 0)
+        let refusedLines = Set(asApp.output.split(separator: "\n").compactMap { line -> Int? in
+            guard line.hasPrefix(file.path + ":"), line.contains(": error: ") else { return nil }
+            return Int(line.dropFirst(file.path.count + 1).prefix { $0 != ":" })
+        })
+        #expect(refusedLines == Set(3...(2 + hooks.count)), "every hook line is refused: \(asApp.output)")
+
+        let asPackage = try Tool.run("swiftc", ["-package-name", Self.packageName()] + common)
+        #expect(asPackage.status == 0, "the hooks exist for the package's own targets: \(asPackage.output)")
+    }
+
+    /// The package identity SwiftPM passes as `-package-name`: the checkout folder's name.
+    static func packageName() -> String { root.lastPathComponent.lowercased() }
+
+    /// The folder of built `.swiftmodule`s next to the test bundle.
+    static func modulesDirectory() throws -> URL {
+        var candidates: [URL] = []
+        if let first = CommandLine.arguments.first { candidates.append(URL(fileURLWithPath: first).deletingLastPathComponent()) }
+        candidates.append(Bundle.main.bundleURL.deletingLastPathComponent())
+        candidates.append(root.appendingPathComponent(".build/debug"))
+        for directory in candidates {
+            let modules = directory.appendingPathComponent("Modules")
+            if FileManager.default.fileExists(atPath: modules.appendingPathComponent("AccountHandoff.swiftmodule").path) { return modules }
+        }
+        throw MissingModules()
+    }
+
+    struct MissingModules: Error, CustomStringConvertible {
+        var description: String { "The built modules were not found next to the tests; build with 'swift build --build-tests'." }
+    }
+}
+
+/// Runs a toolchain command and collects its output and standard error together.
+private enum Tool {
+    struct Result { let status: Int32; let output: String }
+
+    static func run(_ name: String, _ arguments: [String]) throws -> Result {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = [name] + arguments
+        let output = Pipe()
+        let errors = Pipe()
+        process.standardOutput = output
+        process.standardError = errors
+        try process.run()
+        // Read both to the end before waiting, so a full pipe never blocks the child.
+        let errorText = ErrorCollector(errors.fileHandleForReading)
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return Result(status: process.terminationStatus, output: String(decoding: data, as: UTF8.self) + errorText.finish())
+    }
+
+    /// Reads a pipe to its end on another thread.
+    private final class ErrorCollector: @unchecked Sendable {
+        private var data = Data()
+        private let done = DispatchSemaphore(value: 0)
+
+        init(_ handle: FileHandle) {
+            Thread { [self] in
+                data = handle.readDataToEndOfFile()
+                done.signal()
+            }.start()
+        }
+
+        func finish() -> String {
+            done.wait()
+            return String(decoding: data, as: UTF8.self)
+        }
+    }
+}
