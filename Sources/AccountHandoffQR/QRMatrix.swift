@@ -51,12 +51,15 @@ public struct QRMatrix: Hashable, Sendable {
 
 extension QRMatrix {
     /// The densest symbol for a handoff QR: the `AH:` prefix in alphanumeric mode followed by
-    /// the digits in numeric mode, or libqrencode's own automatic segmentation if that ever
-    /// yields a smaller symbol.
+    /// the digits in numeric mode. libqrencode's automatic segmentation never gives a smaller
+    /// version for any rendezvous length or level (`QRDensityTests` checks every one), so it
+    /// is not tried again here.
     ///
     /// - Throws: ``QREncodingError`` from the encoder (not expected for a valid payload).
     public init(payload: SessionPayload, errorCorrection: QRErrorCorrection = .standard) throws(QREncodingError) {
-        try self.init(handoffText: payload.text, errorCorrection: errorCorrection)
+        let text = payload.text
+        let digits = String(text.utf8.dropFirst(SessionPayload.textPrefix.utf8.count))!
+        try self.init(segments: [.alphanumeric(SessionPayload.textPrefix), .numeric(digits)], errorCorrection: errorCorrection)
     }
 
     /// Encodes `segments` in order, in the smallest version that holds them.
@@ -75,15 +78,5 @@ extension QRMatrix {
     public init(automaticallySegmenting text: String, errorCorrection: QRErrorCorrection = .standard) throws(QREncodingError) {
         guard !text.isEmpty, !text.utf8.contains(0) else { throw .invalidSegment }
         self = try LibQREncode.encodeAutomatic(text, errorCorrection: errorCorrection)
-    }
-
-    /// Handoff text (`AH:` + digits) gets the prefix-then-numeric segmentation, compared with
-    /// the automatic one; the smaller version wins and a tie keeps the explicit segmentation.
-    init(handoffText text: String, errorCorrection: QRErrorCorrection) throws(QREncodingError) {
-        let prefix = SessionPayload.textPrefix
-        let digits = String(text.utf8.dropFirst(prefix.utf8.count))!
-        let segmented = try QRMatrix(segments: [.alphanumeric(prefix), .numeric(digits)], errorCorrection: errorCorrection)
-        let automatic = try QRMatrix(automaticallySegmenting: text, errorCorrection: errorCorrection)
-        self = automatic.version < segmented.version ? automatic : segmented
     }
 }

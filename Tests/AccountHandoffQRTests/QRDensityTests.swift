@@ -33,8 +33,21 @@ import Testing
         #expect(try versions { try QRMatrix(automaticallySegmenting: payload.text, errorCorrection: $0) } == row.libqrencodeAutomatic)
         #expect(try versions { try QRMatrix(segments: [.bytes(Array("AH:".utf8) + payload.binary)], errorCorrection: $0) } == row.byteMode)
         #expect(try versions { try QRMatrix(segments: [.alphanumeric("AH:" + Base45.encode(payload.binary))], errorCorrection: $0) } == row.base45Alphanumeric)
-        // The payload initializer picks the smaller of the two text segmentations.
+        // The payload initializer uses the prefixed numeric segmentation.
         #expect(try versions { try QRMatrix(payload: payload, errorCorrection: $0) } == row.prefixedNumeric)
+    }
+
+    /// Why the payload initializer does not also try libqrencode's automatic segmentation:
+    /// for no rendezvous length and no level would it give a smaller symbol.
+    @Test func automaticSegmentationNeverBeatsThePrefixedNumericOne() throws {
+        for tokenByteCount in 0...RendezvousToken.maximumByteCount {
+            let payload = try Fixtures.payload(tokenByteCount: tokenByteCount)
+            for level in QRErrorCorrection.allCases {
+                let chosen = try QRMatrix(payload: payload, errorCorrection: level)
+                let automatic = try QRMatrix(automaticallySegmenting: payload.text, errorCorrection: level)
+                #expect(automatic.version >= chosen.version, "\(tokenByteCount)-byte token at \(level)")
+            }
+        }
     }
 
     @Test func eightByteTokenReachesVersionFiveAtLevelM() throws {
