@@ -45,7 +45,7 @@ enum LoopbackProbe {
 
     private static func makeSocket() -> Int32 {
         #if canImport(Glibc)
-        socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         #else
         socket(AF_INET, SOCK_STREAM, 0)
         #endif

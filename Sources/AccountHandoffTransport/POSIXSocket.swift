@@ -19,10 +19,11 @@ final class POSIXSocket {
 
     // MARK: Creating
 
-    /// A new non-blocking IPv4 stream socket.
+    /// A new non-blocking IPv4 stream socket, closed on exec: a program the app starts while a
+    /// transfer is pending must not keep its port or connection open.
     static func makeTCP() throws(TransportError) -> POSIXSocket {
         #if canImport(Glibc)
-        let type = Int32(SOCK_STREAM.rawValue)
+        let type = Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue)
         #else
         let type = SOCK_STREAM
         #endif
@@ -41,6 +42,9 @@ final class POSIXSocket {
     }
 
     private func configure() throws(TransportError) {
+        // Accepted sockets (and Darwin's, which has no SOCK_CLOEXEC) get the flag here, right
+        // after they exist (Glibc's module does not offer accept4).
+        guard fcntl(descriptor, F_SETFD, FD_CLOEXEC) == 0 else { throw .system(operation: "fcntl", errno: errno) }
         let flags = fcntl(descriptor, F_GETFL)
         guard flags >= 0, fcntl(descriptor, F_SETFL, flags | O_NONBLOCK) == 0 else {
             throw .system(operation: "fcntl", errno: errno)

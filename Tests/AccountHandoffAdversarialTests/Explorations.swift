@@ -17,10 +17,23 @@ enum Explorations {
     /// than the default suite's budget. `HANDOFF_RACE_DEPTH` overrides it.
     static let raceDepth = ProcessInfo.processInfo.environment["HANDOFF_RACE_DEPTH"].flatMap(Int.init) ?? 12
 
-    /// Every schedule of the full alphabet up to ``fullDepth``.
-    static let full = explore(ScheduleExplorer(depth: fullDepth))
-    /// Every schedule of the second-device race up to ``raceDepth``.
-    static let race = explore(ScheduleExplorer(depth: raceDepth, alphabet: .secondDeviceRace))
+    /// Every schedule of the full alphabet up to ``fullDepth``, computed once per process.
+    static func full() async throws(InvariantViolation) -> Run { try await onOwnThread { fullRun }.get() }
+    /// Every schedule of the second-device race up to ``raceDepth``, computed once per process.
+    static func race() async throws(InvariantViolation) -> Run { try await onOwnThread { raceRun }.get() }
+
+    private static let fullRun = explore(ScheduleExplorer(depth: fullDepth))
+    private static let raceRun = explore(ScheduleExplorer(depth: raceDepth, alphabet: .secondDeviceRace))
+
+    /// Runs `work` on a thread of its own. An exploration is seconds of CPU, and a test that
+    /// waits for another's to finish blocks too; on one of the few threads that all tests'
+    /// async code shares (two on a 2-core machine) that would starve the suites that drive real
+    /// sockets against wall-clock deadlines.
+    private static func onOwnThread<T: Sendable>(_ work: @escaping @Sendable () -> T) async -> T {
+        await withCheckedContinuation { continuation in
+            Thread { continuation.resume(returning: work()) }.start()
+        }
+    }
 
     private static func explore(_ explorer: ScheduleExplorer) -> Result<Run, InvariantViolation> {
         let started = Date()

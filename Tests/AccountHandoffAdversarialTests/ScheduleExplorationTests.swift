@@ -12,8 +12,8 @@ import Testing
 @Suite struct ScheduleExplorationTests {
     /// Every schedule up to ``Explorations/fullDepth`` (14: no schedule is cut off any more,
     /// every one ends before the bound, so the exploration is complete for this alphabet).
-    @Test func everyScheduleUpToTheDepthKeepsEveryProperty() throws {
-        let run = try Explorations.full.get()
+    @Test func everyScheduleUpToTheDepthKeepsEveryProperty() async throws {
+        let run = try await Explorations.full()
         let report = run.report
         print(Self.summary(report, seconds: run.seconds))
         #expect(report.truncatedLeaves == 0, "schedules cut by the depth bound: the exploration is not complete")

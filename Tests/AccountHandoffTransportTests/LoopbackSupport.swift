@@ -12,12 +12,14 @@ enum Loopback {
                                              writeTimeout: .seconds(2), closeLinger: .milliseconds(200),
                                              maximumConnections: 4, maximumIgnoredFrames: 3)
 
-    /// For whole sessions through the drivers: the standard admission deadlines, so a loaded
-    /// machine (tests run in parallel on 2 cores) does not close a connection before the
-    /// driver binds it; short read and linger times keep the tests quick.
-    static let sessions = TransportConfiguration(connectTimeout: .seconds(5), tagTimeout: .seconds(2),
-                                                 helloTimeout: .seconds(5), readTimeout: .seconds(5),
-                                                 writeTimeout: .seconds(5), closeLinger: .milliseconds(200))
+    /// For whole sessions through the drivers, which run on the threads that all tests' async
+    /// code shares: while other suites keep those busy (2 on a 2-core machine) a driver can
+    /// wait many seconds for its turn, so the admission and read deadlines are a minute (these
+    /// tests are about the session over real sockets; `FloodTests` pins the deadlines). A
+    /// short linger keeps the tests quick.
+    static let sessions = TransportConfiguration(connectTimeout: .seconds(60), tagTimeout: .seconds(60),
+                                                 helloTimeout: .seconds(60), readTimeout: .seconds(60),
+                                                 writeTimeout: .seconds(60), closeLinger: .milliseconds(200))
 
     static func account() throws -> AccountMetadata {
         try AccountMetadata(linkID: AccountLinkID(uuid: UUID()), displayName: "Ada", emailAddress: "ada@example.org",

@@ -72,8 +72,10 @@ private func confirmBothSides(_ sender: HandoffSenderSession, _ receiver: Handof
         let people = confirmBothSides(sender, receiver)
         async let sent = sender.run()
         async let received = receiver.run()
-        #expect(await received == .completed(.imported))
-        #expect(await sent == .completed(.imported))
+        let receivedOutcome = await received
+        #expect(receivedOutcome == .completed(.imported))
+        let sentOutcome = await sent
+        #expect(sentOutcome == .completed(.imported))
         await people.value
     }
 
@@ -103,8 +105,10 @@ private func confirmBothSides(_ sender: HandoffSenderSession, _ receiver: Handof
         let people = confirmBothSides(sender, receiver)
         async let sent = sender.run()
         async let received = receiver.run()
-        #expect(await received == .completed(.imported))
-        #expect(await sent == .completed(.imported))
+        let receivedOutcome = await received
+        #expect(receivedOutcome == .completed(.imported))
+        let sentOutcome = await sent
+        #expect(sentOutcome == .completed(.imported))
         await people.value
         copies.closeAll()
     }
@@ -123,8 +127,10 @@ private func confirmBothSides(_ sender: HandoffSenderSession, _ receiver: Handof
         }
         async let sent = sender.run()
         async let received = receiver.run()
-        #expect(await sent == .ended(.failed(.transportLost)))
-        #expect(await received == .ended(.failed(.transportLost)))
+        let sentOutcome = await sent
+        #expect(sentOutcome == .ended(.failed(.transportLost)))
+        let receivedOutcome = await received
+        #expect(receivedOutcome == .ended(.failed(.transportLost)))
         await cut.value
     }
 
@@ -139,8 +145,10 @@ private func confirmBothSides(_ sender: HandoffSenderSession, _ receiver: Handof
         }
         async let sent = sender.run()
         async let received = receiver.run()
-        #expect(await sent == .ended(.cancelled(by: .local)))
-        #expect(await received == .ended(.cancelled(by: .peer)))
+        let sentOutcome = await sent
+        #expect(sentOutcome == .ended(.cancelled(by: .local)))
+        let receivedOutcome = await received
+        #expect(receivedOutcome == .ended(.cancelled(by: .peer)))
         await cancel.value
     }
 

@@ -36,7 +36,7 @@ import Testing
         let receiver = try HandoffProcess(scratch.receiveArguments())
         receiver.write(code + "\n")
         // The real receiver's hello, taken off the wire, replayed on a connection of our own.
-        let hello = await Self.capturedHello(sniffer, target: target, excluding: { flood.ownPorts }, timeout: .seconds(10))
+        let hello = await Self.capturedHello(sniffer, target: target, excluding: { flood.ownPorts }, timeout: .seconds(30))
         let replay = hello == nil ? nil : RawConnection.connect(port: target.port)
         if let replay, let hello { replay.writeAll(target.preamble + hello) }
 

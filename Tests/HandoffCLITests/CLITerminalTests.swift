@@ -12,7 +12,7 @@ import Testing
         let terminal = try TerminalProcess(["send", "--account", scratch.accountFile.path, "--password-stdin", "--no-qr", "--lifetime", "60"])
         #expect(terminal.echoes, "a fresh terminal echoes")
         #expect(await terminal.waitForScreen(containing: "Password (not shown): "))
-        #expect(await terminal.waitUntil(timeout: .seconds(10)) { !terminal.echoes }, "echo stays on while the password is asked for")
+        #expect(await terminal.waitUntil(timeout: .seconds(30)) { !terminal.echoes }, "echo stays on while the password is asked for")
         terminal.signal(signal)
         let ended = await terminal.finish()
         #expect(ended.killedBySignal && ended.status == signal, "the process did not end by the signal: \(ended)")
@@ -24,7 +24,7 @@ import Testing
         defer { scratch.remove() }
         let terminal = try TerminalProcess(["send", "--account", scratch.accountFile.path, "--password-stdin", "--no-qr", "--lifetime", "60"])
         #expect(await terminal.waitForScreen(containing: "Password (not shown): "))
-        #expect(await terminal.waitUntil(timeout: .seconds(10)) { !terminal.echoes })
+        #expect(await terminal.waitUntil(timeout: .seconds(30)) { !terminal.echoes })
         terminal.type(HandoffProcess.testPassword + "\n")
         #expect(await terminal.waitForScreen(containing: "Transfer code: AH:"))
         #expect(terminal.echoes, "echo is back once the password was read")

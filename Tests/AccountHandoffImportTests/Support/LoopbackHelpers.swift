@@ -27,7 +27,7 @@ final class SilentListener: @unchecked Sendable {
 
     init() throws {
         #if canImport(Glibc)
-        let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         #else
         let socket = Darwin.socket(AF_INET, SOCK_STREAM, 0)
         #endif

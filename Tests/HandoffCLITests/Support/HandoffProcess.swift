@@ -24,7 +24,7 @@ final class HandoffProcess: @unchecked Sendable {
     }
 
     private let process = Process()
-    private let input = Pipe()
+    private let input = InheritanceSafePipe()
     private let lock = NSLock()
     private var output = Data()
     private var errors = Data()
@@ -35,12 +35,17 @@ final class HandoffProcess: @unchecked Sendable {
         process.executableURL = try Self.binary()
         process.arguments = arguments
         if let directory { process.currentDirectoryURL = directory }
-        process.standardInput = input
-        let outputPipe = Pipe()
-        let errorPipe = Pipe()
-        process.standardOutput = outputPipe
-        process.standardError = errorPipe
+        process.standardInput = input.fileHandleForReading
+        let outputPipe = InheritanceSafePipe()
+        let errorPipe = InheritanceSafePipe()
+        process.standardOutput = outputPipe.fileHandleForWriting
+        process.standardError = errorPipe.fileHandleForWriting
         try process.run()
+        // The child has its copies; the test keeps only its own ends, so closing the input
+        // ends the child's standard input and the child's exit ends the output.
+        try input.fileHandleForReading.close()
+        try outputPipe.fileHandleForWriting.close()
+        try errorPipe.fileHandleForWriting.close()
         collect(outputPipe.fileHandleForReading, isError: false)
         collect(errorPipe.fileHandleForReading, isError: true)
     }
@@ -89,7 +94,10 @@ final class HandoffProcess: @unchecked Sendable {
             }
             try? await Task.sleep(for: .milliseconds(10))
         }
-        return nil
+        // One last look: a test process whose threads were all busy may wake after the
+        // deadline, with the output long there.
+        let current = inErrors ? stderrSoFar : stdoutSoFar
+        return current.contains(text) ? current : nil
     }
 
     /// Waits until standard output contains `text` `count` times.
@@ -100,7 +108,7 @@ final class HandoffProcess: @unchecked Sendable {
             if !process.isRunning, readersDone { return stdoutSoFar.components(separatedBy: text).count - 1 >= count }
             try? await Task.sleep(for: .milliseconds(10))
         }
-        return false
+        return stdoutSoFar.components(separatedBy: text).count - 1 >= count
     }
 
     /// The transfer code a `send` printed.
@@ -124,7 +132,7 @@ final class HandoffProcess: @unchecked Sendable {
             if asked >= count { return true }
             try? await Task.sleep(for: .milliseconds(10))
         }
-        return false
+        return markers.reduce(0) { $0 + stdoutSoFar.components(separatedBy: $1).count - 1 } >= count
     }
 
     func transferCode(timeout: Duration = .seconds(20)) async -> String? {
