@@ -17,22 +17,8 @@ struct ReceiveFlow {
 
     func run() async -> ExitCode {
         let session = self.session
-        let answers = AnswerQueue(input: input, console: console) {
-            console.line("Cancelling the transfer (you typed cancel).")
-            await session.cancel()
-        }
-        let asking = Asking(console: console, input: input, answers: answers)
-        let interrupts = Task {
-            for await _ in Signals.interrupts() {
-                console.line("")
-                console.line("Cancelling the transfer (interrupted).")
-                await session.cancel()
-            }
-        }
-        let updates = Task { await show(asking: asking, answers: answers) }
-        let outcome = await session.run()
-        await updates.value
-        interrupts.cancel()
+        let outcome = await TerminalSessionRun.run(console: console, input: input, cancel: { await session.cancel() },
+                                                   show: { await show(asking: $0, answers: $1) }, session: { await session.run() })
         let code = ExitCode(outcome)
         code == .success ? console.line(outcome.message) : console.error(outcome.message)
         return code
