@@ -57,8 +57,23 @@ import Testing
         #expect(asPackage.status == 0, "the hooks exist for the package's own targets: \(asPackage.output)")
     }
 
-    /// The package identity SwiftPM passes as `-package-name`: the checkout folder's name.
-    static func packageName() -> String { root.lastPathComponent.lowercased() }
+    /// The `-package-name` SwiftPM passed when it built this package: read from its build
+    /// description when there is one, else derived as SwiftPM derives it (the checkout
+    /// folder's name, lowercased, every character that cannot be in an identifier an
+    /// underscore, an underscore before a leading digit).
+    static func packageName() -> String {
+        for configuration in ["debug", "release"] {
+            let description = root.appendingPathComponent(".build/\(configuration).yaml")
+            if let text = try? String(contentsOf: description, encoding: .utf8),
+               let range = text.range(of: #""-package-name",""#) {
+                let name = text[range.upperBound...].prefix { $0 != "\"" }
+                if !name.isEmpty { return String(name) }
+            }
+        }
+        var name = String(root.lastPathComponent.lowercased().map { $0.isLetter || $0.isNumber || $0 == "_" ? $0 : "_" })
+        if name.first?.isNumber == true { name = "_" + name }
+        return name
+    }
 
     /// The folder of built `.swiftmodule`s next to the test bundle.
     static func modulesDirectory() throws -> URL {
