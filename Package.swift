@@ -99,7 +99,7 @@ let package = Package(
         .testTarget(
             name: "AccountHandoffImportTests",
             dependencies: ["AccountHandoff", "AccountHandoffImport", "AccountHandoffReferenceStore",
-                           "AccountHandoffIMAPValidation", "AccountHandoffDovecot", "AccountHandoffImportTestSupport",
+                           "AccountHandoffIMAPValidation", "AccountHandoffDovecot", "AccountHandoffImportTestSupport", "AccountHandoffTestSupport",
                            "import-crash-probe", "CSQLite"]
         ),
         .testTarget(

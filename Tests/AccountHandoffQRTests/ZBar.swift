@@ -1,3 +1,4 @@
+import AccountHandoffTestSupport
 import Foundation
 import Testing
 
@@ -12,16 +13,8 @@ enum ZBar {
     /// The decoded texts of every QR symbol in the image (empty when none was found).
     static func decode(_ file: URL) throws -> [String] {
         guard FileManager.default.isExecutableFile(atPath: executable.path) else { throw Missing() }
-        let process = Process()
-        process.executableURL = executable
-        process.arguments = ["--raw", "-q", "-Sdisable", "-Sqrcode.enable", file.path]
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return String(decoding: data, as: UTF8.self).split(separator: "\n").map(String.init)
+        let result = try ChildProcess.run(executable, ["--raw", "-q", "-Sdisable", "-Sqrcode.enable", file.path])
+        return String(decoding: result.stdout, as: UTF8.self).split(separator: "\n").map(String.init)
     }
 
     /// A fresh scratch directory, removed by the caller.

@@ -1,3 +1,4 @@
+import AccountHandoffTestSupport
 import Foundation
 import Testing
 
@@ -139,19 +140,9 @@ private enum BenchProcess {
     }
 
     static func run(_ arguments: [String]) throws -> Result {
-        let process = Process()
-        process.executableURL = try binary()
-        process.arguments = arguments
-        let output = Pipe(), errors = Pipe()
-        process.standardOutput = output
-        process.standardError = errors
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        let errorData = ErrorCollector(errors.fileHandleForReading)
-        let outputData = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return Result(status: process.terminationStatus, stdout: String(decoding: outputData, as: UTF8.self),
-                      stderr: String(decoding: errorData.finish(), as: UTF8.self))
+        let result = try ChildProcess.run(try binary(), arguments)
+        return Result(status: result.status, stdout: String(decoding: result.stdout, as: UTF8.self),
+                      stderr: String(decoding: result.stderr, as: UTF8.self))
     }
 
     /// The executable `swift build --build-tests` put next to the test bundle.
@@ -163,25 +154,5 @@ private enum BenchProcess {
             return directory.appendingPathComponent("handoff")
         }
         throw CocoaError(.fileNoSuchFile)
-    }
-}
-
-/// Reads standard error on its own thread, so neither pipe can fill up and stall the child.
-private final class ErrorCollector: @unchecked Sendable {
-    // Safety of @unchecked Sendable: `data` is written by the reader thread before `done` is
-    // signalled and read only after waiting for it.
-    private var data = Data()
-    private let done = DispatchSemaphore(value: 0)
-
-    init(_ handle: FileHandle) {
-        Thread { [self] in
-            data = handle.readDataToEndOfFile()
-            done.signal()
-        }.start()
-    }
-
-    func finish() -> Data {
-        done.wait()
-        return data
     }
 }

@@ -1,4 +1,5 @@
 import AccountHandoff
+import AccountHandoffTestSupport
 import Foundation
 import Testing
 
@@ -84,15 +85,7 @@ import Testing
     }
 
     private func zbar(_ file: URL) throws -> [String] {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/zbarimg")
-        process.arguments = ["--raw", "-q", file.path]
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        let data = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return String(decoding: data, as: UTF8.self).split(separator: "\n").map(String.init)
+        let result = try ChildProcess.run(URL(fileURLWithPath: "/usr/bin/zbarimg"), ["--raw", "-q", file.path])
+        return String(decoding: result.stdout, as: UTF8.self).split(separator: "\n").map(String.init)
     }
 }

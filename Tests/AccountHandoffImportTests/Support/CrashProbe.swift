@@ -4,6 +4,7 @@ import Glibc
 import Darwin
 #endif
 import AccountHandoffImportTestSupport
+import AccountHandoffTestSupport
 import Foundation
 
 /// Runs the `import-crash-probe` executable until it reports the named point, then kills it
@@ -20,12 +21,14 @@ enum CrashProbe {
         process.arguments = ["--store", run.directory.path, "--scenario", run.scenario.rawValue, "--stop-at", point.rawValue,
                              "--host", run.server.host, "--port", String(run.server.tlsPort), "--user", SharedDovecot.user,
                              "--ca", run.server.caFile.path]
-        let input = Pipe()
-        let output = Pipe()
-        process.standardInput = input
-        process.standardOutput = output
+        let input = InheritanceSafePipe()
+        let output = InheritanceSafePipe()
+        process.standardInput = input.fileHandleForReading
+        process.standardOutput = output.fileHandleForWriting
         process.standardError = FileHandle.nullDevice
         try process.run()
+        try input.fileHandleForReading.close()
+        try output.fileHandleForWriting.close()
         let password = run.scenario == .validationFailure ? "not-the-password" : SharedDovecot.password
         input.fileHandleForWriting.write(Data((password + "\n").utf8))
         try? input.fileHandleForWriting.close()

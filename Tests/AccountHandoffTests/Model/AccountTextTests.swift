@@ -1,3 +1,4 @@
+import AccountHandoffTestSupport
 import Foundation
 import Testing
 @testable import AccountHandoff
@@ -138,22 +139,9 @@ enum PythonVerifier {
         .deletingLastPathComponent().deletingLastPathComponent()
 
     static func run(arguments: [String], input: Data) throws -> String {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
-        process.arguments = [repository.appendingPathComponent("Verifier/account_text.py").path] + arguments
-        let stdin = Pipe()
-        let stdout = Pipe()
-        process.standardInput = stdin
-        process.standardOutput = stdout
-        try process.run()
-        let writer = Thread {
-            stdin.fileHandleForWriting.write(input)
-            try? stdin.fileHandleForWriting.close()
-        }
-        writer.start()
-        let output = stdout.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        try #require(process.terminationStatus == 0, "account_text.py exited with \(process.terminationStatus)")
-        return String(decoding: output, as: UTF8.self)
+        let result = try ChildProcess.run(URL(fileURLWithPath: "/usr/bin/python3"),
+                                          [repository.appendingPathComponent("Verifier/account_text.py").path] + arguments, input: input)
+        try #require(result.status == 0, "account_text.py exited with \(result.status): \(String(decoding: result.stderr, as: UTF8.self))")
+        return String(decoding: result.stdout, as: UTF8.self)
     }
 }

@@ -1,3 +1,4 @@
+import AccountHandoffTestSupport
 import Foundation
 import Testing
 
@@ -98,36 +99,7 @@ private enum Tool {
     struct Result { let status: Int32; let output: String }
 
     static func run(_ name: String, _ arguments: [String]) throws -> Result {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = [name] + arguments
-        let output = Pipe()
-        let errors = Pipe()
-        process.standardOutput = output
-        process.standardError = errors
-        try process.run()
-        // Read both to the end before waiting, so a full pipe never blocks the child.
-        let errorText = ErrorCollector(errors.fileHandleForReading)
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return Result(status: process.terminationStatus, output: String(decoding: data, as: UTF8.self) + errorText.finish())
-    }
-
-    /// Reads a pipe to its end on another thread.
-    private final class ErrorCollector: @unchecked Sendable {
-        private var data = Data()
-        private let done = DispatchSemaphore(value: 0)
-
-        init(_ handle: FileHandle) {
-            Thread { [self] in
-                data = handle.readDataToEndOfFile()
-                done.signal()
-            }.start()
-        }
-
-        func finish() -> String {
-            done.wait()
-            return String(decoding: data, as: UTF8.self)
-        }
+        let result = try ChildProcess.run(URL(fileURLWithPath: "/usr/bin/env"), [name] + arguments)
+        return Result(status: result.status, output: String(decoding: result.stdout + result.stderr, as: UTF8.self))
     }
 }

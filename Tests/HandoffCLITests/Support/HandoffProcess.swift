@@ -1,3 +1,4 @@
+import AccountHandoffTestSupport
 import Foundation
 import Testing
 
