@@ -22,7 +22,7 @@ declare -A dictionary=([FuzzQRPayload]=qr-payload.dict [FuzzFrame]=frame.dict [F
                        [FuzzReceiver]=frame.dict [FuzzSession]=frame.dict)
 
 build_flags=(-c release -Xswiftc -sanitize=fuzzer,address -Xswiftc -warnings-as-errors -Xswiftc -DHANDOFF_FUZZ_ALLOCATOR
-             -Xswiftc -DHANDOFF_FUZZ_X25519_CACHE)
+             -Xswiftc -DHANDOFF_FUZZ_X25519_CACHE -Xswiftc -DHANDOFF_FUZZ_KEY_CACHE)
 build_start=$(date +%s)
 (cd Fuzz && swift build "${build_flags[@]}")
 bin="$(cd Fuzz && swift build "${build_flags[@]}" --show-bin-path)"

@@ -34,6 +34,14 @@ public final class LeakScanner {
             high = buffer.loadUnaligned(fromByteOffset: 0, as: UInt64.self)
             low = buffer.loadUnaligned(fromByteOffset: 8, as: UInt64.self)
         }
+
+        /// Whether all 16 bytes are zero: a buffer not filled yet (or wiped).
+        var isZero: Bool { high == 0 && low == 0 }
+
+        /// The 16 bytes, in their order in the secret.
+        var bytes: [UInt8] {
+            withUnsafeBytes(of: high) { Array($0) } + withUnsafeBytes(of: low) { Array($0) }
+        }
     }
 
     private let passwordBytes: [UInt8]
@@ -53,25 +61,30 @@ public final class LeakScanner {
     /// Scans for `password` (and for whatever key material ``learn(_:)`` adds).
     public init(password: String) {
         passwordBytes = Array(password.utf8)
-        seenSecrets.reserveCapacity(32)
-        retained.reserveCapacity(32)
+        // Room for the secrets of a few sessions, so learning never regrows a table.
+        seenSecrets.reserveCapacity(48)
+        retained.reserveCapacity(48)
+        learnedPrefixes.reserveCapacity(48)
+        rawPrefixes.reserveCapacity(48)
+        hexPrefixes.reserveCapacity(96)
+        decimalPrefixes.reserveCapacity(48)
     }
 
     /// Remembers the contents of `secrets` that are new to the scanner as key material (skipping
-    /// wiped buffers and ones shorter than 16 bytes).
+    /// wiped buffers and ones shorter than 16 bytes). Each new buffer is read once, in one locked
+    /// access; one whose first 16 bytes are still zero is looked at again later.
     public func learn(_ secrets: [SecretBytes]) {
         for secret in secrets {
             let identity = ObjectIdentifier(secret)
             guard !seenSecrets.contains(identity) else { continue }
-            if secret.count < Self.rawPrefixLength || secret.isWiped {
+            guard secret.count >= Self.rawPrefixLength, let prefix = secret.withUnsafeBytesUnlessWiped({ Prefix($0) }) else {
                 remember(secret, identity)
                 continue
             }
-            guard !secret.isAllZero else { continue }  // not filled yet: look again later
+            guard !prefix.isZero else { continue }  // not filled yet: look again later
             remember(secret, identity)
-            let prefix = secret.withUnsafeBytes { Prefix($0) }
             guard learnedPrefixes.insert(prefix).inserted else { continue }
-            let forms = KeyMaterialForms.shared.forms(of: prefix, of: secret)
+            let forms = KeyMaterialForms.shared.forms(of: prefix)
             rawPrefixes.append(forms.raw)
             hexPrefixes += forms.hex
             decimalPrefixes.append(forms.decimal)
@@ -201,10 +214,10 @@ final class KeyMaterialForms: @unchecked Sendable {
     private let lock = NSLock()
     private var cache: [LeakScanner.Prefix: Forms] = [:]
 
-    /// The forms of `secret`, whose first 16 bytes are `prefix`.
-    func forms(of prefix: LeakScanner.Prefix, of secret: SecretBytes) -> Forms {
+    /// The forms of a secret whose first 16 bytes are `prefix`.
+    func forms(of prefix: LeakScanner.Prefix) -> Forms {
         if let forms = lock.withLock({ cache[prefix] }) { return forms }
-        let raw = secret.withUnsafeBytes { Array($0.prefix(LeakScanner.rawPrefixLength)) }
+        let raw = prefix.bytes
         let hex = Hex.encode(Array(raw.prefix(LeakScanner.hexPrefixLength)))
         let forms = Forms(raw: raw, hex: [Array(hex.utf8), Array(hex.uppercased().utf8)],
                           decimal: raw.prefix(LeakScanner.decimalPrefixLength).map(Int.init))

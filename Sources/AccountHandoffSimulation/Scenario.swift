@@ -23,6 +23,8 @@ public struct Scenario: Sendable {
     public let start: Date
     /// The rendezvous token printed in the QR.
     public let rendezvous: RendezvousToken
+    /// Whether this value is ``standard`` itself, so per-input checks need not compare accounts.
+    private(set) var isStandardValue = false
 
     /// A scenario; the defaults are the standard one used by tests, fuzz seeds and schedules.
     public init(account: AccountMetadata = Scenario.standardAccount, password: String = Scenario.markerPassword,
@@ -38,8 +40,13 @@ public struct Scenario: Sendable {
         self.rendezvous = rendezvous
     }
 
+    private init(standard: Void) {
+        self.init()
+        isStandardValue = true
+    }
+
     /// The standard scenario.
-    public static let standard = Scenario()
+    public static let standard = Scenario(standard: ())
 
     /// The account every standard scenario transfers.
     public static let standardAccount = try! AccountMetadata(

@@ -47,6 +47,13 @@ public final class SimulatedAccountStore {
             .sorted { $0.metadata.linkID.bytes.lexicographicallyPrecedes($1.metadata.linkID.bytes) }
     }
 
+    /// Whether the store still holds exactly `snapshot`, taken when it had made `writes` writes.
+    /// A store not written to since then holds it without a comparison (only ``store(_:password:)``
+    /// changes the entries, and it counts every write).
+    public func holds(_ snapshot: [Summary], takenAfter writes: Int) -> Bool {
+        writeCount == writes || self.snapshot() == snapshot
+    }
+
     /// Whether the stored password for `linkID` is exactly `expected`.
     public func password(for linkID: AccountLinkID, equals expected: [UInt8]) -> Bool {
         guard let entry = entries[linkID], !entry.password.isWiped else { return false }

@@ -205,14 +205,18 @@ extension SimulatedWorld {
             }
             guard secrets(role).allSatisfy({ $0.isAllZero }) else { throw violation("the \(role) left secrets in memory") }
         }
-        guard senderStore.snapshot() == initialSenderStore else { throw violation("the sender's account store changed") }
+        guard senderStore.holds(initialSenderStore, takenAfter: initialStoreWrites.sender) else {
+            throw violation("the sender's account store changed")
+        }
         if receiverImportCommitted {
             guard receiverStore.password(for: scenario.account.linkID, equals: scenario.passwordBytes),
                   receiverStore.snapshot().filter({ $0.metadata.linkID != scenario.account.linkID }) == initialReceiverStore else {
                 throw violation("the receiver's store holds something other than the delivered account")
             }
         } else {
-            guard receiverStore.snapshot() == initialReceiverStore else { throw violation("the receiver's store changed without an import") }
+            guard receiverStore.holds(initialReceiverStore, takenAfter: initialStoreWrites.receiver) else {
+                throw violation("the receiver's store changed without an import")
+            }
         }
         if let problem = OutcomeTruth.contradiction(in: self) { throw violation("outcomes contradict each other: \(problem)") }
         guard options.dumpSessions else { return }

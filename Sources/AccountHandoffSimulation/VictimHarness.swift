@@ -51,7 +51,8 @@ public final class VictimHarness {
     /// learning again in the same phases would find nothing new.
     var learnedAtPhases: (SenderPhase, ReceiverPhase)?
 
-    /// Starts the scenario's two machines; the receiver's hello is in flight to the sender.
+    /// Starts the scenario's two machines (copies of ``StartedSessions`` for the standard
+    /// scenario); the receiver's hello is in flight to the sender.
     public init(victim: Device, scenario: Scenario = .standard, tracing: Bool = true) throws(InvariantViolation) {
         self.victim = victim
         self.tracing = tracing
@@ -62,12 +63,18 @@ public final class VictimHarness {
         nonce.withUnsafeMutableBytes { InsecureDeterministicRandom(seed: scenario.senderSeed).fill($0) }
         self.nonce = nonce
         do {
-            sender = try HandoffSender.start(account: scenario.account, rendezvous: scenario.rendezvous,
-                                             random: InsecureDeterministicRandom(seed: scenario.senderSeed), now: now)
-            let scanned = try HandoffReceiver.scan(payload: sender.payload, random: InsecureDeterministicRandom(seed: scenario.receiverSeed), now: now)
-            receiver = scanned.receiver
-            guard case .send(let hello)? = scanned.step.actions.first else { throw InvariantViolation("scan sent no hello") }
-            self.hello = hello
+            if let started = StartedSessions.of(scenario) {
+                sender = try started.sender.copyAwaitingHello()
+                receiver = try started.receiver.copyAwaitingReveal()
+                hello = started.hello
+            } else {
+                sender = try HandoffSender.start(account: scenario.account, rendezvous: scenario.rendezvous,
+                                                 random: InsecureDeterministicRandom(seed: scenario.senderSeed), now: now)
+                let scanned = try HandoffReceiver.scan(payload: sender.payload, random: InsecureDeterministicRandom(seed: scenario.receiverSeed), now: now)
+                receiver = scanned.receiver
+                guard case .send(let hello)? = scanned.step.actions.first else { throw InvariantViolation("scan sent no hello") }
+                self.hello = hello
+            }
             if victim == .sender { deliverable(hello) } else { toPeer.append(hello) }
         } catch let violation as InvariantViolation {
             throw violation

@@ -40,6 +40,27 @@ import Testing
         #expect(scanned > 10_000)
     }
 
+    /// A buffer the scanner meets before it is filled is learned once it holds key bytes, and
+    /// then found in a frame; a wiped buffer is skipped without a trap.
+    @Test func aSecretMetBeforeItIsFilledIsLearnedOnceFilled() throws {
+        let scanner = LeakScanner(password: "marker-password")
+        let secret = try SecretBytes(copying: [UInt8](repeating: 0, count: 32))
+        scanner.learn([secret])
+        #expect(scanner.keyMaterialCount == 0)
+        secret.withUnsafeMutableBytes { buffer in
+            for index in buffer.indices { buffer[index] = UInt8(index + 1) }
+        }
+        scanner.learn([secret])
+        #expect(scanner.keyMaterialCount == 1)
+        let frame: [UInt8] = [0x41, 0x48] + Array(1...16) + [0]
+        #expect(throws: InvariantViolation.self) { try scanner.check(bytes: frame, "a frame") }
+        try scanner.check(bytes: [0x41, 0x48] + Array(1...15) + [0], "a frame with 15 of the 16 bytes")
+        let wiped = try SecretBytes(copying: [UInt8](repeating: 7, count: 32))
+        wiped.wipe()
+        scanner.learn([wiped])
+        #expect(scanner.keyMaterialCount == 1)
+    }
+
     /// The shoulder-surfer paths (a careless sending person lets it get the account and the
     /// credential): its session's outputs and dump are scanned too.
     @Test func shoulderSurferPathsLeakNothingInOutputs() throws {

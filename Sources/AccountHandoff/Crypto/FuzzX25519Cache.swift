@@ -12,7 +12,7 @@ enum FuzzX25519Cache {
     private final class Storage: @unchecked Sendable {
         // Safety of @unchecked Sendable: `results` is only touched under `lock`.
         let lock = UnfairLock()
-        var results: [[UInt8]: (status: Int32, output: [UInt8])] = [:]
+        var results: [FuzzCacheKey: (status: Int32, output: [UInt8])] = [:]
     }
 
     private static let storage = Storage()
@@ -21,7 +21,7 @@ enum FuzzX25519Cache {
     /// cache or by running `operation`, and returns `operation`'s status.
     static func compute(into output: UnsafeMutableRawBufferPointer, scalar: UnsafeRawBufferPointer, point: [UInt8]?,
                         _ operation: (UnsafeMutablePointer<UInt8>) -> Int32) -> Int32 {
-        let key = Array(scalar) + (point ?? [])
+        let key = (point ?? []).withUnsafeBytes { FuzzCacheKey(scalar, $0) }
         if let hit = storage.lock.withLock({ storage.results[key] }) {
             hit.output.withUnsafeBytes { output.copyMemory(from: $0) }
             return hit.status

@@ -120,6 +120,12 @@ public final class SecretBytes: @unchecked Sendable {
         lock.withLock { wiped }
     }
 
+    /// Test hook: calls `body` with read access unless the secret was wiped (then `nil`), in
+    /// one locked access. Leak scanners read every live secret after each step of a fuzz input.
+    package func withUnsafeBytesUnlessWiped<Result>(_ body: (UnsafeRawBufferPointer) -> Result) -> Result? {
+        lock.withLock { wiped ? nil : body(UnsafeRawBufferPointer(start: pointer, count: count)) }
+    }
+
     /// Whether every byte is zero (checked by libsodium in constant time), without trapping on
     /// a wiped secret. For tests that prove terminal states leave nothing behind.
     package var isAllZero: Bool {

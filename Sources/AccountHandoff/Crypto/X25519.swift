@@ -30,6 +30,14 @@ final class X25519KeyPair {
         self.publicKey = X25519.publicKey(for: privateKey)
     }
 
+    /// A key pair with a copy of `other`'s private key in a new guarded buffer.
+    ///
+    /// - Throws: ``HandoffError/secureMemoryUnavailable(_:)``.
+    init(copying other: X25519KeyPair) throws(HandoffError) {
+        privateKey = try other.privateKey.withUnsafeBytes { bytes throws(HandoffError) in try SecretBytes(copying: bytes) }
+        publicKey = other.publicKey
+    }
+
     /// Wipes the private key.
     func wipe() { privateKey.wipe() }
 }

@@ -25,6 +25,19 @@ final class SessionKeys {
     ///
     /// - Throws: ``HandoffError/secureMemoryUnavailable(_:)``.
     init(sharedSecret: SecretBytes, commitment: SecretBytes, handshakeHash: [UInt8]) throws(HandoffError) {
+        #if HANDOFF_FUZZ_KEY_CACHE
+        let derived = try FuzzSessionKeysCache.keys(sharedSecret: sharedSecret, commitment: commitment, handshakeHash: handshakeHash) {
+            () throws(HandoffError) in try Self.derive(sharedSecret: sharedSecret, commitment: commitment, handshakeHash: handshakeHash)
+        }
+        #else
+        let derived = try Self.derive(sharedSecret: sharedSecret, commitment: commitment, handshakeHash: handshakeHash)
+        #endif
+        (helloKey, senderToReceiver, receiverToSender, codeKey) = (derived[0], derived[1], derived[2], derived[3])
+    }
+
+    /// The hello, sender-to-receiver, receiver-to-sender and code keys, in that order.
+    private static func derive(sharedSecret: SecretBytes, commitment: SecretBytes,
+                               handshakeHash: [UInt8]) throws(HandoffError) -> [SecretBytes] {
         let prk = try HKDF.extract(salt: handshakeHash, inputKeyMaterial: [sharedSecret, commitment])
         defer { prk.wipe() }
         var derived: [SecretBytes] = []
@@ -36,7 +49,23 @@ final class SessionKeys {
             derived.forEach { $0.wipe() }
             throw error
         }
-        (helloKey, senderToReceiver, receiverToSender, codeKey) = (derived[0], derived[1], derived[2], derived[3])
+        return derived
+    }
+
+    /// Copies of `other`'s keys in new guarded buffers (for ``SecureChannel/copy()``).
+    ///
+    /// - Throws: ``HandoffError/secureMemoryUnavailable(_:)``; nothing is kept when it throws.
+    init(copying other: SessionKeys) throws(HandoffError) {
+        var copies: [SecretBytes] = []
+        do {
+            for key in other.secrets {
+                copies.append(try key.withUnsafeBytes { bytes throws(HandoffError) in try SecretBytes(copying: bytes) })
+            }
+        } catch {
+            copies.forEach { $0.wipe() }
+            throw error
+        }
+        (helloKey, senderToReceiver, receiverToSender, codeKey) = (copies[0], copies[1], copies[2], copies[3])
     }
 
     /// The hello tag `HMAC-SHA256(helloKey, HH)` that proves knowledge of the QR's commitment.

@@ -40,6 +40,25 @@ final class SecureChannel {
         self.nextReceiveSequence = role == .sender ? 1 : 0
     }
 
+    private init(copying other: SecureChannel, keys: SessionKeys) {
+        role = other.role
+        transferID = other.transferID
+        expiry = other.expiry
+        self.keys = keys
+        handshakeTranscript = other.handshakeTranscript
+        transcript = other.transcript
+        nextSendSequence = other.nextSendSequence
+        nextReceiveSequence = other.nextReceiveSequence
+    }
+
+    /// A channel in exactly this channel's state (keys, transcript, sequence numbers) with its
+    /// own copies of the keys, so either can be used and wiped without touching the other.
+    ///
+    /// - Throws: ``HandoffError/secureMemoryUnavailable(_:)``.
+    func copy() throws(HandoffError) -> SecureChannel {
+        SecureChannel(copying: self, keys: try SessionKeys(copying: keys))
+    }
+
     private var sendKey: SecretBytes { role == .sender ? keys.senderToReceiver : keys.receiverToSender }
     private var receiveKey: SecretBytes { role == .sender ? keys.receiverToSender : keys.senderToReceiver }
 

@@ -280,6 +280,26 @@ public final class HandoffReceiver {
     }
 }
 
+extension HandoffReceiver {
+    /// Test hook: a receiver in exactly the state of this one (which must still await the
+    /// reveal), with its own copies of every secret; the QR is claimed in `registry` as
+    /// ``scan(payload:expecting:configuration:random:now:registry:)`` claims it. Fuzzers scan
+    /// once per process and copy per input instead of deriving the same keys again.
+    ///
+    /// - Throws: ``HandoffError/alreadyScanned``, ``HandoffError/registryUnavailable(_:)``,
+    ///   ``HandoffError/secureMemoryUnavailable(_:)``; nothing is kept when it throws.
+    package func copyAwaitingReveal(registry: ReceiverRegistry? = nil) throws(HandoffError) -> HandoffReceiver {
+        guard case .awaitingReveal(let current) = state else { preconditionFailure("only a receiver awaiting the reveal can be copied") }
+        let channel = try current.channel.copy()
+        do { try registry?.claim(payload) } catch {
+            channel.wipe()
+            throw error
+        }
+        return HandoffReceiver(payload: payload, configuration: configuration, clock: clock,
+                               state: .awaitingReveal(ReceiverAwaitingReveal(channel: channel)))
+    }
+}
+
 extension HandoffReceiver: CustomStringConvertible, CustomReflectable {
     /// `HandoffReceiver(transfer <id>, <phase>)`; never a secret.
     public var description: String { "HandoffReceiver(transfer \(payload.transferID), \(phase))" }

@@ -369,6 +369,35 @@ public final class HandoffSender {
     }
 }
 
+extension HandoffSender {
+    /// Test hook: a sender in exactly the state of this one (which must still await its hello),
+    /// with its own copies of every secret, registered in `registry` as ``start(account:rendezvous:configuration:random:now:registry:)``
+    /// registers a new sender. Fuzzers start one sender per process and a copy per input
+    /// instead of drawing and deriving the same keys again.
+    ///
+    /// - Throws: ``HandoffError/transferIDInUse``, ``HandoffError/registryUnavailable(_:)``,
+    ///   ``HandoffError/secureMemoryUnavailable(_:)``; nothing is kept when it throws.
+    package func copyAwaitingHello(registry: SenderRegistry? = nil) throws(HandoffError) -> HandoffSender {
+        guard case .awaitingHello(let current) = state else { preconditionFailure("only a sender awaiting its hello can be copied") }
+        var copies: [SecretBytes] = []
+        do throws(HandoffError) {
+            let keyPair = try X25519KeyPair(copying: context.keyPair)
+            copies.append(keyPair.privateKey)
+            for secret in [context.commitment, current.nonce] {
+                copies.append(try secret.withUnsafeBytes { bytes throws(HandoffError) in try SecretBytes(copying: bytes) })
+            }
+            let copiedContext = SenderContext(payload: context.payload, account: context.account,
+                                              initialTranscript: context.initialTranscript, keyPair: keyPair, commitment: copies[1])
+            try registry?.register(payload)
+            return HandoffSender(context: copiedContext, registry: registry, clock: clock,
+                                 state: .awaitingHello(SenderAwaitingHello(nonce: copies[2])))
+        } catch {
+            copies.forEach { $0.wipe() }
+            throw error
+        }
+    }
+}
+
 extension HandoffSender: CustomStringConvertible, CustomReflectable {
     /// `HandoffSender(transfer <id>, <phase>)`; never a secret.
     public var description: String { "HandoffSender(transfer \(payload.transferID), \(phase))" }
