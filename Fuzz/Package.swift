@@ -9,18 +9,27 @@ import PackageDescription
 
 let fuzzTargets = ["FuzzQRPayload", "FuzzFrame", "FuzzSender", "FuzzReceiver", "FuzzSession"]
 
+// Scripts/fuzz.sh builds everything with AddressSanitizer; only the code under test gets
+// libFuzzer's coverage and comparison tracing. The harness (the simulated world, its leak
+// scanner, the seeded randomness) would only add edges to collect after every input and
+// comparisons to trace, and steer the fuzzer towards the harness's own branches.
+// (The instrumentation that -sanitize=fuzzer adds, spelled out: a second -sanitize would
+// replace the script's -sanitize=address instead of adding to it.)
+let coverage: [SwiftSetting] = [.unsafeFlags(["-sanitize-coverage=edge,trace-cmp,inline-8bit-counters,pc-table"])]
+
 let package = Package(
     name: "AccountHandoffFuzz",
     targets: [
         .systemLibrary(name: "CSodium", pkgConfig: "libsodium", providers: [.apt(["libsodium-dev"]), .brew(["libsodium"])]),
-        .target(name: "AccountHandoff", dependencies: ["CSodium"]),
+        .target(name: "AccountHandoff", dependencies: ["CSodium"], swiftSettings: coverage),
         .target(name: "AccountHandoffTestSupport", dependencies: ["AccountHandoff"]),
         .target(name: "AccountHandoffSimulation", dependencies: ["AccountHandoff", "AccountHandoffTestSupport"]),
         // Declares libFuzzer's LLVMFuzzerRunDriver, so each target's main can run the fuzzer itself.
         .target(name: "CLibFuzzer"),
         .target(name: "FuzzSupport", dependencies: ["CLibFuzzer", "AccountHandoffSimulation"]),
     ] + fuzzTargets.map { name in
-        .executableTarget(name: name, dependencies: ["FuzzSupport", "AccountHandoffSimulation"])
+        .executableTarget(name: name, dependencies: ["FuzzSupport", "AccountHandoffSimulation"],
+                          linkerSettings: [.unsafeFlags(["-sanitize=fuzzer"])])
     },
     swiftLanguageModes: [.v6]
 )

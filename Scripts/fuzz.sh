@@ -21,7 +21,7 @@ declare -A max_len=([FuzzQRPayload]=512 [FuzzFrame]=4160 [FuzzSender]=4096 [Fuzz
 declare -A dictionary=([FuzzQRPayload]=qr-payload.dict [FuzzFrame]=frame.dict [FuzzSender]=frame.dict
                        [FuzzReceiver]=frame.dict [FuzzSession]=frame.dict)
 
-build_flags=(-c release -Xswiftc -sanitize=fuzzer,address -Xswiftc -warnings-as-errors -Xswiftc -DHANDOFF_FUZZ_ALLOCATOR
+build_flags=(-c release -Xswiftc -sanitize=address -Xswiftc -warnings-as-errors -Xswiftc -DHANDOFF_FUZZ_ALLOCATOR
              -Xswiftc -DHANDOFF_FUZZ_X25519_CACHE -Xswiftc -DHANDOFF_FUZZ_KEY_CACHE)
 build_start=$(date +%s)
 (cd Fuzz && swift build "${build_flags[@]}")
