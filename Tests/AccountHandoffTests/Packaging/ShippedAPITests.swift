@@ -35,6 +35,10 @@ import Testing
             "func read(_ secret: SecretBytes) -> [UInt8] { secret.revealedBytes() }",
             "func peek(_ sender: HandoffSender) -> [SecretBytes] { sender.guardedSecrets }",
             "let pool = SecureMemoryConfiguration.default",
+            "func copy(_ sender: HandoffSender) throws -> HandoffSender { try sender.copyAwaitingHello() }",
+            "func copy(_ receiver: HandoffReceiver) throws -> HandoffReceiver { try receiver.copyAwaitingReveal() }",
+            "func peek(_ secret: SecretBytes) -> Int? { secret.withUnsafeBytesUnlessWiped { $0.count } }",
+            "let shortcuts = FuzzBuildShortcuts.compiledIn",
         ]
         let source = (["import AccountHandoff", "import AccountHandoffTestSupport"] + hooks).joined(separator: "\n") + "\n"
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("handoff-app-\(UUID().uuidString)")
