@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
-# Builds the libFuzzer targets of Fuzz/ (with -sanitize=fuzzer,address, apart from the normal
-# build) and runs each one for SECONDS seconds (default 60), starting from seeds generated from
-# deterministic sessions and Vectors/*.json. Prints executions per second and total executions
-# per target; exits non-zero if any target crashes or breaks an invariant. The crashing input is
-# kept in Fuzz/corpus-work/artifacts/<target>/: copy it to Fuzz/regressions/<target>/ so the
-# normal test suite replays it.
+# Builds the libFuzzer targets of Fuzz/ apart from the normal build (AddressSanitizer everywhere,
+# libFuzzer's coverage on the library under test: see Fuzz/Package.swift) and runs each one for
+# SECONDS seconds (default 60), starting from seeds generated from deterministic sessions and
+# Vectors/*.json. Prints executions per second and total executions per target; exits non-zero
+# if any target crashes or breaks an invariant. The crashing input is kept in
+# Fuzz/corpus-work/artifacts/<target>/: copy it to Fuzz/regressions/<target>/ so the normal test
+# suite replays it.
 #
 #   Scripts/fuzz.sh [SECONDS] [TARGET...]
 #   FUZZ_RUNS=10000000 Scripts/fuzz.sh 3600 FuzzSender   # stop at 10 million executions
