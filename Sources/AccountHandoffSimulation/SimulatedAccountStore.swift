@@ -26,7 +26,7 @@ public final class SimulatedAccountStore {
     /// - Throws: ``InvariantViolation`` when no guarded memory is left for the copy.
     public func store(_ metadata: AccountMetadata, password: SecretBytes) throws(InvariantViolation) {
         let copy: SecretBytes
-        do { copy = try password.withUnsafeBytes { buffer throws(HandoffError) in try SecretBytes(copying: buffer) } } catch {
+        do { copy = try password.copy() } catch {
             throw InvariantViolation("no guarded memory to store a password: \(error.identifier)")
         }
         entries[metadata.linkID] = Entry(metadata: metadata, password: copy)

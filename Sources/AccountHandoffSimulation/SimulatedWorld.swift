@@ -192,7 +192,7 @@ public final class SimulatedWorld {
             let started = StartedSessions.of(scenario)
             if let started {
                 sender = try started.sender.copyAwaitingHello(registry: senderRegistry)
-                receiver = try started.receiverOfQRText.copyAwaitingReveal(registry: receiverRegistry)
+                receiver = try started.receiver.copyAwaitingReveal(registry: receiverRegistry)
                 scanActions = [.send(started.hello)]
             } else {
                 sender = try HandoffSender.start(account: scenario.account, rendezvous: scenario.rendezvous,

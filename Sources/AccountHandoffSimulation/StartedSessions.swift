@@ -13,11 +13,10 @@ final class StartedSessions: @unchecked Sendable {
     // read (copied), which takes each secret's own lock.
     /// The started sender.
     let sender: HandoffSender
-    /// The receiver that scanned `sender.payload` (as a victim harness scans it).
+    /// The receiver that scanned `sender.payload`, which is also what the QR text decodes to
+    /// (checked here), so it serves worlds (which scan the text) and victim harnesses alike.
     let receiver: HandoffReceiver
-    /// The receiver that scanned the payload decoded from the QR text (as a world scans it).
-    let receiverOfQRText: HandoffReceiver
-    /// The hello both receivers sent (they drew the same key).
+    /// The hello the receiver sent.
     let hello: [UInt8]
     /// The sender's QR text.
     let qrText: String
@@ -38,16 +37,16 @@ final class StartedSessions: @unchecked Sendable {
     private init(_ scenario: Scenario) throws {
         sender = try HandoffSender.start(account: scenario.account, rendezvous: scenario.rendezvous,
                                          random: InsecureDeterministicRandom(seed: scenario.senderSeed), now: scenario.start)
+        qrText = sender.payload.text
+        guard try ScannedQR.payload(of: qrText) == sender.payload else {
+            throw InvariantViolation("the standard QR text does not decode to the sender's payload")
+        }
         let scanned = try HandoffReceiver.scan(payload: sender.payload, random: InsecureDeterministicRandom(seed: scenario.receiverSeed),
                                                now: scenario.start)
-        let scannedText = try HandoffReceiver.scan(payload: ScannedQR.payload(of: sender.payload.text),
-                                                   random: InsecureDeterministicRandom(seed: scenario.receiverSeed), now: scenario.start)
-        guard scanned.step.actions.count == 1, case .send(let hello)? = scanned.step.actions.first,
-              scannedText.step.actions.count == 1, case .send(let textHello)? = scannedText.step.actions.first, textHello == hello else {
+        guard scanned.step.actions.count == 1, case .send(let hello)? = scanned.step.actions.first else {
             throw InvariantViolation("a scan of the standard QR did not send exactly its hello")
         }
-        (receiver, receiverOfQRText, self.hello) = (scanned.receiver, scannedText.receiver, hello)
-        qrText = sender.payload.text
+        (receiver, self.hello) = (scanned.receiver, hello)
         passwordCheckedInQRText = scenario.password
         let leaks = LeakScanner(password: scenario.password)
         leaks.learn(sender.guardedSecrets)

@@ -120,6 +120,29 @@ public final class SecretBytes: @unchecked Sendable {
         lock.withLock { wiped }
     }
 
+    /// A new guarded secret holding this one's bytes, copied from buffer to buffer.
+    ///
+    /// - Throws: ``HandoffError/secureMemoryUnavailable(_:)``.
+    /// - Precondition: the secret has not been wiped.
+    package func copy() throws(HandoffError) -> SecretBytes {
+        try withUnsafeBytes { (bytes) throws(HandoffError) in try SecretBytes(copying: bytes) }
+    }
+
+    /// One secret made by `make` from each of `sources`, in order; when one cannot be made,
+    /// those made so far are wiped before the error is thrown, so nothing is left behind.
+    static func all<Source>(_ sources: [Source],
+                            _ make: (Source) throws(HandoffError) -> SecretBytes) throws(HandoffError) -> [SecretBytes] {
+        var made: [SecretBytes] = []
+        made.reserveCapacity(sources.count)
+        do {
+            for source in sources { made.append(try make(source)) }
+        } catch {
+            made.forEach { $0.wipe() }
+            throw error
+        }
+        return made
+    }
+
     /// Test hook: calls `body` with read access unless the secret was wiped (then `nil`), in
     /// one locked access. Leak scanners read every live secret after each step of a fuzz input.
     package func withUnsafeBytesUnlessWiped<Result>(_ body: (UnsafeRawBufferPointer) -> Result) -> Result? {

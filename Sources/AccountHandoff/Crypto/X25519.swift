@@ -34,7 +34,7 @@ final class X25519KeyPair {
     ///
     /// - Throws: ``HandoffError/secureMemoryUnavailable(_:)``.
     init(copying other: X25519KeyPair) throws(HandoffError) {
-        privateKey = try other.privateKey.withUnsafeBytes { bytes throws(HandoffError) in try SecretBytes(copying: bytes) }
+        privateKey = try other.privateKey.copy()
         publicKey = other.publicKey
     }
 

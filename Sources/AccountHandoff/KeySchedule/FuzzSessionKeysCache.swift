@@ -27,17 +27,9 @@ enum FuzzSessionKeysCache {
         }
         if let hit = storage.lock.withLock({ storage.results[key] }) {
             let length = SessionKeys.keyByteCount
-            var copies: [SecretBytes] = []
-            copies.reserveCapacity(hit.count / length)
-            do {
-                for start in stride(from: 0, to: hit.count, by: length) {
-                    copies.append(try SecretBytes(copying: hit[start..<start + length]))
-                }
-            } catch {
-                copies.forEach { $0.wipe() }
-                throw error
+            return try SecretBytes.all(Array(stride(from: 0, to: hit.count, by: length))) {
+                (start) throws(HandoffError) in try SecretBytes(copying: hit[start..<start + length])
             }
-            return copies
         }
         let derived = try derive()
         let bytes = derived.flatMap { $0.withUnsafeBytes { Array($0) } }

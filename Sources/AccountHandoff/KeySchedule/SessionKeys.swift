@@ -40,31 +40,16 @@ final class SessionKeys {
                                handshakeHash: [UInt8]) throws(HandoffError) -> [SecretBytes] {
         let prk = try HKDF.extract(salt: handshakeHash, inputKeyMaterial: [sharedSecret, commitment])
         defer { prk.wipe() }
-        var derived: [SecretBytes] = []
-        do {
-            for label in [Label.hello, Label.senderToReceiver, Label.receiverToSender, Label.codeKey] {
-                derived.append(try HKDF.expand(pseudorandomKey: prk, info: label, length: Self.keyByteCount))
-            }
-        } catch {
-            derived.forEach { $0.wipe() }
-            throw error
+        return try SecretBytes.all([Label.hello, Label.senderToReceiver, Label.receiverToSender, Label.codeKey]) {
+            (label) throws(HandoffError) in try HKDF.expand(pseudorandomKey: prk, info: label, length: Self.keyByteCount)
         }
-        return derived
     }
 
     /// Copies of `other`'s keys in new guarded buffers (for ``SecureChannel/copy()``).
     ///
     /// - Throws: ``HandoffError/secureMemoryUnavailable(_:)``; nothing is kept when it throws.
     init(copying other: SessionKeys) throws(HandoffError) {
-        var copies: [SecretBytes] = []
-        do {
-            for key in other.secrets {
-                copies.append(try key.withUnsafeBytes { bytes throws(HandoffError) in try SecretBytes(copying: bytes) })
-            }
-        } catch {
-            copies.forEach { $0.wipe() }
-            throw error
-        }
+        let copies = try SecretBytes.all(other.secrets) { (key) throws(HandoffError) in try key.copy() }
         (helloKey, senderToReceiver, receiverToSender, codeKey) = (copies[0], copies[1], copies[2], copies[3])
     }
 

@@ -384,7 +384,7 @@ extension HandoffSender {
             let keyPair = try X25519KeyPair(copying: context.keyPair)
             copies.append(keyPair.privateKey)
             for secret in [context.commitment, current.nonce] {
-                copies.append(try secret.withUnsafeBytes { bytes throws(HandoffError) in try SecretBytes(copying: bytes) })
+                copies.append(try secret.copy())
             }
             let copiedContext = SenderContext(payload: context.payload, account: context.account,
                                               initialTranscript: context.initialTranscript, keyPair: keyPair, commitment: copies[1])
