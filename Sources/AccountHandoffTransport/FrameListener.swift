@@ -65,7 +65,9 @@ public final class FrameListener {
     public let configuration: TransportConfiguration
     /// The most connections held at once: ``TransportConfiguration/maximumConnections``, or
     /// half of the process's soft file-descriptor limit when that is smaller, so the rest of
-    /// the app keeps descriptors to work with.
+    /// the app keeps descriptors to work with. The listener's descriptors number at most
+    /// `connectionCapacity + 2`: the listening socket, the connections, and for a moment a newly
+    /// accepted one while the oldest unbound connection is closed to make room for it.
     public let connectionCapacity: Int
     /// What happened to the connections so far.
     public private(set) var statistics = ListenerStatistics()

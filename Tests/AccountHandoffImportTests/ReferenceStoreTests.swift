@@ -254,4 +254,37 @@ import Testing
         recovery.release()
         #expect(try first.acquireRecoveryLease() != nil)
     }
+
+    #if os(Linux)
+    /// A child process that another thread is starting holds a copy of every descriptor until
+    /// its `exec`. A released lease must be free at once for everyone, not only once the last
+    /// copy of its descriptor closes (a recovery right after another used to find the store busy).
+    @Test(arguments: [false, true])
+    func aReleasedLeaseIsFreeWhileACopyOfItsDescriptorIsStillOpen(importLease: Bool) throws {
+        let (scratch, directory) = try Self.scratchStore()
+        defer { ImportFixtures.remove(scratch) }
+        let store = try ReferenceAccountStore.open(at: directory)
+        let lease = importLease ? try store.acquireImportLease() : try #require(try store.acquireRecoveryLease())
+        let lockPath = directory.resolvingSymlinksInPath().appendingPathComponent("import.lock").path
+        let held = Self.openDescriptors(of: lockPath)
+        try #require(held.count == 1, "descriptors on import.lock: \(held)")
+        let inherited = dup(held[0])  // what the child has between its fork and its exec
+        try #require(inherited >= 0)
+        defer { close(inherited) }
+
+        lease.release()
+        let next = try #require(try store.acquireRecoveryLease(), "the released lease still held through the copy")
+        next.release()
+    }
+
+    /// This process's descriptors that refer to `path`.
+    private static func openDescriptors(of path: String) -> [Int32] {
+        let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd")) ?? []
+        return entries.compactMap { entry in
+            guard let target = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/fd/" + entry),
+                  target == path else { return nil }
+            return Int32(entry)
+        }
+    }
+    #endif
 }

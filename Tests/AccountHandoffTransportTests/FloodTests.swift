@@ -118,7 +118,9 @@ import Testing
         receiver.close()
         #if os(Linux)
         let listenerSide = try #require(duringFlood?.listenerSide)
-        #expect(listenerSide <= scenario.capacity + 1)  // the connections and the listening socket
+        // The connections, the listening socket, and one just accepted at capacity while the
+        // oldest unbound connection is closed to make room (the census runs on another thread).
+        #expect(listenerSide <= scenario.capacity + 2)
         #expect(DescriptorCensus.tcpSockets(port: rendezvous.port).map { [$0.listenerSide, $0.clientSide] } == [0, 0])
         #endif
         print("""

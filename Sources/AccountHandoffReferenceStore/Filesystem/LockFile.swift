@@ -7,6 +7,10 @@ import AccountHandoffImport
 
 /// `import.lock`: imports hold a shared `flock`, recovery an exclusive one. The kernel drops a
 /// crashed process's locks, so a lease never outlives its process.
+///
+/// A lease ends with an explicit `LOCK_UN` before the close: a child process that another
+/// thread is starting holds a copy of every descriptor until its `exec` (`O_CLOEXEC` acts only
+/// then), and that copy alone would keep a lock that is merely closed.
 struct LockFile {
     static let name = "import.lock"
     let directory: CheckedDirectory
@@ -19,7 +23,7 @@ struct LockFile {
             close(descriptor)
             throw .failed(failure)
         }
-        return ImportLease { close(descriptor) }
+        return ImportLease { Self.unlockAndClose(descriptor) }
     }
 
     /// An exclusive lease, or `nil` at once when any lease is held.
@@ -32,7 +36,12 @@ struct LockFile {
             if busy { return nil }
             throw .failed(failure)
         }
-        return ImportLease { close(descriptor) }
+        return ImportLease { Self.unlockAndClose(descriptor) }
+    }
+
+    private static func unlockAndClose(_ descriptor: Int32) {
+        _ = POSIX.retrying { flock(descriptor, LOCK_UN) }
+        close(descriptor)
     }
 
     private func openLockFile() throws(AccountStoreError) -> Int32 {

@@ -15,13 +15,20 @@ import Testing
         #expect(!standardError.lowercased().contains(secretHex), sourceLocation: sourceLocation)
     }
 
+    /// Overwrites one canary byte with a value it cannot already have. A fixed value would
+    /// equal the random canary's byte once in 256 runs, and the write would change nothing.
+    static func flipByte(at address: UnsafeMutableRawPointer) {
+        address.storeBytes(of: ~address.load(as: UInt8.self), as: UInt8.self)
+    }
+
     // MARK: Canaries and the unused tail of a slot
 
     @Test func writingOneBytePastASlotTrapsOnRelease() async {
         let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             let pool = SecureMemoryPool()
             let pointer = try pool.allocate(32)
-            pointer.initializeMemory(as: UInt8.self, repeating: 0xC3, count: 33)  // one byte into the canary word
+            pointer.initializeMemory(as: UInt8.self, repeating: 0xC3, count: 32)
+            SecureMemoryTrapTests.flipByte(at: pointer + 32)  // one byte into the canary word
             pool.release(pointer, count: 32)
         }
         Self.expectTrap(result, saying: "a canary around a released secret was overwritten")
@@ -31,7 +38,7 @@ import Testing
         let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             let pool = SecureMemoryPool()
             let pointer = try pool.allocate(64)
-            pointer.storeBytes(of: 0xC3, toByteOffset: -1, as: UInt8.self)
+            SecureMemoryTrapTests.flipByte(at: pointer - 1)
             pool.release(pointer, count: 64)
         }
         Self.expectTrap(result, saying: "a canary around a released secret was overwritten")
@@ -63,7 +70,7 @@ import Testing
         let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             let pool = SecureMemoryPool()
             let pointer = try pool.allocate(9000)
-            pointer.storeBytes(of: 0xC3, toByteOffset: -3, as: UInt8.self)
+            SecureMemoryTrapTests.flipByte(at: pointer - 3)
             pool.release(pointer, count: 9000)
         }
         Self.expectTrap(result, saying: "a canary around a released secret was overwritten")
