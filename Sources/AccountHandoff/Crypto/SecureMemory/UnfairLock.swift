@@ -4,11 +4,14 @@ import Darwin
 import Synchronization
 #endif
 
-/// A small non-recursive mutual-exclusion lock for short critical sections: `os_unfair_lock`
-/// on Apple platforms (on the heap, so its address never moves, as it requires), a futex-based
-/// `Mutex` stored inline elsewhere (an uncontended lock and unlock are one atomic operation each,
-/// and creating one allocates nothing).
-final class UnfairLock: @unchecked Sendable {
+/// A small non-recursive mutual-exclusion lock for short critical sections, stored inline in
+/// the object it protects: a futex-based `Mutex` on Linux (an uncontended lock and unlock are one
+/// atomic operation each, and creating one allocates nothing), `os_unfair_lock` on Apple
+/// platforms, on the heap so that its address never moves, as it requires (`Mutex` needs macOS
+/// 15 / iOS 18 there).
+///
+/// Noncopyable, so a copy can never be a second, unrelated lock.
+struct UnfairLock: ~Copyable, @unchecked Sendable {
     // Safety of @unchecked Sendable: the primitive is designed to be shared between threads.
     #if canImport(Darwin)
     private let primitive: UnsafeMutablePointer<os_unfair_lock>
