@@ -63,7 +63,9 @@ let package = Package(
         .target(name: "AccountHandoffTestSupport", dependencies: ["AccountHandoff"]),
         .target(name: "AccountHandoffVectors", dependencies: ["AccountHandoff", "AccountHandoffTestSupport"]),
         .target(name: "AccountHandoffQR", dependencies: ["AccountHandoff", "CQREncode"]),
-        .target(name: "AccountHandoffTransport", dependencies: ["AccountHandoff"]),
+        .target(name: "AccountHandoffTransport", dependencies: ["AccountHandoff", "CPOSIXAccept"]),
+        // accept4 for the transport: accepted sockets close-on-exec from birth (Linux).
+        .target(name: "CPOSIXAccept"),
         // Output files (QR images, the receiver's store): atomic, mode 0600, never through links.
         .target(name: "AccountHandoffFiles"),
         .executableTarget(

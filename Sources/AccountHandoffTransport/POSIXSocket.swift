@@ -1,4 +1,5 @@
 #if canImport(Glibc)
+import CPOSIXAccept
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
@@ -42,8 +43,8 @@ final class POSIXSocket {
     }
 
     private func configure() throws(TransportError) {
-        // Accepted sockets (and Darwin's, which has no SOCK_CLOEXEC) get the flag here, right
-        // after they exist (Glibc's module does not offer accept4).
+        // Linux sockets are created and accepted close-on-exec; Darwin's (no SOCK_CLOEXEC, no
+        // accept4) get the flag here, right after they exist.
         guard fcntl(descriptor, F_SETFD, FD_CLOEXEC) == 0 else { throw .system(operation: "fcntl", errno: errno) }
         let flags = fcntl(descriptor, F_GETFL)
         guard flags >= 0, fcntl(descriptor, F_SETFL, flags | O_NONBLOCK) == 0 else {
@@ -139,7 +140,7 @@ final class POSIXSocket {
     /// - Throws: only when the listening socket itself is unusable.
     func accept() throws(TransportError) -> AcceptOutcome {
         #if canImport(Glibc)
-        let accepted = Glibc.accept(descriptor, nil, nil)
+        let accepted = handoff_accept_close_on_exec(descriptor)
         #else
         let accepted = Darwin.accept(descriptor, nil, nil)
         #endif
