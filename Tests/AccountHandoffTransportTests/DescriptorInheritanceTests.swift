@@ -83,7 +83,7 @@ import Testing
             let deadline = ContinuousClock.now + .seconds(5)
             while accepted < clients.count, ContinuousClock.now < deadline {
                 guard case .accepted(let socket) = try server.accept() else { continue }
-                if let inode = Self.socketInode(of: socket.descriptor) { acceptedInodes.insert(inode) }
+                if let inode = DescriptorCensus.socketInode(ofDescriptor: socket.descriptor) { acceptedInodes.insert(inode) }
                 socket.close()
                 accepted += 1
             }
@@ -91,21 +91,8 @@ import Testing
         }
         let programs = spawner.stop()
         try #require(programs.count >= 40, "too few programs started to mean anything: \(programs.count)")
-        let inherited = programs.flatMap { Self.socketInodes(ofProcess: $0) }.filter(acceptedInodes.contains)
+        let inherited = programs.flatMap { DescriptorCensus.socketInodes(ofProcess: "\($0)") ?? [] }.filter(acceptedInodes.contains)
         #expect(inherited.isEmpty, "\(Set(inherited).count) accepted sockets inherited \(inherited.count) times by \(programs.count) programs")
-    }
-
-    private static func socketInode(of descriptor: Int32) -> String? {
-        guard let target = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/fd/\(descriptor)"),
-              target.hasPrefix("socket:[") else { return nil }
-        return target
-    }
-
-    private static func socketInodes(ofProcess pid: pid_t) -> [String] {
-        let directory = "/proc/\(pid)/fd"
-        let entries = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
-        return entries.compactMap { try? FileManager.default.destinationOfSymbolicLink(atPath: directory + "/" + $0) }
-            .filter { $0.hasPrefix("socket:[") }
     }
     #endif
 }

@@ -113,17 +113,30 @@ enum DescriptorCensus {
         (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd"))?.count
     }
 
+    /// The inodes of the sockets among the descriptors of `process` (`"self"` or a process
+    /// ID), or `nil` when its `/proc/<process>/fd` cannot be read.
+    static func socketInodes(ofProcess process: String) -> Set<String>? {
+        let directory = "/proc/\(process)/fd"
+        guard let entries = try? FileManager.default.contentsOfDirectory(atPath: directory) else { return nil }
+        return Set(entries.compactMap { socketInode(atLink: directory + "/" + $0) })
+    }
+
+    /// The inode of the socket behind this process's `descriptor`, or `nil` if it is none.
+    static func socketInode(ofDescriptor descriptor: Int32) -> String? {
+        socketInode(atLink: "/proc/self/fd/\(descriptor)")
+    }
+
+    private static func socketInode(atLink link: String) -> String? {
+        guard let target = try? FileManager.default.destinationOfSymbolicLink(atPath: link),
+              target.hasPrefix("socket:[") else { return nil }
+        return String(target.dropFirst("socket:[".count).dropLast())
+    }
+
     /// This process's descriptors that are TCP sockets with `port` as their local port (the
     /// listener's side, its listening socket included) or their remote port (the test's
     /// clients).
     static func tcpSockets(port: UInt16) -> (listenerSide: Int, clientSide: Int)? {
-        guard let entries = try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd") else { return nil }
-        var inodes: Set<String> = []
-        for entry in entries {
-            guard let target = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/fd/" + entry),
-                  target.hasPrefix("socket:[") else { continue }
-            inodes.insert(String(target.dropFirst("socket:[".count).dropLast()))
-        }
+        guard let inodes = socketInodes(ofProcess: "self") else { return nil }
         // /proc files report size 0: read to the end rather than trusting the size.
         guard let data = FileHandle(forReadingAtPath: "/proc/net/tcp")?.readDataToEndOfFile(),
               let table = String(data: data, encoding: .utf8) else { return nil }
