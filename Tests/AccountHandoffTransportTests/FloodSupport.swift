@@ -106,7 +106,7 @@ final class SocketBox: @unchecked Sendable {
     init(_ sockets: [POSIXSocket]) { self.sockets = sockets }
 }
 
-/// This process's descriptors as the kernel sees them (Linux `/proc`).
+/// Descriptors and TCP sockets as the kernel sees them (Linux `/proc`).
 enum DescriptorCensus {
     /// Entries in `/proc/self/fd`.
     static func openDescriptorCount() -> Int? {
@@ -132,23 +132,42 @@ enum DescriptorCensus {
         return String(target.dropFirst("socket:[".count).dropLast())
     }
 
-    /// This process's descriptors that are TCP sockets with `port` as their local port (the
-    /// listener's side, its listening socket included) or their remote port (the test's
-    /// clients).
-    static func tcpSockets(port: UInt16) -> (listenerSide: Int, clientSide: Int)? {
-        guard let inodes = socketInodes(ofProcess: "self") else { return nil }
-        // /proc files report size 0: read to the end rather than trusting the size.
-        guard let data = FileHandle(forReadingAtPath: "/proc/net/tcp")?.readDataToEndOfFile(),
-              let table = String(data: data, encoding: .utf8) else { return nil }
+    /// Open TCP sockets with `rendezvous` as their local end (the listener's side, its
+    /// listening socket included) or their remote end (the test's clients), from one read of
+    /// `/proc/net/tcp`. Only the listener can hold sockets whose local end is its address and
+    /// port, and a socket counts while any process still has it open (inode not 0), so the
+    /// count cannot be inflated by other tests reusing descriptor numbers meanwhile, as a walk
+    /// over `/proc/self/fd` followed by the table can.
+    static func tcpSockets(of rendezvous: TCPRendezvous) -> (listenerSide: Int, clientSide: Int)? {
+        guard let table = readWhole("/proc/net/tcp") else { return nil }
+        // The table prints an address as the hexadecimal value of its in-memory `s_addr`.
+        let address = rendezvous.address.bytes.withUnsafeBytes { String(format: "%08X", $0.loadUnaligned(as: UInt32.self)) }
+        let end = address + ":" + String(format: "%04X", rendezvous.port)
         var listenerSide = 0
         var clientSide = 0
         for line in table.split(separator: "\n").dropFirst() {
             let fields = line.split(separator: " ")
-            guard fields.count > 9, inodes.contains(String(fields[9])) else { continue }
-            func portOf(_ field: Substring) -> UInt16? { field.split(separator: ":").last.flatMap { UInt16($0, radix: 16) } }
-            if portOf(fields[1]) == port { listenerSide += 1 }
-            if portOf(fields[2]) == port { clientSide += 1 }
+            guard fields.count > 9, fields[9] != "0" else { continue }
+            if fields[1] == end { listenerSide += 1 }
+            if fields[2] == end { clientSide += 1 }
         }
         return (listenerSide, clientSide)
+    }
+
+    /// A `/proc` file in as few reads as possible (they report size 0, so read to the end):
+    /// each read of a table is one pass over the kernel's state.
+    private static func readWhole(_ path: String) -> String? {
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { return nil }
+        defer { close(descriptor) }
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 1 << 20)
+        while true {
+            let count = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+            if count < 0, errno == EINTR { continue }
+            guard count >= 0 else { return nil }
+            if count == 0 { return String(decoding: bytes, as: UTF8.self) }
+            bytes += chunk[..<count]
+        }
     }
 }

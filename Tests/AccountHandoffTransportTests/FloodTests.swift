@@ -64,7 +64,7 @@ import Testing
         try receiver.send(StandInSession.request)
         #expect(try receiver.receive(timeout: .seconds(5)) == StandInSession.response)
         let exchange = ContinuousClock.now - started
-        let duringFlood = DescriptorCensus.tcpSockets(port: rendezvous.port)
+        let duringFlood = DescriptorCensus.tcpSockets(of: rendezvous)
 
         // A replay of the real hello on another connection changes nothing: it is ignored, and
         // that connection is closed at the ignored-frame limit (its stale hello counted once).
@@ -121,7 +121,7 @@ import Testing
         // The connections, the listening socket, and one just accepted at capacity while the
         // oldest unbound connection is closed to make room (the census runs on another thread).
         #expect(listenerSide <= scenario.capacity + 2)
-        #expect(DescriptorCensus.tcpSockets(port: rendezvous.port).map { [$0.listenerSide, $0.clientSide] } == [0, 0])
+        #expect(DescriptorCensus.tcpSockets(of: rendezvous).map { [$0.listenerSide, $0.clientSide] } == [0, 0])
         #endif
         print("""
             Flood: \(flood.count) hostile connections against capacity \(scenario.capacity); receiver's exchange \
