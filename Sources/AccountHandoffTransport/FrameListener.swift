@@ -207,7 +207,7 @@ public final class FrameListener {
     /// one shared ``TransportConfiguration/closeLinger`` to read them before the close, so this
     /// blocks for at most that long however many there are. Idempotent.
     public func close() {
-        socket.close()
+        socket.closeListening()
         events.removeAll()
         var lingering: [InboundConnection] = []
         for connection in connections.values {

@@ -243,6 +243,15 @@ final class POSIXSocket {
         shutdown(descriptor, Int32(SHUT_WR))
     }
 
+    /// Stops a listening socket, then closes it: a process that another thread is starting
+    /// holds a copy of every descriptor until its `exec`, and that copy alone would keep a
+    /// socket that is merely closed listening, accepting connections for a session that ended.
+    func closeListening() {
+        guard isOpen else { return }
+        shutdown(descriptor, Int32(SHUT_RDWR))
+        close()
+    }
+
     /// Closes at once. Idempotent.
     func close() {
         guard descriptor >= 0 else { return }

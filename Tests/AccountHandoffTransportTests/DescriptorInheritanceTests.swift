@@ -56,43 +56,4 @@ import Testing
             #expect(fcntl(socket.descriptor, F_GETFD) & FD_CLOEXEC == FD_CLOEXEC, "the \(name) socket is inherited by programs the app starts")
         }
     }
-
-    #if os(Linux)
-    /// The attacker's timing: programs started by another thread while the listener accepts a
-    /// burst of connections. An accepted socket that got its close-on-exec flag only after
-    /// `accept` returned could be inherited in between, and would then outlive its session in
-    /// the program; accepted sockets are close-on-exec from birth (`accept4`).
-    @Test func programsStartedWhileConnectionsAreAcceptedInheritNone() throws {
-        let server = try POSIXSocket.makeTCP()
-        defer { server.close() }
-        try server.listen(address: .loopback, port: 0, backlog: 128)
-        let port = try server.localPort()
-        let spawner = ProgramSpawner()
-        spawner.start()
-        defer { spawner.stopAndKillAll() }
-        var acceptedInodes: Set<String> = []
-        // Bursts until enough programs started during them (about 20 bursts on an idle machine).
-        let giveUp = ContinuousClock.now + .seconds(20)
-        while spawner.startedCount < 40, ContinuousClock.now < giveUp {
-            let clients = try (0..<96).map { _ in
-                let client = try POSIXSocket.makeTCP()
-                try client.connect(address: .loopback, port: port, timeout: .seconds(2))
-                return client
-            }
-            var accepted = 0
-            let deadline = ContinuousClock.now + .seconds(5)
-            while accepted < clients.count, ContinuousClock.now < deadline {
-                guard case .accepted(let socket) = try server.accept() else { continue }
-                if let inode = DescriptorCensus.socketInode(ofDescriptor: socket.descriptor) { acceptedInodes.insert(inode) }
-                socket.close()
-                accepted += 1
-            }
-            clients.forEach { $0.close() }
-        }
-        let programs = spawner.stop()
-        try #require(programs.count >= 40, "too few programs started to mean anything: \(programs.count)")
-        let inherited = programs.flatMap { DescriptorCensus.socketInodes(ofProcess: "\($0)") ?? [] }.filter(acceptedInodes.contains)
-        #expect(inherited.isEmpty, "\(Set(inherited).count) accepted sockets inherited \(inherited.count) times by \(programs.count) programs")
-    }
-    #endif
 }

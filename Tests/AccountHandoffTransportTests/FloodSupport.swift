@@ -113,25 +113,6 @@ enum DescriptorCensus {
         (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd"))?.count
     }
 
-    /// The inodes of the sockets among the descriptors of `process` (`"self"` or a process
-    /// ID), or `nil` when its `/proc/<process>/fd` cannot be read.
-    static func socketInodes(ofProcess process: String) -> Set<String>? {
-        let directory = "/proc/\(process)/fd"
-        guard let entries = try? FileManager.default.contentsOfDirectory(atPath: directory) else { return nil }
-        return Set(entries.compactMap { socketInode(atLink: directory + "/" + $0) })
-    }
-
-    /// The inode of the socket behind this process's `descriptor`, or `nil` if it is none.
-    static func socketInode(ofDescriptor descriptor: Int32) -> String? {
-        socketInode(atLink: "/proc/self/fd/\(descriptor)")
-    }
-
-    private static func socketInode(atLink link: String) -> String? {
-        guard let target = try? FileManager.default.destinationOfSymbolicLink(atPath: link),
-              target.hasPrefix("socket:[") else { return nil }
-        return String(target.dropFirst("socket:[".count).dropLast())
-    }
-
     /// Open TCP sockets with `rendezvous` as their local end (the listener's side, its
     /// listening socket included) or their remote end (the test's clients), from one read of
     /// `/proc/net/tcp`. Only the listener can hold sockets whose local end is its address and
