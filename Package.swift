@@ -47,7 +47,7 @@ let package = Package(
         .target(name: "AccountHandoffIMAPValidation", dependencies: ["AccountHandoff", "AccountHandoffImport", "CCurl"]),
         .target(name: "AccountHandoffReferenceStore", dependencies: ["AccountHandoff", "AccountHandoffImport", "CSQLite"]),
         // Not a product: a throwaway Dovecot IMAP server for the tests and the demo.
-        .target(name: "AccountHandoffDovecot", dependencies: ["AccountHandoff", "CSodium"]),
+        .target(name: "AccountHandoffDovecot", dependencies: ["AccountHandoff", "CSodium", "CPOSIXSpawn"]),
         // Not a product: fault-injecting store wrappers and the transaction's kill points.
         .target(
             name: "AccountHandoffImportTestSupport",
@@ -66,6 +66,8 @@ let package = Package(
         .target(name: "AccountHandoffTransport", dependencies: ["AccountHandoff", "CPOSIXAccept"]),
         // accept4 for the transport: accepted sockets close-on-exec from birth (Linux).
         .target(name: "CPOSIXAccept"),
+        // closefrom for the throwaway Dovecot's spawn: it inherits only its standard streams (glibc).
+        .target(name: "CPOSIXSpawn"),
         // Output files (QR images, the receiver's store): atomic, mode 0600, never through links.
         .target(name: "AccountHandoffFiles"),
         .executableTarget(

@@ -3,12 +3,16 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import CPOSIXSpawn
 import Foundation
 
 /// A child process started with `posix_spawn`, with every signal unblocked and at its default
 /// disposition. (A child of `Foundation.Process` inherits the spawning thread's blocked
 /// signals; Dovecot then never sees SIGCHLD or SIGTERM, and a shell's `wait` never returns.)
-/// Standard input, output and error go to `/dev/null` unless a log file is given.
+/// Standard input, output and error go to `/dev/null` unless a log file is given, and they are
+/// all it inherits: a descriptor of this process without close-on-exec (Foundation's `Process`
+/// holds one per child it is starting, the socket it watches for that child's exit) would
+/// otherwise stay open in the server for its whole life.
 final class ChildProcess: @unchecked Sendable {
     // Safety of @unchecked Sendable: `status` is only touched under `lock`.
     let pid: pid_t
@@ -38,10 +42,18 @@ final class ChildProcess: @unchecked Sendable {
         sigfillset(&defaults)
         posix_spawnattr_setsigmask(&attributes, &unblocked)
         posix_spawnattr_setsigdefault(&attributes, &defaults)
+        #if canImport(Glibc)
         posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
+        #else
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_CLOEXEC_DEFAULT))
+        #endif
         posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
         posix_spawn_file_actions_addopen(&actions, 1, output ?? "/dev/null", O_WRONLY | O_CREAT | O_APPEND, 0o600)
         posix_spawn_file_actions_adddup2(&actions, 1, 2)
+        #if canImport(Glibc)
+        let closing = handoff_spawn_close_from(&actions, 3)
+        guard closing == 0 else { return .failure(.launchFailed("posix_spawn_file_actions_addclosefrom_np failed with error \(closing)")) }
+        #endif
 
         let environment = ProcessInfo.processInfo.environment.map { "\($0.key)=\($0.value)" }
         let argv = ([executable] + arguments).map { strdup($0) } + [nil]

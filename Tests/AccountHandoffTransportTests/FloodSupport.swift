@@ -113,26 +113,46 @@ enum DescriptorCensus {
         (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd"))?.count
     }
 
-    /// Open TCP sockets with `rendezvous` as their local end (the listener's side, its
-    /// listening socket included) or their remote end (the test's clients), from one read of
-    /// `/proc/net/tcp`. Only the listener can hold sockets whose local end is its address and
-    /// port, and a socket counts while any process still has it open (inode not 0), so the
-    /// count cannot be inflated by other tests reusing descriptor numbers meanwhile, as a walk
-    /// over `/proc/self/fd` followed by the table can.
+    /// TCP sockets that this process holds with `rendezvous` as their local end (the
+    /// listener's side, its listening socket included) or their remote end (the test's
+    /// clients): distinct inodes of one read of `/proc/net/tcp` that are among this process's
+    /// descriptors, read after it.
+    ///
+    /// The table alone over-counts twice over. It is not a snapshot: the kernel prints it
+    /// bucket by bucket and resumes each read at a position, so a socket can be printed twice
+    /// while connections come and go (205 listener-side rows against 194 connections ever
+    /// accepted, under load); hence distinct inodes. And a program that another suite is
+    /// starting holds copies of this process's descriptors between its fork and its exec, so
+    /// a socket closed here stays listed until that program execs (47 closed client sockets in
+    /// one fresh-clone run); hence only inodes still held here. Reading the descriptors after
+    /// the table cannot over-count either: a socket closed in between is missed, and a
+    /// descriptor number reused meanwhile names a socket the table did not list.
     static func tcpSockets(of rendezvous: TCPRendezvous) -> (listenerSide: Int, clientSide: Int)? {
-        guard let table = readWhole("/proc/net/tcp") else { return nil }
+        guard let table = readWhole("/proc/net/tcp"), let held = heldSocketInodes() else { return nil }
         // The table prints an address as the hexadecimal value of its in-memory `s_addr`.
         let address = rendezvous.address.bytes.withUnsafeBytes { String(format: "%08X", $0.loadUnaligned(as: UInt32.self)) }
         let end = address + ":" + String(format: "%04X", rendezvous.port)
-        var listenerSide = 0
-        var clientSide = 0
+        var listenerSide = Set<Substring>()
+        var clientSide = Set<Substring>()
         for line in table.split(separator: "\n").dropFirst() {
             let fields = line.split(separator: " ")
-            guard fields.count > 9, fields[9] != "0" else { continue }
-            if fields[1] == end { listenerSide += 1 }
-            if fields[2] == end { clientSide += 1 }
+            guard fields.count > 9, held.contains(String(fields[9])) else { continue }
+            if fields[1] == end { listenerSide.insert(fields[9]) }
+            if fields[2] == end { clientSide.insert(fields[9]) }
         }
-        return (listenerSide, clientSide)
+        return (listenerSide.count, clientSide.count)
+    }
+
+    /// The inodes of the sockets among this process's descriptors (`socket:[inode]` links).
+    private static func heldSocketInodes() -> Set<String>? {
+        guard let descriptors = try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd") else { return nil }
+        var inodes = Set<String>()
+        for descriptor in descriptors {
+            guard let target = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/fd/" + descriptor),
+                  target.hasPrefix("socket:["), target.hasSuffix("]") else { continue }
+            inodes.insert(String(target.dropFirst("socket:[".count).dropLast()))
+        }
+        return inodes
     }
 
     /// A `/proc` file in as few reads as possible (they report size 0, so read to the end):
