@@ -10,10 +10,11 @@ import Testing
     @Test func correctPasswordLogsInOverImplicitTLSAndLogsOut() async throws {
         let server = try SharedDovecot.server()
         let account = try ImportFixtures.account(server, username: SharedDovecot.user)
+        let earlier = DovecotLog.loggedInSessions(of: server)
         let result = await ImportFixtures.validator(server).validate(account, credential: try ImportFixtures.rightPassword())
         #expect(result == .valid)
-        // Every IMAP session Dovecot started ended with a LOGOUT, not a dropped connection.
-        let sessions = try await DovecotLog.finishedSessions(of: server)
+        // Every IMAP session Dovecot started for it ended with a LOGOUT, not a dropped connection.
+        let sessions = try await DovecotLog.finishedSessions(of: server, startedAfter: earlier)
         #expect(!sessions.isEmpty)
         for (process, ending) in sessions { #expect(ending.contains("Logged out"), "imap process \(process): \(ending)") }
         #expect(!server.log().contains(SharedDovecot.password))

@@ -36,13 +36,12 @@ import Testing
         var sessionRunning = true
         defer { if sessionRunning { session.stop().close() } }
 
-        // The flood: silent, tagged-but-silent and slow connections, then one that replays.
+        // The flood: silent, tagged-but-silent and slow connections (and later one that replays).
         let silent = try (0..<scenario.perKind).map { _ in try Loopback.rawConnection(to: rendezvous, sending: []) }
         let tagged = try (0..<scenario.perKind).map { _ in try Loopback.rawConnection(to: rendezvous, sending: preamble) }
         let slow = try (0..<scenario.perKind).map { _ in try Loopback.rawConnection(to: rendezvous, sending: [preamble[0]]) }
-        let replayer = try Loopback.rawConnection(to: rendezvous, sending: preamble + FrameStream.encode(Self.staleHello))
-        let flood = silent + tagged + slow + [replayer]
-        defer { flood.forEach { $0.close() } }
+        let hostile = silent + tagged + slow
+        defer { hostile.forEach { $0.close() } }
         // The slow ones send one more correct preamble byte every 100 ms: 900 ms for the whole
         // preamble, beyond the 500 ms tag deadline.
         let trickled = DispatchSemaphore(value: 0)
@@ -67,8 +66,13 @@ import Testing
         let duringFlood = DescriptorCensus.tcpSockets(of: rendezvous)
 
         // A replay of the real hello on another connection changes nothing: it is ignored, and
-        // that connection is closed at the ignored-frame limit (its stale hello counted once).
-        for _ in 0..<8 { try? replayer.writeAll(FrameStream.encode(StandInSession.hello), until: .now + .seconds(1)) }
+        // that connection is closed at the ignored-frame limit (a stale hello first, then eight
+        // copies of the real one). It connects only now and sends everything at once, so its
+        // own hello deadline cannot close it first on a loaded machine.
+        let replays = try (0..<8).flatMap { _ in try FrameStream.encode(StandInSession.hello) }
+        let replayer = try Loopback.rawConnection(to: rendezvous, sending: preamble + FrameStream.encode(Self.staleHello) + replays)
+        defer { replayer.close() }
+        let flood = hostile + [replayer]
         #expect(Loopback.peerState(of: replayer, within: .seconds(3)) == .closed)
         try receiver.send(StandInSession.request)
         #expect(try receiver.receive(timeout: .seconds(5)) == StandInSession.response)
