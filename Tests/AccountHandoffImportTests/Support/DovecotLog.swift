@@ -17,7 +17,11 @@ enum DovecotLog {
 
     /// The master process IDs of the IMAP sessions of `server`'s user that have logged in so far.
     static func loggedInSessions(of server: ThrowawayDovecot) -> Set<String> {
-        Set(matches(in: server.log(), after: "Login: user=<\(server.user)>", key: "mpid=", until: ","))
+        loggedInSessions(in: server.log(), user: server.user)
+    }
+
+    private static func loggedInSessions(in log: String, user: String) -> Set<String> {
+        Set(matches(in: log, after: "Login: user=<\(user)>", key: "mpid=", until: ","))
     }
 
     /// For every IMAP session that logged in and is not in `earlier`, the line that ends it,
@@ -27,7 +31,7 @@ enum DovecotLog {
         let deadline = ContinuousClock.now + endDeadline
         while true {
             let log = server.log()
-            let started = Set(matches(in: log, after: "Login: user=<\(server.user)>", key: "mpid=", until: ",")).subtracting(earlier)
+            let started = loggedInSessions(in: log, user: server.user).subtracting(earlier)
             var ended: [String: String] = [:]
             for line in log.split(separator: "\n") where line.contains("imap(\(server.user))<") && line.contains("Disconnected") {
                 if let process = line.components(separatedBy: "imap(\(server.user))<").last?.components(separatedBy: ">").first {
