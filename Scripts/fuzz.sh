@@ -27,7 +27,8 @@ build_flags=(-c release -Xswiftc -sanitize=address -Xswiftc -warnings-as-errors 
 # Link with the toolchain's lld when it ships one (Swift's Linux toolchains do): the system's
 # gold warns about every AddressSanitizer executable ("Cannot export local symbol
 # '__asan_extra_spill_area'"), and a build that prints warnings hides the ones that matter.
-command -v ld.lld >/dev/null && build_flags+=(-Xswiftc -use-ld=lld)
+toolchain_bin="$(dirname "$(readlink -f "$(command -v swift)")")"
+[ -x "$toolchain_bin/ld.lld" ] && build_flags+=(-Xswiftc -use-ld=lld)
 build_start=$(date +%s)
 (cd Fuzz && swift build "${build_flags[@]}")
 bin="$(cd Fuzz && swift build "${build_flags[@]}" --show-bin-path)"
