@@ -2,7 +2,7 @@ import AccountHandoff
 import Foundation
 
 /// Two ends of an in-memory frame transport, for tests of the session drivers: whatever one
-/// end sends, the other end's `events()` yields, in order. Either end can be cut to play a
+/// end sends, the other end's `receive()` returns, in order. Either end can be cut to play a
 /// lost connection. Test support only (`package`).
 package final class InMemoryFrameChannel: FrameChannel, @unchecked Sendable {
     // Safety of @unchecked Sendable: every mutable property is touched only under `lock`.
@@ -32,7 +32,11 @@ package final class InMemoryFrameChannel: FrameChannel, @unchecked Sendable {
     /// Every frame this end sent, in order.
     package var sentFrames: [[UInt8]] { lock.withLock { sent } }
 
-    package func events() -> AsyncThrowingStream<FrameChannelEvent, any Error> { stream }
+    package func receive() async throws -> FrameChannelEvent? {
+        // One reader at a time (FrameChannel's contract); each call continues the one stream.
+        var iterator = stream.makeAsyncIterator()
+        return try await iterator.next()
+    }
 
     package func send(_ frame: [UInt8], to peer: FramePeer) async throws {
         let target: InMemoryFrameChannel? = try lock.withLock {

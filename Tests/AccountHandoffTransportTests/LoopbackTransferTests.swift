@@ -25,7 +25,7 @@ private final class InterceptingChannel: FrameChannel, @unchecked Sendable {
         self.beforeFirstSend = beforeFirstSend
     }
 
-    func events() -> AsyncThrowingStream<FrameChannelEvent, any Error> { inner.events() }
+    func receive() async throws -> FrameChannelEvent? { try await inner.receive() }
     func send(_ frame: [UInt8], to peer: FramePeer) async throws {
         let first = lock.withLock { () -> Bool in
             defer { intercepted = true }

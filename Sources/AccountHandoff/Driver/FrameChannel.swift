@@ -25,10 +25,22 @@ public enum FrameChannelEvent: Sendable {
 ///
 /// The channel must deliver whole frames (never split or merge them) and send frames to one
 /// peer in the order ``send(_:to:)`` is called.
+///
+/// Events are pulled, one at a time, with ``receive()``: a channel reads from its peers only
+/// as fast as the driver asks, so a flood backs up into the peers' sockets instead of into
+/// memory. A frame that ``receive()`` returned counts as processed once the driver calls
+/// ``receive()`` again; by then the driver has already called ``bind(_:)``,
+/// ``noteIgnoredFrame(from:)`` or ``disconnect(_:)`` for it where the session asked for that.
+/// A channel with deadlines for its peers must not hold a frame's wait against its peer
+/// (Spec 11.4).
 public protocol FrameChannel: Sendable {
-    /// The channel's events, until it closes. Called once, by the driver. The sequence
-    /// finishes when the channel is closed and throws when the channel itself fails.
-    func events() -> AsyncThrowingStream<FrameChannelEvent, any Error>
+    /// The next event, waiting until there is one; `nil` once the channel is closed.
+    ///
+    /// Called by one task at a time (the driver's reader).
+    ///
+    /// - Throws: when the channel itself fails (the session then ends as `transportLost`), or
+    ///   `CancellationError` when the calling task is cancelled.
+    func receive() async throws -> FrameChannelEvent?
 
     /// Sends one frame to `peer`, after every frame sent to it before.
     ///
@@ -46,7 +58,8 @@ public protocol FrameChannel: Sendable {
     /// Closes one peer's connection.
     func disconnect(_ peer: FramePeer) async
 
-    /// Closes the channel, letting frames already sent reach their peers. Idempotent.
+    /// Closes the channel, letting frames already sent reach their peers. Idempotent; a
+    /// waiting ``receive()`` returns `nil`.
     func close() async
 }
 

@@ -115,9 +115,8 @@ public actor HandoffReceiverSession {
         receiver = started.receiver
         updateSink.yield(.connected(expires: payload.expiryDate))
         perform(started.step.actions)
-        let events = channel.events()
         let writer = Task { await self.writeFrames(to: channel) }
-        let reader = Task { await self.readFrames(events) }
+        let reader = Task { await self.readFrames(from: channel) }
         let timer = Task { await self.keepTime() }
         let outcome = await outcomeWhenFinished()
         await writer.value
@@ -235,9 +234,9 @@ public actor HandoffReceiverSession {
         }
     }
 
-    private func readFrames(_ events: AsyncThrowingStream<FrameChannelEvent, any Error>) async {
+    private func readFrames(from channel: any FrameChannel) async {
         do {
-            for try await event in events {
+            while let event = try await channel.receive() {
                 switch event {
                 case .frame(let bytes, _): try? feed(.frameReceived(bytes))
                 case .peerLeft: try? feed(.transportLost)

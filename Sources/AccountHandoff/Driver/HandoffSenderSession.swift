@@ -78,9 +78,8 @@ public actor HandoffSenderSession {
         if running || sender.outcome != nil { return await outcomeWhenFinished() }
         running = true
         updateSink.yield(.waitingForReceiver(expires: sender.expiryDate))
-        let events = channel.events()
         let writer = Task { await self.writeFrames() }
-        let reader = Task { await self.readFrames(events) }
+        let reader = Task { await self.readFrames(from: channel) }
         let timer = Task { await self.keepTime() }
         let outcome = await outcomeWhenFinished()
         await writer.value
@@ -248,9 +247,9 @@ public actor HandoffSenderSession {
         }
     }
 
-    private func readFrames(_ events: AsyncThrowingStream<FrameChannelEvent, any Error>) async {
+    private func readFrames(from channel: any FrameChannel) async {
         do {
-            for try await event in events {
+            while let event = try await channel.receive() {
                 switch event {
                 case .frame(let bytes, let peer): try? feed(.frameReceived(bytes), from: peer)
                 case .peerLeft(let peer): peerFailed(peer)

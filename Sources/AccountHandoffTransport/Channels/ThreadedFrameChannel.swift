@@ -34,7 +34,11 @@ final class ThreadedFrameChannel: FrameChannel, @unchecked Sendable {
         thread.start()
     }
 
-    func events() -> AsyncThrowingStream<FrameChannelEvent, any Error> { stream }
+    func receive() async throws -> FrameChannelEvent? {
+        // One reader at a time (FrameChannel's contract); each call continues the one stream.
+        var iterator = stream.makeAsyncIterator()
+        return try await iterator.next()
+    }
 
     func send(_ frame: [UInt8], to peer: FramePeer) async throws {
         try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
