@@ -107,6 +107,11 @@ let package = Package(
                            "import-crash-probe", "CSQLite"]
         ),
         .testTarget(
+            name: "AccountHandoffExampleTests",
+            dependencies: ["AccountHandoff", "AccountHandoffQR", "AccountHandoffImport", "AccountHandoffReferenceStore",
+                           "AccountHandoffImportTestSupport", "AccountHandoffTestSupport"]
+        ),
+        .testTarget(
             name: "AccountHandoffAdversarialTests",
             dependencies: ["AccountHandoff", "AccountHandoffTestSupport", "AccountHandoffSimulation"]
         ),

@@ -1,7 +1,7 @@
 import AccountHandoff
 
 /// Short, secret-free names of the actions sessions return, for traces and test assertions:
-/// `send`, `reply`, `showShortCode`, `ignored(replayed)`, `finished(deliveredUnconfirmed.expired)`...
+/// `send`, `reply`, `askForCode`, `ignored(replayed)`, `finished(deliveredUnconfirmed.expired)`...
 ///
 /// Test support only.
 public enum ActionName {
@@ -10,7 +10,8 @@ public enum ActionName {
         switch action {
         case .send: "send"
         case .reply: "reply"
-        case .showShortCode: "showShortCode"
+        case .askForCode: "askForCode"
+        case .codeMismatch(let remaining): "codeMismatch(\(remaining))"
         case .requestCredential: "requestCredential"
         case .anotherDeviceJoined: "anotherDeviceJoined"
         case .ignored(let error): "ignored(\(error.identifier))"
@@ -48,11 +49,15 @@ struct FrameReaction {
     let kind: Kind
     private let actions: Actions
 
+    /// The expiry rule ends the session before the frame is looked at: `finished(expired)`,
+    /// after the abort that tells the peer when the session held its keys (Spec 6.0 step 3).
     init(_ actions: [SenderAction]) {
         self.actions = .sender(actions)
-        switch actions.first {
+        let expiryAbort = actions.count == 2 && { if case .send = actions[0] { true } else { false } }()
+        switch actions.last {
         case .ignored(let error)? where actions.count == 1: kind = .ignored(error)
-        case .finished(.ended(.expired))? where actions.count == 1, .finished(.deliveredUnconfirmed(.expired))? where actions.count == 1:
+        case .finished(.ended(.expired))? where actions.count == 1 || expiryAbort,
+             .finished(.deliveredUnconfirmed(.expired))? where actions.count == 1:
             kind = .expired
         default: kind = .acted
         }
@@ -60,9 +65,10 @@ struct FrameReaction {
 
     init(_ actions: [ReceiverAction]) {
         self.actions = .receiver(actions)
-        switch actions.first {
+        let expiryAbort = actions.count == 2 && { if case .send = actions[0] { true } else { false } }()
+        switch actions.last {
         case .ignored(let error)? where actions.count == 1: kind = .ignored(error)
-        case .finished(.ended(.expired))? where actions.count == 1: kind = .expired
+        case .finished(.ended(.expired))? where actions.count == 1 || expiryAbort: kind = .expired
         default: kind = .acted
         }
     }

@@ -50,8 +50,9 @@ public enum FuzzSeeds {
             return [
                 SessionScript.encode(honest),
                 SessionScript.encode(honest, useRegistries: true),
-                // A careless sending person confirms the shoulder-surfer's code: it gets the
-                // account; the honest hello then arrives as a second device and the sender contests.
+                // The shoulder-surfer's hello wins the race; a careless sending person wants to
+                // confirm, but the receiving screen shows no code, so there is nothing to type
+                // (Spec 4.4); the honest hello then arrives as a second device and the sender contests.
                 SessionScript.encode([.attackerScans, .deliver(.toSender, 1), .person(.sender, .confirm),
                                       .attackerObserves(0), .attackerObserves(1), .attackerAccepts, .deliver(.toSender, 1)]
                                      + honest, carelessPeople: true),

@@ -180,6 +180,7 @@ public final class ScheduleExplorer {
             steps.append(.tick(device))
             if !race { steps.append(.transportLost(device)) }
         }
+        if !race, world.sender.phase == .finished, world.receiver.phase != .finished { steps.append(.senderCloses) }
         if race {
             if world.attacker == nil { steps.append(.attackerScans) }
             for index in (world.inFlight[.toReceiver] ?? []).indices { steps.append(.attackerObserves(index)) }

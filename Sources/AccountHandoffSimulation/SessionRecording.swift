@@ -55,7 +55,8 @@ public struct SessionRecording: Sendable {
         let hello = try sent(first(scanned.actions), .toSender, .hello)
         let reveal = try sent(first(try sender.handle(.frameReceived(hello), now: now).actions), .toReceiver, .reveal)
         _ = try receiver.handle(.frameReceived(reveal), now: now)
-        let offer = try sent(first(try sender.handle(.codeConfirmed, now: now).actions), .toReceiver, .offer)
+        let typed = receiver.shortCode?.digits ?? ""
+        let offer = try sent(first(try sender.handle(.codeEntered(typed), now: now).actions), .toReceiver, .offer)
         _ = try receiver.handle(.frameReceived(offer), now: now)
         let accept = try sent(first(try receiver.handle(.codeConfirmed, now: now).actions), .toSender, .accept)
         _ = try sender.handle(.frameReceived(accept), now: now)

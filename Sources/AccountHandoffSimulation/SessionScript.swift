@@ -31,7 +31,7 @@ public enum SessionScript {
 
     /// Decodes one step.
     public static func decodeStep(_ input: inout FuzzInput) -> WorldStep {
-        let selector = input.byte() % 24
+        let selector = input.byte() % 25
         let operand = input.byte()
         let direction: Direction = operand & 1 == 0 ? .toReceiver : .toSender
         let index = Int(operand >> 1)
@@ -56,7 +56,8 @@ public enum SessionScript {
         case 20: return .advanceClock(seconds: operand > 250 ? UInt32(operand - 250) * 60 : UInt32(operand))
         case 21: return .tick(device)
         case 22: return .transportLost(device)
-        default: return .rescan
+        case 23: return .rescan
+        default: return .senderCloses
         }
     }
 
@@ -91,6 +92,7 @@ public enum SessionScript {
             case .tick(let device): bytes += [21, deviceBit(device)]
             case .transportLost(let device): bytes += [22, deviceBit(device)]
             case .rescan: bytes += [23, 0]
+            case .senderCloses: bytes += [24, 0]
             }
         }
         return bytes

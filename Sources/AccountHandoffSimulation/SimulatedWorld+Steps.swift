@@ -61,6 +61,8 @@ extension SimulatedWorld {
             if device == .sender { try senderLocal(.transportLost) } else { try receiverLocal(.receiver, .transportLost) }
         case .rescan:
             try rescan()
+        case .senderCloses:
+            try senderCloses()
         }
         try checkDeliveredCredentialIntact()
     }
@@ -178,36 +180,75 @@ extension SimulatedWorld {
         if options.dumpEveryAction { try leaks.check(renderingsOf: error, "thrown error") }
     }
 
+    /// The sender's driver closes the connection after its session ended: its frames reach the
+    /// receiver in order, then the close. When the sender's code ran out, the receiver must end
+    /// `expired` (Spec 6.0 step 3, 6.2) unless it already ended otherwise or is importing.
+    private func senderCloses() throws(InvariantViolation) {
+        guard sender.phase == .finished else { return }
+        while let frame = inFlight[.toReceiver]?.first {
+            inFlight[.toReceiver]!.removeFirst()
+            try hand(frame.bytes, .toReceiver)
+        }
+        let receiverWasLive = receiver.phase != .finished
+        try receiverLocal(.receiver, .transportLost)
+        guard receiverWasLive, let senderOutcome = sender.outcome, senderOutcome.identifier.hasSuffix("expired"),
+              case .ended(let end)? = receiver.outcome else { return }
+        guard end == .expired else {
+            throw violation("the sender's code ran out, but the receiver says \(end.identifier)")
+        }
+    }
+
     private func person(_ device: Device, _ requested: PersonChoice) throws(InvariantViolation) {
-        let ownCode = device == .sender ? sender.shortCode : receiver.shortCode
-        let otherCode = device == .sender ? receiver.shortCode : sender.shortCode
-        var choice = requested
-        if choice == .confirm, !options.carelessPeople, ownCode != nil {
-            // A careful person compares the two screens: different codes, they reject; no code
-            // on the other device yet (its reveal has not arrived), they wait.
-            guard let otherCode else { return }
-            if ownCode != otherCode { choice = .reject }
+        switch requested {
+        case .failAuthentication, .storeUnavailable:
+            try gateOrStoreFails(device, requested == .failAuthentication)
+            return
+        case .confirm, .reject, .cancel: break
         }
         switch device {
         case .sender:
-            let event: SenderEvent = switch choice {
-            case .confirm: .codeConfirmed
-            case .reject: .codeRejected
-            case .cancel: .cancel
+            let event: SenderEvent
+            switch requested {
+            case .confirm:
+                // The sending person types what the receiving screen shows (Spec 4.4): careful or
+                // careless, a screen that shows no code gives them nothing to type.
+                guard let shown = receiver.shortCode else { return }
+                event = .codeEntered(shown.digits)
+            case .reject: event = .codeRejected
+            case .cancel, .failAuthentication, .storeUnavailable: event = .cancel
             }
             let actions = try senderLocal(event)
-            if choice == .confirm, let actions, case .send? = actions.first {
+            if requested == .confirm, let actions, case .send? = actions.first {
                 senderPersonConfirmed = true
                 senderConfirmedMatchingCodes = sender.shortCode == receiver.shortCode
             }
         case .receiver:
+            var choice = requested
+            if choice == .confirm, !options.carelessPeople {
+                // A careful receiving person accepts only once the sending screen says that the
+                // code typed there matched (it shows that code then).
+                guard senderPersonConfirmed else { return }
+                if sender.shortCode != receiver.shortCode { choice = .reject }
+            }
             let event: ReceiverEvent = switch choice {
             case .confirm: .codeConfirmed
             case .reject: .codeRejected
-            case .cancel: .cancel
+            case .cancel, .failAuthentication, .storeUnavailable: .cancel
             }
             let actions = try receiverLocal(.receiver, event)
             if choice == .confirm, let actions, case .send? = actions.first { receiverPersonConfirmed = true }
+        }
+    }
+
+    /// The local-authentication gate or the store fails on `device` (Spec 8.7): the sender's
+    /// when the password is asked for, the receiver's when its person accepts (a careful
+    /// receiving person only gets there once the sending screen confirmed the code).
+    private func gateOrStoreFails(_ device: Device, _ authentication: Bool) throws(InvariantViolation) {
+        switch device {
+        case .sender:
+            try senderLocal(authentication ? .notAuthenticated : .storeUnavailable)
+        case .receiver:
+            try receiverLocal(.receiver, authentication ? .notAuthenticated : .storeUnavailable)
         }
     }
 

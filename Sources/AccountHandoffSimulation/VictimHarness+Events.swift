@@ -31,7 +31,7 @@ extension VictimHarness {
         } else {
             let event: SenderEvent
             switch choice {
-            case 0: event = .codeConfirmed
+            case 0: event = .codeEntered(receiver.shortCode?.digits ?? "000000")
             case 1: event = .codeRejected
             case 2: event = .cancel
             default:
@@ -58,7 +58,7 @@ extension VictimHarness {
             switch action {
             case .send(let frame): deliverable(frame)
             case .reply(let frame): secondDeviceReads(frame)
-            case .showShortCode, .requestCredential, .anotherDeviceJoined, .ignored, .finished: break
+            case .askForCode, .codeMismatch, .requestCredential, .anotherDeviceJoined, .ignored, .finished: break
             }
         }
     }
@@ -133,7 +133,7 @@ extension VictimHarness {
         do {
             if victim == .sender {
                 let senderEvent: SenderEvent = switch event {
-                case .confirm: .codeConfirmed
+                case .confirm: .codeEntered(receiver.shortCode?.digits ?? "000000")
                 case .reject: .codeRejected
                 case .cancel: .cancel
                 case .credential, .importImported, .importDeclined: .credentialProvided(credential)
@@ -205,7 +205,7 @@ extension VictimHarness {
                 try noteFinished()
             case .ignored(let error):
                 try leaks.check(error: error, "ignored error")
-            case .showShortCode, .requestCredential, .anotherDeviceJoined:
+            case .askForCode, .codeMismatch, .requestCredential, .anotherDeviceJoined:
                 break
             }
         }

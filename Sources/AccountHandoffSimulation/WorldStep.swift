@@ -32,6 +32,12 @@ public enum PersonChoice: Hashable, Sendable, CaseIterable, CustomStringConverti
     case reject
     /// Cancels the transfer.
     case cancel
+    /// Fails local authentication at the device's gate (Spec 8.7): the sender's when the
+    /// password is asked for, the receiver's when the person accepts.
+    case failAuthentication
+    /// The device's app finds its store unusable (the sender cannot read the password; the
+    /// receiver cannot store the account).
+    case storeUnavailable
 
     /// The choice's name.
     public var description: String {
@@ -39,6 +45,8 @@ public enum PersonChoice: Hashable, Sendable, CaseIterable, CustomStringConverti
         case .confirm: "confirm"
         case .reject: "reject"
         case .cancel: "cancel"
+        case .failAuthentication: "failAuthentication"
+        case .storeUnavailable: "storeUnavailable"
         }
     }
 }
@@ -123,6 +131,10 @@ public enum WorldStep: Hashable, Sendable, CustomStringConvertible {
     case transportLost(Device)
     /// The receiver's person scans the same QR again.
     case rescan
+    /// The sender's driver closes the connection once its session ended (Spec 6.7): every
+    /// frame it sent reaches the receiver in order, then the receiver's transport reports the
+    /// loss. A receiver whose sender's code ran out must say `expired`, never `transportLost`.
+    case senderCloses
 
     /// A compact name for traces.
     public var description: String {
@@ -145,6 +157,7 @@ public enum WorldStep: Hashable, Sendable, CustomStringConvertible {
         case .tick(let device): "\(device).tick"
         case .transportLost(let device): "\(device).transportLost"
         case .rescan: "rescan"
+        case .senderCloses: "senderCloses"
         }
     }
 }

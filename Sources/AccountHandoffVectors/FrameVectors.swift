@@ -52,7 +52,7 @@ enum FrameVectors {
         let patched = VectorSupport.patched
         /// A header that claims `bodyLength` followed by `present` body bytes.
         func claiming(_ type: UInt8, bodyLength: Int, present: Int) -> [UInt8] {
-            [2, type] + transferID.bytes + [0, 0, 0, 0, UInt8(bodyLength >> 8), UInt8(bodyLength & 0xff)] + body("claim", present)
+            [SessionPayload.currentVersion, type] + transferID.bytes + [0, 0, 0, 0, UInt8(bodyLength >> 8), UInt8(bodyLength & 0xff)] + body("claim", present)
         }
         let cases: [(String, [UInt8], HandoffError)] = [
             // F1
@@ -68,7 +68,8 @@ enum FrameVectors {
             // F3
             ("version 1: a version-1 hello (F3)", patched(hello, 0, 1), .unsupportedVersion(1)),
             ("version 0 (F3)", patched(hello, 0, 0), .unsupportedVersion(0)),
-            ("version 3 (F3)", patched(hello, 0, 3), .unsupportedVersion(3)),
+            ("version 2: a version-2 hello (F3)", patched(hello, 0, 2), .unsupportedVersion(2)),
+            ("version 4 (F3)", patched(hello, 0, 4), .unsupportedVersion(4)),
             ("version 1 with type 8 (F3 before F4)", patched(patched(hello, 0, 1), 1, 8), .unsupportedVersion(1)),
             ("24-byte header only, version 1 (F3 before F5)", patched(Array(hello.prefix(24)), 0, 1), .unsupportedVersion(1)),
             // F4

@@ -37,9 +37,9 @@ enum PayloadVectors {
 
     /// The Spec's derivations of a payload, checked against the library's.
     static func derived(_ payload: SessionPayload) throws -> (transferID: [UInt8], th0: [UInt8]) {
-        let transferID = Array(VectorPrimitives.sha256([VectorSupport.ascii("AH2 transfer ID"), payload.binary]).prefix(16))
+        let transferID = Array(VectorPrimitives.sha256([VectorSupport.ascii("AH3 transfer ID"), payload.binary]).prefix(16))
         guard transferID == payload.transferID.bytes else { throw VectorGenerationError("transfer ID differs from Spec 2.1") }
-        return (transferID, VectorPrimitives.sha256([VectorSupport.ascii("AH2 transcript"), payload.binary]))
+        return (transferID, VectorPrimitives.sha256([VectorSupport.ascii("AH3 transcript"), payload.binary]))
     }
 
     private static func valid() throws -> [JSONValue] {
@@ -119,8 +119,9 @@ enum PayloadVectors {
         // Step 6: the binary steps, through the text.
         try add("empty digits (B2)", "AH:", .malformed(.version))
         try add("version 1 (B3)", text(VectorSupport.patched(binary, 0, 1)), .unsupportedVersion(1))
-        try add("version 3 (B3)", text(VectorSupport.patched(binary, 0, 3)), .unsupportedVersion(3))
-        try add("only a version byte (B4)", text([2]), .malformed(.intent))
+        try add("version 2 (B3): a version-2 payload", text(VectorSupport.patched(binary, 0, 2)), .unsupportedVersion(2))
+        try add("version 4 (B3)", text(VectorSupport.patched(binary, 0, 4)), .unsupportedVersion(4))
+        try add("only a version byte (B4)", text([SessionPayload.currentVersion]), .malformed(.intent))
         try add("intent 2 (B5)", text(VectorSupport.patched(binary, 1, 2)), .wrongIntent(2))
         try add("truncated in expiry (B6)", text(Array(binary.prefix(5))), .malformed(.expiry))
         try add("truncated in commitment (B7)", text(Array(binary.prefix(30))), .malformed(.commitment))
@@ -144,10 +145,11 @@ enum PayloadVectors {
             ("version 0 (B3)", VectorSupport.patched(short, 0, 0), .unsupportedVersion(0)),
             ("version 255 (B3)", VectorSupport.patched(short, 0, 255), .unsupportedVersion(255)),
             ("version 1 alone (B3 before B4)", [1], .unsupportedVersion(1)),
-            ("version only (B4)", [2], .malformed(.intent)),
+            ("version only (B4)", [SessionPayload.currentVersion], .malformed(.intent)),
+            ("version 2 alone: a version-2 payload's first byte (B3 before B4)", [2], .unsupportedVersion(2)),
             ("intent 0 (B5)", VectorSupport.patched(short, 1, 0), .wrongIntent(0)),
             ("intent 2 (B5)", VectorSupport.patched(short, 1, 2), .wrongIntent(2)),
-            ("intent 2 in a 2-byte payload (B5 before B6)", [2, 2], .wrongIntent(2)),
+            ("intent 2 in a 2-byte payload (B5 before B6)", [SessionPayload.currentVersion, 2], .wrongIntent(2)),
             ("5 bytes: truncated in expiry (B6)", Array(short.prefix(5)), .malformed(.expiry)),
             ("6 bytes: expiry, no commitment (B7)", Array(short.prefix(6)), .malformed(.commitment)),
             ("37 bytes: truncated in commitment (B7)", Array(short.prefix(37)), .malformed(.commitment)),

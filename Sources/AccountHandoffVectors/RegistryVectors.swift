@@ -103,7 +103,7 @@ enum RegistryVectors {
     }
 
     /// A hello-shaped frame of `transferID` (admission decodes, never decrypts).
-    static func frame(_ transferID: TransferID, version: UInt8 = 2) -> [UInt8] {
+    static func frame(_ transferID: TransferID, version: UInt8 = SessionPayload.currentVersion) -> [UInt8] {
         VectorSupport.patched(VectorPrimitives.frameBytes(type: .hello, transferID: transferID, sequence: 0,
                                                           body: VectorSupport.bytes(seed: VectorSupport.seed("registry/frame"), count: 64)), 0, version)
     }

@@ -122,7 +122,7 @@ struct Handshake {
         }
         let prk = try VectorPrimitives.hkdfExtract(salt: hh, inputKeyMaterial: [sharedSecret, payload.commitment])
         self.prk = prk
-        let keys = try ["AH2 hello", "AH2 s2r", "AH2 r2s", "AH2 code key"].map { label in
+        let keys = try ["AH3 hello", "AH3 s2r", "AH3 r2s", "AH3 code key"].map { label in
             try VectorPrimitives.hkdfExpand(pseudorandomKey: prk, info: VectorSupport.ascii(label), length: 32)
         }
         (helloKey, s2rKey, r2sKey, codeKey) = (keys[0], keys[1], keys[2], keys[3])

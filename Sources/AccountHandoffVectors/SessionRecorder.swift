@@ -5,8 +5,14 @@ import Foundation
 /// An event a script feeds to a party; the recorder turns it into the real event type.
 enum ScriptEvent {
     case frame([UInt8])
+    /// Receiver: the person accepts. Sender: the person types the right code (its own
+    /// session's digits, as the receiving screen shows them), recorded as `codeEntered`.
     case codeConfirmed
+    /// Sender: the person types exactly this text.
+    case codeTyped(String)
     case codeRejected
+    case storeUnavailable
+    case notAuthenticated
     case cancel
     case credential([UInt8])
     case importFinished(ReceiptStatus)
@@ -48,6 +54,12 @@ final class SessionRecorder {
 
     /// The expiry of a sender's QR, in seconds.
     func expiry(_ sender: String = "sender") -> Double { Double(senders[sender]!.payload.expiry) }
+
+    /// The code of `sender`'s session, once it accepted a hello: what the receiving screen shows.
+    func senderCode(_ sender: String = "sender") throws -> ShortCode {
+        guard let code = senders[sender]!.session.shortCode else { throw VectorGenerationError("\(name): \(sender) has no code yet") }
+        return code
+    }
 
     /// The account a sender offers.
     func account(_ sender: String = "sender") -> AccountMetadata { senders[sender]!.account }
@@ -107,12 +119,17 @@ final class SessionRecorder {
     /// Feeds `event` to sending party `party` at `now`.
     func sender(_ event: ScriptEvent, at now: Double, party: String = "sender", note: String? = nil) throws {
         let session = senders[party]!.session
+        var event = event
+        if case .codeConfirmed = event { event = .codeTyped(session.shortCode?.digits ?? "000000") }
         try run(party, event, now: now, note: note) { () throws(HandoffError) in
             let real: SenderEvent
             switch event {
             case .frame(let bytes): real = .frameReceived(bytes)
-            case .codeConfirmed: real = .codeConfirmed
+            case .codeConfirmed: preconditionFailure("resolved to codeTyped above")
+            case .codeTyped(let typed): real = .codeEntered(typed)
             case .codeRejected: real = .codeRejected
+            case .storeUnavailable: real = .storeUnavailable
+            case .notAuthenticated: real = .notAuthenticated
             case .cancel: real = .cancel
             case .credential(let bytes): real = .credentialProvided(try SecretBytes(copying: bytes))
             case .tick: real = .tick
@@ -132,7 +149,10 @@ final class SessionRecorder {
             switch event {
             case .frame(let bytes): real = .frameReceived(bytes)
             case .codeConfirmed: real = .codeConfirmed
+            case .codeTyped: preconditionFailure("codeEntered is a sender event")
             case .codeRejected: real = .codeRejected
+            case .storeUnavailable: real = .storeUnavailable
+            case .notAuthenticated: real = .notAuthenticated
             case .cancel: real = .cancel
             case .importFinished(let status): real = .importFinished(status)
             case .tick: real = .tick
@@ -247,6 +267,10 @@ final class SessionRecorder {
             return .object(["type": .string("showShortCode"), "code": .string(code.digits)])
         case .showAccount(let account):
             return .object(["type": .string("showAccount"), "account": VectorSupport.account(account)])
+        case .askForCode:
+            return .object(["type": .string("askForCode")])
+        case .codeMismatch(let remaining):
+            return .object(["type": .string("codeMismatch"), "remainingEntries": .number(remaining)])
         case .requestCredential:
             return .object(["type": .string("requestCredential")])
         case .anotherDeviceJoined:
@@ -316,7 +340,8 @@ final class SessionRecorder {
         case .offer:
             guard plaintext == VectorPrimitives.offerPlaintext(sender.account) else { throw VectorGenerationError("\(name): offer plaintext") }
         case .accept: guard plaintext.isEmpty else { throw VectorGenerationError("\(name): accept plaintext") }
-        case .receipt, .abort: guard plaintext.count == 1, (1...3).contains(plaintext[0]) else { throw VectorGenerationError("\(name): \(type) plaintext") }
+        case .receipt: guard plaintext.count == 1, (1...5).contains(plaintext[0]) else { throw VectorGenerationError("\(name): \(type) plaintext") }
+        case .abort: guard plaintext.count == 1, (1...6).contains(plaintext[0]) else { throw VectorGenerationError("\(name): \(type) plaintext") }
         case .credential: guard plaintext.count == 1024 else { throw VectorGenerationError("\(name): credential plaintext") }
         case .hello: break
         }
@@ -336,7 +361,10 @@ final class SessionRecorder {
         switch event {
         case .frame(let bytes): .object(["type": .string("frameReceived"), "frame": .number(frameIDs[bytes]!)])
         case .codeConfirmed: .object(["type": .string("codeConfirmed")])
+        case .codeTyped(let typed): .object(["type": .string("codeEntered"), "typed": .string(typed)])
         case .codeRejected: .object(["type": .string("codeRejected")])
+        case .storeUnavailable: .object(["type": .string("storeUnavailable")])
+        case .notAuthenticated: .object(["type": .string("notAuthenticated")])
         case .cancel: .object(["type": .string("cancel")])
         case .credential(let bytes): .object(["type": .string("credentialProvided"), "credential": .hex(bytes)])
         case .importFinished(let status): .object(["type": .string("importFinished"), "status": .string(status.identifier)])
@@ -373,6 +401,8 @@ enum RecordedAction {
     case send([UInt8])
     case reply([UInt8])
     case showShortCode(ShortCode)
+    case askForCode
+    case codeMismatch(Int)
     case showAccount(AccountMetadata)
     case requestCredential
     case anotherDeviceJoined
@@ -384,7 +414,8 @@ enum RecordedAction {
         switch action {
         case .send(let bytes): self = .send(bytes)
         case .reply(let bytes): self = .reply(bytes)
-        case .showShortCode(let code): self = .showShortCode(code)
+        case .askForCode: self = .askForCode
+        case .codeMismatch(let remaining): self = .codeMismatch(remaining)
         case .requestCredential: self = .requestCredential
         case .anotherDeviceJoined: self = .anotherDeviceJoined
         case .ignored(let error): self = .ignored(error.identifier)

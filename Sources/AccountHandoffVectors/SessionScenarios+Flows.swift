@@ -83,10 +83,11 @@ extension SessionScenarios {
                 try r.sender(.codeRejected, at: t0 + 35)
                 try r.deliver(from: "sender", to: "receiver", at: t0 + 36)
             },
-            Scenario("wrong-code-typed", "Wrong code at the receiver: the person types a code that does not match (Spec 4.4), the app feeds codeRejected.") { r in
-                try offer(r)
-                try r.receiver(.codeRejected, at: t0 + 30, note: "typed code does not match the shown code")
-                try r.deliver(from: "receiver", to: "sender", at: t0 + 31)
+            Scenario("wrong-code-typed", "The sending person types a code that does not match the receiving screen's (Spec 4.4), then declines.") { r in
+                try reveal(r)
+                try r.sender(.codeTyped(otherCode(try r.senderCode())), at: t0 + 15, note: "a try is used; the state stays")
+                try r.sender(.codeRejected, at: t0 + 16)
+                try r.deliver(from: "sender", to: "receiver", at: t0 + 17)
             },
             Scenario("code-rejected-before-code-exists", "codeRejected while the receiver awaits the reveal is refused (no code shown yet); once the code is shown it rejects.") { r in
                 try hello(r)

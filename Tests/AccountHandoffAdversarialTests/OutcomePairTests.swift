@@ -30,20 +30,22 @@ import Testing
         static func classify(sender: String, receiver: String) -> Row? {
             let delivered = sender.hasPrefix("deliveredUnconfirmed.")
             let senderEnd = delivered ? String(sender.dropFirst("deliveredUnconfirmed.".count)) : sender
-            if senderEnd == "cancelled.peer", receiver != "cancelled.local" { return nil }
-            if senderEnd == "rejected.peer", receiver != "rejected.local" { return nil }
-            if receiver == "cancelled.peer", sender != "cancelled.local" { return nil }
-            if receiver == "rejected.peer", sender != "rejected.local" { return nil }
+            for ending in ["cancelled", "rejected", "notAuthenticated", "storeUnavailable"] {
+                if senderEnd == "\(ending).peer", receiver != "\(ending).local" { return nil }
+                if receiver == "\(ending).peer", sender != "\(ending).local" { return nil }
+            }
             if receiver == "contested", sender != "contested" { return nil }
-            let receiverStopped = ["cancelled.local", "rejected.local"].contains(receiver)
-            let receiverNothing = receiverStopped || ["cancelled.peer", "rejected.peer", "contested", "expired"].contains(receiver)
+            let receiverStopped = ["cancelled.local", "rejected.local", "notAuthenticated.local", "storeUnavailable.local"].contains(receiver)
+            let receiverNothing = receiverStopped
+                || ["cancelled.peer", "rejected.peer", "notAuthenticated.peer", "storeUnavailable.peer", "contested", "expired"].contains(receiver)
                 || receiver.hasPrefix("failed.")
             switch (sender, receiver) {
             case _ where sender.hasPrefix("completed.") && sender == receiver: return .sameReceipt
             case _ where delivered && receiver.hasPrefix("completed."): return .deliveredThenImported
             case _ where delivered && receiverStopped: return .deliveredWhileReceiverStopped
             case _ where delivered && ["expired", "failed.transportLost"].contains(receiver): return .deliveredNeverArrived
-            case _ where ["cancelled.local", "cancelled.peer", "rejected.local", "rejected.peer", "contested", "expired"].contains(sender)
+            case _ where ["cancelled.local", "cancelled.peer", "rejected.local", "rejected.peer", "notAuthenticated.local",
+                          "notAuthenticated.peer", "storeUnavailable.local", "storeUnavailable.peer", "contested", "expired"].contains(sender)
                 || sender.hasPrefix("failed."):
                 return receiverNothing ? .nothingSent : nil
             default:

@@ -35,12 +35,13 @@ import Testing
 
     /// At depth 1 the effective first steps are exactly: deliver or drop the hello, the
     /// receiving person's cancel, the sending person's cancel, three clock jumps and two
-    /// transport losses. The other ten candidates (confirm or reject without a code, the apps'
-    /// events, ticks before expiry) are refused or change nothing.
+    /// transport losses. The other sixteen candidates (confirm or reject without a code, a gate
+    /// or store failure with nothing to authenticate, the apps' events, ticks before expiry)
+    /// are refused or change nothing.
     @Test func depthOneCoversEveryEffectiveFirstStep() throws {
         let report = try ScheduleExplorer(depth: 1).run()
         #expect(report.schedules == 9)
-        #expect(report.noOpSteps == 10)
+        #expect(report.noOpSteps == 16)
         #expect(report.finishedLeaves == 9)
     }
 

@@ -79,7 +79,7 @@ import Testing
         let again = try harness.coordinator.prepare(offer: offer)
         let cancelled = again.cancel()
         #expect(cancelled == .declined(.cancelledByPerson))
-        #expect(cancelled.receiptStatus == .declined)
+        #expect(cancelled.receiptStatus == .cancelled)
         #expect(cancelled.message.hasPrefix("You chose not to import the account, so nothing was changed"))
     }
 
@@ -200,7 +200,14 @@ import Testing
         let outcomes = failures.map { ImportOutcome.declined(.failed($0)) }
             + [.declined(.cancelledByPerson), .validationFailed(.timedOut, account: metadata)]
         for outcome in outcomes {
-            #expect(outcome.receiptStatus == (outcome == .validationFailed(.timedOut, account: metadata) ? .validationFailed : .declined))
+            // Spec 3.6: what the sender hears names the class of what happened.
+            let expected: ReceiptStatus = switch outcome {
+            case .validationFailed: .validationFailed
+            case .declined(.cancelledByPerson): .cancelled
+            case .declined(.failed(.metadataStore)), .declined(.failed(.credentialStore)), .declined(.failed(.commitUncertain)): .storeFailed
+            case .declined, .imported: .declined
+            }
+            #expect(outcome.receiptStatus == expected)
             #expect(outcome.message.hasSuffix("."))
             #expect(outcome.message.split(separator: ".").count >= 2, "whole sentences, with a next step: \(outcome.message)")
             #expect(!outcome.message.contains(SharedDovecot.password))

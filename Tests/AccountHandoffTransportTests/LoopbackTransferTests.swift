@@ -4,14 +4,6 @@ import AccountHandoffTestSupport
 import Foundation
 import Testing
 
-/// Stores nothing; reports an import.
-private struct AcceptingImporter: AccountImporter {
-    func importAccount(_ account: ImportedAccount) async -> ReceiptStatus {
-        account.credential.wipe()
-        return .imported
-    }
-}
-
 /// Wraps a receiver's channel and runs `beforeFirstSend` with the hello before it goes out.
 private final class InterceptingChannel: FrameChannel, @unchecked Sendable {
     // Safety of @unchecked Sendable: `intercepted` is only touched under `lock`; the rest is immutable.
@@ -37,44 +29,40 @@ private final class InterceptingChannel: FrameChannel, @unchecked Sendable {
     func close() async { await inner.close() }
 }
 
-/// Answers for both people: compare the codes, confirm, provide the password.
-private func confirmBothSides(_ sender: HandoffSenderSession, _ receiver: HandoffReceiverSession) -> Task<Void, Never> {
-    Task {
-        let senderSide = Task {
-            for await update in sender.updates {
-                if case .codeReady = update { try? await sender.confirmCode() }
-                if case .credentialRequested = update { try? await sender.provideCredential(SecretBytes(utf8: "correct horse")) }
-            }
-        }
-        for await update in receiver.updates {
-            if case .accountOffered = update { try? await receiver.accept() }
-        }
-        await senderSide.value
-    }
-}
-
 /// Whole sessions over real TCP on 127.0.0.1: the drivers on each end, the listener and the
 /// connection behind their frame channels.
 @Suite struct LoopbackTransferTests {
-    private func sessions(connect: @escaping HandoffReceiverSession.Connector) throws -> (HandoffSenderSession, HandoffReceiverSession, TCPRendezvous) {
+    private typealias Receiver = HandoffReceiverSession<RecordingImporter>
+
+    private func sender() throws -> (HandoffSenderSession, TCPRendezvous) {
         let listener = try FrameListener(random: SystemRandomSource(), configuration: Loopback.sessions)
         let rendezvous = listener.rendezvous
-        let sender = try HandoffSenderSession(account: Loopback.account(), rendezvous: rendezvous.token,
-                                              channel: ListenerFrameChannel.serving(listener))
-        let receiver = HandoffReceiverSession(payload: sender.payload, importer: AcceptingImporter(), connect: connect)
-        return (sender, receiver, rendezvous)
+        let sender = HandoffSenderSession(account: try Loopback.account(), rendezvous: rendezvous.token,
+                                          channel: ListenerFrameChannel.serving(listener),
+                                          credential: { _ in try SecretBytes(utf8: "correct horse") },
+                                          authenticator: FixedAuthenticator(), registry: try SenderRegistry())
+        return (sender, rendezvous)
+    }
+
+    /// A sender running, and a receiver for the QR it shows.
+    private func sessions(connect: @escaping Receiver.Connector) async throws
+        -> (HandoffSenderSession, Receiver, Task<SenderOutcome, Never>, TCPRendezvous) {
+        let (sender, rendezvous) = try sender()
+        let running = Task { await sender.run() }
+        let payload = try #require(await sender.shownCode())
+        let receiver = Receiver(payload: payload, importer: RecordingImporter(), authenticator: FixedAuthenticator(),
+                                registry: try ReceiverRegistry(), connect: connect)
+        return (sender, receiver, running, rendezvous)
     }
 
     @Test func completeTransferOverLoopback() async throws {
-        let (sender, receiver, _) = try sessions { payload in
+        let (sender, receiver, sent, _) = try await sessions { payload in
             try ConnectionFrameChannel.connect(to: payload.rendezvous, configuration: Loopback.sessions)
         }
-        let people = confirmBothSides(sender, receiver)
-        async let sent = sender.run()
-        async let received = receiver.run()
-        let receivedOutcome = await received
+        let people = People.confirmBoth(sender, receiver)
+        let receivedOutcome = await receiver.run()
         #expect(receivedOutcome == .completed(.imported))
-        let sentOutcome = await sent
+        let sentOutcome = await sent.value
         #expect(sentOutcome == .completed(.imported))
         await people.value
     }
@@ -83,7 +71,7 @@ private func confirmBothSides(_ sender: HandoffSenderSession, _ receiver: Handof
     /// connection, even before the real one. In either order the real receiver completes.
     @Test(arguments: [true, false]) func aCopyOfTheHelloOnAnotherConnectionChangesNothing(copyFirst: Bool) async throws {
         let copies = CopyHolder()
-        let (sender, receiver, rendezvous) = try sessions { payload in
+        let (sender, receiver, sent, rendezvous) = try await sessions { payload in
             let real = try ConnectionFrameChannel.connect(to: payload.rendezvous, configuration: Loopback.sessions)
             return InterceptingChannel(real) { hello in
                 // An observer copies the hello and replays it on its own connection.
@@ -102,12 +90,10 @@ private func confirmBothSides(_ sender: HandoffSenderSession, _ receiver: Handof
             }
         }
         _ = rendezvous
-        let people = confirmBothSides(sender, receiver)
-        async let sent = sender.run()
-        async let received = receiver.run()
-        let receivedOutcome = await received
+        let people = People.confirmBoth(sender, receiver)
+        let receivedOutcome = await receiver.run()
         #expect(receivedOutcome == .completed(.imported))
-        let sentOutcome = await sent
+        let sentOutcome = await sent.value
         #expect(sentOutcome == .completed(.imported))
         await people.value
         copies.closeAll()
@@ -115,48 +101,42 @@ private func confirmBothSides(_ sender: HandoffSenderSession, _ receiver: Handof
 
     @Test func aLostConnectionIsTransportLostOnBothSides() async throws {
         let opened = ChannelHolder()
-        let (sender, receiver, _) = try sessions { payload in
+        let (sender, receiver, sent, _) = try await sessions { payload in
             let channel = try ConnectionFrameChannel.connect(to: payload.rendezvous, configuration: Loopback.sessions)
             opened.keep(channel)
             return channel
         }
+        _ = sender
         let cut = Task {
             for await update in receiver.updates {
                 if case .codeReady = update { await opened.closeAll() }
             }
         }
-        async let sent = sender.run()
-        async let received = receiver.run()
-        let sentOutcome = await sent
-        #expect(sentOutcome == .ended(.failed(.transportLost)))
-        let receivedOutcome = await received
+        let receivedOutcome = await receiver.run()
         #expect(receivedOutcome == .ended(.failed(.transportLost)))
+        let sentOutcome = await sent.value
+        #expect(sentOutcome == .ended(.failed(.transportLost)))
         await cut.value
     }
 
     @Test func senderCancelReachesTheReceiverBeforeTheCleanClose() async throws {
-        let (sender, receiver, _) = try sessions { payload in
+        let (sender, receiver, sent, _) = try await sessions { payload in
             try ConnectionFrameChannel.connect(to: payload.rendezvous, configuration: Loopback.sessions)
         }
         let cancel = Task {
             for await update in sender.updates {
-                if case .codeReady = update { await sender.cancel() }
+                if case .receiverJoined = update { await sender.cancel() }
             }
         }
-        async let sent = sender.run()
-        async let received = receiver.run()
-        let sentOutcome = await sent
-        #expect(sentOutcome == .ended(.cancelled(by: .local)))
-        let receivedOutcome = await received
+        let receivedOutcome = await receiver.run()
         #expect(receivedOutcome == .ended(.cancelled(by: .peer)))
+        let sentOutcome = await sent.value
+        #expect(sentOutcome == .ended(.cancelled(by: .local)))
         await cancel.value
     }
 
     @Test func junkFromATaggedConnectionIsIgnoredWhileTheSessionWaits() async throws {
-        let listener = try FrameListener(random: SystemRandomSource(), configuration: Loopback.sessions)
-        let rendezvous = listener.rendezvous
-        let sender = try HandoffSenderSession(account: Loopback.account(), rendezvous: rendezvous.token,
-                                              channel: ListenerFrameChannel.serving(listener))
+        let (sender, rendezvous) = try sender()
         let junk = try Loopback.rawConnection(to: rendezvous, sending: rendezvous.preamble + FrameStream.encode(Array(repeating: 0x41, count: 40)))
         defer { junk.close() }
         let watcher = Task { () -> HandoffError? in

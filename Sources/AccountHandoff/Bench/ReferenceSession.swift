@@ -84,7 +84,7 @@ package struct ReferenceSession: Sendable {
         guard case .showShortCode(let shown)? = code.actions.first, shown == sender.shortCode else {
             throw Failure.unexpected(step: "short code")
         }
-        let offer = try sender.handle(.codeConfirmed, now: now)
+        let offer = try sender.handle(.codeEntered(shown.digits), now: now)
         _ = try receiver.handle(.frameReceived(frame(offer.actions, "offer", &wire, keep)), now: now)
         let accept = try receiver.handle(.codeConfirmed, now: now)
         _ = try sender.handle(.frameReceived(frame(accept.actions, "accept", &wire, keep)), now: now)

@@ -58,6 +58,11 @@ public protocol FrameChannel: Sendable {
     /// Closes one peer's connection.
     func disconnect(_ peer: FramePeer) async
 
+    /// The sender now shows `payload`'s QR (the first one, or a renewed one, Spec 11.8). A
+    /// channel that admits connections with the QR's transport keys (Spec 11.4) switches to
+    /// this payload's keys; connections for an older QR no longer get through.
+    func serve(_ payload: SessionPayload) async
+
     /// Closes the channel, letting frames already sent reach their peers. Idempotent; a
     /// waiting ``receive()`` returns `nil`.
     func close() async
@@ -70,4 +75,6 @@ extension FrameChannel {
     public func noteIgnoredFrame(from peer: FramePeer) async {}
     /// Channels with a single peer close it with ``close()``.
     public func disconnect(_ peer: FramePeer) async {}
+    /// Channels that admit every connection need no keys.
+    public func serve(_ payload: SessionPayload) async {}
 }

@@ -1,79 +1,100 @@
 import Foundation
 
 /// A receiver session that runs itself: it connects, scans, drives a ``HandoffReceiver`` over
-/// a ``FrameChannel``, hands the delivered account to an ``AccountImporter``, reads the clock
-/// only at the session's next deadline, and reports what to show as ``updates``.
+/// a ``FrameChannel``, prepares the import when the account is offered, authenticates the
+/// person when they accept, imports the delivered account, and reports what to show as
+/// ``updates``.
 ///
 /// ```swift
-/// let session = try HandoffReceiverSession(scannedText: text, importer: importer) {
-///     try await TCPFrameChannel.connect(to: rendezvous)
+/// let session = try HandoffReceiverSession(scannedText: text, importer: coordinator,
+///                                          authenticator: DeviceOwnerAuthenticator(),
+///                                          registry: registry) { payload in
+///     try await transport.connect(to: payload)
 /// }
 /// Task {
 ///     for await update in session.updates {
 ///         switch update {
-///         case .codeReady(let code): ui.showCode(code)
-///         case .accountOffered(let account): ui.askToImport(account)  // then session.accept()
-///         case .finished(let outcome): ui.show(outcome.message)
-///         default: ui.show(update)
+///         case .codeReady(let code): ui.show(code)        // the sending person types it
+///         case .accountOffered(let account, let prepared): ui.review(account, prepared.conflict)
+///         case .finished(let outcome, let detail): ui.show(detail ?? outcome.message)
+///         default: break
 ///         }
 ///     }
 /// }
 /// let outcome = await session.run()
 /// ```
-public actor HandoffReceiverSession {
-    /// Opens the channel to the sender named by the QR's rendezvous token.
+///
+/// The password travels only after the importer prepared the account (conflicts chosen, the
+/// store writable) and the person passed local authentication (Spec 8.7): a receiver that
+/// would decline it never receives it.
+public actor HandoffReceiverSession<Importer: AccountImporter>: SessionDriver {
+    /// Opens the channel to the sender named by the QR's rendezvous token. Throw
+    /// ``HandoffError/expired`` when the sender answers that it now serves another code
+    /// (Spec 11.4); any other error means the sender could not be reached.
     public typealias Connector = @Sendable (SessionPayload) async throws -> any FrameChannel
 
     /// The scanned QR payload.
     public nonisolated let payload: SessionPayload
-    /// What to show, in order; finishes after ``ReceiverUpdate/finished(_:)``.
-    public nonisolated let updates: AsyncStream<ReceiverUpdate>
+    /// What to show, in order; finishes after ``ReceiverUpdate/finished(_:detail:)``.
+    public nonisolated let updates: AsyncStream<ReceiverUpdate<Importer.Preparation>>
+    /// How long to wait for the sender's reveal after the hello left before giving up.
+    public static var revealTimeout: Duration { .seconds(30) }
 
+    var runtime = SessionRuntime<ReceiverUpdate<Importer.Preparation>, ReceiverOutcome>()
+    let clock: any HandoffClock
     private let configuration: ReceiverConfiguration
-    private let registry: ReceiverRegistry?
-    private let clock: any HandoffClock
-    private let importer: any AccountImporter
+    private let registry: ReceiverRegistry
+    private let importer: Importer
+    private let authenticator: any LocalAuthenticator
     private let connect: Connector
     private var random: (any RandomSource)?
-    private let updateSink: AsyncStream<ReceiverUpdate>.Continuation
-    private let outbound = OutboundQueue()
-    private let deadlineChanges: AsyncStream<Void>
-    private let deadlineSink: AsyncStream<Void>.Continuation
     private var receiver: HandoffReceiver?
-    private var finalOutcome: ReceiverOutcome?
+    private var preparation: Importer.Preparation?
     private var importTask: Task<Void, Never>?
-    private var ignored = IgnoredFrameCounter()
-    private var finishWaiters: [CheckedContinuation<Void, Never>] = []
-    private var running = false
+    private var accepting = false
+    private var authenticationTask: Task<LocalAuthenticationResult, Never>?
+    private var revealDeadline: Date?
+    private var finalDetail: String?
 
     /// The peer of a receiver's channel.
-    static let sender = FramePeer(id: 0)
+    static var sender: FramePeer { FramePeer(id: 0) }
 
     /// Prepares a session for a decoded QR; nothing is claimed or sent until ``run()``.
-    public init(payload: SessionPayload, importer: any AccountImporter,
-                configuration: ReceiverConfiguration = .standard, registry: ReceiverRegistry? = nil,
+    ///
+    /// - Parameters:
+    ///   - payload: the scanned QR.
+    ///   - importer: prepares and completes the import (for example an `ImportCoordinator`).
+    ///   - authenticator: the local-authentication gate run when the person accepts.
+    ///   - configuration: the clock-skew tolerance.
+    ///   - registry: the device's record of used QRs, so a QR works once (keep one per device,
+    ///     durable if you can).
+    ///   - clock: the time source.
+    ///   - random: the randomness source (``SystemRandomSource`` in production).
+    ///   - connect: opens the channel to the sender.
+    public init(payload: SessionPayload, importer: Importer, authenticator: any LocalAuthenticator,
+                configuration: ReceiverConfiguration = .standard, registry: ReceiverRegistry,
                 clock: any HandoffClock = SystemHandoffClock(),
                 random: sending any RandomSource = SystemRandomSource(), connect: @escaping Connector) {
         self.payload = payload
         self.importer = importer
+        self.authenticator = authenticator
         self.configuration = configuration
         self.registry = registry
         self.clock = clock
         self.random = random
         self.connect = connect
-        (updates, updateSink) = AsyncStream.makeStream(of: ReceiverUpdate.self)
-        (deadlineChanges, deadlineSink) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
+        updates = runtime.updates
     }
 
     /// Prepares a session for a scanned QR text.
     ///
     /// - Throws: the decoding errors of ``SessionPayload/init(text:)``.
-    public init(scannedText: String, importer: any AccountImporter,
-                configuration: ReceiverConfiguration = .standard, registry: ReceiverRegistry? = nil,
+    public init(scannedText: String, importer: Importer, authenticator: any LocalAuthenticator,
+                configuration: ReceiverConfiguration = .standard, registry: ReceiverRegistry,
                 clock: any HandoffClock = SystemHandoffClock(),
                 random: sending any RandomSource = SystemRandomSource(), connect: @escaping Connector) throws(HandoffError) {
-        self.init(payload: try SessionPayload(text: scannedText), importer: importer, configuration: configuration,
-                  registry: registry, clock: clock, random: random, connect: connect)
+        self.init(payload: try SessionPayload(text: scannedText), importer: importer, authenticator: authenticator,
+                  configuration: configuration, registry: registry, clock: clock, random: random, connect: connect)
     }
 
     /// The short code, once the sender revealed its part.
@@ -81,28 +102,45 @@ public actor HandoffReceiverSession {
     /// The session's phase, once it started.
     public var phase: ReceiverPhase? { receiver?.phase }
     /// The outcome, once the session ended.
-    public var outcome: ReceiverOutcome? { finalOutcome }
+    public var outcome: ReceiverOutcome? { runtime.outcome }
+    /// The importer's sentence about how the session ended, when it has one.
+    public var detail: String? { finalDetail }
     /// When the sender stops: what a countdown on this device shows.
     public nonisolated var expiryDate: Date { payload.expiryDate }
+
+    var nextDeadline: Date? {
+        guard let deadline = receiver?.nextDeadline else { return nil }
+        return revealDeadline.map { min($0, deadline) } ?? deadline
+    }
 
     /// Connects, scans, runs the session until it ends, then closes the channel (after the
     /// last frame left) and returns the outcome. Calling it again returns the same outcome.
     ///
     /// A scan that is refused (expired, already used, ...) ends as `.ended(.failed(error))`,
     /// or `.ended(.expired)`; a connection that cannot be made ends as `.ended(.expired)` when
-    /// the sender's expiry has passed (it stopped listening) and as
+    /// the sender's expiry has passed or it serves another code, and as
     /// `.ended(.failed(.senderUnreachable))` otherwise. Nothing is claimed or sent then.
     public func run() async -> ReceiverOutcome {
-        if running || finalOutcome != nil { return await outcomeWhenFinished() }
-        running = true
+        if runtime.running || runtime.outcome != nil { return await outcomeWhenFinished() }
+        runtime.running = true
+        // The code is checked completely before any connection is made (Spec 2.5 S0-S4).
+        do {
+            try HandoffReceiver.check(payload: payload, configuration: configuration, now: clock.now(), registry: registry)
+        } catch {
+            return end(.ended(error == .expired ? .expired : .failed(error)))
+        }
         let channel: any FrameChannel
         do {
             channel = try await connect(payload)
         } catch {
-            let expired = clock.now() >= payload.expiryDate
+            let replaced = (error as? HandoffError) == .expired
+            let expired = replaced || clock.now() >= payload.expiryDate
             return end(.ended(expired ? .expired : .failed(.senderUnreachable)))
         }
-        guard let random else { return end(.ended(.failed(.sessionFinished))) }
+        guard let random, runtime.outcome == nil else {
+            await channel.close()
+            return await outcomeWhenFinished()
+        }
         self.random = nil
         let started: (receiver: HandoffReceiver, step: ReceiverStep)
         do {
@@ -113,164 +151,181 @@ public actor HandoffReceiverSession {
             return end(.ended(error == .expired ? .expired : .failed(error)))
         }
         receiver = started.receiver
-        updateSink.yield(.connected(expires: payload.expiryDate))
+        revealDeadline = clock.now().addingTimeInterval(Self.revealTimeout.seconds)
+        runtime.yield(.connected(expires: payload.expiryDate))
         perform(started.step.actions)
-        let writer = Task { await self.writeFrames(to: channel) }
-        let reader = Task { await self.readFrames(from: channel) }
-        let timer = Task { await self.keepTime() }
-        let outcome = await outcomeWhenFinished()
-        await writer.value
-        await channel.close()
-        reader.cancel()
-        timer.cancel()
-        return outcome
+        await runLoop(over: channel)
+        return await outcomeWhenFinished()
     }
 
     // MARK: Decisions
 
-    /// The receiving person confirmed the code and the offered account (and chose how to
-    /// import it, when an account with the same identity exists).
+    /// The receiving person accepts the offered account. The session checks that the import
+    /// is ready (every conflict has a choice, the store is writable), asks the
+    /// ``LocalAuthenticator``, and only then sends the accept that lets the password travel.
+    /// A refused or failed authentication, or a store that can no longer take the account,
+    /// ends the session (see ``updates``) without anything sent.
     ///
-    /// - Throws: ``HandoffError/invalidEvent(_:in:)`` when no account is offered yet.
-    public func accept() throws(HandoffError) {
-        try feed(.codeConfirmed)
-        if receiver?.phase == .awaitingCredentialFrame { updateSink.yield(.accepted) }
-    }
-
-    /// The receiving person typed the code shown on the sending device: accepts when it
-    /// matches (compared in constant time, Spec 4.4), rejects otherwise.
-    ///
-    /// - Returns: whether the typed code matched.
-    /// - Throws: as ``accept()``.
-    public func accept(typedCode typed: String) throws(HandoffError) -> Bool {
-        guard let code = receiver?.shortCode else { throw .invalidEvent(.codeConfirmed, in: .receiver(receiver?.phase ?? .awaitingReveal)) }
-        if code.matches(typed: typed) {
-            try accept()
-            return true
+    /// - Throws: ``HandoffError/importChoiceRequired`` when a conflict has no choice yet
+    ///   (nothing happened; ask the person, then accept again);
+    ///   ``HandoffError/invalidEvent(_:in:)`` when no account is offered (yet);
+    ///   ``HandoffError/sessionFinished`` after the end.
+    public func accept() async throws(HandoffError) {
+        guard let receiver, runtime.outcome == nil else { throw .sessionFinished }
+        guard receiver.phase == .reviewingOffer, let preparation, let account = receiver.offeredAccount, !accepting else {
+            throw .invalidEvent(.codeConfirmed, in: .receiver(receiver.phase))
         }
-        try feed(.codeRejected)
-        return false
+        do throws(ImportNotReady) {
+            try preparation.checkReady()
+        } catch {
+            switch error {
+            case .choiceRequired:
+                throw .importChoiceRequired
+            case .storeUnavailable(let reason):
+                finalDetail = reason
+                feed(.storeUnavailable)
+                return
+            }
+        }
+        accepting = true
+        defer { accepting = false }
+        let purpose = LocalAuthenticationPurpose.receiveCredential(account)
+        runtime.yield(.authenticating(purpose))
+        let authenticator = self.authenticator
+        let task = Task { await authenticator.authenticate(for: purpose) }
+        authenticationTask = task
+        let result = await task.value
+        authenticationTask = nil
+        guard receiver.phase == .reviewingOffer, runtime.outcome == nil else { return }
+        switch result {
+        case .authenticated:
+            feed(.codeConfirmed)
+            if receiver.phase == .awaitingCredentialFrame { runtime.yield(.accepted) }
+        case .cancelled: feed(.cancel)
+        case .failed: feed(.notAuthenticated)
+        }
     }
 
-    /// The receiving person saw different codes, or declined the account.
+    /// The receiving person declined the account (or its code looked wrong).
     ///
     /// - Throws: ``HandoffError/invalidEvent(_:in:)`` before a code exists or while importing.
     public func reject() throws(HandoffError) {
-        try feed(.codeRejected)
+        guard let receiver, runtime.outcome == nil else { throw .sessionFinished }
+        perform(try receiver.handle(.codeRejected, now: clock.now()).actions)
     }
 
     /// Cancels the transfer. While the account is being imported, this asks the importer to
-    /// stop (its task is cancelled) and the session ends with whatever the importer reports.
+    /// stop (its task is cancelled; it rolls back and reports ``ReceiptStatus/cancelled``).
     /// A no-op after the end.
     public func cancel() {
         if let importTask {
             importTask.cancel()
             return
         }
-        try? feed(.cancel)
+        guard let receiver else {
+            if runtime.running, runtime.outcome == nil { _ = end(.ended(.cancelled(by: .local))) }
+            return
+        }
+        authenticationTask?.cancel()
+        _ = receiver
+        feed(.cancel)
     }
 
     // MARK: Driving the state machine
 
-    private func feed(_ event: ReceiverEvent) throws(HandoffError) {
-        guard let receiver else { throw .invalidEvent(LocalEvent(event) ?? .tick, in: .receiver(.awaitingReveal)) }
-        let step = try receiver.handle(event, now: clock.now())
+    private func feed(_ event: ReceiverEvent) {
+        guard let receiver, runtime.outcome == nil, let step = try? receiver.handle(event, now: clock.now()) else { return }
         perform(step.actions)
-        deadlineSink.yield()
     }
+
+    func handle(_ event: FrameChannelEvent) -> [ChannelDirective] {
+        switch event {
+        case .frame(let bytes, _): feed(.frameReceived(bytes))
+        case .peerLeft: feed(.transportLost)
+        }
+        return []
+    }
+
+    func tick() {
+        if let revealDeadline, receiver?.phase == .awaitingReveal, clock.now() >= revealDeadline, clock.now() < payload.expiryDate {
+            // A silent sender must not hold this device until the code expires (Spec 6.7).
+            self.revealDeadline = nil
+            finalDetail = "The sending device did not answer within \(Int(Self.revealTimeout.seconds)) seconds; check that it still shows the code, then scan it again."
+            feed(.transportLost)
+            return
+        }
+        feed(.tick)
+        runtime.deadlineMayHaveChanged()
+    }
+
+    func channelLost(_ peer: FramePeer?) { feed(.transportLost) }
 
     private func perform(_ actions: [ReceiverAction]) {
         for action in actions {
             switch action {
             case .send(let frame):
-                outbound.enqueue(frame, to: Self.sender)
+                runtime.outbound.enqueue(frame, to: Self.sender)
             case .showShortCode(let code):
-                updateSink.yield(.codeReady(code))
+                revealDeadline = nil
+                runtime.deadlineMayHaveChanged()
+                runtime.yield(.codeReady(code))
             case .showAccount(let account):
-                updateSink.yield(.accountOffered(account))
+                Task { await self.prepareImport(of: account) }
             case .deliverAccount(let account):
-                updateSink.yield(.importing(account.metadata))
-                let importer = self.importer
-                importTask = Task {
-                    let status = await importer.importAccount(account)
-                    self.importFinished(status)
-                }
+                runtime.yield(.importing(account.metadata))
+                importTask = Task { await self.runImport(account) }
             case .ignored(let error):
-                if ignored.record() { updateSink.yield(.framesIgnored(count: ignored.count, last: error)) }
+                let (count, report) = runtime.recordIgnored()
+                if report { runtime.yield(.framesIgnored(count: count, last: error)) }
             case .finished(let outcome):
                 _ = end(outcome)
             }
         }
     }
 
-    private func importFinished(_ status: ReceiptStatus) {
+    /// The offer arrived: the importer prepares it before the person can accept (Spec 6.2).
+    private func prepareImport(of account: AccountMetadata) async {
+        do {
+            let prepared = try await importer.prepareImport(of: account)
+            guard runtime.outcome == nil, receiver?.phase == .reviewingOffer else { return prepared.abandon() }
+            preparation = prepared
+            runtime.yield(.accountOffered(account, prepared))
+        } catch {
+            finalDetail = error.description
+            feed(.storeUnavailable)
+        }
+    }
+
+    /// The password arrived: the importer stores, validates and commits or rolls back; the
+    /// session wipes the delivered credential as soon as the importer returns (Spec 6.5).
+    private func runImport(_ account: ImportedAccount) async {
+        let report: ImportReport
+        if let preparation {
+            report = await preparation.importAccount(account)
+        } else {
+            report = ImportReport(status: .declined, message: "The account arrived before it was prepared, so it was not imported.")
+        }
+        account.credential.wipe()
         importTask = nil
-        try? feed(.importFinished(status))
+        finalDetail = report.message
+        feed(.importFinished(report.status))
     }
 
     private func end(_ outcome: ReceiverOutcome) -> ReceiverOutcome {
-        guard finalOutcome == nil else { return finalOutcome ?? outcome }
-        finalOutcome = outcome
-        outbound.finish()
-        updateSink.yield(.finished(outcome))
-        updateSink.finish()
-        deadlineSink.finish()
-        for waiter in finishWaiters { waiter.resume() }
-        finishWaiters.removeAll()
-        return outcome
+        if importTask == nil, case .ended = outcome { preparation?.abandon() }
+        return runtime.finish(outcome, final: .finished(outcome, detail: finalDetail))
     }
 
     private func outcomeWhenFinished() async -> ReceiverOutcome {
-        if let finalOutcome { return finalOutcome }
-        await withCheckedContinuation { finishWaiters.append($0) }
-        return finalOutcome ?? .ended(.failed(.transportLost))
-    }
-
-    // MARK: Tasks
-
-    private func writeFrames(to channel: any FrameChannel) async {
-        for await item in outbound.items {
-            do { try await channel.send(item.frame, to: item.peer) } catch { try? feed(.transportLost) }
-        }
-    }
-
-    private func readFrames(from channel: any FrameChannel) async {
-        do {
-            while let event = try await channel.receive() {
-                switch event {
-                case .frame(let bytes, _): try? feed(.frameReceived(bytes))
-                case .peerLeft: try? feed(.transportLost)
-                }
-                if finalOutcome != nil { return }
-            }
-        } catch {}
-        if finalOutcome == nil { try? feed(.transportLost) }
-    }
-
-    private func keepTime() async {
-        var changes = deadlineChanges.makeAsyncIterator()
-        while finalOutcome == nil {
-            guard let deadline = receiver?.nextDeadline else {
-                guard await changes.next() != nil else { return }
-                continue
-            }
-            do { try await clock.sleep(until: deadline) } catch { return }
-            try? feed(.tick)
-        }
+        await waitForOutcome()
+        return runtime.outcome ?? .ended(.failed(.transportLost))
     }
 }
 
-extension LocalEvent {
-    /// The local event a receiver event is, or `nil` for a frame.
-    init?(_ event: ReceiverEvent) {
-        switch event {
-        case .frameReceived: return nil
-        case .codeConfirmed: self = .codeConfirmed
-        case .codeRejected: self = .codeRejected
-        case .cancel: self = .cancel
-        case .importFinished: self = .importFinished
-        case .tick: self = .tick
-        case .transportLost: self = .transportLost
-        }
+extension Duration {
+    /// The duration in seconds, with its fraction.
+    var seconds: Double {
+        let parts = components
+        return Double(parts.seconds) + Double(parts.attoseconds) / 1e18
     }
 }

@@ -1,285 +1,326 @@
 import Foundation
 
-/// A sender session that runs itself: it drives a ``HandoffSender`` over a ``FrameChannel``,
-/// writes frames in order, reads the clock only at the session's next deadline, and reports
-/// what to show as ``updates``. The person's decisions are async calls.
+/// A sender session that runs itself: it shows QR codes (renewing an expired, unscanned one),
+/// drives a ``HandoffSender`` over a ``FrameChannel``, asks its person to type the code the
+/// receiving device shows, authenticates the person before it reads the password, and
+/// reports what to show as ``updates``.
 ///
 /// ```swift
-/// let session = try HandoffSenderSession(account: account, rendezvous: listener.token, channel: listener)
-/// showQR(session.payload.text)
+/// let session = HandoffSenderSession(account: account, rendezvous: token, channel: channel,
+///                                    credential: { try keychain.password(for: $0) },
+///                                    authenticator: DeviceOwnerAuthenticator(), registry: registry)
 /// Task {
 ///     for await update in session.updates {
 ///         switch update {
-///         case .codeReady(let code): ui.askToCompare(code)      // then session.confirmCode()
-///         case .credentialRequested: ui.reauthenticate()         // then session.provideCredential(_:)
+///         case .showCode(let payload, _): ui.showQR(payload.text, expires: payload.expiryDate)
+///         case .receiverJoined: ui.askForTheCodeOnTheOtherScreen()  // then enterCode(_:)
 ///         case .finished(let outcome): ui.show(outcome.message)
-///         default: ui.show(update)
+///         default: break
 ///         }
 ///     }
 /// }
 /// let outcome = await session.run()
 /// ```
 ///
-/// Connections (Spec 6.7): the session binds to the peer whose hello authenticated first,
-/// and treats any peer that presents the same hello bytes as a candidate that gets the same
-/// frames, until an authenticated frame from one of them decides; other peers' frames are
-/// ignored and reported to the channel, which may close them.
-public actor HandoffSenderSession {
-    /// How many peers may present the accepted hello before one of them is bound.
-    static let maximumCandidates = 4
+/// The sending person never sees this device's code: they type the one the receiving device
+/// shows (``enterCode(_:)``), so a careless "yes" cannot confirm a device that shows none
+/// (Spec 4.4, 8.2). Once both people confirmed, the session asks its ``LocalAuthenticator``,
+/// then reads the password with its ``CredentialReader`` (Spec 8.7).
+///
+/// Connections (Spec 6.7): the session binds to the peer whose hello authenticated first, and
+/// treats up to ``maximumCandidates`` peers that present the same hello bytes as candidates
+/// that get the same frames, until an authenticated frame from one of them decides.
+///
+/// - Warning: Keep one ``SenderRegistry`` per device (durable, if you can): it refuses a
+///   transfer ID twice and records each outcome, including
+///   ``SenderOutcome/deliveredUnconfirmed(_:)`` — the password left and no receipt came. Tell
+///   the person then that the receiving device may hold the password, and remember it.
+public actor HandoffSenderSession: SessionDriver {
+    /// How many peers may present the accepted hello before one of them is bound (Spec 6.7,
+    /// 11.6). The reference listener holds as many bound connections.
+    public static let maximumCandidates = 32
 
-    /// What to encode into the QR code.
-    public nonisolated let payload: SessionPayload
     /// What to show, in order; finishes after ``SenderUpdate/finished(_:)``.
     public nonisolated let updates: AsyncStream<SenderUpdate>
 
-    private let sender: HandoffSender
+    var runtime = SessionRuntime<SenderUpdate, SenderOutcome>()
+    let clock: any HandoffClock
+    private let account: AccountMetadata
+    private let rendezvous: RendezvousToken
     private let channel: any FrameChannel
-    private let clock: any HandoffClock
-    private let updateSink: AsyncStream<SenderUpdate>.Continuation
-    private let outbound = OutboundQueue()
-    private let deadlineChanges: AsyncStream<Void>
-    private let deadlineSink: AsyncStream<Void>.Continuation
-    private var acceptedHello: [UInt8]?
-    private var candidates: [FramePeer] = []
-    private var boundPeer: FramePeer?
-    private var framesSentSoFar: [[UInt8]] = []
-    private var ignored = IgnoredFrameCounter()
-    private var finishWaiters: [CheckedContinuation<Void, Never>] = []
-    private var running = false
+    private let readCredential: CredentialReader
+    private let authenticator: any LocalAuthenticator
+    private let registry: SenderRegistry
+    private let options: SenderSessionOptions
+    private let random: any RandomSource
+    private var sender: HandoffSender?
+    private var codesShown = 0
+    private var connections = CandidateConnections()
+    private var credentialTask: Task<Void, Never>?
+    private var cancelled = false
+    private var codeWaiters: [CheckedContinuation<SessionPayload?, Never>] = []
 
-    /// Starts a session (``HandoffSender/start(account:rendezvous:configuration:random:now:registry:)``).
+    /// Prepares a session; nothing is shown or sent until ``run()``.
     ///
-    /// - Throws: the errors of `start`.
+    /// - Parameters:
+    ///   - account: the account to offer once the sending person typed the right code.
+    ///   - rendezvous: where receivers connect (the transport's token, Spec 11.1).
+    ///   - channel: the transport's channel to receiving devices.
+    ///   - credential: reads the password after the gate.
+    ///   - authenticator: the local-authentication gate (Spec 8.7).
+    ///   - registry: the device's record of transfer IDs and outcomes.
+    ///   - options: lifetime, renewal and the optional gate before the QR.
+    ///   - clock: the time source (the system clock in production).
+    ///   - random: the randomness source (``SystemRandomSource`` in production).
     public init(account: AccountMetadata, rendezvous: RendezvousToken, channel: any FrameChannel,
-                configuration: SenderConfiguration = .standard, registry: SenderRegistry? = nil,
+                credential: @escaping CredentialReader, authenticator: any LocalAuthenticator,
+                registry: SenderRegistry, options: SenderSessionOptions = .standard,
                 clock: any HandoffClock = SystemHandoffClock(),
-                random: sending any RandomSource = SystemRandomSource()) throws(HandoffError) {
-        let sender = try HandoffSender.start(account: account, rendezvous: rendezvous, configuration: configuration,
-                                             random: random, now: clock.now(), registry: registry)
-        self.sender = sender
-        self.payload = sender.payload
+                random: sending any RandomSource = SystemRandomSource()) {
+        self.account = account
+        self.rendezvous = rendezvous
         self.channel = channel
+        self.readCredential = credential
+        self.authenticator = authenticator
+        self.registry = registry
+        self.options = options
         self.clock = clock
-        (updates, updateSink) = AsyncStream.makeStream(of: SenderUpdate.self)
-        (deadlineChanges, deadlineSink) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
+        self.random = random
+        updates = runtime.updates
     }
 
-    /// The short code, once a receiving device joined.
-    public var shortCode: ShortCode? { sender.shortCode }
-    /// The session's phase.
-    public var phase: SenderPhase { sender.phase }
+    /// The QR on screen, once the session showed one.
+    public var payload: SessionPayload? { sender?.payload }
+
+    /// The QR on screen, waiting until the first one is shown; `nil` when the session ended
+    /// without showing one (the gate before the QR refused, or it was cancelled).
+    public func shownCode() async -> SessionPayload? {
+        if let sender { return sender.payload }
+        if runtime.outcome != nil { return nil }
+        return await withCheckedContinuation { codeWaiters.append($0) }
+    }
+    /// The phase of the current QR's state machine.
+    public var phase: SenderPhase? { sender?.phase }
     /// The outcome, once the session ended.
-    public var outcome: SenderOutcome? { sender.outcome }
+    public var outcome: SenderOutcome? { runtime.outcome }
+    var nextDeadline: Date? { sender?.nextDeadline }
 
     /// Runs the session until it ends, then closes the channel (after the last frame left) and
     /// returns the outcome. Calling it again returns the same outcome.
     public func run() async -> SenderOutcome {
-        if running || sender.outcome != nil { return await outcomeWhenFinished() }
-        running = true
-        updateSink.yield(.waitingForReceiver(expires: sender.expiryDate))
-        let writer = Task { await self.writeFrames() }
-        let reader = Task { await self.readFrames(from: channel) }
-        let timer = Task { await self.keepTime() }
-        let outcome = await outcomeWhenFinished()
-        await writer.value
-        await channel.close()
-        reader.cancel()
-        timer.cancel()
-        return outcome
+        if runtime.running || runtime.outcome != nil { return await outcomeWhenFinished() }
+        runtime.running = true
+        if options.authenticatesBeforeShowingCode {
+            let purpose = LocalAuthenticationPurpose.showTransferCode(account)
+            runtime.yield(.authenticating(purpose))
+            switch await authenticator.authenticate(for: purpose) {
+            case .authenticated: break
+            case .cancelled: return finishWithoutQR(.cancelled(by: .local))
+            case .failed: return finishWithoutQR(.notAuthenticated(by: .local))
+            }
+            if cancelled { return finishWithoutQR(.cancelled(by: .local)) }
+        }
+        do { try await showNextCode() } catch { return finishWithoutQR(.failed(error)) }
+        await runLoop(over: channel)
+        return await outcomeWhenFinished()
     }
 
     // MARK: Decisions
 
-    /// The sending person confirmed that both devices show the same code.
+    /// The sending person typed the code the receiving device shows (Spec 4.4).
     ///
-    /// - Throws: ``HandoffError/invalidEvent(_:in:)`` when there is no code to confirm, and the
-    ///   other errors of ``HandoffSender/handle(_:now:)``.
-    public func confirmCode() throws(HandoffError) {
-        try feed(.codeConfirmed, from: nil)
-        if sender.phase == .awaitingAccept { updateSink.yield(.offerSent) }
-    }
-
-    /// The sending person typed the code shown on the other device: confirms when it matches
-    /// (compared in constant time, Spec 4.4), rejects otherwise.
-    ///
-    /// - Returns: whether the typed code matched.
-    /// - Throws: as ``confirmCode()``.
-    public func confirmCode(typed: String) throws(HandoffError) -> Bool {
-        guard let code = sender.shortCode else { throw .invalidEvent(.codeConfirmed, in: .sender(sender.phase)) }
-        if code.matches(typed: typed) {
-            try confirmCode()
-            return true
+    /// - Returns: whether it matched; after ``HandoffSender/maximumCodeEntries`` mismatches the
+    ///   transfer stops as rejected.
+    /// - Throws: `malformed.typedCode` when the text is not six digits (spaces are ignored;
+    ///   nothing changes and no try is used); ``HandoffError/invalidEvent(_:in:)`` when no
+    ///   receiving device has joined; ``HandoffError/sessionFinished`` after the end.
+    public func enterCode(_ typed: String) throws(HandoffError) -> CodeEntryResult {
+        guard let sender, runtime.outcome == nil else { throw .sessionFinished }
+        let step = try sender.handle(.codeEntered(typed), now: clock.now())
+        perform(step.actions, from: nil)
+        switch sender.phase {
+        case .awaitingAccept:
+            if let code = sender.shortCode { runtime.yield(.offerSent(code)) }
+            return .matched
+        case .finished:
+            return .rejected
+        case .awaitingHello, .awaitingCodeConfirmation, .awaitingCredential, .awaitingReceipt:
+            for case .codeMismatch(let remaining) in step.actions { return .mismatch(remainingEntries: remaining) }
+            return .rejected
         }
-        try feed(.codeRejected, from: nil)
-        return false
     }
 
-    /// The sending person saw different codes, or declined.
+    /// The sending person declined (the receiving screen shows no code, or not the right
+    /// account).
     ///
-    /// - Throws: ``HandoffError/invalidEvent(_:in:)`` when there is nothing to reject.
-    public func rejectCode() throws(HandoffError) {
-        try feed(.codeRejected, from: nil)
+    /// - Throws: ``HandoffError/invalidEvent(_:in:)`` when there is nothing to decline.
+    public func reject() throws(HandoffError) {
+        guard let sender, runtime.outcome == nil else { throw .sessionFinished }
+        perform(try sender.handle(.codeRejected, now: clock.now()).actions, from: nil)
     }
 
-    /// Hands over the password after the user re-authenticated. The buffer is wiped in every
-    /// case.
-    ///
-    /// - Throws: `malformed.credential` for a password that is empty or longer than
-    ///   ``HandoffSender/maximumCredentialByteCount``; ``HandoffError/invalidEvent(_:in:)``
-    ///   when it was not requested.
-    public func provideCredential(_ credential: SecretBytes) throws(HandoffError) {
-        try feed(.credentialProvided(credential), from: nil)
-        if sender.phase == .awaitingReceipt { updateSink.yield(.credentialSent) }
-    }
-
-    /// Cancels the transfer. After the password left, this only stops waiting for the
-    /// receipt (the outcome says so). A no-op after the end.
+    /// Cancels the transfer, also while the person is being authenticated (the prompt is
+    /// dismissed). After the password left, this only stops waiting for the receipt (the
+    /// outcome says so). A no-op after the end.
     public func cancel() {
-        try? feed(.cancel, from: nil)
+        cancelled = true
+        credentialTask?.cancel()
+        guard let sender else {
+            // Before the first QR (the optional gate is asking): the run ends at once.
+            if runtime.running { _ = finishWithoutQR(.cancelled(by: .local)) }
+            return
+        }
+        if let step = try? sender.handle(.cancel, now: clock.now()) { perform(step.actions, from: nil) }
     }
 
     // MARK: Driving the state machine
 
-    private func feed(_ event: SenderEvent, from peer: FramePeer?) throws(HandoffError) {
-        let step = try sender.handle(event, now: clock.now())
-        perform(step.actions, triggeredBy: event, from: peer)
-        deadlineSink.yield()
+    private func showNextCode() async throws(HandoffError) {
+        let next = try HandoffSender.start(account: account, rendezvous: rendezvous, configuration: options.configuration,
+                                           random: random, now: clock.now(), registry: registry)
+        sender = next
+        codeWaiters.forEach { $0.resume(returning: next.payload) }
+        codeWaiters.removeAll()
+        codesShown += 1
+        connections = CandidateConnections()
+        await channel.serve(next.payload)
+        runtime.yield(.showCode(next.payload, number: codesShown))
+        runtime.deadlineMayHaveChanged()
     }
 
-    private func perform(_ actions: [SenderAction], triggeredBy event: SenderEvent, from peer: FramePeer?) {
+    func handle(_ event: FrameChannelEvent) -> [ChannelDirective] {
+        guard let sender, runtime.outcome == nil else { return [] }
+        switch event {
+        case .frame(let bytes, let peer):
+            guard let step = try? sender.handle(.frameReceived(bytes), now: clock.now()) else { return [] }
+            return perform(step.actions, from: (peer, bytes))
+        case .peerLeft(let peer):
+            channelLost(peer)
+            return []
+        }
+    }
+
+    func tick() {
+        guard let sender, runtime.outcome == nil, let step = try? sender.handle(.tick, now: clock.now()) else { return }
+        perform(step.actions, from: nil)
+    }
+
+    func channelLost(_ peer: FramePeer?) {
+        guard let sender, runtime.outcome == nil else { return }
+        if let peer, !connections.lose(peer) { return }
+        if let step = try? sender.handle(.transportLost, now: clock.now()) { perform(step.actions, from: nil) }
+    }
+
+    /// Carries out the state machine's actions; for a frame, also what its channel must be told.
+    @discardableResult
+    private func perform(_ actions: [SenderAction], from frame: (peer: FramePeer, bytes: [UInt8])?) -> [ChannelDirective] {
+        var directives: [ChannelDirective] = []
         for action in actions {
             switch action {
-            case .send(let frame):
-                framesSentSoFar.append(frame)
-                for target in boundPeer.map({ [$0] }) ?? candidates { outbound.enqueue(frame, to: target) }
-            case .reply(let frame):
-                if let peer { outbound.enqueue(frame, to: peer) }
-            case .showShortCode(let code):
-                if case .frameReceived(let hello) = event, let peer {
-                    acceptedHello = hello
-                    candidates = [peer]
-                    // The frames of this action list (the reveal) were queued for no one yet.
-                    for frame in framesSentSoFar { outbound.enqueue(frame, to: peer) }
-                    bindTransport(peer)
+            case .send(let bytes):
+                connections.recordSent(bytes)
+                for target in connections.recipients { runtime.outbound.enqueue(bytes, to: target) }
+            case .reply(let bytes):
+                if let frame { runtime.outbound.enqueue(bytes, to: frame.peer) }
+            case .askForCode:
+                if let frame {
+                    // The reveal of this action list was recorded, but queued for no one yet.
+                    connections.accept(hello: frame.bytes, from: frame.peer)
+                    for sent in connections.sentSoFar { runtime.outbound.enqueue(sent, to: frame.peer) }
+                    directives.append(.bind(frame.peer))
                 }
-                updateSink.yield(.codeReady(code))
+                runtime.yield(.receiverJoined)
+            case .codeMismatch(let remaining):
+                runtime.yield(.codeMismatch(remainingEntries: remaining))
             case .requestCredential:
-                updateSink.yield(.credentialRequested)
+                credentialTask = Task { await self.releaseCredential() }
             case .anotherDeviceJoined:
-                updateSink.yield(.anotherDeviceJoined)
+                runtime.yield(.anotherDeviceJoined)
             case .ignored(let error):
-                noteIgnored(error, event: event, from: peer)
+                directives += noteIgnored(error, frame: frame)
             case .finished(let outcome):
                 finished(outcome)
             }
         }
-        if let peer, boundPeer == nil, candidates.contains(peer), authenticatedReceiverFrame(actions, event: event) {
-            bind(peer)
+        if let frame, let bound = connections.bindIfDecisive(frame.peer, frame: frame.bytes, actions: actions) {
+            directives += bound.map { .disconnect($0) }
         }
+        return directives
     }
 
-    /// Whether a frame from a candidate authenticated as the receiver's (not a hello): it
-    /// requested the credential, or ended the session without a local reason.
-    private func authenticatedReceiverFrame(_ actions: [SenderAction], event: SenderEvent) -> Bool {
-        guard case .frameReceived(let bytes) = event, bytes != acceptedHello else { return false }
-        return actions.contains { action in
-            switch action {
-            case .requestCredential, .finished: true
-            case .send, .reply, .showShortCode, .anotherDeviceJoined, .ignored: false
-            }
-        }
-    }
-
-    private func bind(_ peer: FramePeer) {
-        boundPeer = peer
-        for other in candidates where other != peer { disconnectTransport(other) }
-        candidates = [peer]
-    }
-
-    private func noteIgnored(_ error: HandoffError, event: SenderEvent, from peer: FramePeer?) {
-        if case .frameReceived(let bytes) = event, error == .replayed, let peer, bytes == acceptedHello,
-           boundPeer == nil, !candidates.contains(peer), candidates.count < Self.maximumCandidates {
+    private func noteIgnored(_ error: HandoffError, frame: (peer: FramePeer, bytes: [UInt8])?) -> [ChannelDirective] {
+        if let frame, error == .replayed, connections.admitCandidate(frame.peer, hello: frame.bytes, limit: Self.maximumCandidates) {
             // The accepted hello again, on another connection (Spec 6.7): it gets the same frames.
-            candidates.append(peer)
-            for frame in framesSentSoFar { outbound.enqueue(frame, to: peer) }
-            bindTransport(peer)
-            return
+            for sent in connections.sentSoFar { runtime.outbound.enqueue(sent, to: frame.peer) }
+            return [.bind(frame.peer)]
         }
-        if ignored.record() { updateSink.yield(.framesIgnored(count: ignored.count, last: error)) }
-        if let peer, !candidates.contains(peer) {
-            let channel = self.channel
-            Task { await channel.noteIgnoredFrame(from: peer) }
-        }
+        let (count, report) = runtime.recordIgnored()
+        if report { runtime.yield(.framesIgnored(count: count, last: error)) }
+        guard let frame, !connections.isCandidate(frame.peer) else { return [] }
+        return [.noteIgnored(frame.peer)]
     }
 
-    private func bindTransport(_ peer: FramePeer) {
-        let channel = self.channel
-        Task { await channel.bind(peer) }
-    }
-
-    private func disconnectTransport(_ peer: FramePeer) {
-        let channel = self.channel
-        Task { await channel.disconnect(peer) }
+    /// Both people confirmed: authenticate, read the password, hand it to the state machine
+    /// (Spec 8.7). The session may end meanwhile; then nothing is read or the read password
+    /// is wiped.
+    private func releaseCredential() async {
+        guard let current = sender else { return }
+        let purpose = LocalAuthenticationPurpose.sendCredential(account)
+        runtime.yield(.authenticating(purpose))
+        let result = await authenticator.authenticate(for: purpose)
+        guard current === sender, current.phase == .awaitingCredential, !cancelled else { return }
+        switch result {
+        case .authenticated:
+            let credential: SecretBytes
+            do { credential = try await readCredential(account) } catch {
+                if current.phase == .awaitingCredential, let step = try? current.handle(.storeUnavailable, now: clock.now()) {
+                    perform(step.actions, from: nil)
+                }
+                return
+            }
+            guard current.phase == .awaitingCredential, !cancelled else { return credential.wipe() }
+            do {
+                // The state machine wipes the buffer in every case (Spec 6.1).
+                perform(try current.handle(.credentialProvided(credential), now: clock.now()).actions, from: nil)
+                if current.phase == .awaitingReceipt { runtime.yield(.credentialSent) }
+            } catch {
+                if let step = try? current.handle(.storeUnavailable, now: clock.now()) { perform(step.actions, from: nil) }
+            }
+        case .cancelled:
+            if let step = try? current.handle(.cancel, now: clock.now()) { perform(step.actions, from: nil) }
+        case .failed:
+            if let step = try? current.handle(.notAuthenticated, now: clock.now()) { perform(step.actions, from: nil) }
+        }
     }
 
     private func finished(_ outcome: SenderOutcome) {
-        outbound.finish()
-        updateSink.yield(.finished(outcome))
-        updateSink.finish()
-        deadlineSink.finish()
-        for waiter in finishWaiters { waiter.resume() }
-        finishWaiters.removeAll()
+        // An unscanned QR that expired is renewed (Spec 11.8) unless the cap is reached.
+        if outcome == .ended(.expired), !connections.hasAcceptedHello, !cancelled, codesShown < options.maximumCodes {
+            Task { await self.renew() }
+            return
+        }
+        credentialTask?.cancel()
+        _ = runtime.finish(outcome, final: .finished(outcome))
+    }
+
+    private func renew() async {
+        guard runtime.outcome == nil, !cancelled else {
+            if runtime.outcome == nil { _ = runtime.finish(.ended(.cancelled(by: .local)), final: .finished(.ended(.cancelled(by: .local)))) }
+            return
+        }
+        do { try await showNextCode() } catch {
+            _ = runtime.finish(.ended(.failed(error)), final: .finished(.ended(.failed(error))))
+        }
+    }
+
+    private func finishWithoutQR(_ end: SessionEnd) -> SenderOutcome {
+        codeWaiters.forEach { $0.resume(returning: nil) }
+        codeWaiters.removeAll()
+        return runtime.finish(.ended(end), final: .finished(.ended(end)))
     }
 
     private func outcomeWhenFinished() async -> SenderOutcome {
-        if let outcome = sender.outcome { return outcome }
-        await withCheckedContinuation { finishWaiters.append($0) }
-        // The state machine reports an outcome before resuming any waiter.
-        return sender.outcome ?? .ended(.failed(.transportLost))
-    }
-
-    // MARK: Tasks
-
-    private func writeFrames() async {
-        for await item in outbound.items {
-            do { try await channel.send(item.frame, to: item.peer) } catch { peerFailed(item.peer) }
-        }
-    }
-
-    private func readFrames(from channel: any FrameChannel) async {
-        do {
-            while let event = try await channel.receive() {
-                switch event {
-                case .frame(let bytes, let peer): try? feed(.frameReceived(bytes), from: peer)
-                case .peerLeft(let peer): peerFailed(peer)
-                }
-                if sender.outcome != nil { return }
-            }
-        } catch {}
-        if sender.outcome == nil { try? feed(.transportLost, from: nil) }
-    }
-
-    private func peerFailed(_ peer: FramePeer) {
-        guard sender.outcome == nil else { return }
-        if boundPeer == peer {
-            try? feed(.transportLost, from: nil)
-            return
-        }
-        guard let index = candidates.firstIndex(of: peer) else { return }
-        candidates.remove(at: index)
-        if candidates.isEmpty { try? feed(.transportLost, from: nil) }
-    }
-
-    private func keepTime() async {
-        var changes = deadlineChanges.makeAsyncIterator()
-        while sender.outcome == nil {
-            guard let deadline = sender.nextDeadline else {
-                guard await changes.next() != nil else { return }
-                continue
-            }
-            do { try await clock.sleep(until: deadline) } catch { return }
-            try? feed(.tick, from: nil)
-        }
+        await waitForOutcome()
+        return runtime.outcome ?? .ended(.failed(.transportLost))
     }
 }

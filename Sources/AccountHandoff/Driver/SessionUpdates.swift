@@ -2,17 +2,22 @@ import Foundation
 
 /// What a ``HandoffSenderSession`` tells its app to show, in order.
 public enum SenderUpdate: Sendable {
-    /// The QR is ready; waiting for a receiving device until `expires`.
-    case waitingForReceiver(expires: Date)
-    /// A receiving device proved it saw the QR. Show the code next to the account and ask the
-    /// person whether the other device shows the same code: ``HandoffSenderSession/confirmCode()``,
-    /// ``HandoffSenderSession/confirmCode(typed:)`` or ``HandoffSenderSession/rejectCode()``.
-    case codeReady(ShortCode)
-    /// The account details left (encrypted); waiting for the receiving person to accept.
-    case offerSent
-    /// Both people confirmed. Authenticate the user locally, then call
-    /// ``HandoffSenderSession/provideCredential(_:)``.
-    case credentialRequested
+    /// Show this QR (`payload.text`) until `payload.expiryDate`. `number` counts the codes
+    /// shown so far: a code that expired before any device scanned it is replaced by a fresh
+    /// one (Spec 11.8), and the old one no longer works.
+    case showCode(SessionPayload, number: Int)
+    /// A receiving device proved it saw the QR. Ask the person to type the six digits that
+    /// the receiving device shows, then call ``HandoffSenderSession/enterCode(_:)``; this
+    /// device never shows its own code (Spec 4.4). If the receiving screen shows no code,
+    /// the person should decline (``HandoffSenderSession/reject()``): another device joined.
+    case receiverJoined
+    /// The typed code did not match; ask again (`remainingEntries` more may be typed).
+    case codeMismatch(remainingEntries: Int)
+    /// The typed code matched (`code` is safe to show now); the account details left,
+    /// encrypted. Waiting for the receiving person to accept.
+    case offerSent(ShortCode)
+    /// The local-authentication gate is asking the person (Spec 8.7).
+    case authenticating(LocalAuthenticationPurpose)
     /// The password left (encrypted); it cannot be taken back. Waiting for the receipt.
     case credentialSent
     /// A second device proved it saw the QR after the password had left; it received nothing.
@@ -25,37 +30,32 @@ public enum SenderUpdate: Sendable {
     case finished(SenderOutcome)
 }
 
-/// What a ``HandoffReceiverSession`` tells its app to show, in order.
-public enum ReceiverUpdate: Sendable {
-    /// Connected to the sending device; the hello is on its way. Waiting for the sender to
-    /// reveal its part of the code. The sender stops at `expires`.
+/// What a ``HandoffReceiverSession`` tells its app to show, in order. `Preparation` is the
+/// importer's view of the offered account (for ``ImportCoordinator``: a `PreparedImport`
+/// with the conflicts and choices).
+public enum ReceiverUpdate<Preparation: Sendable>: Sendable {
+    /// Connected to the sending device; the hello is on its way. The sender stops at
+    /// `expires`.
     case connected(expires: Date)
-    /// Both contributions to the code are fixed: show it for comparison.
+    /// The code is fixed on this device: show it. The sending person types it on the
+    /// sending device (Spec 4.4).
     case codeReady(ShortCode)
-    /// The sending person confirmed; show the offered account next to the code and ask the
-    /// person to confirm both: ``HandoffReceiverSession/accept()`` or
-    /// ``HandoffReceiverSession/reject()``.
-    case accountOffered(AccountMetadata)
+    /// The sending person typed the right code and the account arrived; the importer prepared
+    /// it. Show the account (and any conflict the preparation holds, with its choices), then
+    /// call ``HandoffReceiverSession/accept()`` or ``HandoffReceiverSession/reject()``.
+    case accountOffered(AccountMetadata, Preparation)
+    /// The local-authentication gate is asking the person (Spec 8.7).
+    case authenticating(LocalAuthenticationPurpose)
     /// The accept left; waiting for the password.
     case accepted
     /// The password arrived; the importer is storing and validating the account.
     case importing(AccountMetadata)
     /// Frames were ignored; `count` so far, reported at 1, 10, 100, ...
     case framesIgnored(count: Int, last: HandoffError)
-    /// The session ended. Nothing follows.
-    case finished(ReceiverOutcome)
-}
-
-/// Stores and validates a delivered account on the receiving device and says how it went.
-///
-/// The account's credential belongs to the importer: wipe it when done. If the task is
-/// cancelled (the person cancelled during the import), finish or roll back and report what
-/// happened; the status is sent to the sender as the receipt.
-public protocol AccountImporter: Sendable {
-    /// Imports `account` and returns the receipt status: `.imported` only once the account is
-    /// stored and validated, `.validationFailed` when the mail server refused it (the old
-    /// account is kept), `.declined` when it was not imported for another reason.
-    func importAccount(_ account: ImportedAccount) async -> ReceiptStatus
+    /// The session ended. `detail` is the importer's own sentence when it has one (what the
+    /// import did, or why the store could not take the account); show it instead of the
+    /// outcome's `message`. Nothing follows.
+    case finished(ReceiverOutcome, detail: String?)
 }
 
 /// Counts ignored frames and says when to report them (at 1, 10, 100, ...).

@@ -7,7 +7,7 @@ public enum HandoffError: Error, Hashable, Sendable {
         case length, digits, version, intent, expiry, commitment, publicKey
         case rendezvous, frameHeader, frameLength, body, sequence
         case accountLinkID, displayName, emailAddress, username, imapHost, imapPort, imapSecurity
-        case padding, credential, receiptStatus, abortReason, trailingBytes
+        case padding, credential, receiptStatus, abortReason, trailingBytes, typedCode
     }
 
     /// The QR text does not start with the `AH:` prefix.
@@ -58,6 +58,19 @@ public enum HandoffError: Error, Hashable, Sendable {
     case rejectedByPeer
     /// A second device completed key confirmation for the same transfer.
     case anotherDeviceJoined
+    /// This device's account store or keychain cannot do what the transfer needs (the
+    /// receiver cannot store the account; the sender cannot read the password), so the
+    /// password was not sent.
+    case storeUnavailable
+    /// The other device's account store or keychain cannot do what the transfer needs.
+    case peerStoreUnavailable
+    /// Local authentication failed on this device (Spec 8.7).
+    case notAuthenticated
+    /// Local authentication failed on the other device (Spec 8.7).
+    case peerNotAuthenticated
+    /// The person accepted an offered account that conflicts with a stored one before
+    /// choosing what to do with it; nothing was sent.
+    case importChoiceRequired
     /// The transport closed or timed out before the session ended.
     case transportLost
     /// A driver could not open the channel to the sending device (nothing listens at the
@@ -106,6 +119,11 @@ extension HandoffError {
         case .cancelledByPeer: "cancelledByPeer"
         case .rejectedByPeer: "rejectedByPeer"
         case .anotherDeviceJoined: "anotherDeviceJoined"
+        case .storeUnavailable: "storeUnavailable"
+        case .peerStoreUnavailable: "peerStoreUnavailable"
+        case .notAuthenticated: "notAuthenticated"
+        case .peerNotAuthenticated: "peerNotAuthenticated"
+        case .importChoiceRequired: "importChoiceRequired"
         case .transportLost: "transportLost"
         case .senderUnreachable: "senderUnreachable"
         case .transferIDInUse: "transferIDInUse"

@@ -1,5 +1,5 @@
-/// The frame types of protocol version 2 (Spec section 3.2). Values 1...6 keep their
-/// version-1 meaning; ``reveal`` is new.
+/// The frame types of protocol version 3 (Spec section 3.2). Values 1...6 keep their
+/// version-1 meaning; ``reveal`` was added in version 2.
 public enum MessageType: UInt8, Hashable, Sendable, CaseIterable, CustomStringConvertible {
     /// Receiver to sender: receiver public key and key confirmation tag. Not encrypted.
     case hello = 1
@@ -11,7 +11,7 @@ public enum MessageType: UInt8, Hashable, Sendable, CaseIterable, CustomStringCo
     case credential = 4
     /// Receiver to sender: encrypted one-byte ``ReceiptStatus``.
     case receipt = 5
-    /// Either direction: encrypted one-byte abort reason (cancel, reject, contested).
+    /// Either direction: encrypted one-byte abort reason (Spec 3.6).
     case abort = 6
     /// Sender to receiver: the encrypted nonce that opens the QR's commitment.
     case reveal = 7
@@ -44,9 +44,18 @@ public enum MessageType: UInt8, Hashable, Sendable, CaseIterable, CustomStringCo
 
 /// Why a session was aborted, carried encrypted in an abort frame (Spec 3.6).
 enum AbortReason: UInt8, CaseIterable {
+    /// A person cancelled.
     case cancelled = 1
+    /// A person rejected the code or the account (or typed a code that did not match).
     case rejected = 2
+    /// A second device proved it saw the QR.
     case contested = 3
+    /// The receiving device cannot store the account (its store or keychain refused).
+    case storeUnavailable = 4
+    /// Local authentication failed on the aborting side.
+    case notAuthenticated = 5
+    /// The aborting side's expiry rule fired (Spec 6.0 step 3).
+    case expired = 6
 
     /// The ending an authenticated abort from the peer leads to; an unknown reason byte from
     /// an authenticated peer ends the session as a failure.
@@ -57,6 +66,9 @@ enum AbortReason: UInt8, CaseIterable {
         case .cancelled: return .cancelled(by: .peer)
         case .rejected: return .rejected(by: .peer)
         case .contested: return .contested
+        case .storeUnavailable: return .storeUnavailable(by: .peer)
+        case .notAuthenticated: return .notAuthenticated(by: .peer)
+        case .expired: return .expired
         }
     }
 }

@@ -1,9 +1,9 @@
 extension ShortCode {
     /// HKDF info label of the code material.
-    static let materialLabel = Array("AH2 code".utf8)
+    static let materialLabel = Array("AH3 code".utf8)
 
     /// The short code once both contributions are fixed (Spec 4.4):
-    /// `codeMaterial = HKDF-Expand(HKDF-Extract(salt = TH1, IKM = codeKey | nonce), "AH2 code", 64)`.
+    /// `codeMaterial = HKDF-Expand(HKDF-Extract(salt = TH1, IKM = codeKey | nonce), "AH3 code", 64)`.
     /// Intermediate values are wiped before returning.
     ///
     /// - Throws: ``HandoffError/keyDerivationFailed`` when all 16 candidates are rejected;

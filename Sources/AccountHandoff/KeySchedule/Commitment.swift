@@ -1,4 +1,4 @@
-/// The sender's commitment to its nonce (Spec 2.1, 4.4): `SHA-256("AH2 commitment" | nonce)`.
+/// The sender's commitment to its nonce (Spec 2.1, 4.4): `SHA-256("AH3 commitment" | nonce)`.
 ///
 /// The QR carries the commitment before any receiver exists; the reveal carries the nonce
 /// after a hello authenticated. Binding (a full 32-byte SHA-256) keeps the sender from
@@ -8,7 +8,7 @@ enum Commitment {
     /// Length of the nonce in bytes.
     static let nonceByteCount = 32
     /// Domain label.
-    static let label = Array("AH2 commitment".utf8)
+    static let label = Array("AH3 commitment".utf8)
 
     /// The commitment of `nonce`.
     static func commit(to nonce: SecretBytes) -> [UInt8] {

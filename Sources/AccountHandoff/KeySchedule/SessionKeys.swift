@@ -1,16 +1,16 @@
 /// The keys of one session (Spec 4.2), all in guarded memory:
 ///
 /// - `PRK = HKDF-Extract(salt = HH, IKM = sharedSecret | commitment)`
-/// - `helloKey = HKDF-Expand(PRK, "AH2 hello", 32)`: the receiver's key-confirmation key
-/// - `senderToReceiver = HKDF-Expand(PRK, "AH2 s2r", 32)`, `receiverToSender = HKDF-Expand(PRK, "AH2 r2s", 32)`
-/// - `codeKey = HKDF-Expand(PRK, "AH2 code key", 32)`: input of the short code, wiped once the code exists
+/// - `helloKey = HKDF-Expand(PRK, "AH3 hello", 32)`: the receiver's key-confirmation key
+/// - `senderToReceiver = HKDF-Expand(PRK, "AH3 s2r", 32)`, `receiverToSender = HKDF-Expand(PRK, "AH3 r2s", 32)`
+/// - `codeKey = HKDF-Expand(PRK, "AH3 code key", 32)`: input of the short code, wiped once the code exists
 final class SessionKeys {
     /// HKDF info labels, ASCII without terminator.
     enum Label {
-        static let hello = Array("AH2 hello".utf8)
-        static let senderToReceiver = Array("AH2 s2r".utf8)
-        static let receiverToSender = Array("AH2 r2s".utf8)
-        static let codeKey = Array("AH2 code key".utf8)
+        static let hello = Array("AH3 hello".utf8)
+        static let senderToReceiver = Array("AH3 s2r".utf8)
+        static let receiverToSender = Array("AH3 r2s".utf8)
+        static let codeKey = Array("AH3 code key".utf8)
     }
 
     static let keyByteCount = 32

@@ -49,7 +49,15 @@ public struct ShortCode: Hashable, Sendable, CustomStringConvertible {
     /// The grouped form.
     public var description: String { grouped }
 
-    /// Compares a code a person typed on this device with this code in constant time.
+    /// Whether `typed` is a code entry at all (Spec 4.4): after every space (U+0020) is
+    /// removed, exactly six ASCII digits remain. Anything else is refused before any
+    /// comparison, so it never counts as a try.
+    public static func isEntry(_ typed: String) -> Bool {
+        let entered = typed.utf8.filter { $0 != 0x20 }
+        return entered.count == digitCount && entered.allSatisfy { (0x30...0x39).contains($0) }
+    }
+
+    /// Compares a code a person typed with this code in constant time (Spec 4.4).
     /// Spaces are ignored; anything other than exactly six digits does not match.
     public func matches(typed: String) -> Bool {
         let entered = Array(typed.utf8.filter { $0 != 0x20 })

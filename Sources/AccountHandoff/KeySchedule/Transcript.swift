@@ -1,11 +1,11 @@
 /// The running transcript hash (Spec 4.1). Every value is SHA-256 and fixed at 32 bytes:
 ///
-/// - `TH0 = SHA-256("AH2 transcript" | qrBinary)`
+/// - `TH0 = SHA-256("AH3 transcript" | qrBinary)`
 /// - `HH  = SHA-256(TH0 | receiverPublicKey)`  (handshake hash, the HKDF salt)
 /// - `TH(n+1) = SHA-256(TH(n) | frameBytes)` for the hello and every non-abort frame, in order.
 struct Transcript {
     /// Domain label of the first hash.
-    static let label = Array("AH2 transcript".utf8)
+    static let label = Array("AH3 transcript".utf8)
 
     /// The current transcript hash.
     private(set) var hash: [UInt8]

@@ -56,6 +56,20 @@ extension HandoffError: CustomStringConvertible, LocalizedError {
             return "\(Self.capitalised(other)) rejected the transfer; nothing was imported. Start a new transfer if you want to try again."
         case .anotherDeviceJoined:
             return "Another device tried to join this transfer, so it was stopped; start a new transfer and keep the code out of sight."
+        case .storeUnavailable:
+            return role == .sender
+                ? "This device could not read the account's password from its keychain, so the password was not sent; unlock the keychain or check the account, then start a new transfer."
+                : "This device cannot store the account right now (its account store or keychain refused), so the password was not sent; fix the store, then ask the sending device for a new code."
+        case .peerStoreUnavailable:
+            return role == .receiver
+                ? "The sending device could not read the account's password, so nothing was sent; ask its owner to check its keychain, then ask for a new code."
+                : "The receiving device cannot store the account right now (its account store or keychain refused), so the password was not sent; ask its owner to fix that, then start a new transfer."
+        case .notAuthenticated:
+            return "You could not be authenticated on this device, so the transfer was stopped and the password was not \(role == .receiver ? "accepted" : "sent"); \(restart) when you can authenticate."
+        case .peerNotAuthenticated:
+            return "The person at \(other) could not be authenticated there, so the transfer was stopped and the password was not sent; \(restart) if you want to try again."
+        case .importChoiceRequired:
+            return ImportNotReady.choiceRequired.description
         case .transportLost:
             return "The connection to \(other) was lost; \(restart)."
         case .senderUnreachable:
@@ -83,6 +97,8 @@ extension HandoffError: CustomStringConvertible, LocalizedError {
             return "The password must be 1 to \(HandoffSender.maximumCredentialByteCount) bytes long; check the password, then \(restart)."
         case .padding, .receiptStatus, .abortReason, .body, .frameHeader, .frameLength, .sequence, .trailingBytes:
             return "\(capitalised(other)) sent a malformed message; \(restart)."
+        case .typedCode:
+            return "A code has six digits (spaces are ignored); type the six digits the receiving device shows."
         case .length, .digits, .version, .intent, .expiry, .commitment, .publicKey, .rendezvous:
             return "This code is damaged or incomplete; scan the code shown by the sending device again."
         }

@@ -8,7 +8,11 @@ extension SenderOutcome: CustomStringConvertible {
         case .completed(.validationFailed):
             return "The receiving device could not log in to the mail server with this account, so it did not keep it; check the account's settings and password, then try again."
         case .completed(.declined):
-            return "The receiving device declined the import (for example to keep an account it already has); nothing was changed there."
+            return "The receiving device declined the import; nothing was changed there."
+        case .completed(.storeFailed):
+            return "The receiving device could not store the account, so nothing was changed there; ask its owner to check its account store or keychain, then start a new transfer."
+        case .completed(.cancelled):
+            return "The person at the receiving device cancelled the import, so the account was not kept there; start a new transfer if you want to try again."
         case .deliveredUnconfirmed(let end):
             return "The password was sent to the receiving device, but \(Self.unconfirmedReason(end)), so this device cannot tell whether it was imported. Check on the receiving device; if it was not the device you meant, change the account's password."
         case .ended(let end):
@@ -26,6 +30,9 @@ extension SenderOutcome: CustomStringConvertible {
         case .rejected(by: .local): "you stopped the transfer"
         case .rejected(by: .peer): "it rejected the transfer while the password was on its way (it reports that it did not import it)"
         case .contested: "it reported another device in the transfer"
+        case .storeUnavailable(by: .local): "you stopped waiting"
+        case .storeUnavailable(by: .peer): "it reported that it cannot store the account"
+        case .notAuthenticated: "its person could not be authenticated"
         case .expired: "its confirmation did not arrive in time"
         case .failed(.transportLost): "the connection was lost before its confirmation arrived"
         case .failed: "its confirmation was malformed"
@@ -36,9 +43,12 @@ extension SenderOutcome: CustomStringConvertible {
         switch end {
         case .cancelled(by: .local): "You cancelled the transfer."
         case .cancelled(by: .peer): "The receiving device cancelled the transfer."
-        case .rejected(by: .local): "You rejected the transfer. If the codes differed, another device may have scanned the code: start a new transfer."
-        case .rejected(by: .peer): "The receiving device rejected the transfer; start a new transfer if you want to try again."
+        case .rejected(by: .local): "You stopped the transfer; start a new transfer if you want to try again."
+        case .rejected(by: .peer): "The person at the receiving device rejected the transfer; start a new transfer if you want to try again."
         case .contested: HandoffError.anotherDeviceJoined.message(for: .sender)
+        case .storeUnavailable(let party): (party == .local ? HandoffError.storeUnavailable : .peerStoreUnavailable).message(for: .sender)
+        case .notAuthenticated(by: .local): HandoffError.notAuthenticated.message(for: .sender)
+        case .notAuthenticated(by: .peer): HandoffError.peerNotAuthenticated.message(for: .sender)
         case .expired: "The transfer expired before it finished; start a new transfer."
         case .failed(let error): "The transfer failed: " + error.message(for: .sender)
         }
@@ -56,6 +66,10 @@ extension ReceiverOutcome: CustomStringConvertible {
             return "The account could not log in to its mail server, so it was not kept; any account you had is unchanged. Check the settings on the sending device and try again."
         case .completed(.declined):
             return "The account was not imported; any account you had is unchanged."
+        case .completed(.storeFailed):
+            return "The account could not be stored on this device, so it was not imported; any account you had is unchanged. Check the account store or keychain, then ask for a new code."
+        case .completed(.cancelled):
+            return "You cancelled the import, so the account was not kept; any account you had is unchanged."
         case .ended(let end):
             return Self.endedMessage(end) + " Nothing was imported."
         }
@@ -68,9 +82,12 @@ extension ReceiverOutcome: CustomStringConvertible {
         switch end {
         case .cancelled(by: .local): "You cancelled the transfer."
         case .cancelled(by: .peer): "The sending device cancelled the transfer."
-        case .rejected(by: .local): "You rejected the transfer. If the codes differed, you may have scanned the wrong device's code: ask for a new code."
-        case .rejected(by: .peer): "The sending device rejected the transfer; ask for a new code if you want to try again."
+        case .rejected(by: .local): "You declined the transfer; ask for a new code if you want to try again."
+        case .rejected(by: .peer): "The sending device stopped the transfer (its person declined, or the code typed there did not match the one on this screen); if you did not expect that, you may have scanned another device's code. Ask for a new code to try again."
         case .contested: HandoffError.anotherDeviceJoined.message(for: .receiver)
+        case .storeUnavailable(let party): (party == .local ? HandoffError.storeUnavailable : .peerStoreUnavailable).message(for: .receiver)
+        case .notAuthenticated(by: .local): HandoffError.notAuthenticated.message(for: .receiver)
+        case .notAuthenticated(by: .peer): HandoffError.peerNotAuthenticated.message(for: .receiver)
         case .expired: "The code expired before the transfer finished; ask the sending device for a new code."
         case .failed(let error): "The transfer failed: " + error.message(for: .receiver)
         }

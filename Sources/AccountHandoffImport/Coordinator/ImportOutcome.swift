@@ -9,12 +9,17 @@ public enum ImportOutcome: Hashable, Sendable {
     /// Not imported; nothing was changed (except where ``ImportError/commitUncertain(_:)`` says otherwise).
     case declined(DeclineReason)
 
-    /// The receipt the receiver sends back to the sending device.
+    /// The receipt the receiver sends back to the sending device (Spec 3.6): what happened,
+    /// in the words the sender's person should hear.
     public var receiptStatus: ReceiptStatus {
         switch self {
         case .imported: .imported
+        case .validationFailed(.cancelled, _): .cancelled
         case .validationFailed: .validationFailed
-        case .declined: .declined
+        case .declined(.cancelledByPerson): .cancelled
+        case .declined(.failed(.metadataStore)), .declined(.failed(.credentialStore)), .declined(.failed(.commitUncertain)):
+            .storeFailed
+        case .declined(.failed): .declined
         }
     }
 }

@@ -62,6 +62,12 @@ struct ImportTransaction {
             discardUncommitted(staged)
             return .validationFailed(failure, account: offer)
         }
+        // The person cancelled while the server was being checked: the commit is the point of
+        // no return, so stop before it.
+        if Task.isCancelled {
+            discardUncommitted(staged)
+            return .declined(.cancelledByPerson)
+        }
 
         let change = plan.change(offer, staged)
         let expected = fingerprint

@@ -55,6 +55,22 @@ public final class PreparedImport: @unchecked Sendable {
         if choice == .cancel { release() }
     }
 
+    /// Whether the import can run as things stand: no conflict, or a choice other than
+    /// cancel was recorded while the import is open.
+    var hasChoiceIfNeeded: Bool {
+        lock.withLock {
+            guard case .open(let choice) = state else { return false }
+            return conflict == nil || choice != nil
+        }
+    }
+
+    /// Checks that both stores could be written now (the person may have waited a while
+    /// since ``ImportCoordinator/prepare(offer:)`` checked).
+    func checkStoresWritable() throws(ImportError) {
+        do { try coordinator.metadataStore.checkMetadataWritable() } catch { throw .metadataStore(error) }
+        do { try coordinator.credentialStore.checkCredentialsWritable() } catch { throw .credentialStore(error) }
+    }
+
     /// Ends the import without completing it (the person cancelled, or the session ended
     /// before the account arrived). Nothing was changed.
     @discardableResult
@@ -71,9 +87,10 @@ public final class PreparedImport: @unchecked Sendable {
 
     /// Imports the account the session delivered: stage, validate, commit or roll back.
     ///
-    /// - Parameter delivered: the session's ``AccountHandoff/HandoffAction/deliverAccount(_:)``
-    ///   value; its metadata must equal ``offer``. Its credential is only read; the session
-    ///   wipes it when it ends.
+    /// - Parameter delivered: the account of the receiver session's
+    ///   ``AccountHandoff/ReceiverAction/deliverAccount(_:)``; its metadata must equal
+    ///   ``offer``. Its credential is only read, never wiped here: whoever holds the delivered
+    ///   account wipes it (the receiver session does, right after the import returns).
     /// - Returns: the outcome; ``ImportOutcome/receiptStatus`` is what the receiver reports.
     public func complete(with delivered: ImportedAccount) async -> ImportOutcome {
         await complete(metadata: delivered.metadata, credential: delivered.credential)

@@ -18,6 +18,8 @@ enum ExitCode: Int32, CaseIterable {
     case failure = 70
     /// The password was sent, but the receiving device did not confirm what it did with it.
     case deliveredUnconfirmed = 71
+    /// Local authentication failed on this device or on the other one, so the transfer stopped.
+    case notAuthenticated = 72
 
     /// One line for the help text.
     var summary: String {
@@ -31,6 +33,7 @@ enum ExitCode: Int32, CaseIterable {
         case .contested: "another device tried to join; the transfer was stopped"
         case .failure: "failure (connection lost, store not writable, validation failed, other errors)"
         case .deliveredUnconfirmed: "the password was sent, but the receiving device did not confirm the import"
+        case .notAuthenticated: "local authentication failed on this device or the other one; nothing was sent"
         }
     }
 }

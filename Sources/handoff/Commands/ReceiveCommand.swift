@@ -43,7 +43,9 @@ enum ReceiveCommand {
         }
         let left = Int(payload.expiry) - Int(Date().timeIntervalSince1970)
         console.line("Transfer \(payload.transferID) from \(rendezvous) (the code expires in \(Durations.text(max(left, 0)))).")
-        let session = HandoffReceiverSession(payload: payload, importer: importer, registry: registry) { payload in
+        let session = HandoffReceiverSession(payload: payload, importer: importer.coordinator,
+                                             authenticator: try LocalGate.authenticator(parsed, console: console, input: input),
+                                             registry: registry) { payload in
             try ConnectionFrameChannel.connect(to: payload.rendezvous)
         }
         return await ReceiveFlow(session: session, importer: importer, presetConflictChoice: presetChoice,

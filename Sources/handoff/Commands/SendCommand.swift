@@ -9,7 +9,7 @@ import Foundation
 enum SendCommand {
     static let specification = ArgumentSpecification(
         command: "send",
-        valueOptions: ["--account", "--password-file", "--address", "--port", "--lifetime", "--ecc", "--svg", "--png", "--qr-style"],
+        valueOptions: ["--account", "--password-file", "--address", "--port", "--lifetime", "--codes", "--ecc", "--svg", "--png", "--qr-style"],
         flags: ["--password-stdin", "--lan", "--no-qr", "--yes"],
         positionals: 0...0, positionalName: "no arguments")
 
@@ -32,6 +32,7 @@ enum SendCommand {
         let port = try OptionValues.integer(parsed, "--port", in: 0...65535, default: 0, command: "send")
         let lifetime = try OptionValues.integer(parsed, "--lifetime", in: Int(SenderConfiguration.minimumLifetime)...Int(SenderConfiguration.maximumLifetime),
                                                 default: Int(SenderConfiguration.standard.lifetime), command: "send")
+        let codes = try OptionValues.integer(parsed, "--codes", in: 1...100, default: SenderSessionOptions.standard.maximumCodes, command: "send")
 
         let account = try AccountRecord.load(accountPath)
         let password = try readPassword(file: passwordFile, input: input, console: console)
@@ -41,47 +42,29 @@ enum SendCommand {
             throw CLIError("Cannot listen on \(address):\(port): \(error.description)", exitCode: .failure)
         }
         let rendezvous = listener.rendezvous
-        let session: HandoffSenderSession
-        do {
-            session = try HandoffSenderSession(account: account, rendezvous: rendezvous.token,
-                                               channel: ListenerFrameChannel.serving(listener),
-                                               configuration: SenderConfiguration(lifetime: UInt32(lifetime)),
-                                               registry: SenderRegistry())
-        } catch {
+        let configuration: SenderConfiguration
+        do { configuration = try SenderConfiguration(lifetime: UInt32(lifetime)) } catch {
             password.wipe()
-            throw CLIError("The transfer could not start: \(error.message(for: .sender))", exitCode: .failure)
+            throw CLIError(error.message(for: .sender), exitCode: .usage)
         }
-
+        let secret = PasswordHolder(password)
+        let session = HandoffSenderSession(account: account, rendezvous: rendezvous.token,
+                                           channel: ListenerFrameChannel.serving(listener),
+                                           credential: { _ in try secret.copy() },
+                                           authenticator: try LocalGate.authenticator(parsed, console: console, input: input),
+                                           registry: try senderRegistry(),
+                                           options: SenderSessionOptions(configuration: configuration, maximumCodes: codes))
         console.line("Sending this account:")
         OfferDisplay.lines(account).forEach { console.line($0) }
         console.line("Password: \(passwordFile.map { "read from \($0)" } ?? "read from standard input") (not shown).")
-        do {
-            try showCode(session.payload, level: level, palette: palette, parsed: parsed, console: console)
-        } catch {
-            password.wipe()
-            await session.cancel()
-            throw error
-        }
-        let seconds = Int(session.payload.expiry) - Int(Date().timeIntervalSince1970)
-        console.line(choice.description + " Waiting for the receiving device on port \(rendezvous.port) (the code expires in \(Durations.text(seconds))).")
-        console.line("Press Ctrl-C to cancel.")
-        return await SendFlow(session: session, account: account, password: password, console: console, input: input).run()
+        let drawing = CodeDrawing(level: level, palette: palette, parsed: parsed, console: console,
+                                  where: choice.description, port: rendezvous.port, maximumCodes: codes)
+        defer { secret.wipe() }
+        return await SendFlow(session: session, account: account, drawing: drawing, console: console, input: input).run()
     }
 
-    /// Draws the QR (unless `--no-qr`), writes the image files asked for, prints the code text.
-    private static func showCode(_ payload: SessionPayload, level: QRErrorCorrection, palette: TerminalQRRenderer.Palette,
-                                 parsed: ParsedArguments, console: Console) throws(CLIError) {
-        let matrix: QRMatrix
-        do { matrix = try QRMatrix(payload: payload, errorCorrection: level) } catch {
-            throw CLIError("The QR code could not be drawn: \(error.description)", exitCode: .failure)
-        }
-        if !parsed.has("--no-qr") {
-            console.line("Scan this QR code with the receiving device (version \(matrix.version), error correction \(level)):")
-            console.raw(TerminalQRRenderer(palette: palette).render(matrix))
-        }
-        try QRCommand.writeImages(matrix, svg: parsed.value("--svg"), png: parsed.value("--png"), scale: 8, console: console)
-        console.line("Transfer code: \(payload.text)")
-        console.line("Or, on the receiving computer, run 'handoff receive' and paste this code when it asks (never put it on a command line).")
+    private static func senderRegistry() throws(CLIError) -> SenderRegistry {
+        do { return try SenderRegistry() } catch { throw CLIError(error.message(for: .sender), exitCode: .failure) }
     }
 
     /// The password from standard input (first line) or a file, into guarded memory; its

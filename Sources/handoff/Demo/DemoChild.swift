@@ -48,7 +48,7 @@ final class DemoChild: @unchecked Sendable {
     }
 
     /// The endings of the children's questions.
-    static let promptMarkers = [Prompt.marker, Prompt.codeMarker, ConflictPrompt.marker]
+    static let promptMarkers = [Prompt.marker, Prompt.codeMarker] + ConflictPrompt.markers
 
     /// Sends one answer line to the child.
     func answer(_ line: String) {

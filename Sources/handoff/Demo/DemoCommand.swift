@@ -113,7 +113,7 @@ enum DemoCommand {
                 otherCode = seen.shortCode(shownBy: side == .sender ? .receiver : .sender)
             }
             answer = otherCode ?? "cancel"
-        } else if prompt.hasSuffix(ConflictPrompt.marker) {
+        } else if ConflictPrompt.markers.contains(where: prompt.hasSuffix) {
             answer = "replace"
         } else {
             answer = "yes"
@@ -179,7 +179,7 @@ final class DemoTranscript: @unchecked Sendable {
     func read(_ line: String, from side: Side) {
         lock.withLock {
             if side == .sender, code == nil, line.hasPrefix("Transfer code: ") { code = String(line.dropFirst("Transfer code: ".count)) }
-            if let range = line.range(of: "Short code: ") {
+            if let range = line.range(of: "Code for the sending device: ") {
                 let digits = line[range.upperBound...].prefix(7)
                 if digits.count == 7 { codes[side] = String(digits) }
             }

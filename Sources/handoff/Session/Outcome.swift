@@ -1,4 +1,5 @@
 import AccountHandoff
+import Foundation
 
 extension ExitCode {
     /// The exit code of a sender's outcome.
@@ -22,7 +23,8 @@ extension ExitCode {
         switch status {
         case .imported: self = .success
         case .declined: self = .rejected
-        case .validationFailed: self = .failure
+        case .cancelled: self = .cancelled
+        case .validationFailed, .storeFailed: self = .failure
         }
     }
 
@@ -31,6 +33,8 @@ extension ExitCode {
         case .cancelled: self = .cancelled
         case .rejected: self = .rejected
         case .contested: self = .contested
+        case .storeUnavailable: self = .failure
+        case .notAuthenticated: self = .notAuthenticated
         case .expired: self = .expired
         case .failed: self = .failure
         }
@@ -39,6 +43,12 @@ extension ExitCode {
 
 /// Durations for people.
 enum Durations {
+    /// `the code expires in 2 min 5 s`, or `the code has expired`.
+    static func left(until expiry: Date, now: Date = Date()) -> String {
+        let seconds = Int(expiry.timeIntervalSince(now).rounded(.up))
+        return seconds > 0 ? "the code expires in \(text(seconds))" : "the code has expired"
+    }
+
     /// `2 min 5 s`, `45 s`, for time left or passed.
     static func text(_ seconds: Int) -> String {
         let value = abs(seconds)

@@ -5,8 +5,8 @@ import AccountHandoff
 enum Prompt {
     /// Ends a yes/no/cancel question.
     static let marker = "[yes/no/cancel] "
-    /// Ends a question that also takes the other device's code.
-    static let codeMarker = "[code/yes/no/cancel] "
+    /// Ends the sender's question for the code the receiving device shows.
+    static let codeMarker = "[code/no/cancel] "
 
     /// How a person answered.
     enum Answer: Equatable {
@@ -35,13 +35,12 @@ enum Prompt {
     }
 }
 
-/// Answer lines for the questions of one session, one question at a time.
-///
-/// Only a line typed while a question is on screen answers it: lines that arrived before the
-/// question was asked are dropped, so answers typed ahead, or `yes | handoff send`, can never
-/// confirm a device that joined later. A `cancel` typed while no question is open cancels the
-/// transfer; any other such line is ignored with a note. A question that is still open when
-/// the session ends is abandoned.
+/// Answer lines for the questions of one session, consumed in order, each by the next
+/// question asked: answers piped in ahead of their questions wait for them. That cannot
+/// confirm a device nobody compared, because the sender's only confirmation is the code the
+/// receiving device shows, which no one can type before it exists (Spec 4.4). A `cancel`
+/// typed while no question is open cancels the transfer at once. A question that is still
+/// open when the session ends is abandoned.
 actor AnswerQueue {
     /// What a waiting question gets.
     enum Delivery: Equatable {
@@ -69,16 +68,14 @@ actor AnswerQueue {
         }
     }
 
-    /// A question is now on screen: lines from now on answer it.
+    /// A question is now on screen: the next line answers it.
     func openQuestion() {
         questionOpen = true
-        lines.removeAll()
     }
 
     /// The question was answered (or abandoned).
     func closeQuestion() {
         questionOpen = false
-        lines.removeAll()
     }
 
     /// The next answer line to the open question, waiting for it if needed.
@@ -88,6 +85,9 @@ actor AnswerQueue {
         return await withCheckedContinuation { waiter = $0 }
     }
 
+    /// Whether standard input has ended.
+    var hasEnded: Bool { ended }
+
     /// Resumes a waiting question with `abandoned`.
     func abandonWaiting() {
         waiter?.resume(returning: .abandoned)
@@ -95,13 +95,9 @@ actor AnswerQueue {
     }
 
     private func push(_ line: String) {
-        guard questionOpen else {
-            if ["c", "cancel"].contains(line.lowercased()) {
-                let cancel = cancelTransfer
-                Task { await cancel() }
-            } else if !line.isEmpty {
-                console.line("(No question is waiting for an answer; that line was ignored. Type cancel to stop the transfer.)")
-            }
+        if !questionOpen, ["c", "cancel"].contains(line.lowercased()) {
+            let cancel = cancelTransfer
+            Task { await cancel() }
             return
         }
         if let waiter {

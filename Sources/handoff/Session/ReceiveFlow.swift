@@ -2,13 +2,12 @@ import AccountHandoff
 import AccountHandoffImport
 import Foundation
 
-/// The terminal side of a receiver session: it prints what the session reports, shows the
-/// offered account (framed, Spec 3.7), settles a collision with a stored account before the
-/// password travels, asks the person to compare the code (or type the code the sending
-/// device shows), forwards Ctrl-C as a cancel, and turns the outcome into a sentence and an
-/// exit code.
+/// The terminal side of a receiver session: it shows the code for the sending person to type,
+/// shows the offered account (framed, Spec 3.7), settles a collision with a stored account
+/// before the password travels, asks the person to accept, forwards Ctrl-C as a cancel, and
+/// turns the outcome into a sentence and an exit code.
 struct ReceiveFlow {
-    let session: HandoffReceiverSession
+    let session: HandoffReceiverSession<ImportCoordinator>
     let importer: ReceiverImport
     /// The answer to a collision given on the command line, if any.
     let presetConflictChoice: ConflictAnswer?
@@ -29,55 +28,54 @@ struct ReceiveFlow {
         for await update in session.updates {
             switch update {
             case .connected:
-                console.line("Connected; waiting for the sending device to reveal its part of the code...")
+                console.line("Connected; waiting for the sending device to answer...")
             case .codeReady(let code):
-                console.line("Short code: \(code.grouped) (\(code.spoken)). Compare it with the sending device.")
-                console.line("Waiting for the sending device to confirm the code...")
-            case .accountOffered(let account):
-                console.line("The sending device offers this account:")
+                console.line("Code for the sending device: \(code.grouped) (\(code.spoken)).")
+                console.line("Type it on the sending device; waiting for its person to do so...")
+            case .accountOffered(let account, let prepared):
+                console.line("The sending device confirmed the code and offers this account:")
                 OfferDisplay.lines(account).forEach { console.line($0) }
-                question = Task { await review(account, asking: asking) }
+                question = Task { await review(prepared, asking: asking) }
+            case .authenticating:
+                console.line("To receive the password and store it on this device, confirm that it is you.")
             case .accepted:
                 console.line("Accepted; waiting for the password (encrypted)...")
             case .importing(let account):
-                console.line("Checking the account with its mail server \(account.imapHost):\(account.imapPort) and storing it in \(importer.store.directory.path)...")
+                if importer.validates {
+                    console.line("Checking the account with its mail server \(account.imapHost):\(account.imapPort) and storing it in \(importer.store.directory.path)...")
+                } else {
+                    console.line("Storing the account in \(importer.store.directory.path) without checking it with its mail server (--no-validation)...")
+                }
             case .framesIgnored(let count, let last):
                 console.line(IgnoredFrames.sentence(count: count, last: last))
-            case .finished(let outcome):
+            case .finished(_, let detail):
                 await answers.abandonWaiting()
                 await question?.value
-                if case .ended = outcome { importer.abandon() }
+                if let detail { console.line(detail) }
             }
         }
     }
 
-    /// Settles a collision, then asks for the code; only then does the receiver accept.
-    private func review(_ account: AccountMetadata, asking: Asking) async {
-        do throws(CLIError) {
-            if let conflict = try importer.prepare(account) {
-                let choice = await choose(for: conflict, asking: asking)
-                try importer.choose(choice)
-                guard choice != .cancel else {
-                    try? await session.reject()
-                    return
-                }
+    /// Settles a collision, then asks whether to import; only then does the session accept.
+    private func review(_ prepared: PreparedImport, asking: Asking) async {
+        if let conflict = prepared.conflict {
+            let choice = await choose(for: conflict, asking: asking)
+            guard choice != .cancel else {
+                await session.cancel()
+                return
             }
-        } catch {
-            console.error(error.message)
-            try? await session.reject()
-            return
+            do { try prepared.choose(choice) } catch {
+                console.error(ImportOutcome.declined(.failed(error)).message)
+                await session.cancel()
+                return
+            }
         }
-        guard let code = await session.shortCode else { return }
-        let question = "Does the sending device show the code \(code.grouped), and do you want to import this account? Type the code it shows, or yes, no or cancel."
-        guard let answer = await asking.ask(question, acceptsCode: true) else { return }
+        let left = Durations.left(until: session.expiryDate)
+        let question = "Import this account (the sending device should now say that the code was confirmed; \(left))?"
+        guard let answer = await asking.ask(question, acceptsCode: false) else { return }
         do throws(HandoffError) {
             switch answer {
-            case .typedCode(let typed):
-                guard try await session.accept(typedCode: typed) else {
-                    console.line("The code you typed differs from \(code.grouped); the transfer is stopped.")
-                    return
-                }
-            case .yes: try await session.accept()
+            case .yes, .typedCode: try await session.accept()
             case .no: try await session.reject()
             case .cancel: await session.cancel()
             }
@@ -109,24 +107,19 @@ struct ReceiveFlow {
             }
             return chosen
         }
-        let options = [replace != nil ? "replace it (replace)" : nil, canKeepBoth ? "keep both (keep)" : nil, "cancel the import (cancel)"]
-        let question = "What should happen: " + options.compactMap { $0 }.joined(separator: ", ") + "?"
-        await asking.answers.openQuestion()
-        defer { Task { [answers = asking.answers] in await answers.closeQuestion() } }
+        var options: [String] = []
+        if replace != nil { options.append("replace it (replace)") }
+        if canKeepBoth { options.append("keep both (keep)") }
+        options.append("cancel the import (cancel)")
+        let words = (replace != nil ? ["replace"] : []) + (canKeepBoth ? ["keep"] : []) + ["cancel"]
+        let question = "What should happen: " + options.joined(separator: ", ") + "?"
         while true {
-            console.raw(console.prefix + question + " " + ConflictPrompt.marker)
-            switch await asking.answers.next() {
-            case .abandoned, .endOfInput:
-                console.raw("\n")
-                return .cancel
-            case .line(let line):
-                if !input.isTerminal { console.raw(line + "\n") }
-                let word = line.lowercased()
-                if let replace, ["replace", "r"].contains(word) { return replace }
-                if canKeepBoth, ["keep", "keep both", "keep-both", "k"].contains(word) { return .keepBoth }
-                if ["cancel", "c", "no", "n"].contains(word) { return .cancel }
-                console.line("Please answer with one of the choices in brackets.")
-            }
+            guard let line = await asking.askLine(question, marker: "[" + words.joined(separator: "/") + "] ") else { return .cancel }
+            let word = line.lowercased()
+            if let replace, ["replace", "r"].contains(word) { return replace }
+            if canKeepBoth, ["keep", "keep both", "keep-both", "k"].contains(word) { return .keepBoth }
+            if ["cancel", "c", "no", "n"].contains(word) { return .cancel }
+            console.line("Please answer with one of the words in brackets: \(words.joined(separator: ", ")).")
         }
     }
 
@@ -144,7 +137,7 @@ enum ConflictAnswer: Equatable {
     case replace, keepBoth, cancel
 }
 
-/// The collision question's marker, recognised by the demo.
+/// The collision question's markers, recognised by the demo.
 enum ConflictPrompt {
-    static let marker = "[replace/keep/cancel] "
+    static let markers = ["[replace/keep/cancel] ", "[replace/cancel] ", "[keep/cancel] ", "[cancel] "]
 }

@@ -1,15 +1,13 @@
 import AccountHandoff
 import Foundation
 
-/// The terminal side of a sender session: it prints what the session reports, asks the
-/// person to compare the code (or type the code the receiving device shows) and to approve
-/// the export, forwards Ctrl-C as a cancel, and turns the outcome into a sentence and an exit
-/// code. A code is never confirmed without a person's answer.
+/// The terminal side of a sender session: it shows each QR, asks the person to type the code
+/// that the receiving device shows (this device never shows its own, Spec 4.4), forwards
+/// Ctrl-C as a cancel, and turns the outcome into a sentence and an exit code.
 struct SendFlow {
     let session: HandoffSenderSession
     let account: AccountMetadata
-    /// Handed to the session only after the person approves the export; the session wipes it.
-    let password: SecretBytes
+    let drawing: CodeDrawing
     let console: Console
     let input: StandardInput
 
@@ -17,7 +15,6 @@ struct SendFlow {
         let session = self.session
         let outcome = await TerminalSessionRun.run(console: console, input: input, cancel: { await session.cancel() },
                                                    show: { await show(asking: $0, answers: $1) }, session: { await session.run() })
-        password.wipe()
         let code = ExitCode(outcome)
         code == .success ? console.line(outcome.message) : console.error(outcome.message)
         return code
@@ -27,16 +24,23 @@ struct SendFlow {
         var question: Task<Void, Never>?
         for await update in session.updates {
             switch update {
-            case .waitingForReceiver:
-                break
-            case .codeReady(let code):
-                console.line("The receiving device joined. Short code: \(code.grouped) (\(code.spoken)).")
-                question = Task { await confirmCode(code, asking: asking) }
-            case .offerSent:
-                console.line("Sending the account details (encrypted); waiting for the receiving device to accept...")
-            case .credentialRequested:
+            case .showCode(let payload, let number):
+                do { try drawing.show(payload, number: number) } catch {
+                    console.error(error.message)
+                    await session.cancel()
+                }
+            case .receiverJoined:
+                console.line("A receiving device joined; it now shows a six-digit code.")
+                question = Task { await typeCode(asking: asking) }
+            case .codeMismatch:
+                break  // said by typeCode, which asks again
+            case .offerSent(let code):
+                console.line("Code \(code.grouped) confirmed. Sending the account details (encrypted); waiting for the receiving device to accept...")
+            case .authenticating(.sendCredential):
                 console.line("The receiving device accepted the account.")
-                question = Task { await approveExport(asking: asking) }
+                console.line("To send the password of \(account.emailAddress), confirm that it is you.")
+            case .authenticating:
+                console.line("Confirm that it is you before the transfer code is shown.")
             case .credentialSent:
                 console.line("Password sent (encrypted); it cannot be taken back. Waiting for the receiving device to confirm the import...")
             case .anotherDeviceJoined:
@@ -50,36 +54,40 @@ struct SendFlow {
         }
     }
 
-    private func confirmCode(_ code: ShortCode, asking: Asking) async {
-        let question = "Does the receiving device show the code \(code.grouped)? Type the code it shows, or yes if it matches, no if it differs, or cancel."
-        guard let answer = await asking.ask(question, acceptsCode: true) else { return }
-        do throws(HandoffError) {
-            switch answer {
-            case .typedCode(let typed):
-                guard try await session.confirmCode(typed: typed) else {
-                    console.line("The code you typed differs from \(code.grouped); the transfer is stopped.")
+    /// Asks for the receiving screen's code until it matches, the tries run out, or the person
+    /// declines. Anything but six digits is asked again without using a try (Spec 4.4).
+    private func typeCode(asking: Asking) async {
+        while true {
+            let left = await session.payload.map { Durations.left(until: $0.expiryDate) } ?? ""
+            let question = "Type the six-digit code that the receiving device shows (no if it shows none, cancel to stop; \(left))."
+            guard let answer = await asking.ask(question, acceptsCode: true) else { return }
+            do throws(HandoffError) {
+                switch answer {
+                case .typedCode(let typed):
+                    switch try await session.enterCode(typed) {
+                    case .matched:
+                        return
+                    case .mismatch(let remaining):
+                        console.line("That is not the code the receiving device shows for this transfer. Check its screen and type its code again (\(remaining) more \(remaining == 1 ? "try" : "tries")).")
+                    case .rejected:
+                        console.line("The code typed did not match \(HandoffSender.maximumCodeEntries) times. If the receiving screen showed a code, another device may have scanned yours; the password was not sent.")
+                        return
+                    }
+                case .yes:
+                    console.line("Type the six digits shown on the receiving device; this device cannot check a yes.")
+                case .no:
+                    try await session.reject()
+                    return
+                case .cancel:
+                    await session.cancel()
                     return
                 }
-            case .yes: try await session.confirmCode()
-            case .no: try await session.rejectCode()
-            case .cancel: await session.cancel()
+            } catch .malformed(.typedCode) {
+                console.line(HandoffError.malformed(.typedCode).message(for: .sender))
+            } catch {
+                console.error(error.message(for: .sender))
+                return
             }
-        } catch {
-            console.error(error.message(for: .sender))
-        }
-    }
-
-    private func approveExport(asking: Asking) async {
-        let question = "Send the password of \(account.emailAddress) to the receiving device now?"
-        guard let answer = await asking.ask(question, acceptsCode: false) else { return }
-        do throws(HandoffError) {
-            switch answer {
-            case .yes: try await session.provideCredential(password)
-            case .no, .typedCode: try await session.rejectCode()
-            case .cancel: await session.cancel()
-            }
-        } catch {
-            console.error(error.message(for: .sender))
         }
     }
 }

@@ -4,11 +4,11 @@ import AccountHandoffImport
 import AccountHandoffReferenceStore
 import Foundation
 
-/// The receiving side's import: the reference store (SQLite metadata, 0600 credential files
-/// standing in for the Keychain) behind the import coordinator, which settles collisions
-/// before the password travels, then stages, validates over TLS and commits or rolls back.
-final class ReceiverImport: AccountImporter, @unchecked Sendable {
-    // Safety of @unchecked Sendable: `prepared` is only touched under `lock`.
+/// The receiving side's store: the reference store (SQLite metadata, 0600 credential files
+/// standing in for the Keychain) behind the import coordinator that the receiver session
+/// uses as its importer: it settles collisions before the password travels, then stages,
+/// validates over TLS and commits or rolls back.
+final class ReceiverImport: Sendable {
     /// How the account is checked against its mail server before the commit.
     enum Validation {
         /// Log in over TLS with this configuration.
@@ -18,15 +18,14 @@ final class ReceiverImport: AccountImporter, @unchecked Sendable {
     }
 
     let store: ReferenceAccountStore
-    private let coordinator: ImportCoordinator
-    private let console: Console
-    private let lock = NSLock()
-    private var prepared: PreparedImport?
+    let coordinator: ImportCoordinator
+    /// Whether the account is checked with its mail server before the commit.
+    let validates: Bool
 
-    private init(store: ReferenceAccountStore, coordinator: ImportCoordinator, console: Console) {
+    private init(store: ReferenceAccountStore, coordinator: ImportCoordinator, validates: Bool) {
         self.store = store
         self.coordinator = coordinator
-        self.console = console
+        self.validates = validates
     }
 
     /// Opens (creating it if needed) the store in `directory`, tightening permissions that are
@@ -48,44 +47,9 @@ final class ReceiverImport: AccountImporter, @unchecked Sendable {
         } catch {
             throw CLIError("The store \(directory.path) could not finish an interrupted import: \(error.description)", exitCode: .failure)
         }
-        return ReceiverImport(store: store, coordinator: coordinator, console: console)
+        return ReceiverImport(store: store, coordinator: coordinator, validates: { if case .imap = validation { true } else { false } }())
     }
 
-    /// Before the password travels: checks the store and finds stored accounts the offer
-    /// collides with (the same link ID, or the same address on the same server).
-    func prepare(_ offer: AccountMetadata) throws(CLIError) -> ImportConflict? {
-        do {
-            let prepared = try coordinator.prepare(offer: offer)
-            lock.withLock { self.prepared = prepared }
-            return prepared.conflict
-        } catch {
-            throw CLIError(ImportOutcome.declined(.failed(error)).message, exitCode: .failure)
-        }
-    }
-
-    /// Records the person's answer to the collision; `.cancel` ends the import.
-    func choose(_ choice: ImportChoice) throws(CLIError) {
-        guard let prepared = lock.withLock({ prepared }) else { return }
-        do { try prepared.choose(choice) } catch {
-            throw CLIError(ImportOutcome.declined(.failed(error)).message, exitCode: .failure)
-        }
-    }
-
-    /// The session ended before the account arrived: nothing was changed.
-    func abandon() {
-        lock.withLock { prepared }?.cancel()
-    }
-
-    func importAccount(_ account: ImportedAccount) async -> ReceiptStatus {
-        defer { account.credential.wipe() }  // the delivered buffer is ours: wipe it when done
-        guard let prepared = lock.withLock({ prepared }) else {
-            console.error("The account arrived without having been prepared; it was not imported.")
-            return .declined
-        }
-        let outcome = await prepared.complete(with: account)
-        outcome.receiptStatus == .imported ? console.line(outcome.message) : console.error(outcome.message)
-        return outcome.receiptStatus
-    }
 }
 
 /// Accepts every account without contacting its server: `handoff receive --no-validation`.

@@ -13,7 +13,7 @@ import Testing
     func everyTypeRoundTripsWithAnExactHeader(type: MessageType) throws {
         let frame = Frame(type: type, transferID: Self.transferID, sequence: 0x01020304, body: Self.body(for: type))
         let bytes = frame.bytes
-        #expect(bytes[0] == 2)
+        #expect(bytes[0] == SessionPayload.currentVersion)
         #expect(bytes[1] == type.rawValue)
         #expect(Array(bytes[2..<18]) == Self.transferID.bytes)
         #expect(Array(bytes[18..<22]) == [1, 2, 3, 4])

@@ -149,7 +149,7 @@ import Testing
         for event in [ReceiverEvent.cancel, .tick, .transportLost] {
             #expect(try pair.receive(event, at: Fixtures.time(10_000)).kinds == [])
         }
-        #expect(throws: HandoffError.sessionFinished) { try pair.sender.handle(.codeConfirmed, now: Fixtures.start) }
+        #expect(throws: HandoffError.sessionFinished) { try pair.sender.handle(pair.typedCode, now: Fixtures.start) }
         #expect(throws: HandoffError.sessionFinished) { try pair.sender.handle(.codeRejected, now: Fixtures.start) }
         let late = Fixtures.secret("late password")
         #expect(throws: HandoffError.sessionFinished) { try pair.sender.handle(.credentialProvided(late), now: Fixtures.start) }

@@ -72,13 +72,13 @@ import AccountHandoffTestSupport
         let pair = try SessionPair()
         try pair.run(until: .revealReceived)
         #expect(try pair.send(.tick, at: Fixtures.time(179)).nextDeadline == expiry)
-        let back = try pair.send(.codeConfirmed, at: Fixtures.time(-3600))
+        let back = try pair.send(pair.typedCode, at: Fixtures.time(-3600))
         #expect(back.kinds == ["send(offer)"])
         #expect(back.nextDeadline == expiry)
         #expect(try pair.receive(.tick, at: Fixtures.time(-86_400)).nextDeadline == Fixtures.time(Fixtures.lifetime + Fixtures.skew))
-        #expect(try pair.send(.tick, at: expiry).kinds == ["finished(expired)"])
+        #expect(try pair.send(.tick, at: expiry).kinds == ["send(abort)", "finished(expired)"])
         #expect(try pair.receive(.frameReceived(pair.senderFrames[1]), at: Fixtures.time(Fixtures.lifetime + Fixtures.skew)).kinds
-                == ["finished(expired)"])
+                == ["send(abort)", "finished(expired)"])
     }
 
     /// Fractional start, scan and event times (Spec 6.0 step 1: comparisons on real numbers).

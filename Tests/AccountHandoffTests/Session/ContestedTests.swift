@@ -59,7 +59,7 @@ import AccountHandoffTestSupport
         try pair.run(until: .scanned)
         let (second, hello) = try Self.secondDevice(of: pair)
         let accepted = try pair.sender.handle(.frameReceived(hello), now: Fixtures.start)
-        #expect(accepted.kinds == ["send(reveal)", "showShortCode"])
+        #expect(accepted.kinds == ["send(reveal)", "askForCode"])
         let reveal = try #require(accepted.actions.first?.frame)
         #expect(try second.handle(.frameReceived(reveal), now: Fixtures.start).kinds == ["showShortCode"])
         #expect(second.shortCode == pair.sender.shortCode)

@@ -28,29 +28,31 @@ import AccountHandoffTestSupport
         #expect(before.nextDeadline == Self.at(Self.expiry))
         #expect(pair.sender.phase == SessionPair.senderPhase(after: step))
         let at = try pair.send(.tick, at: Self.at(Self.expiry))
-        #expect(at.kinds == ["finished(expired)"])
+        // With a receiver's keys, the sender tells it with abort(expired) (Spec 6.0 step 3).
+        #expect(at.kinds == (step == .qrShown ? ["finished(expired)"] : ["send(abort)", "finished(expired)"]))
         #expect(at.nextDeadline == nil)
         #expect(allZero(pair.sender.guardedSecrets))
     }
 
-    /// Whatever the event, at the expiry the session ends (no frame is processed, nothing sent).
+    /// Whatever the event, at the expiry the session ends (no frame is processed; the only frame
+    /// sent is the abort that tells the receiver, Spec 6.0 step 3).
     @Test func anyEventAtTheExpiryEndsTheSessionInsteadOfBeingProcessed() throws {
         let pair = try SessionPair()
         try pair.run(until: .offerReceived)
         try pair.run(until: .receiverConfirmed)
-        #expect(try pair.send(.frameReceived(pair.receiverFrames[1]), at: Self.at(Self.expiry)).kinds == ["finished(expired)"])
+        #expect(try pair.send(.frameReceived(pair.receiverFrames[1]), at: Self.at(Self.expiry)).kinds == ["send(abort)", "finished(expired)"])
 
         let confirming = try SessionPair()
         try confirming.run(until: .helloAccepted)
-        #expect(try confirming.send(.codeConfirmed, at: Self.at(Self.expiry + 0.5)).kinds == ["finished(expired)"])
-        #expect(confirming.senderFrames.count == 1)  // only the reveal, no offer
+        #expect(try confirming.send(confirming.typedCode, at: Self.at(Self.expiry + 0.5)).kinds == ["send(abort)", "finished(expired)"])
+        #expect(confirming.senderFrames.map(frameType) == ["reveal", "abort"])  // no offer
 
         let crediting = try SessionPair()
         try crediting.run(until: .acceptReceived)
         let password = Fixtures.secret(Fixtures.password)
-        #expect(try crediting.send(.credentialProvided(password), at: Self.at(Self.expiry)).kinds == ["finished(expired)"])
+        #expect(try crediting.send(.credentialProvided(password), at: Self.at(Self.expiry)).kinds == ["send(abort)", "finished(expired)"])
         #expect(password.isWiped)
-        #expect(crediting.senderFrames.count == 2)  // reveal and offer, no credential
+        #expect(crediting.senderFrames.map(frameType) == ["reveal", "offer", "abort"])  // no credential
     }
 
     /// Once the credential left, the sender waits for the receipt until `expiry + 120`, and an
@@ -93,7 +95,7 @@ import AccountHandoffTestSupport
             #expect(pair.receiver.effectiveExpiry == effective)
             #expect(pair.receiver.nextDeadline == effective)
             #expect(try pair.receive(.tick, at: Self.at(Self.expiry + Fixtures.skew - 0.001)).kinds == [], "\(step)")
-            #expect(try pair.receive(.tick, at: effective).kinds == ["finished(expired)"], "\(step)")
+            #expect(try pair.receive(.tick, at: effective).kinds == ["send(abort)", "finished(expired)"], "\(step)")
             #expect(allZero(pair.receiver.guardedSecrets))
         }
     }
@@ -105,7 +107,7 @@ import AccountHandoffTestSupport
         let effective = Self.at(Self.expiry + Double(skew))
         #expect(pair.receiver.nextDeadline == effective)
         #expect(try pair.receive(.tick, at: effective.addingTimeInterval(-0.25)).kinds == [])
-        #expect(try pair.receive(.tick, at: effective).kinds == ["finished(expired)"])
+        #expect(try pair.receive(.tick, at: effective).kinds == ["send(abort)", "finished(expired)"])
     }
 
     /// The receiver's import never expires: the credential is the app's, only its result ends it.
@@ -131,7 +133,7 @@ import AccountHandoffTestSupport
         let (receiver, step) = try HandoffReceiver.scan(payload: sender.payload, random: InsecureDeterministicRandom(seed: 1),
                                                         now: Self.at(Self.expiry + Fixtures.skew - 0.001))
         #expect(step.kinds == ["send(hello)"])
-        #expect(try receiver.handle(.tick, now: Self.at(Self.expiry + Fixtures.skew)).kinds == ["finished(expired)"])
+        #expect(try receiver.handle(.tick, now: Self.at(Self.expiry + Fixtures.skew)).kinds == ["send(abort)", "finished(expired)"])
     }
 
     @Test func scanRefusesAnExpiryFurtherAheadThanAnyHonestSender() throws {

@@ -44,7 +44,7 @@ import AccountHandoffTestSupport
         #expect(pair.receiver.expiryDate == expiry)
 
         let steps: [(SessionPair.Step, [String], Date?)] = [
-            (.helloAccepted, ["send(reveal)", "showShortCode"], expiry),
+            (.helloAccepted, ["send(reveal)", "askForCode"], expiry),
             (.revealReceived, ["showShortCode"], receiverExpiry),
             (.senderConfirmed, ["send(offer)"], expiry),
             (.offerReceived, ["showAccount"], receiverExpiry),
@@ -96,7 +96,7 @@ import AccountHandoffTestSupport
         let hello = try #require(scanned.actions.first?.frame)
         let reveal = try #require(sender.handle(.frameReceived(hello), now: Fixtures.start).actions.first?.frame)
         _ = try receiver.handle(.frameReceived(reveal), now: Fixtures.start)
-        let offer = try #require(sender.handle(.codeConfirmed, now: Fixtures.start).actions.first?.frame)
+        let offer = try #require(sender.handle(.codeEntered(sender.shortCode!.digits), now: Fixtures.start).actions.first?.frame)
         let shown = try receiver.handle(.frameReceived(offer), now: Fixtures.start)
         guard case .showAccount(let arrived) = shown.actions.first else { Issue.record("\(shown.kinds)"); return }
         #expect(arrived == account)
@@ -114,11 +114,11 @@ import AccountHandoffTestSupport
         let stream = Fixtures.randomBytes(seed: Fixtures.senderSeed, count: 64)
         let nonce = Array(stream[0..<32])
         let privateKey = Array(stream[32..<64])
-        #expect(pair.sender.payload.commitment == VectorPrimitives.sha256([Array("AH2 commitment".utf8), nonce]))
+        #expect(pair.sender.payload.commitment == VectorPrimitives.sha256([Array("AH3 commitment".utf8), nonce]))
         #expect(pair.sender.payload.senderPublicKey.bytes == (try VectorPrimitives.x25519PublicKey(privateKey: privateKey)))
         #expect(!pair.sender.payload.binary.contains(subsequence: nonce))
         #expect(pair.sender.payload.transferID.bytes
-                == Array(VectorPrimitives.sha256([Array("AH2 transfer ID".utf8), pair.sender.payload.binary]).prefix(16)))
+                == Array(VectorPrimitives.sha256([Array("AH3 transfer ID".utf8), pair.sender.payload.binary]).prefix(16)))
         // Until a hello authenticates the sender holds the nonce; the reveal carries it
         // encrypted, and the sender wipes it right after sealing (Spec 6.5).
         let held = pair.sender.guardedSecrets
@@ -144,7 +144,7 @@ import AccountHandoffTestSupport
         let (receiver, scanned) = try HandoffReceiver.scan(payload: sender.payload, random: SystemRandomSource(), now: Fixtures.start)
         let hello = try #require(scanned.actions.first?.frame)
         let accepted = try sender.handle(.frameReceived(hello), now: Fixtures.start)
-        #expect(accepted.kinds == ["send(reveal)", "showShortCode"])
+        #expect(accepted.kinds == ["send(reveal)", "askForCode"])
         let reveal = try #require(accepted.actions.first?.frame)
         let revealed = try receiver.handle(.frameReceived(reveal), now: Fixtures.start)
         guard case .showShortCode(let code) = revealed.actions.first else { Issue.record("\(revealed.kinds)"); return }

@@ -9,46 +9,61 @@ import Testing
     static let refused = "refused"
 
     static let senderTable: [(SessionPair.Step, [LocalEvent: String])] = [
-        (.scanned, [.codeConfirmed: refused, .codeRejected: refused, .cancel: "finished(cancelled.local)",
-                    .credentialProvided: refused, .tick: "", .transportLost: "finished(failed.transportLost)"]),
-        (.revealReceived, [.codeConfirmed: "send(offer)", .codeRejected: "send(abort) finished(rejected.local)",
-                           .cancel: "send(abort) finished(cancelled.local)", .credentialProvided: refused, .tick: "",
+        (.scanned, [.codeEntered: refused, .codeRejected: refused, .cancel: "finished(cancelled.local)",
+                    .credentialProvided: refused, .notAuthenticated: refused, .storeUnavailable: refused, .tick: "",
+                    .transportLost: "finished(failed.transportLost)"]),
+        (.revealReceived, [.codeEntered: "send(offer)", .codeRejected: "send(abort) finished(rejected.local)",
+                           .cancel: "send(abort) finished(cancelled.local)", .credentialProvided: refused,
+                           .notAuthenticated: refused, .storeUnavailable: refused, .tick: "",
                            .transportLost: "finished(failed.transportLost)"]),
-        (.offerReceived, [.codeConfirmed: refused, .codeRejected: "send(abort) finished(rejected.local)",
-                          .cancel: "send(abort) finished(cancelled.local)", .credentialProvided: refused, .tick: "",
+        (.offerReceived, [.codeEntered: refused, .codeRejected: "send(abort) finished(rejected.local)",
+                          .cancel: "send(abort) finished(cancelled.local)", .credentialProvided: refused,
+                          .notAuthenticated: refused, .storeUnavailable: refused, .tick: "",
                           .transportLost: "finished(failed.transportLost)"]),
-        (.acceptReceived, [.codeConfirmed: refused, .codeRejected: "send(abort) finished(rejected.local)",
+        (.acceptReceived, [.codeEntered: refused, .codeRejected: "send(abort) finished(rejected.local)",
                            .cancel: "send(abort) finished(cancelled.local)", .credentialProvided: "send(credential)",
+                           .notAuthenticated: "send(abort) finished(notAuthenticated.local)",
+                           .storeUnavailable: "send(abort) finished(storeUnavailable.local)",
                            .tick: "", .transportLost: "finished(failed.transportLost)"]),
-        (.credentialReceived, [.codeConfirmed: refused, .codeRejected: refused,
+        (.credentialReceived, [.codeEntered: refused, .codeRejected: refused,
                                .cancel: "finished(deliveredUnconfirmed.cancelled.local)", .credentialProvided: refused,
+                               .notAuthenticated: refused, .storeUnavailable: refused,
                                .tick: "", .transportLost: "finished(deliveredUnconfirmed.failed.transportLost)"]),
     ]
 
     static let receiverTable: [(SessionPair.Step, [LocalEvent: String])] = [
         (.helloAccepted, [.codeConfirmed: refused, .codeRejected: refused, .cancel: "send(abort) finished(cancelled.local)",
+                          .storeUnavailable: refused, .notAuthenticated: refused,
                           .importFinished: refused, .tick: "", .transportLost: "finished(failed.transportLost)"]),
         (.revealReceived, [.codeConfirmed: refused, .codeRejected: "send(abort) finished(rejected.local)",
-                           .cancel: "send(abort) finished(cancelled.local)", .importFinished: refused, .tick: "",
-                           .transportLost: "finished(failed.transportLost)"]),
+                           .cancel: "send(abort) finished(cancelled.local)",
+                           .storeUnavailable: "send(abort) finished(storeUnavailable.local)", .notAuthenticated: refused,
+                           .importFinished: refused, .tick: "", .transportLost: "finished(failed.transportLost)"]),
         (.offerReceived, [.codeConfirmed: "send(accept)", .codeRejected: "send(abort) finished(rejected.local)",
-                          .cancel: "send(abort) finished(cancelled.local)", .importFinished: refused, .tick: "",
-                          .transportLost: "finished(failed.transportLost)"]),
+                          .cancel: "send(abort) finished(cancelled.local)",
+                          .storeUnavailable: "send(abort) finished(storeUnavailable.local)",
+                          .notAuthenticated: "send(abort) finished(notAuthenticated.local)",
+                          .importFinished: refused, .tick: "", .transportLost: "finished(failed.transportLost)"]),
         (.receiverConfirmed, [.codeConfirmed: refused, .codeRejected: "send(abort) finished(rejected.local)",
-                              .cancel: "send(abort) finished(cancelled.local)", .importFinished: refused, .tick: "",
-                              .transportLost: "finished(failed.transportLost)"]),
+                              .cancel: "send(abort) finished(cancelled.local)",
+                              .storeUnavailable: "send(abort) finished(storeUnavailable.local)", .notAuthenticated: refused,
+                              .importFinished: refused, .tick: "", .transportLost: "finished(failed.transportLost)"]),
         (.credentialReceived, [.codeConfirmed: refused, .codeRejected: refused, .cancel: refused,
+                               .storeUnavailable: refused, .notAuthenticated: refused,
                                .importFinished: "send(receipt) finished(completed.declined)", .tick: "", .transportLost: ""]),
     ]
 
-    static func senderEvent(_ event: LocalEvent) -> SenderEvent {
+    /// The sender's event for `event`; the typed code is the receiving screen's (right) code.
+    static func senderEvent(_ event: LocalEvent, pair: SessionPair) -> SenderEvent {
         switch event {
-        case .codeConfirmed: .codeConfirmed
+        case .codeEntered: pair.typedCode
         case .codeRejected: .codeRejected
         case .cancel: .cancel
         case .credentialProvided: .credentialProvided(Fixtures.secret(Fixtures.password))
+        case .notAuthenticated: .notAuthenticated
+        case .storeUnavailable: .storeUnavailable
         case .tick: .tick
-        case .transportLost, .importFinished: .transportLost
+        case .transportLost, .importFinished, .codeConfirmed: .transportLost
         }
     }
 
@@ -57,9 +72,11 @@ import Testing
         case .codeConfirmed: .codeConfirmed
         case .codeRejected: .codeRejected
         case .cancel: .cancel
+        case .storeUnavailable: .storeUnavailable
+        case .notAuthenticated: .notAuthenticated
         case .importFinished: .importFinished(.declined)
         case .tick: .tick
-        case .transportLost, .credentialProvided: .transportLost
+        case .transportLost, .credentialProvided, .codeEntered: .transportLost
         }
     }
 
@@ -69,7 +86,7 @@ import Testing
             for (event, expected) in row {
                 let pair = try SessionPair()
                 try pair.run(until: step)
-                let input = Self.senderEvent(event)
+                let input = Self.senderEvent(event, pair: pair)
                 if expected == Self.refused {
                     #expect(throws: HandoffError.invalidEvent(event, in: .sender(phase)), "\(phase) \(event)") {
                         try pair.sender.handle(input, now: Fixtures.start)

@@ -22,7 +22,7 @@ import AccountHandoffTestSupport
     @Test func anOfferBeforeTheRevealIsOutOfOrderAndTheSessionRecovers() throws {
         let pair = try SessionPair()
         try pair.run(until: .helloAccepted)
-        try pair.send(.codeConfirmed)
+        try pair.send(pair.typedCode)
         #expect(try pair.receive(.frameReceived(pair.senderFrames[1])).kinds == ["ignored(outOfOrder)"])
         #expect(pair.receiver.phase == .awaitingReveal)
         #expect(try pair.receive(.frameReceived(pair.senderFrames[0])).kinds == ["showShortCode"])

@@ -24,9 +24,9 @@ import AccountHandoffTestSupport
             for action in step.actions {
                 switch action {
                 case .send(let frame): sent = frame; run.frames.append(frame)
-                case .showShortCode(let code): run.codes.append(code)
+                case .askForCode: if let code = sender.shortCode { run.codes.append(code) }
                 case .finished(let outcome): run.outcomes.append("sender " + outcome.identifier)
-                case .reply, .requestCredential, .anotherDeviceJoined, .ignored: break
+                case .reply, .codeMismatch, .requestCredential, .anotherDeviceJoined, .ignored: break
                 }
             }
             return sent
@@ -49,7 +49,7 @@ import AccountHandoffTestSupport
         let now = Fixtures.start
         let reveal = try #require(absorb(try sender.handle(.frameReceived(hello), now: now)))
         _ = absorb(try receiver.handle(.frameReceived(reveal), now: now))
-        let offer = try #require(absorb(try sender.handle(.codeConfirmed, now: now)))
+        let offer = try #require(absorb(try sender.handle(.codeEntered(sender.shortCode!.digits), now: now)))
         _ = absorb(try receiver.handle(.frameReceived(offer), now: now))
         let accept = try #require(absorb(try receiver.handle(.codeConfirmed, now: now)))
         _ = absorb(try sender.handle(.frameReceived(accept), now: now))

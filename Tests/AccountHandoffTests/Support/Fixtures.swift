@@ -95,7 +95,7 @@ final class SessionPair {
             absorbReceiver(first)
         case .helloAccepted: absorbSender(try sender.handle(.frameReceived(receiverFrames[0]), now: now))
         case .revealReceived: absorbReceiver(try receiver.handle(.frameReceived(senderFrames[0]), now: now))
-        case .senderConfirmed: absorbSender(try sender.handle(.codeConfirmed, now: now))
+        case .senderConfirmed: absorbSender(try sender.handle(typedCode, now: now))
         case .offerReceived: absorbReceiver(try receiver.handle(.frameReceived(senderFrames[1]), now: now))
         case .receiverConfirmed: absorbReceiver(try receiver.handle(.codeConfirmed, now: now))
         case .acceptReceived: absorbSender(try sender.handle(.frameReceived(receiverFrames[1]), now: now))
@@ -124,8 +124,8 @@ final class SessionPair {
         for action in step.actions {
             switch action {
             case .send(let bytes): senderFrames.append(bytes)
-            case .showShortCode(let code): senderCode = code
-            case .reply, .requestCredential, .anotherDeviceJoined, .ignored, .finished: break
+            case .askForCode: senderCode = sender.shortCode
+            case .reply, .codeMismatch, .requestCredential, .anotherDeviceJoined, .ignored, .finished: break
             }
         }
         return step
@@ -145,6 +145,10 @@ final class SessionPair {
         }
         return step
     }
+
+    /// The sending person types the code the receiving device shows (its code is the
+    /// sender's in one session; before the reveal, the sender's own).
+    var typedCode: SenderEvent { .codeEntered((receiverCode ?? sender.shortCode)?.digits ?? "000000") }
 
     /// Whether every guarded buffer both sessions own reads as zeros.
     var allSessionSecretsWiped: Bool {
@@ -182,7 +186,8 @@ extension SenderAction {
         switch self {
         case .send(let bytes): "send(\(frameType(bytes)))"
         case .reply(let bytes): "reply(\(frameType(bytes)))"
-        case .showShortCode: "showShortCode"
+        case .askForCode: "askForCode"
+        case .codeMismatch(let remaining): "codeMismatch(\(remaining))"
         case .requestCredential: "requestCredential"
         case .anotherDeviceJoined: "anotherDeviceJoined"
         case .ignored(let error): "ignored(\(error.identifier))"
@@ -198,7 +203,7 @@ extension SenderAction {
     var frame: [UInt8]? {
         switch self {
         case .send(let bytes), .reply(let bytes): bytes
-        case .showShortCode, .requestCredential, .anotherDeviceJoined, .ignored, .finished: nil
+        case .askForCode, .codeMismatch, .requestCredential, .anotherDeviceJoined, .ignored, .finished: nil
         }
     }
 }

@@ -54,10 +54,16 @@ public enum SessionPhase: Hashable, Sendable, CustomStringConvertible {
 
 /// The local events an app can feed into a session, named in ``HandoffError/invalidEvent(_:in:)``.
 public enum LocalEvent: String, Hashable, Sendable, CaseIterable, CustomStringConvertible {
-    /// The person confirmed the code (receiver: and the account).
+    /// Sender: the person typed the code the receiving device shows.
+    case codeEntered
+    /// Receiver: the person accepted the offered account.
     case codeConfirmed
     /// The person rejected the code or the account.
     case codeRejected
+    /// Receiver: the app found that it cannot store the offered account.
+    case storeUnavailable
+    /// Local authentication failed.
+    case notAuthenticated
     /// The person cancelled.
     case cancel
     /// Sender: the app handed over the password.

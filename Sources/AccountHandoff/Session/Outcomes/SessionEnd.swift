@@ -12,15 +12,23 @@ public enum ReceiptStatus: UInt8, Hashable, Sendable, CaseIterable {
     case imported = 1
     /// Validation against the mail server failed; the app discarded the account.
     case validationFailed = 2
-    /// The receiving person or app declined to import (for example, to keep an existing account).
+    /// The receiving app declined to import for a reason of its own; nothing was changed.
     case declined = 3
+    /// The receiving device could not store the account (its store or keychain failed while
+    /// importing); nothing was changed.
+    case storeFailed = 4
+    /// The receiving person cancelled while the account was being imported; nothing was kept.
+    case cancelled = 5
 
-    /// A stable identifier (Spec 3.6): `imported`, `validationFailed` or `declined`.
+    /// A stable identifier (Spec 3.6): `imported`, `validationFailed`, `declined`,
+    /// `storeFailed` or `cancelled`.
     public var identifier: String {
         switch self {
         case .imported: "imported"
         case .validationFailed: "validationFailed"
         case .declined: "declined"
+        case .storeFailed: "storeFailed"
+        case .cancelled: "cancelled"
         }
     }
 }
@@ -33,6 +41,12 @@ public enum SessionEnd: Hashable, Sendable {
     case rejected(by: Party)
     /// A second device completed key confirmation for the same transfer.
     case contested
+    /// That side's account store or keychain could not do what the transfer needs (the
+    /// receiver cannot store the account: locked, unwritable, full or missing; the sender
+    /// cannot read the password), so it stopped before the password travelled.
+    case storeUnavailable(by: Party)
+    /// Local authentication (biometrics, passcode or password) failed on that side.
+    case notAuthenticated(by: Party)
     /// The expiry passed.
     case expired
     /// The transport was lost, or the peer broke the protocol with an authenticated message.
@@ -44,6 +58,8 @@ public enum SessionEnd: Hashable, Sendable {
         case .cancelled(let party): "cancelled.\(party.rawValue)"
         case .rejected(let party): "rejected.\(party.rawValue)"
         case .contested: "contested"
+        case .storeUnavailable(let party): "storeUnavailable.\(party.rawValue)"
+        case .notAuthenticated(let party): "notAuthenticated.\(party.rawValue)"
         case .expired: "expired"
         case .failed(let error): "failed.\(error.identifier)"
         }
@@ -59,6 +75,10 @@ public enum SessionEnd: Hashable, Sendable {
         case .cancelled(by: .peer): .cancelledByPeer
         case .rejected(by: .peer): .rejectedByPeer
         case .contested: .anotherDeviceJoined
+        case .storeUnavailable(by: .local): .storeUnavailable
+        case .storeUnavailable(by: .peer): .peerStoreUnavailable
+        case .notAuthenticated(by: .local): .notAuthenticated
+        case .notAuthenticated(by: .peer): .peerNotAuthenticated
         case .expired: .expired
         case .failed(let error): error
         }

@@ -31,11 +31,7 @@ public final class HandoffReceiver {
     public static func scan(payload: SessionPayload, expecting intent: TransferIntent = .sendAccount,
                             configuration: ReceiverConfiguration = .standard, random: RandomSource,
                             now: Date, registry: ReceiverRegistry? = nil) throws(HandoffError) -> (receiver: HandoffReceiver, step: ReceiverStep) {
-        let clock = try SessionClock(start: now)
-        guard payload.intent == intent else { throw .wrongIntent(payload.intent.rawValue) }
-        let skew = Double(configuration.clockSkewTolerance)
-        guard clock.time < Double(payload.expiry) + skew else { throw .expired }
-        guard Double(payload.expiry) <= clock.time + Double(SenderConfiguration.maximumLifetime) + skew else { throw .expiryTooFar }
+        let clock = try checkTime(payload: payload, expecting: intent, configuration: configuration, now: now)
         try registry?.claim(payload)
         let channel: SecureChannel
         let hello: [UInt8]
@@ -48,6 +44,30 @@ public final class HandoffReceiver {
         let receiver = HandoffReceiver(payload: payload, configuration: configuration, clock: clock,
                                        state: .awaitingReveal(ReceiverAwaitingReveal(channel: channel)))
         return (receiver, ReceiverStep(actions: [.send(hello)], nextDeadline: receiver.nextDeadline))
+    }
+
+    /// Steps S0-S4 without the claim: whether a scan of `payload` now would pass them. A
+    /// driver checks this before it connects, so that an expired, far-future or already used
+    /// code never opens a connection (the scan itself checks again and claims).
+    ///
+    /// - Throws: the errors of steps S0-S4 (``HandoffError/alreadyScanned`` when `registry`
+    ///   already holds the transfer ID).
+    public static func check(payload: SessionPayload, expecting intent: TransferIntent = .sendAccount,
+                             configuration: ReceiverConfiguration = .standard, now: Date,
+                             registry: ReceiverRegistry? = nil) throws(HandoffError) {
+        _ = try checkTime(payload: payload, expecting: intent, configuration: configuration, now: now)
+        if registry?.hasClaimed(payload.transferID) == true { throw .alreadyScanned }
+    }
+
+    /// Steps S0-S3.
+    private static func checkTime(payload: SessionPayload, expecting intent: TransferIntent,
+                                  configuration: ReceiverConfiguration, now: Date) throws(HandoffError) -> SessionClock {
+        let clock = try SessionClock(start: now)
+        guard payload.intent == intent else { throw .wrongIntent(payload.intent.rawValue) }
+        let skew = Double(configuration.clockSkewTolerance)
+        guard clock.time < Double(payload.expiry) + skew else { throw .expired }
+        guard Double(payload.expiry) <= clock.time + Double(SenderConfiguration.maximumLifetime) + skew else { throw .expiryTooFar }
+        return clock
     }
 
     /// Steps S5-S7: draws the key pair, derives the keys, builds the hello; the private key
@@ -124,17 +144,19 @@ public final class HandoffReceiver {
             switch event {
             case .frameReceived: return [.ignored(.sessionFinished)]
             case .tick, .transportLost, .cancel: return []
-            case .codeConfirmed, .codeRejected, .importFinished: throw .sessionFinished
+            case .codeConfirmed, .codeRejected, .storeUnavailable, .notAuthenticated, .importFinished: throw .sessionFinished
             }
         }
         if let deadline = nextDeadline, clock.time >= deadline.timeIntervalSince1970 {
-            return [finish(.ended(.expired))]
+            return expire()
         }
         switch event {
         case .frameReceived(let bytes): return receive(bytes)
         case .codeConfirmed: return try accept()
         case .codeRejected: return try abort(.rejected)
         case .cancel: return try abort(.cancelled)
+        case .storeUnavailable: return try abort(.storeUnavailable)
+        case .notAuthenticated: return try abort(.notAuthenticated)
         case .importFinished(let status): return try sendReceipt(status)
         case .tick: return []
         case .transportLost: return transportLost()
@@ -152,22 +174,40 @@ public final class HandoffReceiver {
         return [.send(frame)]
     }
 
+    /// Ends the session with an abort this side's person or app caused (Spec 6.2): a cancel
+    /// from any state before the import; a rejection or a store that cannot take the account
+    /// once there is a code; a failed authentication when the person accepts the account.
     private func abort(_ reason: AbortReason) throws(HandoffError) -> [ReceiverAction] {
-        let event: LocalEvent = reason == .cancelled ? .cancel : .codeRejected
+        let event: LocalEvent
+        let end: SessionEnd
+        switch reason {
+        case .cancelled: (event, end) = (.cancel, .cancelled(by: .local))
+        case .storeUnavailable: (event, end) = (.storeUnavailable, .storeUnavailable(by: .local))
+        case .notAuthenticated: (event, end) = (.notAuthenticated, .notAuthenticated(by: .local))
+        case .rejected, .contested, .expired: (event, end) = (.codeRejected, .rejected(by: .local))
+        }
         let channel: SecureChannel
-        switch state {
-        case .awaitingReveal(let current):
-            guard reason == .cancelled else { throw refuse(event) }  // no code shown yet
-            channel = current.channel
-        case .awaitingOffer(let current): channel = current.channel
-        case .reviewingOffer(let current): channel = current.channel
-        case .awaitingCredentialFrame(let current): channel = current.channel
-        case .awaitingImportResult, .finished:
-            // The credential is the app's: only its import result ends the session.
+        switch (state, reason) {
+        case (.awaitingReveal(let current), .cancelled): channel = current.channel
+        case (.awaitingOffer(let current), _) where reason != .notAuthenticated: channel = current.channel
+        case (.reviewingOffer(let current), _): channel = current.channel
+        case (.awaitingCredentialFrame(let current), _) where reason != .notAuthenticated: channel = current.channel
+        case (.awaitingReveal, _), (.awaitingOffer, _), (.awaitingCredentialFrame, _), (.awaitingImportResult, _), (.finished, _):
+            // No code yet, nothing to authenticate for, or the credential is the app's (only its
+            // import result ends the session then).
             throw refuse(event)
         }
         let frame = try channel.sealAbort(reason)
-        return [.send(frame), finish(.ended(reason == .cancelled ? .cancelled(by: .local) : .rejected(by: .local)))]
+        return [.send(frame), finish(.ended(end))]
+    }
+
+    /// The expiry rule fired (Spec 6.0 step 3): a receiver that holds the session's keys tells
+    /// the sender with `abort(expired)` before it ends.
+    private func expire() -> [ReceiverAction] {
+        guard let channel = state.channel, let frame = try? channel.sealAbort(.expired) else {
+            return [finish(.ended(.expired))]
+        }
+        return [.send(frame), finish(.ended(.expired))]
     }
 
     private func sendReceipt(_ status: ReceiptStatus) throws(HandoffError) -> [ReceiverAction] {
@@ -178,7 +218,12 @@ public final class HandoffReceiver {
     }
 
     private func transportLost() -> [ReceiverAction] {
-        guard case .awaitingImportResult(var current) = state else { return [finish(.ended(.failed(.transportLost)))] }
+        // The sender stops at the expiry and closes its connection; its abort(expired) can be
+        // lost (before the reveal it holds no keys to send one). Once the expiry has passed, a
+        // closed connection is that stop, and the person is told the code ran out (Spec 6.2).
+        guard case .awaitingImportResult(var current) = state else {
+            return [finish(.ended(clock.time >= Double(payload.expiry) ? .expired : .failed(.transportLost)))]
+        }
         current.transportLost = true
         state = .awaitingImportResult(current)
         return []

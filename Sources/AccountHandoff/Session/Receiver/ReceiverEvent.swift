@@ -2,10 +2,16 @@
 public enum ReceiverEvent: Sendable {
     /// Bytes of one frame arrived from the transport.
     case frameReceived([UInt8])
-    /// The receiving person confirmed the code and the offered account.
+    /// The receiving person accepted the offered account (its code was typed on the sending
+    /// device, Spec 4.4), after the app prepared the import and authenticated the person.
     case codeConfirmed
-    /// The receiving person saw different codes or declined the account.
+    /// The receiving person declined the account.
     case codeRejected
+    /// The app cannot store the offered account (its store or keychain is locked,
+    /// unwritable, full or missing); the sending device is told, before the password travels.
+    case storeUnavailable
+    /// Local authentication failed when the person accepted (Spec 8.7).
+    case notAuthenticated
     /// The receiving person cancelled (not possible while the app imports the account).
     case cancel
     /// The app finished importing (or refused) the delivered account; sends the receipt.
@@ -20,7 +26,7 @@ public enum ReceiverEvent: Sendable {
 public enum ReceiverAction: Sendable {
     /// Send these frame bytes to the sender.
     case send([UInt8])
-    /// Show this short code for the person to compare with the other device.
+    /// Show this short code: the sending person types it on the sending device (Spec 4.4).
     case showShortCode(ShortCode)
     /// Show the offered account next to the short code and the expiry, then ask the person to
     /// confirm both (and, when an account with the same identity exists, how to import it).

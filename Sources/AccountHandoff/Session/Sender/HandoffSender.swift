@@ -24,6 +24,11 @@ public final class HandoffSender {
     /// Seconds after the expiry that the sender keeps waiting for a receipt once the
     /// credential has left (Spec 6.1).
     public static let receiptWaitSeconds: UInt32 = 120
+    /// How many six-digit codes the sending person may type before a mismatch ends the
+    /// session as rejected (Spec 4.4). Both codes are fixed before the first entry, so a
+    /// second or third entry compares the same two values again: it forgives a typing slip
+    /// and gives a man in the middle nothing (Spec 8.2).
+    public static let maximumCodeEntries = 3
 
     /// What to encode into the QR code.
     public var payload: SessionPayload { context.payload }
@@ -97,7 +102,9 @@ public final class HandoffSender {
     }
 
     /// The short code, once a receiver's hello was accepted (it stays available after the end).
-    public var shortCode: ShortCode? {
+    /// Never show it before the person typed it: the sending person types the code the
+    /// receiving device shows (Spec 4.4); test and vector hook.
+    package var shortCode: ShortCode? {
         if case .finished(let finished) = state { return finished.shortCode }
         return state.established?.shortCode
     }
@@ -142,17 +149,19 @@ public final class HandoffSender {
             switch event {
             case .frameReceived: return [.ignored(.sessionFinished)]
             case .tick, .transportLost, .cancel: return []
-            case .codeConfirmed, .codeRejected, .credentialProvided: throw .sessionFinished
+            case .codeEntered, .codeRejected, .notAuthenticated, .storeUnavailable, .credentialProvided: throw .sessionFinished
             }
         }
         if let deadline = nextDeadline, clock.time >= deadline.timeIntervalSince1970 {
             event.wipeCredential()
-            return [finish(withEnd: .expired)]
+            return expire()
         }
         switch event {
         case .frameReceived(let bytes): return receive(bytes)
-        case .codeConfirmed: return try confirmCode()
+        case .codeEntered(let typed): return try enter(typed)
         case .codeRejected: return try reject()
+        case .notAuthenticated: return try endBeforeCredential(.notAuthenticated, outcome: .notAuthenticated(by: .local))
+        case .storeUnavailable: return try endBeforeCredential(.storeUnavailable, outcome: .storeUnavailable(by: .local))
         case .cancel: return try cancel()
         case .credentialProvided(let credential):
             defer { credential.wipe() }
@@ -166,13 +175,46 @@ public final class HandoffSender {
 
     private func refuse(_ event: LocalEvent) -> HandoffError { .invalidEvent(event, in: .sender(state.phase)) }
 
-    private func confirmCode() throws(HandoffError) -> [SenderAction] {
-        guard case .awaitingCodeConfirmation(let current) = state else { throw refuse(.codeConfirmed) }
+    /// The person typed the code the receiving device shows (Spec 4.4, 6.1).
+    private func enter(_ typed: String) throws(HandoffError) -> [SenderAction] {
+        guard case .awaitingCodeConfirmation(var current) = state else { throw refuse(.codeEntered) }
+        guard ShortCode.isEntry(typed) else { throw .malformed(.typedCode) }
+        guard current.established.shortCode.matches(typed: typed) else {
+            current.noteMismatch()
+            guard current.remainingEntries > 0 else { return try abort(.rejected, outcome: .rejected(by: .local)) }
+            state = .awaitingCodeConfirmation(current)
+            return [.codeMismatch(remainingEntries: current.remainingEntries)]
+        }
+        return try sendOffer(current)
+    }
+
+    private func sendOffer(_ current: SenderAwaitingCodeConfirmation) throws(HandoffError) -> [SenderAction] {
         let plaintext = try SecretBytes(copying: AccountMetadataCodec.encode(context.account))
         defer { plaintext.wipe() }
         let offer = current.established.channel.seal(.offer, plaintext: plaintext)
         state = .awaitingAccept(SenderAwaitingAccept(previous: current))
         return [.send(offer)]
+    }
+
+    /// The gate or the keychain failed right before the password would have been read.
+    private func endBeforeCredential(_ reason: AbortReason, outcome: SessionEnd) throws(HandoffError) -> [SenderAction] {
+        guard case .awaitingCredential = state else { throw refuse(reason == .notAuthenticated ? .notAuthenticated : .storeUnavailable) }
+        return try abort(reason, outcome: outcome)
+    }
+
+    /// The expiry rule fired (Spec 6.0 step 3): a sender that holds a receiver's keys tells it
+    /// with `abort(expired)`, so that device says "expired" too; the credential wait ends
+    /// without a frame.
+    private func expire() -> [SenderAction] {
+        switch state {
+        case .awaitingCodeConfirmation, .awaitingAccept, .awaitingCredential:
+            guard let established = state.established, let frame = try? established.channel.sealAbort(.expired) else {
+                return [finish(withEnd: .expired)]
+            }
+            return [.send(frame), finish(withEnd: .expired)]
+        case .awaitingHello, .awaitingReceipt, .finished:
+            return [finish(withEnd: .expired)]
+        }
     }
 
     private func reject() throws(HandoffError) -> [SenderAction] {
@@ -319,7 +361,7 @@ public final class HandoffSender {
         channel.keys.codeKey.wipe()
         let established = SenderEstablished(channel: channel, acceptedHello: hello, shortCode: code)
         state = .awaitingCodeConfirmation(SenderAwaitingCodeConfirmation(previous: current, established: established))
-        return [.send(reveal), .showShortCode(code)]
+        return [.send(reveal), .askForCode]
     }
 
     /// A second device proved it saw the QR before the credential left: end the session for

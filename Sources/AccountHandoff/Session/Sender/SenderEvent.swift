@@ -2,15 +2,23 @@
 public enum SenderEvent: Sendable {
     /// Bytes of one frame arrived from the transport.
     case frameReceived([UInt8])
-    /// The sending person confirmed that both devices show the same code.
-    case codeConfirmed
-    /// The sending person saw different codes or declined.
+    /// The sending person typed the code that the receiving device shows (Spec 4.4). The
+    /// sender never shows its own code, so a careless "yes" cannot confirm a device that
+    /// shows none: only the six digits on the receiving screen do.
+    case codeEntered(String)
+    /// The sending person declined (or the receiving screen shows no code).
     case codeRejected
     /// The sending person cancelled. After the credential left this only ends the wait.
     case cancel
     /// The app re-authenticated the user and hands over the password. The session wipes the
     /// buffer in every case: once it is encrypted, refused, or the session has ended.
     case credentialProvided(SecretBytes)
+    /// Local authentication failed right before the password would have been read (Spec 8.7);
+    /// the receiving device is told. (A cancelled authentication is ``cancel``.)
+    case notAuthenticated
+    /// The password could not be read from this device's keychain; the receiving device is
+    /// told that this device's store failed.
+    case storeUnavailable
     /// Time passed; only checks the expiry. Feed it at the step's ``SessionStep/nextDeadline``.
     case tick
     /// The transport closed or timed out.
@@ -20,8 +28,10 @@ public enum SenderEvent: Sendable {
     var localEvent: LocalEvent? {
         switch self {
         case .frameReceived: nil
-        case .codeConfirmed: .codeConfirmed
+        case .codeEntered: .codeEntered
         case .codeRejected: .codeRejected
+        case .notAuthenticated: .notAuthenticated
+        case .storeUnavailable: .storeUnavailable
         case .cancel: .cancel
         case .credentialProvided: .credentialProvided
         case .tick: .tick
@@ -43,8 +53,13 @@ public enum SenderAction: Sendable {
     /// that proved it saw the QR, told that the transfer is contested. Its connection is not
     /// the session's.
     case reply([UInt8])
-    /// Show this short code for the person to compare with the other device.
-    case showShortCode(ShortCode)
+    /// A receiving device proved it saw the QR: ask the person to type the code that the
+    /// receiving device shows (this device never shows its own), then feed
+    /// ``SenderEvent/codeEntered(_:)``.
+    case askForCode
+    /// The typed code did not match; `remainingEntries` more may be typed before the
+    /// session ends as rejected (Spec 4.4).
+    case codeMismatch(remainingEntries: Int)
     /// Both people confirmed. Re-authenticate the user locally now, then feed
     /// ``SenderEvent/credentialProvided(_:)`` with the password.
     case requestCredential

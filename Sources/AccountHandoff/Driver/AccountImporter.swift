@@ -1,0 +1,75 @@
+/// Imports an offered account on the receiving device in two phases, inside the receiver
+/// session (Spec 6.2): prepared when the offer arrives, before the password travels; completed
+/// when it arrives. `ImportCoordinator` (module `AccountHandoffImport`) is one.
+public protocol AccountImporter: Sendable {
+    /// What the app shows next to the offered account and lets the person decide on (for
+    /// example the conflicting stored accounts and the choices that apply).
+    associatedtype Preparation: AccountImportPreparation
+
+    /// The offer arrived: check that this device can store it and find conflicts, before the
+    /// password travels.
+    ///
+    /// - Throws: ``ImportNotReady/storeUnavailable(reason:)`` when the store cannot take the
+    ///   account now (locked, unwritable, full, keychain locked or missing): the session then
+    ///   stops with `storeUnavailable` and the sending device is told; nothing is sent.
+    func prepareImport(of offer: AccountMetadata) async throws(ImportNotReady) -> Preparation
+}
+
+/// One prepared import, from the offer until its outcome.
+public protocol AccountImportPreparation: Sendable {
+    /// The person accepts: checks that every conflict has a choice and that the store is
+    /// still writable. The session calls it before it authenticates the person and before
+    /// anything is sent.
+    ///
+    /// - Throws: ``ImportNotReady/choiceRequired`` (nothing happens; ask the person, then
+    ///   accept again) or ``ImportNotReady/storeUnavailable(reason:)`` (the session stops).
+    func checkReady() throws(ImportNotReady)
+
+    /// The password arrived: store the account, validate it, commit or roll back. If the task
+    /// is cancelled (the person cancelled during the import), roll back and report
+    /// ``ReceiptStatus/cancelled``.
+    ///
+    /// - Parameter account: the delivered account. Read its credential; do not keep a
+    ///   reference: the session wipes the credential as soon as this returns.
+    /// - Returns: the receipt status and a sentence for the person.
+    func importAccount(_ account: ImportedAccount) async -> ImportReport
+
+    /// The session ended before the password arrived: release whatever the preparation holds.
+    /// Nothing was changed.
+    func abandon()
+}
+
+/// What an import did: the receipt status sent to the sending device and a sentence for the
+/// receiving person (for example which server could not be reached).
+public struct ImportReport: Sendable, Hashable {
+    /// What the receipt tells the sending device.
+    public let status: ReceiptStatus
+    /// A whole sentence for the receiving person; never a secret.
+    public let message: String
+
+    /// A report.
+    public init(status: ReceiptStatus, message: String) {
+        self.status = status
+        self.message = message
+    }
+}
+
+/// Why an import cannot go ahead yet.
+public enum ImportNotReady: Error, Sendable, Hashable {
+    /// The offer conflicts with a stored account and the person has not chosen what to do.
+    case choiceRequired
+    /// The store cannot take the account now; `reason` is a whole, secret-free sentence.
+    case storeUnavailable(reason: String)
+}
+
+extension ImportNotReady: CustomStringConvertible, LocalizedErrorSentence {
+    /// The sentence for people.
+    public var description: String {
+        switch self {
+        case .choiceRequired:
+            "This device already has an account like the one offered; choose whether to replace it, keep both or cancel, then accept again."
+        case .storeUnavailable(let reason):
+            reason
+        }
+    }
+}

@@ -1,0 +1,37 @@
+import AccountHandoff
+
+/// The coordinator is the receiver session's importer (Spec 6.2): the session prepares the
+/// import when the account is offered and completes it when the password arrives, so an app
+/// writes no adapter.
+extension ImportCoordinator: AccountImporter {
+    /// ``prepare(offer:)`` for the session: a store that cannot take the account becomes
+    /// ``ImportNotReady/storeUnavailable(reason:)`` with the sentence of ``ImportOutcome/message``.
+    public func prepareImport(of offer: AccountMetadata) async throws(ImportNotReady) -> PreparedImport {
+        do {
+            return try prepare(offer: offer)
+        } catch {
+            throw .storeUnavailable(reason: ImportOutcome.declined(.failed(error)).message)
+        }
+    }
+}
+
+extension PreparedImport: AccountImportPreparation {
+    /// Ready when every conflict has a choice and both stores are still writable.
+    public func checkReady() throws(ImportNotReady) {
+        guard hasChoiceIfNeeded else { throw .choiceRequired }
+        do { try checkStoresWritable() } catch {
+            throw .storeUnavailable(reason: ImportOutcome.declined(.failed(error)).message)
+        }
+    }
+
+    /// Stages, validates and commits or rolls back; the report's sentence is
+    /// ``ImportOutcome/message``. Cancelling the task rolls back and reports
+    /// ``ReceiptStatus/cancelled``.
+    public func importAccount(_ account: ImportedAccount) async -> ImportReport {
+        let outcome = await complete(with: account)
+        return ImportReport(status: outcome.receiptStatus, message: outcome.message)
+    }
+
+    /// Ends the import before the password arrived; nothing was changed.
+    public func abandon() { cancel() }
+}

@@ -1,0 +1,115 @@
+import AccountHandoff
+
+/// What version 3 adds to the flow: the sending person types the receiving screen's code
+/// (Spec 4.4), declines a device can make before the password travels (store, local
+/// authentication, Spec 3.6, 8.7), the new receipt statuses, and expiry told to the peer
+/// (Spec 6.0 step 3).
+extension SessionScenarios {
+    static var typedConfirmation: [Scenario] {
+        [
+            Scenario("sender-types-the-code-after-slips", "The sending person types three digits (not a code: refused, no try used), six letters and digits (refused), a wrong six-digit code (one try used, two left), then the receiving screen's code with its space.") { r in
+                try reveal(r)
+                let right = try r.senderCode()
+                try r.sender(.codeTyped("861"), at: t0 + 14, note: "three digits: not an entry")
+                try r.sender(.codeTyped("12345a"), at: t0 + 14, note: "a letter: not an entry")
+                try r.sender(.codeTyped(otherCode(right)), at: t0 + 15, note: "six digits that differ: a try is used")
+                try r.sender(.codeTyped(right.grouped), at: t0 + 16, note: "the receiving screen's code, grouped as shown")
+                try r.deliver(from: "sender", to: "receiver", at: t0 + 17)
+            },
+            Scenario("sender-types-a-wrong-code-three-times", "Three six-digit entries that differ from the receiving screen's code: the third ends the session as rejected, and the receiver learns it.") { r in
+                try reveal(r)
+                let wrong = otherCode(try r.senderCode())
+                try r.sender(.codeTyped(wrong), at: t0 + 15)
+                try r.sender(.codeTyped(wrong), at: t0 + 16)
+                try r.sender(.codeTyped(wrong), at: t0 + 17, note: "the last allowed entry")
+                try r.deliver(from: "sender", to: "receiver", at: t0 + 18)
+            },
+            Scenario("sender-code-entry-before-a-receiver", "A code typed while no receiving device has joined is refused; the person cannot confirm a device that shows no code.") { r in
+                try r.scan(at: t0 + 10)
+                try r.sender(.codeTyped("000000"), at: t0 + 10.5, note: "no hello accepted yet: refused")
+                try r.deliver(from: "receiver", to: "sender", at: t0 + 11)
+                try r.sender(.codeConfirmed, at: t0 + 12)
+            },
+        ]
+    }
+
+    static var declinesBeforeTheCredential: [Scenario] {
+        [
+            Scenario("sender-not-authenticated", "Both people confirmed, but the sending person fails local authentication: abort(5) before the password is read.") { r in
+                try accept(r)
+                try r.sender(.notAuthenticated, at: t0 + 35)
+                try r.deliver(from: "sender", to: "receiver", at: t0 + 36)
+            },
+            Scenario("sender-store-unavailable", "Both people confirmed, but the sending device cannot read the password: abort(4).") { r in
+                try accept(r)
+                try r.sender(.storeUnavailable, at: t0 + 35)
+                try r.deliver(from: "sender", to: "receiver", at: t0 + 36)
+            },
+            Scenario("receiver-store-unavailable-before-offer", "The receiving device finds its store unusable once the code is shown: abort(4); a gate failure is refused before the offer.") { r in
+                try reveal(r)
+                try r.receiver(.notAuthenticated, at: t0 + 14, note: "nothing to authenticate for yet: refused")
+                try r.receiver(.storeUnavailable, at: t0 + 15)
+                try r.deliver(from: "receiver", to: "sender", at: t0 + 16)
+            },
+            Scenario("receiver-store-unavailable-reviewing", "The import cannot be prepared when the account is offered (store locked, unwritable, full): abort(4) before the password travels.") { r in
+                try offer(r)
+                try r.receiver(.storeUnavailable, at: t0 + 25)
+                try r.deliver(from: "receiver", to: "sender", at: t0 + 26)
+            },
+            Scenario("receiver-not-authenticated", "The receiving person fails local authentication when accepting: abort(5) instead of the accept.") { r in
+                try offer(r)
+                try r.receiver(.notAuthenticated, at: t0 + 25)
+                try r.deliver(from: "receiver", to: "sender", at: t0 + 26)
+            },
+            Scenario("receiver-store-unavailable-after-accept", "The store fails after the accept left but before the credential arrived: abort(4); the credential, already sealed, ends the sender as delivered-unconfirmed.") { r in
+                try accept(r)
+                try r.receiver(.storeUnavailable, at: t0 + 35)
+                try r.sender(.credential(password), at: t0 + 40)
+                try r.deliver(from: "receiver", to: "sender", at: t0 + 41)
+            },
+        ]
+    }
+
+    static var newReceipts: [Scenario] {
+        [
+            Scenario("happy-store-failed", "Complete transfer; the receiving device cannot store the account while importing (receipt 4).") { try complete($0, .storeFailed) },
+            Scenario("happy-cancelled-while-importing", "Complete transfer; the receiving person cancels while the account is being checked (receipt 5).") { try complete($0, .cancelled) },
+        ]
+    }
+
+    static var expiryTold: [Scenario] {
+        [
+            Scenario("expired-while-comparing-tells-the-receiver", "The sender's expiry fires while the people compare the code: it sends abort(6), and the receiver ends expired at once, long before its own expiry + skew.") { r in
+                try reveal(r)
+                try r.sender(.tick, at: r.expiry())
+                try r.deliver(from: "sender", to: "receiver", at: r.expiry() + 0.5)
+            },
+            Scenario("expired-awaiting-accept-tells-the-receiver", "The sender expires while the receiving person reviews the offer: abort(6) reaches the receiver.") { r in
+                try offer(r)
+                try r.sender(.tick, at: r.expiry())
+                try r.deliver(from: "sender", to: "receiver", at: r.expiry() + 1)
+            },
+            Scenario("expired-receiver-tells-the-sender", "The receiver's expiry fires while it holds the session's keys: it sends abort(6), which the sender, already expired, ignores.") { r in
+                try offer(r)
+                try r.receiver(.tick, at: r.expiry() + 30)
+                try r.sender(.tick, at: r.expiry())
+                try r.deliver(from: "receiver", to: "sender", at: r.expiry() + 31)
+            },
+            Scenario("receiver-connection-closed-after-expiry", "Before the reveal the sender holds no keys for this receiver; the connection closes once the expiry has passed: the receiver ends expired, not transportLost. Earlier, a closed connection is transportLost.") { r in
+                try r.scan(at: t0 + 10)
+                try r.receiver(.transportLost, at: r.expiry() - 0.5, party: "receiver", note: "before the expiry: the connection was lost")
+            },
+            Scenario("receiver-connection-closed-at-expiry", "The same close at the expiry itself: expired.") { r in
+                try r.scan(at: t0 + 10)
+                try r.receiver(.transportLost, at: r.expiry())
+            },
+        ]
+    }
+
+    /// Another six-digit code than `code`.
+    static func otherCode(_ code: ShortCode) -> String {
+        let value = (code.value + 1) % 1_000_000
+        let raw = String(value)
+        return String(repeating: "0", count: 6 - raw.count) + raw
+    }
+}

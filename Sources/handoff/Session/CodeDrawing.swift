@@ -1,0 +1,52 @@
+import AccountHandoff
+import AccountHandoffQR
+import Foundation
+
+/// Shows one transfer code on the sending terminal: the QR (unless `--no-qr`), the image
+/// files asked for, the code text, where receivers connect and how long the code lives.
+struct CodeDrawing {
+    let level: QRErrorCorrection
+    let palette: TerminalQRRenderer.Palette
+    let parsed: ParsedArguments
+    let console: Console
+    /// Where the code sends receivers, as a sentence (``ListenAddress/Choice/description``).
+    let `where`: String
+    let port: UInt16
+    /// How many codes the session shows at most (`--codes`).
+    let maximumCodes: Int
+
+    /// Draws `payload`'s code; `number` counts the codes shown so far.
+    func show(_ payload: SessionPayload, number: Int) throws(CLIError) {
+        if number > 1 {
+            console.line("The code expired before any receiving device used it, so here is a new one (code \(number) of \(maximumCodes)); the old one no longer works.")
+        }
+        let matrix: QRMatrix
+        do { matrix = try QRMatrix(payload: payload, errorCorrection: level) } catch {
+            throw CLIError("The QR code could not be drawn: \(error.description)", exitCode: .failure)
+        }
+        if !parsed.has("--no-qr") {
+            console.line("Scan this QR code with the receiving device (version \(matrix.version), error correction \(level)):")
+            console.raw(TerminalQRRenderer(palette: palette).render(matrix))
+        }
+        try QRCommand.writeImages(matrix, svg: parsed.value("--svg"), png: parsed.value("--png"), scale: 8, console: console)
+        console.line("Transfer code: \(payload.text)")
+        console.line("Or, on the receiving computer, run 'handoff receive' and paste this code when it asks (never put it on a command line).")
+        let seconds = Int(payload.expiry) - Int(Date().timeIntervalSince1970)
+        console.line(`where` + " Waiting for the receiving device on port \(port) (the code expires in \(Durations.text(seconds))).")
+        if number == 1 { console.line("Press Ctrl-C to cancel.") }
+    }
+}
+
+/// The sender's password, read once at the start into guarded memory; the session gets a
+/// fresh guarded copy after the person passed the gate (it wipes that copy once sealed).
+final class PasswordHolder: Sendable {
+    private let password: SecretBytes
+
+    init(_ password: SecretBytes) { self.password = password }
+
+    /// A guarded copy.
+    func copy() throws -> SecretBytes { try password.copy() }
+
+    /// Wipes the original.
+    func wipe() { password.wipe() }
+}
