@@ -19,6 +19,8 @@ let package = Package(
         .library(name: "AccountHandoffIMAPValidation", targets: ["AccountHandoffIMAPValidation"]),
         // The reference account store for Linux: SQLite metadata plus 0600 credential files.
         .library(name: "AccountHandoffReferenceStore", targets: ["AccountHandoffReferenceStore"]),
+        // Local authentication before a credential is sent or received: PAM (Linux), LAContext (Apple).
+        .library(name: "AccountHandoffLocalAuthentication", targets: ["AccountHandoffLocalAuthentication"]),
         .executable(name: "handoff", targets: ["handoff"]),
     ],
     targets: [
@@ -42,7 +44,20 @@ let package = Package(
             pkgConfig: "libcurl",
             providers: [.apt(["libcurl4-openssl-dev"]), .brew(["curl"])]
         ),
+        // Linux-PAM for the local-authentication gate; Debian ships pam.pc, Homebrew has no PAM
+        // (Apple platforms use LocalAuthentication), so no brew provider.
+        .systemLibrary(
+            name: "CPAM",
+            pkgConfig: "pam",
+            providers: [.apt(["libpam0g-dev"])]
+        ),
         .target(name: "AccountHandoff", dependencies: ["CSodium"]),
+        .target(
+            name: "AccountHandoffLocalAuthentication",
+            dependencies: ["AccountHandoff", .target(name: "CPAM", condition: .when(platforms: [.linux]))]
+        ),
+        // Not a product: runs PAMAuthenticator with answers from standard input, under pam_wrapper.
+        .executableTarget(name: "pam-probe", dependencies: ["AccountHandoff", "AccountHandoffLocalAuthentication"]),
         .target(name: "AccountHandoffImport", dependencies: ["AccountHandoff"]),
         .target(name: "AccountHandoffIMAPValidation", dependencies: ["AccountHandoff", "AccountHandoffImport", "CCurl"]),
         .target(name: "AccountHandoffReferenceStore", dependencies: ["AccountHandoff", "AccountHandoffImport", "CSQLite"]),
@@ -110,6 +125,10 @@ let package = Package(
             name: "AccountHandoffExampleTests",
             dependencies: ["AccountHandoff", "AccountHandoffQR", "AccountHandoffImport", "AccountHandoffReferenceStore",
                            "AccountHandoffImportTestSupport", "AccountHandoffTestSupport"]
+        ),
+        .testTarget(
+            name: "AccountHandoffLocalAuthenticationTests",
+            dependencies: ["AccountHandoff", "AccountHandoffLocalAuthentication", "AccountHandoffTestSupport", "pam-probe"]
         ),
         .testTarget(
             name: "AccountHandoffAdversarialTests",

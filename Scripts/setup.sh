@@ -4,8 +4,10 @@ set -euo pipefail
 # libmagickcore-6.q16-6-extra holds the SVG reader zbarimg needs for the SVG scan tests.
 # libsqlite3-dev and libcurl4-openssl-dev back the import's reference store and IMAP validator;
 # dovecot-imapd and openssl run the throwaway IMAP server the import tests validate against.
+# libpam0g-dev backs the PAM authenticator; libpam-wrapper (cwrap's pam_wrapper and pam_matrix)
+# lets its tests run PAM against throwaway service files instead of /etc/pam.d.
 packages=(libsodium-dev libqrencode-dev pkg-config zbar-tools libmagickcore-6.q16-6-extra python3-cryptography
-          libsqlite3-dev libcurl4-openssl-dev dovecot-imapd openssl)
+          libsqlite3-dev libcurl4-openssl-dev dovecot-imapd openssl libpam0g-dev libpam-wrapper)
 missing=()
 for package in "${packages[@]}"; do
     dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")

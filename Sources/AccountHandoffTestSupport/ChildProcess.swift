@@ -55,11 +55,13 @@ package enum ChildProcess {
 
     /// Runs `executable` with `arguments`, feeding it `input` (then the end of input), and
     /// reads both output streams to their ends on their own threads, so no full buffer can
-    /// stall the program.
-    package static func run(_ executable: URL, _ arguments: [String], input: Data = Data()) throws -> Result {
+    /// stall the program. `environment` replaces this process's environment when given.
+    package static func run(_ executable: URL, _ arguments: [String], input: Data = Data(),
+                            environment: [String: String]? = nil) throws -> Result {
         let process = Process()
         process.executableURL = executable
         process.arguments = arguments
+        if let environment { process.environment = environment }
         let (stdin, stdout, stderr) = (InheritanceSafePipe(), InheritanceSafePipe(), InheritanceSafePipe())
         process.standardInput = stdin.fileHandleForReading
         process.standardOutput = stdout.fileHandleForWriting

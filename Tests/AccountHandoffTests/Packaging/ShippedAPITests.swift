@@ -20,7 +20,7 @@ import Testing
         let products = try #require(manifest["products"] as? [[String: Any]])
         let names = Set(products.compactMap { $0["name"] as? String })
         #expect(names == ["AccountHandoff", "AccountHandoffQR", "AccountHandoffTransport", "AccountHandoffImport",
-                          "AccountHandoffIMAPValidation", "AccountHandoffReferenceStore", "handoff"])
+                          "AccountHandoffIMAPValidation", "AccountHandoffReferenceStore", "AccountHandoffLocalAuthentication", "handoff"])
     }
 
     /// Each line reaches for one hook; compiled as an app (without this package's name) every
@@ -39,8 +39,11 @@ import Testing
             "func copy(_ receiver: HandoffReceiver) throws -> HandoffReceiver { try receiver.copyAwaitingReveal() }",
             "func peek(_ secret: SecretBytes) -> Int? { secret.withUnsafeBytesUnlessWiped { $0.count } }",
             "let shortcuts = FuzzBuildShortcuts.compiledIn",
+            "let gate = ScriptedAuthenticator(always: .authenticated)",
+            "func anyone(_ c: any PAMConversation) -> PAMAuthenticator { PAMAuthenticator(configuration: .init(), conversation: c, userID: 0) }",
         ]
-        let source = (["import AccountHandoff", "import AccountHandoffTestSupport"] + hooks).joined(separator: "\n") + "\n"
+        let imports = ["import AccountHandoff", "import AccountHandoffTestSupport", "import AccountHandoffLocalAuthentication"]
+        let source = (imports + hooks).joined(separator: "\n") + "\n"
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("handoff-app-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
@@ -48,7 +51,8 @@ import Testing
         try source.write(to: file, atomically: true, encoding: .utf8)
         let modules = try Self.modulesDirectory()
         let common = ["-typecheck", "-swift-version", "6", "-I", modules.path,
-                      "-Xcc", "-fmodule-map-file=" + Self.root.appendingPathComponent("Sources/CSodium/module.modulemap").path, file.path]
+                      "-Xcc", "-fmodule-map-file=" + Self.root.appendingPathComponent("Sources/CSodium/module.modulemap").path,
+                      "-Xcc", "-fmodule-map-file=" + Self.root.appendingPathComponent("Sources/CPAM/module.modulemap").path, file.path]
 
         let asApp = try Tool.run("swiftc", common)
         #expect(asApp.status != 0)
@@ -56,7 +60,7 @@ import Testing
             guard line.hasPrefix(file.path + ":"), line.contains(": error: ") else { return nil }
             return Int(line.dropFirst(file.path.count + 1).prefix { $0 != ":" })
         })
-        #expect(refusedLines == Set(3...(2 + hooks.count)), "every hook line is refused: \(asApp.output)")
+        #expect(refusedLines == Set((imports.count + 1)...(imports.count + hooks.count)), "every hook line is refused: \(asApp.output)")
 
         let asPackage = try Tool.run("swiftc", ["-package-name", Self.packageName()] + common)
         #expect(asPackage.status == 0, "the hooks exist for the package's own targets: \(asPackage.output)")

@@ -1,0 +1,104 @@
+#if canImport(LocalAuthentication)
+import AccountHandoff
+import Foundation
+import LocalAuthentication
+
+/// Authenticates the device's owner with Touch ID, Face ID, Optic ID or, as their fallback,
+/// the device passcode (macOS: the login password), before a credential is sent or received
+/// (Spec 8.7).
+///
+/// Each call evaluates `LAPolicy.deviceOwnerAuthentication` on a fresh `LAContext`, so no
+/// earlier success is ever reused, with ``AccountHandoff/LocalAuthenticationPurpose/reason``
+/// as the `localizedReason` the system shows under its prompt (for example "Send the password
+/// of ada@example.org to the receiving device."). The reason strings are English; an app that
+/// localizes passes its own `reason` closure.
+///
+/// Results (`LAError` codes):
+/// - success: ``AccountHandoff/LocalAuthenticationResult/authenticated``;
+/// - `userCancel`, `appCancel`, `systemCancel`, `userFallback`, or the task was cancelled
+///   (the context is then invalidated, which dismisses the prompt):
+///   ``AccountHandoff/LocalAuthenticationResult/cancelled``;
+/// - `authenticationFailed`: ``AccountHandoff/LocalAuthenticationFailure/notRecognized``;
+/// - `biometryLockout`: ``AccountHandoff/LocalAuthenticationFailure/lockedOut``;
+/// - `passcodeNotSet`, `biometryNotAvailable`, `biometryNotEnrolled`, `notInteractive`,
+///   `invalidContext` and every other error:
+///   ``AccountHandoff/LocalAuthenticationFailure/unavailable(detail:)``.
+///
+/// ```swift
+/// let gate = DeviceOwnerAuthenticator()
+/// let result = await gate.authenticate(for: .receiveCredential(account))
+/// ```
+///
+/// - Important: An app that may use Face ID must declare `NSFaceIDUsageDescription` in its
+///   `Info.plist` (a sentence such as "Face ID confirms that you want to move an account to
+///   or from this device."); without it the system refuses biometry for the app.
+public struct DeviceOwnerAuthenticator: LocalAuthenticator {
+    private let reason: @Sendable (LocalAuthenticationPurpose) -> String
+
+    /// An authenticator that shows `reason(purpose)` in the system's prompt.
+    ///
+    /// - Parameter reason: the sentence for the prompt; by default
+    ///   ``AccountHandoff/LocalAuthenticationPurpose/reason``. It must not be empty
+    ///   (`LAContext` rejects an empty reason) and must not hold a secret.
+    public init(reason: @escaping @Sendable (LocalAuthenticationPurpose) -> String = { $0.reason }) {
+        self.reason = reason
+    }
+
+    /// Shows the system's authentication prompt for `purpose` and waits for the person.
+    ///
+    /// - Parameter purpose: why; its reason is shown in the prompt.
+    /// - Returns: how the authentication ended; ``AccountHandoff/LocalAuthenticationResult/cancelled``
+    ///   when the task is cancelled (the prompt is dismissed).
+    public func authenticate(for purpose: LocalAuthenticationPurpose) async -> LocalAuthenticationResult {
+        guard !Task.isCancelled else { return .cancelled }
+        let context = EvaluationContext()
+        let localizedReason = reason(purpose)
+        precondition(!localizedReason.isEmpty, "LAContext needs a reason to show; the reason closure returned an empty string.")
+        let result = await withTaskCancellationHandler {
+            await withCheckedContinuation { (continuation: CheckedContinuation<LocalAuthenticationResult, Never>) in
+                context.context.evaluatePolicy(.deviceOwnerAuthentication, localizedReason: localizedReason) { success, error in
+                    continuation.resume(returning: success ? .authenticated : Self.result(of: error))
+                }
+            }
+        } onCancel: {
+            context.context.invalidate()
+        }
+        return Task.isCancelled ? .cancelled : result
+    }
+
+    /// The result for the error `evaluatePolicy` reported.
+    static func result(of error: (any Error)?) -> LocalAuthenticationResult {
+        guard let error = error as? LAError else {
+            return .failed(.unavailable(detail: "The system could not authenticate the device owner for an unknown reason."))
+        }
+        switch error.code {
+        case .userCancel, .appCancel, .systemCancel, .userFallback:
+            return .cancelled
+        case .authenticationFailed:
+            return .failed(.notRecognized)
+        case .biometryLockout:
+            return .failed(.lockedOut)
+        case .passcodeNotSet:
+            return .failed(.unavailable(detail: "No passcode or password is set on this device."))
+        case .biometryNotAvailable:
+            return .failed(.unavailable(detail: "Biometric authentication is not available to this app on this device."))
+        case .biometryNotEnrolled:
+            return .failed(.unavailable(detail: "No fingerprint or face is enrolled on this device."))
+        case .notInteractive:
+            return .failed(.unavailable(detail: "The system cannot show its authentication prompt now."))
+        case .invalidContext:
+            return .failed(.unavailable(detail: "The authentication context was no longer valid."))
+        default:
+            return .failed(.unavailable(detail: "The system could not authenticate the device owner (LocalAuthentication error \(error.code.rawValue))."))
+        }
+    }
+}
+
+/// One `LAContext` for one evaluation, shared with the cancellation handler, which may run on
+/// another thread: `invalidate()` is the documented way to cancel an evaluation in progress.
+private final class EvaluationContext: @unchecked Sendable {
+    // Safety of @unchecked Sendable: after `init`, the context is only asked to evaluate once
+    // and to invalidate, which LocalAuthentication allows from any thread.
+    let context = LAContext()
+}
+#endif

@@ -1,0 +1,28 @@
+#if canImport(CPAM) && canImport(Glibc)
+import Glibc
+
+/// The name of a user ID, from the system's user database (`getpwuid_r`, which may ask NSS
+/// services such as LDAP, so it runs on the PAM thread).
+enum UserAccount {
+    /// The user name of `userID`; `nil` when the database has no entry for it (or cannot be
+    /// read).
+    static func name(of userID: uid_t) -> String? {
+        let suggested = sysconf(Int32(_SC_GETPW_R_SIZE_MAX))
+        var capacity = suggested > 0 ? suggested : 1024
+        while capacity <= 1 << 20 {
+            var buffer = [CChar](repeating: 0, count: capacity)
+            // The entry's strings point into `buffer`, so the name is read inside its access.
+            let (status, name) = buffer.withUnsafeMutableBufferPointer { storage -> (Int32, String?) in
+                var entry = passwd()
+                var found: UnsafeMutablePointer<passwd>?
+                let status = getpwuid_r(userID, &entry, storage.baseAddress!, storage.count, &found)
+                guard status == 0, found != nil, let name = entry.pw_name else { return (status, nil) }
+                return (status, String(cString: name))
+            }
+            guard status == ERANGE else { return name }
+            capacity *= 2
+        }
+        return nil
+    }
+}
+#endif
