@@ -44,25 +44,6 @@ package final class ImportLog: @unchecked Sendable {
     package var notes: [String] { lock.withLock { entries } }
 }
 
-/// A local-authentication gate with a fixed answer, counting how often it was asked. Test
-/// support only.
-package final class FixedAuthenticator: LocalAuthenticator, @unchecked Sendable {
-    // Safety of @unchecked Sendable: `purposes` is only touched under `lock`.
-    private let result: LocalAuthenticationResult
-    private let lock = NSLock()
-    private var purposes: [LocalAuthenticationPurpose] = []
-
-    package init(_ result: LocalAuthenticationResult = .authenticated) { self.result = result }
-
-    package func authenticate(for purpose: LocalAuthenticationPurpose) async -> LocalAuthenticationResult {
-        lock.withLock { purposes.append(purpose) }
-        return result
-    }
-
-    /// Every purpose it was asked for, in order.
-    package var asked: [LocalAuthenticationPurpose] { lock.withLock { purposes } }
-}
-
 /// What the receiving device's screen shows, for a test's sending person to read.
 package actor ReceivingScreen {
     private var code: ShortCode?

@@ -17,8 +17,8 @@ private struct AcceptingValidator: AccountValidator {
     let channels = InMemoryFrameChannel.pair()
     let store: ReferenceAccountStore
     let coordinator: ImportCoordinator
-    let senderGate: FixedAuthenticator
-    let receiverGate: FixedAuthenticator
+    let senderGate: ScriptedAuthenticator
+    let receiverGate: ScriptedAuthenticator
     let sending: SendingScreen
     let directory: URL
 
@@ -30,8 +30,8 @@ private struct AcceptingValidator: AccountValidator {
             try ImportScenario.seed(store, id: ImportScenario.oldAccountID, metadata: old,
                                     password: try SecretBytes(utf8: ImportScenario.oldPassword))
         }
-        senderGate = FixedAuthenticator()
-        self.receiverGate = FixedAuthenticator(receiverGate)
+        senderGate = ScriptedAuthenticator(always: .authenticated)
+        self.receiverGate = ScriptedAuthenticator(always: receiverGate)
         let account = try ImportScenario.offer(host: "imap.example.org", port: 993, user: "ada")
         sending = SendingScreen(account: account, channel: channels.sender, rendezvous: try RendezvousToken(bytes: [1]),
                                 keychain: { _ in try SecretBytes(utf8: "s3cret") }, gate: senderGate,
@@ -92,8 +92,8 @@ private struct AcceptingValidator: AccountValidator {
         await receiving.accept(.replace(ImportScenario.oldAccountID))
         #expect(await received.value == .completed(.imported))
         #expect(await sent.value == .completed(.imported))
-        #expect(devices.senderGate.asked.count == 1)
-        #expect(devices.receiverGate.asked.count == 1)
+        #expect(devices.senderGate.purposes.count == 1)
+        #expect(devices.receiverGate.purposes.count == 1)
         let stored = try devices.store.accounts()
         #expect(stored.count == 1 && stored[0].metadata.linkID == ImportScenario.offeredLinkID)
         #expect(receiving.status.hasPrefix("The account ada@example.org was imported and replaced"))
@@ -114,7 +114,7 @@ private struct AcceptingValidator: AccountValidator {
         await receiving.accept()
         #expect(await received.value == .ended(.cancelled(by: .local)))
         #expect(await sent.value == .ended(.cancelled(by: .peer)))
-        #expect(devices.senderGate.asked.isEmpty, "the sender never reached its gate")
+        #expect(devices.senderGate.purposes.isEmpty, "the sender never reached its gate")
         #expect(try devices.store.accounts().isEmpty)
     }
 

@@ -40,7 +40,7 @@ private final class InterceptingChannel: FrameChannel, @unchecked Sendable {
         let sender = HandoffSenderSession(account: try Loopback.account(), rendezvous: rendezvous.token,
                                           channel: ListenerFrameChannel.serving(listener),
                                           credential: { _ in try SecretBytes(utf8: "correct horse") },
-                                          authenticator: FixedAuthenticator(), registry: try SenderRegistry())
+                                          authenticator: ScriptedAuthenticator(always: .authenticated), registry: try SenderRegistry())
         return (sender, rendezvous)
     }
 
@@ -50,7 +50,7 @@ private final class InterceptingChannel: FrameChannel, @unchecked Sendable {
         let (sender, rendezvous) = try sender()
         let running = Task { await sender.run() }
         let payload = try #require(await sender.shownCode())
-        let receiver = Receiver(payload: payload, importer: RecordingImporter(), authenticator: FixedAuthenticator(),
+        let receiver = Receiver(payload: payload, importer: RecordingImporter(), authenticator: ScriptedAuthenticator(always: .authenticated),
                                 registry: try ReceiverRegistry(), connect: connect)
         return (sender, receiver, running, rendezvous)
     }

@@ -14,7 +14,7 @@ import Testing
         let channels = InMemoryFrameChannel.pair()
         let registry = try SenderRegistry()
         let session = HandoffSenderSession(account: Fixtures.account, rendezvous: Fixtures.rendezvous, channel: channels.sender,
-                                           credential: { _ in Fixtures.secret(Fixtures.password) }, authenticator: FixedAuthenticator(),
+                                           credential: { _ in Fixtures.secret(Fixtures.password) }, authenticator: ScriptedAuthenticator(always: .authenticated),
                                            registry: registry, options: SenderSessionOptions(maximumCodes: 3), clock: clock)
         let shown = Task { () -> [SessionPayload] in
             var payloads: [SessionPayload] = []
