@@ -59,6 +59,8 @@ let package = Package(
             dependencies: ["AccountHandoff", "AccountHandoffImport", "AccountHandoffReferenceStore",
                            "AccountHandoffIMAPValidation", "AccountHandoffImportTestSupport"]
         ),
+        // Not a product: claims one QR in a receiver registry file, for the cross-process race tests.
+        .executableTarget(name: "registry-claim-probe", dependencies: ["AccountHandoff"]),
         // Not a product: seeded randomness and forged frames for tests, vectors and the bench.
         .target(name: "AccountHandoffTestSupport", dependencies: ["AccountHandoff"]),
         .target(name: "AccountHandoffVectors", dependencies: ["AccountHandoff", "AccountHandoffTestSupport"]),
@@ -80,7 +82,7 @@ let package = Package(
         .target(name: "AccountHandoffSimulation", dependencies: ["AccountHandoff", "AccountHandoffTestSupport"]),
         .testTarget(
             name: "AccountHandoffTests",
-            dependencies: ["AccountHandoff", "AccountHandoffTestSupport"]
+            dependencies: ["AccountHandoff", "AccountHandoffTestSupport", "registry-claim-probe"]
         ),
         .testTarget(
             name: "AccountHandoffVectorTests",
