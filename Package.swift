@@ -19,6 +19,8 @@ let package = Package(
         .library(name: "AccountHandoffIMAPValidation", targets: ["AccountHandoffIMAPValidation"]),
         // The reference account store for Linux: SQLite metadata plus 0600 credential files.
         .library(name: "AccountHandoffReferenceStore", targets: ["AccountHandoffReferenceStore"]),
+        // Credentials in the Linux desktop's keyring (Secret Service: GNOME Keyring, KWallet) via libsecret.
+        .library(name: "AccountHandoffSecretService", targets: ["AccountHandoffSecretService"]),
         .executable(name: "handoff", targets: ["handoff"]),
     ],
     targets: [
@@ -42,16 +44,25 @@ let package = Package(
             pkgConfig: "libcurl",
             providers: [.apt(["libcurl4-openssl-dev"]), .brew(["curl"])]
         ),
+        .systemLibrary(
+            name: "CLibSecret",
+            pkgConfig: "libsecret-1",
+            providers: [.apt(["libsecret-1-dev"]), .brew(["libsecret"])]
+        ),
         .target(name: "AccountHandoff", dependencies: ["CSodium"]),
         .target(name: "AccountHandoffImport", dependencies: ["AccountHandoff"]),
         .target(name: "AccountHandoffIMAPValidation", dependencies: ["AccountHandoff", "AccountHandoffImport", "CCurl"]),
         .target(name: "AccountHandoffReferenceStore", dependencies: ["AccountHandoff", "AccountHandoffImport", "CSQLite"]),
+        .target(name: "AccountHandoffSecretService", dependencies: ["AccountHandoff", "AccountHandoffImport", "CLibSecret"]),
+        // Not a product: a throwaway Secret Service (dbus-daemon plus gnome-keyring-daemon) for the tests.
+        .target(name: "ThrowawaySecretService", dependencies: ["CPOSIXSpawn"]),
         // Not a product: a throwaway Dovecot IMAP server for the tests and the demo.
         .target(name: "AccountHandoffDovecot", dependencies: ["AccountHandoff", "CSodium", "CPOSIXSpawn"]),
         // Not a product: fault-injecting store wrappers and the transaction's kill points.
         .target(
             name: "AccountHandoffImportTestSupport",
-            dependencies: ["AccountHandoff", "AccountHandoffImport", "AccountHandoffReferenceStore", "AccountHandoffIMAPValidation"]
+            dependencies: ["AccountHandoff", "AccountHandoffImport", "AccountHandoffReferenceStore", "AccountHandoffIMAPValidation",
+                           "AccountHandoffSecretService"]
         ),
         // Not a product: runs one import and stops at a named step so a test can SIGKILL it there.
         .executableTarget(
@@ -59,6 +70,9 @@ let package = Package(
             dependencies: ["AccountHandoff", "AccountHandoffImport", "AccountHandoffReferenceStore",
                            "AccountHandoffIMAPValidation", "AccountHandoffImportTestSupport"]
         ),
+        // Not a product: one Secret Service store operation in a process of its own (its own bus).
+        .executableTarget(name: "secret-service-probe",
+                          dependencies: ["AccountHandoff", "AccountHandoffImport", "AccountHandoffSecretService"]),
         // Not a product: claims one QR in a receiver registry file, for the cross-process race tests.
         .executableTarget(name: "registry-claim-probe", dependencies: ["AccountHandoff"]),
         // Not a product: seeded randomness and forged frames for tests, vectors and the bench.
@@ -106,7 +120,8 @@ let package = Package(
             name: "AccountHandoffImportTests",
             dependencies: ["AccountHandoff", "AccountHandoffImport", "AccountHandoffReferenceStore",
                            "AccountHandoffIMAPValidation", "AccountHandoffDovecot", "AccountHandoffImportTestSupport", "AccountHandoffTestSupport",
-                           "import-crash-probe", "CSQLite"]
+                           "import-crash-probe", "CSQLite", "AccountHandoffSecretService", "ThrowawaySecretService",
+                           "secret-service-probe"]
         ),
         .testTarget(
             name: "AccountHandoffAdversarialTests",

@@ -4,8 +4,10 @@ set -euo pipefail
 # libmagickcore-6.q16-6-extra holds the SVG reader zbarimg needs for the SVG scan tests.
 # libsqlite3-dev and libcurl4-openssl-dev back the import's reference store and IMAP validator;
 # dovecot-imapd and openssl run the throwaway IMAP server the import tests validate against.
+# libsecret-1-dev backs the keyring credential store; gnome-keyring, dbus-daemon and dbus-bin
+# (dbus-send) run the throwaway Secret Service its tests and the CLI tests use.
 packages=(libsodium-dev libqrencode-dev pkg-config zbar-tools libmagickcore-6.q16-6-extra python3-cryptography
-          libsqlite3-dev libcurl4-openssl-dev dovecot-imapd openssl)
+          libsqlite3-dev libcurl4-openssl-dev dovecot-imapd openssl libsecret-1-dev gnome-keyring dbus-daemon dbus-bin)
 missing=()
 for package in "${packages[@]}"; do
     dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")
