@@ -68,7 +68,7 @@ let package = Package(
         .executableTarget(
             name: "import-crash-probe",
             dependencies: ["AccountHandoff", "AccountHandoffImport", "AccountHandoffReferenceStore",
-                           "AccountHandoffIMAPValidation", "AccountHandoffImportTestSupport"]
+                           "AccountHandoffIMAPValidation", "AccountHandoffImportTestSupport", "AccountHandoffSecretService"]
         ),
         // Not a product: one Secret Service store operation in a process of its own (its own bus).
         .executableTarget(name: "secret-service-probe",

@@ -20,7 +20,7 @@ enum CrashProbe {
         process.executableURL = try binary()
         process.arguments = ["--store", run.directory.path, "--scenario", run.scenario.rawValue, "--stop-at", point.rawValue,
                              "--host", run.server.host, "--port", String(run.server.tlsPort), "--user", SharedDovecot.user,
-                             "--ca", run.server.caFile.path]
+                             "--ca", run.server.caFile.path] + run.probeArguments
         let input = InheritanceSafePipe()
         let output = InheritanceSafePipe()
         process.standardInput = input.fileHandleForReading
