@@ -90,7 +90,7 @@ let package = Package(
             name: "handoff",
             dependencies: ["AccountHandoff", "AccountHandoffFiles", "AccountHandoffQR", "AccountHandoffTransport", "AccountHandoffVectors",
                            "AccountHandoffImport", "AccountHandoffReferenceStore", "AccountHandoffIMAPValidation",
-                           "AccountHandoffDovecot"]
+                           "AccountHandoffDovecot", "AccountHandoffSecretService"]
         ),
         // Not a product: the simulated two-device world of the adversarial tests and Fuzz/.
         .target(name: "AccountHandoffSimulation", dependencies: ["AccountHandoff", "AccountHandoffTestSupport"]),
@@ -114,7 +114,7 @@ let package = Package(
         .testTarget(
             name: "HandoffCLITests",
             dependencies: ["AccountHandoff", "AccountHandoffTestSupport", "AccountHandoffTransport", "AccountHandoffReferenceStore",
-                           "AccountHandoffDovecot", "handoff"]
+                           "AccountHandoffDovecot", "AccountHandoffImport", "AccountHandoffSecretService", "ThrowawaySecretService", "handoff"]
         ),
         .testTarget(
             name: "AccountHandoffImportTests",

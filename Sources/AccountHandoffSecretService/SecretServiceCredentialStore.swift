@@ -110,7 +110,11 @@ public final class SecretServiceCredentialStore: CredentialStore, Sendable {
     }
 
     /// Deletes the staged item; a missing one is success.
+    ///
+    /// - Throws: the errors of ``checkCredentialsWritable()`` (checked first, so a locked
+    ///   keyring never prompts), or a Secret Service failure.
     public func discard(_ staged: StagedCredential) throws(CredentialStoreError) {
+        try checkCredentialsWritable()
         try SecretServiceCalls.clear(stagedAttributes(staged))
     }
 
@@ -127,7 +131,11 @@ public final class SecretServiceCredentialStore: CredentialStore, Sendable {
     }
 
     /// Deletes the active item of `account`; a missing one is success.
+    ///
+    /// - Throws: the errors of ``checkCredentialsWritable()`` (checked first), or a Secret
+    ///   Service failure.
     public func deleteCredential(of account: LocalAccountID) throws(CredentialStoreError) {
+        try checkCredentialsWritable()
         try SecretServiceCalls.clear(activeAttributes(account))
     }
 

@@ -19,6 +19,9 @@ public enum AccountStoreError: Error, Hashable, Sendable, CustomStringConvertibl
     case accountNotFound(LocalAccountID)
     /// A stored row does not form valid account metadata; the field is named.
     case invalidRecord(String)
+    /// Another process held the store's import lock exclusively (a recovery, or a stuck
+    /// process) for as long as the store waits; the wait in seconds is reported.
+    case lockedByAnotherProcess(waitedSeconds: Int)
     /// The backend failed.
     case failed(StoreFailure)
 
@@ -26,6 +29,8 @@ public enum AccountStoreError: Error, Hashable, Sendable, CustomStringConvertibl
     public var description: String {
         switch self {
         case .unsafeLocation(let problem): problem.description
+        case .lockedByAnotherProcess(let seconds):
+            "Another process kept the account store locked for \(seconds) s (an import or recovery still running, or a stuck process); let it finish or end it, then try again."
         case .readOnly: "The account store is read-only; make it writable and try again."
         case .corrupt(let detail): "The account store failed its integrity check (\(detail)); restore it from a backup."
         case .unsupportedSchema(let version):
