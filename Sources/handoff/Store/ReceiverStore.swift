@@ -111,19 +111,14 @@ struct ReceiverStore {
     /// saying so; Ctrl-C ends the wait at once.
     private static func waitForLock(_ metadata: ReferenceAccountStore, directory: StorePath, console: Console) async throws(CLIError) {
         if try lease(metadata, directory) { return }
+        // The handler is in place before the message, so a Ctrl-C that follows it is never lost.
+        InterruptWatch.start()
+        defer { InterruptWatch.stop() }
         console.line("Another import into \(directory.path) is running; waiting up to \(lockWait.components.seconds) s...")
-        let interrupted = InterruptFlag()
-        let watcher = Task { for await _ in Signals.interrupts() { interrupted.set() } }
-        defer {
-            watcher.cancel()
-            // Back to the default: Ctrl-C at the code prompt ends the process as before.
-            signal(SIGINT, SIG_DFL)
-            signal(SIGTERM, SIG_DFL)
-        }
         let deadline = ContinuousClock.now + lockWait
         while ContinuousClock.now < deadline {
             try? await Task.sleep(for: .milliseconds(50))
-            if interrupted.isSet {
+            if InterruptWatch.interrupted {
                 throw CLIError("Stopped waiting for the store \(directory.path) (interrupted); nothing was changed.", exitCode: .cancelled)
             }
             if try lease(metadata, directory) { return }
@@ -172,14 +167,4 @@ struct ReceiverStore {
 /// Recovery never validates: it only finishes or removes what a crash left.
 private struct NoValidation: AccountValidator {
     func validate(_ account: AccountMetadata, credential: SecretBytes) async -> ValidationResult { .valid }
-}
-
-/// Set once from the signal watcher, read by the waiting loop.
-private final class InterruptFlag: @unchecked Sendable {
-    // Safety of @unchecked Sendable: `value` is only touched under `lock`.
-    private let lock = NSLock()
-    private var value = false
-
-    func set() { lock.withLock { value = true } }
-    var isSet: Bool { lock.withLock { value } }
 }

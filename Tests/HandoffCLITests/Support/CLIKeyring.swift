@@ -5,31 +5,18 @@ import AccountHandoffSecretService
 import Foundation
 import ThrowawaySecretService
 
-/// The keyring every `handoff` child of this test process uses: one throwaway Secret Service
-/// (its own session bus and an unlocked gnome-keyring), started before the first child and
-/// stopped when the process exits. Its bus address is put into this process's environment,
+/// The keyring every `handoff` child of this test process uses: the process's shared
+/// throwaway Secret Service (its own session bus and an unlocked gnome-keyring), started
+/// before the first child and stopped when the process exits. Its bus address is put into this process's environment,
 /// which every child inherits, so no child (and no libsecret call here) ever reaches the
 /// person's own session bus or keyring.
 enum CLIKeyring {
-    private static let started: Result<ThrowawaySecretService, ThrowawaySecretServiceUnavailable> = {
-        let result: Result<ThrowawaySecretService, ThrowawaySecretServiceUnavailable>
-        do throws(ThrowawaySecretServiceUnavailable) {
-            let service = try ThrowawaySecretService.start(.unlockedKeyring)
-            service.useInThisProcess()
-            result = .success(service)
-        } catch {
-            result = .failure(error)
-        }
-        atexit { CLIKeyring.stopAtExit() }
-        return result
-    }()
-
     /// Starts the keyring if needed; call before starting any `handoff` child.
     ///
     /// - Throws: ``ThrowawaySecretServiceUnavailable``; CI installs gnome-keyring and dbus.
     @discardableResult
     static func service() throws -> ThrowawaySecretService {
-        try started.get()
+        try ThrowawaySecretService.sharedForThisProcess()
     }
 
     /// The password the store in `directory` keeps for `account`: from the keyring or its
@@ -54,9 +41,5 @@ enum CLIKeyring {
         guard words.first == "keyring", words.count == 2 else { return try opened.stagedCredentials() }
         try service()
         return try SecretServiceCredentialStore(namespace: String(words[1])).stagedCredentials()
-    }
-
-    private static func stopAtExit() {
-        if case .success(let service) = started { service.stop() }
     }
 }
