@@ -12,33 +12,33 @@ enum SecretServiceCalls {
     /// Stores `value` under `attributes` in the default collection, replacing an item with
     /// the same attributes.
     static func store(_ value: OpaquePointer, attributes: ItemAttributes, label: String) throws(CredentialStoreError) {
-        try call("secret_password_storev_binary_sync") { table, error in
+        try call("secret_password_storev_binary_sync", attributes) { table, error in
             _ = secret_password_storev_binary_sync(accounthandoff_secret_schema(), table, SECRET_COLLECTION_DEFAULT, label, value, nil, error)
-        } attributes: { attributes }
+        }
     }
 
     /// The secret of the item with `attributes`, or `nil` when none exists. Release it with
     /// `secret_value_unref`.
     static func lookup(_ attributes: ItemAttributes) throws(CredentialStoreError) -> OpaquePointer? {
         var found: OpaquePointer?
-        try call("secret_password_lookupv_binary_sync") { table, error in
+        try call("secret_password_lookupv_binary_sync", attributes) { table, error in
             found = secret_password_lookupv_binary_sync(accounthandoff_secret_schema(), table, nil, error)
-        } attributes: { attributes }
+        }
         return found
     }
 
     /// Deletes every item matching `attributes`; nothing matching counts as success.
     static func clear(_ attributes: ItemAttributes) throws(CredentialStoreError) {
-        try call("secret_password_clearv_sync") { table, error in
+        try call("secret_password_clearv_sync", attributes) { table, error in
             _ = secret_password_clearv_sync(accounthandoff_secret_schema(), table, nil, error)
-        } attributes: { attributes }
+        }
     }
 
     /// The `handoff-item` attribute of every item matching `attributes`, sorted. Reads
     /// attributes only: no secret is loaded and nothing is unlocked.
     static func items(matching attributes: ItemAttributes) throws(CredentialStoreError) -> [String] {
         var names: [String] = []
-        try call("secret_password_searchv_sync") { table, error in
+        try call("secret_password_searchv_sync", attributes) { table, error in
             let flags = SecretSearchFlags(rawValue: SECRET_SEARCH_ALL.rawValue)
             guard let list = secret_password_searchv_sync(accounthandoff_secret_schema(), table, flags, nil, error) else { return }
             var node: UnsafeMutablePointer<GList>? = list
@@ -53,16 +53,15 @@ enum SecretServiceCalls {
                 node = current.pointee.next
             }
             g_list_free_full(list, g_object_unref)
-        } attributes: { attributes }
+        }
         return names.sorted()
     }
 
     /// Runs `body` under the lock with the attribute table and an error slot, then maps the
     /// error it left, if any.
-    private static func call(_ operation: String,
-                             _ body: (OpaquePointer, UnsafeMutablePointer<UnsafeMutablePointer<GError>?>) -> Void,
-                             attributes: () -> ItemAttributes) throws(CredentialStoreError) {
-        let table = attributes().table()
+    private static func call(_ operation: String, _ attributes: ItemAttributes,
+                             _ body: (OpaquePointer, UnsafeMutablePointer<UnsafeMutablePointer<GError>?>) -> Void) throws(CredentialStoreError) {
+        let table = attributes.table()
         defer { g_hash_table_unref(table) }
         var error: UnsafeMutablePointer<GError>?
         lock.withLock { body(table, &error) }

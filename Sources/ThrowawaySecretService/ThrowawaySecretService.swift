@@ -104,9 +104,10 @@ public final class ThrowawaySecretService: @unchecked Sendable {
             try? FileManager.default.removeItem(at: directory)
             throw .failed("dbus-daemon printed no address")
         }
-        var keyring: SpawnedProcess?
-        let service = ThrowawaySecretService(busAddress: address, directory: directory, bus: bus, keyring: nil)
-        guard contents != .noKeyring, let keyringDaemon else { return service }
+        guard contents != .noKeyring, let keyringDaemon else {
+            return ThrowawaySecretService(busAddress: address, directory: directory, bus: bus, keyring: nil)
+        }
+        let keyring: SpawnedProcess
         do {
             // The login keyring's password: random, on standard input only, never reused.
             let password = UUID().uuidString
@@ -114,11 +115,10 @@ public final class ThrowawaySecretService: @unchecked Sendable {
                                                environment: environment.merging(["DBUS_SESSION_BUS_ADDRESS": address]) { _, new in new },
                                                input: password, captureOutput: false, log: log)
         } catch {
-            service.stop()
+            ThrowawaySecretService(busAddress: address, directory: directory, bus: bus, keyring: nil).stop()
             throw .failed(error.description)
         }
         let running = ThrowawaySecretService(busAddress: address, directory: directory, bus: bus, keyring: keyring)
-        service.disown()
         do throws(ThrowawaySecretServiceUnavailable) {
             try running.waitForDefaultCollection(dbusSend)
             if contents == .lockedKeyring { try running.lockDefaultCollection(dbusSend) }
@@ -144,12 +144,6 @@ public final class ThrowawaySecretService: @unchecked Sendable {
             }
         }
         try? FileManager.default.removeItem(at: directory)
-    }
-
-    /// Marks a half-built instance as stopped without touching its processes (they belong to
-    /// the instance that replaced it).
-    private func disown() {
-        lock.withLock { stopped = true }
     }
 
     /// Waits until the keyring owns the service name and has a default collection.
