@@ -21,6 +21,8 @@ let package = Package(
         .library(name: "AccountHandoffReferenceStore", targets: ["AccountHandoffReferenceStore"]),
         // Local authentication before a credential is sent or received: PAM (Linux), LAContext (Apple).
         .library(name: "AccountHandoffLocalAuthentication", targets: ["AccountHandoffLocalAuthentication"]),
+        // Credentials in the Linux desktop's keyring (Secret Service: GNOME Keyring, KWallet) via libsecret.
+        .library(name: "AccountHandoffSecretService", targets: ["AccountHandoffSecretService"]),
         .executable(name: "handoff", targets: ["handoff"]),
     ],
     targets: [
@@ -51,6 +53,11 @@ let package = Package(
             pkgConfig: "pam",
             providers: [.apt(["libpam0g-dev"])]
         ),
+        .systemLibrary(
+            name: "CLibSecret",
+            pkgConfig: "libsecret-1",
+            providers: [.apt(["libsecret-1-dev"]), .brew(["libsecret"])]
+        ),
         .target(name: "AccountHandoff", dependencies: ["CSodium"]),
         .target(
             name: "AccountHandoffLocalAuthentication",
@@ -61,19 +68,28 @@ let package = Package(
         .target(name: "AccountHandoffImport", dependencies: ["AccountHandoff"]),
         .target(name: "AccountHandoffIMAPValidation", dependencies: ["AccountHandoff", "AccountHandoffImport", "CCurl"]),
         .target(name: "AccountHandoffReferenceStore", dependencies: ["AccountHandoff", "AccountHandoffImport", "CSQLite"]),
+        .target(name: "AccountHandoffSecretService", dependencies: ["AccountHandoff", "AccountHandoffImport", "CLibSecret"]),
+        // Not a product: a throwaway Secret Service (dbus-daemon plus gnome-keyring-daemon) for the tests.
+        .target(name: "ThrowawaySecretService", dependencies: ["CPOSIXSpawn"]),
         // Not a product: a throwaway Dovecot IMAP server for the tests and the demo.
         .target(name: "AccountHandoffDovecot", dependencies: ["AccountHandoff", "CSodium", "CPOSIXSpawn"]),
         // Not a product: fault-injecting store wrappers and the transaction's kill points.
         .target(
             name: "AccountHandoffImportTestSupport",
-            dependencies: ["AccountHandoff", "AccountHandoffImport", "AccountHandoffReferenceStore", "AccountHandoffIMAPValidation"]
+            dependencies: ["AccountHandoff", "AccountHandoffImport", "AccountHandoffReferenceStore", "AccountHandoffIMAPValidation",
+                           "AccountHandoffSecretService"]
         ),
         // Not a product: runs one import and stops at a named step so a test can SIGKILL it there.
         .executableTarget(
             name: "import-crash-probe",
             dependencies: ["AccountHandoff", "AccountHandoffImport", "AccountHandoffReferenceStore",
-                           "AccountHandoffIMAPValidation", "AccountHandoffImportTestSupport"]
+                           "AccountHandoffIMAPValidation", "AccountHandoffImportTestSupport", "AccountHandoffSecretService"]
         ),
+        // Not a product: one Secret Service store operation in a process of its own (its own bus).
+        .executableTarget(name: "secret-service-probe",
+                          dependencies: ["AccountHandoff", "AccountHandoffImport", "AccountHandoffSecretService"]),
+        // Not a product: claims one QR in a receiver registry file, for the cross-process race tests.
+        .executableTarget(name: "registry-claim-probe", dependencies: ["AccountHandoff"]),
         // Not a product: seeded randomness and forged frames for tests, vectors and the bench.
         .target(name: "AccountHandoffTestSupport", dependencies: ["AccountHandoff"]),
         .target(name: "AccountHandoffVectors", dependencies: ["AccountHandoff", "AccountHandoffTestSupport"]),
@@ -89,13 +105,13 @@ let package = Package(
             name: "handoff",
             dependencies: ["AccountHandoff", "AccountHandoffFiles", "AccountHandoffQR", "AccountHandoffTransport", "AccountHandoffVectors",
                            "AccountHandoffImport", "AccountHandoffReferenceStore", "AccountHandoffIMAPValidation",
-                           "AccountHandoffDovecot"]
+                           "AccountHandoffDovecot", "AccountHandoffSecretService"]
         ),
         // Not a product: the simulated two-device world of the adversarial tests and Fuzz/.
         .target(name: "AccountHandoffSimulation", dependencies: ["AccountHandoff", "AccountHandoffTestSupport"]),
         .testTarget(
             name: "AccountHandoffTests",
-            dependencies: ["AccountHandoff", "AccountHandoffTestSupport"]
+            dependencies: ["AccountHandoff", "AccountHandoffTestSupport", "registry-claim-probe"]
         ),
         .testTarget(
             name: "AccountHandoffVectorTests",
@@ -113,13 +129,14 @@ let package = Package(
         .testTarget(
             name: "HandoffCLITests",
             dependencies: ["AccountHandoff", "AccountHandoffTestSupport", "AccountHandoffTransport", "AccountHandoffReferenceStore",
-                           "AccountHandoffDovecot", "handoff"]
+                           "AccountHandoffDovecot", "AccountHandoffImport", "AccountHandoffSecretService", "ThrowawaySecretService", "handoff"]
         ),
         .testTarget(
             name: "AccountHandoffImportTests",
             dependencies: ["AccountHandoff", "AccountHandoffImport", "AccountHandoffReferenceStore",
                            "AccountHandoffIMAPValidation", "AccountHandoffDovecot", "AccountHandoffImportTestSupport", "AccountHandoffTestSupport",
-                           "import-crash-probe", "CSQLite"]
+                           "import-crash-probe", "CSQLite", "AccountHandoffSecretService", "ThrowawaySecretService",
+                           "secret-service-probe"]
         ),
         .testTarget(
             name: "AccountHandoffExampleTests",

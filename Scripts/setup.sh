@@ -6,8 +6,11 @@ set -euo pipefail
 # dovecot-imapd and openssl run the throwaway IMAP server the import tests validate against.
 # libpam0g-dev backs the PAM authenticator; libpam-wrapper (cwrap's pam_wrapper and pam_matrix)
 # lets its tests run PAM against throwaway service files instead of /etc/pam.d.
+# libsecret-1-dev backs the keyring credential store; gnome-keyring, dbus-daemon and dbus-bin
+# (dbus-send) run the throwaway Secret Service its tests and the CLI tests use.
 packages=(libsodium-dev libqrencode-dev pkg-config zbar-tools libmagickcore-6.q16-6-extra python3-cryptography
-          libsqlite3-dev libcurl4-openssl-dev dovecot-imapd openssl libpam0g-dev libpam-wrapper)
+          libsqlite3-dev libcurl4-openssl-dev dovecot-imapd openssl libpam0g-dev libpam-wrapper
+          libsecret-1-dev gnome-keyring dbus-daemon dbus-bin)
 missing=()
 for package in "${packages[@]}"; do
     dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")

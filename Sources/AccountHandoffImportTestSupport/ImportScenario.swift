@@ -54,12 +54,13 @@ package enum ImportScenario: String, CaseIterable, Sendable {
         }
     }
 
-    /// Stores the old account (metadata and password) through the store's own API.
-    package static func seed(_ store: ReferenceAccountStore, id: LocalAccountID, metadata: AccountMetadata,
-                             password: SecretBytes) throws {
-        let staged = try store.stage(password)
+    /// Stores the old account (metadata and password) through the stores' own API.
+    package static func seed(_ store: ReferenceAccountStore, credentials: (any CredentialStore)? = nil, id: LocalAccountID,
+                             metadata: AccountMetadata, password: SecretBytes) throws {
+        let credentials = credentials ?? store
+        let staged = try credentials.stage(password)
         try store.commit(.add(id, metadata, credential: staged)) { _ in true }
-        try store.activate(staged, for: id)
+        try credentials.activate(staged, for: id)
         try store.finishActivation(PendingActivation(account: id, credential: staged))
     }
 }

@@ -3,22 +3,27 @@ import AccountHandoffImport
 import AccountHandoffReferenceStore
 import Foundation
 
-/// The real reference store, wrapped so an ``Interposer`` runs before and after the calls the
-/// transaction makes and at every step inside the store. A fault returned by the interposer
+/// The real reference store (and, for ``CredentialBackend/keyring(namespace:)``, the real
+/// Secret Service store as its credential store), wrapped so an ``Interposer`` runs before
+/// and after the calls the transaction makes and at every step inside the stores. A fault returned by the interposer
 /// makes the call fail with ``AccountHandoffImport/StoreFailure`` at that point: before the
 /// real call (nothing happened) or after it (it happened, yet the caller sees a failure).
 package final class InterposingStore: AccountMetadataStore, CredentialStore, @unchecked Sendable {
-    // Safety of @unchecked Sendable: `base` is Sendable; `interposer` is a Sendable closure.
-    /// The real store.
+    // Safety of @unchecked Sendable: `base` and `credentials` are Sendable; `interposer` is a Sendable closure.
+    /// The real metadata store.
     package let base: ReferenceAccountStore
+    /// The real credential store: `base` itself, or a Secret Service store.
+    package let credentials: any CredentialStore
     private let interposer: Interposer
 
-    /// Opens the reference store in `directory` with `interposer` at every point.
-    package init(directory: URL, interposer: @escaping Interposer) throws(AccountStoreError) {
+    /// Opens the reference store in `directory`, with credentials in `backend`, and
+    /// `interposer` at every point.
+    package init(directory: URL, backend: CredentialBackend = .files, interposer: @escaping Interposer) throws(AccountStoreError) {
         self.interposer = interposer
         self.base = try ReferenceAccountStore.open(at: directory, options: ReferenceStoreOptions()) { step in
             TransactionPoint(step).flatMap(interposer)
         }
+        self.credentials = backend.credentialStore(base, hook: interposer)
     }
 
     // MARK: AccountMetadataStore
@@ -43,29 +48,29 @@ package final class InterposingStore: AccountMetadataStore, CredentialStore, @un
 
     // MARK: CredentialStore
 
-    package func checkCredentialsWritable() throws(CredentialStoreError) { try base.checkCredentialsWritable() }
+    package func checkCredentialsWritable() throws(CredentialStoreError) { try credentials.checkCredentialsWritable() }
 
     package func stage(_ credential: SecretBytes) throws(CredentialStoreError) -> StagedCredential {
         if let fault = interposer(.stageBefore) { throw .failed(fault) }
-        let staged = try base.stage(credential)
+        let staged = try credentials.stage(credential)
         if let fault = interposer(.stageAfter) { throw .failed(fault) }
         return staged
     }
 
     package func activate(_ staged: StagedCredential, for account: LocalAccountID) throws(CredentialStoreError) {
-        try base.activate(staged, for: account)
+        try credentials.activate(staged, for: account)
         if let fault = interposer(.activateAfter) { throw .failed(fault) }
     }
 
     package func discard(_ staged: StagedCredential) throws(CredentialStoreError) {
         if let fault = interposer(.discardBefore) { throw .failed(fault) }
-        try base.discard(staged)
+        try credentials.discard(staged)
         if let fault = interposer(.discardAfter) { throw .failed(fault) }
     }
 
-    package func stagedCredentials() throws(CredentialStoreError) -> [StagedCredential] { try base.stagedCredentials() }
-    package func accountsWithCredential() throws(CredentialStoreError) -> [LocalAccountID] { try base.accountsWithCredential() }
-    package func deleteCredential(of account: LocalAccountID) throws(CredentialStoreError) { try base.deleteCredential(of: account) }
+    package func stagedCredentials() throws(CredentialStoreError) -> [StagedCredential] { try credentials.stagedCredentials() }
+    package func accountsWithCredential() throws(CredentialStoreError) -> [LocalAccountID] { try credentials.accountsWithCredential() }
+    package func deleteCredential(of account: LocalAccountID) throws(CredentialStoreError) { try credentials.deleteCredential(of: account) }
 }
 
 /// A validator wrapped so the interposer runs when validation has returned (a kill point).

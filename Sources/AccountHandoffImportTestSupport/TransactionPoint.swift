@@ -1,10 +1,12 @@
 import AccountHandoffImport
 import AccountHandoffReferenceStore
+import AccountHandoffSecretService
 
 /// A named step of the import transaction, in the order an import reaches it, where a test
 /// injects a fault or kills the process. Points named `*.before` and `*.after` are around a
 /// store call (see ``InterposingStore``); the others are inside the reference store
-/// (``AccountHandoffReferenceStore/ReferenceStoreStep``).
+/// (``AccountHandoffReferenceStore/ReferenceStoreStep``) or the Secret Service store
+/// (``AccountHandoffSecretService/SecretServiceStep``).
 package enum TransactionPoint: String, CaseIterable, Sendable {
     case stageBefore = "stage.before"
     case stageFileCreated = "stage.fileCreated"
@@ -17,6 +19,7 @@ package enum TransactionPoint: String, CaseIterable, Sendable {
     case commitCommitted = "commit.committed"
     case commitAfter = "commit.after"
     case activateRenamed = "activate.renamed"
+    case activateActiveItemStored = "activate.activeItemStored"
     case activateAfter = "activate.after"
     case finishCommitted = "finish.committed"
     case finishAfter = "finish.after"
@@ -27,6 +30,16 @@ package enum TransactionPoint: String, CaseIterable, Sendable {
     /// The reference store's step for points inside the store.
     package init?(_ step: ReferenceStoreStep) {
         self.init(rawValue: step.rawValue)
+    }
+
+    /// The Secret Service store's step.
+    package init?(_ step: SecretServiceStep) {
+        self.init(rawValue: step.rawValue)
+    }
+
+    /// Whether only an import whose validation failed reaches the point.
+    package var isOnDiscardPath: Bool {
+        self == .discardBefore || self == .discardUnlinked || self == .discardAfter
     }
 
     /// Whether the point lies on the path of an import whose validation fails.
@@ -42,20 +55,17 @@ package enum TransactionPoint: String, CaseIterable, Sendable {
     /// store must hold the new account after a crash here.
     package var isAfterCommit: Bool {
         switch self {
-        case .commitCommitted, .commitAfter, .activateRenamed, .activateAfter, .finishCommitted, .finishAfter: true
+        case .commitCommitted, .commitAfter, .activateRenamed, .activateActiveItemStored, .activateAfter, .finishCommitted,
+             .finishAfter: true
         default: false
         }
     }
 
-    /// The points a successful import reaches.
-    package static var successPath: [TransactionPoint] {
-        allCases.filter { $0 != .discardBefore && $0 != .discardUnlinked && $0 != .discardAfter }
-    }
+    /// The points a successful import into the reference store's files reaches.
+    package static var successPath: [TransactionPoint] { CredentialBackend.files.successPath }
 
-    /// The points an import with a failing validation reaches.
-    package static var validationFailurePath: [TransactionPoint] {
-        allCases.filter(\.isOnValidationFailurePath)
-    }
+    /// The points an import with a failing validation into the reference store's files reaches.
+    package static var validationFailurePath: [TransactionPoint] { CredentialBackend.files.validationFailurePath }
 }
 
 /// What to do at a point: nothing, or fail the operation with this failure. The kill probe's

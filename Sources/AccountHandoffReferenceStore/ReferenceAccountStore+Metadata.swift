@@ -69,9 +69,20 @@ extension ReferenceAccountStore: AccountMetadataStore {
         }
     }
 
-    /// A shared `flock` on `import.lock`.
+    /// A shared `flock` on `import.lock`, waiting at most the options' `importLockTimeout`
+    /// while another process holds it exclusively.
+    ///
+    /// - Throws: ``AccountHandoffImport/AccountStoreError/lockedByAnotherProcess(waitedSeconds:)``
+    ///   when the wait ran out.
     public func acquireImportLease() throws(AccountStoreError) -> ImportLease {
-        try lockFile.shared()
+        try lockFile.shared(timeout: importLockTimeout)
+    }
+
+    /// A shared `flock` on `import.lock`, or `nil` at once while another process holds it
+    /// exclusively (a recovery, or a stuck process). Lets a caller show that it waits, and
+    /// stop waiting when the person cancels.
+    public func acquireImportLeaseIfFree() throws(AccountStoreError) -> ImportLease? {
+        try lockFile.sharedIfFree()
     }
 
     /// An exclusive `flock` on `import.lock`, or `nil` while any import holds its lease.

@@ -39,11 +39,14 @@ public final class ReferenceAccountStore: @unchecked Sendable {
     let files: CredentialFiles
     let lockFile: LockFile
     let hook: ReferenceStoreStepHook?
+    let importLockTimeout: Duration
+    /// Whether the store was opened with ``openForReading(at:)``: every write fails.
+    public let isOpenForReadingOnly: Bool
     private let database: SQLiteDatabase
     private let lock = NSLock()
 
     private init(directory: URL, warnings: [ReferenceStoreWarning], root: CheckedDirectory, files: CredentialFiles,
-                 database: SQLiteDatabase, hook: ReferenceStoreStepHook?) {
+                 database: SQLiteDatabase, hook: ReferenceStoreStepHook?, importLockTimeout: Duration, readOnly: Bool) {
         self.directory = directory
         self.warnings = warnings
         self.root = root
@@ -51,6 +54,8 @@ public final class ReferenceAccountStore: @unchecked Sendable {
         self.lockFile = LockFile(directory: root)
         self.database = database
         self.hook = hook
+        self.importLockTimeout = importLockTimeout
+        self.isOpenForReadingOnly = readOnly
     }
 
     /// Opens the store in `directory`, creating it (mode 0700) and its database if missing.
@@ -84,7 +89,37 @@ public final class ReferenceAccountStore: @unchecked Sendable {
         }
         try configure(database)
         return ReferenceAccountStore(directory: directory, warnings: warnings, root: root,
-                                     files: CredentialFiles(directory: credentials, hook: stepHook), database: database, hook: stepHook)
+                                     files: CredentialFiles(directory: credentials, hook: stepHook), database: database, hook: stepHook,
+                                     importLockTimeout: options.importLockTimeout, readOnly: false)
+    }
+
+    /// Opens an existing store without writing anything (no directory, file or schema is
+    /// created, nothing is tightened), for listing a store the person cannot write to.
+    /// Recovery and imports fail on such a store; reading accounts, pending activations and
+    /// staged credentials works.
+    ///
+    /// - Throws: ``AccountStoreError/unsafeLocation(_:)`` as ``open(at:options:)`` does (loose
+    ///   permissions are refused), ``AccountStoreError/corrupt(_:)`` or
+    ///   ``AccountStoreError/unsupportedSchema(_:)`` for a database this code cannot use, and
+    ///   ``AccountStoreError/failed(_:)`` when the database or a directory is missing.
+    public static func openForReading(at directory: URL) throws(AccountStoreError) -> ReferenceAccountStore {
+        var warnings: [ReferenceStoreWarning] = []
+        let root: CheckedDirectory
+        let credentials: CheckedDirectory
+        do {
+            root = try CheckedDirectory.open(path: directory.path, policy: .refuse, creating: false, warnings: &warnings)
+            credentials = try root.subdirectory(credentialsDirectoryName, policy: .refuse, creating: false, warnings: &warnings)
+            for name in [databaseName, databaseName + "-wal", databaseName + "-shm"] {
+                try root.requireRegularFileOrNothing(name)
+            }
+        } catch { throw error.accountStoreError }
+        let database = try sqlite { () throws(SQLiteError) in
+            try SQLiteDatabase.open(path: root.path + "/" + databaseName, busyTimeoutMilliseconds: 5_000, readOnly: true)
+        }
+        let version = try schemaVersion(database)
+        guard version == AccountsTable.schemaVersion else { throw .unsupportedSchema(version) }
+        return ReferenceAccountStore(directory: directory, warnings: [], root: root, files: CredentialFiles(directory: credentials, hook: nil),
+                                     database: database, hook: nil, importLockTimeout: .zero, readOnly: true)
     }
 
     /// Every stored account (for `handoff accounts`); never a secret.

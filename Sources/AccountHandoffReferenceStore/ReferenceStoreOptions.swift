@@ -15,11 +15,18 @@ public struct ReferenceStoreOptions: Hashable, Sendable {
     public var loosePermissions: LoosePermissionsPolicy
     /// How long a write waits for another process's write transaction.
     public var busyTimeout: Duration
+    /// How long ``ReferenceAccountStore/acquireImportLease()`` waits while another process
+    /// holds `import.lock` exclusively (a recovery, or a stuck process) before it gives up
+    /// with ``AccountHandoffImport/AccountStoreError/lockedByAnotherProcess(waitedSeconds:)``.
+    public var importLockTimeout: Duration
 
-    /// The defaults: refuse loose permissions, wait up to 5 seconds for a busy database.
-    public init(loosePermissions: LoosePermissionsPolicy = .refuse, busyTimeout: Duration = .seconds(5)) {
+    /// The defaults: refuse loose permissions, wait up to 5 seconds for a busy database and
+    /// up to 10 seconds for the import lock.
+    public init(loosePermissions: LoosePermissionsPolicy = .refuse, busyTimeout: Duration = .seconds(5),
+                importLockTimeout: Duration = .seconds(10)) {
         self.loosePermissions = loosePermissions
         self.busyTimeout = busyTimeout
+        self.importLockTimeout = importLockTimeout
     }
 }
 

@@ -3,7 +3,10 @@
 //
 //   import-crash-probe --store DIR --scenario replace|add|keepBoth|validationFailure
 //                      --stop-at POINT --host HOST --port PORT --user USER --ca CA.pem
+//                      [--credentials files|keyring --namespace NAMESPACE]
 //
+// With --credentials keyring the credentials go to the Secret Service on the session bus in
+// DBUS_SESSION_BUS_ADDRESS (the test's throwaway keyring), items in NAMESPACE.
 // The delivered password is read from standard input (one line), never from arguments.
 // Output: "STOPPED <point>" (then the process waits to be killed), or "FINISHED <receipt>"
 // when the import ended without reaching the point, or "ERROR <sentence>".
@@ -17,6 +20,7 @@ import AccountHandoffIMAPValidation
 import AccountHandoffImport
 import AccountHandoffImportTestSupport
 import AccountHandoffReferenceStore
+import AccountHandoffSecretService
 import Foundation
 
 /// Writes one line to standard output at once (unbuffered), so the test sees it before the kill.
@@ -41,6 +45,14 @@ guard let store = options["store"], let scenarioName = options["scenario"], let 
       let user = options["user"], let ca = options["ca"] else {
     fail("missing or invalid arguments")
 }
+let backend: CredentialBackend
+switch options["credentials"] ?? "files" {
+case "files": backend = .files
+case "keyring":
+    guard let namespace = options["namespace"], SecretServiceCredentialStore.isValidNamespace(namespace) else { fail("--namespace is needed") }
+    backend = .keyring(namespace: namespace)
+default: fail("--credentials takes files or keyring")
+}
 guard let passwordLine = readLine(strippingNewline: true) else { fail("no password on standard input") }
 
 let stopAtPoint: Interposer = { reached in
@@ -51,7 +63,7 @@ let stopAtPoint: Interposer = { reached in
 
 do {
     let password = try GuardedCopy.make(Array(passwordLine.utf8))
-    let stores = try InterposingStore(directory: URL(fileURLWithPath: store), interposer: stopAtPoint)
+    let stores = try InterposingStore(directory: URL(fileURLWithPath: store), backend: backend, interposer: stopAtPoint)
     let validator = IMAPValidator(configuration: IMAPValidatorConfiguration(trust: .certificateAuthorityFile(URL(fileURLWithPath: ca))))
     let coordinator = ImportCoordinator(metadataStore: stores, credentialStore: stores,
                                         validator: InterposingValidator(base: validator, interposer: stopAtPoint),

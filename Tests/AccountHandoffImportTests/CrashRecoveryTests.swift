@@ -5,12 +5,13 @@ import AccountHandoffReferenceStore
 import Foundation
 import Testing
 
-/// A real process killed with SIGKILL at every step of the transaction: what a reader finds
-/// afterwards, and after recovery, is the complete old account or the complete new one.
+/// A real process killed with SIGKILL at every step of the transaction, with credentials in
+/// files and in the Secret Service: what a reader finds afterwards, and after recovery, is the
+/// complete old account or the complete new one.
 @Suite struct CrashRecoveryTests {
     @Test(arguments: ScenarioRun.allPoints())
-    func killAtEveryStepThenRecover(scenario: ImportScenario, point: TransactionPoint) throws {
-        let run = try ScenarioRun(scenario)
+    func killAtEveryStepThenRecover(credentials: CredentialKind, scenario: ImportScenario, point: TransactionPoint) throws {
+        let run = try ScenarioRun(scenario, credentials: credentials)
         defer { run.remove() }
         try CrashProbe.killImport(run, at: point)
 
@@ -38,6 +39,7 @@ import Testing
         case .stageFileCreated, .stageFileWritten, .stageFileSynced, .stageAfter, .validateAfter,
              .commitTransactionBegun, .commitRowWritten, .discardBefore: (false, 1)
         case .commitCommitted, .commitAfter: (true, 0)  // committed, the staged file not yet renamed
+        case .activateActiveItemStored: (true, 0)  // the active item written, the staged one not yet deleted
         case .activateRenamed, .activateAfter, .finishCommitted, .finishAfter: (false, 0)
         }
     }

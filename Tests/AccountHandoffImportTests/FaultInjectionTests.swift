@@ -14,11 +14,11 @@ import Testing
     static let cases = ScenarioRun.allPoints(excluding: [.validateAfter])
 
     @Test(arguments: cases)
-    func faultLeavesTheOldOrTheNewAccountComplete(scenario: ImportScenario, point: TransactionPoint) async throws {
-        let run = try ScenarioRun(scenario)
+    func faultLeavesTheOldOrTheNewAccountComplete(credentials: CredentialKind, scenario: ImportScenario, point: TransactionPoint) async throws {
+        let run = try ScenarioRun(scenario, credentials: credentials)
         defer { run.remove() }
         let fault = OneFault(at: point)
-        let store = try InterposingStore(directory: run.directory, interposer: fault.interposer)
+        let store = try InterposingStore(directory: run.directory, backend: run.backend, interposer: fault.interposer)
         let coordinator = ImportCoordinator(metadataStore: store, credentialStore: store, validator: ImportFixtures.validator(run.server),
                                             makeAccountID: { ImportScenario.newAccountID })
         let prepared = try coordinator.prepare(offer: run.offer)
@@ -44,7 +44,7 @@ import Testing
         case .commitCommitted, .commitAfter, .validateAfter:
             // The commit reported a failure, but it landed: the coordinator checks and goes on.
             return .imported(run.importedRecord(.complete))
-        case .activateRenamed, .activateAfter:
+        case .activateRenamed, .activateActiveItemStored, .activateAfter:
             return .imported(run.importedRecord(.deferredToRecovery(.credentialStore(.failed(failure)))))
         case .finishCommitted, .finishAfter:
             return .imported(run.importedRecord(.deferredToRecovery(.metadataStore(.failed(failure)))))
@@ -66,11 +66,12 @@ import Testing
         #expect(try run.snapshot().isClean)
     }
 
-    @Test func failedDiscardAfterAValidationFailureLeavesALeftoverThatRecoveryRemoves() async throws {
-        let run = try ScenarioRun(.validationFailure)
+    @Test(arguments: CredentialKind.allCases)
+    func failedDiscardAfterAValidationFailureLeavesALeftoverThatRecoveryRemoves(credentials: CredentialKind) async throws {
+        let run = try ScenarioRun(.validationFailure, credentials: credentials)
         defer { run.remove() }
         let fault = OneFault(at: .discardBefore)
-        let store = try InterposingStore(directory: run.directory, interposer: fault.interposer)
+        let store = try InterposingStore(directory: run.directory, backend: run.backend, interposer: fault.interposer)
         let coordinator = ImportCoordinator(metadataStore: store, credentialStore: store, validator: ImportFixtures.validator(run.server))
         let prepared = try coordinator.prepare(offer: run.offer)
         try prepared.choose(.replace(ImportScenario.oldAccountID))

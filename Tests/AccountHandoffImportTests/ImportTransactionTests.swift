@@ -5,10 +5,12 @@ import AccountHandoffReferenceStore
 import Foundation
 import Testing
 
-/// Whole imports into the reference store, validated against the real Dovecot.
+/// Whole imports into the reference store, validated against the real Dovecot, with the
+/// credentials in the reference store's files and in the Secret Service.
 @Suite struct ImportTransactionTests {
-    @Test func newAccountIsImportedWithItsLinkIDByteForByte() async throws {
-        let harness = try ImportHarness(newAccountID: ImportScenario.newAccountID)
+    @Test(arguments: CredentialKind.allCases)
+    func newAccountIsImportedWithItsLinkIDByteForByte(credentials: CredentialKind) async throws {
+        let harness = try ImportHarness(newAccountID: ImportScenario.newAccountID, credentials: credentials)
         defer { harness.remove() }
         let offer = try harness.offer()
         let prepared = try harness.coordinator.prepare(offer: offer)
@@ -25,8 +27,9 @@ import Testing
         #expect(snapshot.isClean)
     }
 
-    @Test func replacingKeepsTheLocalIDAndReplacesEverythingElse() async throws {
-        let harness = try ImportHarness()
+    @Test(arguments: CredentialKind.allCases)
+    func replacingKeepsTheLocalIDAndReplacesEverythingElse(credentials: CredentialKind) async throws {
+        let harness = try ImportHarness(credentials: credentials)
         defer { harness.remove() }
         let offer = try harness.offer()
         let old = try harness.seed(try #require(try ImportScenario.replace.oldAccount(host: offer.imapHost, port: offer.imapPort, user: "ada-old")))
@@ -46,8 +49,9 @@ import Testing
         #expect(snapshot.isClean)
     }
 
-    @Test func keepingBothAddsANewLocalAccountAndLeavesTheOldOneUntouched() async throws {
-        let harness = try ImportHarness(newAccountID: ImportScenario.newAccountID)
+    @Test(arguments: CredentialKind.allCases)
+    func keepingBothAddsANewLocalAccountAndLeavesTheOldOneUntouched(credentials: CredentialKind) async throws {
+        let harness = try ImportHarness(newAccountID: ImportScenario.newAccountID, credentials: credentials)
         defer { harness.remove() }
         let offer = try harness.offer()
         let oldMetadata = try #require(try ImportScenario.keepBoth.oldAccount(host: offer.imapHost, port: offer.imapPort, user: "ada-work"))
@@ -63,8 +67,9 @@ import Testing
         #expect(snapshot.isClean)
     }
 
-    @Test func cancellingChangesNothingAndEndsTheImport() async throws {
-        let harness = try ImportHarness()
+    @Test(arguments: CredentialKind.allCases)
+    func cancellingChangesNothingAndEndsTheImport(credentials: CredentialKind) async throws {
+        let harness = try ImportHarness(credentials: credentials)
         defer { harness.remove() }
         let offer = try harness.offer()
         try harness.seed(try #require(try ImportScenario.replace.oldAccount(host: offer.imapHost, port: offer.imapPort, user: "ada-old")))
@@ -83,8 +88,9 @@ import Testing
         #expect(cancelled.message.hasPrefix("You chose not to import the account, so nothing was changed"))
     }
 
-    @Test func conflictWithoutAChoiceIsNotImported() async throws {
-        let harness = try ImportHarness()
+    @Test(arguments: CredentialKind.allCases)
+    func conflictWithoutAChoiceIsNotImported(credentials: CredentialKind) async throws {
+        let harness = try ImportHarness(credentials: credentials)
         defer { harness.remove() }
         let offer = try harness.offer()
         let old = try harness.seed(try #require(try ImportScenario.replace.oldAccount(host: offer.imapHost, port: offer.imapPort, user: "ada-old")))
@@ -98,8 +104,9 @@ import Testing
         #expect(await prepared.complete(metadata: offer, credential: try ImportFixtures.rightPassword()).receiptStatus == .imported)
     }
 
-    @Test func importingTheSameAccountTwiceNeverDuplicatesIt() async throws {
-        let harness = try ImportHarness()
+    @Test(arguments: CredentialKind.allCases)
+    func importingTheSameAccountTwiceNeverDuplicatesIt(credentials: CredentialKind) async throws {
+        let harness = try ImportHarness(credentials: credentials)
         defer { harness.remove() }
         let offer = try harness.offer()
         let first = try harness.coordinator.prepare(offer: offer)
@@ -116,8 +123,9 @@ import Testing
         #expect(snapshot.isClean)
     }
 
-    @Test func wrongPasswordLeavesTheOldAccountAndNoStagedLeftovers() async throws {
-        let harness = try ImportHarness()
+    @Test(arguments: CredentialKind.allCases)
+    func wrongPasswordLeavesTheOldAccountAndNoStagedLeftovers(credentials: CredentialKind) async throws {
+        let harness = try ImportHarness(credentials: credentials)
         defer { harness.remove() }
         let offer = try harness.offer()
         let old = try harness.seed(try #require(try ImportScenario.replace.oldAccount(host: offer.imapHost, port: offer.imapPort, user: "ada-old")))
@@ -129,22 +137,24 @@ import Testing
         #expect(outcome.receiptStatus == .validationFailed)
         // Before any recovery: the old account, its old password, and nothing staged.
         #expect(try harness.snapshot() == before)
-        #expect(StoreFiles.credentialFileNames(harness.directory) == ["account-\(old.id).credential"])
+        #expect(try harness.credentialItems() == ["account-\(old.id)"])
     }
 
-    @Test func wrongPasswordForANewAccountStoresNothing() async throws {
-        let harness = try ImportHarness()
+    @Test(arguments: CredentialKind.allCases)
+    func wrongPasswordForANewAccountStoresNothing(credentials: CredentialKind) async throws {
+        let harness = try ImportHarness(credentials: credentials)
         defer { harness.remove() }
         let offer = try harness.offer()
         let prepared = try harness.coordinator.prepare(offer: offer)
         let outcome = await prepared.complete(metadata: offer, credential: try ImportFixtures.wrongPassword())
         #expect(outcome == .validationFailed(.authenticationFailed, account: offer))
         #expect(try harness.store.listAccounts().isEmpty)
-        #expect(StoreFiles.credentialFileNames(harness.directory).isEmpty)
+        #expect(try harness.credentialItems().isEmpty)
     }
 
-    @Test func deliveredAccountMustBeTheOfferedOne() async throws {
-        let harness = try ImportHarness()
+    @Test(arguments: CredentialKind.allCases)
+    func deliveredAccountMustBeTheOfferedOne(credentials: CredentialKind) async throws {
+        let harness = try ImportHarness(credentials: credentials)
         defer { harness.remove() }
         let offer = try harness.offer()
         let prepared = try harness.coordinator.prepare(offer: offer)
@@ -152,20 +162,21 @@ import Testing
         let outcome = await prepared.complete(metadata: swapped, credential: try ImportFixtures.rightPassword())
         #expect(outcome == .declined(.failed(.deliveredAccountDiffersFromOffer)))
         #expect(try harness.store.listAccounts().isEmpty)
-        #expect(StoreFiles.credentialFileNames(harness.directory).isEmpty)
+        #expect(try harness.credentialItems().isEmpty)
     }
 
-    @Test func staleLeftoversAreRemovedBeforeThePasswordTravels() throws {
-        let harness = try ImportHarness()
+    @Test(arguments: CredentialKind.allCases)
+    func staleLeftoversAreRemovedBeforeThePasswordTravels(credentials: CredentialKind) throws {
+        let harness = try ImportHarness(credentials: credentials)
         defer { harness.remove() }
-        let leftover = try harness.store.stage(SecretBytes(utf8: "from an import that crashed"))
+        let leftover = try harness.credentials.stage(SecretBytes(utf8: "from an import that crashed"))
         let orphan = LocalAccountID.random()
-        let orphanStaged = try harness.store.stage(SecretBytes(utf8: "credential without an account"))
-        try harness.store.activate(orphanStaged, for: orphan)
+        let orphanStaged = try harness.credentials.stage(SecretBytes(utf8: "credential without an account"))
+        try harness.credentials.activate(orphanStaged, for: orphan)
         let prepared = try harness.coordinator.prepare(offer: try harness.offer())
         #expect(prepared.recovery.discardedStagedCredentials == [leftover])
         #expect(prepared.recovery.removedOrphanCredentials == [orphan])
-        #expect(StoreFiles.credentialFileNames(harness.directory).isEmpty)
+        #expect(try harness.credentialItems().isEmpty)
     }
 
     @Test func storeThatBecameUnsafeIsFoundBeforeThePasswordTravels() throws {

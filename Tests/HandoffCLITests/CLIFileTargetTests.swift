@@ -75,21 +75,19 @@ import Testing
         #expect(leftovers.isEmpty, "temporary files left behind: \(leftovers)")
     }
 
-    /// A store directory open to group and others: tightened to 0700 with a warning before
-    /// anything is written into it, and the transfer completes.
-    @Test func anOpenStoreDirectoryIsTightenedWithAWarning() async throws {
+    /// A store directory open to group and others is refused before the code is asked for,
+    /// and left exactly as it is (the CLI never changes the mode of a directory it did not create).
+    @Test func anOpenStoreDirectoryIsRefusedAndLeftAsItIs() async throws {
         let scratch = try Scratch()
         defer { scratch.remove() }
         try FileManager.default.createDirectory(at: scratch.store, withIntermediateDirectories: false)
         chmod(scratch.store.path, 0o777)
-        let pair = try await TransferPair.start(scratch)
-        try await pair.confirmByTypingCodes()
-        let (sent, received) = await pair.finish()
-        #expect(received.status == 0, "\(received.stderr)")
-        #expect(sent.status == 0)
-        #expect(received.stderr.hasPrefix("Warning: \(scratch.store.path) had mode 777, which let other users in; it was changed to 700."), "\(received.stderr)")
-        #expect(Self.mode(scratch.store.path) == 0o700)
-        #expect(scratch.storedCredential == Data(HandoffProcess.testPassword.utf8))
+        let result = try await HandoffProcess.run(scratch.receiveArguments(), stdin: try Scratch.validCode().text + "\n")
+        #expect(result.status == 70)
+        #expect(result.stderr == "The store \(scratch.store.path) has mode 777, which lets other users in, so it is not used; restrict it with 'chmod 700 \(scratch.store.path)' or choose another --store directory.\n")
+        #expect(result.stdout.isEmpty, "the code was not asked for")
+        #expect(Self.mode(scratch.store.path) == 0o777)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: scratch.store.path).isEmpty)
     }
 
     /// A store path that is a symbolic link, or another user's directory, is refused before
@@ -103,11 +101,11 @@ import Testing
         let expected: String
         if kind == "link" {
             try FileManager.default.createSymbolicLink(at: scratch.store, withDestinationURL: elsewhere)
-            expected = "The store \(scratch.store.path) cannot be used: \(scratch.store.path) is a symbolic link; use a real directory for the account store.\n"
+            expected = "The store \(scratch.store.path) cannot be used: it is a symbolic link; use a real directory for the account store.\n"
         } else {
             try FileManager.default.createDirectory(at: scratch.store, withIntermediateDirectories: false)
             try #require(chown(scratch.store.path, 65_534, 65_534) == 0, "chown needs root")
-            expected = "The store \(scratch.store.path) cannot be used: \(scratch.store.path) belongs to user 65534; use a directory you own.\n"
+            expected = "The store \(scratch.store.path) cannot be used: it belongs to user 65534; use a directory you own.\n"
         }
         let result = try await HandoffProcess.run(scratch.receiveArguments(), stdin: try Scratch.validCode().text + "\n")
         #expect(result.status == 70)

@@ -51,9 +51,13 @@ import Testing
         #expect(stored.metadata.emailAddress == "ada@example.org")
         #expect(stored.metadata.imapPort == 993)
         let registry = scratch.store.appendingPathComponent(Scratch.registryFileName)
-        for file in [scratch.databaseFile, try #require(scratch.credentialFile), registry] {
+        let record = scratch.store.appendingPathComponent("credential-store")
+        for file in [scratch.databaseFile, registry, record] {
             #expect(try mode(of: file) == 0o600, "\(file.lastPathComponent)")
         }
+        // By default the password went to the keyring, not to a file.
+        #expect(try String(contentsOf: record, encoding: .utf8).hasPrefix("keyring handoff-"))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: scratch.store.appendingPathComponent("credentials").path).isEmpty)
         #expect(try mode(of: scratch.store) == 0o700)
         #expect(try mode(of: scratch.store.appendingPathComponent("credentials")) == 0o700)
         #expect(received.stdout.contains("The account ada@example.org was imported."))

@@ -49,9 +49,7 @@ import Testing
         #expect(received.stderr.contains("The mail server \(server.host):\(server.tlsPort) rejected the user name or password. The account was not imported and your existing accounts are unchanged."))
         #expect(sent.stderr.hasSuffix("The receiving device could not log in to the mail server with this account, so it did not keep it; check the account's settings and password, then try again.\n"))
         #expect(scratch.storeSnapshot() == before, "the old account and its password are intact")
-        let credentials = scratch.store.appendingPathComponent("credentials")
-        #expect(try FileManager.default.contentsOfDirectory(atPath: credentials.path).allSatisfy { !$0.hasPrefix("staged-") },
-                "no staged leftovers")
+        #expect(try CLIKeyring.stagedCredentials(in: scratch.store).isEmpty, "no staged leftovers")
     }
 
     /// A server whose certificate this device does not trust (no --ca-file): not imported.

@@ -46,6 +46,11 @@ extension ImportOutcome {
             return "The password could not be saved while the device is locked. \(unchanged) Unlock the device, then start a new transfer."
         case .credentialStore(.policyViolation):
             return "The app's Keychain settings break a safety rule, so the password was not saved. \(unchanged) Update the app, then start a new transfer."
+        case .credentialStore(.keyringLocked):
+            return "The keyring that keeps account passwords is locked, so the account could not be saved. \(unchanged) Unlock your keyring (GNOME Keyring/KWallet), then start a new transfer."
+        case .credentialStore(.sessionBusUnavailable), .credentialStore(.secretServiceUnavailable),
+             .credentialStore(.keyringHasNoDefaultCollection):
+            return "The keyring that keeps account passwords cannot be reached, so the account could not be saved. \(unchanged) Start or unlock your keyring (GNOME Keyring/KWallet), then start a new transfer."
         case .metadataStore, .credentialStore:
             return "The account could not be saved on this device. \(unchanged) Free some storage space or restart the app, then start a new transfer."
         }

@@ -1,6 +1,8 @@
+import Foundation
+
 /// Why the account-metadata store failed. Cases carry no secret and no account data
 /// beyond local identifiers.
-public enum AccountStoreError: Error, Hashable, Sendable, CustomStringConvertible {
+public enum AccountStoreError: Error, Hashable, Sendable, CustomStringConvertible, LocalizedError {
     /// The store's location is unsafe (link, wrong file type, open permissions, other owner).
     case unsafeLocation(StoreLocationProblem)
     /// The store can be read but not written (read-only file system or file).
@@ -17,27 +19,36 @@ public enum AccountStoreError: Error, Hashable, Sendable, CustomStringConvertibl
     case accountNotFound(LocalAccountID)
     /// A stored row does not form valid account metadata; the field is named.
     case invalidRecord(String)
+    /// Another process held the store's import lock exclusively (a recovery, or a stuck
+    /// process) for as long as the store waits; the wait in seconds is reported.
+    case lockedByAnotherProcess(waitedSeconds: Int)
     /// The backend failed.
     case failed(StoreFailure)
 
-    /// A secret-free sentence for logs and error details.
+    /// A secret-free sentence for logs and error details: what happened and what to do.
     public var description: String {
         switch self {
         case .unsafeLocation(let problem): problem.description
-        case .readOnly: "The account store is read-only."
-        case .corrupt(let detail): "The account store failed its integrity check (\(detail))."
-        case .unsupportedSchema(let version): "The account store uses schema version \(version), which this version does not know."
-        case .changedMeanwhile: "The stored accounts changed while the import was running."
-        case .linkIDAlreadyStored: "Another stored account already has this account link ID."
-        case .accountNotFound(let id): "No stored account has the local ID \(id)."
-        case .invalidRecord(let field): "A stored account has an invalid \(field) field."
-        case .failed(let failure): "The account store failed: \(failure)."
+        case .lockedByAnotherProcess(let seconds):
+            "Another process kept the account store locked for \(seconds) s (an import or recovery still running, or a stuck process); let it finish or end it, then try again."
+        case .readOnly: "The account store is read-only; make it writable and try again."
+        case .corrupt(let detail): "The account store failed its integrity check (\(detail)); restore it from a backup."
+        case .unsupportedSchema(let version):
+            "The account store uses schema version \(version), which this version does not know; update the app."
+        case .changedMeanwhile: "The stored accounts changed while the import was running; check them and try again."
+        case .linkIDAlreadyStored: "Another stored account already has this account link ID; replace it instead of adding one."
+        case .accountNotFound(let id): "No stored account has the local ID \(id); list the accounts and try again."
+        case .invalidRecord(let field): "A stored account has an invalid \(field) field; restore the store from a backup."
+        case .failed(let failure): "The account store failed (\(failure)); check the disk and try again."
         }
     }
+
+    /// The same sentence as ``description``.
+    public var errorDescription: String? { description }
 }
 
 /// Why the credential store failed. Cases never carry credential bytes.
-public enum CredentialStoreError: Error, Hashable, Sendable, CustomStringConvertible {
+public enum CredentialStoreError: Error, Hashable, Sendable, CustomStringConvertible, LocalizedError {
     /// The store's location is unsafe (link, wrong file type, open permissions, other owner).
     case unsafeLocation(StoreLocationProblem)
     /// No credential item with this name exists.
@@ -50,21 +61,40 @@ public enum CredentialStoreError: Error, Hashable, Sendable, CustomStringConvert
     case keychain(status: Int32)
     /// The Keychain item policy breaks a rule.
     case policyViolation(KeychainPolicyViolation)
+    /// No D-Bus session bus is reachable, so no Secret Service (Linux keyring) can be asked.
+    case sessionBusUnavailable
+    /// The session bus works but no Secret Service provider (GNOME Keyring, KWallet,
+    /// KeePassXC) answers on it.
+    case secretServiceUnavailable
+    /// The Secret Service's default collection (the keyring passwords go to) is locked.
+    case keyringLocked
+    /// The Secret Service has no default collection to store passwords in.
+    case keyringHasNoDefaultCollection
     /// The backend failed.
     case failed(StoreFailure)
 
-    /// A secret-free sentence for logs and error details.
+    /// A secret-free sentence for logs and error details: what happened and what to do.
     public var description: String {
         switch self {
         case .unsafeLocation(let problem): problem.description
-        case .credentialNotFound: "The credential item does not exist."
-        case .emptyCredential: "The credential is empty."
-        case .credentialTooLarge(let count): "A stored credential has \(count) bytes, more than the store accepts."
-        case .keychain(let status): "The Keychain refused the operation (\(KeychainStatusName.describe(status)))."
+        case .credentialNotFound: "The credential item does not exist; import the account again."
+        case .emptyCredential: "The credential is empty; send a password that is not empty."
+        case .credentialTooLarge(let count): "A stored credential has \(count) bytes, more than the store accepts; import the account again."
+        case .keychain(let status): "The Keychain refused the operation (\(KeychainStatusName.describe(status))); check the app's Keychain settings."
         case .policyViolation(let violation): violation.description
-        case .failed(let failure): "The credential store failed: \(failure)."
+        case .sessionBusUnavailable:
+            "No D-Bus session bus is reachable, so the keyring cannot be used. Log in to a desktop session (or start one with dbus-run-session) and try again."
+        case .secretServiceUnavailable:
+            "No keyring answers on the D-Bus session bus. Start or install a Secret Service keyring (GNOME Keyring, KWallet or KeePassXC) and try again."
+        case .keyringLocked: "The keyring is locked. Unlock your keyring (GNOME Keyring/KWallet) and try again."
+        case .keyringHasNoDefaultCollection:
+            "The keyring has no default collection to keep passwords in. Create one (for example with GNOME Passwords and Keys) and try again."
+        case .failed(let failure): "The credential store failed (\(failure)); check it and try again."
         }
     }
+
+    /// The same sentence as ``description``.
+    public var errorDescription: String? { description }
 }
 
 /// Names for the Security framework statuses the keychain notes discuss.

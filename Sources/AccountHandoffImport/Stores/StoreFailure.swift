@@ -8,6 +8,8 @@ public struct StoreFailure: Error, Hashable, Sendable, CustomStringConvertible {
         case sqlite
         /// An `OSStatus` from the Security framework.
         case keychain
+        /// A GLib error code from the Secret Service (libsecret, D-Bus); the operation names its domain.
+        case secretService
     }
 
     /// The operation that failed, e.g. `"fsync(credentials)"` or `"COMMIT"`.

@@ -40,12 +40,12 @@ final class CheckedDirectory: @unchecked Sendable {
 
     deinit { close(descriptor) }
 
-    /// Opens (creating with mode 0700 if missing) the directory at `path`.
-    static func open(path: String, policy: LoosePermissionsPolicy,
+    /// Opens (creating with mode 0700 if missing, unless not `creating`) the directory at `path`.
+    static func open(path: String, policy: LoosePermissionsPolicy, creating: Bool = true,
                      warnings: inout [ReferenceStoreWarning]) throws(LocationError) -> CheckedDirectory {
         var info = stat()
         if lstat(path, &info) != 0 {
-            guard errno == ENOENT else { throw .failed(POSIX.failure("lstat(\(path))")) }
+            guard errno == ENOENT, creating else { throw .failed(POSIX.failure("lstat(\(path))")) }
             let parent = Self.parent(of: path)
             var parentInfo = stat()
             guard systemStat(parent, &parentInfo) == 0, parentInfo.isDirectory else { throw .unsafe(.missingParent(path: path)) }
@@ -62,12 +62,13 @@ final class CheckedDirectory: @unchecked Sendable {
         return directory
     }
 
-    /// Opens (creating with mode 0700 if missing) the subdirectory `name`.
-    func subdirectory(_ name: String, policy: LoosePermissionsPolicy,
+    /// Opens (creating with mode 0700 if missing, unless not `creating`) the subdirectory `name`.
+    func subdirectory(_ name: String, policy: LoosePermissionsPolicy, creating: Bool = true,
                       warnings: inout [ReferenceStoreWarning]) throws(LocationError) -> CheckedDirectory {
         let childPath = path + "/" + name
         switch try entry(name) {
         case nil:
+            guard creating else { throw .failed(StoreFailure(operation: "open(\(childPath))", domain: .posix, code: ENOENT)) }
             if mkdirat(descriptor, name, 0o700) != 0 && errno != EEXIST { throw .failed(POSIX.failure("mkdirat(\(childPath))")) }
             do { try POSIX.sync(descriptor, path) } catch { throw .failed(error) }
         case let info? where info.isSymbolicLink: throw .unsafe(.symbolicLink(path: childPath))

@@ -4,6 +4,7 @@ import Glibc
 import Darwin
 #endif
 import AccountHandoffImport
+import Foundation
 
 /// `import.lock`: imports hold a shared `flock`, recovery an exclusive one. The kernel drops a
 /// crashed process's locks, so a lease never outlives its process.
@@ -15,12 +16,28 @@ struct LockFile {
     static let name = "import.lock"
     let directory: CheckedDirectory
 
-    /// A shared lease; waits while a recovery holds the exclusive lock.
-    func shared() throws(AccountStoreError) -> ImportLease {
+    /// A shared lease; waits at most `timeout` while another process holds the exclusive lock
+    /// (a recovery, or a stuck process), then gives up. The wait polls every 20 ms: `flock`
+    /// itself has no timeout, and a blocked `flock` could not be given up.
+    func shared(timeout: Duration) throws(AccountStoreError) -> ImportLease {
+        let deadline = ContinuousClock.now + timeout
+        while true {
+            if let lease = try sharedIfFree() { return lease }
+            guard ContinuousClock.now < deadline else {
+                throw .lockedByAnotherProcess(waitedSeconds: Int(timeout.components.seconds))
+            }
+            usleep(20_000)
+        }
+    }
+
+    /// A shared lease, or `nil` at once while another process holds the exclusive lock.
+    func sharedIfFree() throws(AccountStoreError) -> ImportLease? {
         let descriptor = try openLockFile()
-        guard POSIX.retrying({ flock(descriptor, LOCK_SH) }) == 0 else {
+        guard POSIX.retrying({ flock(descriptor, LOCK_SH | LOCK_NB) }) == 0 else {
+            let busy = errno == EWOULDBLOCK
             let failure = POSIX.failure("flock(\(Self.name), LOCK_SH)")
             close(descriptor)
+            if busy { return nil }
             throw .failed(failure)
         }
         return ImportLease { Self.unlockAndClose(descriptor) }

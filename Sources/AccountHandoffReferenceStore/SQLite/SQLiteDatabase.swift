@@ -8,10 +8,10 @@ final class SQLiteDatabase {
 
     deinit { sqlite3_close_v2(handle) }
 
-    /// Opens an existing database file read-write, refusing a symbolic link.
-    static func open(path: String, busyTimeoutMilliseconds: Int32) throws(SQLiteError) -> SQLiteDatabase {
+    /// Opens an existing database file read-write (or only for reading), refusing a symbolic link.
+    static func open(path: String, busyTimeoutMilliseconds: Int32, readOnly: Bool = false) throws(SQLiteError) -> SQLiteDatabase {
         var handle: OpaquePointer?
-        let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOFOLLOW | SQLITE_OPEN_FULLMUTEX
+        let flags = (readOnly ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE) | SQLITE_OPEN_NOFOLLOW | SQLITE_OPEN_FULLMUTEX
         let status = sqlite3_open_v2(path, &handle, flags, nil)
         guard status == SQLITE_OK, let handle else {
             let code = handle.map { sqlite3_extended_errcode($0) } ?? status

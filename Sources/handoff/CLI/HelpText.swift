@@ -104,21 +104,24 @@ enum HelpText {
         """
 
     static let receive = """
-        Usage: handoff receive [--store DIR] [--code-file FILE] [--on-conflict replace|keep|cancel]
+        Usage: handoff receive [--store DIR] [--credentials keyring|files] [--code-file FILE] [--on-conflict replace|keep|cancel]
 
         Reads the transfer code (AH:...) from the first line of standard input (paste it when
         asked, or pipe it in) or from --code-file FILE, connects to the sending device it
         names, shows the short code and the offered account, asks you to confirm both, then
         stores the account. The code is never taken from the command line: until the transfer
-        ends it is a secret, and other users of this computer can read command lines.
+        ends it is a secret, and other users of this computer can read command lines. The
+        store is checked before the code is asked for.
 
-        The store is a directory (default ./handoff-store, mode 0700): accounts.sqlite holds
-        the settings (no password column), credentials/ holds one file per account with the
-        password (mode 0600), standing in for the Keychain of a real app. An import is a
-        transaction: the password is staged under a fresh name, the account is checked by
-        logging in to its mail server over TLS, then the settings and the password become
-        the account's together, or nothing changes. An interrupted import is finished or
-        undone the next time the store is opened.
+        The store is a directory (default ./handoff-store, created with mode 0700; an existing
+        one must be yours and closed to other users): accounts.sqlite holds the settings (no
+        password column). The passwords go to your desktop's keyring (the Secret Service:
+        GNOME Keyring, KWallet, KeePassXC) when one is reachable, or, with --credentials
+        files, to credentials/ in the store, one file per account (mode 0600). A store keeps
+        the place it was created with. An import is a transaction: the password is staged
+        under a fresh name, the account is checked by logging in to its mail server over TLS,
+        then the settings and the password become the account's together, or nothing changes.
+        An interrupted import is finished or undone the next time the store is opened.
 
         An account that is already in the store (the same link ID, or the same address on the
         same server) is never replaced silently: you choose before the password is sent, and
@@ -127,6 +130,9 @@ enum HelpText {
 
         Options:
           --store DIR             Where to store the account (default ./handoff-store).
+          --credentials WHERE     Where a new store keeps passwords: keyring (the default:
+                                  the desktop's Secret Service keyring) or files (0600
+                                  files in the store directory).
           --code-file FILE        Read the transfer code from the first line of FILE.
           --on-conflict CHOICE    What to do with a stored account like the offered one:
                                   replace, keep (both; not for the same link ID) or cancel,
@@ -143,10 +149,17 @@ enum HelpText {
         """
 
     static let accounts = """
-        Usage: handoff accounts [--store DIR]
+        Usage: handoff accounts [--store DIR] [--credentials keyring|files]
 
         Lists the accounts in a receiver's store (default ./handoff-store): each account's
-        local ID and settings, link ID included. Passwords are never shown.
+        local ID and settings, link ID included. Passwords are never shown. An import that was
+        interrupted is finished or undone first; a store you cannot write to is listed as it
+        is, with a note when such an import is waiting for a writable store.
+
+        Options:
+          --store DIR             The store to list (default ./handoff-store).
+          --credentials WHERE     Where the store keeps passwords (keyring or files); a store
+                                  remembers it, so this is only checked against its record.
         """
 
     static let inspect = """

@@ -5,18 +5,18 @@ import Foundation
 /// `handoff accounts [--store DIR]`: lists the accounts in a receiver's store, never a secret.
 enum AccountsCommand {
     static let specification = ArgumentSpecification(
-        command: "accounts", valueOptions: ["--store"], flags: [], positionals: 0...0, positionalName: "no arguments")
+        command: "accounts", valueOptions: ["--store", "--credentials"], flags: [], positionals: 0...0, positionalName: "no arguments")
 
     static func run(_ arguments: [String], console: Console) throws(CLIError) -> ExitCode {
         let parsed = try specification.parse(arguments)
-        let directory = URL(fileURLWithPath: parsed.value("--store") ?? ReceiveCommand.defaultStore)
-        guard FileManager.default.fileExists(atPath: directory.path) else {
+        let directory = try StorePath(option: parsed.value("--store"))
+        guard let store = try ReceiverStore.openForListing(directory, requested: try CredentialChoice.requested(parsed, command: "accounts"),
+                                                           console: console) else {
             console.line("There is no store at \(directory.path) yet; 'handoff receive' creates it.")
             return .success
         }
         let accounts: [StoredAccountListing]
         do {
-            let store = try ReferenceAccountStore.open(at: directory)
             accounts = try store.listAccounts().map { StoredAccountListing(id: $0.id.rawValue, metadata: $0.metadata) }
         } catch {
             throw CLIError("The store \(directory.path) cannot be read: \(error.description)", exitCode: .failure)

@@ -8,12 +8,9 @@ import Foundation
 /// collision with a stored account, asks the person to confirm, and imports the account.
 enum ReceiveCommand {
     static let specification = ArgumentSpecification(
-        command: "receive", valueOptions: ["--store", "--code-file", "--on-conflict", "--ca-file"],
+        command: "receive", valueOptions: ["--store", "--credentials", "--code-file", "--on-conflict", "--ca-file"],
         flags: ["--replace", "--yes", "--no-validation", "--allow-plaintext"],
         positionals: 0...1, positionalName: "'-' (read the code from standard input, the default)")
-
-    /// Where accounts go unless `--store` says otherwise.
-    static let defaultStore = "handoff-store"
 
     static func run(_ arguments: [String], console: Console, input: StandardInput) async throws(CLIError) -> ExitCode {
         let parsed = try specification.parse(arguments)
@@ -27,14 +24,18 @@ enum ReceiveCommand {
             throw CLIError("--replace is now '--on-conflict replace' (or keep, or cancel); without it you are asked.", exitCode: .usage)
         }
         let presetChoice = try conflictChoice(parsed)
+        let validation = try validation(parsed)
+        // The store is checked (and an interrupted import finished) before the code is asked for.
+        let directory = try StorePath(option: parsed.value("--store"))
+        let store = try await ReceiverStore.openForImport(directory, requested: try CredentialChoice.requested(parsed, command: "receive"),
+                                                          console: console)
         let payload = try TransferCode.read(parsed, input: input, console: console)
         let rendezvous: TCPRendezvous
         do { rendezvous = try TCPRendezvous(token: payload.rendezvous) } catch {
             throw CLIError("This transfer code names a place this tool cannot reach (\(error.description))", exitCode: .invalidInput)
         }
-        let directory = URL(fileURLWithPath: parsed.value("--store") ?? defaultStore)
-        let importer = try ReceiverImport.open(directory, validation: try validation(parsed), console: console)
-        let registry = try receiverRegistry(in: directory)
+        let importer = ReceiverImport(store, validation: validation)
+        let registry = try receiverRegistry(in: directory.url)
         // Spec 2.5 checks expiry before the claim; before connecting, so that a code used here
         // is named as such even when its sender is gone (the connection would fail first).
         let skew = Double(ReceiverConfiguration.standard.clockSkewTolerance)

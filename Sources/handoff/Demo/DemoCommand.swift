@@ -66,7 +66,7 @@ enum DemoCommand {
             }
             if receiver == nil, let code = seen.transferCode {
                 let validation = mailServer.map { ["--ca-file", $0.caFile.path] } ?? ["--no-validation"]
-                let child = DemoChild(label: "receiver", executable: executable, arguments: ["receive", "--store", store.path] + validation,
+                let child = DemoChild(label: "receiver", executable: executable, arguments: ["receive", "--store", store.path, "--credentials", "files"] + validation,
                                       console: console) { line in seen.read(line, from: .receiver) }
                 do { try child.start() } catch {
                     sender.interrupt()

@@ -20,7 +20,7 @@ enum CrashProbe {
         process.executableURL = try binary()
         process.arguments = ["--store", run.directory.path, "--scenario", run.scenario.rawValue, "--stop-at", point.rawValue,
                              "--host", run.server.host, "--port", String(run.server.tlsPort), "--user", SharedDovecot.user,
-                             "--ca", run.server.caFile.path]
+                             "--ca", run.server.caFile.path] + run.probeArguments
         let input = InheritanceSafePipe()
         let output = InheritanceSafePipe()
         process.standardInput = input.fileHandleForReading
@@ -52,7 +52,7 @@ enum CrashProbe {
     }
 
     /// The probe built next to the test bundle by `swift build --build-tests`.
-    static func binary() throws -> URL {
+    static func binary(named name: String = "import-crash-probe") throws -> URL {
         var candidates: [URL] = []
         if let first = CommandLine.arguments.first { candidates.append(URL(fileURLWithPath: first).deletingLastPathComponent()) }
         candidates.append(Bundle.main.bundleURL.deletingLastPathComponent())
@@ -61,10 +61,10 @@ enum CrashProbe {
             .deletingLastPathComponent().deletingLastPathComponent()
         candidates.append(root.appendingPathComponent(".build/debug"))
         for directory in candidates {
-            let binary = directory.appendingPathComponent("import-crash-probe")
+            let binary = directory.appendingPathComponent(name)
             if FileManager.default.isExecutableFile(atPath: binary.path) { return binary }
         }
-        throw Failure(description: "import-crash-probe was not found next to the tests; build it with 'swift build --build-tests'.")
+        throw Failure(description: "\(name) was not found next to the tests; build it with 'swift build --build-tests'.")
     }
 }
 

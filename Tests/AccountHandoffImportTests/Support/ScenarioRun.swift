@@ -5,26 +5,58 @@ import AccountHandoffImportTestSupport
 import AccountHandoffReferenceStore
 import Foundation
 
+/// The credential store a test runs with, as a test argument.
+enum CredentialKind: String, CaseIterable, Sendable, CustomStringConvertible {
+    /// The reference store's 0600 files.
+    case files
+    /// The shared throwaway Secret Service (gnome-keyring), with SQLite metadata.
+    case keyring
+
+    var description: String { rawValue }
+
+    /// A backend with a fresh namespace (starting the shared Secret Service for `keyring`).
+    func backend() throws -> CredentialBackend {
+        switch self {
+        case .files: return .files
+        case .keyring:
+            _ = try SharedSecretService.service()
+            return .keyring(namespace: "import-\(UUID().uuidString.lowercased())")
+        }
+    }
+
+    /// A backend of this kind for listing the points it reaches (no service is started).
+    var pathBackend: CredentialBackend {
+        switch self {
+        case .files: .files
+        case .keyring: .keyring(namespace: "points")
+        }
+    }
+}
+
 /// One ``ImportScenario`` in a fresh store: the seeded state, and the two states a
 /// transaction may end in.
 struct ScenarioRun {
     let scenario: ImportScenario
+    let backend: CredentialBackend
     let server: ThrowawayDovecot
     let scratch: URL
     let directory: URL
     let offer: AccountMetadata
     let old: StoredAccount?
 
-    /// Creates the store and seeds the scenario's old account.
-    init(_ scenario: ImportScenario) throws {
+    /// Creates the store and seeds the scenario's old account; `kind` says where the
+    /// credentials go (`keyring`: the shared throwaway Secret Service, in a fresh namespace).
+    init(_ scenario: ImportScenario, credentials kind: CredentialKind = .files) throws {
         self.scenario = scenario
+        self.backend = try kind.backend()
         server = try SharedDovecot.server()
         scratch = try ImportFixtures.scratchDirectory()
         directory = scratch.appendingPathComponent("store")
         offer = try ImportScenario.offer(host: server.host, port: server.tlsPort, user: SharedDovecot.user)
         let store = try ReferenceAccountStore.open(at: directory)
         if let metadata = try scenario.oldAccount(host: server.host, port: server.tlsPort, user: SharedDovecot.user) {
-            try ImportScenario.seed(store, id: ImportScenario.oldAccountID, metadata: metadata, password: ImportFixtures.oldPassword())
+            try ImportScenario.seed(store, credentials: backend.credentialStore(store), id: ImportScenario.oldAccountID, metadata: metadata,
+                                    password: ImportFixtures.oldPassword())
             old = StoredAccount(id: ImportScenario.oldAccountID, metadata: metadata, revision: 1)
         } else {
             old = nil
@@ -64,22 +96,41 @@ struct ScenarioRun {
 
     /// What the store holds now.
     func snapshot() throws -> StoreSnapshot {
-        try StoreSnapshot.take(directory, oldPassword: ImportFixtures.oldPassword(), newPassword: ImportFixtures.rightPassword())
+        try StoreSnapshot.take(directory, backend: backend, oldPassword: ImportFixtures.oldPassword(),
+                               newPassword: ImportFixtures.rightPassword())
     }
 
-    /// Runs `recover()` with a plain store, as the app does on its next start.
+    /// Runs `recover()` with plain stores, as the app does on its next start.
     func recover() throws -> RecoveryReport {
         let store = try ReferenceAccountStore.open(at: directory)
-        return try ImportHarness.coordinator(store, server: server).recover()
+        return try ImportHarness.coordinator(store, credentials: backend.credentialStore(store), server: server).recover()
     }
 
-    func remove() { ImportFixtures.remove(scratch) }
+    /// The crash probe's arguments for the backend.
+    var probeArguments: [String] {
+        switch backend {
+        case .files: ["--credentials", "files"]
+        case .keyring(let namespace): ["--credentials", "keyring", "--namespace", namespace]
+        }
+    }
 
-    /// Every (scenario, point) pair the scenario's import reaches.
-    static func allPoints(excluding excluded: Set<TransactionPoint> = []) -> [(ImportScenario, TransactionPoint)] {
-        ImportScenario.allCases.flatMap { scenario in
-            let path = scenario == .validationFailure ? TransactionPoint.validationFailurePath : TransactionPoint.successPath
-            return path.filter { !excluded.contains($0) }.map { (scenario, $0) }
+    func remove() {
+        if case .keyring = backend, let store = try? ReferenceAccountStore.open(at: directory) {
+            let credentials = backend.credentialStore(store)
+            try? credentials.stagedCredentials().forEach { try credentials.discard($0) }
+            try? credentials.accountsWithCredential().forEach { try credentials.deleteCredential(of: $0) }
+        }
+        ImportFixtures.remove(scratch)
+    }
+
+    /// Every (credential kind, scenario, point) triple the scenario's import reaches.
+    static func allPoints(excluding excluded: Set<TransactionPoint> = []) -> [(CredentialKind, ImportScenario, TransactionPoint)] {
+        CredentialKind.allCases.flatMap { kind in
+            ImportScenario.allCases.flatMap { scenario in
+                let backend = kind.pathBackend
+                let path = scenario == .validationFailure ? backend.validationFailurePath : backend.successPath
+                return path.filter { !excluded.contains($0) }.map { (kind, scenario, $0) }
+            }
         }
     }
 }

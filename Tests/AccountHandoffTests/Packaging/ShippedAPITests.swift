@@ -20,7 +20,8 @@ import Testing
         let products = try #require(manifest["products"] as? [[String: Any]])
         let names = Set(products.compactMap { $0["name"] as? String })
         #expect(names == ["AccountHandoff", "AccountHandoffQR", "AccountHandoffTransport", "AccountHandoffImport",
-                          "AccountHandoffIMAPValidation", "AccountHandoffReferenceStore", "AccountHandoffLocalAuthentication", "handoff"])
+                          "AccountHandoffIMAPValidation", "AccountHandoffReferenceStore", "AccountHandoffLocalAuthentication",
+                          "AccountHandoffSecretService", "handoff"])
     }
 
     /// Each line reaches for one hook; compiled as an app (without this package's name) every

@@ -32,9 +32,30 @@ final class HandoffProcess: @unchecked Sendable {
     private var readersLeft = 2
 
     /// Starts `handoff arguments...`; standard input is a pipe the test writes to.
-    init(_ arguments: [String], directory: URL? = nil) throws {
-        process.executableURL = try Self.binary()
-        process.arguments = arguments
+    ///
+    /// - Parameters:
+    ///   - directory: the working directory.
+    ///   - environment: variables to set (or, with an empty value, remove) in the child's
+    ///     environment, on top of this process's.
+    ///   - withoutFileOverride: run without the power to ignore file permissions, so a
+    ///     directory without write permission is read-only for the child even when the tests
+    ///     run as root (setpriv drops CAP_DAC_OVERRIDE, CAP_DAC_READ_SEARCH and CAP_FOWNER).
+    init(_ arguments: [String], directory: URL? = nil, environment: [String: String] = [:], withoutFileOverride: Bool = false) throws {
+        try CLIKeyring.service()  // before the child inherits this process's environment
+        let binary = try Self.binary()
+        if withoutFileOverride, geteuid() == 0 {
+            let capabilities = "-dac_override,-dac_read_search,-fowner"
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/setpriv")
+            process.arguments = ["--bounding-set", capabilities, "--inh-caps", capabilities, "--", binary.path] + arguments
+        } else {
+            process.executableURL = binary
+            process.arguments = arguments
+        }
+        if !environment.isEmpty {
+            var merged = ProcessInfo.processInfo.environment
+            for (name, value) in environment { merged[name] = value.isEmpty ? nil : value }
+            process.environment = merged
+        }
         if let directory { process.currentDirectoryURL = directory }
         process.standardInput = input.fileHandleForReading
         let outputPipe = InheritanceSafePipe()
@@ -52,9 +73,9 @@ final class HandoffProcess: @unchecked Sendable {
     }
 
     /// Runs to completion with `stdin` as standard input (then end of input).
-    static func run(_ arguments: [String], stdin: String = "", directory: URL? = nil,
-                    timeout: Duration = .seconds(20)) async throws -> Result {
-        let running = try HandoffProcess(arguments, directory: directory)
+    static func run(_ arguments: [String], stdin: String = "", directory: URL? = nil, environment: [String: String] = [:],
+                    withoutFileOverride: Bool = false, timeout: Duration = .seconds(20)) async throws -> Result {
+        let running = try HandoffProcess(arguments, directory: directory, environment: environment, withoutFileOverride: withoutFileOverride)
         running.write(stdin)
         running.closeInput()
         return await running.finish(timeout: timeout)

@@ -50,7 +50,7 @@ struct Scratch {
               let opened = try? ReferenceAccountStore.open(at: directory), let accounts = try? opened.listAccounts() else { return [:] }
         var snapshot: [String: String] = [:]
         for account in accounts {
-            let password = (try? opened.credential(for: account.id)).map { secret in
+            let password = (try? CLIKeyring.credential(of: account.id, in: directory, opened: opened)).map { secret in
                 secret.withUnsafeBytes { Data($0).base64EncodedString() }
             } ?? "(no credential)"
             snapshot[account.id.rawValue] = "\(account.metadata) \(password)"
@@ -71,7 +71,7 @@ struct Scratch {
         guard FileManager.default.fileExists(atPath: databaseFile.path),
               let opened = try? ReferenceAccountStore.open(at: store),
               let account = try? opened.listAccounts().first(where: { $0.metadata.linkID.description == Scratch.linkID }),
-              let secret = try? opened.credential(for: account.id) else { return nil }
+              let secret = try? CLIKeyring.credential(of: account.id, in: store, opened: opened) else { return nil }
         return secret.withUnsafeBytes { Data($0) }
     }
 

@@ -17,6 +17,7 @@ final class TerminalProcess: @unchecked Sendable {
     private var readerDone = false
 
     init(_ arguments: [String]) throws {
+        try CLIKeyring.service()  // before the child inherits this process's environment
         // posix_openpt and friends are not visible from Swift's Glibc module; this is what
         // they do on Linux: open the multiplexer, unlock the new terminal (TIOCSPTLCK), ask
         // its number (TIOCGPTN) and open /dev/pts/N.

@@ -8,6 +8,11 @@ import Darwin
 /// file (mode 0600) in the same directory, flushed, renamed over the old one, and the
 /// directory flushed. A symbolic link or a non-regular file at the path is refused.
 ///
+/// Several processes may share the file: ``update(_:)`` holds an exclusive `flock` on
+/// `<path>.lock` from reading the records to renaming the new file into place, so each change
+/// sees every change made before it. The kernel drops the lock of a process that dies, so a
+/// lock file left by a killed process never blocks, and the rename keeps the records whole.
+///
 /// The file holds no secret: transfer IDs, expiries and outcome identifiers, one per line
 /// after a format line.
 public struct FileRegistryStorage: RegistryStorage {
@@ -54,7 +59,57 @@ public struct FileRegistryStorage: RegistryStorage {
         return try Self.parse(contents)
     }
 
-    /// Writes the records atomically and durably.
+    /// Reads the records, applies `change` and writes them, all under an exclusive `flock` on
+    /// `<path>.lock` (created with mode 0600, never through a symbolic link), so that no other
+    /// process's update interleaves (Spec 6.3).
+    ///
+    /// - Parameter change: edits the records just read; returns whether to write them.
+    /// - Returns: the records as stored afterwards.
+    /// - Throws: ``RegistryStorageFailure/unwritable(errno:)`` when the lock cannot be taken or
+    ///   the records not written, ``RegistryStorageFailure/notARegularFile`` for a link or
+    ///   special file at either path, and the errors of ``load()``; the old file is intact then.
+    public func update(_ change: (inout [RegistryRecord]) -> Bool) throws(RegistryStorageFailure) -> [RegistryRecord] {
+        let lock = try lockExclusively()
+        defer {
+            _ = flock(lock, LOCK_UN)  // before the close: a child being spawned may hold a copy of the descriptor
+            close(lock)
+        }
+        var records = try load()
+        guard change(&records) else { return records }
+        try save(records)
+        return records
+    }
+
+    /// Opens `<path>.lock` and waits for its exclusive lock; returns the descriptor.
+    private func lockExclusively() throws(RegistryStorageFailure) -> Int32 {
+        let lockPath = path + ".lock"
+        let descriptor = open(lockPath, O_RDWR | O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC, 0o600)
+        guard descriptor >= 0 else {
+            if errno == ELOOP { throw .notARegularFile }
+            throw .unwritable(errno: errno)
+        }
+        var status = stat()
+        guard fstat(descriptor, &status) == 0 else {
+            let failure = errno
+            close(descriptor)
+            throw .unwritable(errno: failure)
+        }
+        guard (status.st_mode & S_IFMT) == S_IFREG else {
+            close(descriptor)
+            throw .notARegularFile
+        }
+        while flock(descriptor, LOCK_EX) != 0 {
+            guard errno == EINTR else {
+                let failure = errno
+                close(descriptor)
+                throw .unwritable(errno: failure)
+            }
+        }
+        return descriptor
+    }
+
+    /// Writes the records atomically and durably. Use ``update(_:)`` to change records that
+    /// another process may change too.
     ///
     /// - Throws: ``RegistryStorageFailure/unwritable(errno:)``,
     ///   ``RegistryStorageFailure/notARegularFile``; the old file is intact then.

@@ -16,7 +16,7 @@ public final class ReceiverRegistry: @unchecked Sendable {
         self.storage = storage
         guard let storage else { return }
         do {
-            for record in try storage.load() { claimed[record.transferID] = record.expiry }
+            adopt(try storage.load())
         } catch { throw .registryUnavailable(error) }
     }
 
@@ -26,15 +26,31 @@ public final class ReceiverRegistry: @unchecked Sendable {
     }
 
     /// Checks and records the transfer in one step (Spec 2.5, S4), so two scans of the same QR
-    /// racing on one device cannot both pass.
+    /// racing on one device cannot both pass. With storage the step covers other processes
+    /// too: the stored records are read again and written under the storage's lock
+    /// (``RegistryStorage/update(_:)``), so a claim another process made meanwhile is seen.
     func claim(_ payload: SessionPayload) throws(HandoffError) {
         try lock.withLock { () throws(HandoffError) in
             guard claimed[payload.transferID] == nil else { throw .alreadyScanned }
-            claimed[payload.transferID] = payload.expiry
-            do throws(HandoffError) { try persist() } catch {
-                claimed[payload.transferID] = nil
-                throw error
+            guard let storage else {
+                claimed[payload.transferID] = payload.expiry
+                return
             }
+            var claimedElsewhere = false
+            let stored: [RegistryRecord]
+            do throws(RegistryStorageFailure) {
+                stored = try storage.update { records in
+                    guard !records.contains(where: { $0.transferID == payload.transferID }) else {
+                        claimedElsewhere = true
+                        return false
+                    }
+                    records = (records + [RegistryRecord(transferID: payload.transferID, expiry: payload.expiry, outcomeIdentifier: nil)])
+                        .sortedByTransferID
+                    return true
+                }
+            } catch { throw .registryUnavailable(error) }
+            adopt(stored)
+            if claimedElsewhere { throw .alreadyScanned }
         }
     }
 
@@ -47,7 +63,10 @@ public final class ReceiverRegistry: @unchecked Sendable {
     public func release(_ transferID: TransferID) {
         lock.withLock {
             guard claimed.removeValue(forKey: transferID) != nil else { return }
-            try? persist()
+            change { records in
+                records.removeAll { $0.transferID == transferID }
+                return true
+            }
         }
     }
 
@@ -59,15 +78,23 @@ public final class ReceiverRegistry: @unchecked Sendable {
         lock.withLock {
             let before = claimed.count
             claimed = claimed.filter { RegistryRetention.keeps(expiry: $0.value, at: seconds) }
-            if claimed.count != before { try? persist() }
+            guard claimed.count != before else { return }
+            change { records in
+                records.removeAll { !RegistryRetention.keeps(expiry: $0.expiry, at: seconds) }
+                return true
+            }
         }
     }
 
-    private func persist() throws(HandoffError) {
-        guard let storage else { return }
-        let records = claimed.map { RegistryRecord(transferID: $0.key, expiry: $0.value, outcomeIdentifier: nil) }
-        do { try storage.save(records.sorted { $0.transferID.bytes.lexicographicallyPrecedes($1.transferID.bytes) }) } catch {
-            throw .registryUnavailable(error)
-        }
+    /// Applies `edit` to the stored records, best effort; call with the lock held.
+    private func change(_ edit: (inout [RegistryRecord]) -> Bool) {
+        guard let storage, let stored = try? storage.update(edit) else { return }
+        adopt(stored)
+    }
+
+    /// Takes the stored records (which include other processes' claims) as this registry's
+    /// claims; call with the lock held.
+    private func adopt(_ records: [RegistryRecord]) {
+        claimed = Dictionary(records.map { ($0.transferID, $0.expiry) }, uniquingKeysWith: { first, _ in first })
     }
 }

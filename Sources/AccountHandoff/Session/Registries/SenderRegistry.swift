@@ -31,21 +31,35 @@ public final class SenderRegistry: @unchecked Sendable {
         self.storage = storage
         guard let storage else { return }
         do {
-            for record in try storage.load() {
-                entries[record.transferID] = Entry(expiry: record.expiry, outcomeIdentifier: record.outcomeIdentifier)
-            }
+            adopt(try storage.load())
         } catch { throw .registryUnavailable(error) }
     }
 
-    /// Registers a new session's transfer (durably, when storage is used) before its QR is shown.
+    /// Registers a new session's transfer (durably, when storage is used) before its QR is
+    /// shown. With storage, the stored records are read again and written under the storage's
+    /// lock (``RegistryStorage/update(_:)``), so a transfer another process registered is seen.
     func register(_ payload: SessionPayload) throws(HandoffError) {
         try lock.withLock { () throws(HandoffError) in
             guard entries[payload.transferID] == nil else { throw .transferIDInUse }
-            entries[payload.transferID] = Entry(expiry: payload.expiry)
-            do throws(HandoffError) { try persist() } catch {
-                entries[payload.transferID] = nil
-                throw error
+            guard let storage else {
+                entries[payload.transferID] = Entry(expiry: payload.expiry)
+                return
             }
+            var inUse = false
+            let stored: [RegistryRecord]
+            do throws(RegistryStorageFailure) {
+                stored = try storage.update { records in
+                    guard !records.contains(where: { $0.transferID == payload.transferID }) else {
+                        inUse = true
+                        return false
+                    }
+                    records = (records + [RegistryRecord(transferID: payload.transferID, expiry: payload.expiry, outcomeIdentifier: nil)])
+                        .sortedByTransferID
+                    return true
+                }
+            } catch { throw .registryUnavailable(error) }
+            adopt(stored)
+            if inUse { throw .transferIDInUse }
         }
     }
 
@@ -54,8 +68,14 @@ public final class SenderRegistry: @unchecked Sendable {
     /// after a restart no session exists to receive its frames, so it is just as closed.
     func end(_ transferID: TransferID, outcome: SenderOutcome) {
         lock.withLock {
+            guard let entry = entries[transferID] else { return }
             entries[transferID]?.outcomeIdentifier = outcome.identifier
-            try? persist()
+            change { records in
+                records.removeAll { $0.transferID == transferID }
+                records = (records + [RegistryRecord(transferID: transferID, expiry: entry.expiry, outcomeIdentifier: outcome.identifier)])
+                    .sortedByTransferID
+                return true
+            }
         }
     }
 
@@ -97,16 +117,29 @@ public final class SenderRegistry: @unchecked Sendable {
         lock.withLock {
             let before = entries.count
             entries = entries.filter { RegistryRetention.keeps(expiry: $0.value.expiry, at: seconds) }
-            if entries.count != before { try? persist() }
+            guard entries.count != before else { return }
+            change { records in
+                records.removeAll { !RegistryRetention.keeps(expiry: $0.expiry, at: seconds) }
+                return true
+            }
         }
     }
 
-    /// Writes every entry; call with the lock held.
-    private func persist() throws(HandoffError) {
-        guard let storage else { return }
-        let records = entries.map { RegistryRecord(transferID: $0.key, expiry: $0.value.expiry, outcomeIdentifier: $0.value.outcomeIdentifier) }
-        do { try storage.save(records.sorted { $0.transferID.bytes.lexicographicallyPrecedes($1.transferID.bytes) }) } catch {
-            throw .registryUnavailable(error)
+    /// Applies `edit` to the stored records, best effort; call with the lock held.
+    private func change(_ edit: (inout [RegistryRecord]) -> Bool) {
+        guard let storage, let stored = try? storage.update(edit) else { return }
+        adopt(stored)
+    }
+
+    /// Takes the stored records (which include other processes' transfers) as this registry's
+    /// entries, keeping every outcome this process knows but could not store: a transfer that
+    /// ended here stays consumed. Call with the lock held.
+    private func adopt(_ records: [RegistryRecord]) {
+        var adopted: [TransferID: Entry] = [:]
+        for record in records where adopted[record.transferID] == nil {
+            let known = entries[record.transferID]?.outcomeIdentifier
+            adopted[record.transferID] = Entry(expiry: record.expiry, outcomeIdentifier: record.outcomeIdentifier ?? known)
         }
+        entries = adopted
     }
 }

@@ -1,0 +1,155 @@
+import AccountHandoff
+import AccountHandoffImport
+import AccountHandoffSecretService
+import AccountHandoffTestSupport
+import Foundation
+import Testing
+import ThrowawaySecretService
+
+/// The Secret Service credential store against a real gnome-keyring-daemon on a throwaway
+/// session bus: the same staging semantics as the reference store's credential files.
+@Suite struct SecretServiceStoreTests {
+    @Test func stageActivateDiscardListAndDeleteRoundTrip() throws {
+        let store = try SharedSecretService.store()
+        try store.checkCredentialsWritable()
+        #expect(try store.stagedCredentials().isEmpty)
+        #expect(try store.accountsWithCredential().isEmpty)
+
+        let first = try store.stage(SecretBytes(utf8: "first password"))
+        let second = try store.stage(SecretBytes(utf8: "second password"))
+        #expect(first != second)
+        #expect(first.name.hasPrefix("staged-") && second.name.hasPrefix("staged-"))
+        #expect(try store.stagedCredentials() == [first, second].sorted())
+
+        let account = LocalAccountID.random()
+        try store.activate(first, for: account)
+        #expect(try store.stagedCredentials() == [second])
+        #expect(try store.accountsWithCredential() == [account])
+        #expect(try store.credential(of: account).constantTimeEquals(SecretBytes(utf8: "first password")))
+        // Activation consumed the staged item.
+        #expect(throws: CredentialStoreError.credentialNotFound) { try store.activate(first, for: account) }
+
+        // A second activation replaces the active item.
+        try store.activate(second, for: account)
+        #expect(try store.credential(of: account).constantTimeEquals(SecretBytes(utf8: "second password")))
+        #expect(try store.stagedCredentials().isEmpty)
+        #expect(try store.accountsWithCredential() == [account])
+
+        let leftover = try store.stage(SecretBytes(utf8: "discard me"))
+        #expect(try store.credential(staged: leftover).constantTimeEquals(SecretBytes(utf8: "discard me")))
+        try store.discard(leftover)
+        try store.discard(leftover)  // missing: success
+        #expect(try store.stagedCredentials().isEmpty)
+        #expect(throws: CredentialStoreError.credentialNotFound) { try store.credential(staged: leftover) }
+
+        try store.deleteCredential(of: account)
+        try store.deleteCredential(of: account)  // missing: success
+        #expect(try store.accountsWithCredential().isEmpty)
+        #expect(throws: CredentialStoreError.credentialNotFound) { try store.credential(of: account) }
+    }
+
+    /// Every byte value, NUL included, comes back exactly as written.
+    @Test func theValueReadBackEqualsWhatWasWrittenByteForByte() throws {
+        let store = try SharedSecretService.store()
+        let bytes = (0...255).map(UInt8.init) + Array("Tr0ub4dor&3 ünïcode €".utf8)
+        let staged = try store.stage(SecretBytes(copying: bytes))
+        #expect(try store.credential(staged: staged).revealedBytes() == bytes)
+        let account = LocalAccountID.random()
+        try store.activate(staged, for: account)
+        let read = try store.credential(of: account)
+        #expect(read.count == bytes.count)
+        #expect(read.revealedBytes() == bytes)
+        try store.deleteCredential(of: account)
+    }
+
+    @Test func anEmptyCredentialIsRefused() throws {
+        let store = try SharedSecretService.store()
+        #expect(throws: CredentialStoreError.emptyCredential) { try store.stage(SecretBytes(copying: [UInt8]())) }
+        #expect(try store.stagedCredentials().isEmpty)
+    }
+
+    @Test func twoNamespacesNeverSeeEachOthersItems() throws {
+        let one = try SharedSecretService.store()
+        let other = try SharedSecretService.store()
+        let account = LocalAccountID.random()
+        let mine = try one.stage(SecretBytes(utf8: "one"))
+        let staged = try one.stage(SecretBytes(utf8: "one, active"))
+        try one.activate(staged, for: account)
+        #expect(try other.stagedCredentials().isEmpty)
+        #expect(try other.accountsWithCredential().isEmpty)
+        #expect(throws: CredentialStoreError.credentialNotFound) { try other.credential(of: account) }
+        #expect(throws: CredentialStoreError.credentialNotFound) { try other.activate(mine, for: account) }
+        // Deleting in the other namespace leaves this one's items alone.
+        try other.discard(mine)
+        try other.deleteCredential(of: account)
+        #expect(try one.stagedCredentials() == [mine])
+        #expect(try one.credential(of: account).constantTimeEquals(SecretBytes(utf8: "one, active")))
+        // The same account ID in the other namespace is a different item.
+        let theirs = try other.stage(SecretBytes(utf8: "other"))
+        try other.activate(theirs, for: account)
+        #expect(try one.credential(of: account).constantTimeEquals(SecretBytes(utf8: "one, active")))
+        #expect(try other.credential(of: account).constantTimeEquals(SecretBytes(utf8: "other")))
+        try one.discard(mine)
+        try one.deleteCredential(of: account)
+        try other.deleteCredential(of: account)
+    }
+
+    // MARK: Reachability, each on a bus of its own (in a child process)
+
+    @Test func aLockedCollectionIsReportedBeforeAnyPasswordTravels() throws {
+        let service = try ThrowawaySecretService.start(.lockedKeyring)
+        defer { service.stop() }
+        #expect(try Self.probe("check", environment: service.environment) == "ERROR " + CredentialStoreError.keyringLocked.description)
+        #expect(try Self.probe("stage", environment: service.environment) == "ERROR " + CredentialStoreError.keyringLocked.description)
+        #expect(CredentialStoreError.keyringLocked.description == "The keyring is locked. Unlock your keyring (GNOME Keyring/KWallet) and try again.")
+    }
+
+    @Test func noSecretServiceOnTheBusIsReported() throws {
+        let service = try ThrowawaySecretService.start(.noKeyring)
+        defer { service.stop() }
+        #expect(try Self.probe("check", environment: service.environment)
+                == "ERROR " + CredentialStoreError.secretServiceUnavailable.description)
+        #expect(try Self.probe("stage", environment: service.environment)
+                == "ERROR " + CredentialStoreError.secretServiceUnavailable.description)
+    }
+
+    @Test func noSessionBusIsReported() throws {
+        let scratch = try ImportFixtures.scratchDirectory()
+        defer { ImportFixtures.remove(scratch) }
+        // No bus address, and a runtime directory without a bus socket.
+        let environment = ["PATH": "/usr/bin:/bin", "HOME": scratch.path, "XDG_RUNTIME_DIR": scratch.path]
+        #expect(try Self.probe("check", environment: environment) == "ERROR " + CredentialStoreError.sessionBusUnavailable.description)
+        // An address where nothing listens.
+        let dead = environment.merging(["DBUS_SESSION_BUS_ADDRESS": "unix:path=" + scratch.appendingPathComponent("no-bus").path]) { _, new in new }
+        #expect(try Self.probe("check", environment: dead) == "ERROR " + CredentialStoreError.sessionBusUnavailable.description)
+    }
+
+    @Test func anUnlockedKeyringOnAnotherBusIsWritable() throws {
+        let service = try ThrowawaySecretService.start(.unlockedKeyring)
+        defer { service.stop() }
+        #expect(try Self.probe("check", environment: service.environment) == "OK")
+        #expect(try Self.probe("stage", environment: service.environment) == "OK")
+    }
+
+    /// Runs `secret-service-probe OPERATION` with exactly `environment`; its output line.
+    static func probe(_ operation: String, environment: [String: String]) throws -> String {
+        let process = Process()
+        process.executableURL = try CrashProbe.binary(named: "secret-service-probe")
+        process.arguments = [operation, "probe-\(UUID().uuidString.lowercased())"]
+        process.environment = environment
+        let input = InheritanceSafePipe()
+        let output = InheritanceSafePipe()
+        process.standardInput = input.fileHandleForReading
+        process.standardOutput = output.fileHandleForWriting
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        try input.fileHandleForReading.close()
+        try output.fileHandleForWriting.close()
+        try input.fileHandleForWriting.write(contentsOf: Data("probe password\n".utf8))
+        try input.fileHandleForWriting.close()
+        let line = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            .trimmingCharacters(in: .whitespacesAndNewlines)
+        process.waitUntilExit()
+        return line
+    }
+}
