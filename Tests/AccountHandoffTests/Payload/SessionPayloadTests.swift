@@ -114,7 +114,7 @@ import Testing
     @Test func thePayloadHasOnlySessionFields() {
         #expect(Mirror(reflecting: Self.payload).children.compactMap(\.label)
                 == ["version", "intent", "transferID", "expiry", "senderPublicKey", "rendezvous"])
-        #expect(Self.payload.version == 2)
+        #expect(Self.payload.version == 3)
         #expect(Self.payload.expiryDate == Date(timeIntervalSince1970: 1_800_000_180))
     }
 }
