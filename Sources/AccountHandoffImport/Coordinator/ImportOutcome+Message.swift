@@ -51,6 +51,9 @@ extension ImportOutcome {
         case .credentialStore(.sessionBusUnavailable), .credentialStore(.secretServiceUnavailable),
              .credentialStore(.keyringHasNoDefaultCollection):
             return "The keyring that keeps account passwords cannot be reached, so the account could not be saved. \(unchanged) Start or unlock your keyring (GNOME Keyring/KWallet), then start a new transfer."
+        case .validatorNotReady(let failure):
+            if case .validatorNotReady(let reason) = failure { return "\(reason) \(unchanged)" }
+            return "This device cannot check accounts with their mail servers as it is set up. \(unchanged)"
         case .metadataStore, .credentialStore:
             return "The account could not be saved on this device. \(unchanged) Free some storage space or restart the app, then start a new transfer."
         }

@@ -9,8 +9,9 @@ import Foundation
 enum SendCommand {
     static let specification = ArgumentSpecification(
         command: "send",
-        valueOptions: ["--account", "--password-file", "--address", "--port", "--lifetime", "--codes", "--ecc", "--svg", "--png", "--qr-style"],
-        flags: ["--password-stdin", "--lan", "--no-qr", "--yes"],
+        valueOptions: (["--account", "--password-file", "--address", "--port", "--lifetime", "--codes", "--ecc", "--svg", "--png",
+                        "--qr-style"] as Set<String>).union(LocalGate.valueOptions),
+        flags: (["--password-stdin", "--lan", "--no-qr", "--yes"] as Set<String>).union(LocalGate.flags),
         positionals: 0...0, positionalName: "no arguments")
 
     static func run(_ arguments: [String], console: Console, input: StandardInput) async throws(CLIError) -> ExitCode {
@@ -48,10 +49,17 @@ enum SendCommand {
             throw CLIError(error.message(for: .sender), exitCode: .usage)
         }
         let secret = PasswordHolder(password)
+        // Standard input is read for answers only from here on (the password line came first).
+        let asking = Asking(console: console, input: input, answers: AnswerQueue(input: input))
+        let authenticator: any LocalAuthenticator
+        do { authenticator = try LocalGate.authenticator(parsed, asking: asking, command: "send") } catch {
+            secret.wipe()
+            throw error
+        }
         let session = HandoffSenderSession(account: account, rendezvous: rendezvous.token,
                                            channel: ListenerFrameChannel.serving(listener),
                                            credential: { _ in try secret.copy() },
-                                           authenticator: try LocalGate.authenticator(parsed, console: console, input: input),
+                                           authenticator: authenticator,
                                            registry: try senderRegistry(),
                                            options: SenderSessionOptions(configuration: configuration, maximumCodes: codes))
         console.line("Sending this account:")
@@ -60,7 +68,7 @@ enum SendCommand {
         let drawing = CodeDrawing(level: level, palette: palette, parsed: parsed, console: console,
                                   where: choice.description, port: rendezvous.port, maximumCodes: codes)
         defer { secret.wipe() }
-        return await SendFlow(session: session, account: account, drawing: drawing, console: console, input: input).run()
+        return await SendFlow(session: session, account: account, drawing: drawing, asking: asking).run()
     }
 
     private static func senderRegistry() throws(CLIError) -> SenderRegistry {
