@@ -17,10 +17,10 @@ struct TransportMeasurementTests {
     }
 
     @Test func idleCPUOfAWaitingSender() async throws {
-        let listener = try FrameListener(random: SystemRandomSource(), configuration: .standard)
+        let listener = try FrameListener(configuration: .standard)
         let session = try HandoffSenderSession(account: Loopback.account(), rendezvous: listener.rendezvous.token,
-                                               channel: ListenerFrameChannel.serving(listener),
-                                               configuration: SenderConfiguration(lifetime: 120))
+                                               channel: listener, configuration: SenderConfiguration(lifetime: 120))
+        listener.setKeys(try TransportKeys(payload: session.payload))
         let running = Task { await session.run() }
         try await Task.sleep(for: .seconds(1))
         let seconds = 20.0
@@ -34,21 +34,19 @@ struct TransportMeasurementTests {
 
     @Test func frameRoundTripLatency() async throws {
         var configuration = TransportConfiguration.standard
-        configuration.helloTimeout = .seconds(600)
-        let listener = try FrameListener(random: SystemRandomSource(), configuration: configuration)
-        let token = listener.rendezvous.token
-        let server = ListenerFrameChannel.serving(listener)
+        configuration.bindTimeout = .seconds(600)
+        let (server, payload, _) = try Loopback.listener(configuration)
         let echo = Task {
             while let event = try await server.receive() {
                 if case .frame(let bytes, let peer) = event { try await server.send(bytes, to: peer) }
             }
         }
-        let client = try ConnectionFrameChannel.connect(to: token, configuration: configuration)
+        let client = try await ConnectionFrameChannel.connect(to: payload, configuration: configuration)
         let frame = [UInt8](repeating: 0x5A, count: 120)
         var samples: [Double] = []
         for round in 0..<1_100 {
             let start = ContinuousClock.now
-            try await client.send(frame, to: FramePeer(id: 0))
+            try await client.send(frame, to: ConnectionFrameChannel.sender)
             guard case .frame(let back, _)? = try await client.receive(), back == frame else { Issue.record("no echo"); break }
             let elapsed = ContinuousClock.now - start
             if round >= 100 { samples.append(Double(elapsed.components.attoseconds) / 1e12 + Double(elapsed.components.seconds) * 1e6) }

@@ -44,7 +44,7 @@ enum ReceiveCommand {
         let left = Int(payload.expiry) - Int(Date().timeIntervalSince1970)
         console.line("Transfer \(payload.transferID) from \(rendezvous) (the code expires in \(Durations.text(max(left, 0)))).")
         let session = HandoffReceiverSession(payload: payload, importer: importer, registry: registry) { payload in
-            try ConnectionFrameChannel.connect(to: payload.rendezvous)
+            try await ConnectionFrameChannel.connect(to: payload)
         }
         return await ReceiveFlow(session: session, importer: importer, presetConflictChoice: presetChoice,
                                  console: console, input: input).run()

@@ -36,17 +36,18 @@ enum SendCommand {
         let account = try AccountRecord.load(accountPath)
         let password = try readPassword(file: passwordFile, input: input, console: console)
         let listener: FrameListener
-        do { listener = try FrameListener(address: address, port: UInt16(port), random: SystemRandomSource()) } catch {
+        do { listener = try FrameListener(address: address, port: UInt16(port)) } catch {
             password.wipe()
             throw CLIError("Cannot listen on \(address):\(port): \(error.description)", exitCode: .failure)
         }
         let rendezvous = listener.rendezvous
         let session: HandoffSenderSession
         do {
-            session = try HandoffSenderSession(account: account, rendezvous: rendezvous.token,
-                                               channel: ListenerFrameChannel.serving(listener),
+            session = try HandoffSenderSession(account: account, rendezvous: rendezvous.token, channel: listener,
                                                configuration: SenderConfiguration(lifetime: UInt32(lifetime)),
                                                registry: SenderRegistry())
+            // Spec 11.4: connections are challenged with keys derived from the QR.
+            listener.setKeys(try TransportKeys(payload: session.payload))
         } catch {
             password.wipe()
             throw CLIError("The transfer could not start: \(error.message(for: .sender))", exitCode: .failure)
@@ -63,7 +64,7 @@ enum SendCommand {
             throw error
         }
         let seconds = Int(session.payload.expiry) - Int(Date().timeIntervalSince1970)
-        console.line(choice.description + " Waiting for the receiving device on port \(rendezvous.port) (the code expires in \(Durations.text(seconds))).")
+        console.line(choice.description + " Waiting for the receiving device on port \(rendezvous.direct?.port ?? 0) (the code expires in \(Durations.text(seconds))).")
         console.line("Press Ctrl-C to cancel.")
         return await SendFlow(session: session, account: account, password: password, console: console, input: input).run()
     }
