@@ -92,11 +92,13 @@ let package = Package(
         .executableTarget(name: "registry-claim-probe", dependencies: ["AccountHandoff"]),
         // Not a product: seeded randomness and forged frames for tests, vectors and the bench.
         .target(name: "AccountHandoffTestSupport", dependencies: ["AccountHandoff"]),
-        .target(name: "AccountHandoffVectors", dependencies: ["AccountHandoff", "AccountHandoffTestSupport"]),
+        .target(name: "AccountHandoffVectors", dependencies: ["AccountHandoff", "AccountHandoffTestSupport", "AccountHandoffTransport"]),
         .target(name: "AccountHandoffQR", dependencies: ["AccountHandoff", "CQREncode"]),
-        .target(name: "AccountHandoffTransport", dependencies: ["AccountHandoff", "CPOSIXAccept"]),
+        .target(name: "AccountHandoffTransport", dependencies: ["AccountHandoff", "CPOSIXAccept", "CEventPoll"]),
         // accept4 for the transport: accepted sockets close-on-exec from birth (Linux).
         .target(name: "CPOSIXAccept"),
+        // epoll and eventfd for the transport's event loop (Linux; Darwin uses kqueue directly).
+        .target(name: "CEventPoll"),
         // closefrom for the throwaway Dovecot's spawn: it inherits only its standard streams (glibc).
         .target(name: "CPOSIXSpawn"),
         // Output files (QR images, the receiver's store): atomic, mode 0600, never through links.
@@ -115,7 +117,7 @@ let package = Package(
         ),
         .testTarget(
             name: "AccountHandoffVectorTests",
-            dependencies: ["AccountHandoff", "AccountHandoffTestSupport", "AccountHandoffVectors"]
+            dependencies: ["AccountHandoff", "AccountHandoffTestSupport", "AccountHandoffVectors", "AccountHandoffTransport"]
         ),
         .testTarget(
             name: "AccountHandoffQRTests",

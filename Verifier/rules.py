@@ -373,6 +373,45 @@ _rules("6.3 registries", [
 ])
 
 
+_rules("11.1 rendezvous token", [
+    ("11.1.flagMask", "flag bits other than 0x01, 0x02 and 0x04 are ignored instead of refused"),
+    ("11.1.addressWithoutDirect", "flag 0x02 without 0x01 is accepted"),
+    ("11.1.noRoute", "a token with neither 0x01 nor 0x04 is accepted"),
+    ("11.1.order", "the flag checks run in reverse order (noRoute first)"),
+    ("11.1.loopbackDefault", "without flag 0x02 the direct address is 0.0.0.0 instead of 127.0.0.1"),
+    ("11.1.encodeLoopback", "the encoder writes 127.0.0.1 out (flag 0x02) instead of leaving it out"),
+    ("11.1.portEndian", "ports are little-endian"),
+    ("11.1.zeroPort", "a port of 0 is accepted"),
+    ("11.1.fieldOrder", "the relay is read before the direct address"),
+    ("11.1.trailing", "bytes after the direct address are accepted when there is no relay"),
+])
+
+_rules("11.2 relay host packing", [
+    ("11.2.alphabet", "symbols 37 and 38 are '.' and '-' (swapped)"),
+    ("11.2.radix", "groups are base 40 instead of 39"),
+    ("11.2.odd", "an odd byte count is accepted (the last byte ignored)"),
+    ("11.2.range", "a group value of 59319 or more is reduced mod 59319 instead of refused"),
+    ("11.2.padGroup", "a group of only pads is accepted"),
+    ("11.2.padEnd", "a pad is accepted anywhere"),
+    ("11.2.hostRules", "the host rules are not checked (only the length)"),
+    ("11.2.maxLength", "hosts of 43 characters are accepted"),
+])
+
+_rules("11.3 transport keys", [
+    ("11.3.salt", "transportPRK = HKDF-Extract(salt = commitment, IKM = TH0) (swapped)"),
+    ("11.3.labels", "the labels of the admission key and the session hint are swapped"),
+    ("11.3.lengths", "the session hint has 16 bytes"),
+])
+
+_rules("11.4 admission", [
+    ("11.4.challengeOrder", "the challenge puts the nonce before the session hint"),
+    ("11.4.tagMessage", "the admission HMAC leaves out the \"AH3 admission\" label"),
+    ("11.4.tagLength", "the response carries the whole 32-byte HMAC"),
+    ("11.4.magic", "the response's magic is AH3A"),
+    ("11.4.hintCheck", "the receiver answers a challenge with another session hint"),
+])
+
+
 # Every refused cell of the local-event tables (6.1, 6.2): the mutation accepts the event as a no-op ([]).
 SENDER_REFUSED = {"codeConfirmed": ["awaitingHello", "awaitingAccept", "awaitingCredential", "awaitingReceipt"],
                   "codeRejected": ["awaitingHello", "awaitingReceipt"],

@@ -46,7 +46,7 @@ import Testing
         let scratch = try Scratch()
         defer { scratch.remove() }
         let pair = try await TransferPair.start(scratch, sender: ["--address", "127.0.0.2"])
-        let rendezvous = try TCPRendezvous(token: SessionPayload(text: pair.code).rendezvous)
+        let rendezvous = try #require(try TCPRendezvous(token: SessionPayload(text: pair.code).rendezvous).direct)
         #expect(rendezvous.address == IPv4Address("127.0.0.2"))
         #expect(pair.sender.stdoutSoFar.contains("The code will advertise 127.0.0.2, which only this machine can reach. Waiting for the receiving device on port \(rendezvous.port)"))
         try await pair.confirmByTypingCodes()

@@ -11,7 +11,7 @@ import Testing
         #expect(result.stdout.contains("  Protocol version: 2\n"))
         #expect(result.stdout.contains("  Transfer ID: \(payload.transferID) (derived from the code)\n"))
         #expect(result.stdout.contains("  Sender public key: \(Hex.encode(payload.senderPublicKey.bytes))\n"))
-        #expect(result.stdout.contains("  Rendezvous: 127.0.0.1:9 with tag 010203040506 (8 bytes)\n"))
+        #expect(result.stdout.contains("  Rendezvous: 127.0.0.1:9 (3 bytes)\n"))
         #expect(result.stdout.contains("  Commitment: 32 bytes (the QR secret, not shown)\n"))
         #expect(!result.stdout.contains(Hex.encode(payload.commitment)))
         #expect(!result.stdout.lowercased().contains(Hex.encode(payload.commitment).lowercased()))

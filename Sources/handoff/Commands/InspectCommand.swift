@@ -25,7 +25,7 @@ enum InspectCommand {
         console.line("  Commitment: \(SessionPayload.commitmentByteCount) bytes (the QR secret, not shown)")
         console.line("  Sender public key: \(Hex.encode(payload.senderPublicKey.bytes))")
         if let rendezvous = try? TCPRendezvous(token: payload.rendezvous) {
-            console.line("  Rendezvous: \(rendezvous) with tag \(Hex.encode(rendezvous.tag)) (\(payload.rendezvous.bytes.count) bytes)")
+            console.line("  Rendezvous: \(rendezvous) (\(payload.rendezvous.bytes.count) bytes)")
         } else {
             console.line("  Rendezvous: \(payload.rendezvous.bytes.count) bytes (\(Hex.encode(payload.rendezvous.bytes))), not a local network address this tool can reach")
         }

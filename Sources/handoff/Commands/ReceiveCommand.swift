@@ -49,7 +49,10 @@ enum ReceiveCommand {
         let session = HandoffReceiverSession(payload: payload, importer: importer.coordinator,
                                              authenticator: try LocalGate.authenticator(parsed, asking: asking, command: "receive"),
                                              registry: registry) { payload in
-            try ConnectionFrameChannel.connect(to: payload.rendezvous)
+            do { return try await ConnectionFrameChannel.connect(to: payload) } catch let error as TransportError {
+                // The sender now shows another code (Spec 11.4): this one expired.
+                throw error == .codeRenewed ? HandoffError.expired : error
+            }
         }
         return await ReceiveFlow(session: session, importer: importer, presetConflictChoice: presetChoice, asking: asking).run()
     }

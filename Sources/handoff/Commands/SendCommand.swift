@@ -38,7 +38,7 @@ enum SendCommand {
         let account = try AccountRecord.load(accountPath)
         let password = try readPassword(file: passwordFile, input: input, console: console)
         let listener: FrameListener
-        do { listener = try FrameListener(address: address, port: UInt16(port), random: SystemRandomSource()) } catch {
+        do { listener = try FrameListener(address: address, port: UInt16(port)) } catch {
             password.wipe()
             throw CLIError("Cannot listen on \(address):\(port): \(error.description)", exitCode: .failure)
         }
@@ -57,7 +57,7 @@ enum SendCommand {
             throw error
         }
         let session = HandoffSenderSession(account: account, rendezvous: rendezvous.token,
-                                           channel: ListenerFrameChannel.serving(listener),
+                                           channel: listener,
                                            credential: { _ in try secret.copy() },
                                            authenticator: authenticator,
                                            registry: try senderRegistry(),
@@ -66,7 +66,7 @@ enum SendCommand {
         OfferDisplay.lines(account).forEach { console.line($0) }
         console.line("Password: \(passwordFile.map { "read from \($0)" } ?? "read from standard input") (not shown).")
         let drawing = CodeDrawing(level: level, palette: palette, parsed: parsed, console: console,
-                                  where: choice.description, port: rendezvous.port, maximumCodes: codes)
+                                  where: choice.description, port: rendezvous.direct?.port ?? 0, maximumCodes: codes)
         defer { secret.wipe() }
         return await SendFlow(session: session, account: account, drawing: drawing, asking: asking).run()
     }

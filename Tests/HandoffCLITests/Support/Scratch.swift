@@ -1,6 +1,8 @@
 import AccountHandoff
 import AccountHandoffReferenceStore
+import AccountHandoffTransport
 import Foundation
+import Testing
 
 /// A per-test directory with an account file, a password file (mode 0600) and store paths.
 struct Scratch {
@@ -89,11 +91,11 @@ struct Scratch {
 
     /// A transfer code naming 127.0.0.1:9 (where nobody listens) whose expiry is `expiresIn`
     /// seconds from now (negative: in the past).
-    static func code(expiresIn seconds: TimeInterval, port: UInt16 = 9, tag: [UInt8] = [1, 2, 3, 4, 5, 6]) throws -> (text: String, payload: SessionPayload) {
+    static func code(expiresIn seconds: TimeInterval, port: UInt16 = 9) throws -> (text: String, payload: SessionPayload) {
         let account = try AccountMetadata(linkID: AccountLinkID(uuid: UUID()), displayName: "Old", emailAddress: "old@example.org",
                                           username: "old", imapHost: "imap.example.org", imapPort: 993, imapSecurity: .tls)
         let lifetime = SenderConfiguration.standard.lifetime
-        let rendezvous = try RendezvousToken(bytes: [UInt8(port >> 8), UInt8(port & 0xFF)] + tag)
+        let rendezvous = try #require(TCPRendezvous(address: .loopback, port: port)).token
         let sender = try HandoffSender.start(account: account, rendezvous: rendezvous, random: SystemRandomSource(),
                                              now: Date().addingTimeInterval(seconds - TimeInterval(lifetime)))
         return (sender.payload.text, sender.payload)
