@@ -32,6 +32,12 @@ let package = Package(
             pkgConfig: "libqrencode",
             providers: [.apt(["libqrencode-dev"]), .brew(["qrencode"])]
         ),
+        // Deflate for the PNG renderer's image data.
+        .systemLibrary(
+            name: "CZlib",
+            pkgConfig: "zlib",
+            providers: [.apt(["zlib1g-dev"]), .brew(["zlib"])]
+        ),
         .systemLibrary(
             name: "CSQLite",
             pkgConfig: "sqlite3",
@@ -62,7 +68,7 @@ let package = Package(
         // Not a product: seeded randomness and forged frames for tests, vectors and the bench.
         .target(name: "AccountHandoffTestSupport", dependencies: ["AccountHandoff"]),
         .target(name: "AccountHandoffVectors", dependencies: ["AccountHandoff", "AccountHandoffTestSupport"]),
-        .target(name: "AccountHandoffQR", dependencies: ["AccountHandoff", "CQREncode"]),
+        .target(name: "AccountHandoffQR", dependencies: ["AccountHandoff", "CQREncode", "CZlib"]),
         .target(name: "AccountHandoffTransport", dependencies: ["AccountHandoff", "CPOSIXAccept"]),
         // accept4 for the transport: accepted sockets close-on-exec from birth (Linux).
         .target(name: "CPOSIXAccept"),
@@ -90,7 +96,7 @@ let package = Package(
         ),
         .testTarget(
             name: "AccountHandoffQRTests",
-            dependencies: ["AccountHandoff", "AccountHandoffQR", "AccountHandoffTestSupport"]
+            dependencies: ["AccountHandoff", "AccountHandoffQR", "AccountHandoffTestSupport", "CZlib"]
         ),
         .testTarget(
             name: "AccountHandoffTransportTests",
