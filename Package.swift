@@ -36,6 +36,12 @@ let package = Package(
             pkgConfig: "libqrencode",
             providers: [.apt(["libqrencode-dev"]), .brew(["qrencode"])]
         ),
+        // Deflate for the PNG renderer's image data.
+        .systemLibrary(
+            name: "CZlib",
+            pkgConfig: "zlib",
+            providers: [.apt(["zlib1g-dev"]), .brew(["zlib"])]
+        ),
         .systemLibrary(
             name: "CSQLite",
             pkgConfig: "sqlite3",
@@ -93,7 +99,7 @@ let package = Package(
         // Not a product: seeded randomness and forged frames for tests, vectors and the bench.
         .target(name: "AccountHandoffTestSupport", dependencies: ["AccountHandoff"]),
         .target(name: "AccountHandoffVectors", dependencies: ["AccountHandoff", "AccountHandoffTestSupport", "AccountHandoffTransport"]),
-        .target(name: "AccountHandoffQR", dependencies: ["AccountHandoff", "CQREncode"]),
+        .target(name: "AccountHandoffQR", dependencies: ["AccountHandoff", "CQREncode", "CZlib"]),
         .target(name: "AccountHandoffTransport", dependencies: ["AccountHandoff", "CPOSIXAccept", "CEventPoll"]),
         // accept4 for the transport: accepted sockets close-on-exec from birth (Linux).
         .target(name: "CPOSIXAccept"),
@@ -113,7 +119,9 @@ let package = Package(
         .target(name: "AccountHandoffSimulation", dependencies: ["AccountHandoff", "AccountHandoffTestSupport"]),
         .testTarget(
             name: "AccountHandoffTests",
-            dependencies: ["AccountHandoff", "AccountHandoffTestSupport", "registry-claim-probe"]
+            dependencies: ["AccountHandoff", "AccountHandoffTestSupport", "registry-claim-probe"],
+            // Third-party vectors with their licences, read in place by path (ThirdPartyVectors.swift).
+            exclude: ["ThirdPartyVectors"]
         ),
         .testTarget(
             name: "AccountHandoffVectorTests",
@@ -121,7 +129,7 @@ let package = Package(
         ),
         .testTarget(
             name: "AccountHandoffQRTests",
-            dependencies: ["AccountHandoff", "AccountHandoffQR", "AccountHandoffTestSupport"]
+            dependencies: ["AccountHandoff", "AccountHandoffQR", "AccountHandoffTestSupport", "CZlib"]
         ),
         .testTarget(
             name: "AccountHandoffTransportTests",

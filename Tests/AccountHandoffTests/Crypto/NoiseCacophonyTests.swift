@@ -90,21 +90,18 @@ import Testing
         try ThirdPartyVectors.load(Self.fileName, as: VectorFile.self).vectors
     }
 
-    @Test(.enabled(if: ThirdPartyVectors.areAvailable, ThirdPartyVectors.skipComment))
-    func nnHandshakeAndTransportMessagesMatch() throws {
+    @Test func nnHandshakeAndTransportMessagesMatch() throws {
         let vector = try #require(try vectors().first { $0.protocolName == "Noise_NN" + Self.suffix })
         #expect(try run(vector) == 6)
     }
 
-    @Test(.enabled(if: ThirdPartyVectors.areAvailable, ThirdPartyVectors.skipComment))
-    func nnPsk0HandshakeAndTransportMessagesMatch() throws {
+    @Test func nnPsk0HandshakeAndTransportMessagesMatch() throws {
         let vector = try #require(try vectors().first { $0.protocolName == "Noise_NNpsk0" + Self.suffix })
         #expect(try run(vector) == 6)
     }
 
     /// All 59 patterns of the file: one-way, interactive, deferred and psk variants.
-    @Test(.enabled(if: ThirdPartyVectors.areAvailable, ThirdPartyVectors.skipComment))
-    func everyPatternsHandshakeAndTransportMessagesMatch() throws {
+    @Test func everyPatternsHandshakeAndTransportMessagesMatch() throws {
         let all = try vectors()
         var handshakes = 0
         var messages = 0

@@ -260,8 +260,14 @@ enum ProcessInspection {
         return Int(line.split(separator: " ", omittingEmptySubsequences: true).dropFirst().first ?? "")
     }
 
+    /// The whole file, NUL bytes as spaces. `/proc` files report a size of 0, and
+    /// `FileManager.contents(atPath:)` then stops after one page (4,032 of 10,830 bytes of a
+    /// maps file, measured), so a long environment would be checked only in part: read to the end.
     private static func read(_ path: String) -> String? {
-        guard let data = FileManager.default.contents(atPath: path) else { return nil }
+        guard let handle = FileHandle(forReadingAtPath: path) else { return nil }
+        defer { try? handle.close() }
+        let data: Data
+        do { data = try handle.readToEnd() ?? Data() } catch { return nil }  // nil: already at the end
         return String(decoding: data.map { $0 == 0 ? 0x20 : $0 }, as: UTF8.self)
     }
 }
