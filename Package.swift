@@ -119,9 +119,7 @@ let package = Package(
         .target(name: "AccountHandoffSimulation", dependencies: ["AccountHandoff", "AccountHandoffTestSupport"]),
         .testTarget(
             name: "AccountHandoffTests",
-            dependencies: ["AccountHandoff", "AccountHandoffTestSupport", "registry-claim-probe"],
-            // Third-party vectors with their licences, read in place by path (ThirdPartyVectors.swift).
-            exclude: ["ThirdPartyVectors"]
+            dependencies: ["AccountHandoff", "AccountHandoffTestSupport", "registry-claim-probe"]
         ),
         .testTarget(
             name: "AccountHandoffVectorTests",
