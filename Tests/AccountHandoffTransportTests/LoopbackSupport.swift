@@ -68,7 +68,7 @@ enum Loopback {
     }
 
     /// The next event within `timeout`, or `nil`.
-    static func event(_ channel: any FrameChannel, within timeout: Duration = .seconds(10)) async throws -> FrameChannelEvent? {
+    static func event(_ channel: any FrameChannel, within timeout: Duration = .seconds(30)) async throws -> FrameChannelEvent? {
         try await withThrowingTaskGroup(of: FrameChannelEvent?.self) { group in
             group.addTask { try await channel.receive() }
             group.addTask {

@@ -65,7 +65,7 @@ import Testing
         defer { scratch.remove() }
         let pipe = scratch.file("password.fifo")
         try #require(mkfifo(pipe.path, 0o600) == 0)
-        let sender = try HandoffProcess(["send", "--account", scratch.accountFile.path, "--password-file", pipe.path, "--no-qr", "--lifetime", "60"])
+        let sender = try HandoffProcess(["send", "--account", scratch.accountFile.path, "--password-file", pipe.path, "--no-qr", "--lifetime", "60", "--no-local-auth"])
         let waiting = await sender.waitForOutput(containing: "(Ctrl-C to stop)...\n", inErrors: true, timeout: .seconds(30))
         #expect(waiting == "Waiting for another program to write the password into the named pipe \(pipe.path) (Ctrl-C to stop)...\n")
         try await Task.sleep(for: .milliseconds(200))

@@ -36,7 +36,7 @@ import Testing
         let shownByReceiver = try #require(await pair.receiver.shortCode())
         #expect(await pair.sender.waitForOutput(containing: Asked.codeQuestion) != nil)
         pair.sender.write(shownByReceiver + "\n")
-        #expect(await pair.receiver.waitForOutput(containing: Asked.codeQuestion) != nil)
+        #expect(await pair.receiver.waitForOutput(containing: Asked.importQuestion) != nil)
         pair.receiver.signal(SIGKILL)
         let (sent, received) = await pair.finish()
         #expect(received.killedBySignal)
@@ -49,7 +49,7 @@ import Testing
         let scratch = try Scratch()
         defer { scratch.remove() }
         let pair = try await TransferPair.start(scratch)
-        #expect(await pair.receiver.waitForOutput(containing: "Waiting for the sending device to confirm the code...\n") != nil)
+        #expect(await pair.receiver.waitForOutput(containing: "Type it on the sending device; waiting for its person to do so...\n") != nil)
         pair.sender.signal(SIGKILL)
         let (sent, received) = await pair.finish()
         #expect(sent.killedBySignal)

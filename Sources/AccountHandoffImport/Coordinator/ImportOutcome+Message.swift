@@ -6,10 +6,13 @@ extension ImportOutcome {
         switch self {
         case .imported(let record):
             let address = record.account.metadata.emailAddress
+            let check = record.checkedWithServer
+                ? "The mail server accepted the password, so you can use it now."
+                : "Its mail server was not asked whether the password works (validation was turned off); if the mail app cannot log in, check the settings and password with the sending device."
             if let replaced = record.replaced {
-                return "The account \(address) was imported and replaced the account \(replaced.metadata.emailAddress) on this device. The mail server accepted the password, so you can use it now."
+                return "The account \(address) was imported and replaced the account \(replaced.metadata.emailAddress) on this device. " + check
             }
-            return "The account \(address) was imported. The mail server accepted the password, so you can use it now."
+            return "The account \(address) was imported. " + check
         case .validationFailed(let failure, let account):
             return failure.message(for: account)
         case .declined(.cancelledByPerson):

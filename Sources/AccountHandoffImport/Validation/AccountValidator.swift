@@ -25,6 +25,9 @@ extension AccountValidator {
 public enum ValidationResult: Hashable, Sendable {
     /// The server accepted the credential.
     case valid
+    /// Nothing was checked: the validator does not contact a server (the person chose to
+    /// store the account unchecked). The import goes on and says so.
+    case notChecked
     /// Validation failed for this reason.
     case failed(ValidationFailure)
 }

@@ -33,7 +33,7 @@ enum InspectCommand {
             console.error("This transfer code expired \(Durations.text(left)) ago; ask the sending device for a new code.")
             return .expired
         }
-        console.line("The code is valid for \(Durations.text(left)) more.")
+        console.line("The code is well formed and has not expired (\(Durations.text(left)) left). This command cannot tell whether the sending device still waits for it: the code may have been used, rejected or cancelled, or changed in copying. 'handoff receive' finds out.")
         return .success
     }
 }

@@ -18,7 +18,7 @@ enum ReceiveCommand {
             throw TransferCode.refusalOnCommandLine(command: "receive")
         }
         if parsed.has("--yes") {
-            throw CLIError("'handoff receive' never confirms a code by itself: compare the codes and answer, or type the code the sending device shows. ('handoff demo --yes' answers for you.)", exitCode: .usage)
+            throw CLIError("'handoff receive' never accepts an account by itself: the person at this terminal decides. ('handoff demo --yes' answers for you.)", exitCode: .usage)
         }
         if parsed.has("--replace") {
             throw CLIError("--replace is now '--on-conflict replace' (or keep, or cancel); without it you are asked.", exitCode: .usage)

@@ -17,7 +17,7 @@ enum SendCommand {
     static func run(_ arguments: [String], console: Console, input: StandardInput) async throws(CLIError) -> ExitCode {
         let parsed = try specification.parse(arguments)
         if parsed.has("--yes") {
-            throw CLIError("'handoff send' never confirms a code by itself: whoever joined first would get the password. Compare the codes and answer, or type the code the receiving device shows. ('handoff demo --yes' answers for you, because both ends are its own processes.)", exitCode: .usage)
+            throw CLIError("'handoff send' never confirms by itself: only the code the receiving device shows confirms it, typed by the person who reads it there. ('handoff demo --yes' answers for you, because both ends are its own processes.)", exitCode: .usage)
         }
         guard let accountPath = parsed.value("--account") else {
             throw .usage("'handoff send' needs --account FILE, a JSON file with the account's settings.", command: "send")
@@ -34,6 +34,7 @@ enum SendCommand {
         let lifetime = try OptionValues.integer(parsed, "--lifetime", in: Int(SenderConfiguration.minimumLifetime)...Int(SenderConfiguration.maximumLifetime),
                                                 default: Int(SenderConfiguration.standard.lifetime), command: "send")
         let codes = try OptionValues.integer(parsed, "--codes", in: 1...100, default: SenderSessionOptions.standard.maximumCodes, command: "send")
+        try QRCommand.checkImageTargets(parsed)
 
         let account = try AccountRecord.load(accountPath)
         let password = try readPassword(file: passwordFile, input: input, console: console)

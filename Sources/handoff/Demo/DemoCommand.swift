@@ -147,7 +147,7 @@ enum DemoCommand {
                               console: Console, seen: DemoTranscript) async {
         let secret = prompt.hasSuffix(TerminalPAMConversation.marker)
         await answers.openQuestion(secret: secret)
-        console.raw("\(child.label) │ \(prompt)")
+        console.ask("\(child.label) │ \(prompt)")
         // Cancelled once the answer arrived: a cancelled sleep returns at once, so the loop
         // must stop on cancellation, or it spins and starves the demo's other tasks.
         let waiting = Task {
@@ -160,17 +160,17 @@ enum DemoCommand {
         }
         switch await answers.next() {
         case .line(let secretLine) where secret:
-            console.raw("\n")
+            console.answered(echo: "\n")
             child.answer(secret: secretLine)
         case .line(let line):
             let text = AnswerQueue.text(line, wipe: true)
-            if !input.isTerminal { console.raw(text + "\n") }  // a terminal echoed it already
+            console.answered(echo: input.isTerminal ? "" : text + "\n")  // a terminal echoed it already
             child.answer(text)
         case .endOfInput:
-            console.raw("\n")
+            console.answered(echo: "\n")
             child.answer("cancel")
         case .abandoned:
-            console.raw("\n")
+            console.answered(echo: "\n")
         }
     }
 

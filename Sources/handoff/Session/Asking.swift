@@ -29,7 +29,7 @@ struct Asking: Sendable {
     func askLine(_ question: String, marker: String) async -> String? {
         guard let line = await deliver(question, marker: marker, secret: false) else { return nil }
         let text = AnswerQueue.text(line, wipe: true)
-        if !input.isTerminal { console.raw(text + "\n") }
+        console.answered(echo: input.isTerminal ? "" : text + "\n")
         return text
     }
 
@@ -38,14 +38,14 @@ struct Asking: Sendable {
     /// guarded memory.
     func askSecret(_ question: String, marker: String) async -> SecretBytes? {
         guard let line = await deliver(question, marker: marker, secret: true) else { return nil }
-        console.raw("\n")
+        console.answered(echo: "\n")
         return line
     }
 
     private func deliver(_ question: String, marker: String, secret: Bool) async -> SecretBytes? {
         await answers.openQuestion(secret: secret)
         defer { Task { [answers] in await answers.closeQuestion() } }
-        console.raw(console.prefix + question + " " + marker)
+        console.ask(console.prefix + question + " " + marker)
         let answers = self.answers
         let delivery = await withTaskCancellationHandler {
             await answers.next()
@@ -54,10 +54,10 @@ struct Asking: Sendable {
         }
         switch delivery {
         case .abandoned:
-            console.raw("\n")
+            console.answered(echo: "\n")
             return nil
         case .endOfInput:
-            console.raw("\n")
+            console.answered(echo: "\n")
             console.line("Standard input ended before an answer; cancelling the transfer.")
             return nil
         case .line(let line):

@@ -29,11 +29,6 @@ enum Prompt {
             return .typedCode(line)
         }
     }
-
-    /// Prints a question and leaves the cursor after the marker.
-    static func ask(_ question: String, acceptsCode: Bool, console: Console) {
-        console.raw(console.prefix + question + " " + (acceptsCode ? codeMarker : marker))
-    }
 }
 
 /// Answer lines for the questions of one session, consumed in order, each by the next

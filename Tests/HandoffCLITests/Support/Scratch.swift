@@ -78,15 +78,19 @@ struct Scratch {
     }
 
     /// `send` arguments with the password file, no terminal QR, and `lifetime` seconds.
-    func sendArguments(_ extra: [String] = [], lifetime: Int = 60) -> [String] {
-        ["send", "--account", accountFile.path, "--password-file", passwordFile.path, "--lifetime", String(lifetime), "--no-qr"] + extra
+    /// `send` arguments; without the local-authentication gate unless `gated` (then start it
+    /// with ``CLIGate/start(_:writing:)``).
+    func sendArguments(_ extra: [String] = [], lifetime: Int = 60, gated: Bool = false) -> [String] {
+        ["send", "--account", accountFile.path, "--password-file", passwordFile.path, "--lifetime", String(lifetime), "--no-qr"]
+            + (gated ? [] : ["--no-local-auth"]) + extra
     }
 
     /// `receive` arguments for `store` (default: ``store``); the code goes on standard input.
     /// The scratch account's server (imap.example.org) does not exist, so validation is
     /// skipped unless `validated` (the Dovecot tests validate for real).
-    func receiveArguments(_ extra: [String] = [], store: URL? = nil, validated: Bool = false) -> [String] {
-        ["receive", "--store", (store ?? self.store).path] + (validated ? [] : ["--no-validation"]) + extra
+    func receiveArguments(_ extra: [String] = [], store: URL? = nil, validated: Bool = false, gated: Bool = false) -> [String] {
+        ["receive", "--store", (store ?? self.store).path] + (gated ? [] : ["--no-local-auth"])
+            + (validated ? [] : ["--no-validation"]) + extra
     }
 
     /// A transfer code naming 127.0.0.1:9 (where nobody listens) whose expiry is `expiresIn`
