@@ -14,9 +14,7 @@ import Foundation
 /// them itself by typing the code each side shows into the other (both ends are its own
 /// processes). Finally it shows what the receiver stored, password redacted.
 enum DemoCommand {
-    static let specification = ArgumentSpecification(
-        command: "demo", valueOptions: ["--store", "--ecc", "--qr-style"], flags: ["--yes"],
-        positionals: 0...0, positionalName: "no arguments")
+    static let specification = CommandManual.demo.specification
 
     /// Lifetime of the demo's transfer code.
     static let lifetime = 120
