@@ -146,6 +146,15 @@ import Testing
         #expect(scratch.storeSnapshot() == before)
     }
 
+    /// A demo whose receiver cannot use its store stops at once with the receiver's reason,
+    /// instead of the sender waiting for its code to expire.
+    @Test func aDemoWithAStoreItCannotUseStopsAtOnce() async throws {
+        let result = try await HandoffProcess.run(["demo", "--yes", "--store", "/proc/handoff-no-store"], timeout: .seconds(15))
+        #expect(result.status == 70)
+        #expect(result.all.contains("receiver │ The store /proc/handoff-no-store cannot be created: the folder /proc does not take new folders; choose another --store directory.\n"))
+        #expect(result.stderr.hasSuffix("The demo transfer did not complete (sender exit code 68, receiver exit code 70); see the messages above.\n"))
+    }
+
     /// `--version` names the release and the protocol version.
     @Test func versionNamesTheReleaseAndTheProtocol() async throws {
         let result = try await HandoffProcess.run(["--version"])

@@ -97,6 +97,12 @@ enum DemoCommand {
                 }
             }
             if sender.isFinished, receiver?.isFinished ?? true { break }
+            // A receiver that ended first (a store it cannot use, say) leaves nobody to scan
+            // the code: stop the sender rather than wait for its expiry.
+            if let receiver, receiver.isFinished, !sender.isFinished, !interrupted {
+                interrupted = true
+                sender.interrupt()
+            }
             try? await Task.sleep(nanoseconds: 20_000_000)
         }
         await answers?.abandonWaiting()
