@@ -11,14 +11,9 @@ import Testing
     @Test func theRightLoginPasswordOnBothSidesCompletes() async throws {
         let scratch = try Scratch()
         defer { scratch.remove() }
-        let gate = try CLIGate()
-        let pair = try await TransferPair.start(scratch, gate: gate)
-        try await pair.senderTypesTheReceiversCode()
-        try await pair.receiverAccepts()
-        #expect(await pair.receiver.waitForOutput(containing: Asked.loginPassword) != nil)
-        pair.receiver.write(CLIGate.password + "\n")
-        #expect(await pair.sender.waitForOutput(containing: Asked.loginPassword) != nil)
-        pair.sender.write(CLIGate.password + "\n")
+        let pair = try await TransferPair.startGatedAndAccepted(scratch)
+        try await pair.answerGate(of: pair.receiver)
+        try await pair.answerGate(of: pair.sender)
         let (sent, received) = await pair.finish()
         #expect(sent.status == 0 && received.status == 0, "\(sent.stderr)\(received.stderr)")
         #expect(received.stdout.contains("To receive the password and store it on this device, confirm that it is you.\n"))
@@ -31,16 +26,10 @@ import Testing
     @Test func aWrongLoginPasswordIsAskedAgain() async throws {
         let scratch = try Scratch()
         defer { scratch.remove() }
-        let gate = try CLIGate()
-        let pair = try await TransferPair.start(scratch, gate: gate)
-        try await pair.senderTypesTheReceiversCode()
-        try await pair.receiverAccepts()
-        #expect(await pair.receiver.waitForOutput(containing: Asked.loginPassword) != nil)
-        pair.receiver.write("not-the-login-password\n")
-        #expect(await pair.receiver.waitForOutput(containing: Asked.loginPassword, count: 2))
-        pair.receiver.write(CLIGate.password + "\n")
-        #expect(await pair.sender.waitForOutput(containing: Asked.loginPassword) != nil)
-        pair.sender.write(CLIGate.password + "\n")
+        let pair = try await TransferPair.startGatedAndAccepted(scratch)
+        try await pair.answerGate(of: pair.receiver, with: "not-the-login-password")
+        try await pair.answerGate(of: pair.receiver, count: 2)
+        try await pair.answerGate(of: pair.sender)
         let (sent, received) = await pair.finish()
         #expect(sent.status == 0 && received.status == 0, "\(sent.stderr)\(received.stderr)")
         #expect(!received.all.contains("not-the-login-password"))
@@ -52,20 +41,13 @@ import Testing
     @Test func threeWrongLoginPasswordsAtTheSenderEndTheTransferOnBothDevices() async throws {
         let scratch = try Scratch()
         defer { scratch.remove() }
-        let gate = try CLIGate()
-        let pair = try await TransferPair.start(scratch, gate: gate)
-        try await pair.senderTypesTheReceiversCode()
-        try await pair.receiverAccepts()
-        #expect(await pair.receiver.waitForOutput(containing: Asked.loginPassword) != nil)
-        pair.receiver.write(CLIGate.password + "\n")
-        for attempt in 1...3 {
-            #expect(await pair.sender.waitForOutput(containing: Asked.loginPassword, count: attempt))
-            pair.sender.write("wrong-\(attempt)\n")
-        }
+        let pair = try await TransferPair.startGatedAndAccepted(scratch)
+        try await pair.answerGate(of: pair.receiver)
+        for attempt in 1...3 { try await pair.answerGate(of: pair.sender, with: "wrong-\(attempt)", count: attempt) }
         let (sent, received) = await pair.finish()
         #expect(sent.status == 72)
         #expect(received.status == 72)
-        #expect(sent.stderr.hasSuffix("You could not be authenticated on this device, so the transfer was stopped and the password was not sent; start a new transfer when you can authenticate. The password was not sent.\n"))
+        #expect(sent.stderr.hasSuffix("You could not be authenticated on this device, so the transfer was stopped; start a new transfer when you can authenticate. The password was not sent.\n"))
         #expect(received.stderr.hasSuffix("The person at the sending device could not be authenticated there, so the transfer was stopped and the password was not sent; ask the sending device for a new code if you want to try again. Nothing was imported.\n"))
         #expect(scratch.storeSnapshot() == [:])
     }
@@ -75,10 +57,7 @@ import Testing
     @Test func ctrlCAtTheLoginPasswordQuestionCancels() async throws {
         let scratch = try Scratch()
         defer { scratch.remove() }
-        let gate = try CLIGate()
-        let pair = try await TransferPair.start(scratch, gate: gate)
-        try await pair.senderTypesTheReceiversCode()
-        try await pair.receiverAccepts()
+        let pair = try await TransferPair.startGatedAndAccepted(scratch)
         #expect(await pair.receiver.waitForOutput(containing: Asked.loginPassword) != nil)
         pair.receiver.signal(SIGINT)
         let (sent, received) = await pair.finish()

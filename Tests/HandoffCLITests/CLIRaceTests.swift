@@ -67,12 +67,8 @@ import Testing
     @Test func aSecondDeviceAfterThePasswordLeftGetsNothingAndTheSenderWarns() async throws {
         let scratch = try Scratch()
         defer { scratch.remove() }
-        let gate = try CLIGate()
-        let pair = try await TransferPair.start(scratch, gate: gate)
-        try await pair.senderTypesTheReceiversCode()
-        try await pair.receiverAccepts()
-        try #require(await pair.receiver.waitForOutput(containing: Asked.loginPassword) != nil)
-        pair.receiver.write(CLIGate.password + "\n")
+        let pair = try await TransferPair.startGatedAndAccepted(scratch)
+        try await pair.answerGate(of: pair.receiver)
         try #require(await pair.sender.waitForOutput(containing: Asked.loginPassword) != nil)
         pair.receiver.signal(SIGSTOP)
         pair.sender.write(CLIGate.password + "\n")
@@ -103,12 +99,8 @@ import Testing
     @Test func interruptAfterThePasswordLeftSaysItWasSent() async throws {
         let scratch = try Scratch()
         defer { scratch.remove() }
-        let gate = try CLIGate()
-        let pair = try await TransferPair.start(scratch, gate: gate)
-        try await pair.senderTypesTheReceiversCode()
-        try await pair.receiverAccepts()
-        try #require(await pair.receiver.waitForOutput(containing: Asked.loginPassword) != nil)
-        pair.receiver.write(CLIGate.password + "\n")
+        let pair = try await TransferPair.startGatedAndAccepted(scratch)
+        try await pair.answerGate(of: pair.receiver)
         try #require(await pair.sender.waitForOutput(containing: Asked.loginPassword) != nil)
         pair.receiver.signal(SIGSTOP)
         pair.sender.write(CLIGate.password + "\n")

@@ -66,9 +66,10 @@ extension HandoffError: CustomStringConvertible, LocalizedError {
                 ? "The sending device could not read the account's password, so nothing was sent; ask its owner to check its keychain, then ask for a new code."
                 : "The receiving device cannot import the account right now (its account store, keychain or mail-server check is not ready), so the password was not sent; ask its owner to fix that, then start a new transfer."
         case .notAuthenticated:
-            return "You could not be authenticated on this device, so the transfer was stopped and the password was not \(role == .receiver ? "accepted" : "sent"); \(restart) when you can authenticate."
+            // The outcome's sentence adds what was (not) sent or imported.
+            return "You could not be authenticated on this device, so the transfer was stopped; \(restart) when you can authenticate."
         case .peerNotAuthenticated:
-            return "The person at \(other) could not be authenticated there, so the transfer was stopped and the password was not sent; \(restart) if you want to try again."
+            return "The person at \(other) could not be authenticated there, so the transfer was stopped\(role == .receiver ? " and the password was not sent" : ""); \(restart) if you want to try again."
         case .importChoiceRequired:
             return ImportNotReady.choiceRequired.description
         case .transportLost:

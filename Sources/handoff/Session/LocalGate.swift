@@ -24,11 +24,25 @@ enum LocalGate {
         guard PAMAuthenticatorConfiguration.isValidServiceName(service) else {
             throw .usage("The option --auth-service takes a PAM service name (letters, digits, '.', '_', '-').", command: command)
         }
-        return PAMAuthenticator(configuration: PAMAuthenticatorConfiguration(serviceName: service),
-                                conversation: TerminalPAMConversation(asking: asking))
+        let pam = PAMAuthenticator(configuration: PAMAuthenticatorConfiguration(serviceName: service),
+                                   conversation: TerminalPAMConversation(asking: asking))
+        return CauseReportingAuthenticator(base: pam, console: asking.console)
         #else
         return DeviceOwnerAuthenticator()
         #endif
+    }
+}
+
+/// Says why this device could not authenticate its user at all (a missing PAM service, an
+/// unknown user): the session's ending only says that authentication failed.
+struct CauseReportingAuthenticator: LocalAuthenticator {
+    let base: any LocalAuthenticator
+    let console: Console
+
+    func authenticate(for purpose: LocalAuthenticationPurpose) async -> LocalAuthenticationResult {
+        let result = await base.authenticate(for: purpose)
+        if case .failed(let failure) = result, case .unavailable = failure { console.error(failure.description) }
+        return result
     }
 }
 

@@ -35,6 +35,9 @@ struct TransferPair {
     let sender: HandoffProcess
     let receiver: HandoffProcess
     let code: String
+    /// The gate both run under, kept for as long as the pair: its password file must outlive
+    /// the processes that read it.
+    var gate: CLIGate? = nil
 
     /// Starts the sender, reads its code, starts the receiver and types the code into it.
     /// With a `gate`, both run the local-authentication gate (PAM under pam_wrapper).
@@ -54,7 +57,7 @@ struct TransferPair {
             receiver = try HandoffProcess(receiverArguments)
             receiver.write(code + "\n")
         }
-        return TransferPair(sender: sender, receiver: receiver, code: code)
+        return TransferPair(sender: sender, receiver: receiver, code: code, gate: gate)
     }
 
     /// The sending person types the code the receiving device shows; the receiving person
@@ -62,6 +65,22 @@ struct TransferPair {
     func confirmByTypingCodes() async throws {
         try await senderTypesTheReceiversCode()
         try await receiverAccepts()
+    }
+
+    /// Starts a gated pair (``CLIGate``) and plays both people up to the gates: the sending
+    /// person types the code, the receiving person accepts.
+    static func startGatedAndAccepted(_ scratch: Scratch) async throws -> TransferPair {
+        let pair = try await start(scratch, gate: try CLIGate())
+        try await pair.senderTypesTheReceiversCode()
+        try await pair.receiverAccepts()
+        return pair
+    }
+
+    /// Answers `process`'s next login-password question (its `count`-th) with `password`,
+    /// once it is on screen.
+    func answerGate(of process: HandoffProcess, with password: String = CLIGate.password, count: Int = 1) async throws {
+        try #require(await process.waitForOutput(containing: Asked.loginPassword, count: count), "no login-password question")
+        process.write(password + "\n")
     }
 
     /// The sending person types the code the receiving device shows.
