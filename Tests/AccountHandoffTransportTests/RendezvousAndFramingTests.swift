@@ -183,6 +183,6 @@ import Testing
         }
         #expect(TransportError.codeRenewed.handoffError == .expired)
         #expect(TransportError.codeRenewed.errorDescription
-            == "The sending device now shows another code (the scanned one expired); scan the code on the sending screen now.")
+            == "The sending device at this code's address does not serve this code: either it shows a new code now (scan or copy that one), or this copy of the code was changed on its way (copy it again, whole).")
     }
 }

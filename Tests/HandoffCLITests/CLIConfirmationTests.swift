@@ -61,7 +61,7 @@ import Testing
         let scratch = try Scratch()
         defer { scratch.remove() }
         let pair = try await TransferPair.start(scratch)
-        let shown = try #require(await pair.receiver.shortCode())
+        let shown = try await pair.receiversCode()
         try #require(await pair.sender.waitForOutput(containing: Asked.codeQuestion) != nil)
         pair.sender.write("yes\n")
         #expect(await pair.sender.waitForOutput(containing: "Type the six digits shown on the receiving device; this device cannot check a yes.") != nil)
@@ -80,7 +80,7 @@ import Testing
         let scratch = try Scratch()
         defer { scratch.remove() }
         let pair = try await TransferPair.start(scratch)
-        let shown = try #require(await pair.receiver.shortCode())
+        let shown = try await pair.receiversCode()
         let wrong = String(shown.prefix(6)) + (shown.last == "0" ? "1" : "0")
         try #require(await pair.sender.waitForOutput(containing: Asked.codeQuestion) != nil)
         pair.sender.write("861\n")
@@ -104,7 +104,7 @@ import Testing
         let scratch = try Scratch()
         defer { scratch.remove() }
         let pair = try await TransferPair.start(scratch)
-        let shown = try #require(await pair.receiver.shortCode())
+        let shown = try await pair.receiversCode()
         try #require(await pair.sender.waitForOutput(containing: Asked.codeQuestion) != nil)
         pair.sender.write(String(shown.reversed()) + "\n")
         #expect(await pair.sender.waitForOutput(containing: "(2 more tries)") != nil || shown == String(shown.reversed()))

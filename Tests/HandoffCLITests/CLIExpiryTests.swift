@@ -44,7 +44,7 @@ import Testing
         let scratch = try Scratch()
         defer { scratch.remove() }
         let pair = try await TransferPair.start(scratch, sender: ["--lifetime", "30"])
-        _ = try #require(await pair.receiver.shortCode())
+        _ = try await pair.receiversCode()
         let (sent, received) = await pair.finish(timeout: .seconds(50))
         #expect(sent.status == 66)
         #expect(sent.stderr.hasSuffix("The transfer expired before it finished; start a new transfer. The password was not sent.\n"))

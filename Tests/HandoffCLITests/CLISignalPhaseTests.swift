@@ -31,7 +31,7 @@ import Testing
             return
         }
         let pair = try await TransferPair.start(scratch)
-        let shown = try #require(await pair.receiver.shortCode())
+        let shown = try await pair.receiversCode()
         try #require(await pair.sender.waitForOutput(containing: Asked.codeQuestion) != nil)
         if phase == .atTheImportQuestion {
             pair.sender.write(shown + "\n")

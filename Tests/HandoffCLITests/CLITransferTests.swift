@@ -106,7 +106,7 @@ import Testing
         let scratch = try Scratch()
         defer { scratch.remove() }
         let pair = try await TransferPair.start(scratch)
-        let shownByReceiver = try #require(await pair.receiver.shortCode())
+        let shownByReceiver = try await pair.receiversCode()
         #expect(await pair.sender.waitForOutput(containing: Asked.codeQuestion) != nil)
         pair.sender.write(shownByReceiver + "\n")
         #expect(await pair.receiver.waitForOutput(containing: Asked.importQuestion) != nil)
@@ -174,7 +174,7 @@ import Testing
         #expect(before.count == 1)
 
         let second = try await TransferPair.start(scratch)
-        let shownBySecondReceiver = try #require(await second.receiver.shortCode())
+        let shownBySecondReceiver = try await second.receiversCode()
         #expect(await second.sender.waitForOutput(containing: Asked.codeQuestion) != nil)
         second.sender.write(shownBySecondReceiver + "\n")
         #expect(await second.receiver.waitForOutput(containing: "This device already has an account like it:\n") != nil)

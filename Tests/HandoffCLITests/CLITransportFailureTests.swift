@@ -33,7 +33,7 @@ import Testing
         let scratch = try Scratch()
         defer { scratch.remove() }
         let pair = try await TransferPair.start(scratch)
-        let shownByReceiver = try #require(await pair.receiver.shortCode())
+        let shownByReceiver = try await pair.receiversCode()
         #expect(await pair.sender.waitForOutput(containing: Asked.codeQuestion) != nil)
         pair.sender.write(shownByReceiver + "\n")
         #expect(await pair.receiver.waitForOutput(containing: Asked.importQuestion) != nil)

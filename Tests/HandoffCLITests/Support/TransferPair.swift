@@ -83,10 +83,20 @@ struct TransferPair {
         process.write(password + "\n")
     }
 
+    /// The code the receiving device shows; when it shows none, the failure carries what both
+    /// printed so far.
+    func receiversCode() async throws -> String {
+        try #require(await receiver.shortCode(), """
+            the receiver showed no code
+            receiver: \(receiver.stdoutSoFar)\(receiver.stderrSoFar)
+            sender: \(sender.stdoutSoFar)\(sender.stderrSoFar)
+            """)
+    }
+
     /// The sending person types the code the receiving device shows.
     func senderTypesTheReceiversCode() async throws {
         // The receiver first: when it fails to join, the sender would wait until its expiry.
-        let shown = try #require(await receiver.shortCode(), "the receiver showed no code")
+        let shown = try await receiversCode()
         try #require(await sender.waitForOutput(containing: Asked.codeQuestion) != nil, "the sender never asked for the code")
         sender.write(shown + "\n")
     }
