@@ -10,11 +10,11 @@ LINKED_TYPES = ("accept", "credential", "receipt")
 
 
 def commitment(nonce):
-    return sha256(nonce) if broken("K.commitment") else sha256(b"AH2 commitment", nonce)
+    return sha256(nonce) if broken("K.commitment") else sha256(b"AH3 commitment", nonce)
 
 
 def th0(qr_binary):
-    return sha256(qr_binary) if broken("K.th0") else sha256(b"AH2 transcript", qr_binary)
+    return sha256(qr_binary) if broken("K.th0") else sha256(b"AH3 transcript", qr_binary)
 
 
 def handshake_hash(th0_value, receiver_public_key):
@@ -40,10 +40,10 @@ def derive_keys(shared, commitment_value, hh):
     else:
         ikm = shared + commitment_value
     prk = hkdf_extract(hh, ikm)
-    s2r, r2s = (b"AH2 r2s", b"AH2 s2r") if broken("K.labels") else (b"AH2 s2r", b"AH2 r2s")
-    return {"prk": prk, "helloKey": hkdf_expand(prk, b"AH2 hello", 32), "s2rKey": hkdf_expand(prk, s2r, 32),
+    s2r, r2s = (b"AH3 r2s", b"AH3 s2r") if broken("K.labels") else (b"AH3 s2r", b"AH3 r2s")
+    return {"prk": prk, "helloKey": hkdf_expand(prk, b"AH3 hello", 32), "s2rKey": hkdf_expand(prk, s2r, 32),
             "r2sKey": hkdf_expand(prk, r2s, 32),
-            "codeKey": hkdf_expand(prk, b"AH2 code" if broken("K.codeKeyLabel") else b"AH2 code key", 32)}
+            "codeKey": hkdf_expand(prk, b"AH3 code" if broken("K.codeKeyLabel") else b"AH3 code key", 32)}
 
 
 def hello_tag(hello_key, hh, th0_value):
@@ -54,7 +54,7 @@ def code_material(code_key, nonce, th1_value, hh):
     """Spec 4.4: codeMaterial and the codePRK it is expanded from."""
     ikm = nonce + code_key if broken("K.codeIKM") else code_key + nonce
     code_prk = hkdf_extract(hh if broken("K.codeSalt") else th1_value, ikm)
-    return code_prk, hkdf_expand(code_prk, b"AH2 code", 64)
+    return code_prk, hkdf_expand(code_prk, b"AH3 code", 64)
 
 
 def candidates(material):

@@ -10,9 +10,10 @@ SECURITY = {"tls": 1, "startTLS": 2}
 SECURITY_NAMES = {value: name for name, value in SECURITY.items()}
 MAX_PASSWORD = 1022
 CREDENTIAL_SIZE = 1024
-RECEIPTS = {1: "imported", 2: "validationFailed", 3: "declined"}
+RECEIPTS = {1: "imported", 2: "validationFailed", 3: "declined", 4: "storeFailed", 5: "cancelled"}
 RECEIPT_VALUES = {name: value for value, name in RECEIPTS.items()}
-ABORTS = {1: "cancelled.peer", 2: "rejected.peer", 3: "contested"}
+ABORTS = {1: "cancelled.peer", 2: "rejected.peer", 3: "contested", 4: "storeUnavailable.peer", 5: "notAuthenticated.peer",
+          6: "expired"}
 
 
 def padded_size(record_length):
@@ -129,7 +130,7 @@ def decode_credential(plaintext):
 def receipt_status(plaintext):
     """Spec 3.6: the receipt's status name, or None for an undefined value."""
     value = plaintext[0] if len(plaintext) == 1 else None
-    if broken("V.receipt") and value == 4:
+    if broken("V.receipt") and value == 6:
         value = 3
     if broken("V.receiptMap") and value in (2, 3):
         value = 5 - value
@@ -146,7 +147,7 @@ def receipt_plaintext(status):
 def abort_outcome(plaintext):
     """Spec 3.6 and 6.1/6.2: the outcome an authenticated abort gives."""
     value = plaintext[0] if len(plaintext) == 1 else None
-    if broken("V.abort") and value == 4:
+    if broken("V.abort") and value == 7:
         value = 3
     if broken("V.abortZero") and value == 0:
         value = 1

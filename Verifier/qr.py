@@ -4,7 +4,7 @@ from errors import ProtocolError
 from primitives import sha256, u32
 from rules import broken
 
-VERSION = 2
+VERSION = 3
 INTENT_SEND_ACCOUNT = 1
 MAX_TEXT_BYTES = 254
 MAX_BINARY = 103
@@ -34,8 +34,8 @@ def encode_binary(fields):
 
 
 def transfer_id(binary):
-    """Spec 2.1: the first 16 bytes of SHA-256("AH2 transfer ID" | qrBinary)."""
-    digest = sha256(binary) if broken("Q.transferIDLabel") else sha256(b"AH2 transfer ID", binary)
+    """Spec 2.1: the first 16 bytes of SHA-256("AH3 transfer ID" | qrBinary)."""
+    digest = sha256(binary) if broken("Q.transferIDLabel") else sha256(b"AH3 transfer ID", binary)
     return digest[-16:] if broken("Q.transferIDLength") else digest[:16]
 
 
@@ -139,7 +139,7 @@ def decode_binary(binary):
             raise ProtocolError("malformed.intent")
         if binary[1] != INTENT_SEND_ACCOUNT and not broken("B5"):
             raise ProtocolError("wrongIntent")
-    if version != VERSION and not (broken("B3") and version == 1):
+    if version != VERSION and not (broken("B3") and version == 2):
         raise ProtocolError("unsupportedVersion")
     position = 1
     if len(binary) < 2:

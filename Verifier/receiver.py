@@ -17,6 +17,8 @@ LIVE_WITH_CHANNEL = ("awaitingReveal", "awaitingOffer", "reviewingOffer", "await
 
 
 class Receiver(Session):
+    TELLS_EXPIRY = LIVE_WITH_CHANNEL
+
     @classmethod
     def scan(cls, binary, payload, expected_intent, skew, random, now, registry=None):
         """Spec 2.5 steps S0-S7 for a decoded payload; returns (receiver, actions, next deadline)."""
@@ -141,6 +143,14 @@ class Receiver(Session):
             if state in LIVE_WITH_CHANNEL or (broken("6.2.cancelImporting") and state == "awaitingImportResult"):
                 return self.abort(2 if broken("6.2.cancelReason") else 1, "cancelled.local")
             return self.refuse(kind)
+        if kind == "storeUnavailable":
+            if state in LIVE_WITH_CHANNEL and state != "awaitingReveal":
+                return self.abort(5 if broken("6.2.storeUnavailableReason") else 4, "storeUnavailable.local")
+            return self.refuse(kind)
+        if kind == "notAuthenticated":
+            if state == "reviewingOffer":
+                return self.abort(4 if broken("6.2.notAuthenticatedReason") else 5, "notAuthenticated.local")
+            return self.refuse(kind)
         if kind == "importFinished":
             if state == "awaitingImportResult" or (broken("6.2.importState") and state == "awaitingCredentialFrame"):
                 frame = self.channel.seal("receipt", plaintexts.receipt_plaintext(event["status"]))
@@ -153,6 +163,10 @@ class Receiver(Session):
                 return []
             if state == "awaitingImportResult" and not broken("6.2.transportLostImporting"):
                 return []
+            # Spec 6.2: a connection that closes once the sender's expiry has passed is the sender stopping.
+            after = self.t > self.expiry if broken("6.2.transportLostExpiryBound") else self.t >= self.expiry
+            if after and not broken("6.2.transportLostExpiry"):
+                return self.finish("expired")
             return self.finish("failed.transportLost")
         raise ValueError("unknown event " + kind)
 

@@ -13,9 +13,13 @@ from session import FINISHED, Channel, Session, finite
 
 RECEIPT_WAIT = 120
 SHARED_STATES = ("awaitingCodeConfirmation", "awaitingAccept", "awaitingCredential")
+CODE_ENTRIES = 3  # Spec 4.4: entries per session
+DIGITS = "0123456789"
 
 
 class Sender(Session):
+    TELLS_EXPIRY = SHARED_STATES
+
     @classmethod
     def start(cls, account, rendezvous, lifetime, random, now, registry=None):
         """Spec 6.1 `start`, steps 1-4 (the account and rendezvous are valid by construction: checked first)."""
@@ -124,12 +128,9 @@ class Sender(Session):
         if kind == "frameReceived":
             return self.receive(event["bytes"])
         state = self.state
-        if kind == "codeConfirmed":
-            if state == "awaitingCodeConfirmation" or (broken("6.1.codeConfirmed") and state == "awaitingAccept"):
-                self.channel.link_id = self.account["linkID"]
-                frame = self.channel.seal("offer", plaintexts.encode_offer(self.account))
-                self.state = "awaitingAccept"
-                return [("send", frame)]
+        if kind == "codeEntered":
+            if state == "awaitingCodeConfirmation" or (broken("6.1.codeEnteredAccept") and state == "awaitingAccept"):
+                return self.code_entered(event["typed"])
             return self.refuse(kind)
         if kind == "codeRejected":
             if state in SHARED_STATES:
@@ -150,6 +151,12 @@ class Sender(Session):
                     return self.abort(1, outcome)
                 return self.finish(outcome)
             return self.abort(2 if broken("6.1.cancelReason") else 1, "cancelled.local")
+        if kind in ("notAuthenticated", "storeUnavailable"):
+            if state == "awaitingCredential":
+                if kind == "notAuthenticated":
+                    return self.abort(4 if broken("6.1.notAuthenticatedReason") else 5, "notAuthenticated.local")
+                return self.abort(5 if broken("6.1.storeUnavailableReason") else 4, "storeUnavailable.local")
+            return self.refuse(kind)
         if kind == "credentialProvided":
             if state == "awaitingCredential" or (broken("6.1.credentialState") and state == "awaitingAccept"):
                 try:
@@ -173,6 +180,33 @@ class Sender(Session):
                 return self.finish("deliveredUnconfirmed.failed.transportLost")
             return self.finish("failed.transportLost")
         raise ValueError("unknown event " + kind)
+
+    def code_entered(self, typed):
+        """Spec 4.4 typed entry and tries, the awaitingCodeConfirmation cell of 6.1."""
+        entry = typed if broken("4.4.entrySpaces") else typed.replace(" ", "")
+        if broken("4.4.entryWhitespace"):
+            entry = "".join(typed.split())
+        six_digits = len(entry) == 6 and all(ch in DIGITS for ch in entry)
+        if broken("4.4.entryLength"):
+            six_digits = 0 < len(entry) and all(ch in DIGITS for ch in entry)
+        if broken("4.4.entryDigits"):
+            six_digits = len(entry) == 6
+        if not six_digits:
+            if broken("4.4.entryNoTry"):
+                return self.mismatch()
+            raise ProtocolError("malformed.typedCode")
+        if equal_constant_time(entry.encode("ascii", "replace"), self.code["digits"].encode()) or broken("4.4.entryMatch"):
+            self.channel.link_id = self.account["linkID"]
+            frame = self.channel.seal("offer", plaintexts.encode_offer(self.account))
+            self.state = "awaitingAccept"
+            return [("send", frame)]
+        return self.mismatch()
+
+    def mismatch(self):
+        self.entries_left -= 1
+        if self.entries_left <= 0:
+            return self.abort(1 if broken("4.4.lastEntryReason") else 2, "rejected.local")
+        return [("codeMismatch", CODE_ENTRIES - self.entries_left if broken("4.4.remaining") else self.entries_left)]
 
     def refuse(self, kind):
         """A refused cell of the local-event table: invalidEvent, state unchanged."""
@@ -305,15 +339,19 @@ class Sender(Session):
             return self.finish("failed." + error.identifier)
         if broken("6.1.helloReveal"):
             self.state = "awaitingCodeConfirmation"
-            return [("showShortCode", self.code["digits"])]
+            self.entries_left = CODE_ENTRIES
+            return [("askForCode",)]
         saved = self.channel.th
         reveal = self.channel.seal("reveal", self.nonce)
         if broken("6.1.revealTranscript"):
             self.channel.th = saved
         self.state = "awaitingCodeConfirmation"
+        self.entries_left = CODE_ENTRIES + (1 if broken("4.4.entries") else 0)
         if broken("6.1.helloFirst"):
-            return [("showShortCode", self.code["digits"]), ("send", reveal)]
-        return [("send", reveal), ("showShortCode", self.code["digits"])]
+            return [("askForCode",), ("send", reveal)]
+        if broken("6.1.showsCode"):
+            return [("send", reveal), ("showShortCode", self.code["digits"])]
+        return [("send", reveal), ("askForCode",)]
 
     def sealed_frames(self):
         sealed = dict(self.channel.sealed) if self.channel else {}

@@ -108,6 +108,7 @@ def finite(now):
 class Session:
     """What both roles share: the clock (6.0 step 1), finished (step 2), expiry (step 3), deadlines."""
 
+    TELLS_EXPIRY = ()  # the states in which step 3 seals abort(6 expired)
     state = None
     outcome = None
     channel = None
@@ -185,7 +186,7 @@ class Session:
         def step3():
             if self.state != FINISHED and self.is_expired():
                 self.wipe_event(event)
-                return self.finish(self.expired_outcome())
+                return self.expire()
             if broken("6.0.2") and self.state == FINISHED and self.final_threshold is not None and self.t >= self.final_threshold:
                 return [("finished", "expired")]
             return None
@@ -211,8 +212,16 @@ class Session:
                 return done
         actions = self.row(event)
         if broken("6.0.3beforeRow") and self.state != FINISHED and self.is_expired():
-            actions = actions + self.finish(self.expired_outcome())
+            actions = actions + self.expire()
         return actions
+
+    def expire(self):
+        """Spec 6.0 step 3: a side that holds the session's keys and has not sent the credential seals abort(6)."""
+        if self.state in self.TELLS_EXPIRY and not broken("6.0.3abort"):
+            frame = self.channel.seal("abort", bytes([1 if broken("6.0.3abortReason") else 6]))
+            finished = self.finish("expired")
+            return finished + [("send", frame)] if broken("6.0.3abortOrder") else [("send", frame)] + finished
+        return self.finish(self.expired_outcome())
 
     def wipe_event(self, event):
         """A password handed in is wiped (not observable here)."""
