@@ -32,11 +32,11 @@ class Receiver(Session):
                 raise ProtocolError("invalidConfiguration")
 
         if broken("S0order"):
-            configuration()
             clock()
+            configuration()
         else:
-            clock()
             configuration()
+            clock()
         if payload["intent"] != expected_intent and not broken("S1"):
             raise ProtocolError("wrongIntent")
         expiry = payload["expiry"]

@@ -22,22 +22,19 @@ class Sender(Session):
 
     @classmethod
     def start(cls, account, rendezvous, lifetime, random, now, registry=None):
-        """Spec 6.1 `start`, steps 1-4 (the account and rendezvous are valid by construction: checked first)."""
-        def built():
-            """The account and the rendezvous token are valid by construction: built before start."""
-            def account_valid():
-                if not broken("6.1.startAccount"):
-                    plaintexts.validate_account(account)
+        """Spec 6.1 `start`: steps 0a-0c (the inputs are built: configuration, token, account), then 1-3."""
+        def step0a():
+            low, high = (29, 601) if broken("6.1.start0a") else (30, 600)
+            if not low <= lifetime <= high:
+                raise ProtocolError("invalidConfiguration")
 
-            def token_valid():
-                if len(rendezvous) > qr.MAX_RENDEZVOUS and not (broken("6.1.startRendezvous") and len(rendezvous) == 33):
-                    raise ProtocolError("rendezvousTooLong")
+        def step0b():
+            if len(rendezvous) > qr.MAX_RENDEZVOUS and not (broken("6.1.start0b") and len(rendezvous) == 33):
+                raise ProtocolError("rendezvousTooLong")
 
-            for check in ((token_valid, account_valid) if broken("6.1.startBuildOrder") else (account_valid, token_valid)):
-                check()
-
-        if not broken("6.1.startBuildLast"):
-            built()
+        def step0c():
+            if not broken("6.1.start0c"):
+                plaintexts.validate_account(account)
 
         def step1():
             if not finite(now) and not broken("6.1.start1"):
@@ -49,19 +46,12 @@ class Sender(Session):
                 if math.floor(now) + lifetime > limit:
                     raise ProtocolError("invalidClock")
 
-        def step2():
-            low, high = (29, 601) if broken("6.1.start2") else (30, 600)
-            if not low <= lifetime <= high:
-                raise ProtocolError("invalidConfiguration")
-
-        if broken("6.1.start12order"):
-            step2()
-            step1()
-        else:
-            step1()
-            step2()
-        if broken("6.1.startBuildLast"):
-            built()
+        order = [step0a, step0b, step0c, step1]
+        for rule, first in (("6.1.start0aOrder", 0), ("6.1.start0bOrder", 1), ("6.1.start0cOrder", 2)):
+            if broken(rule):  # this step swapped with the next one
+                order[first], order[first + 1] = order[first + 1], order[first]
+        for step in order:
+            step()
         self = cls()
         if broken("Q.drawOrder"):
             self.private_key = random.fill(32)

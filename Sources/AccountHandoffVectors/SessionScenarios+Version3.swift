@@ -95,13 +95,17 @@ extension SessionScenarios {
                 try r.sender(.tick, at: r.expiry())
                 try r.deliver(from: "receiver", to: "sender", at: r.expiry() + 31)
             },
-            Scenario("receiver-connection-closed-after-expiry", "Before the reveal the sender holds no keys for this receiver; the connection closes once the expiry has passed: the receiver ends expired, not transportLost. Earlier, a closed connection is transportLost.") { r in
+            Scenario("receiver-connection-closed-before-expiry", "Before the reveal the sender holds no keys for this receiver; the connection closes half a second before the expiry: the connection was lost (failed.transportLost).") { r in
                 try r.scan(at: t0 + 10)
-                try r.receiver(.transportLost, at: r.expiry() - 0.5, party: "receiver", note: "before the expiry: the connection was lost")
+                try r.receiver(.transportLost, at: r.expiry() - 0.5, note: "before the expiry: the connection was lost")
             },
-            Scenario("receiver-connection-closed-at-expiry", "The same close at the expiry itself: expired.") { r in
+            Scenario("receiver-connection-closed-at-expiry", "The same close at the expiry itself: the sender stopped, its code ran out (expired), not transportLost.") { r in
                 try r.scan(at: t0 + 10)
                 try r.receiver(.transportLost, at: r.expiry())
+            },
+            Scenario("receiver-connection-closed-after-expiry", "The receiver reviews the account; the sender's abort(6) is lost and its connection closes 10 s after the expiry, before the receiver's own expiry + skew: expired, not transportLost.") { r in
+                try offer(r)
+                try r.receiver(.transportLost, at: r.expiry() + 10, note: "after the expiry, before expiry + skew")
             },
         ]
     }
