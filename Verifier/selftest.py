@@ -92,6 +92,11 @@ def text_cases():
         for value in values:
             expect(outcome_of(lambda: account_text_standin.check_field(field, value)), "malformed." + field,
                    f"3.7 {field} {value!r}")
+    expect(account_text_standin.consistency_failures(), [], "Spec/account-text-tables.txt: derived groups follow from the properties")
+    expect([account_text_standin.joining_type(cp) for cp in (0x0628, 0x0627, 0x064E, 0x200C, 0x200D, 0xA872, 0x0041)],
+           ["D", "R", "T", "U", "C", "L", "U"], "Joining_Type from the data file")
+    expect(outcome_of(lambda: account_text_standin.check_field("displayName", "\U0001171e\u0301\u0301\u0301\u0301")),
+           "malformed.displayName", "T5: U+1171E is Mn in Unicode 14.0")
     expect(outcome_of(lambda: account_text_standin.check_field("displayName", "a\u0301\u0301\u0301\u0301")), "ok", "T5 at 4")
     expect(outcome_of(lambda: account_text_standin.check_field("displayName", "x" * 64)), "ok", "T6 at 64")
 
