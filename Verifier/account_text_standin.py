@@ -116,7 +116,8 @@ def _disallowed(cp):
 
 def _after_virama(cps, index):
     before = cps[index - 1] if index > 0 else None
-    if broken("T3viramaSkipsMarks"):  # a virama further back, across marks, would count
+    skips = "T3zwjViramaSkipsMarks" if cps[index] == ZWJ else "T3zwnjViramaSkipsMarks"
+    if broken(skips):  # a virama further back, across marks, would count
         back = index - 1
         while back >= 0 and _is_mark(cps[back]) and cps[back] not in VIRAMA:
             back -= 1

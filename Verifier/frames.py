@@ -18,6 +18,8 @@ def header(type_name, transfer_id, sequence, body_length):
 
 
 def encode(type_name, transfer_id, sequence, body):
+    if broken("F.frameOrder"):
+        return body + header(type_name, transfer_id, sequence, len(body))
     return header(type_name, transfer_id, sequence, len(body)) + body
 
 
@@ -34,7 +36,9 @@ def valid_body_length(type_name, length):
         return True
     if type_name == "accept" and broken("F7accept") and length == 17:
         return True
-    if type_name in ("receipt", "abort") and broken("F7receipt") and length == 18:
+    if type_name == "receipt" and broken("F7receipt") and length == 18:
+        return True
+    if type_name == "abort" and broken("F7abort") and length == 18:
         return True
     if type_name in fixed:
         return length == fixed[type_name]

@@ -18,6 +18,7 @@ LIVE_WITH_CHANNEL = ("awaitingReveal", "awaitingOffer", "reviewingOffer", "await
 
 class Receiver(Session):
     TELLS_EXPIRY = LIVE_WITH_CHANNEL
+    SECTION = "6.2"
 
     @classmethod
     def scan(cls, binary, payload, expected_intent, skew, random, now, registry=None):
@@ -131,7 +132,7 @@ class Receiver(Session):
         state = self.state
         if kind == "codeConfirmed":
             if state == "reviewingOffer" or (broken("6.2.codeConfirmed") and state == "awaitingOffer"):
-                frame = self.channel.seal("accept", b"")
+                frame = self.channel.seal("accept", b"\0" if broken("V.accept") else b"")
                 self.state = "awaitingCredentialFrame"
                 return [("send", frame)]
             return self.refuse(kind)
@@ -172,8 +173,6 @@ class Receiver(Session):
 
     def refuse(self, kind):
         """A refused cell of the local-event table: invalidEvent, state unchanged."""
-        if broken(f"6.2.refuse.{kind}.{self.state}"):
-            return []
         raise ProtocolError("invalidEvent")
 
     def abort(self, reason, outcome):

@@ -14,11 +14,12 @@ from session import FINISHED, Channel, Session, finite
 RECEIPT_WAIT = 120
 SHARED_STATES = ("awaitingCodeConfirmation", "awaitingAccept", "awaitingCredential")
 CODE_ENTRIES = 3  # Spec 4.4: entries per session
-DIGITS = "0123456789"
+ANSWERED_HELLOS = 8  # Spec 5.1 H1: the second-device hellos remembered in awaitingReceipt
 
 
 class Sender(Session):
     TELLS_EXPIRY = SHARED_STATES
+    SECTION = "6.1"
 
     @classmethod
     def start(cls, account, rendezvous, lifetime, random, now, registry=None):
@@ -64,13 +65,14 @@ class Sender(Session):
         self.expiry = (start + lifetime) % 2 ** 32  # above 2^32 - 1 only with 6.1.start1max broken
         self.commitment = keyschedule.commitment(self.nonce)
         self.account = account
-        self.binary = qr.encode_binary({"version": qr.VERSION, "intent": qr.INTENT_SEND_ACCOUNT, "expiry": self.expiry,
+        self.binary = qr.encode_binary({"version": 2 if broken("Q.version") else qr.VERSION,
+                                        "intent": 2 if broken("Q.intent") else qr.INTENT_SEND_ACCOUNT, "expiry": self.expiry,
                                         "commitment": self.commitment, "senderPublicKey": self.public_key,
                                         "rendezvous": rendezvous})
         self.text = qr.encode_text(self.binary)
         self.transfer_id = qr.transfer_id(self.binary)
         self.th0 = keyschedule.th0(self.binary)
-        if registry is not None and not broken("6.1.start4"):
+        if registry is not None and not broken("6.1.start3"):
             registry.register(self.transfer_id, self.expiry)
         self.registry = registry
         self.t = now
@@ -173,19 +175,13 @@ class Sender(Session):
 
     def code_entered(self, typed):
         """Spec 4.4 typed entry and tries, the awaitingCodeConfirmation cell of 6.1."""
-        entry = typed if broken("4.4.entrySpaces") else typed.replace(" ", "")
-        if broken("4.4.entryWhitespace"):
-            entry = "".join(typed.split())
-        six_digits = len(entry) == 6 and all(ch in DIGITS for ch in entry)
-        if broken("4.4.entryLength"):
-            six_digits = 0 < len(entry) and all(ch in DIGITS for ch in entry)
-        if broken("4.4.entryDigits"):
-            six_digits = len(entry) == 6
-        if not six_digits:
+        try:
+            entry = keyschedule.typed_entry(typed)
+        except ProtocolError:
             if broken("4.4.entryNoTry"):
                 return self.mismatch()
-            raise ProtocolError("malformed.typedCode")
-        if equal_constant_time(entry.encode("ascii", "replace"), self.code["digits"].encode()) or broken("4.4.entryMatch"):
+            raise
+        if keyschedule.typed_matches(self.code["digits"], entry):
             self.channel.link_id = self.account["linkID"]
             frame = self.channel.seal("offer", plaintexts.encode_offer(self.account))
             self.state = "awaitingAccept"
@@ -200,8 +196,6 @@ class Sender(Session):
 
     def refuse(self, kind):
         """A refused cell of the local-event table: invalidEvent, state unchanged."""
-        if broken(f"6.1.refuse.{kind}.{self.state}"):
-            return []
         raise ProtocolError("sessionFinished" if broken("6.1.invalidEvent") else "invalidEvent")
 
     def abort(self, reason, outcome):
@@ -216,6 +210,8 @@ class Sender(Session):
                     raise ProtocolError("unexpectedMessage")
             frame = self.receive_checks(data)
             if frame["type"] == "hello":
+                if broken("6.1.helloAnyState") and self.state != "awaitingHello":
+                    raise ProtocolError("unexpectedMessage")
                 return self.receive_hello(frame, data)
             if self.state == "awaitingHello":
                 if not broken("6.1.nonHelloEarly"):
@@ -238,11 +234,13 @@ class Sender(Session):
             if status is None and broken("6.1.receipt"):
                 status = "declined"
             if status is not None:
-                return self.finish("completed." + status)
+                return self.finish(("deliveredUnconfirmed.completed." if broken("6.1.receiptCompleted") else "completed.") + status)
             if broken("6.1.receiptUnconfirmed"):
                 return self.finish("failed.malformed.receiptStatus")
             return self.finish("deliveredUnconfirmed.failed.malformed.receiptStatus")
         outcome = plaintexts.abort_outcome(plaintext)
+        if broken("6.1.abortOutcome") and outcome == "contested":
+            outcome = "rejected.peer"
         if delivered and not broken("6.1.abortUnconfirmed"):
             outcome = "deliveredUnconfirmed." + outcome
         return self.finish(outcome)
@@ -287,8 +285,9 @@ class Sender(Session):
         if not broken("H1order"):
             h1()
         # H1 also covers a second device's hello already answered in awaitingReceipt (the last 8).
-        answered = [hello for hello, *_ in self.second_devices[-8:]]
-        if self.state == "awaitingReceipt" and data in answered and not broken("6.1.lateHelloRepeat"):
+        memory = 1 if broken("H1memory") else 9 if broken("H1memoryLonger") else ANSWERED_HELLOS
+        answered = [hello for hello, *_ in self.second_devices[-memory:]]
+        if self.state == "awaitingReceipt" and data in answered and not broken("H1answered"):
             raise ProtocolError("replayed")
         keys, hh = self.hello_keys(frame, data)
         if broken("H1order"):
@@ -296,7 +295,7 @@ class Sender(Session):
         th1 = keyschedule.th1(self.th0, hh, data)
         if self.state == "awaitingHello":
             return self.accept_hello(data, keys, th1)
-        second = Channel("sender", self.transfer_id, self.expiry, keys, th1)
+        second = Channel("sender", self.transfer_id, self.expiry, keys, self.channel.th1 if broken("K.adSecondTH1") else th1)
         second.pair = data[24:56]
         if broken("6.1.contestedSequence"):
             second.send_sequence = self.channel.send_sequence
@@ -332,7 +331,7 @@ class Sender(Session):
             self.entries_left = CODE_ENTRIES
             return [("askForCode",)]
         saved = self.channel.th
-        reveal = self.channel.seal("reveal", self.nonce)
+        reveal = self.channel.seal("reveal", self.commitment if broken("V.reveal") else self.nonce)
         if broken("6.1.revealTranscript"):
             self.channel.th = saved
         self.state = "awaitingCodeConfirmation"

@@ -10,6 +10,7 @@ from primitives import SplitMix64, aead_seal
 from receiver import Receiver
 from registries import ReceiverRegistry
 from sender import Sender
+from rules import broken
 from session import FINISHED
 
 
@@ -33,6 +34,8 @@ def check_starts(entries):
 
 def action_json(action, frame_ids):
     kind = action[0]
+    if broken(f"6[{kind}]"):  # the action reported under another name
+        return {"type": kind + "Renamed"}
     if kind in ("send", "reply"):
         return {"type": kind, "frame": frame_ids.get(action[1], "unrecorded frame " + action[1][:40].hex())}
     if kind == "showShortCode":

@@ -7,11 +7,16 @@ import AccountHandoff
 extension SessionScenarios {
     static var typedConfirmation: [Scenario] {
         [
-            Scenario("sender-types-the-code-after-slips", "The sending person types three digits (not a code: refused, no try used), six letters and digits (refused), a wrong six-digit code (one try used, two left), then the receiving screen's code with its space.") { r in
+            Scenario("sender-types-the-code-after-slips", "The sending person types three digits (not a code: refused, no try used), six letters and digits, the code with a tab or a no-break space in it, the code in Arabic-Indic digits (each refused), a wrong six-digit code (one try used, two left), then the receiving screen's code with its space.") { r in
                 try reveal(r)
                 let right = try r.senderCode()
                 try r.sender(.codeTyped("861"), at: t0 + 14, note: "three digits: not an entry")
                 try r.sender(.codeTyped("12345a"), at: t0 + 14, note: "a letter: not an entry")
+                let first = String(right.digits.prefix(3)), last = String(right.digits.suffix(3))
+                try r.sender(.codeTyped(first + "\t" + last), at: t0 + 14, note: "only U+0020 is removed: a tab makes it no entry")
+                try r.sender(.codeTyped(first + "\u{A0}" + last), at: t0 + 14, note: "a no-break space makes it no entry")
+                let arabicIndic = String(right.digits.unicodeScalars.map { Character(Unicode.Scalar($0.value - 0x30 + 0x660)!) })
+                try r.sender(.codeTyped(arabicIndic), at: t0 + 14, note: "Arabic-Indic digits are not ASCII digits: no entry")
                 try r.sender(.codeTyped(otherCode(right)), at: t0 + 15, note: "six digits that differ: a try is used")
                 try r.sender(.codeTyped(right.grouped), at: t0 + 16, note: "the receiving screen's code, grouped as shown")
                 try r.deliver(from: "sender", to: "receiver", at: t0 + 17)
@@ -102,6 +107,11 @@ extension SessionScenarios {
             Scenario("receiver-connection-closed-at-expiry", "The same close at the expiry itself: the sender stopped, its code ran out (expired), not transportLost.") { r in
                 try r.scan(at: t0 + 10)
                 try r.receiver(.transportLost, at: r.expiry())
+            },
+            Scenario("receiver-connection-closed-after-expiry-clock-back", "A tick 5 s after the expiry (before expiry + skew: nothing happens), then the connection closes with a clock that jumped back before the expiry: the session's time is the largest it was given (Spec 6.0 step 1), so the sender's code ran out: expired.") { r in
+                try r.scan(at: t0 + 10)
+                try r.receiver(.tick, at: r.expiry() + 5)
+                try r.receiver(.transportLost, at: r.expiry() - 5, note: "processed at the latest time seen, expiry + 5")
             },
             Scenario("receiver-connection-closed-after-expiry", "The receiver reviews the account; the sender's abort(6) is lost and its connection closes 10 s after the expiry, before the receiver's own expiry + skew: expired, not transportLost.") { r in
                 try offer(r)
