@@ -176,6 +176,11 @@ extension SessionScenarios {
                 try r.forge(by: "sender", .abort, plaintext: [255], linkID: nil, at: t0 + 34)
                 try r.deliver(from: "sender", to: "receiver", at: t0 + 35)
             },
+            Scenario("authenticated-not-authenticated-after-delivery", "A key-holding receiver sends abort(5) after the credential left (no honest receiver does: its gate runs before the accept): deliveredUnconfirmed.notAuthenticated.peer.") { r in
+                try credential(r)
+                try r.forge(by: "receiver", .abort, plaintext: [5], linkID: nil, at: t0 + 44)
+                try r.deliver(from: "receiver", to: "sender", at: t0 + 45)
+            },
             Scenario("authenticated-bad-abort-reason-after-delivery", "A key-holding receiver sends an abort with reason 7 after the credential left: deliveredUnconfirmed.failed.malformed.abortReason.") { r in
                 try credential(r)
                 try r.forge(by: "receiver", .abort, plaintext: [7], linkID: nil, at: t0 + 44)

@@ -100,6 +100,27 @@ extension SessionScenarios {
                 try r.sender(.tick, at: r.expiry())
                 try r.deliver(from: "receiver", to: "sender", at: r.expiry() + 31)
             },
+            Scenario("expired-receiver-ahead-tells-the-sender", "The receiving device's clock runs ahead and it tolerates no skew: its expiry fires while the people compare the code, it sends abort(6), and the sender, whose clock has not reached the expiry yet, ends expired at once.") { r in
+                try r.scan(at: t0 + 10, skew: 0)
+                try r.deliver(from: "receiver", to: "sender", at: t0 + 11)
+                try r.deliver(from: "sender", to: "receiver", at: t0 + 12)
+                try r.receiver(.tick, at: r.expiry())
+                try r.deliver(from: "receiver", to: "sender", at: r.expiry() - 1, note: "the sender's clock is a second behind")
+            },
+            Scenario("expired-receiver-while-credential-in-flight", "The receiver (clock ahead, no skew) expires while the credential is on its way: its abort(6) reaches the sender after the credential left, which ends deliveredUnconfirmed.expired; the late credential is ignored.") { r in
+                try r.scan(at: t0 + 10, skew: 0)
+                try r.deliver(from: "receiver", to: "sender", at: t0 + 11)
+                try r.deliver(from: "sender", to: "receiver", at: t0 + 12)
+                try r.sender(.codeConfirmed, at: t0 + 20)
+                try r.deliver(from: "sender", to: "receiver", at: t0 + 21)
+                try r.receiver(.codeConfirmed, at: t0 + 30)
+                try r.deliver(from: "receiver", to: "sender", at: t0 + 31)
+                try r.sender(.credential(password), at: t0 + 40)
+                let credential = r.lastSent["sender"]!
+                try r.receiver(.tick, at: r.expiry())
+                try r.deliver(from: "receiver", to: "sender", at: r.expiry() - 1)
+                try r.feed(credential, to: "receiver", at: r.expiry() + 1)
+            },
             Scenario("receiver-connection-closed-before-expiry", "Before the reveal the sender holds no keys for this receiver; the connection closes half a second before the expiry: the connection was lost (failed.transportLost).") { r in
                 try r.scan(at: t0 + 10)
                 try r.receiver(.transportLost, at: r.expiry() - 0.5, note: "before the expiry: the connection was lost")
