@@ -36,6 +36,12 @@ let package = Package(
             pkgConfig: "libqrencode",
             providers: [.apt(["libqrencode-dev"]), .brew(["qrencode"])]
         ),
+        // Deflate for the PNG renderer's image data.
+        .systemLibrary(
+            name: "CZlib",
+            pkgConfig: "zlib",
+            providers: [.apt(["zlib1g-dev"]), .brew(["zlib"])]
+        ),
         .systemLibrary(
             name: "CSQLite",
             pkgConfig: "sqlite3",
@@ -92,11 +98,13 @@ let package = Package(
         .executableTarget(name: "registry-claim-probe", dependencies: ["AccountHandoff"]),
         // Not a product: seeded randomness and forged frames for tests, vectors and the bench.
         .target(name: "AccountHandoffTestSupport", dependencies: ["AccountHandoff"]),
-        .target(name: "AccountHandoffVectors", dependencies: ["AccountHandoff", "AccountHandoffTestSupport"]),
-        .target(name: "AccountHandoffQR", dependencies: ["AccountHandoff", "CQREncode"]),
-        .target(name: "AccountHandoffTransport", dependencies: ["AccountHandoff", "CPOSIXAccept"]),
+        .target(name: "AccountHandoffVectors", dependencies: ["AccountHandoff", "AccountHandoffTestSupport", "AccountHandoffTransport"]),
+        .target(name: "AccountHandoffQR", dependencies: ["AccountHandoff", "CQREncode", "CZlib"]),
+        .target(name: "AccountHandoffTransport", dependencies: ["AccountHandoff", "CPOSIXAccept", "CEventPoll"]),
         // accept4 for the transport: accepted sockets close-on-exec from birth (Linux).
         .target(name: "CPOSIXAccept"),
+        // epoll and eventfd for the transport's event loop (Linux; Darwin uses kqueue directly).
+        .target(name: "CEventPoll"),
         // closefrom for the throwaway Dovecot's spawn: it inherits only its standard streams (glibc).
         .target(name: "CPOSIXSpawn"),
         // Output files (QR images, the receiver's store): atomic, mode 0600, never through links.
@@ -105,7 +113,7 @@ let package = Package(
             name: "handoff",
             dependencies: ["AccountHandoff", "AccountHandoffFiles", "AccountHandoffQR", "AccountHandoffTransport", "AccountHandoffVectors",
                            "AccountHandoffImport", "AccountHandoffReferenceStore", "AccountHandoffIMAPValidation",
-                           "AccountHandoffDovecot", "AccountHandoffSecretService"]
+                           "AccountHandoffDovecot", "AccountHandoffSecretService", "AccountHandoffLocalAuthentication", "AccountHandoffTestSupport"]
         ),
         // Not a product: the simulated two-device world of the adversarial tests and Fuzz/.
         .target(name: "AccountHandoffSimulation", dependencies: ["AccountHandoff", "AccountHandoffTestSupport"]),
@@ -115,11 +123,11 @@ let package = Package(
         ),
         .testTarget(
             name: "AccountHandoffVectorTests",
-            dependencies: ["AccountHandoff", "AccountHandoffTestSupport", "AccountHandoffVectors"]
+            dependencies: ["AccountHandoff", "AccountHandoffTestSupport", "AccountHandoffVectors", "AccountHandoffTransport"]
         ),
         .testTarget(
             name: "AccountHandoffQRTests",
-            dependencies: ["AccountHandoff", "AccountHandoffQR", "AccountHandoffTestSupport"]
+            dependencies: ["AccountHandoff", "AccountHandoffQR", "AccountHandoffTestSupport", "CZlib"]
         ),
         .testTarget(
             name: "AccountHandoffTransportTests",

@@ -1,14 +1,15 @@
 #!/usr/bin/env bash
 # Installs the Debian packages AccountHandoff needs, only when one is missing.
 set -euo pipefail
-# libmagickcore-6.q16-6-extra holds the SVG reader zbarimg needs for the SVG scan tests.
+# zlib1g-dev deflates the PNG QR images; libmagickcore-6.q16-6-extra holds the SVG reader zbarimg
+# needs for the SVG scan tests.
 # libsqlite3-dev and libcurl4-openssl-dev back the import's reference store and IMAP validator;
 # dovecot-imapd and openssl run the throwaway IMAP server the import tests validate against.
 # libpam0g-dev backs the PAM authenticator; libpam-wrapper (cwrap's pam_wrapper and pam_matrix)
 # lets its tests run PAM against throwaway service files instead of /etc/pam.d.
 # libsecret-1-dev backs the keyring credential store; gnome-keyring, dbus-daemon and dbus-bin
 # (dbus-send) run the throwaway Secret Service its tests and the CLI tests use.
-packages=(libsodium-dev libqrencode-dev pkg-config zbar-tools libmagickcore-6.q16-6-extra python3-cryptography
+packages=(libsodium-dev libqrencode-dev zlib1g-dev pkg-config zbar-tools libmagickcore-6.q16-6-extra python3-cryptography
           libsqlite3-dev libcurl4-openssl-dev dovecot-imapd openssl libpam0g-dev libpam-wrapper
           libsecret-1-dev gnome-keyring dbus-daemon dbus-bin)
 missing=()

@@ -30,6 +30,12 @@ UNOBSERVABLE = {
                        "reused",
     "H1order": "the accepted hello passes H2-H4 again by construction (same bytes, same key), and an answered "
                "second-device hello passes them again too, so H1 decides either way",
+    "11.4.freshNonce": "each vector gives its challenge nonce; whether a sender draws a new one per connection is "
+                       "behaviour over connections (AdmissionTests.everyConnectionIsChallengedAtOnceWithTheSessionHintAndAFreshNonce)",
+    "11.4.deadline": "no vector holds a clock or a connection; the 5 s admission deadline is pinned by AdmissionTests "
+                     "(aSilentConnectionIsClosedAtTheAdmissionDeadline, theConnectorWaitsForTheChallengeOnlyUntilTheAdmissionDeadline)",
+    "11.4.retry": "no vector holds a clock or a connection: making a connection again after 250 ms is behaviour over time "
+                  "of the connector (Tests/AccountHandoffTransportTests)",
     "W.keep": "a finished session answers every event at 6.0 step 2 before anything could use a key, so keys kept "
               "after the end change no output; the Swift replay checks that every finished party's secrets are zero",
 }

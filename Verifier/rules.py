@@ -516,6 +516,81 @@ _rules("6.5 wiping", [
 ])
 
 
+_rules("11.1 rendezvous token", [
+    ("11.1.empty", "an empty token is read as flags 0 (refused as noRoute)", ["11.1[empty]"]),
+    ("11.1.flagMask", "flag bits other than 0x01, 0x02 and 0x04 are ignored instead of refused", ["11.1[unknownFlags]"]),
+    ("11.1.addressWithoutDirect", "flag 0x02 without 0x01 is accepted", ["11.1[addressWithoutDirect]"]),
+    ("11.1.noRoute", "a token with neither 0x01 nor 0x04 is accepted", ["11.1[noRoute]"]),
+    ("11.1.order", "the flag checks run in reverse order (noRoute first)",
+     ["11.1[unknownFlags]", "11.1[addressWithoutDirect]", "11.1[noRoute]"]),
+    ("11.1.truncated", "a field the token ends inside is read as if padded with zero bytes", ["11.1[truncated]"]),
+    ("11.1.zeroPort", "a port of 0 is accepted", ["11.1[zeroPort]"]),
+    ("11.1.zeroPortOrder", "the ports are checked for 0 only after every field was read (truncation first)",
+     ["11.1[zeroPort]", "11.1[truncated]"]),
+    ("11.1.trailing", "bytes after the direct address are accepted when there is no relay", ["11.1[trailingBytes]"]),
+    ("11.1.trailingOrder", "the token's length is checked against its flags before the ports (trailing bytes before "
+                           "a port of 0)", ["11.1[trailingBytes]", "11.1[zeroPort]"]),
+    ("11.1.relayHost", "a relay host that does not decode is kept as \"?\" instead of refusing the token",
+     ["11.1[relayHost.*]"]),
+    ("11.1.fieldOrder", "the relay is read before the direct address", ["11.1[token]"]),
+    ("11.1.portEndian", "ports are little-endian", ["11.1[direct]", "11.1[relay]"]),
+    ("11.1.loopbackDefault", "without flag 0x02 the direct address is 0.0.0.0 instead of 127.0.0.1", ["11.1[address]"]),
+    ("11.1.encodeLoopback", "the encoder writes 127.0.0.1 out (flag 0x02) instead of leaving it out", ["11.1[Encoding]"]),
+])
+
+_rules("11.2 relay host packing", [
+    ("11.2.hostRules", "the host rules are not checked (only the length)", ["11.2[Relay host]", "11.2[relayHost.invalid]"]),
+    ("11.2.maxLength", "hosts of 43 characters are accepted", ["11.2[Relay host]"]),
+    ("11.2.alphabet", "symbols 37 and 38 are '.' and '-' (swapped)", ["11.2.1"]),
+    ("11.2.padFront", "the last group is filled with pads at its front instead of its end", ["11.2.2"]),
+    ("11.2.radix", "groups are base 40 instead of 39", ["11.2.3"]),
+    ("11.2.endian", "groups are written and read little-endian", ["11.2.3"]),
+    ("11.2.odd", "an odd byte count is accepted (the last byte ignored)", ["11.2[relayHost.oddLength]"]),
+    ("11.2.oddOrder", "the byte count is checked after the groups", ["11.2[relayHost.oddLength]"]),
+    ("11.2.range", "a group value of 59319 or more is reduced mod 59319 instead of refused",
+     ["11.2[relayHost.groupOutOfRange]"]),
+    ("11.2.rangeOrder", "within a group, the value is checked after the pad rules", ["11.2[relayHost.groupOutOfRange]"]),
+    ("11.2.groupByGroup", "every group's value is checked before any group's pads (not group by group)",
+     ["11.2[relayHost.groupOutOfRange]", "11.2[relayHost.misplacedPad]"]),
+    ("11.2.padGroup", "a group of only pads is accepted", ["11.2[relayHost.padGroup]"]),
+    ("11.2.padGroupOrder", "a misplaced pad is looked for before the group of only pads",
+     ["11.2[relayHost.padGroup]", "11.2[relayHost.misplacedPad]"]),
+    ("11.2.padEnd", "a pad is accepted anywhere", ["11.2[relayHost.misplacedPad]"]),
+    ("11.2.hostRulesEarly", "the host rules are applied to the characters so far after each group (not last)",
+     ["11.2[relayHost.invalid]"]),
+])
+
+_rules("11.3 transport keys", [
+    ("11.3.salt", "transportPRK = HKDF-Extract(salt = commitment, IKM = TH0) (swapped)", ["11.3[transportPRK]"]),
+    ("11.3.labels", "the labels of the admission key and the session hint are swapped",
+     ["11.3[admissionKey]", "11.3[sessionHint]"]),
+    ("11.3.admissionKeyLength", "the admission key has 16 bytes", ["11.3[admissionKey]"]),
+    ("11.3.lengths", "the session hint has 16 bytes", ["11.3[sessionHint]"]),
+    ("11.3.relayTokenLabel", "the relay token's label is \"AH3 relay\"", ["11.3[relayToken]"]),
+    ("11.3.senderSideLength", "the relay sender side has 16 bytes", ["11.3[senderSide]"]),
+])
+
+_rules("11.4 admission", [
+    ("11.4.challengeMagic", "the challenge's magic is AH3B", ["11.4[challenge]"]),
+    ("11.4.challengeOrder", "the challenge puts the nonce before the session hint", ["11.4[challenge]"]),
+    ("11.4.tagMessage", "the admission HMAC leaves out the \"AH3 admission\" label", ["11.4[response]"]),
+    ("11.4.tagLength", "the response carries the whole 32-byte HMAC", ["11.4[response]"]),
+    ("11.4.magic", "the response's magic is AH3A", ["11.4[response]"]),
+    ("11.4.freshNonce", "the sender reuses one challenge nonce for every connection", ["11.4[A1]"]),
+    ("11.4.receiverLength", "the receiver reads 32 bytes (a 20-byte nonce)", ["11.4[A2]"]),
+    ("11.4.magicCheck", "the receiver does not check the challenge's magic", ["11.4[A3]"]),
+    ("11.4.hintFirst", "the receiver checks the session hint before the magic", ["11.4[A3]", "11.4[A4]"]),
+    ("11.4.hintCheck", "the receiver answers a challenge with another session hint", ["11.4[A4]"]),
+    ("11.4.answerNonce", "the receiver takes everything after the magic (hint and nonce) as the challenge nonce",
+     ["11.4[A5]"]),
+    ("11.4.senderLength", "the sender compares only the first 20 bytes it reads (a longer response is admitted)",
+     ["11.4[A6]"]),
+    ("11.4.senderMagic", "the sender compares only the tag, not the response's magic", ["11.4[A6]"]),
+    ("11.4.senderTagPrefix", "the sender compares only the first 8 bytes of the tag", ["11.4[A6]"]),
+    ("11.4.deadline", "the admission deadline is 50 s instead of 5 s", ["11.4[A7]"]),
+    ("11.4.retry", "a connection closed before its challenge is not made again", ["11.4[A8]"]),
+])
+
 # Switches made from the Spec's own tables (spec_rules.py): one per cell of the local-event tables (a
 # refused cell accepts the event as a no-op, any other cell refuses it with invalidEvent), one per outcome
 # row of 6.4 (its identifiers are reported with a suffix), one per action of 6 (reported under another

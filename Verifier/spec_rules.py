@@ -4,18 +4,23 @@
     spec_rules.py            prints every rule ID with its section
     spec_rules.py --check    compares them with the switches of rules.py (exit 1 on a difference)
 
-What counts as a rule, section by section (sections 1, 6.4.1, 6.6, 6.7 and 7-11 restate or explain
-what the rules below decide, and are not enumerated):
+What counts as a rule, section by section (sections 1, 6.4.1, 6.6, 6.7 and 7-10 restate or explain
+what the rules below decide, and 11.5-11.9 are behaviour over time and sockets that no vector holds
+(Tests/AccountHandoffTransportTests pin them); none of these is enumerated):
 
 - step tables, whose first column is a step or rule ID: 2.4 (steps 1-6 as `2.4.N`, B1-B12),
-  2.5 (S0-S7), 3.3 (F1-F7), 3.7 (T1-T7), 5.1 (H1-H4), 5.3 (E1-E4);
-- numbered steps: 2.3, 3.4, 4.4 (`SECTION.N`), 6.0 (`6.0.N`, its sub-bullets `6.0.N(a)`..., and the
-  frame-event steps `6.0 frame.N`), 6.1 `start` (`6.1 start.0a` ... `6.1 start.3`);
-- every definition `NAME = ...` (and `if ...`) in the code blocks of 2.1-5.3: `SECTION[NAME]`;
+  2.5 (S0-S7), 3.3 (F1-F7), 3.7 (T1-T7), 5.1 (H1-H4), 5.3 (E1-E4), and in transport.md the
+  decoding rules of 11.1 and 11.2 and the admission rules of 11.4 (`11.1[truncated]`,
+  `11.2[relayHost.padGroup]`, `11.4[A3]`: bracketed, as their names are the vectors' words);
+- numbered steps: 2.3, 3.4, 4.4, 11.2 (`SECTION.N`), 6.0 (`6.0.N`, its sub-bullets `6.0.N(a)`...,
+  and the frame-event steps `6.0 frame.N`), 6.1 `start` (`6.1 start.0a` ... `6.1 start.3`);
+- every definition `NAME = ...` (and `if ...`) in the code blocks of 2.1-5.3, 11.1, 11.3 and 11.4:
+  `SECTION[NAME]`;
 - rows of the value tables: 2.1 fields, 3.2 types, 3.6 frames and every receipt status and abort
   reason value (`3.6[receipt 4]`), 6 actions, 6.4 outcomes (`6.4[FIRST IDENTIFIER]`);
 - the bullets of 4.3 (keys, sequence numbers, nonce, additional data, body), 4.4 (the code's forms,
-  typed entry, tries), 6.3 (each registry operation), 6.5 (what each side wipes);
+  typed entry, tries), 6.3 (each registry operation), 6.5 (what each side wipes), 11.1 (encoding)
+  and 11.2 (what a relay host is);
 - the README's version and extension rules (`README[N]`);
 - every row of the incoming-frame tables of 6.1 and 6.2 (`6.1 frame[STATE | FRAME]`) and every cell
   of their local-event tables (`6.1 local[STATE | EVENT COLUMN]`).
@@ -26,12 +31,13 @@ import re
 import sys
 
 SPEC = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "Spec")
-FILES = ("README.md", "protocol.md", "state-machines.md")
+FILES = ("README.md", "protocol.md", "state-machines.md", "transport.md")
 SKIPPED_SECTIONS = ("1", "6.4.1", "6.6", "6.7", "10", "10.1")
-STEP_TABLE_SECTIONS = {"2.4", "2.5", "3.3", "3.7", "5.1", "5.3"}
-NUMBERED_SECTIONS = {"2.3", "3.4", "4.4", "6.0", "6.1"}
-BULLET_SECTIONS = {"4.3", "4.4", "6.3", "6.5"}
-CODE_SECTIONS = {"2.1", "2.2", "2.3", "3.1", "3.4", "3.5", "4.1", "4.2", "4.3", "4.4", "5.1"}
+STEP_TABLE_SECTIONS = {"2.4", "2.5", "3.3", "3.7", "5.1", "5.3", "11.1", "11.2", "11.4"}
+NUMBERED_SECTIONS = {"2.3", "3.4", "4.4", "6.0", "6.1", "11.2"}
+BULLET_SECTIONS = {"4.3", "4.4", "6.3", "6.5", "11.1", "11.2"}
+CODE_SECTIONS = {"2.1", "2.2", "2.3", "3.1", "3.4", "3.5", "4.1", "4.2", "4.3", "4.4", "5.1", "11.1", "11.3", "11.4"}
+TRANSPORT_SECTIONS = {"11.1", "11.2", "11.3", "11.4"}
 
 
 CELL_TEXT = {}  # local-event cell ID -> its text (filled while enumerating)
@@ -108,14 +114,17 @@ def rules_of(number, title, lines):
             for index, bullet in enumerate([line for line in lines if line.startswith("- ")], 1):
                 add(f"README[{index}]")
         return found
-    if number in SKIPPED_SECTIONS or not re.match(r"^[2-6](\.\d+)?$", number):
+    if number in SKIPPED_SECTIONS or not (re.match(r"^[2-6](\.\d+)?$", number) or number in TRANSPORT_SECTIONS):
         return found
     for header, rows in tables(lines):
         key = header[0]
         if key in ("step", "rule") and number in STEP_TABLE_SECTIONS:
             for row in rows:
                 step = plain(row[0])
-                add(f"{number}.{step}" if step.isdigit() else step)
+                if number in TRANSPORT_SECTIONS:
+                    add(f"{number}[{step}]")
+                else:
+                    add(f"{number}.{step}" if step.isdigit() else step)
         elif key == "field" and number == "2.1":
             for row in rows:
                 add(f"2.1[{plain(row[0])}]")

@@ -8,6 +8,7 @@ from checks import CHECKS
 from file_checks import check_frames, check_plaintexts, check_primitives, check_qr, check_short_codes
 from registry_checks import check_registries
 from session_checks import check_sessions
+from transport import check_transport
 
 # Every file of Vectors/ and the lists in it: a file or list that the verifier does not know
 # is a failure, so that nothing is skipped silently.
@@ -19,6 +20,8 @@ FILES = {
     "short-code.json": (check_short_codes, {"rejectionBound", "derivations", "codeDerivations", "typed"}),
     "sessions.json": (check_sessions, {"starts", "sessions"}),
     "registries.json": (check_registries, {"sender", "receiver"}),
+    "transport.json": (check_transport, {"validTokens", "invalidTokens", "relayHosts", "invalidRelayHosts", "transportKeys",
+                                         "admission", "admissionChecks"}),
 }
 IGNORED_KEYS = {"description", "note", "version", "spec", "comment"}
 

@@ -76,6 +76,19 @@ public enum SafeOutputFile {
         }
     }
 
+    /// Checks, without writing, that `write(_:to:existing:)` could place a file at `path`
+    /// now: its folder opens and the target is absent or a regular file. For refusing a bad
+    /// path before any work that the file would report on.
+    ///
+    /// - Throws: the ``SafeOutputFileError`` that a write would throw for the target.
+    public static func checkCanWrite(to path: String, existing: ExistingFile = .replace) throws(SafeOutputFileError) {
+        let (folderPath, name) = try split(path)
+        let folder = open(folderPath, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard folder >= 0 else { throw .folderUnavailable(path, errno: errno) }
+        defer { _ = closeDescriptor(folder) }
+        try checkTarget(name, in: folder, path: path, existing: existing)
+    }
+
     // MARK: Steps
 
     /// The folder (`.` for a bare name) and the last component.

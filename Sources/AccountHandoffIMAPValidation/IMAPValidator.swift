@@ -29,6 +29,12 @@ public struct IMAPValidator: AccountValidator {
         self.configuration = configuration
     }
 
+    /// Checks that the configured certificate authority file exists and holds PEM
+    /// certificates, so a broken `--ca-file` is found before the password travels.
+    public func checkReady() throws(ValidationFailure) {
+        if case .certificateAuthorityFile(let url) = configuration.trust { try CertificateAuthorityFile.check(url) }
+    }
+
     /// Logs in to `account`'s server with `credential` and logs out. The blocking libcurl
     /// transfer runs on its own thread; cancelling the task aborts it within about a second.
     public func validate(_ account: AccountMetadata, credential: SecretBytes) async -> ValidationResult {

@@ -1,4 +1,4 @@
-/// The two checksums a PNG file needs.
+/// The checksum of a PNG chunk (the zlib stream's Adler-32 comes from zlib).
 enum Checksum {
     /// The CRC-32 table for the reflected polynomial 0xEDB88320 (ISO 3309, as PNG uses it).
     private static let crcTable: [UInt32] = (0..<256).map { index in
@@ -12,17 +12,5 @@ enum Checksum {
         var crc: UInt32 = 0xFFFF_FFFF
         for byte in bytes { crc = crcTable[Int((crc ^ UInt32(byte)) & 0xFF)] ^ (crc >> 8) }
         return crc ^ 0xFFFF_FFFF
-    }
-
-    /// Adler-32 of `bytes` (RFC 1950), the zlib stream trailer.
-    static func adler32<Bytes: Sequence>(_ bytes: Bytes) -> UInt32 where Bytes.Element == UInt8 {
-        let modulus: UInt32 = 65_521
-        var a: UInt32 = 1
-        var b: UInt32 = 0
-        for byte in bytes {
-            a = (a + UInt32(byte)) % modulus
-            b = (b + a) % modulus
-        }
-        return b << 16 | a
     }
 }

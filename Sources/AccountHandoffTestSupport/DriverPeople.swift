@@ -76,9 +76,10 @@ package actor ReceivingScreen {
 /// The two people of a driver test. Test support only.
 package enum People {
     /// Plays both people: the sending person types the code the receiving screen shows, the
-    /// receiving person accepts the offered account. Returns when both sessions' updates end.
-    package static func confirmBoth<Importer: AccountImporter>(_ sender: HandoffSenderSession,
-                                                               _ receiver: HandoffReceiverSession<Importer>) -> Task<Void, Never> {
+    /// receiving person accepts the offered account once `beforeAccepting` returns. Returns
+    /// when both sessions' updates end.
+    package static func confirmBoth<Importer: AccountImporter>(_ sender: HandoffSenderSession, _ receiver: HandoffReceiverSession<Importer>,
+                                                               beforeAccepting: @escaping @Sendable () async -> Void = {}) -> Task<Void, Never> {
         let screen = ReceivingScreen()
         return Task {
             let sendingPerson = Task {
@@ -91,7 +92,9 @@ package enum People {
             for await update in receiver.updates {
                 switch update {
                 case .codeReady(let code): await screen.show(code)
-                case .accountOffered: try? await receiver.accept()
+                case .accountOffered:
+                    await beforeAccepting()
+                    try? await receiver.accept()
                 case .finished: await screen.close()
                 default: break
                 }

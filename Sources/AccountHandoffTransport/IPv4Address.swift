@@ -48,6 +48,16 @@ public struct IPv4Address: Hashable, Sendable, CustomStringConvertible {
         bytes[0] == 10 || (bytes[0] == 172 && (16...31).contains(bytes[1])) || (bytes[0] == 192 && bytes[1] == 168)
     }
 
+    /// Whether the address is in 100.64.0.0/10 (RFC 6598), the shared address space of
+    /// carrier-grade NAT and of overlay networks such as Tailscale.
+    public var isSharedAddressSpace: Bool { bytes[0] == 100 && (64...127).contains(bytes[1]) }
+
+    /// Whether the address is in 224.0.0.0/4 (multicast).
+    public var isMulticast: Bool { (224...239).contains(bytes[0]) }
+
+    /// Whether the address is `255.255.255.255`, the limited broadcast address.
+    public var isBroadcast: Bool { bytes == [255, 255, 255, 255] }
+
     /// The address as a 32-bit number in host order.
     var value: UInt32 { bytes.reduce(0) { $0 << 8 | UInt32($1) } }
 

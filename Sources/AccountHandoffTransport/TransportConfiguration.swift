@@ -1,54 +1,58 @@
-/// Timeouts and limits of the local transport.
+/// Timeouts and limits of the transport (Spec 11.6 gives the defaults).
 ///
-/// The listener's admission deadlines are absolute: they run from the moment a connection is
-/// accepted (``tagTimeout``) and from the moment it completed the tag (``helloTimeout``), and
-/// no byte that arrives restarts them. An unauthenticated connection therefore holds a slot
-/// for at most `tagTimeout + helloTimeout` (7 seconds with the defaults), and less when newer
-/// connections need its slot.
+/// The listener's admission deadline is absolute: it runs from the moment a connection is
+/// accepted, and no byte that arrives restarts it. The bind deadline runs from admission and
+/// stands still while one of the connection's frames waits for the session or is in its hands,
+/// so a connection is never closed for being slow while the session is the slow one.
 public struct TransportConfiguration: Hashable, Sendable {
-    /// How long connecting may take.
+    /// How long one TCP connect may take (the receiver).
     public var connectTimeout: Duration
-    /// How long a new inbound connection has, from its acceptance, to present the whole
-    /// rendezvous tag before it is dropped.
-    public var tagTimeout: Duration
-    /// How long an inbound connection has, from the moment it presented the tag, until the
-    /// session binds it with ``FrameListener/bind(_:)`` (its hello authenticated). A
-    /// connection still unbound then is closed and reported with
-    /// ``TransportError/notJoinedInTime``.
-    public var helloTimeout: Duration
+    /// How long admission may take: for the listener, from accepting a connection to its
+    /// whole response; for the receiver, from connecting to the whole challenge (Spec 11.4).
+    public var admissionTimeout: Duration
+    /// How long an admitted connection has until the session binds it (its hello
+    /// authenticated), not counting the time its frames wait for the session or are in its
+    /// hands (Spec 11.6). A connection still unbound then is closed
+    /// (``TransportError/notJoinedInTime``).
+    public var bindTimeout: Duration
     /// How long a frame may take to arrive once its first byte arrived.
     public var readTimeout: Duration
     /// How long writing one frame may take.
     public var writeTimeout: Duration
     /// How long a clean close waits for the peer to close its side.
     public var closeLinger: Duration
-    /// Connections the listener keeps open at once, bound or not. When a new connection
-    /// arrives at this limit, the oldest connection that is not bound to the session is
-    /// closed to make room. ``FrameListener`` uses at most half of the process's
-    /// file-descriptor limit, whichever is smaller (see ``FrameListener/connectionCapacity``).
+    /// Connections the listener keeps open at once. When a new connection arrives at this
+    /// limit, the oldest connection that is not bound and has no frame with the session is
+    /// closed to make room (or the new one, when there is none). ``FrameListener`` uses at
+    /// most half of the process's file-descriptor limit, whichever is smaller.
     public var maximumConnections: Int
-    /// Frames the session may ignore on one connection that is not bound before
-    /// ``FrameListener/noteIgnoredFrame(_:)`` closes that connection.
+    /// Frames the session may ignore on one connection that is not bound before the listener
+    /// closes it.
     public var maximumIgnoredFrames: Int
+    /// Hellos the listener hands to the session per second (each costs the session one
+    /// X25519); the others wait, unread, first come first served.
+    public var hellosPerSecond: Int
 
-    /// Creates a configuration; the defaults suit a local network.
+    /// Creates a configuration; the defaults are Spec 11.6's.
     ///
     /// - Parameters:
     ///   - maximumConnections: at least 1; 256 by default, which bounds the listener's
-    ///     buffers to about 2 MiB (see ``FrameListener``).
+    ///     buffers to about 2 MiB.
     ///   - maximumIgnoredFrames: at least 1; 8 by default.
-    public init(connectTimeout: Duration = .seconds(5), tagTimeout: Duration = .seconds(2),
-                helloTimeout: Duration = .seconds(5), readTimeout: Duration = .seconds(10),
+    ///   - hellosPerSecond: at least 1; 64 by default.
+    public init(connectTimeout: Duration = .seconds(5), admissionTimeout: Duration = .seconds(5),
+                bindTimeout: Duration = .seconds(10), readTimeout: Duration = .seconds(10),
                 writeTimeout: Duration = .seconds(5), closeLinger: Duration = .milliseconds(500),
-                maximumConnections: Int = 256, maximumIgnoredFrames: Int = 8) {
+                maximumConnections: Int = 256, maximumIgnoredFrames: Int = 8, hellosPerSecond: Int = 64) {
         self.connectTimeout = connectTimeout
-        self.tagTimeout = tagTimeout
-        self.helloTimeout = helloTimeout
+        self.admissionTimeout = admissionTimeout
+        self.bindTimeout = bindTimeout
         self.readTimeout = readTimeout
         self.writeTimeout = writeTimeout
         self.closeLinger = closeLinger
         self.maximumConnections = max(1, maximumConnections)
         self.maximumIgnoredFrames = max(1, maximumIgnoredFrames)
+        self.hellosPerSecond = max(1, hellosPerSecond)
     }
 
     /// The defaults.

@@ -21,6 +21,7 @@ public enum VectorGenerator {
             ("short-code.json", try ShortCodeVectors.make().canonicalText),
             ("sessions.json", try SessionScenarios.make().canonicalText),
             ("registries.json", try RegistryVectors.make().canonicalText),
+            ("transport.json", try TransportVectors.make().canonicalText),
         ]
     }
 

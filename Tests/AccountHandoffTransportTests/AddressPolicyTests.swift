@@ -1,3 +1,4 @@
+import AccountHandoff
 @testable import AccountHandoffTransport
 import Testing
 
@@ -114,5 +115,52 @@ import Testing
             == "The addresses of this machine could not be listed (errno 12); use 127.0.0.1 or try again.")
         #expect(ListeningAddressError.interfacesUnavailable(errno: 12).description
             == "The addresses of this machine could not be listed (errno 12); use 127.0.0.1 or try again.")
+    }
+
+    // MARK: The receiver's direct addresses (Spec 11.8)
+
+    @Test func theReceiverConnectsDirectlyOnlyToLocalAddressesUnlessAllowed() {
+        let local = ["127.0.0.1", "127.1.2.3", "10.0.0.1", "172.16.0.1", "172.31.255.254", "192.168.1.20", "169.254.7.9",
+                     "100.64.0.1", "100.127.255.254"]
+        let public_ = ["8.8.8.8", "172.32.0.1", "192.169.0.1", "100.128.0.1", "1.1.1.1", "203.0.113.7"]
+        for text in local {
+            #expect(DirectAddressPolicy.localNetworks.refusal(of: Self.address(text)) == nil, "\(text)")
+        }
+        for text in public_ {
+            #expect(DirectAddressPolicy.localNetworks.refusal(of: Self.address(text)) == .publicAddress, "\(text)")
+            #expect(DirectAddressPolicy(allowsPublicAddresses: true).refusal(of: Self.address(text)) == nil, "\(text)")
+        }
+        for policy in [DirectAddressPolicy.localNetworks, DirectAddressPolicy(allowsPublicAddresses: true)] {
+            #expect(policy.refusal(of: .unspecified) == .unspecified)
+            #expect(policy.refusal(of: Self.address("255.255.255.255")) == .broadcast)
+            #expect(policy.refusal(of: Self.address("224.0.0.1")) == .multicast)
+            #expect(policy.refusal(of: Self.address("239.255.255.250")) == .multicast)
+        }
+        #expect(TransportError.directAddressRefused(Self.address("8.8.8.8"), .publicAddress).description
+            == "The code names 8.8.8.8, which is not on this machine or a local network, so this device will not connect to it; connect both devices to the same network, or allow public addresses if you trust the code.")
+    }
+
+    /// The refusal comes before any connection: nothing listens at these addresses, so a
+    /// connection attempt would fail otherwise (refused or timed out).
+    @Test(arguments: [("0.0.0.0", DirectAddressPolicy.Refusal.unspecified), ("255.255.255.255", .broadcast),
+                      ("224.0.0.251", .multicast), ("203.0.113.7", .publicAddress)])
+    func theConnectorRefusesBeforeConnecting(_ text: String, _ refusal: DirectAddressPolicy.Refusal) async throws {
+        let rendezvous = try #require(TCPRendezvous(address: Self.address(text), port: 9))
+        let sender = try HandoffSender.start(account: Loopback.account(), rendezvous: rendezvous.token,
+                                             random: SystemRandomSource(), now: Loopback.now)
+        let start = ContinuousClock.now
+        await #expect(throws: TransportError.directAddressRefused(Self.address(text), refusal)) {
+            _ = try await ConnectionFrameChannel.connect(to: sender.payload, configuration: Loopback.fast)
+        }
+        #expect(ContinuousClock.now - start < .milliseconds(500))
+    }
+
+    @Test func aRelayOnlyCodeIsNotSupportedYet() async throws {
+        let rendezvous = try TCPRendezvous(direct: nil, relay: RendezvousAndFramingTests.relay("relay.example.org", port: 4001))
+        let sender = try HandoffSender.start(account: Loopback.account(), rendezvous: rendezvous.token,
+                                             random: SystemRandomSource(), now: Loopback.now)
+        await #expect(throws: TransportError.relayNotSupported) {
+            _ = try await ConnectionFrameChannel.connect(to: sender.payload, configuration: Loopback.fast)
+        }
     }
 }

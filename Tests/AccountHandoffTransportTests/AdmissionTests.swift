@@ -1,328 +1,210 @@
 import AccountHandoff
+import AccountHandoffTestSupport
 @testable import AccountHandoffTransport
 import Foundation
 import Testing
 
-/// The listener's admission policy against single hostile peers on 127.0.0.1: deadlines that
-/// a trickle cannot stretch, binding, ignored frames, eviction and bounded buffers.
+/// Admission (Spec 11.4) against single peers on 127.0.0.1, both halves: the listener
+/// challenges every connection and lets nothing through without the right response; the
+/// connector checks the challenge and answers.
 @Suite struct AdmissionTests {
-    static let hello: [UInt8] = [0x02] + Array(1...63)
-
-    static func listener(_ configuration: TransportConfiguration = Loopback.fast) throws -> FrameListener {
-        try FrameListener(tag: [9, 8, 7, 6, 5, 4], configuration: configuration)
-    }
-
-    /// Waits for the next event that is not `nil` within `timeout`.
-    static func event(_ listener: FrameListener, within timeout: Duration = .seconds(3)) throws -> FrameListener.Event? {
-        let deadline = ContinuousClock.now + timeout
-        while ContinuousClock.now < deadline {
-            if let event = try listener.next(timeout: .milliseconds(50)) { return event }
+    @Test func everyConnectionIsChallengedAtOnceWithTheSessionHintAndAFreshNonce() async throws {
+        let (listener, _, keys) = try Loopback.listener()
+        defer { Task { await listener.close() } }
+        let first = try await RawPeer.connect(to: listener)
+        let second = try await RawPeer.connect(to: listener)
+        let challenges = [try await first.read(exactly: Admission.challengeByteCount), try await second.read(exactly: Admission.challengeByteCount)]
+        for challenge in challenges {
+            #expect(Array(challenge.prefix(4)) == Array("AH3A".utf8))
+            #expect(Array(challenge[4..<12]) == keys.sessionHint)
         }
-        return nil
+        #expect(challenges[0][12...] != challenges[1][12...])
     }
 
-    // MARK: Deadlines
+    @Test func aRightResponseAdmitsAndFramesFlowBothWays() async throws {
+        let (listener, _, keys) = try Loopback.listener()
+        defer { Task { await listener.close() } }
+        let peer = try await RawPeer.admitted(to: listener, keys: keys, sending: FrameStream.encode([0x02, 0x07, 1, 2, 3]))
+        let event = try #require(try await Loopback.event(listener)?.frame)
+        #expect(event.bytes == [0x02, 0x07, 1, 2, 3])
+        try await listener.send([9, 9], to: event.peer)
+        #expect(try await peer.receiveFrame() == [9, 9])
+        #expect(await listener.statistics.admitted == 1)
+    }
 
-    @Test func taggedConnectionThatIsNeverBoundIsClosedAtTheHelloDeadline() throws {
-        let listener = try Self.listener()
-        defer { listener.close() }
+    @Test func aWrongResponseIsClosedAndNothingReachesTheSession() async throws {
+        let (listener, payload, keys) = try Loopback.listener()
+        defer { Task { await listener.close() } }
+        let peer = try await RawPeer.connect(to: listener)
+        _ = try await peer.read(exactly: Admission.challengeByteCount)
+        // What a watcher of an earlier connection could send: the magic, an old tag, a hello.
+        let staleTag = keys.admissionTag(challengeNonce: [UInt8](repeating: 7, count: 16))
+        try await peer.write(Admission.responseMagic + staleTag + FrameStream.encode(Loopback.forgedHello(for: payload)))
+        #expect(await peer.waitForClose())
+        #expect(try await Loopback.event(listener, within: .milliseconds(300)) == nil)
+        let statistics = await listener.statistics
+        #expect(statistics.refusedAdmission == 1)
+        #expect(statistics.admitted == 0)
+        #expect(statistics.hellosHandedOver == 0)
+    }
+
+    @Test func aWrongMagicIsClosedAtItsFirstByte() async throws {
+        let (listener, _, _) = try Loopback.listener()
+        defer { Task { await listener.close() } }
+        let peer = try await RawPeer.connect(to: listener)
+        _ = try await peer.read(exactly: Admission.challengeByteCount)
+        try await peer.write(Array("G".utf8))
+        #expect(await peer.waitForClose())
+        #expect(await listener.statistics.refusedAdmission == 1)
+    }
+
+    @Test func aSilentConnectionIsClosedAtTheAdmissionDeadline() async throws {
+        let (listener, _, _) = try Loopback.listener(Loopback.shortAdmission)
+        defer { Task { await listener.close() } }
         let start = ContinuousClock.now
-        let silent = try Loopback.rawConnection(to: listener.rendezvous, sending: listener.rendezvous.preamble)
-        defer { silent.close() }
-        guard case .connected(let id) = try Self.event(listener) else { Issue.record("not admitted"); return }
-        #expect(try Self.event(listener) == .disconnected(id, .notJoinedInTime))
-        #expect(ContinuousClock.now - start >= Loopback.fast.helloTimeout)
-        #expect(listener.statistics.helloTimedOut == 1)
-        #expect(listener.openConnectionCount == 0)
-        #expect(Loopback.peerState(of: silent) == .closed)
+        let peer = try await RawPeer.connect(to: listener)
+        _ = try await peer.read(exactly: Admission.challengeByteCount)
+        #expect(await peer.waitForClose(within: .seconds(3)))
+        #expect(ContinuousClock.now - start >= Loopback.shortAdmission.admissionTimeout)
+        #expect(await listener.statistics.admissionTimedOut == 1)
     }
 
-    @Test func unboundConnectionWhoseFramesTheSessionReadsIsStillClosedAtTheHelloDeadline() throws {
-        let listener = try Self.listener()
-        defer { listener.close() }
-        let peer = try Loopback.rawConnection(to: listener.rendezvous, sending: listener.rendezvous.preamble + FrameStream.encode([1]))
-        defer { peer.close() }
-        guard case .connected(let id) = try Self.event(listener) else { Issue.record("not admitted"); return }
-        #expect(try Self.event(listener) == .frame(id, [1]))
-        // The driver neither binds it nor calls it ignored: the deadline still holds.
-        #expect(try Self.event(listener) == .disconnected(id, .notJoinedInTime))
-    }
-
-    @Test func preambleTrickledByteByByteIsHeldToTheTagDeadline() throws {
-        let listener = try Self.listener()
-        defer { listener.close() }
-        let preamble = listener.rendezvous.preamble
-        let slow = try Loopback.rawConnection(to: listener.rendezvous, sending: [preamble[0]])
-        defer { slow.close() }
-        var sent = 1
-        // One correct byte every 60 ms: the whole preamble would take 540 ms, the deadline is 300 ms.
-        while sent < preamble.count {
-            #expect(try listener.next(timeout: .milliseconds(60)) == nil)  // never admitted
-            do { try slow.writeAll([preamble[sent]], until: .now + .seconds(1)) } catch { break }
+    @Test func aResponseTrickledByteByByteIsHeldToTheAdmissionDeadline() async throws {
+        let (listener, _, keys) = try Loopback.listener(Loopback.shortAdmission)
+        defer { Task { await listener.close() } }
+        let peer = try await RawPeer.connect(to: listener)
+        let challenge = try await peer.read(exactly: Admission.challengeByteCount)
+        guard case .answer(let response) = Admission.answer(challenge, keys: keys) else { Issue.record("no answer"); return }
+        // One right byte every 60 ms: 1.2 s for the response, against a 400 ms deadline.
+        var sent = 0
+        while sent < response.count, (try? await peer.write([response[sent]])) != nil, await peer.peerState(within: .milliseconds(60)) == .open {
             sent += 1
         }
-        #expect(try listener.next(timeout: .milliseconds(100)) == nil)
-        #expect(listener.statistics.tagTimedOut == 1)
-        #expect(listener.statistics.admitted == 0)
-        #expect(listener.statistics.refusedTag == 0)
-        #expect(Loopback.peerState(of: slow) == .closed)
+        #expect(sent < response.count)
+        #expect(await peer.waitForClose())
+        let statistics = await listener.statistics
+        #expect(statistics.admissionTimedOut == 1)
+        #expect(statistics.admitted == 0)
     }
 
-    @Test func frameTrickledByteByByteIsHeldToTheHelloDeadline() throws {
-        // A read timeout far beyond the hello deadline, so only the hello deadline can end it.
-        var configuration = Loopback.fast
-        configuration.readTimeout = .seconds(10)
-        let listener = try Self.listener(configuration)
-        defer { listener.close() }
-        let slow = try Loopback.rawConnection(to: listener.rendezvous, sending: listener.rendezvous.preamble + [0, 100])
-        defer { slow.close() }
-        guard case .connected(let id) = try Self.event(listener) else { Issue.record("not admitted"); return }
-        let admitted = ContinuousClock.now
-        var ended: FrameListener.Event?
-        for _ in 0..<100 {
-            _ = try? slow.writeAll([0x55], until: .now + .seconds(1))
-            if let event = try listener.next(timeout: .milliseconds(40)) {
-                ended = event
-                break
+    @Test func connectionsAcceptedBeforeTheKeysAreChallengedWhenTheyCome() async throws {
+        let listener = try FrameListener(configuration: Loopback.fast)
+        defer { Task { await listener.close() } }
+        let peer = try await RawPeer.connect(to: listener)
+        #expect(await peer.peerState(within: .milliseconds(100)) == .open)
+        let (_, keys) = try Loopback.payload(for: listener)
+        listener.setKeys(keys)
+        try await peer.answerChallenge(keys: keys, then: FrameStream.encode([0x02, 0x07]))
+        #expect(try await Loopback.event(listener)?.frame?.bytes == [0x02, 0x07])
+    }
+
+    /// Spec 11.8: a renewed QR keeps the port; connections of the old QR are closed, new ones
+    /// are challenged with the new hint, and a receiver holding the old QR is told so.
+    @Test func renewalClosesTheOldQRsConnectionsAndTheConnectorSeesTheRenewedCode() async throws {
+        let (listener, oldPayload, oldKeys) = try Loopback.listener(seed: 1)
+        defer { Task { await listener.close() } }
+        let oldPeer = try await RawPeer.admitted(to: listener, keys: oldKeys)
+        #expect(await Loopback.eventually { await listener.statistics.admitted == 1 })
+        let (_, newKeys) = try Loopback.payload(for: listener, seed: 2)
+        listener.setKeys(newKeys)
+        #expect(await oldPeer.waitForClose())
+        #expect(await listener.statistics.closedForRenewal == 1)
+        let newPeer = try await RawPeer.connect(to: listener)
+        #expect(try await Array(newPeer.read(exactly: Admission.challengeByteCount)[4..<12]) == newKeys.sessionHint)
+        await #expect(throws: TransportError.codeRenewed) {
+            _ = try await ConnectionFrameChannel.connect(to: oldPayload, configuration: Loopback.fast)
+        }
+    }
+
+    @Test func theConnectorAnswersAndItsFramesFlow() async throws {
+        let (listener, payload, _) = try Loopback.listener()
+        defer { Task { await listener.close() } }
+        let channel = try await ConnectionFrameChannel.connect(to: payload, configuration: Loopback.fast)
+        try await channel.send([0x02, 0x07, 0xAA], to: ConnectionFrameChannel.sender)
+        let event = try #require(try await Loopback.event(listener)?.frame)
+        #expect(event.bytes == [0x02, 0x07, 0xAA])
+        try await listener.send([0x55], to: event.peer)
+        #expect(try await Loopback.event(channel)?.frame?.bytes == [0x55])
+        await channel.close()
+        #expect(try await Loopback.event(listener)?.leftPeer == event.peer)
+    }
+
+    @Test func theConnectorRefusesAnEndThatIsNotAHandoffSender() async throws {
+        let server = try SilentServer(greeting: Array("SSH-2.0-OpenSSH_9.2\r\n".utf8))
+        defer { server.stop() }
+        let (_, payload) = try server.payload()
+        await #expect(throws: TransportError.notAHandoffSender) {
+            _ = try await ConnectionFrameChannel.connect(to: payload, configuration: Loopback.fast)
+        }
+    }
+
+    @Test func theConnectorWaitsForTheChallengeOnlyUntilTheAdmissionDeadline() async throws {
+        let server = try SilentServer(greeting: [])
+        defer { server.stop() }
+        let (_, payload) = try server.payload()
+        let start = ContinuousClock.now
+        await #expect(throws: TransportError.timedOut) {
+            _ = try await ConnectionFrameChannel.connect(to: payload, configuration: Loopback.shortAdmission)
+        }
+        #expect(ContinuousClock.now - start >= Loopback.shortAdmission.admissionTimeout)
+    }
+
+    @Test func aCancelledConnectEndsAtOnce() async throws {
+        let server = try SilentServer(greeting: [])
+        defer { server.stop() }
+        let (_, payload) = try server.payload()
+        let connecting = Task { try await ConnectionFrameChannel.connect(to: payload, configuration: Loopback.sessions) }
+        try await Task.sleep(for: .milliseconds(100))
+        let start = ContinuousClock.now
+        connecting.cancel()
+        await #expect(throws: CancellationError.self) { _ = try await connecting.value }
+        #expect(ContinuousClock.now - start < .seconds(5))
+    }
+}
+
+/// A TCP server on 127.0.0.1 that accepts connections, writes `greeting` on each and then
+/// says nothing: a program that is not a handoff sender.
+final class SilentServer: @unchecked Sendable {
+    // Safety of @unchecked Sendable: `accepted` and `running` are only touched under `lock`.
+    let socket: POSIXSocket
+    let port: UInt16
+    private let lock = NSLock()
+    private var accepted: [POSIXSocket] = []
+    private var running = true
+    private let done = DispatchSemaphore(value: 0)
+
+    init(greeting: [UInt8]) throws {
+        socket = try POSIXSocket.makeTCP()
+        try socket.listen(address: .loopback, port: 0, backlog: 16)
+        port = try socket.localPort()
+        Thread { [self] in
+            while lock.withLock({ running }) {
+                guard (try? RawPeer.wait(socket, for: Int16(POLLIN), until: .now + .milliseconds(20))) == true,
+                      case .accepted(let connection)? = try? socket.accept() else { continue }
+                if !greeting.isEmpty { _ = try? connection.writeSome(greeting[...]) }
+                lock.withLock { accepted.append(connection) }
             }
-        }
-        #expect(ended == .disconnected(id, .notJoinedInTime))
-        #expect(ContinuousClock.now - admitted >= configuration.helloTimeout - .milliseconds(50))
+            done.signal()
+        }.start()
     }
 
-    @Test func boundConnectionHasNoAdmissionDeadline() throws {
-        let listener = try Self.listener()
-        defer { listener.close() }
-        let connection = try FrameConnection.connect(to: listener.rendezvous, configuration: Loopback.fast)
-        defer { connection.close() }
-        try connection.send(Self.hello)
-        guard case .connected(let id) = try Self.event(listener), try Self.event(listener) == .frame(id, Self.hello) else {
-            Issue.record("no hello"); return
-        }
-        try listener.bind(id)
-        #expect(listener.boundConnections == [id])
-        // Twice the hello deadline passes quietly.
-        #expect(try listener.next(timeout: Loopback.fast.helloTimeout * 2) == nil)
-        try connection.send([7, 7])
-        #expect(try Self.event(listener) == .frame(id, [7, 7]))
-        try listener.send([8], to: id)
-        #expect(try connection.receive(timeout: .seconds(2)) == [8])
-        #expect(listener.statistics.helloTimedOut == 0)
+    /// A QR naming this server.
+    func payload() throws -> (TCPRendezvous, SessionPayload) {
+        let rendezvous = TCPRendezvous(address: .loopback, port: port)!
+        let sender = try HandoffSender.start(account: Loopback.account(), rendezvous: rendezvous.token,
+                                             random: InsecureDeterministicRandom(seed: 9), now: Loopback.now)
+        return (rendezvous, sender.payload)
     }
 
-    // MARK: Binding
-
-    @Test func atMostFourConnectionsCanBeBoundAndTheRestMeetTheirDeadline() throws {
-        var roomy = Loopback.fast
-        roomy.maximumConnections = 8
-        let listener = try Self.listener(roomy)
-        defer { listener.close() }
-        let peers = try (0..<6).map { _ in try Loopback.rawConnection(to: listener.rendezvous, sending: listener.rendezvous.preamble) }
-        defer { peers.forEach { $0.close() } }
-        var admitted: [FrameListener.ConnectionID] = []
-        while admitted.count < 6, case .connected(let id)? = try Self.event(listener) { admitted.append(id) }
-        try #require(admitted.count == 6)
-        for id in admitted.prefix(4) { try listener.bind(id) }
-        try listener.bind(admitted[0])  // again: nothing changes
-        #expect(throws: TransportError.boundConnectionLimit) { try listener.bind(admitted[4]) }
-        #expect(listener.boundConnections == Array(admitted.prefix(4)))
-        // The unbound ones still meet their deadline; the bound ones do not.
-        var timedOut: Set<FrameListener.ConnectionID> = []
-        while timedOut.count < 2, case .disconnected(let id, .notJoinedInTime)? = try Self.event(listener) { timedOut.insert(id) }
-        #expect(timedOut == Set(admitted.suffix(2)))
-        #expect(listener.openConnectionCount == 4)
+    /// The oldest connection accepted and not yet taken; the server forgets it.
+    func takeAccepted() -> POSIXSocket? {
+        lock.withLock { accepted.isEmpty ? nil : accepted.removeFirst() }
     }
 
-    @Test func aConnectionThatIsGoneCannotBeBound() throws {
-        let listener = try Self.listener()
-        defer { listener.close() }
-        let peer = try Loopback.rawConnection(to: listener.rendezvous, sending: listener.rendezvous.preamble)
-        guard case .connected(let id) = try Self.event(listener) else { Issue.record("not admitted"); return }
-        peer.close()
-        #expect(try Self.event(listener) == .disconnected(id, .closedByPeer))
-        #expect(throws: TransportError.closedLocally) { try listener.bind(id) }
-        #expect(listener.boundConnections.isEmpty)
-    }
-
-    // MARK: Ignored frames
-
-    @Test func unboundConnectionIsClosedAfterTheIgnoredFrameLimitWithoutTouchingTheSession() throws {
-        let listener = try Self.listener()  // maximumIgnoredFrames: 3
-        defer { listener.close() }
-        let junk = try (0..<5).flatMap { index in try FrameStream.encode([0x41, UInt8(index)]) }
-        let stray = try Loopback.rawConnection(to: listener.rendezvous, sending: listener.rendezvous.preamble + junk)
-        defer { stray.close() }
-        guard case .connected(let id) = try Self.event(listener) else { Issue.record("not admitted"); return }
-        var verdicts: [Bool] = []
-        for index in 0..<3 {
-            #expect(try Self.event(listener) == .frame(id, [0x41, UInt8(index)]))
-            verdicts.append(listener.noteIgnoredFrame(id))
-        }
-        #expect(verdicts == [false, false, true])
-        #expect(try listener.next(timeout: .milliseconds(200)) == nil)  // frames 4 and 5 never surface
-        #expect(listener.statistics.closedForIgnoredFrames == 1)
-        #expect(listener.noteIgnoredFrame(id) == false)  // already closed
-        #expect(Loopback.peerState(of: stray) == .closed)
-
-        // The listener still admits and binds the real receiver.
-        let connection = try FrameConnection.connect(to: listener.rendezvous, configuration: Loopback.fast)
-        defer { connection.close() }
-        try connection.send(Self.hello)
-        guard case .connected(let real) = try Self.event(listener), try Self.event(listener) == .frame(real, Self.hello) else {
-            Issue.record("real receiver not admitted"); return
-        }
-        try listener.bind(real)
-    }
-
-    @Test func boundConnectionIsNeverClosedForIgnoredFrames() throws {
-        let listener = try Self.listener()
-        defer { listener.close() }
-        let connection = try FrameConnection.connect(to: listener.rendezvous, configuration: Loopback.fast)
-        defer { connection.close() }
-        try connection.send(Self.hello)
-        guard case .connected(let id) = try Self.event(listener), try Self.event(listener) == .frame(id, Self.hello) else {
-            Issue.record("no hello"); return
-        }
-        try listener.bind(id)
-        for index in 0..<10 { try connection.send([0x41, UInt8(index)]) }
-        for index in 0..<10 {
-            #expect(try Self.event(listener) == .frame(id, [0x41, UInt8(index)]))
-            #expect(listener.noteIgnoredFrame(id) == false)
-        }
-        try listener.send([1], to: id)
-        #expect(try connection.receive(timeout: .seconds(2)) == [1])
-    }
-
-    // MARK: Eviction
-
-    @Test func evictionTakesTheOldestUnboundConnectionAndNeverTheBoundOne() throws {
-        let listener = try Self.listener()  // capacity 4
-        defer { listener.close() }
-        let connection = try FrameConnection.connect(to: listener.rendezvous, configuration: Loopback.fast)
-        defer { connection.close() }
-        try connection.send(Self.hello)
-        guard case .connected(let bound) = try Self.event(listener), try Self.event(listener) == .frame(bound, Self.hello) else {
-            Issue.record("no hello"); return
-        }
-        try listener.bind(bound)
-
-        var sockets: [POSIXSocket] = []
-        defer { sockets.forEach { $0.close() } }
-        var tagged: [FrameListener.ConnectionID] = []
-        for _ in 0..<3 {
-            sockets.append(try Loopback.rawConnection(to: listener.rendezvous, sending: listener.rendezvous.preamble))
-            guard case .connected(let id) = try Self.event(listener) else { Issue.record("not admitted"); return }
-            tagged.append(id)
-        }
-        #expect(listener.openConnectionCount == 4)
-
-        // Full: a fifth connection (no tag yet) evicts the oldest unbound one, the first tagged.
-        sockets.append(try Loopback.rawConnection(to: listener.rendezvous, sending: []))
-        #expect(try Self.event(listener) == .disconnected(tagged[0], .evicted))
-        // A sixth evicts the next oldest, not the fifth, which is newer.
-        sockets.append(try Loopback.rawConnection(to: listener.rendezvous, sending: []))
-        #expect(try Self.event(listener) == .disconnected(tagged[1], .evicted))
-        #expect(try listener.next(timeout: .milliseconds(50)) == nil)
-        #expect(listener.statistics.evictedAfterTag == 2)
-        #expect(listener.statistics.evictedBeforeTag == 0)
-        #expect(Loopback.peerState(of: sockets[0]) == .closed)
-        #expect(Loopback.peerState(of: sockets[1]) == .closed)
-        #expect(Loopback.peerState(of: sockets[3], within: .milliseconds(50)) == .open)
-        #expect(Loopback.peerState(of: sockets[4], within: .milliseconds(50)) == .open)
-
-        // Ten more: the bound connection is never among the evicted.
-        for _ in 0..<10 {
-            sockets.append(try Loopback.rawConnection(to: listener.rendezvous, sending: listener.rendezvous.preamble))
-        }
-        var ended: [FrameListener.ConnectionID] = []
-        while let event = try listener.next(timeout: .milliseconds(100)) {
-            if case .disconnected(let id, _) = event { ended.append(id) }
-        }
-        #expect(!ended.contains(bound))
-        #expect(listener.statistics.peakOpenConnections == 4)
-        try connection.send([5])
-        #expect(try Self.event(listener) == .frame(bound, [5]))
-    }
-
-    @Test func whenTheBoundConnectionHoldsTheOnlySlotNewConnectionsAreRefused() throws {
-        var configuration = Loopback.fast
-        configuration.maximumConnections = 1
-        let listener = try Self.listener(configuration)
-        defer { listener.close() }
-        let connection = try FrameConnection.connect(to: listener.rendezvous, configuration: Loopback.fast)
-        defer { connection.close() }
-        try connection.send(Self.hello)
-        guard case .connected(let bound) = try Self.event(listener), try Self.event(listener) == .frame(bound, Self.hello) else {
-            Issue.record("no hello"); return
-        }
-        try listener.bind(bound)
-        let late = try Loopback.rawConnection(to: listener.rendezvous, sending: listener.rendezvous.preamble)
-        defer { late.close() }
-        #expect(try listener.next(timeout: .milliseconds(100)) == nil)
-        #expect(listener.statistics.refusedAtCapacity == 1)
-        #expect(Loopback.peerState(of: late) == .closed)
-        try listener.send([1], to: bound)
-        #expect(try connection.receive(timeout: .seconds(2)) == [1])
-    }
-
-    @Test func capacityNeverExceedsHalfTheDescriptorLimit() throws {
-        let limit = try #require(DescriptorBudget.softDescriptorLimit())
-        let listener = try Self.listener(TransportConfiguration())
-        defer { listener.close() }
-        #expect(TransportConfiguration.standard.maximumConnections == 256)
-        #expect(listener.connectionCapacity == min(256, limit / 2))
-        #expect(DescriptorBudget.connectionCapacity(configured: Int.max) == max(1, limit / 2))
-    }
-
-    // MARK: Buffers
-
-    @Test func readsNeverBufferMoreThanOneFrameAndItsPrefix() throws {
-        let listener = try Self.listener()
-        defer { listener.close() }
-        let big = [UInt8](repeating: 0xEE, count: Frame.maximumByteCount)
-        // Three whole maximum-size frames and most of a fourth, all at once.
-        let bytes = try listener.rendezvous.preamble + FrameStream.encode(big) + FrameStream.encode(big) + FrameStream.encode(big)
-            + FrameStream.encode(big).prefix(4000)
-        let peer = try Loopback.rawConnection(to: listener.rendezvous, sending: bytes)
-        defer { peer.close() }
-        guard case .connected(let id) = try Self.event(listener) else { Issue.record("not admitted"); return }
-        for _ in 0..<3 { #expect(try Self.event(listener) == .frame(id, big)) }
-        #expect(try listener.next(timeout: .milliseconds(100)) == nil)
-        #expect(listener.peakBufferedByteCount == FrameStream.lengthPrefixByteCount + Frame.maximumByteCount)
-        #expect(listener.peakQueuedEventCount <= 2)  // `connected` and one frame
-    }
-
-    @Test func aPreambleIsNeverBufferedBeyondItsTenBytes() throws {
-        let listener = try Self.listener()
-        defer { listener.close() }
-        let stray = try Loopback.rawConnection(to: listener.rendezvous, sending: Array(listener.rendezvous.preamble.prefix(9)))
-        defer { stray.close() }
-        #expect(try listener.next(timeout: .milliseconds(100)) == nil)
-        #expect(listener.openConnectionCount == 1)
-        try stray.writeAll([UInt8](repeating: 0x41, count: 20_000), until: .now + .seconds(2))
-        #expect(try listener.next(timeout: .milliseconds(100)) == nil)
-        #expect(listener.statistics.refusedTag == 1)
-        #expect(listener.peakBufferedByteCount == 9)
-    }
-
-    // MARK: Closing
-
-    @Test func disconnectingAConnectionThatWasSentFramesDeliversThemWithoutWaiting() throws {
-        let listener = try Self.listener()
-        defer { listener.close() }
-        let connection = try FrameConnection.connect(to: listener.rendezvous, configuration: Loopback.fast)
-        defer { connection.close() }
-        try connection.send(Self.hello)
-        guard case .connected(let id) = try Self.event(listener), try Self.event(listener) == .frame(id, Self.hello) else {
-            Issue.record("no hello"); return
-        }
-        try connection.send([3])  // still in flight when the driver disconnects
-        try listener.send([0xAB, 0xCD], to: id)
-        listener.disconnect(id)
-        #expect(listener.openConnectionCount == 0)
-        #expect(throws: TransportError.closedLocally) { try listener.send([1], to: id) }
-        #expect(try connection.receive(timeout: .seconds(2)) == [0xAB, 0xCD])
-        #expect(throws: TransportError.closedByPeer) { try connection.receive(timeout: .seconds(2)) }
-        #expect(try listener.next(timeout: .milliseconds(300)) == nil)  // no event follows
+    func stop() {
+        lock.withLock { running = false }
+        done.wait()
+        socket.close()
+        lock.withLock { accepted.forEach { $0.close() } }
     }
 }

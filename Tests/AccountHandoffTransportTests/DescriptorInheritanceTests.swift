@@ -5,19 +5,15 @@ import Testing
 
 /// A program the app starts while a transfer is pending (a helper, a browser, a script)
 /// inherits none of the transfer's sockets, and when the session ends its port and its
-/// connection end with it, whatever such a program does.
+/// connection end with it, whatever such a program does (Spec 8.3).
 @Suite struct DescriptorInheritanceTests {
     /// What the peer sees. (Closing shuts the sockets down as well, so this holds even for a
     /// program that did inherit them; the next test pins the flag itself.)
-    @Test func aProgramStartedMidTransferKeepsNeitherThePortNorTheConnectionOpen() throws {
-        let listener = try AdmissionTests.listener()
-        let rendezvous = listener.rendezvous
-        let peer = try Loopback.rawConnection(to: rendezvous, sending: rendezvous.preamble)
-        defer { peer.close() }
-        guard case .connected = try AdmissionTests.event(listener) else {
-            Issue.record("the tagged connection was not admitted")
-            return
-        }
+    @Test func aProgramStartedMidTransferKeepsNeitherThePortNorTheConnectionOpen() async throws {
+        let (listener, _, keys) = try Loopback.listener(Loopback.sessions)
+        let endpoint = try #require(listener.rendezvous.direct)
+        let peer = try await RawPeer.admitted(to: listener, keys: keys)
+        #expect(await Loopback.eventually { await listener.statistics.admitted == 1 }, "the connection was not admitted")
         let program = Process()
         program.executableURL = URL(fileURLWithPath: "/bin/sleep")
         program.arguments = ["10"]
@@ -27,33 +23,28 @@ import Testing
             program.waitUntilExit()
         }
 
-        listener.close()
-        #expect(Loopback.peerState(of: peer) == .closed, "the started program holds the accepted connection open")
-        #expect(throws: TransportError.connectionRefused, "the started program holds the listening port open") {
-            let late = try POSIXSocket.makeTCP()
-            defer { late.close() }
-            try late.connect(address: rendezvous.address, port: rendezvous.port, timeout: .seconds(2))
+        await listener.close()
+        #expect(await peer.waitForClose(), "the started program holds the accepted connection open")
+        await #expect(throws: TransportError.connectionRefused, "the started program holds the listening port open") {
+            _ = try await RawPeer.connect(to: endpoint)
         }
         #expect(program.isRunning, "the program must still be running for the test to mean anything")
     }
 
-    /// The same, checked on the flag: listening, connecting and accepted sockets.
-    @Test func everySocketOfATransferIsClosedOnExec() throws {
-        let server = try POSIXSocket.makeTCP()
-        defer { server.close() }
-        try server.listen(address: .loopback, port: 0, backlog: 4)
-        let client = try POSIXSocket.makeTCP()
-        defer { client.close() }
-        try client.connect(address: .loopback, port: try server.localPort(), timeout: .seconds(2))
-        var accepted: POSIXSocket?
-        let deadline = ContinuousClock.now + .seconds(2)
-        while accepted == nil, ContinuousClock.now < deadline {
-            if case .accepted(let socket) = try server.accept() { accepted = socket } else { usleep(5_000) }
-        }
-        let serving = try #require(accepted, "the connection was not accepted")
-        defer { serving.close() }
-        for (name, socket) in [("listening", server), ("connecting", client), ("accepted", serving)] {
-            #expect(fcntl(socket.descriptor, F_GETFD) & FD_CLOEXEC == FD_CLOEXEC, "the \(name) socket is inherited by programs the app starts")
+    /// The same, checked on the flag: the listening, connecting and accepted sockets and the
+    /// event loop's own descriptors.
+    @Test func everyDescriptorOfATransferIsClosedOnExec() async throws {
+        let (listener, payload, _) = try Loopback.listener(Loopback.sessions)
+        defer { Task { await listener.close() } }
+        let channel = try await ConnectionFrameChannel.connect(to: payload, configuration: Loopback.sessions)
+        defer { Task { await channel.close() } }
+        #expect(await Loopback.eventually { await listener.statistics.admitted == 1 })
+        let listenerSide = await listener.descriptors
+        let receiverSide = await channel.descriptors
+        #expect(listenerSide.count >= 3)  // listening, accepted, and the loop's poller
+        #expect(receiverSide.count == 1)
+        for descriptor in listenerSide + receiverSide {
+            #expect(fcntl(descriptor, F_GETFD) & FD_CLOEXEC == FD_CLOEXEC, "descriptor \(descriptor) is inherited by programs the app starts")
         }
     }
 }

@@ -1,174 +1,257 @@
+import AccountHandoff
+import AccountHandoffTestSupport
 @testable import AccountHandoffTransport
 import Foundation
+import Testing
 
-/// A stand-in for the protocol session on the sender's side, run on its own thread: it binds
-/// the first connection whose first frame is `hello` and answers it with `welcome`, answers
-/// each `request` on the bound connection with `response`, and reports every other frame to
-/// the listener as ignored. The real session is the core's; this one is just strict enough to
-/// tell the real receiver from a flood.
-final class StandInSession: @unchecked Sendable {
-    static let hello: [UInt8] = [0x02] + Array(repeating: 0x5A, count: 63)
-    static let welcome: [UInt8] = Array("welcome".utf8)
-    static let request: [UInt8] = Array("request".utf8)
-    static let response: [UInt8] = Array("response".utf8)
-
-    /// What the session saw, readable from other threads.
-    struct Record {
-        var bound: FrameListener.ConnectionID?
-        var bindCount = 0
-        var exchanges = 0
-        var connected = 0
-        var ignoredFrames = 0
-        var closedForIgnoredFrames: [FrameListener.ConnectionID] = []
-        var disconnections: [FrameListener.ConnectionID: TransportError] = [:]
-        var statistics = ListenerStatistics()
-        var openConnections = 0
-        var failure: TransportError?
-    }
-
-    private let listener: FrameListener
+/// Wraps a receiver's channel and runs `beforeFirstSend` with the hello before it goes out.
+final class InterceptingChannel: FrameChannel, @unchecked Sendable {
+    // Safety of @unchecked Sendable: `intercepted` is only touched under `lock`; the rest is immutable.
+    private let inner: any FrameChannel
+    private let beforeFirstSend: @Sendable ([UInt8]) async -> Void
     private let lock = NSLock()
-    private var shared = Record()
-    private var stopRequested = false
-    private let finished = DispatchSemaphore(value: 0)
+    private var intercepted = false
 
-    /// Takes over `listener` until ``stop()`` returns it.
-    init(listener: FrameListener) {
+    init(_ inner: any FrameChannel, beforeFirstSend: @escaping @Sendable ([UInt8]) async -> Void) {
+        self.inner = inner
+        self.beforeFirstSend = beforeFirstSend
+    }
+
+    func receive() async throws -> FrameChannelEvent? { try await inner.receive() }
+    func send(_ frame: [UInt8], to peer: FramePeer) async throws {
+        let first = lock.withLock { () -> Bool in
+            defer { intercepted = true }
+            return !intercepted
+        }
+        if first { await beforeFirstSend(frame) }
+        try await inner.send(frame, to: peer)
+    }
+    func close() async { await inner.close() }
+}
+
+/// A receiver session of the transport tests: it imports nothing and its person authenticates.
+typealias TestReceiver = HandoffReceiverSession<RecordingImporter>
+
+/// A sender session on `channel` whose person authenticates and whose password is fixed.
+func testSender(rendezvous: RendezvousToken, channel: any FrameChannel, maximumCodes: Int = 1,
+                lifetime: UInt32 = 180) throws -> HandoffSenderSession {
+    HandoffSenderSession(account: try Loopback.account(), rendezvous: rendezvous, channel: channel,
+                         credential: { _ in try SecretBytes(utf8: "correct horse") },
+                         authenticator: ScriptedAuthenticator(always: .authenticated), registry: try SenderRegistry(),
+                         options: SenderSessionOptions(configuration: try SenderConfiguration(lifetime: lifetime), maximumCodes: maximumCodes))
+}
+
+/// A receiver session for `payload` whose connector is `connect`.
+func testReceiver(_ payload: SessionPayload, connect: @escaping TestReceiver.Connector) throws -> TestReceiver {
+    TestReceiver(payload: payload, importer: RecordingImporter(), authenticator: ScriptedAuthenticator(always: .authenticated),
+                 registry: try ReceiverRegistry(), connect: connect)
+}
+
+/// Answers for both people: the sending person types the receiving screen's code, the
+/// receiving person accepts the account once `beforeAccepting` returns.
+func confirmBothSides(_ sender: HandoffSenderSession, _ receiver: TestReceiver,
+                      beforeAccepting: @escaping @Sendable () async -> Void = {}) -> Task<Void, Never> {
+    People.confirmBoth(sender, receiver, beforeAccepting: beforeAccepting)
+}
+
+/// A real sender session on a real listener, and the receiver sessions that scan its QR:
+/// whole transfers over TCP on 127.0.0.1.
+final class SessionPair: Sendable {
+    let listener: FrameListener
+    let sender: HandoffSenderSession
+    let keys: TransportKeys
+    let payload: SessionPayload
+    private let running: Task<SenderOutcome, Never>
+
+    private init(listener: FrameListener, sender: HandoffSenderSession, payload: SessionPayload, running: Task<SenderOutcome, Never>) throws {
         self.listener = listener
+        self.sender = sender
+        self.payload = payload
+        self.running = running
+        keys = try TransportKeys(payload: payload)
     }
 
-    var record: Record { lock.withLock { shared } }
+    /// A listener and a running sender session showing its QR.
+    static func start(configuration: TransportConfiguration = .standard) async throws -> SessionPair {
+        let listener = try FrameListener(configuration: configuration)
+        let sender = try testSender(rendezvous: listener.rendezvous.token, channel: listener)
+        let running = Task { await sender.run() }
+        let payload = try #require(await sender.shownCode())
+        return try SessionPair(listener: listener, sender: sender, payload: payload, running: running)
+    }
 
+    /// A receiver session whose connector hands its channel to `wrap` (to hold the hello, say).
+    func receiver(configuration: TransportConfiguration = .standard,
+                  wrap: @escaping @Sendable (ConnectionFrameChannel) -> any FrameChannel = { $0 }) throws -> TestReceiver {
+        try testReceiver(payload) { payload in
+            wrap(try await ConnectionFrameChannel.connect(to: payload, configuration: configuration))
+        }
+    }
+
+    /// What one transfer gave.
+    struct Outcomes: Sendable {
+        var sent: SenderOutcome?
+        var received: ReceiverOutcome?
+        /// From the receiver's start to both ends' outcomes.
+        var duration: Duration
+        var completed: Bool { sent == .completed(.imported) && received == .completed(.imported) }
+    }
+
+    /// Runs the receiver (the sender is already running, see ``startSender()``) with people
+    /// who confirm, until both end or `timeout` passes (then both are cancelled).
+    func transfer(_ receiver: TestReceiver, sender running: Task<SenderOutcome, Never>, timeout: Duration = .seconds(60),
+                  beforeAccepting: @escaping @Sendable () async -> Void = {}) async -> Outcomes {
+        let start = ContinuousClock.now
+        let people = confirmBothSides(sender, receiver, beforeAccepting: beforeAccepting)
+        let receiving = Task { await receiver.run() }
+        let sender = self.sender
+        let watchdog = Task {
+            try await Task.sleep(for: timeout)
+            await receiver.cancel()
+            await sender.cancel()
+        }
+        let received = await receiving.value
+        let sent = await running.value
+        let duration = ContinuousClock.now - start
+        watchdog.cancel()
+        await people.value
+        return Outcomes(sent: sent, received: received, duration: duration)
+    }
+
+    /// The running sender session.
+    func startSender() -> Task<SenderOutcome, Never> { running }
+}
+
+/// Many connections to a listener from two threads, each played as told, the way an attacker
+/// floods: connect, read the challenge, answer, send a hello.
+final class AdmissionFlood: @unchecked Sendable {
+    // Safety of @unchecked Sendable: `report` and `held` are only touched under `lock`.
+    enum Play: Sendable {
+        /// A watcher of the network who never saw the QR: the response magic and 16 random
+        /// bytes. Each connection then waits for the sender to close it.
+        case randomResponse
+        /// Someone who saw the QR: the right response. The connection stays open.
+        case admitted(TransportKeys)
+    }
+
+    struct Report: Sendable, CustomStringConvertible {
+        var attempted = 0
+        var failedToConnect = 0
+        /// Closed by the sender before it sent a challenge (its listener was full).
+        var closedBeforeChallenge = 0
+        /// Answered and sent a hello.
+        var answered = 0
+        /// Closed by the sender after the response (the watcher's connections).
+        var closedAfterResponse = 0
+        /// Sent anything but a challenge, or nothing, after the response.
+        var unexpected = 0
+        var duration: Duration = .zero
+        var description: String {
+            "\(attempted) connections in \(duration): \(failedToConnect) failed to connect, \(closedBeforeChallenge) closed before the challenge, "
+                + "\(answered) answered and sent a hello, \(closedAfterResponse) closed after the response, \(unexpected) unexpected"
+        }
+    }
+
+    private let endpoint: TCPRendezvous.Endpoint
+    private let count: Int
+    private let play: Play
+    private let hello: @Sendable () -> [UInt8]
+    private let lock = NSLock()
+    private var report = Report()
+    private var held: [RawPeer] = []
+    private let group = DispatchGroup()
+
+    init(_ listener: FrameListener, count: Int, play: Play, hello: @escaping @Sendable () -> [UInt8]) {
+        self.endpoint = listener.rendezvous.direct!
+        self.count = count
+        self.play = play
+        self.hello = hello
+    }
+
+    /// Starts both threads.
     func start() {
-        Thread { [self] in
-            run()
-            finished.signal()
-        }.start()
-    }
-
-    /// Stops the loop and hands the listener back.
-    @discardableResult
-    func stop() -> FrameListener {
-        lock.withLock { stopRequested = true }
-        finished.wait()
-        return listener
-    }
-
-    private func run() {
-        var seenFirstFrame: Set<FrameListener.ConnectionID> = []
-        var local = Record()
-        while !lock.withLock({ stopRequested }) {
-            do {
-                if let event = try listener.next(timeout: .milliseconds(20)) {
-                    handle(event, &local, &seenFirstFrame)
-                }
-            } catch {
-                local.failure = error
-            }
-            local.statistics = listener.statistics
-            local.openConnections = listener.openConnectionCount
-            let snapshot = local
-            lock.withLock { shared = snapshot }
+        let start = ContinuousClock.now
+        for thread in 0..<2 {
+            group.enter()
+            Thread { [self] in
+                for _ in stride(from: thread, to: count, by: 2) { attack() }
+                lock.withLock { report.duration = max(report.duration, ContinuousClock.now - start) }
+                group.leave()
+            }.start()
         }
     }
 
-    private func handle(_ event: FrameListener.Event, _ record: inout Record, _ seenFirstFrame: inout Set<FrameListener.ConnectionID>) {
-        switch event {
-        case .connected:
-            record.connected += 1
-        case .frame(let id, let bytes):
-            let isFirst = seenFirstFrame.insert(id).inserted
-            do {
-                if record.bound == nil, isFirst, bytes == Self.hello {
-                    try listener.bind(id)
-                    record.bound = id
-                    record.bindCount += 1
-                    try listener.send(Self.welcome, to: id)
-                } else if id == record.bound, bytes == Self.request {
-                    try listener.send(Self.response, to: id)
-                    record.exchanges += 1
-                } else {
-                    record.ignoredFrames += 1
-                    if listener.noteIgnoredFrame(id) { record.closedForIgnoredFrames.append(id) }
-                }
-            } catch {
-                record.failure = error
+    /// Waits until every connection was attempted.
+    func finished() async -> Report {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            group.notify(queue: .global()) { continuation.resume() }
+        }
+        return lock.withLock { report }
+    }
+
+    /// Closes the connections still held.
+    func closeAll() {
+        lock.withLock {
+            held.forEach { $0.close() }
+            held.removeAll()
+        }
+    }
+
+    private func attack() {
+        lock.withLock { report.attempted += 1 }
+        guard let peer = try? RawPeer.connectBlocking(to: endpoint, timeout: .seconds(2)) else {
+            lock.withLock { report.failedToConnect += 1 }
+            return
+        }
+        guard let challenge = try? peer.readBlocking(exactly: Admission.challengeByteCount, timeout: .seconds(3)) else {
+            lock.withLock { report.closedBeforeChallenge += 1 }
+            peer.close()
+            return
+        }
+        let response: [UInt8]
+        switch play {
+        case .randomResponse:
+            var tag = [UInt8](repeating: 0, count: TransportKeys.admissionTagByteCount)
+            tag.withUnsafeMutableBytes { SystemRandomSource().fill($0) }
+            response = Admission.responseMagic + tag
+        case .admitted(let keys):
+            guard case .answer(let answer) = Admission.answer(challenge, keys: keys) else {
+                lock.withLock { report.unexpected += 1 }
+                return
             }
-        case .disconnected(let id, let error):
-            record.disconnections[id] = error
+            response = answer
+        }
+        guard (try? peer.writeBlocking(response + FrameStream.encode(hello()))) != nil else {
+            lock.withLock { report.closedBeforeChallenge += 1 }
+            return
+        }
+        lock.withLock { report.answered += 1 }
+        switch play {
+        case .randomResponse:
+            let closed = peer.peerStateBlocking(within: .seconds(3)) == .closed
+            lock.withLock { if closed { report.closedAfterResponse += 1 } else { report.unexpected += 1 } }
+            peer.close()
+        case .admitted:
+            lock.withLock { held.append(peer) }
         }
     }
 }
 
-/// Holds sockets that a helper thread writes to.
-final class SocketBox: @unchecked Sendable {
-    let sockets: [POSIXSocket]
-    init(_ sockets: [POSIXSocket]) { self.sockets = sockets }
+/// Raises this process's soft descriptor limit to at least `wanted` when the hard limit
+/// allows (a flood test holds its 600 client sockets and the listener's 256).
+func raiseDescriptorLimit(to wanted: Int = 4096) {
+    var limit = rlimit()
+    guard getrlimit(__rlimit_resource_t(RLIMIT_NOFILE.rawValue), &limit) == 0, limit.rlim_cur < rlim_t(wanted) else { return }
+    limit.rlim_cur = min(limit.rlim_max, rlim_t(wanted))
+    _ = setrlimit(__rlimit_resource_t(RLIMIT_NOFILE.rawValue), &limit)
 }
 
-/// Descriptors and TCP sockets as the kernel sees them (Linux `/proc`).
-enum DescriptorCensus {
-    /// Entries in `/proc/self/fd`.
-    static func openDescriptorCount() -> Int? {
-        (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd"))?.count
+/// Median and worst of some durations, in seconds.
+func summary(_ durations: [Duration]) -> String {
+    let sorted = durations.sorted()
+    guard let worst = sorted.last else { return "no runs" }
+    func seconds(_ duration: Duration) -> String {
+        String(format: "%.2f s", Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18)
     }
-
-    /// TCP sockets that this process holds with `rendezvous` as their local end (the
-    /// listener's side, its listening socket included) or their remote end (the test's
-    /// clients): distinct inodes of one read of `/proc/net/tcp` that are among this process's
-    /// descriptors, read after it.
-    ///
-    /// The table alone over-counts twice over. It is not a snapshot: the kernel prints it
-    /// bucket by bucket and resumes each read at a position, so a socket can be printed twice
-    /// while connections come and go (205 listener-side rows against 194 connections ever
-    /// accepted, under load); hence distinct inodes. And a program that another suite is
-    /// starting holds copies of this process's descriptors between its fork and its exec, so
-    /// a socket closed here stays listed until that program execs (47 closed client sockets in
-    /// one fresh-clone run); hence only inodes still held here. Reading the descriptors after
-    /// the table cannot over-count either: a socket closed in between is missed, and a
-    /// descriptor number reused meanwhile names a socket the table did not list.
-    static func tcpSockets(of rendezvous: TCPRendezvous) -> (listenerSide: Int, clientSide: Int)? {
-        guard let table = readWhole("/proc/net/tcp"), let held = heldSocketInodes() else { return nil }
-        // The table prints an address as the hexadecimal value of its in-memory `s_addr`.
-        let address = rendezvous.address.bytes.withUnsafeBytes { String(format: "%08X", $0.loadUnaligned(as: UInt32.self)) }
-        let end = address + ":" + String(format: "%04X", rendezvous.port)
-        var listenerSide = Set<Substring>()
-        var clientSide = Set<Substring>()
-        for line in table.split(separator: "\n").dropFirst() {
-            let fields = line.split(separator: " ")
-            guard fields.count > 9, held.contains(String(fields[9])) else { continue }
-            if fields[1] == end { listenerSide.insert(fields[9]) }
-            if fields[2] == end { clientSide.insert(fields[9]) }
-        }
-        return (listenerSide.count, clientSide.count)
-    }
-
-    /// The inodes of the sockets among this process's descriptors (`socket:[inode]` links).
-    private static func heldSocketInodes() -> Set<String>? {
-        guard let descriptors = try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd") else { return nil }
-        var inodes = Set<String>()
-        for descriptor in descriptors {
-            guard let target = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/fd/" + descriptor),
-                  target.hasPrefix("socket:["), target.hasSuffix("]") else { continue }
-            inodes.insert(String(target.dropFirst("socket:[".count).dropLast()))
-        }
-        return inodes
-    }
-
-    /// A `/proc` file in as few reads as possible (they report size 0, so read to the end):
-    /// each read of a table is one pass over the kernel's state.
-    private static func readWhole(_ path: String) -> String? {
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
-        guard descriptor >= 0 else { return nil }
-        defer { close(descriptor) }
-        var bytes: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 1 << 20)
-        while true {
-            let count = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
-            if count < 0, errno == EINTR { continue }
-            guard count >= 0 else { return nil }
-            if count == 0 { return String(decoding: bytes, as: UTF8.self) }
-            bytes += chunk[..<count]
-        }
-    }
+    return "median \(seconds(sorted[sorted.count / 2])), worst \(seconds(worst)) over \(sorted.count) run(s)"
 }

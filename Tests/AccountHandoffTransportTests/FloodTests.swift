@@ -1,172 +1,184 @@
-import AccountHandoff
+@testable import AccountHandoff
+import AccountHandoffTestSupport
 @testable import AccountHandoffTransport
 import Foundation
 import Testing
 
-/// Issue 10, "A stray peer cannot block a transfer": a listener flooded with silent, slow and
-/// tagged-but-silent connections plus a replayed hello still lets the real receiver through,
-/// and gives back every descriptor.
+/// Floods as the attacker plays them (Spec 8.3, "Stray or hostile local peers"; Spec 11.4,
+/// 11.6): real sockets, a real sender session on a real listener with the standard limits,
+/// and a real receiver session whose transfer must complete.
+///
+/// `HANDOFF_SLOW_TESTS=1` runs the floods by someone who saw the QR ten times each and prints
+/// the completion times; the default suite runs them once.
 @Suite(.serialized) struct FloodTests {
-    struct Scenario: Sendable, CustomTestStringConvertible {
-        /// The listener's connection capacity.
-        let capacity: Int
-        /// Connections of each hostile kind: silent, slow, tagged-but-silent.
-        let perKind: Int
-        var testDescription: String { "\(3 * perKind + 1) hostile connections, capacity \(capacity)" }
+    static let slow = ProcessInfo.processInfo.environment["HANDOFF_SLOW_TESTS"] == "1"
+    static let floodSize = 600
+
+    init() { raiseDescriptorLimit() }
+
+    /// A watcher of the network who never saw the QR: random admission responses, then hellos
+    /// with the real transfer ID. None is admitted, no hello reaches the session, and the
+    /// honest transfer, which starts with the flood, completes (the receiving person accepts
+    /// once the flood is over, so the listener serves all of it).
+    @Test func aPassiveWatchersFloodNeverReachesTheSession() async throws {
+        let pair = try await SessionPair.start()
+        let running = pair.startSender()
+        let payload = pair.payload
+        let flood = AdmissionFlood(pair.listener, count: Self.floodSize, play: .randomResponse) { Loopback.forgedHello(for: payload) }
+        flood.start()
+        let outcomes = await pair.transfer(try pair.receiver(), sender: running) { _ = await flood.finished() }
+        let report = await flood.finished()
+        flood.closeAll()
+        #expect(await Loopback.eventually { await pair.listener.statistics.refusedAdmission == report.answered })
+        let statistics = await pair.listener.statistics
+        await pair.listener.close()
+        print("Passive watcher's flood: \(report); honest transfer \(outcomes.completed ? "completed" : "FAILED") in \(summary([outcomes.duration])); listener: \(statistics)")
+
+        #expect(outcomes.completed)
+        #expect(report.attempted == Self.floodSize)
+        #expect(report.answered == Self.floodSize)
+        #expect(report.closedAfterResponse == Self.floodSize)
+        #expect(statistics.admitted == 1)  // the honest receiver only
+        #expect(statistics.hellosHandedOver == 1)
+        #expect(statistics.framesHandedOver == 3)  // hello, accept, receipt
+        #expect(statistics.refusedAdmission == report.answered)
+        #expect(statistics.closedForIgnoredFrames == 0)
     }
 
-    static func configuration(capacity: Int) -> TransportConfiguration {
-        TransportConfiguration(connectTimeout: .seconds(2), tagTimeout: .milliseconds(500), helloTimeout: .milliseconds(1500),
-                               readTimeout: .seconds(5), writeTimeout: .seconds(2), closeLinger: .milliseconds(200),
-                               maximumConnections: capacity, maximumIgnoredFrames: 8)
+    enum Moment: String, CaseIterable, Sendable {
+        case beforeTheReceiverConnects, afterTheReceiverConnected
     }
 
-    /// A hello of the right shape from some other session: valid-looking, not this one's.
-    static let staleHello: [UInt8] = [0x02] + Array(repeating: 0xA5, count: 63)
-
-    @Test(arguments: [Scenario(capacity: 256, perKind: 64), Scenario(capacity: 64, perKind: 64)])
-    func realReceiverCompletesThroughAFlood(_ scenario: Scenario) throws {
-        let configuration = Self.configuration(capacity: scenario.capacity)
-        let listener = try FrameListener(tag: [0xF1, 0x00, 0xD5, 0x42, 0x42, 0x17], configuration: configuration)
-        try #require(listener.connectionCapacity == scenario.capacity)
-        let rendezvous = listener.rendezvous
-        let preamble = rendezvous.preamble
-        let session = StandInSession(listener: listener)
-        session.start()
-        var sessionRunning = true
-        defer { if sessionRunning { session.stop().close() } }
-
-        // The flood: silent, tagged-but-silent and slow connections (and later one that replays).
-        let silent = try (0..<scenario.perKind).map { _ in try Loopback.rawConnection(to: rendezvous, sending: []) }
-        let tagged = try (0..<scenario.perKind).map { _ in try Loopback.rawConnection(to: rendezvous, sending: preamble) }
-        let slow = try (0..<scenario.perKind).map { _ in try Loopback.rawConnection(to: rendezvous, sending: [preamble[0]]) }
-        let hostile = silent + tagged + slow
-        defer { hostile.forEach { $0.close() } }
-        // The slow ones send one more correct preamble byte every 100 ms: 900 ms for the whole
-        // preamble, beyond the 500 ms tag deadline.
-        let trickled = DispatchSemaphore(value: 0)
-        let slowBox = SocketBox(slow)
-        Thread {
-            for index in 1..<preamble.count {
-                Thread.sleep(forTimeInterval: 0.1)
-                for socket in slowBox.sockets { try? socket.writeAll([preamble[index]], until: .now + .milliseconds(50)) }
+    /// Someone who saw the QR passes admission: 600 connections, each with one hello for the
+    /// real transfer and a random key, before the honest receiver connects, or after it did
+    /// (while the transfer is pending: the receiving person accepts once the flood was sent).
+    @Test(arguments: Moment.allCases)
+    func aFloodBySomeoneWhoSawTheQRDoesNotStopTheTransfer(_ moment: Moment) async throws {
+        var durations: [Duration] = []
+        for run in 1...(Self.slow ? 10 : 1) {
+            let pair = try await SessionPair.start()
+            let running = pair.startSender()
+            let payload = pair.payload
+            let flood = AdmissionFlood(pair.listener, count: Self.floodSize, play: .admitted(pair.keys)) { Loopback.forgedHello(for: payload) }
+            let outcomes: SessionPair.Outcomes
+            var report = AdmissionFlood.Report()
+            switch moment {
+            case .beforeTheReceiverConnects:
+                flood.start()
+                report = await flood.finished()
+                outcomes = await pair.transfer(try pair.receiver(), sender: running)
+            case .afterTheReceiverConnected:
+                let started = FloodOnce(flood)
+                outcomes = await pair.transfer(try pair.receiver(), sender: running) {
+                    // The receiver was bound (it got the reveal and the offer); flood now.
+                    await started.run()
+                }
+                report = await flood.finished()
             }
-            trickled.signal()
-        }.start()
-
-        // The real receiver: preamble and hello, the session's reply, then a request and its response.
-        let started = ContinuousClock.now
-        let receiver = try FrameConnection.connect(to: rendezvous, configuration: Loopback.fast)
-        defer { receiver.close() }
-        try receiver.send(StandInSession.hello)
-        #expect(try receiver.receive(timeout: .seconds(5)) == StandInSession.welcome)
-        try receiver.send(StandInSession.request)
-        #expect(try receiver.receive(timeout: .seconds(5)) == StandInSession.response)
-        let exchange = ContinuousClock.now - started
-        let duringFlood = DescriptorCensus.tcpSockets(of: rendezvous)
-
-        // A replay of the real hello on another connection changes nothing: it is ignored, and
-        // that connection is closed at the ignored-frame limit (a stale hello first, then eight
-        // copies of the real one). It connects only now and sends everything at once, so its
-        // own hello deadline cannot close it first on a loaded machine.
-        let replays = try (0..<8).flatMap { _ in try FrameStream.encode(StandInSession.hello) }
-        let replayer = try Loopback.rawConnection(to: rendezvous, sending: preamble + FrameStream.encode(Self.staleHello) + replays)
-        defer { replayer.close() }
-        let flood = hostile + [replayer]
-        #expect(Loopback.peerState(of: replayer, within: .seconds(3)) == .closed)
-        try receiver.send(StandInSession.request)
-        #expect(try receiver.receive(timeout: .seconds(5)) == StandInSession.response)
-
-        // Every hostile connection meets a deadline; only the receiver stays.
-        trickled.wait()
-        let settleBy = ContinuousClock.now + .seconds(10)
-        while session.record.openConnections > 1, ContinuousClock.now < settleBy { Thread.sleep(forTimeInterval: 0.05) }
-        let record = session.record
-        let statistics = record.statistics
-        #expect(record.openConnections == 1)
-        #expect(record.failure == nil)
-        #expect(record.bindCount == 1)
-        let bound = try #require(record.bound)
-        #expect(record.disconnections[bound] == nil)  // never evicted, never timed out
-        #expect(record.exchanges == 2)
-        #expect(record.closedForIgnoredFrames.count == 1)
-        #expect(statistics.closedForIgnoredFrames == 1)
-
-        // Every connection is accounted for exactly once.
-        #expect(statistics.accepted == flood.count + 1)
-        #expect(statistics.refusedTag == 0)
-        #expect(statistics.refusedAtCapacity == 0)
-        #expect(statistics.accepted == statistics.admitted + statistics.tagTimedOut + statistics.evictedBeforeTag)
-        #expect(statistics.admitted == statistics.helloTimedOut + statistics.evictedAfterTag + statistics.closedForIgnoredFrames + 1)
-        #expect(record.disconnections.values.count(where: { $0 == .notJoinedInTime }) == statistics.helloTimedOut)
-        #expect(record.disconnections.values.count(where: { $0 == .evicted }) == statistics.evictedAfterTag)
-        #expect(statistics.peakOpenConnections <= scenario.capacity)
-        if flood.count + 1 <= scenario.capacity {
-            // Room for everyone: the deadlines alone clear the flood.
-            #expect(statistics.evicted == 0)
-            #expect(statistics.tagTimedOut == 2 * scenario.perKind)
-            #expect(statistics.helloTimedOut == scenario.perKind)
-            #expect(statistics.admitted == scenario.perKind + 2)
-        } else {
-            // Full: newer connections pushed out older unbound ones, never the receiver.
-            #expect(statistics.evicted > 0)
-            #expect(statistics.evicted <= flood.count + 1 - scenario.capacity)
-            #expect(statistics.peakOpenConnections == scenario.capacity)
+            let statistics = await pair.listener.statistics
+            flood.closeAll()
+            await pair.listener.close()
+            print("Flood by someone who saw the QR, \(moment.rawValue), run \(run): \(report); honest transfer "
+                  + "\(outcomes.completed ? "completed" : "FAILED (\(String(describing: outcomes.sent)), \(String(describing: outcomes.received)))") "
+                  + "in \(summary([outcomes.duration])); listener: \(statistics)")
+            #expect(outcomes.completed, "run \(run)")
+            #expect(report.answered > 0)
+            #expect(statistics.hellosHandedOver >= 1)
+            durations.append(outcomes.duration)
         }
+        print("Flood by someone who saw the QR, \(moment.rawValue): honest transfer \(summary(durations))")
+    }
+}
 
-        let finished = session.stop()
-        sessionRunning = false
-        #expect(finished.peakBufferedByteCount <= FrameStream.lengthPrefixByteCount + Frame.maximumByteCount)
-        finished.close()
-        flood.forEach { $0.close() }
-        receiver.close()
-        #if os(Linux)
-        let listenerSide = try #require(duringFlood?.listenerSide)
-        // The connections, the listening socket, and one just accepted at capacity while the
-        // oldest unbound connection is closed to make room (the census runs on another thread).
-        #expect(listenerSide <= scenario.capacity + 2)
-        #expect(DescriptorCensus.tcpSockets(of: rendezvous).map { [$0.listenerSide, $0.clientSide] } == [0, 0])
-        #endif
-        print("""
-            Flood: \(flood.count) hostile connections against capacity \(scenario.capacity); receiver's exchange \
-            took \(exchange); listener-side sockets during the flood \(duringFlood.map { "\($0.listenerSide)" } ?? "?"); \
-            \(statistics)
-            """)
+/// Spec 6.7 with admission: copies of the honest hello on other admitted connections, before
+/// and after the honest one (its own suite, so the cases run beside each other).
+@Suite struct HelloCopyTests {
+    enum Order: String, CaseIterable, Sendable {
+        case before, after
     }
 
-    @Test func slowestUnauthenticatedConnectionIsClosedAtItsTagTimePlusTheHelloDeadline() throws {
-        var configuration = Self.configuration(capacity: 16)
-        configuration.tagTimeout = .milliseconds(400)
-        configuration.helloTimeout = .milliseconds(800)
-        configuration.readTimeout = .seconds(10)
-        let listener = try FrameListener(tag: [1, 1, 2, 3, 5, 8], configuration: configuration)
-        let rendezvous = listener.rendezvous
-        let session = StandInSession(listener: listener)
-        session.start()
-        defer { session.stop().close() }
-
-        // The longest stay: the tag's last byte just before its deadline, then a frame that
-        // never completes, one byte every 50 ms.
-        let started = ContinuousClock.now
-        let holder = try Loopback.rawConnection(to: rendezvous, sending: Array(rendezvous.preamble.prefix(9)))
-        defer { holder.close() }
-        Thread.sleep(forTimeInterval: 0.25)
-        let tagged = ContinuousClock.now  // the listener reads the last tag byte after this
-        try holder.writeAll([rendezvous.preamble[9], 0x00, 0xFF], until: .now + .seconds(1))
-        var closed = false
-        while !closed, ContinuousClock.now - started < .seconds(5) {
-            _ = try? holder.writeAll([0x77], until: .now + .milliseconds(50))
-            closed = Loopback.peerState(of: holder, within: .milliseconds(50)) == .closed
+    /// Spec 6.7 with admission: copies of the honest hello on other admitted connections, the
+    /// session seeing them before or after the honest one, never lock the honest connection
+    /// out: it receives the reveal and the transfer completes.
+    @Test(arguments: [0, 1, 4, 16], Order.allCases)
+    func copiesOfTheHonestHelloNeverLockTheHonestConnectionOut(_ copies: Int, _ order: Order) async throws {
+        let pair = try await SessionPair.start()
+        let running = pair.startSender()
+        let listener = pair.listener
+        let keys = pair.keys
+        let holder = PeerHolder()
+        let receiver = try pair.receiver { channel in
+            InterceptingChannel(channel) { hello in
+                switch order {
+                case .before:
+                    await Self.deliver(copies, of: hello, to: listener, keys: keys, holder: holder, after: 0)
+                case .after:
+                    holder.start { await Self.deliver(copies, of: hello, to: listener, keys: keys, holder: holder, after: 1) }
+                }
+            }
         }
-        let held = ContinuousClock.now - started
-        #expect(closed)
-        #expect(ContinuousClock.now - tagged >= configuration.helloTimeout)
-        // The stand-in publishes the listener's statistics after the call that closed the
-        // socket returns, so the count can trail the close by one turn of its loop.
-        let deadline = ContinuousClock.now + .seconds(2)
-        while session.record.statistics.helloTimedOut == 0, ContinuousClock.now < deadline { Thread.sleep(forTimeInterval: 0.01) }
-        #expect(session.record.statistics.helloTimedOut == 1)
-        #expect(session.record.statistics.tagTimedOut == 0)
-        print("Longest slot holding measured: \(held) (tag deadline \(configuration.tagTimeout) + hello deadline \(configuration.helloTimeout))")
+        // The session's candidates (the current driver keeps 4) must hold every copy and the
+        // honest connection when the copies come first.
+        let lockedOut = order == .before && copies + 1 > HandoffSenderSession.maximumCandidates
+        // After: the receiving person accepts only once the session saw every copy.
+        // (A locked-out receiver waits for a reveal that never comes: 8 s tell.)
+        let outcomes = await pair.transfer(receiver, sender: running, timeout: lockedOut ? .seconds(8) : .seconds(60)) {
+            await holder.delivered()
+        }
+        let statistics = await listener.statistics
+        holder.closeAll()
+        await listener.close()
+        print("\(copies) copies of the honest hello \(order.rawValue) it: honest transfer \(outcomes.completed ? "completed" : "FAILED") "
+              + "in \(summary([outcomes.duration])); listener: \(statistics)")
+        withKnownIssue("the sender session keeps \(HandoffSenderSession.maximumCandidates) candidates; FrameListener.maximumBoundConnections is \(FrameListener.maximumBoundConnections)") {
+            #expect(outcomes.completed)
+        } when: {
+            lockedOut
+        }
+        if !lockedOut { #expect(statistics.hellosHandedOver == copies + 1) }
     }
+
+    /// Sends `count` copies of `hello`, each on its own admitted connection, once the session
+    /// was handed `handedBefore` hellos, and waits until it was handed them all.
+    static func deliver(_ count: Int, of hello: [UInt8], to listener: FrameListener, keys: TransportKeys, holder: PeerHolder,
+                        after handedBefore: Int) async {
+        guard count > 0 else { return }
+        _ = await Loopback.eventually(within: .seconds(10)) { await listener.statistics.hellosHandedOver >= handedBefore }
+        for _ in 0..<count {
+            guard let peer = try? await RawPeer.admitted(to: listener, keys: keys, sending: FrameStream.encode(hello)) else { continue }
+            holder.keep(peer)
+        }
+        _ = await Loopback.eventually(within: .seconds(10)) { await listener.statistics.hellosHandedOver >= handedBefore + count }
+    }
+}
+
+/// Starts a flood once, from whichever task asks first, and waits for it.
+final class FloodOnce: @unchecked Sendable {
+    // Safety of @unchecked Sendable: `started` is only touched under `lock`.
+    private let flood: AdmissionFlood
+    private let lock = NSLock()
+    private var started = false
+
+    init(_ flood: AdmissionFlood) { self.flood = flood }
+
+    func run() async {
+        let first = lock.withLock { () -> Bool in
+            defer { started = true }
+            return !started
+        }
+        if first { flood.start() }
+        _ = await flood.finished()
+    }
+}
+
+/// Keeps raw peers open for a test's duration, and the task that delivers them.
+final class PeerHolder: @unchecked Sendable {
+    // Safety of @unchecked Sendable: `peers` and `delivery` are only touched under `lock`.
+    private let lock = NSLock()
+    private var peers: [RawPeer] = []
+    private var delivery: Task<Void, Never>?
+    func keep(_ peer: RawPeer) { lock.withLock { peers.append(peer) } }
+    func closeAll() { lock.withLock { peers.forEach { $0.close() } } }
+    func start(_ body: @escaping @Sendable () async -> Void) { lock.withLock { delivery = Task { await body() } } }
+    func delivered() async { await lock.withLock { delivery }?.value }
 }

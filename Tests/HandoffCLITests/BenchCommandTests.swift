@@ -8,15 +8,17 @@ import Testing
     /// Every key of the JSON object, by level, as the help documents it.
     static let topLevelKeys: Set<String> = [
         "format", "build", "processors", "load_average_before", "load_average_after", "iterations", "repetitions", "quick",
-        "floor", "session", "threads", "pending_senders", "pending_senders_skipped", "codecs",
+        "lock_limit", "floor", "session", "threads", "pending_senders", "pending_senders_skipped", "pending_senders_refused",
+        "codecs",
     ]
+    static let lockLimitKeys: Set<String> = ["kib", "applies"]
     static let countKeys: Set<String> = [
         "random_calls", "random_bytes", "x25519_base", "x25519_shared", "sha256_hashes", "sha256_bytes", "hmac_tags",
         "hmac_key_bytes", "hmac_message_bytes", "aead_seals", "aead_sealed_bytes", "aead_seal_ad_bytes", "aead_opens",
         "aead_opened_bytes", "aead_open_ad_bytes",
     ]
     static let sessionKeys: Set<String> = [
-        "us_per_session", "session_over_floor", "crypto", "crypto_equals_floor", "wire_bytes", "wire_frames",
+        "us_per_session", "session_over_floor", "timed_pairs", "crypto", "crypto_equals_floor", "wire_bytes", "wire_frames",
         "qr_text_characters", "guarded_allocations", "guarded_releases", "guarded_system_calls",
     ]
     static let threadKeys: Set<String> = [
@@ -27,6 +29,7 @@ import Testing
         "senders", "repetitions", "starts_per_second", "completions_per_second", "memory_maps", "locked_kib", "resident_kib",
         "before", "guarded_slabs", "guarded_locked_kib",
     ]
+    static let refusedKeys: Set<String> = ["senders", "pending_when_refused", "refused_while", "reason", "guarded_locked_kib"]
     static let codecKeys: Set<String> = [
         "qr_matrix_us", "qr_raw_libqrencode_us", "qr_matrix_over_raw", "qr_text_decode_us", "frame_decode_us_per_frame",
         "qr_version", "qr_error_correction",
@@ -38,9 +41,14 @@ import Testing
         #expect(run.status == 0, "\(run.stderr)")
         let report = try #require(try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any])
         #expect(Set(report.keys) == Self.topLevelKeys)
-        #expect(report["format"] as? String == "accounthandoff-bench/1")
+        #expect(report["format"] as? String == "accounthandoff-bench/2")
         #expect(report["iterations"] as? Int == 2 && report["repetitions"] as? Int == 2 && report["quick"] as? Bool == true)
         #expect(report["pending_senders_skipped"] as? [Int] == [100_000])
+        #expect((report["pending_senders_refused"] as? [Any])?.isEmpty == true)
+        let lockLimit = try #require(report["lock_limit"] as? [String: Any])
+        #expect(Set(lockLimit.keys) == Self.lockLimitKeys)
+        #expect(lockLimit["kib"] is Int || lockLimit["kib"] is NSNull)
+        #expect(lockLimit["applies"] is Bool)
 
         let floor = try #require(report["floor"] as? [String: Any])
         let session = try #require(report["session"] as? [String: Any])
@@ -57,6 +65,10 @@ import Testing
         #expect(session["qr_text_characters"] as? Int == 3 + 11 * 17 + 10)  // 81 bytes: 11 full groups and 4 bytes
         try Self.expectSpreads(floor, ["us_per_session"])
         try Self.expectSpreads(session, ["us_per_session", "session_over_floor"])
+        // Floor and session alternate run by run: one ratio per pair, 2 iterations x 2 repetitions.
+        #expect(session["timed_pairs"] as? Int == 4)
+        let ratio = try #require(session["session_over_floor"] as? [String: Double])
+        #expect(ratio["min"].map { $0 > 0 } == true)
 
         let threads = try #require(report["threads"] as? [String: Any])
         #expect(Set(threads.keys) == Self.threadKeys)
@@ -70,6 +82,11 @@ import Testing
         try Self.expectSpreads(thousand, ["starts_per_second", "completions_per_second", "memory_maps", "locked_kib", "resident_kib"])
         let before = try #require(thousand["before"] as? [String: Int])
         #expect(Set(before.keys) == ["memory_maps", "locked_kib", "resident_kib"])
+        // /proc/self/maps is read whole: one 4,096-byte read holds at most 85 lines (of at
+        // least 48 bytes), and a process linking Foundation and the project's libraries has more.
+        #expect(before["memory_maps"].map { $0 > 4_096 / 48 } == true, "\(before)")
+        let maps = try #require(thousand["memory_maps"] as? [String: Double])
+        #expect(maps["min"].map { $0 > 4_096 / 48 } == true, "\(maps)")
 
         let codecs = try #require(report["codecs"] as? [String: Any])
         #expect(Set(codecs.keys) == Self.codecKeys)
@@ -83,7 +100,8 @@ import Testing
         let help = try BenchProcess.run(["help", "bench"])
         #expect(help.status == 0)
         let keys = Self.topLevelKeys.union(Self.countKeys).union(Self.sessionKeys).union(Self.threadKeys)
-            .union(Self.pendingKeys).union(Self.codecKeys).union(Self.spreadKeys)
+            .union(Self.pendingKeys).union(Self.codecKeys).union(Self.spreadKeys).union(Self.lockLimitKeys)
+            .union(Self.refusedKeys)
         for key in keys.sorted() {
             #expect(help.stdout.contains(key), "the help of bench does not document \(key)")
         }
@@ -94,6 +112,8 @@ import Testing
         let run = try BenchProcess.run(["bench", "--quick", "--iterations", "1", "--repetitions", "1"])
         #expect(run.status == 0, "\(run.stderr)")
         #expect(run.stdout.hasPrefix("AccountHandoff bench: debug build"))
+        #expect(run.stdout.contains("\n  lock limit (RLIMIT_MEMLOCK): "))
+        #expect(run.stdout.contains(" over 1 interleaved pairs"))
         for row in ["exact floor (libsodium work of one session)", "full session, both state machines", "session_over_floor",
                     "sessions/s, 1 thread", "sessions/s, 2 threads (total)", "1,000 pending senders (1 repetitions)",
                     "starts/s", "completions/s", "memory maps (/proc/self/maps lines)", "locked memory (VmLck)",
@@ -132,21 +152,34 @@ import Testing
 }
 
 /// Runs the built `handoff` and collects both output streams.
-private enum BenchProcess {
+enum BenchProcess {
     struct Result {
         let status: Int32
         let stdout: String
         let stderr: String
+
+        init(_ result: ChildProcess.Result) {
+            status = result.status
+            stdout = String(decoding: result.stdout, as: UTF8.self)
+            stderr = String(decoding: result.stderr, as: UTF8.self)
+        }
     }
 
     static func run(_ arguments: [String]) throws -> Result {
-        let result = try ChildProcess.run(try binary(), arguments)
-        return Result(status: result.status, stdout: String(decoding: result.stdout, as: UTF8.self),
-                      stderr: String(decoding: result.stderr, as: UTF8.self))
+        Result(try ChildProcess.run(try binary(), arguments))
+    }
+
+    /// Runs `handoff` under a memory-lock limit of `lockLimit` bytes (soft and hard), set by
+    /// util-linux's `prlimit`. Root may lock past any limit with `CAP_IPC_LOCK`, so as root
+    /// `setpriv` first drops that capability from the bounding set, and the exec does not grant it.
+    static func run(_ arguments: [String], lockLimit: Int) throws -> Result {
+        var launcher = ["--memlock=\(lockLimit):\(lockLimit)", "--"]
+        if geteuid() == 0 { launcher += ["/usr/bin/setpriv", "--bounding-set=-ipc_lock", "--"] }
+        return Result(try ChildProcess.run(URL(fileURLWithPath: "/usr/bin/prlimit"), launcher + [try binary().path] + arguments))
     }
 
     /// The executable `swift build --build-tests` put next to the test bundle.
-    private static func binary() throws -> URL {
+    static func binary() throws -> URL {
         let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
         let candidates = [URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent(),
                           Bundle.main.bundleURL.deletingLastPathComponent(), root.appendingPathComponent(".build/debug")]

@@ -46,7 +46,7 @@ import Testing
         let scratch = try Scratch()
         defer { scratch.remove() }
         let pair = try await TransferPair.start(scratch, sender: ["--address", "127.0.0.2"])
-        let rendezvous = try TCPRendezvous(token: SessionPayload(text: pair.code).rendezvous)
+        let rendezvous = try #require(try TCPRendezvous(token: SessionPayload(text: pair.code).rendezvous).direct)
         #expect(rendezvous.address == IPv4Address("127.0.0.2"))
         #expect(pair.sender.stdoutSoFar.contains("The code will advertise 127.0.0.2, which only this machine can reach. Waiting for the receiving device on port \(rendezvous.port)"))
         try await pair.confirmByTypingCodes()
@@ -65,7 +65,7 @@ import Testing
         defer { scratch.remove() }
         let pipe = scratch.file("password.fifo")
         try #require(mkfifo(pipe.path, 0o600) == 0)
-        let sender = try HandoffProcess(["send", "--account", scratch.accountFile.path, "--password-file", pipe.path, "--no-qr", "--lifetime", "60"])
+        let sender = try HandoffProcess(["send", "--account", scratch.accountFile.path, "--password-file", pipe.path, "--no-qr", "--lifetime", "60", "--no-local-auth"])
         let waiting = await sender.waitForOutput(containing: "(Ctrl-C to stop)...\n", inErrors: true, timeout: .seconds(30))
         #expect(waiting == "Waiting for another program to write the password into the named pipe \(pipe.path) (Ctrl-C to stop)...\n")
         try await Task.sleep(for: .milliseconds(200))

@@ -74,8 +74,8 @@ import Testing
     /// The demo hands the code to its receiving child on a pipe: neither child shows it.
     @Test func demoChildrenShowNoCodeInProc() async throws {
         let demo = try HandoffProcess(["demo", "--qr-style", "light"])
-        #expect(await demo.waitForOutput(containing: "sender   │ Does the receiving device show the code ") != nil)
-        #expect(await demo.waitForOutput(containing: "receiver │ Waiting for the sending device to confirm the code...") != nil)
+        #expect(await demo.waitForOutput(containing: "sender   │ Type the six-digit code that the receiving device shows") != nil)
+        #expect(await demo.waitForOutput(containing: "receiver │ Type it on the sending device; waiting for its person to do so...") != nil)
         // The demo's own children: the two handoff processes (its mail server, Dovecot, aside).
         let children = ProcessInspection.children(of: demo.pid).filter {
             ProcessInspection.commandLine(of: $0).map { $0.contains(" send ") || $0.contains(" receive ") } ?? false
@@ -87,7 +87,7 @@ import Testing
             #expect(!commandLine.contains("AH:"), "\(commandLine)")
             #expect(!(ProcessInspection.environment(of: pid) ?? "AH:").contains("AH:"))
         }
-        #expect(await demo.answerQuestions(3, with: "yes"), "the demo asked three questions")
+        #expect(await demo.walkThroughDemo(), "the demo asked for the code, the import and two login passwords")
         let result = await demo.finish()
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stdout.contains("  Credential file: mode 0600, identical to the password that was sent\n"))

@@ -1,22 +1,16 @@
 import AccountHandoff
+import AccountHandoffTransport
 import Foundation
 import Testing
 
-/// A stray peer cannot block a transfer (issue 10): floods of silent, slow and
-/// tagged-but-silent connections, a replayed hello and thousands of invalid frames, against
-/// the real `handoff send`, and the real `handoff receive` still completes.
-///
-/// STATUS: `realReceiverCompletesThroughAFloodAndAReplayedHello` is expected to FAIL until
-/// the transport hardening branch is merged (FrameListener without a small fixed connection
-/// pool, with deadlines for the tag and for the hello, eviction, and the `bind` /
-/// `noteIgnoredFrame` API). Against the listener of v2 (8 slots, no deadline after the tag)
-/// the 64 tagged-but-silent connections fill every slot and the real receiver is refused.
-/// With the transport branch merged and ListenerEndpoint forwarding `bind` and
-/// `noteIgnoredFrame` to the listener, it passes (also with 1024 of each kind).
-/// It prints its measurements ("Flood: ...") either way.
+/// A stray or hostile peer cannot block a transfer (Spec 8.3, 11.6): floods of silent
+/// connections, slow and silent connections that passed admission (someone who saw the QR), a
+/// replayed hello and thousands of invalid frames, against the real `handoff send`, and the
+/// real `handoff receive` still completes. It prints its measurements ("Flood: ...").
 ///
 /// The replay comes after the real hello (a sniffer sees it only once it was sent); a
-/// replay that the sender reads first is a scheduling race this test cannot force.
+/// replay that the sender reads first is a scheduling race this test cannot force (the
+/// transport tests' `copiesOfTheHonestHelloNeverLockTheHonestConnectionOut` force it).
 @Suite struct CLIFloodTests {
     @Test func realReceiverCompletesThroughAFloodAndAReplayedHello() async throws {
         let scratch = try Scratch()
@@ -38,7 +32,7 @@ import Testing
         // The real receiver's hello, taken off the wire, replayed on a connection of our own.
         let hello = await Self.capturedHello(sniffer, target: target, excluding: { flood.ownPorts }, timeout: .seconds(30))
         let replay = hello == nil ? nil : RawConnection.connect(port: target.port)
-        if let replay, let hello { replay.writeAll(target.preamble + hello) }
+        if let replay, let hello, target.admit(replay) { replay.writeAll(hello) }
 
         // Keep the session pending with the flood on, so the sender's deadlines show in the
         // measurements, then both people type the other device's code.
@@ -73,12 +67,15 @@ import Testing
 
         let receiver = try HandoffProcess(scratch.receiveArguments())
         receiver.write(code + "\n")
+        // The session stays pending until every frame is written: the listener reads a
+        // connection only as the session asks (Spec 11.6), so the attacker's pace is the
+        // sender's, and a sender that finished would leave the rest unwritten.
+        let deadline = ContinuousClock.now + .seconds(60)
+        while !attacker.isFinished, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(20)) }
         let pair = TransferPair(sender: sender, receiver: receiver, code: code)
         var confirmed = true
         do { try await pair.confirmByTypingCodes() } catch { confirmed = false }
         if !confirmed { sender.signal(SIGINT) }
-        let deadline = ContinuousClock.now + .seconds(20)
-        while !attacker.isFinished, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(20)) }
         let (sent, received) = await pair.finish()
         let report = attacker.stop()
         let ignoredLines = sent.stdout.split(separator: "\n").filter { $0.hasPrefix("Ignored ") }
@@ -94,7 +91,8 @@ import Testing
         #expect(scratch.storedCredential == Data(HandoffProcess.testPassword.utf8))
     }
 
-    /// The length-prefixed hello that a client other than the flood sent after the tag.
+    /// The length-prefixed hello that a client other than the flood sent after its admission
+    /// response (Spec 11.4: 20 bytes starting with `AH3B`).
     private static func capturedHello(_ sniffer: LoopbackSniffer, target: ScannedTarget, excluding own: () -> Set<UInt16>,
                                       timeout: Duration) async -> [UInt8]? {
         let deadline = ContinuousClock.now + timeout
@@ -103,9 +101,9 @@ import Testing
             let ours = own()
             for port in sniffer.clientPorts where !ours.contains(port) {
                 let stream = sniffer.stream(from: port)
-                let start = target.preamble.count
-                guard stream.count >= start + helloWireCount, Array(stream[0..<start]) == target.preamble,
-                      stream[start + 2 + 1] == 1 else { continue }
+                let start = Admission.responseByteCount
+                guard stream.count >= start + helloWireCount, Array(stream[0..<4]) == Admission.responseMagic,
+                      stream[start + 2 + 1] == MessageType.hello.rawValue else { continue }
                 return Array(stream[start..<(start + helloWireCount)])
             }
             try? await Task.sleep(for: .milliseconds(10))

@@ -8,10 +8,12 @@ import Testing
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stdout.contains("sender   │ Transfer code: AH:"))
         #expect(result.stdout.contains("\u{2588}"), "the QR code is drawn")
-        let codes = result.stdout.split(separator: "\n").filter { $0.contains("Short code: ") }
-            .map { $0.split(separator: "Short code: ")[1].prefix(7) }
-        #expect(codes.count == 2 && codes[0] == codes[1], "both sides show the same short code")
+        let shown = result.stdout.split(separator: "\n").filter { $0.contains("Code for the sending device: ") }
+            .map { $0.split(separator: "Code for the sending device: ")[1].prefix(7) }
+        #expect(shown.count == 1, "the receiver shows the code, the sender does not")
+        #expect(result.stdout.contains("sender   │ Code \(shown.first ?? "") confirmed."), "the sender typed the receiver's code")
         #expect(result.stdout.contains("(answered by the demo)"))
+        #expect(result.stdout.contains("[login password] (typed by the demo, not shown)"), "both gates asked")
         #expect(result.stdout.contains("Imported account, as stored by the receiver (local ID "))
         #expect(result.stdout.contains("receiver │ The account demo@example.org was imported. The mail server accepted the password, so you can use it now.\n"),
                 "the demo validated the account against its local Dovecot over TLS")
@@ -24,13 +26,20 @@ import Testing
 
     @Test func demoAsksEachSideAndRelaysTheAnswers() async throws {
         let demo = try HandoffProcess(["demo", "--qr-style", "dark"])
-        #expect(await demo.answerQuestions(3, with: "yes"), "the demo asked three questions")
+        #expect(await demo.walkThroughDemo())
         let result = await demo.finish()
         #expect(result.status == 0, "\(result.stderr)")
-        #expect(result.stdout.contains("sender   │ Does the receiving device show the code "))
-        #expect(result.stdout.contains("receiver │ Does the sending device show the code "))
-        #expect(result.stdout.contains("sender   │ Send the password of demo@example.org to the receiving device now? [yes/no/cancel] yes\n"))
+        #expect(result.stdout.contains("sender   │ Type the six-digit code that the receiving device shows"))
+        #expect(result.stdout.contains("receiver │ Import this account"))
+        #expect(!result.stdout.contains("demo-login\n"), "the login password is never echoed")
         #expect(result.stdout.contains("  Password: (redacted)\n"))
+        // Each question keeps its line: the other side's lines go below it, never after its marker.
+        for line in result.stdout.split(separator: "\n") {
+            for marker in [Asked.codeQuestion, Asked.importQuestion, Asked.loginPassword] {
+                guard let range = line.range(of: marker) else { continue }
+                #expect(!line[range.upperBound...].contains("│"), "another line was printed after a question: \(line)")
+            }
+        }
     }
 
     @Test func sendAndReceiveAsTwoProcessesStoreTheAccount() async throws {
@@ -70,28 +79,26 @@ import Testing
     @Test func interactiveAnswersAndPasswordFromStandardInput() async throws {
         let scratch = try Scratch()
         defer { scratch.remove() }
-        let sender = try HandoffProcess(["send", "--account", scratch.accountFile.path, "--password-stdin", "--lifetime", "60"])
+        let sender = try HandoffProcess(["send", "--account", scratch.accountFile.path, "--password-stdin", "--lifetime", "60",
+                                         "--no-local-auth"])
         sender.write(HandoffProcess.testPassword + "\n")
         let code = try #require(await sender.transferCode())
         let receiver = try HandoffProcess(scratch.receiveArguments())
         receiver.write(code + "\n")
         let pair = TransferPair(sender: sender, receiver: receiver, code: code)
         let shownByReceiver = try #require(await receiver.shortCode())
-        let shownBySender = try #require(await sender.shortCode())
         try #require(await sender.waitForOutput(containing: Asked.codeQuestion) != nil)
         sender.write(shownByReceiver + "\n")
-        try #require(await receiver.waitForOutput(containing: Asked.codeQuestion) != nil)
+        try #require(await receiver.waitForOutput(containing: Asked.importQuestion) != nil)
         receiver.write("maybe\n")
-        try #require(await receiver.waitForOutput(containing: "Please type the code the other device shows") != nil)
-        receiver.write(shownBySender + "\n")
-        try #require(await sender.waitForOutput(containing: Asked.passwordQuestion) != nil)
-        sender.write("yes\n")
+        try #require(await receiver.waitForOutput(containing: "Please answer yes, no or cancel.") != nil)
+        receiver.write("yes\n")
         let (sent, received) = await pair.finish()
         #expect(sent.status == 0, "\(sent.stderr)")
         #expect(received.status == 0, "\(received.stderr)")
         #expect(sent.stdout.contains("Password: read from standard input (not shown).\n"))
         #expect(sent.stdout.contains("\u{2588}"), "send draws the QR by default")
-        #expect(received.stdout.contains("[code/yes/no/cancel] maybe\nPlease type the code the other device shows, or yes, no or cancel.\n"))
+        #expect(received.stdout.contains("[yes/no/cancel] maybe\nPlease answer yes, no or cancel.\n"))
         #expect(scratch.storedCredential == Data(HandoffProcess.testPassword.utf8))
     }
 
@@ -102,7 +109,7 @@ import Testing
         let shownByReceiver = try #require(await pair.receiver.shortCode())
         #expect(await pair.sender.waitForOutput(containing: Asked.codeQuestion) != nil)
         pair.sender.write(shownByReceiver + "\n")
-        #expect(await pair.receiver.waitForOutput(containing: Asked.codeQuestion) != nil)
+        #expect(await pair.receiver.waitForOutput(containing: Asked.importQuestion) != nil)
         pair.receiver.write("cancel\n")
         let (sent, received) = await pair.finish()
         #expect(received.status == 68)
@@ -126,17 +133,19 @@ import Testing
         #expect(scratch.storeSnapshot() == [:])
     }
 
-    @Test func senderDecliningTheExportLeavesTheStoreUnchanged() async throws {
+    /// The sending person answers no at the code question (the receiving screen shows another
+    /// device's account, say): both end rejected; nothing travels.
+    @Test func senderDecliningLeavesTheStoreUnchanged() async throws {
         let scratch = try Scratch()
         defer { scratch.remove() }
         let pair = try await TransferPair.start(scratch)
-        try await pair.confirmCodes()
-        #expect(await pair.sender.waitForOutput(containing: Asked.passwordQuestion) != nil)
+        #expect(await pair.sender.waitForOutput(containing: Asked.codeQuestion) != nil)
         pair.sender.write("no\n")
         let (sent, received) = await pair.finish()
         #expect(sent.status == 67)
         #expect(received.status == 67)
-        #expect(received.stderr.hasSuffix("The sending device rejected the transfer; ask for a new code if you want to try again. Nothing was imported.\n"))
+        #expect(sent.stderr.hasSuffix("You stopped the transfer; start a new transfer if you want to try again. The password was not sent.\n"))
+        #expect(received.stderr.hasSuffix("The sending device stopped the transfer (its person declined, or the code typed there did not match the one on this screen); if you did not expect that, you may have scanned another device's code. Ask for a new code to try again. Nothing was imported.\n"))
         #expect(scratch.storeSnapshot() == [:])
     }
 
@@ -169,12 +178,13 @@ import Testing
         #expect(await second.sender.waitForOutput(containing: Asked.codeQuestion) != nil)
         second.sender.write(shownBySecondReceiver + "\n")
         #expect(await second.receiver.waitForOutput(containing: "This device already has an account like it:\n") != nil)
-        #expect(await second.receiver.waitForOutput(containing: "[replace/keep/cancel] ") != nil)
+        #expect(await second.receiver.waitForOutput(containing: "[replace/cancel] ") != nil)
         second.receiver.write("cancel\n")
         let (refusedSend, refused) = await second.finish()
-        #expect(refused.status == 67)
-        #expect(refusedSend.status == 67)
-        #expect(!refusedSend.stdout.contains("Send the password"), "the password was never requested")
+        #expect(refused.status == 68)
+        #expect(refusedSend.status == 68)
+        #expect(refusedSend.stderr.hasSuffix("The receiving device cancelled the transfer. The password was not sent.\n"))
+        #expect(!refusedSend.stdout.contains("Password sent"), "the password never left")
         #expect(scratch.storeSnapshot() == before)
 
         let third = try await TransferPair.start(scratch, receiver: ["--on-conflict", "replace"])
@@ -192,7 +202,7 @@ import Testing
         defer { scratch.remove() }
         let result = try await HandoffProcess.run(scratch.receiveArguments(), stdin: try Scratch.expiredCode() + "\n")
         #expect(result.status == 66)
-        #expect(result.stderr == "The code expired before the transfer finished; ask the sending device for a new code. Nothing was imported.\n")
+        #expect(result.stderr == "The code expired before the transfer finished; scan the code the sending device shows now, or ask for a new one. Nothing was imported.\n")
         #expect(scratch.storeSnapshot() == [:])
     }
 

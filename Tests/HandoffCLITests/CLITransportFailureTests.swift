@@ -10,13 +10,15 @@ import Testing
         let code = try #require(await sender.transferCode())
         let target = try ScannedTarget(code: code)
 
-        // One connection without the tag, one with the tag that sends a frame of junk.
-        let untagged = try #require(RawConnection.connect(port: target.port))
-        #expect(untagged.writeAll(Array("hello?\r\n".utf8)))
-        let tagged = try #require(RawConnection.connect(port: target.port))
-        #expect(tagged.writeAll(target.preamble + ScannedTarget.onTheWire([UInt8](repeating: 0x41, count: 30))))
+        // One connection that does not answer the admission challenge, one that does and
+        // then sends a frame of junk.
+        let stray = try #require(RawConnection.connect(port: target.port))
+        #expect(stray.writeAll(Array("hello?\r\n".utf8)))
+        let admitted = try #require(RawConnection.connect(port: target.port))
+        #expect(target.admit(admitted))
+        #expect(admitted.writeAll(ScannedTarget.onTheWire([UInt8](repeating: 0x41, count: 30))))
         #expect(await sender.waitForOutput(containing: "Ignored a message that is not part of this transfer (unsupportedVersion); the transfer goes on.\n") != nil)
-        #expect(untagged.waitForPeerClose(timeout: .seconds(10)), "the sender keeps a connection that never presented the tag")
+        #expect(stray.waitForPeerClose(timeout: .seconds(10)), "the sender keeps a connection that never answered the challenge")
 
         let receiver = try HandoffProcess(scratch.receiveArguments())
         receiver.write(code + "\n")
@@ -34,7 +36,7 @@ import Testing
         let shownByReceiver = try #require(await pair.receiver.shortCode())
         #expect(await pair.sender.waitForOutput(containing: Asked.codeQuestion) != nil)
         pair.sender.write(shownByReceiver + "\n")
-        #expect(await pair.receiver.waitForOutput(containing: Asked.codeQuestion) != nil)
+        #expect(await pair.receiver.waitForOutput(containing: Asked.importQuestion) != nil)
         pair.receiver.signal(SIGKILL)
         let (sent, received) = await pair.finish()
         #expect(received.killedBySignal)
@@ -47,7 +49,7 @@ import Testing
         let scratch = try Scratch()
         defer { scratch.remove() }
         let pair = try await TransferPair.start(scratch)
-        #expect(await pair.receiver.waitForOutput(containing: "Waiting for the sending device to confirm the code...\n") != nil)
+        #expect(await pair.receiver.waitForOutput(containing: "Type it on the sending device; waiting for its person to do so...\n") != nil)
         pair.sender.signal(SIGKILL)
         let (sent, received) = await pair.finish()
         #expect(sent.killedBySignal)

@@ -81,31 +81,46 @@ package struct ReferenceSession: Sendable {
         let (receiver, hello) = try HandoffReceiver.scan(payload: scanned, random: random, now: now)
         let reveal = try sender.handle(.frameReceived(frame(hello.actions, "hello", &wire, keep)), now: now)
         let code = try receiver.handle(.frameReceived(frame(reveal.actions, "reveal", &wire, keep)), now: now)
+        try refusal(in: code.actions)
         guard case .showShortCode(let shown)? = code.actions.first, shown == sender.shortCode else {
             throw Failure.unexpected(step: "short code")
         }
         let offer = try sender.handle(.codeEntered(shown.digits), now: now)
-        _ = try receiver.handle(.frameReceived(frame(offer.actions, "offer", &wire, keep)), now: now)
+        try refusal(in: receiver.handle(.frameReceived(frame(offer.actions, "offer", &wire, keep)), now: now).actions)
         let accept = try receiver.handle(.codeConfirmed, now: now)
-        _ = try sender.handle(.frameReceived(frame(accept.actions, "accept", &wire, keep)), now: now)
+        try refusal(in: sender.handle(.frameReceived(frame(accept.actions, "accept", &wire, keep)), now: now).actions)
         let credential = try sender.handle(.credentialProvided(SecretBytes(utf8: password)), now: now)
         let delivered = try receiver.handle(.frameReceived(frame(credential.actions, "credential", &wire, keep)), now: now)
+        try refusal(in: delivered.actions)
         guard case .deliverAccount(let imported)? = delivered.actions.first else { throw Failure.unexpected(step: "delivery") }
         imported.credential.wipe()
         let receipt = try receiver.handle(.importFinished(.imported), now: now)
         let end = try sender.handle(.frameReceived(frame(receipt.actions, "receipt", &wire, keep)), now: now)
+        try refusal(in: end.actions)
         guard sender.outcome == .completed(.imported), receiver.outcome == .completed(.imported),
               case .finished? = end.actions.last else { throw Failure.unexpected(step: "completion") }
     }
 
     private func frame(_ actions: [SenderAction], _ step: String, _ wire: inout Wire, _ keep: Bool) throws(Failure) -> [UInt8] {
         for case .send(let bytes) in actions { return counted(bytes, &wire, keep) }
+        try refusal(in: actions)
         throw .unexpected(step: step)
     }
 
     private func frame(_ actions: [ReceiverAction], _ step: String, _ wire: inout Wire, _ keep: Bool) throws(Failure) -> [UInt8] {
         for case .send(let bytes) in actions { return counted(bytes, &wire, keep) }
+        try refusal(in: actions)
         throw .unexpected(step: step)
+    }
+
+    /// A frame that could not be handled for want of guarded memory is ignored, not thrown
+    /// (Spec 8.5); the run reports it as that refusal rather than as a missing next frame.
+    private func refusal(in actions: [SenderAction]) throws(Failure) {
+        for case .ignored(.secureMemoryUnavailable(let failure)) in actions { throw .refused(.secureMemoryUnavailable(failure)) }
+    }
+
+    private func refusal(in actions: [ReceiverAction]) throws(Failure) {
+        for case .ignored(.secureMemoryUnavailable(let failure)) in actions { throw .refused(.secureMemoryUnavailable(failure)) }
     }
 
     private func counted(_ bytes: [UInt8], _ wire: inout Wire, _ keep: Bool) -> [UInt8] {

@@ -87,6 +87,9 @@ package enum VectorPrimitives {
                               rendezvous: try RendezvousToken(bytes: rendezvous))
     }
 
+    /// `TH0` of a payload (Spec 4.1), as the transcript computes it.
+    package static func transcriptHash(_ payload: SessionPayload) -> [UInt8] { Transcript(payload: payload).hash }
+
     /// The wire bytes of a frame with these fields; the body is not checked (Spec 3.1).
     package static func frameBytes(type: MessageType, transferID: TransferID, sequence: UInt32, body: [UInt8]) -> [UInt8] {
         Frame(type: type, transferID: transferID, sequence: sequence, body: body).bytes

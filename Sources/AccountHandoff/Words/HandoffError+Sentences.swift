@@ -59,11 +59,11 @@ extension HandoffError: CustomStringConvertible, LocalizedError {
         case .storeUnavailable:
             return role == .sender
                 ? "This device could not read the account's password from its keychain, so the password was not sent; unlock the keychain or check the account, then start a new transfer."
-                : "This device cannot store the account right now (its account store or keychain refused), so the password was not sent; fix the store, then ask the sending device for a new code."
+                : "This device cannot import the account right now (its account store, keychain or mail-server check is not ready), so the password was not sent; fix that, then ask the sending device for a new code."
         case .peerStoreUnavailable:
             return role == .receiver
                 ? "The sending device could not read the account's password, so nothing was sent; ask its owner to check its keychain, then ask for a new code."
-                : "The receiving device cannot store the account right now (its account store or keychain refused), so the password was not sent; ask its owner to fix that, then start a new transfer."
+                : "The receiving device cannot import the account right now (its account store, keychain or mail-server check is not ready), so the password was not sent; ask its owner to fix that, then start a new transfer."
         case .notAuthenticated:
             return "You could not be authenticated on this device, so the transfer was stopped and the password was not \(role == .receiver ? "accepted" : "sent"); \(restart) when you can authenticate."
         case .peerNotAuthenticated:

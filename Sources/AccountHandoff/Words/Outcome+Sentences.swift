@@ -88,7 +88,7 @@ extension ReceiverOutcome: CustomStringConvertible {
         case .storeUnavailable(let party): (party == .local ? HandoffError.storeUnavailable : .peerStoreUnavailable).message(for: .receiver)
         case .notAuthenticated(by: .local): HandoffError.notAuthenticated.message(for: .receiver)
         case .notAuthenticated(by: .peer): HandoffError.peerNotAuthenticated.message(for: .receiver)
-        case .expired: "The code expired before the transfer finished; ask the sending device for a new code."
+        case .expired: "The code expired before the transfer finished; scan the code the sending device shows now, or ask for a new one."
         case .failed(let error): "The transfer failed: " + error.message(for: .receiver)
         }
     }

@@ -69,6 +69,7 @@ public final class ImportCoordinator: Sendable {
             do throws(ImportError) {
                 do { try metadataStore.checkMetadataWritable() } catch { throw .metadataStore(error) }
                 do { try credentialStore.checkCredentialsWritable() } catch { throw .credentialStore(error) }
+                do { try validator.checkReady() } catch { throw .validatorNotReady(error) }
                 let accounts: [StoredAccount]
                 do { accounts = try metadataStore.accounts() } catch { throw .metadataStore(error) }
                 return PreparedImport(coordinator: self, offer: offer, accounts: accounts, recovery: recovery, lease: lease)

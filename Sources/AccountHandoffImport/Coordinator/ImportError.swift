@@ -22,6 +22,14 @@ public enum ImportError: Error, Hashable, Sendable, CustomStringConvertible {
     case metadataStore(AccountStoreError)
     /// The credential store failed.
     case credentialStore(CredentialStoreError)
+    /// The account cannot be checked with its mail server as configured (Spec 6.7: found
+    /// before the password travels).
+    case validatorNotReady(ValidationFailure)
+
+    private static func reason(_ failure: ValidationFailure) -> String {
+        if case .validatorNotReady(let reason) = failure { return reason }
+        return failure.identifier
+    }
 
     /// A secret-free sentence for logs and error details.
     public var description: String {
@@ -35,6 +43,7 @@ public enum ImportError: Error, Hashable, Sendable, CustomStringConvertible {
         case .commitUncertain(let error): "Whether the import was saved is unknown: \(error)"
         case .metadataStore(let error): error.description
         case .credentialStore(let error): error.description
+        case .validatorNotReady(let failure): failure.identifier == "validatorNotReady" ? Self.reason(failure) : failure.identifier
         }
     }
 }

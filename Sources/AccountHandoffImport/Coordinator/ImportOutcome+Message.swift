@@ -6,10 +6,13 @@ extension ImportOutcome {
         switch self {
         case .imported(let record):
             let address = record.account.metadata.emailAddress
+            let check = record.checkedWithServer
+                ? "The mail server accepted the password, so you can use it now."
+                : "Its mail server was not asked whether the password works (validation was turned off); if the mail app cannot log in, check the settings and password with the sending device."
             if let replaced = record.replaced {
-                return "The account \(address) was imported and replaced the account \(replaced.metadata.emailAddress) on this device. The mail server accepted the password, so you can use it now."
+                return "The account \(address) was imported and replaced the account \(replaced.metadata.emailAddress) on this device. " + check
             }
-            return "The account \(address) was imported. The mail server accepted the password, so you can use it now."
+            return "The account \(address) was imported. " + check
         case .validationFailed(let failure, let account):
             return failure.message(for: account)
         case .declined(.cancelledByPerson):
@@ -51,6 +54,9 @@ extension ImportOutcome {
         case .credentialStore(.sessionBusUnavailable), .credentialStore(.secretServiceUnavailable),
              .credentialStore(.keyringHasNoDefaultCollection):
             return "The keyring that keeps account passwords cannot be reached, so the account could not be saved. \(unchanged) Start or unlock your keyring (GNOME Keyring/KWallet), then start a new transfer."
+        case .validatorNotReady(let failure):
+            if case .validatorNotReady(let reason) = failure { return "\(reason) \(unchanged)" }
+            return "This device cannot check accounts with their mail servers as it is set up. \(unchanged)"
         case .metadataStore, .credentialStore:
             return "The account could not be saved on this device. \(unchanged) Free some storage space or restart the app, then start a new transfer."
         }

@@ -40,12 +40,16 @@ public struct ImportedAccountRecord: Hashable, Sendable {
     public let replaced: StoredAccount?
     /// Whether the staged credential was already activated.
     public let activation: Activation
+    /// Whether the account's mail server accepted the password before the commit; `false`
+    /// when the validator checked nothing (``ValidationResult/notChecked``).
+    public let checkedWithServer: Bool
 
     /// Describes a committed import.
-    public init(account: StoredAccount, replaced: StoredAccount?, activation: Activation) {
+    public init(account: StoredAccount, replaced: StoredAccount?, activation: Activation, checkedWithServer: Bool = true) {
         self.account = account
         self.replaced = replaced
         self.activation = activation
+        self.checkedWithServer = checkedWithServer
     }
 
     /// The state of the credential after the commit.

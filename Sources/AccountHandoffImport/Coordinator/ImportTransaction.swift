@@ -58,7 +58,11 @@ struct ImportTransaction {
         let staged: StagedCredential
         do { staged = try credentialStore.stage(credential) } catch { return .declined(.failed(.credentialStore(error))) }
 
-        if case .failed(let failure) = await validator.validate(offer, credential: credential) {
+        let checkedWithServer: Bool
+        switch await validator.validate(offer, credential: credential) {
+        case .valid: checkedWithServer = true
+        case .notChecked: checkedWithServer = false
+        case .failed(let failure):
             discardUncommitted(staged)
             return .validationFailed(failure, account: offer)
         }
@@ -89,7 +93,8 @@ struct ImportTransaction {
 
         let committed = StoredAccount(id: change.account, metadata: offer, revision: plan.committedRevision)
         return .imported(ImportedAccountRecord(account: committed, replaced: plan.replaced,
-                                               activation: activate(change.pendingActivation)))
+                                               activation: activate(change.pendingActivation),
+                                               checkedWithServer: checkedWithServer))
     }
 
     /// Whether the commit is in the store; `nil` when the store cannot say.

@@ -69,6 +69,7 @@ public final class PreparedImport: @unchecked Sendable {
     func checkStoresWritable() throws(ImportError) {
         do { try coordinator.metadataStore.checkMetadataWritable() } catch { throw .metadataStore(error) }
         do { try coordinator.credentialStore.checkCredentialsWritable() } catch { throw .credentialStore(error) }
+        do { try coordinator.validator.checkReady() } catch { throw .validatorNotReady(error) }
     }
 
     /// Ends the import without completing it (the person cancelled, or the session ended

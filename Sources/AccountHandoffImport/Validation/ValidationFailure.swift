@@ -1,7 +1,7 @@
 import AccountHandoff
 
 /// Why an account could not be validated against its mail server. Every case is secret-free.
-public enum ValidationFailure: Hashable, Sendable {
+public enum ValidationFailure: Error, Hashable, Sendable {
     /// The server rejected the user name or password.
     case authenticationFailed
     /// The server's certificate does not chain to a trusted authority; the TLS library's
@@ -27,6 +27,10 @@ public enum ValidationFailure: Hashable, Sendable {
     case otherFailure(code: Int32)
     /// The validation task was cancelled.
     case cancelled
+    /// The validator cannot run as configured (for example its certificate authority file is
+    /// missing, unreadable or holds no certificate); `reason` is a whole sentence. Found before
+    /// any password travels (``AccountValidator/checkReady()``).
+    case validatorNotReady(reason: String)
 
     /// A stable identifier such as `authenticationFailed`.
     public var identifier: String {
@@ -43,7 +47,14 @@ public enum ValidationFailure: Hashable, Sendable {
         case .unsupportedCredential: "unsupportedCredential"
         case .otherFailure: "otherFailure"
         case .cancelled: "cancelled"
+        case .validatorNotReady: "validatorNotReady"
         }
+    }
+
+    /// The sentence of a failure found before any account is known (``validatorNotReady(reason:)``).
+    public var readinessSentence: String {
+        if case .validatorNotReady(let reason) = self { return reason }
+        return "The mail-server check cannot run (\(identifier))."
     }
 
     /// Whole sentences for the person: what went wrong with which server, and what to do next.
@@ -75,6 +86,8 @@ public enum ValidationFailure: Hashable, Sendable {
             return "Signing in to the mail server \(server) failed (error \(code)). \(nothingChanged) Try again later."
         case .cancelled:
             return "Checking the account with the mail server was cancelled. \(nothingChanged)"
+        case .validatorNotReady(let reason):
+            return "\(reason) \(nothingChanged)"
         }
     }
 }

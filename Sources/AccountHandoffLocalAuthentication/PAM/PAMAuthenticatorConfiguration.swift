@@ -30,11 +30,16 @@ public struct PAMAuthenticatorConfiguration: Hashable, Sendable {
     ///   - maximumTries: at least 1.
     /// - Precondition: the arguments are valid (a wrong one is a programming error).
     public init(serviceName: String = PAMAuthenticatorConfiguration.defaultServiceName, maximumTries: Int = 3) {
-        precondition(!serviceName.isEmpty && !serviceName.contains("/") && !serviceName.utf8.contains(0),
+        precondition(Self.isValidServiceName(serviceName),
                      "A PAM service name is a file name in /etc/pam.d: not empty, without '/' or NUL.")
         precondition(maximumTries >= 1, "At least one try is needed to authenticate.")
         self.serviceName = serviceName
         self.maximumTries = maximumTries
+    }
+
+    /// Whether `name` can name a PAM service: not empty, no `/`, no NUL, not `.` or `..`.
+    public static func isValidServiceName(_ name: String) -> Bool {
+        !name.isEmpty && !name.contains("/") && !name.utf8.contains(0) && name != "." && name != ".."
     }
 }
 #endif

@@ -4,7 +4,7 @@ import Foundation
 /// One run of `handoff bench`: what `--json` prints (keys documented in ``BenchCommand/help``)
 /// and what the table shows.
 struct BenchReport: Codable, Equatable {
-    static let formatName = "accounthandoff-bench/1"
+    static let formatName = "accounthandoff-bench/2"
 
     let format: String
     let build: String
@@ -14,11 +14,13 @@ struct BenchReport: Codable, Equatable {
     let iterations: Int
     let repetitions: Int
     let quick: Bool
+    let lockLimit: LockLimit
     let floor: Floor
     let session: Session
     let threads: Threads
     let pendingSenders: [PendingSendersBench.Result]
     let pendingSendersSkipped: [Int]
+    let pendingSendersRefused: [PendingSendersBench.Refusal]
     let codecs: CodecBench.Result
 
     struct Floor: Codable, Equatable {
@@ -30,7 +32,9 @@ struct BenchReport: Codable, Equatable {
 
     struct Session: Codable, Equatable {
         let microsecondsPerSession: Spread
+        /// Over every pair of a floor run and the session run right after it.
         let sessionOverFloor: Spread
+        let timedPairs: Int
         let crypto: CryptoCounts
         let cryptoEqualsFloor: Bool
         let wireBytes: Int
@@ -41,7 +45,7 @@ struct BenchReport: Codable, Equatable {
         let guardedSystemCalls: Double
 
         enum CodingKeys: String, CodingKey {
-            case microsecondsPerSession = "us_per_session", sessionOverFloor = "session_over_floor", crypto
+            case microsecondsPerSession = "us_per_session", sessionOverFloor = "session_over_floor", timedPairs = "timed_pairs", crypto
             case cryptoEqualsFloor = "crypto_equals_floor", wireBytes = "wire_bytes", wireFrames = "wire_frames"
             case qrTextCharacters = "qr_text_characters", guardedAllocations = "guarded_allocations"
             case guardedReleases = "guarded_releases", guardedSystemCalls = "guarded_system_calls"
@@ -64,8 +68,9 @@ struct BenchReport: Codable, Equatable {
 
     enum CodingKeys: String, CodingKey {
         case format, build, processors, iterations, repetitions, quick, floor, session, threads, codecs
-        case loadAverageBefore = "load_average_before", loadAverageAfter = "load_average_after"
+        case loadAverageBefore = "load_average_before", loadAverageAfter = "load_average_after", lockLimit = "lock_limit"
         case pendingSenders = "pending_senders", pendingSendersSkipped = "pending_senders_skipped"
+        case pendingSendersRefused = "pending_senders_refused"
     }
 
     /// The report as one JSON object, keys sorted.

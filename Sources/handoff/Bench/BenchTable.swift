@@ -8,6 +8,7 @@ enum BenchTable {
         let load = String(format: "%.2f -> %.2f", report.loadAverageBefore, report.loadAverageAfter)
         lines.append("AccountHandoff bench: \(report.build) build, \(report.processors) processors, load average \(load); "
                      + "\(report.iterations) iterations x \(report.repetitions) repetitions; median [min .. max]")
+        lines.append("  lock limit (RLIMIT_MEMLOCK): " + lockLimit(report.lockLimit))
         if report.build != "release" {
             lines.append("  (a debug build: times mean little; measure with swift build -c release --product handoff)")
         }
@@ -17,7 +18,8 @@ enum BenchTable {
         let s = report.session, t = report.threads, c = report.codecs
         add("exact floor (libsodium work of one session)", micro(report.floor.microsecondsPerSession.median), range(report.floor.microsecondsPerSession, micro))
         add("full session, both state machines", micro(s.microsecondsPerSession.median), range(s.microsecondsPerSession, micro))
-        add("session_over_floor", ratio(s.sessionOverFloor.median), range(s.sessionOverFloor, ratio))
+        add("session_over_floor", ratio(s.sessionOverFloor.median),
+            range(s.sessionOverFloor, ratio) + " over \(whole(Double(s.timedPairs))) interleaved pairs")
         add("sessions/s, 1 thread", whole(t.sessionsPerSecondOneThread.median), range(t.sessionsPerSecondOneThread, whole))
         add("sessions/s, 2 threads (total)", whole(t.sessionsPerSecondTwoThreads.median), range(t.sessionsPerSecondTwoThreads, whole))
         add("floor sessions/s, 1 thread", whole(t.floorSessionsPerSecondOneThread.median), range(t.floorSessionsPerSecondOneThread, whole))
@@ -38,6 +40,11 @@ enum BenchTable {
         for skipped in report.pendingSendersSkipped {
             add("\(whole(Double(skipped))) pending senders", "skipped", "(--quick)")
         }
+        for refused in report.pendingSendersRefused {
+            add("\(whole(Double(refused.senders))) pending senders", "refused",
+                "\(refused.reason) with \(whole(Double(refused.pendingWhenRefused))) pending (\(refused.refusedWhile)), "
+                    + "the pool holding \(kib(Double(refused.guardedLockedKiB)))")
+        }
         add("QR payload -> text -> matrix (AccountHandoffQR)", micro(c.qrMatrixMicroseconds.median), range(c.qrMatrixMicroseconds, micro))
         add("QR raw libqrencode call, same segments", micro(c.qrRawLibqrencodeMicroseconds.median), range(c.qrRawLibqrencodeMicroseconds, micro))
         add("QR module / raw call", ratio(c.qrMatrixOverRaw.median),
@@ -50,6 +57,12 @@ enum BenchTable {
         lines.append("  libsodium calls per session" + (s.cryptoEqualsFloor ? " (the floor makes the same):" : " (THE FLOOR DIFFERS):"))
         for line in sessionCounts.description.split(separator: "\n") { lines.append("    " + line) }
         return lines.joined(separator: "\n")
+    }
+
+    private static func lockLimit(_ limit: LockLimit) -> String {
+        guard let limitKiB = limit.kib else { return "unlimited" }
+        return kib(Double(limitKiB)) + (limit.applies ? ", applies to this process"
+                                                      : ", not applied (this process has CAP_IPC_LOCK)")
     }
 
     private static func range(_ spread: Spread, _ format: (Double) -> String) -> String {

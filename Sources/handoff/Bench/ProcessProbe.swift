@@ -1,6 +1,7 @@
 import Foundation
 
-/// What the kernel says about this process's memory (Linux `/proc`; zeros elsewhere).
+/// What the kernel says about this process's memory (Linux `/proc`, each file read whole;
+/// zeros elsewhere).
 struct ProcessProbe: Codable, Equatable {
     /// Lines of `/proc/self/maps`: one per memory mapping (the kernel caps them at `vm.max_map_count`).
     let memoryMaps: Int
@@ -15,15 +16,15 @@ struct ProcessProbe: Codable, Equatable {
 
     /// Reads the current values.
     static func now() -> ProcessProbe {
-        let maps = (try? String(contentsOfFile: "/proc/self/maps", encoding: .utf8)) ?? ""
-        let status = (try? String(contentsOfFile: "/proc/self/status", encoding: .utf8)) ?? ""
+        let maps = ProcFile.read("/proc/self/maps") ?? ""
+        let status = ProcFile.read("/proc/self/status") ?? ""
         return ProcessProbe(memoryMaps: maps.split(separator: "\n").count,
                             lockedKiB: field("VmLck", in: status), residentKiB: field("VmRSS", in: status))
     }
 
     /// The one-minute load average of `/proc/loadavg`, or -1 where there is none.
     static func loadAverage() -> Double {
-        let text = (try? String(contentsOfFile: "/proc/loadavg", encoding: .utf8)) ?? ""
+        let text = ProcFile.read("/proc/loadavg") ?? ""
         return text.split(separator: " ").first.flatMap { Double($0) } ?? -1
     }
 

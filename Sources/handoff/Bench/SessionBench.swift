@@ -6,7 +6,11 @@ struct BenchFailure: Error {
     let message: String
 
     init(_ failure: ReferenceSession.Failure) {
-        message = "A benchmark session did not complete (\(failure)); the benchmark stopped."
+        if case .refused(.secureMemoryUnavailable(let reason)) = failure {
+            message = "A benchmark session could not get guarded memory, so the benchmark stopped: \(reason)"
+        } else {
+            message = "A benchmark session did not complete (\(failure)); the benchmark stopped."
+        }
     }
 
     init(_ message: String) { self.message = message }
@@ -14,6 +18,10 @@ struct BenchFailure: Error {
 
 /// The full session against its exact floor, on one and two threads, with what one session
 /// costs in libsodium calls, guarded allocations, system calls and wire bytes.
+///
+/// The floor and the session alternate run by run (floor, session, floor, session, ...), each
+/// run timed on its own, so that whatever else the host does falls on both alike; the ratio
+/// is taken per pair and summarised over all pairs.
 struct SessionBench {
     let session: ReferenceSession
     let iterations: Int
@@ -22,7 +30,9 @@ struct SessionBench {
     struct Result {
         var floorMicroseconds: Spread
         var sessionMicroseconds: Spread
+        /// Over every pair of a floor run and the session run right after it.
         var sessionOverFloor: Spread
+        var timedPairs: Int
         var sessionsPerSecondOneThread: Spread
         var sessionsPerSecondTwoThreads: Spread
         var floorSessionsPerSecondOneThread: Spread
@@ -49,15 +59,19 @@ struct SessionBench {
         let (measured, sessionCounts) = try CryptoMeter.measure { () throws(BenchFailure) in try runSession(random, now) }
 
         var floorTimes: [Double] = [], sessionTimes: [Double] = [], ratios: [Double] = []
+        ratios.reserveCapacity(repetitions * iterations)
         let poolBefore = GuardedAllocator.statistics
         for _ in 0..<repetitions {
-            let floorTime = Stopwatch.microseconds(per: iterations) { floor.runOneSession() }
-            let sessionTime = try Stopwatch.microseconds(per: iterations) { () throws(BenchFailure) in
-                _ = try runSession(random, now)
+            var floorTotal = 0.0, sessionTotal = 0.0
+            for _ in 0..<iterations {
+                let floorTime = Stopwatch.microseconds(per: 1) { floor.runOneSession() }
+                let sessionTime = try Stopwatch.microseconds(per: 1) { () throws(BenchFailure) in _ = try runSession(random, now) }
+                floorTotal += floorTime
+                sessionTotal += sessionTime
+                ratios.append(sessionTime / floorTime)
             }
-            floorTimes.append(floorTime)
-            sessionTimes.append(sessionTime)
-            ratios.append(sessionTime / floorTime)
+            floorTimes.append(floorTotal / Double(iterations))
+            sessionTimes.append(sessionTotal / Double(iterations))
         }
         let poolAfter = GuardedAllocator.statistics
         let timedSessions = Double(repetitions * iterations)
@@ -72,7 +86,7 @@ struct SessionBench {
         }
         return Result(
             floorMicroseconds: Spread(floorTimes, decimals: 2), sessionMicroseconds: Spread(sessionTimes, decimals: 2),
-            sessionOverFloor: Spread(ratios, decimals: 3),
+            sessionOverFloor: Spread(ratios, decimals: 3), timedPairs: ratios.count,
             sessionsPerSecondOneThread: Spread(one, decimals: 0), sessionsPerSecondTwoThreads: Spread(two, decimals: 0),
             floorSessionsPerSecondOneThread: Spread(floorOne, decimals: 0),
             floorSessionsPerSecondTwoThreads: Spread(floorTwo, decimals: 0),

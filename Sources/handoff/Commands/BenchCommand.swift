@@ -17,17 +17,24 @@ enum BenchCommand {
           - the exact floor: the libsodium calls of one complete session (both sides, the same
             calls and input sizes as a real one), made directly on preallocated buffers;
           - the full session through both state machines (production randomness, the receiver
-            decoding the QR text), and session_over_floor, its time divided by the floor's;
+            decoding the QR text), and session_over_floor, its time divided by the floor's:
+            floor and session runs alternate (floor, session, floor, session, ...), each timed
+            alone, so that noise on the host falls on both alike, and the ratio is taken per
+            pair (a session run over the floor run before it);
           - sessions per second on 1 thread and in total on 2 threads (and the floor's), each
             thread running for 0.1 s before the clock starts;
           - 1,000 and 100,000 pending senders: start and completion rates, memory maps,
-            locked memory (VmLck) and resident memory (VmRSS) while all are pending;
+            locked memory (VmLck) and resident memory (VmRSS) while all are pending. A size
+            the guarded pool refuses (it never keeps a secret unlocked: at the memory-lock
+            limit, ulimit -l, of a process without CAP_IPC_LOCK, 8 MiB admits 1,000 but not
+            100,000) is reported as refused, with how many were pending then, not measured;
           - QR payload -> text -> module matrix against one raw libqrencode call, QR text
             decode + validate, frame decode;
           - per session: bytes on the wire, guarded allocations and their system calls, and the
             libsodium calls (checked to equal the floor's).
         Each time is measured in R repetitions of N runs: the table shows the median and the
-        range [min .. max] of the repetitions. The 100,000 case runs min(R, 3) repetitions.
+        range [min .. max] of the repetitions (session_over_floor: of the R x N pairs). The
+        100,000 case runs min(R, 3) repetitions.
         Nothing here is a pass/fail check: compare ratios, and measure on an idle machine.
 
         Options:
@@ -38,10 +45,13 @@ enum BenchCommand {
 
         JSON keys (times in microseconds, rates per second; each spread is
         {"median", "min", "max"} over the repetitions):
-          format ("accounthandoff-bench/1"), build ("release" or "debug"), processors,
+          format ("accounthandoff-bench/2"), build ("release" or "debug"), processors,
           load_average_before, load_average_after, iterations, repetitions, quick;
+          lock_limit: kib (RLIMIT_MEMLOCK in KiB, null when unlimited), applies (false when
+            unlimited or when the process has CAP_IPC_LOCK);
           floor: us_per_session (spread), crypto (counts);
-          session: us_per_session, session_over_floor (spreads), crypto (counts),
+          session: us_per_session (spread over repetitions), session_over_floor (spread over
+            pairs), timed_pairs (R x N), crypto (counts),
             crypto_equals_floor (true when the two counts are equal), wire_bytes, wire_frames,
             qr_text_characters, guarded_allocations, guarded_releases, guarded_system_calls
             (per session, from the pool's statistics over the timed sessions);
@@ -52,6 +62,9 @@ enum BenchCommand {
             (spreads, with every sender pending), before ({memory_maps, locked_kib,
             resident_kib} before the first start), guarded_slabs, guarded_locked_kib;
           pending_senders_skipped: the sizes --quick skipped;
+          pending_senders_refused: a list, one object per size the pool refused: senders,
+            pending_when_refused, refused_while ("starting" or "completing"), reason (the
+            pool's failure, such as lockLimitReached), guarded_locked_kib (held then);
           codecs: qr_matrix_us, qr_raw_libqrencode_us, qr_matrix_over_raw, qr_text_decode_us,
             frame_decode_us_per_frame (spreads), qr_version, qr_error_correction.
           Counts: random_calls, random_bytes, x25519_base, x25519_shared, sha256_hashes,
@@ -67,24 +80,30 @@ enum BenchCommand {
         let quick = parsed.has("--quick")
         let session = ReferenceSession.typical
         let loadBefore = ProcessProbe.loadAverage()
+        let lockLimit = LockLimit.current()
         let report: BenchReport
         let sessionCounts: CryptoMeter.Counts
         do {
             let sessions = try SessionBench(session: session, iterations: iterations, repetitions: repetitions).run()
             var pending: [PendingSendersBench.Result] = []
+            var refused: [PendingSendersBench.Refusal] = []
             for senders in quick ? [1_000] : [1_000, 100_000] {
                 let rounds = senders > 1_000 ? min(repetitions, 3) : repetitions
-                pending.append(try PendingSendersBench(session: session, senders: senders, repetitions: rounds).run())
+                switch try PendingSendersBench(session: session, senders: senders, repetitions: rounds).run() {
+                case .measured(let result): pending.append(result)
+                case .refused(let refusal): refused.append(refusal)
+                }
             }
             let codecs = try CodecBench(session: session, iterations: iterations, repetitions: repetitions).run()
             sessionCounts = sessions.sessionCounts
             report = BenchReport(
                 format: BenchReport.formatName, build: buildName, processors: ProcessInfo.processInfo.activeProcessorCount,
                 loadAverageBefore: loadBefore, loadAverageAfter: ProcessProbe.loadAverage(),
-                iterations: iterations, repetitions: repetitions, quick: quick,
+                iterations: iterations, repetitions: repetitions, quick: quick, lockLimit: lockLimit,
                 floor: .init(microsecondsPerSession: sessions.floorMicroseconds, crypto: CryptoCounts(sessions.floorCounts)),
                 session: .init(
                     microsecondsPerSession: sessions.sessionMicroseconds, sessionOverFloor: sessions.sessionOverFloor,
+                    timedPairs: sessions.timedPairs,
                     crypto: CryptoCounts(sessions.sessionCounts), cryptoEqualsFloor: sessions.sessionCounts == sessions.floorCounts,
                     wireBytes: sessions.wire.bytes, wireFrames: sessions.wire.frames, qrTextCharacters: sessions.qrTextCharacters,
                     guardedAllocations: sessions.guardedAllocationsPerSession, guardedReleases: sessions.guardedReleasesPerSession,
@@ -94,7 +113,8 @@ enum BenchCommand {
                     sessionsPerSecondTwoThreads: sessions.sessionsPerSecondTwoThreads,
                     floorSessionsPerSecondOneThread: sessions.floorSessionsPerSecondOneThread,
                     floorSessionsPerSecondTwoThreads: sessions.floorSessionsPerSecondTwoThreads),
-                pendingSenders: pending, pendingSendersSkipped: quick ? [100_000] : [], codecs: codecs)
+                pendingSenders: pending, pendingSendersSkipped: quick ? [100_000] : [], pendingSendersRefused: refused,
+                codecs: codecs)
         } catch {
             throw CLIError(error.message, exitCode: .failure)
         }

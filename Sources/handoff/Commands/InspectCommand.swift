@@ -25,7 +25,7 @@ enum InspectCommand {
         console.line("  Commitment: \(SessionPayload.commitmentByteCount) bytes (the QR secret, not shown)")
         console.line("  Sender public key: \(Hex.encode(payload.senderPublicKey.bytes))")
         if let rendezvous = try? TCPRendezvous(token: payload.rendezvous) {
-            console.line("  Rendezvous: \(rendezvous) with tag \(Hex.encode(rendezvous.tag)) (\(payload.rendezvous.bytes.count) bytes)")
+            console.line("  Rendezvous: \(rendezvous) (\(payload.rendezvous.bytes.count) bytes)")
         } else {
             console.line("  Rendezvous: \(payload.rendezvous.bytes.count) bytes (\(Hex.encode(payload.rendezvous.bytes))), not a local network address this tool can reach")
         }
@@ -33,7 +33,7 @@ enum InspectCommand {
             console.error("This transfer code expired \(Durations.text(left)) ago; ask the sending device for a new code.")
             return .expired
         }
-        console.line("The code is valid for \(Durations.text(left)) more.")
+        console.line("The code is well formed and has not expired (\(Durations.text(left)) left). This command cannot tell whether the sending device still waits for it: the code may have been used, rejected or cancelled, or changed in copying. 'handoff receive' finds out.")
         return .success
     }
 }

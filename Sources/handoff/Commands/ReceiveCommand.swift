@@ -8,8 +8,8 @@ import Foundation
 /// collision with a stored account, asks the person to confirm, and imports the account.
 enum ReceiveCommand {
     static let specification = ArgumentSpecification(
-        command: "receive", valueOptions: ["--store", "--credentials", "--code-file", "--on-conflict", "--ca-file"],
-        flags: ["--replace", "--yes", "--no-validation", "--allow-plaintext"],
+        command: "receive", valueOptions: (["--store", "--credentials", "--code-file", "--on-conflict", "--ca-file"] as Set<String>).union(LocalGate.valueOptions),
+        flags: (["--replace", "--yes", "--no-validation", "--allow-plaintext"] as Set<String>).union(LocalGate.flags),
         positionals: 0...1, positionalName: "'-' (read the code from standard input, the default)")
 
     static func run(_ arguments: [String], console: Console, input: StandardInput) async throws(CLIError) -> ExitCode {
@@ -18,7 +18,7 @@ enum ReceiveCommand {
             throw TransferCode.refusalOnCommandLine(command: "receive")
         }
         if parsed.has("--yes") {
-            throw CLIError("'handoff receive' never confirms a code by itself: compare the codes and answer, or type the code the sending device shows. ('handoff demo --yes' answers for you.)", exitCode: .usage)
+            throw CLIError("'handoff receive' never accepts an account by itself: the person at this terminal decides. ('handoff demo --yes' answers for you.)", exitCode: .usage)
         }
         if parsed.has("--replace") {
             throw CLIError("--replace is now '--on-conflict replace' (or keep, or cancel); without it you are asked.", exitCode: .usage)
@@ -44,13 +44,17 @@ enum ReceiveCommand {
         }
         let left = Int(payload.expiry) - Int(Date().timeIntervalSince1970)
         console.line("Transfer \(payload.transferID) from \(rendezvous) (the code expires in \(Durations.text(max(left, 0)))).")
+        // Standard input is read for answers only from here on (the code line came first).
+        let asking = Asking(console: console, input: input, answers: AnswerQueue(input: input))
         let session = HandoffReceiverSession(payload: payload, importer: importer.coordinator,
-                                             authenticator: try LocalGate.authenticator(parsed, console: console, input: input),
+                                             authenticator: try LocalGate.authenticator(parsed, asking: asking, command: "receive"),
                                              registry: registry) { payload in
-            try ConnectionFrameChannel.connect(to: payload.rendezvous)
+            do { return try await ConnectionFrameChannel.connect(to: payload) } catch let error as TransportError {
+                // The sender now shows another code (Spec 11.4): this one expired.
+                throw error == .codeRenewed ? HandoffError.expired : error
+            }
         }
-        return await ReceiveFlow(session: session, importer: importer, presetConflictChoice: presetChoice,
-                                 console: console, input: input).run()
+        return await ReceiveFlow(session: session, importer: importer, presetConflictChoice: presetChoice, asking: asking).run()
     }
 
     /// `--on-conflict replace|keep|cancel`: `nil` when not given (the person is asked).
@@ -76,10 +80,11 @@ enum ReceiveCommand {
         }
         var configuration = IMAPValidatorConfiguration()
         if let path = parsed.value("--ca-file") {
-            guard FileManager.default.isReadableFile(atPath: path) else {
-                throw CLIError("The certificate authority file \(path) cannot be read; check the path.", exitCode: .invalidInput)
-            }
             configuration.trust = .certificateAuthorityFile(URL(fileURLWithPath: path))
+            // Checked before the code is asked for; the session checks again before the password travels.
+            do { try IMAPValidator(configuration: configuration).checkReady() } catch {
+                throw CLIError(error.readinessSentence, exitCode: .invalidInput)
+            }
         }
         if parsed.has("--allow-plaintext") { configuration.plaintext = .allowWhenServerOffersNoTLS }
         return .imap(configuration)

@@ -9,14 +9,15 @@ import Foundation
 enum SendCommand {
     static let specification = ArgumentSpecification(
         command: "send",
-        valueOptions: ["--account", "--password-file", "--address", "--port", "--lifetime", "--codes", "--ecc", "--svg", "--png", "--qr-style"],
-        flags: ["--password-stdin", "--lan", "--no-qr", "--yes"],
+        valueOptions: (["--account", "--password-file", "--address", "--port", "--lifetime", "--codes", "--ecc", "--svg", "--png",
+                        "--qr-style"] as Set<String>).union(LocalGate.valueOptions),
+        flags: (["--password-stdin", "--lan", "--no-qr", "--yes"] as Set<String>).union(LocalGate.flags),
         positionals: 0...0, positionalName: "no arguments")
 
     static func run(_ arguments: [String], console: Console, input: StandardInput) async throws(CLIError) -> ExitCode {
         let parsed = try specification.parse(arguments)
         if parsed.has("--yes") {
-            throw CLIError("'handoff send' never confirms a code by itself: whoever joined first would get the password. Compare the codes and answer, or type the code the receiving device shows. ('handoff demo --yes' answers for you, because both ends are its own processes.)", exitCode: .usage)
+            throw CLIError("'handoff send' never confirms by itself: only the code the receiving device shows confirms it, typed by the person who reads it there. ('handoff demo --yes' answers for you, because both ends are its own processes.)", exitCode: .usage)
         }
         guard let accountPath = parsed.value("--account") else {
             throw .usage("'handoff send' needs --account FILE, a JSON file with the account's settings.", command: "send")
@@ -33,11 +34,12 @@ enum SendCommand {
         let lifetime = try OptionValues.integer(parsed, "--lifetime", in: Int(SenderConfiguration.minimumLifetime)...Int(SenderConfiguration.maximumLifetime),
                                                 default: Int(SenderConfiguration.standard.lifetime), command: "send")
         let codes = try OptionValues.integer(parsed, "--codes", in: 1...100, default: SenderSessionOptions.standard.maximumCodes, command: "send")
+        try QRCommand.checkImageTargets(parsed)
 
         let account = try AccountRecord.load(accountPath)
         let password = try readPassword(file: passwordFile, input: input, console: console)
         let listener: FrameListener
-        do { listener = try FrameListener(address: address, port: UInt16(port), random: SystemRandomSource()) } catch {
+        do { listener = try FrameListener(address: address, port: UInt16(port)) } catch {
             password.wipe()
             throw CLIError("Cannot listen on \(address):\(port): \(error.description)", exitCode: .failure)
         }
@@ -48,19 +50,26 @@ enum SendCommand {
             throw CLIError(error.message(for: .sender), exitCode: .usage)
         }
         let secret = PasswordHolder(password)
+        // Standard input is read for answers only from here on (the password line came first).
+        let asking = Asking(console: console, input: input, answers: AnswerQueue(input: input))
+        let authenticator: any LocalAuthenticator
+        do { authenticator = try LocalGate.authenticator(parsed, asking: asking, command: "send") } catch {
+            secret.wipe()
+            throw error
+        }
         let session = HandoffSenderSession(account: account, rendezvous: rendezvous.token,
-                                           channel: ListenerFrameChannel.serving(listener),
+                                           channel: listener,
                                            credential: { _ in try secret.copy() },
-                                           authenticator: try LocalGate.authenticator(parsed, console: console, input: input),
+                                           authenticator: authenticator,
                                            registry: try senderRegistry(),
                                            options: SenderSessionOptions(configuration: configuration, maximumCodes: codes))
         console.line("Sending this account:")
         OfferDisplay.lines(account).forEach { console.line($0) }
         console.line("Password: \(passwordFile.map { "read from \($0)" } ?? "read from standard input") (not shown).")
         let drawing = CodeDrawing(level: level, palette: palette, parsed: parsed, console: console,
-                                  where: choice.description, port: rendezvous.port, maximumCodes: codes)
+                                  where: choice.description, port: rendezvous.direct?.port ?? 0, maximumCodes: codes)
         defer { secret.wipe() }
-        return await SendFlow(session: session, account: account, drawing: drawing, console: console, input: input).run()
+        return await SendFlow(session: session, account: account, drawing: drawing, asking: asking).run()
     }
 
     private static func senderRegistry() throws(CLIError) -> SenderRegistry {

@@ -9,6 +9,9 @@ import Foundation
 final class Console: @unchecked Sendable {
     // Safety of @unchecked Sendable: writes are serialised by `lock`.
     private let lock = NSLock()
+    /// The question on the last line, waiting for its answer: a line printed meanwhile goes
+    /// below it and the question is shown again, so no line ends up after a question's marker.
+    private var openQuestion: String?
     /// Prepended to every line (the demo's children have none; the demo labels them itself).
     let prefix: String
 
@@ -22,7 +25,7 @@ final class Console: @unchecked Sendable {
             .map { prefix + $0 }.joined(separator: "\n") + "\n")
     }
 
-    /// Prints text to standard output without adding a newline (prompts, the QR block).
+    /// Prints text to standard output without adding a newline (the QR block).
     func raw(_ text: String) {
         write(FileHandle.standardOutput, text)
     }
@@ -32,9 +35,29 @@ final class Console: @unchecked Sendable {
         write(FileHandle.standardError, prefix + text + "\n")
     }
 
+    /// Prints a question and leaves the cursor after it, until ``answered(echo:)``.
+    func ask(_ question: String) {
+        lock.withLock {
+            FileHandle.standardOutput.write(Data(question.utf8))
+            openQuestion = question
+        }
+    }
+
+    /// Ends the open question's line with `echo` (the piped answer and a newline, or just a
+    /// newline; nothing when a terminal echoed the typed line itself).
+    func answered(echo: String) {
+        lock.withLock {
+            FileHandle.standardOutput.write(Data(echo.utf8))
+            openQuestion = nil
+        }
+    }
+
     private func write(_ handle: FileHandle, _ text: String) {
-        lock.lock()
-        defer { lock.unlock() }
-        handle.write(Data(text.utf8))
+        lock.withLock {
+            guard let question = openQuestion else { return handle.write(Data(text.utf8)) }
+            FileHandle.standardOutput.write(Data("\n".utf8))
+            handle.write(Data(text.utf8))
+            FileHandle.standardOutput.write(Data(question.utf8))
+        }
     }
 }

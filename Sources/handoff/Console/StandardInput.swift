@@ -15,7 +15,7 @@ final class StandardInput: @unchecked Sendable {
     // thread-safe.
     private let lock = NSLock()
     private var started = false
-    private let (stream, sink) = AsyncStream.makeStream(of: String.self)
+    private let (stream, sink) = AsyncStream.makeStream(of: SecretBytes.self)
 
     /// The longest line kept; longer ones are cut (an answer is a few characters).
     static let maximumLineByteCount = 4096
@@ -77,9 +77,10 @@ final class StandardInput: @unchecked Sendable {
         }
     }
 
-    /// The answer lines from now on, trimmed; the sequence ends at end of input. Starts the
-    /// background reader on first use.
-    func answers() -> AsyncStream<String> {
+    /// The answer lines from now on, each in guarded memory (a line may be the login password
+    /// the local-authentication gate asks for); the sequence ends at end of input. Starts the
+    /// background reader on first use. A trailing `\r` is dropped; nothing else is changed.
+    func answers() -> AsyncStream<SecretBytes> {
         lock.withLock {
             if !started {
                 started = true
@@ -91,25 +92,44 @@ final class StandardInput: @unchecked Sendable {
         return stream
     }
 
+    /// Reads byte by byte into one fixed buffer that is wiped after every line, so no answer
+    /// (a password included) is left in ordinary memory.
     private func readAnswers() {
-        var pending: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 1024)
-        while true {
-            let count = chunk.withUnsafeMutableBytes { read(STDIN_FILENO, $0.baseAddress, $0.count) }
-            if count < 0, errno == EINTR { continue }
-            if count <= 0 { break }
-            pending += chunk[0..<count]
-            while let newline = pending.firstIndex(of: 0x0A) {
-                sink.yield(Self.trimmed(pending[..<newline]))
-                pending.removeSubrange(...newline)
-            }
-            if pending.count > Self.maximumLineByteCount { pending.removeAll() }
+        let capacity = Self.maximumLineByteCount
+        let buffer = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: capacity)
+        buffer.initialize(repeating: 0)
+        defer {
+            buffer.update(repeating: 0)
+            buffer.deallocate()
         }
-        if !pending.isEmpty { sink.yield(Self.trimmed(pending[...])) }
+        var count = 0
+        var overlong = false
+        var byte: UInt8 = 0
+        func emit() {
+            var length = count
+            if length > 0, buffer[length - 1] == 0x0D { length -= 1 }
+            if !overlong, let line = try? SecretBytes(copying: UnsafeRawBufferPointer(rebasing: UnsafeMutableRawBufferPointer(buffer)[0..<length])) {
+                sink.yield(line)
+            }
+            buffer.update(repeating: 0)
+            count = 0
+            overlong = false
+        }
+        while true {
+            let got = read(STDIN_FILENO, &byte, 1)
+            if got < 0, errno == EINTR { continue }
+            guard got == 1 else { break }
+            if byte == 0x0A {
+                emit()
+            } else if count < capacity {
+                buffer[count] = byte
+                count += 1
+            } else {
+                overlong = true  // an answer is a few characters; an overlong line is dropped
+            }
+        }
+        byte = 0
+        if count > 0 { emit() }
         sink.finish()
-    }
-
-    private static func trimmed(_ bytes: ArraySlice<UInt8>) -> String {
-        String(decoding: bytes, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
     }
 }

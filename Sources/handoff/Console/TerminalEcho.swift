@@ -25,6 +25,17 @@ enum TerminalEcho {
         return try body()
     }
 
+    /// Turns echo off until ``restore()``, when standard input is a terminal (a question whose
+    /// answer is read by the background reader, such as the gate's login password).
+    static func turnOff() {
+        guard active == 0, isatty(STDIN_FILENO) == 1, tcgetattr(STDIN_FILENO, &saved) == 0 else { return }
+        var silent = saved
+        silent.c_lflag &= ~tcflag_t(ECHO)
+        installRestoringHandlers()
+        active = 1
+        tcsetattr(STDIN_FILENO, TCSANOW, &silent)
+    }
+
     /// Puts the saved settings back, once.
     static func restore() {
         guard active == 1 else { return }

@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import AccountHandoff
 import Foundation
 
 /// One side of the demo: a `handoff send` or `handoff receive` child process whose output is
@@ -20,14 +21,19 @@ final class DemoChild: @unchecked Sendable {
     private let lock = NSLock()
     private var prompts: [String] = []
     private var openStreams = 2
+    private var linesSeen = 0
 
-    /// - Parameter onLine: called with every complete output line (after it is printed).
-    init(label: String, executable: URL, arguments: [String], console: Console, onLine: @escaping @Sendable (String) -> Void) {
+    /// - Parameters:
+    ///   - environment: the child's environment (this process's when `nil`).
+    ///   - onLine: called with every complete output line (after it is printed).
+    init(label: String, executable: URL, arguments: [String], environment: [String: String]? = nil, console: Console,
+         onLine: @escaping @Sendable (String) -> Void) {
         self.label = label
         self.console = console
         self.onLine = onLine
         process.executableURL = executable
         process.arguments = arguments
+        if let environment { process.environment = environment }
         process.standardInput = standardInput
         process.standardOutput = standardOutput
         process.standardError = standardError
@@ -48,11 +54,26 @@ final class DemoChild: @unchecked Sendable {
     }
 
     /// The endings of the children's questions.
-    static let promptMarkers = [Prompt.marker, Prompt.codeMarker] + ConflictPrompt.markers
+    static let promptMarkers = [Prompt.marker, Prompt.codeMarker, TerminalPAMConversation.marker] + ConflictPrompt.markers
 
     /// Sends one answer line to the child.
     func answer(_ line: String) {
         standardInput.fileHandleForWriting.write(Data((line + "\n").utf8))
+    }
+
+    /// Sends a secret answer line (the gate's login password) from guarded memory, and wipes it.
+    func answer(secret: SecretBytes) {
+        var bytes = secret.withUnsafeBytes { Data($0) }
+        bytes.append(0x0A)
+        standardInput.fileHandleForWriting.write(bytes)
+        bytes.resetBytes(in: 0..<bytes.count)
+        secret.wipe()
+    }
+
+    /// Waits until the child printed its first line, ended, or `timeout` seconds passed.
+    func waitForFirstLine(timeout: Double) {
+        let deadline = Date().addingTimeInterval(timeout)
+        while Date() < deadline, lock.withLock({ linesSeen == 0 && openStreams > 0 }) { usleep(5_000) }
     }
 
     /// Forwards Ctrl-C, so the child cancels cleanly.
@@ -89,6 +110,7 @@ final class DemoChild: @unchecked Sendable {
                         continue
                     }
                     toStandardError ? console.error("\(label) │ \(line)") : console.line("\(label) │ \(line)")
+                    lock.withLock { linesSeen += 1 }
                     onLine(line)
                 }
                 let partial = String(decoding: pending, as: UTF8.self)

@@ -36,26 +36,35 @@ enum DemoCommand {
         let executable = ownExecutable()
 
         console.line("AccountHandoff demo: two processes on this machine transfer a demo account over 127.0.0.1.")
-        console.line("The demo password is random and is never shown.\(automatic ? " The demo answers both sides itself (--yes), typing the code each side shows into the other." : " Answer each side's questions; compare the two codes.")")
+        console.line("The demo password is random and is never shown.\(automatic ? " The demo answers both sides itself (--yes): it types the code the receiving side shows into the sending side, accepts, and confirms it is you." : " Answer each side's questions: type the code the receiving side shows into the sending side.")")
+        let gate = DemoGate.make()
+        if gate != nil {
+            console.line("Each side asks for your login password before the password travels (its local-authentication gate, PAM). The demo runs both under a throwaway PAM setup (pam_wrapper) whose login password is '\(DemoGate.password)'; your real login is not touched.")
+        } else {
+            console.line("Debian's libpam-wrapper is missing, so the demo runs both sides with --no-local-auth (no local-authentication gate); Scripts/setup.sh installs it.")
+        }
         let mailServer = DemoMailServer.start(password: files.password, console: console)
         defer { mailServer?.stop() }
         if let mailServer { files = try files.pointing(at: DemoFiles.MailServer(host: mailServer.host, port: mailServer.tlsPort)) }
         console.line("")
 
+        let gateArguments = gate == nil ? ["--no-local-auth"] : []
         var senderArguments = ["send", "--account", files.accountFile.path, "--password-file", files.passwordFile.path,
-                               "--lifetime", String(lifetime)]
+                               "--lifetime", String(lifetime)] + gateArguments
         for option in ["--ecc", "--qr-style"] { if let value = parsed.value(option) { senderArguments += [option, value] } }
         let seen = DemoTranscript()
-        let sender = DemoChild(label: "sender  ", executable: executable, arguments: senderArguments, console: console) { line in
+        let sender = DemoChild(label: "sender  ", executable: executable, arguments: senderArguments, environment: gate?.environment,
+                               console: console) { line in
             seen.read(line, from: .sender)
         }
-        do { try sender.start() } catch {
+        do { if let gate { try gate.start(sender) } else { try sender.start() } } catch {
             throw CLIError("Cannot start the sending process (\(executable.path)); rebuild with 'swift build' and try again.", exitCode: .failure)
         }
         let interrupts = Signals.interrupts()
         let forwardInterrupts = Task { for await _ in interrupts { seen.interrupt() } }
         defer { forwardInterrupts.cancel() }
-        let answers = automatic ? nil : AnswerQueue(input: input, console: console) { seen.interrupt() }
+        let answers = automatic ? nil : AnswerQueue(input: input)
+        await answers?.onCancel { seen.interrupt() }
         var receiver: DemoChild?
         var interrupted = false
         while true {
@@ -66,13 +75,19 @@ enum DemoCommand {
             }
             if receiver == nil, let code = seen.transferCode {
                 let validation = mailServer.map { ["--ca-file", $0.caFile.path] } ?? ["--no-validation"]
-                let child = DemoChild(label: "receiver", executable: executable, arguments: ["receive", "--store", store.path, "--credentials", "files"] + validation,
-                                      console: console) { line in seen.read(line, from: .receiver) }
-                do { try child.start() } catch {
+                let child = DemoChild(label: "receiver", executable: executable,
+                                      arguments: ["receive", "--store", store.path, "--credentials", "files"] + validation + gateArguments,
+                                      environment: gate?.environment, console: console) { line in seen.read(line, from: .receiver) }
+                // The code travels on the child's standard input, not its command line.
+                do {
+                    if let gate { try gate.start(child) { child.answer(code) } } else {
+                        try child.start()
+                        child.answer(code)
+                    }
+                } catch {
                     sender.interrupt()
                     throw CLIError("Cannot start the receiving process (\(executable.path)); rebuild with 'swift build' and try again.", exitCode: .failure)
                 }
-                child.answer(code)  // the code travels on the child's standard input, not its command line
                 receiver = child
             }
             for (child, side) in [(sender, DemoTranscript.Side.sender)] + (receiver.map { [($0, .receiver)] } ?? []) {
@@ -102,17 +117,22 @@ enum DemoCommand {
         return .success
     }
 
-    /// Answers one question the way the person would: the code the other side shows, or yes.
+    /// Answers one question the way the person would: the code the receiving side shows, the
+    /// throwaway login password, replace, or yes.
     private static func answerAutomatically(_ prompt: String, to child: DemoChild, side: DemoTranscript.Side,
                                             seen: DemoTranscript, console: Console) async {
         let answer: String
-        if prompt.hasSuffix(Prompt.codeMarker) {
-            var otherCode = seen.shortCode(shownBy: side == .sender ? .receiver : .sender)
-            for _ in 0..<500 where otherCode == nil && !child.isFinished {
+        if prompt.hasSuffix(TerminalPAMConversation.marker) {
+            console.raw("\(child.label) │ \(prompt)(typed by the demo, not shown)\n")
+            child.answer(DemoGate.password)
+            return
+        } else if prompt.hasSuffix(Prompt.codeMarker) {
+            var shown = seen.shortCode(shownBy: .receiver)
+            for _ in 0..<500 where shown == nil && !child.isFinished {
                 try? await Task.sleep(nanoseconds: 10_000_000)
-                otherCode = seen.shortCode(shownBy: side == .sender ? .receiver : .sender)
+                shown = seen.shortCode(shownBy: .receiver)
             }
-            answer = otherCode ?? "cancel"
+            answer = shown ?? "cancel"
         } else if ConflictPrompt.markers.contains(where: prompt.hasSuffix) {
             answer = "replace"
         } else {
@@ -125,8 +145,9 @@ enum DemoCommand {
     /// Shows one question of a child to the person and forwards the answer.
     private static func relay(_ prompt: String, to child: DemoChild, answers: AnswerQueue, input: StandardInput,
                               console: Console, seen: DemoTranscript) async {
-        await answers.openQuestion()
-        console.raw("\(child.label) │ \(prompt)")
+        let secret = prompt.hasSuffix(TerminalPAMConversation.marker)
+        await answers.openQuestion(secret: secret)
+        console.ask("\(child.label) │ \(prompt)")
         // Cancelled once the answer arrived: a cancelled sleep returns at once, so the loop
         // must stop on cancellation, or it spins and starves the demo's other tasks.
         let waiting = Task {
@@ -138,22 +159,18 @@ enum DemoCommand {
             Task { await answers.closeQuestion() }
         }
         switch await answers.next() {
+        case .line(let secretLine) where secret:
+            console.answered(echo: "\n")
+            child.answer(secret: secretLine)
         case .line(let line):
-            if !input.isTerminal { console.raw(line + "\n") }  // a terminal echoed it already
-            // The children read a pipe, where a code question takes only the code: a person
-            // who says yes means the codes match, so the demo types the other side's code.
-            let side: DemoTranscript.Side = child.label.hasPrefix("sender") ? .receiver : .sender
-            if prompt.hasSuffix(Prompt.codeMarker), ["y", "yes"].contains(line.lowercased()),
-               let code = seen.shortCode(shownBy: side) {
-                child.answer(code)
-            } else {
-                child.answer(line)
-            }
+            let text = AnswerQueue.text(line, wipe: true)
+            console.answered(echo: input.isTerminal ? "" : text + "\n")  // a terminal echoed it already
+            child.answer(text)
         case .endOfInput:
-            console.raw("\n")
+            console.answered(echo: "\n")
             child.answer("cancel")
         case .abandoned:
-            console.raw("\n")
+            console.answered(echo: "\n")
         }
     }
 

@@ -1,8 +1,8 @@
 import AccountHandoff
 
-/// Asks one question until it gets a valid answer, echoing piped answers so the transcript
-/// reads like a terminal session.
-struct Asking {
+/// Asks questions on the terminal and reads their answers from one ``AnswerQueue``, echoing
+/// piped answers (never a secret one) so the transcript reads like a terminal session.
+struct Asking: Sendable {
     let console: Console
     let input: StandardInput
     let answers: AnswerQueue
@@ -24,21 +24,43 @@ struct Asking {
     }
 
     /// Prints `question` and `marker`, then returns the next answer line; `nil` when standard
-    /// input ended (a sentence says the transfer is being cancelled) or the session ended.
+    /// input ended (a sentence says the transfer is being cancelled), the session ended or the
+    /// asking task was cancelled.
     func askLine(_ question: String, marker: String) async -> String? {
-        await answers.openQuestion()
+        guard let line = await deliver(question, marker: marker, secret: false) else { return nil }
+        let text = AnswerQueue.text(line, wipe: true)
+        console.answered(echo: input.isTerminal ? "" : text + "\n")
+        return text
+    }
+
+    /// Like ``askLine(_:marker:)`` for an answer that must stay secret (the gate's login
+    /// password): echo is off at a terminal, the answer is never printed, and it stays in
+    /// guarded memory.
+    func askSecret(_ question: String, marker: String) async -> SecretBytes? {
+        guard let line = await deliver(question, marker: marker, secret: true) else { return nil }
+        console.answered(echo: "\n")
+        return line
+    }
+
+    private func deliver(_ question: String, marker: String, secret: Bool) async -> SecretBytes? {
+        await answers.openQuestion(secret: secret)
         defer { Task { [answers] in await answers.closeQuestion() } }
-        console.raw(console.prefix + question + " " + marker)
-        switch await answers.next() {
+        console.ask(console.prefix + question + " " + marker)
+        let answers = self.answers
+        let delivery = await withTaskCancellationHandler {
+            await answers.next()
+        } onCancel: {
+            Task { await answers.abandonWaiting() }
+        }
+        switch delivery {
         case .abandoned:
-            console.raw("\n")
+            console.answered(echo: "\n")
             return nil
         case .endOfInput:
-            console.raw("\n")
+            console.answered(echo: "\n")
             console.line("Standard input ended before an answer; cancelling the transfer.")
             return nil
         case .line(let line):
-            if !input.isTerminal { console.raw(line + "\n") }
             return line
         }
     }

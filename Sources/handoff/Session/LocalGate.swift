@@ -1,12 +1,74 @@
 import AccountHandoff
+import AccountHandoffLocalAuthentication
+import Foundation
 
-/// The CLI's local-authentication gate (Spec 8.7). PLACEHOLDER until the PAM adapter lands.
+/// The CLI's local-authentication gate (Spec 8.7): on Linux, PAM re-authenticates the user
+/// who runs `handoff`, asking for the login password on the terminal (service `handoff`, or
+/// `--auth-service NAME`); `--no-local-auth` turns the gate off, with a warning.
 enum LocalGate {
-    static func authenticator(_ parsed: ParsedArguments, console: Console, input: StandardInput) throws(CLIError) -> any LocalAuthenticator {
-        NoGate()
+    /// The options `send` and `receive` take for the gate.
+    static let valueOptions: Set<String> = ["--auth-service"]
+    static let flags: Set<String> = ["--no-local-auth"]
+
+    /// The gate the command's session calls.
+    static func authenticator(_ parsed: ParsedArguments, asking: Asking, command: String) throws(CLIError) -> any LocalAuthenticator {
+        if parsed.has("--no-local-auth") {
+            guard parsed.value("--auth-service") == nil else {
+                throw .usage("--no-local-auth cannot be combined with --auth-service.", command: command)
+            }
+            asking.console.error("Warning: --no-local-auth: nobody is asked to prove who they are before the password \(command == "send" ? "leaves this computer" : "is accepted and stored"); anyone at this terminal could do it.")
+            return LocalAuthenticationSkipped()
+        }
+        #if canImport(Glibc)
+        let service = parsed.value("--auth-service") ?? PAMAuthenticatorConfiguration.defaultServiceName
+        guard PAMAuthenticatorConfiguration.isValidServiceName(service) else {
+            throw .usage("The option --auth-service takes a PAM service name (letters, digits, '.', '_', '-').", command: command)
+        }
+        return PAMAuthenticator(configuration: PAMAuthenticatorConfiguration(serviceName: service),
+                                conversation: TerminalPAMConversation(asking: asking))
+        #else
+        return DeviceOwnerAuthenticator()
+        #endif
     }
 }
 
-struct NoGate: LocalAuthenticator {
+/// `--no-local-auth`: every gate passes. Only the person's explicit option leads here.
+struct LocalAuthenticationSkipped: LocalAuthenticator {
     func authenticate(for purpose: LocalAuthenticationPurpose) async -> LocalAuthenticationResult { .authenticated }
 }
+
+#if canImport(Glibc)
+/// PAM's questions on the terminal: the login password is read with echo off straight into
+/// guarded memory, never printed and never echoed from a pipe.
+struct TerminalPAMConversation: PAMConversation {
+    /// Ends the gate's password question; the demo recognises it.
+    static let marker = "[login password] "
+
+    let asking: Asking
+
+    func answer(_ prompt: PAMPrompt, for purpose: LocalAuthenticationPurpose) async -> PAMAnswer? {
+        switch prompt {
+        case .secret(let text):
+            let question = "\(Self.trimmed(text)) (the login password of \(Self.userName), not shown; it is checked on this computer only)"
+            return await asking.askSecret(question, marker: Self.marker).map(PAMAnswer.secret)
+        case .text(let text):
+            return await asking.askLine(Self.trimmed(text), marker: "").map(PAMAnswer.text)
+        case .error(let text):
+            asking.console.error(text)
+            return .shown
+        case .info(let text):
+            asking.console.line(text)
+            return .shown
+        }
+    }
+
+    private static func trimmed(_ text: String) -> String {
+        let stripped = text.trimmingCharacters(in: .whitespaces)
+        return stripped.hasSuffix(":") ? String(stripped.dropLast()) : stripped
+    }
+
+    private static var userName: String {
+        ProcessInfo.processInfo.environment["USER"] ?? ProcessInfo.processInfo.userName
+    }
+}
+#endif

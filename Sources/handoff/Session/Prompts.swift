@@ -1,4 +1,5 @@
 import AccountHandoff
+import Foundation
 
 /// A question asked on the terminal, answered on standard input. The demo recognises a
 /// question by the marker at the end of its text.
@@ -28,11 +29,6 @@ enum Prompt {
             return .typedCode(line)
         }
     }
-
-    /// Prints a question and leaves the cursor after the marker.
-    static func ask(_ question: String, acceptsCode: Bool, console: Console) {
-        console.raw(console.prefix + question + " " + (acceptsCode ? codeMarker : marker))
-    }
 }
 
 /// Answer lines for the questions of one session, consumed in order, each by the next
@@ -41,41 +37,57 @@ enum Prompt {
 /// receiving device shows, which no one can type before it exists (Spec 4.4). A `cancel`
 /// typed while no question is open cancels the transfer at once. A question that is still
 /// open when the session ends is abandoned.
+///
+/// Lines are kept in guarded memory until a question takes them: a line may be the login
+/// password the local-authentication gate asks for.
 actor AnswerQueue {
     /// What a waiting question gets.
-    enum Delivery: Equatable {
-        case line(String)
+    enum Delivery {
+        case line(SecretBytes)
         case endOfInput
         case abandoned
     }
 
     private var questionOpen = false
-    private var lines: [String] = []
+    private var secretOpen = false
+    private var lines: [SecretBytes] = []
     private var ended = false
     private var waiter: CheckedContinuation<Delivery, Never>?
-    private let console: Console
-    private let cancelTransfer: @Sendable () async -> Void
+    private let isTerminal: Bool
+    private var cancelTransfer: @Sendable () async -> Void = {}
 
-    /// Starts forwarding `input`'s answer lines; `cancelTransfer` runs for a `cancel` typed
-    /// while no question is open.
-    init(input: StandardInput, console: Console, cancelTransfer: @escaping @Sendable () async -> Void) {
-        self.console = console
-        self.cancelTransfer = cancelTransfer
+    /// Starts forwarding `input`'s answer lines.
+    init(input: StandardInput) {
+        isTerminal = input.isTerminal
         let lines = input.answers()
         Task { [weak self] in
-            for await line in lines { await self?.push(line) }
+            for await line in lines {
+                if let self { await self.push(line) } else { line.wipe() }
+            }
             await self?.endOfInput()
         }
     }
 
-    /// A question is now on screen: the next line answers it.
-    func openQuestion() {
+    /// What a `cancel` typed while no question is open does.
+    func onCancel(_ cancel: @escaping @Sendable () async -> Void) { cancelTransfer = cancel }
+
+    /// A question is now on screen: the next line answers it. For a secret question on a
+    /// terminal, lines typed ahead (they were shown) are discarded and echo is turned off.
+    func openQuestion(secret: Bool = false) {
         questionOpen = true
+        secretOpen = secret
+        if secret, isTerminal {
+            lines.forEach { $0.wipe() }
+            lines.removeAll()
+            TerminalEcho.turnOff()
+        }
     }
 
     /// The question was answered (or abandoned).
     func closeQuestion() {
+        if secretOpen { TerminalEcho.restore() }
         questionOpen = false
+        secretOpen = false
     }
 
     /// The next answer line to the open question, waiting for it if needed.
@@ -94,8 +106,9 @@ actor AnswerQueue {
         waiter = nil
     }
 
-    private func push(_ line: String) {
-        if !questionOpen, ["c", "cancel"].contains(line.lowercased()) {
+    private func push(_ line: SecretBytes) {
+        if !questionOpen, ["c", "cancel"].contains(Self.text(line, wipe: false).lowercased()) {
+            line.wipe()
             let cancel = cancelTransfer
             Task { await cancel() }
             return
@@ -112,5 +125,12 @@ actor AnswerQueue {
         ended = true
         waiter?.resume(returning: .endOfInput)
         waiter = nil
+    }
+
+    /// The line as trimmed text; wipes the guarded line when asked.
+    static func text(_ line: SecretBytes, wipe: Bool) -> String {
+        let text = line.withUnsafeBytes { String(decoding: $0, as: UTF8.self) }.trimmingCharacters(in: .whitespacesAndNewlines)
+        if wipe { line.wipe() }
+        return text
     }
 }

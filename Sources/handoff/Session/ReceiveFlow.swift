@@ -11,15 +11,23 @@ struct ReceiveFlow {
     let importer: ReceiverImport
     /// The answer to a collision given on the command line, if any.
     let presetConflictChoice: ConflictAnswer?
-    let console: Console
-    let input: StandardInput
+    let asking: Asking
+    var console: Console { asking.console }
 
     func run() async -> ExitCode {
         let session = self.session
-        let outcome = await TerminalSessionRun.run(console: console, input: input, cancel: { await session.cancel() },
+        let outcome = await TerminalSessionRun.run(asking: asking, cancel: { await session.cancel() },
                                                    show: { await show(asking: $0, answers: $1) }, session: { await session.run() })
         let code = ExitCode(outcome)
-        code == .success ? console.line(outcome.message) : console.error(outcome.message)
+        // The importer's own sentence says what was checked and stored (or which server
+        // refused what, which then replaces the general one).
+        let detail = await session.detail
+        if code == .success {
+            if let detail { console.line(detail) }
+            console.line(outcome.message)
+        } else {
+            console.error(detail ?? outcome.message)
+        }
         return code
     }
 
@@ -48,10 +56,9 @@ struct ReceiveFlow {
                 }
             case .framesIgnored(let count, let last):
                 console.line(IgnoredFrames.sentence(count: count, last: last))
-            case .finished(_, let detail):
+            case .finished:
                 await answers.abandonWaiting()
                 await question?.value
-                if let detail { console.line(detail) }
             }
         }
     }

@@ -8,12 +8,12 @@ struct SendFlow {
     let session: HandoffSenderSession
     let account: AccountMetadata
     let drawing: CodeDrawing
-    let console: Console
-    let input: StandardInput
+    let asking: Asking
+    var console: Console { asking.console }
 
     func run() async -> ExitCode {
         let session = self.session
-        let outcome = await TerminalSessionRun.run(console: console, input: input, cancel: { await session.cancel() },
+        let outcome = await TerminalSessionRun.run(asking: asking, cancel: { await session.cancel() },
                                                    show: { await show(asking: $0, answers: $1) }, session: { await session.run() })
         let code = ExitCode(outcome)
         code == .success ? console.line(outcome.message) : console.error(outcome.message)

@@ -6,14 +6,14 @@ import Foundation
 enum TerminalSessionRun {
     /// Runs `session` to its outcome, with `show` presenting the updates meanwhile; returns
     /// once both have finished.
-    static func run<Outcome>(console: Console, input: StandardInput, cancel: @escaping @Sendable () async -> Void,
+    static func run<Outcome>(asking: Asking, cancel: @escaping @Sendable () async -> Void,
                              show: @escaping @Sendable (Asking, AnswerQueue) async -> Void,
                              session: () async -> Outcome) async -> Outcome {
-        let answers = AnswerQueue(input: input, console: console) {
+        let console = asking.console
+        await asking.answers.onCancel {
             console.line("Cancelling the transfer (you typed cancel).")
             await cancel()
         }
-        let asking = Asking(console: console, input: input, answers: answers)
         let interrupts = Task {
             for await _ in Signals.interrupts() {
                 console.line("")
@@ -21,7 +21,7 @@ enum TerminalSessionRun {
                 await cancel()
             }
         }
-        let updates = Task { await show(asking, answers) }
+        let updates = Task { await show(asking, asking.answers) }
         let outcome = await session()
         await updates.value
         interrupts.cancel()

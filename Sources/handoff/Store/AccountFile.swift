@@ -41,7 +41,9 @@ struct AccountRecord: Codable, Equatable {
         switch imapSecurity {
         case "tls": security = .tls
         case "startTLS", "starttls": security = .startTLS
-        default: throw CLIError("The account's imapSecurity must be \"tls\" or \"startTLS\"; plaintext IMAP is not supported.", exitCode: .invalidInput)
+        default:
+            throw CLIError("The account's imapSecurity \(Self.quoted(imapSecurity)) is not a setting this tool knows: use \"tls\" (TLS from the first byte, usually port 993) or \"startTLS\" (usually port 143). Plaintext IMAP is not supported.",
+                           exitCode: .invalidInput)
         }
         do {
             return try AccountMetadata(linkID: AccountLinkID(uuid: uuid), displayName: displayName, emailAddress: emailAddress,
@@ -68,12 +70,45 @@ struct AccountRecord: Codable, Equatable {
         if let unknown = keys.subtracting(inputKeys).subtracting(storeKeys).sorted().first {
             throw CLIError("The account file \(path) has an unknown field \"\(unknown.prefix(40))\"; see 'handoff help send' for its format.", exitCode: .invalidInput)
         }
+        let missing = inputKeys.subtracting(keys).sorted()
+        guard missing.isEmpty else {
+            throw CLIError("The account file \(path) is incomplete: it lacks \(missing.joined(separator: ", ")); see 'handoff help send' for its format.", exitCode: .invalidInput)
+        }
+        let kinds = (try? JSONDecoder().decode([String: JSONKind].self, from: data)) ?? [:]
+        if let field = inputKeys.sorted().first(where: { kinds[$0] != ($0 == "imapPort" ? .wholeNumber : .text) }) {
+            let kind = field == "imapPort" ? "a number such as 993 (not in quotes)" : "text in quotes"
+            throw CLIError("The account file \(path) has the wrong type for \(field): it must be \(kind); see 'handoff help send' for its format.", exitCode: .invalidInput)
+        }
         let record: AccountRecord
         do { record = try JSONDecoder().decode(AccountRecord.self, from: data) } catch {
-            let missing = inputKeys.subtracting(keys).sorted()
-            let detail = missing.isEmpty ? "a field has the wrong type" : "it lacks \(missing.joined(separator: ", "))"
-            throw CLIError("The account file \(path) is incomplete: \(detail); see 'handoff help send' for its format.", exitCode: .invalidInput)
+            throw CLIError("The account file \(path) has a field the account cannot hold (imapPort must be a whole number); see 'handoff help send' for its format.", exitCode: .invalidInput)
         }
         return try record.metadata()
+    }
+
+
+    /// A value from the file, quoted when it is short plain ASCII; otherwise only described,
+    /// so a hostile file cannot write to the terminal.
+    private static func quoted(_ value: String) -> String {
+        let plain = value.count <= 24 && value.unicodeScalars.allSatisfy { $0.isASCII && $0.value >= 0x20 && $0.value < 0x7F }
+        return plain ? "\"\(value)\"" : "(\(value.unicodeScalars.count) characters, not shown)"
+    }
+}
+
+/// What kind of JSON value a field holds, to name a field of the wrong type.
+private enum JSONKind: Decodable, Equatable {
+    case text, wholeNumber, other
+
+    init(from decoder: any Decoder) throws {
+        let value = try decoder.singleValueContainer()
+        if (try? value.decode(String.self)) != nil {
+            self = .text
+        } else if (try? value.decode(Bool.self)) != nil {
+            self = .other
+        } else if (try? value.decode(Int.self)) != nil {
+            self = .wholeNumber
+        } else {
+            self = .other
+        }
     }
 }

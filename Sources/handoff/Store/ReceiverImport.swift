@@ -36,5 +36,5 @@ final class ReceiverImport: Sendable {
 
 /// Accepts every account without contacting its server: `handoff receive --no-validation`.
 private struct UncheckedAccounts: AccountValidator {
-    func validate(_ account: AccountMetadata, credential: SecretBytes) async -> ValidationResult { .valid }
+    func validate(_ account: AccountMetadata, credential: SecretBytes) async -> ValidationResult { .notChecked }
 }

@@ -166,5 +166,5 @@ struct ReceiverStore {
 
 /// Recovery never validates: it only finishes or removes what a crash left.
 private struct NoValidation: AccountValidator {
-    func validate(_ account: AccountMetadata, credential: SecretBytes) async -> ValidationResult { .valid }
+    func validate(_ account: AccountMetadata, credential: SecretBytes) async -> ValidationResult { .notChecked }
 }

@@ -3,9 +3,10 @@ import Foundation
 /// A local attacker that keeps many connections open to a sender's port, reconnecting each
 /// one the sender closes, so that a fixed pool of slots would stay full (issue 10):
 ///
-/// - `silent`: connects and sends nothing;
-/// - `slow`: sends the right tag and then a forged hello one byte every 250 ms (slowloris);
-/// - `taggedSilent`: sends the right tag and then nothing.
+/// - `silent`: connects and sends nothing (not even the admission response);
+/// - `slow`: answers the admission challenge (it saw the QR) and then sends a forged hello one
+///   byte every 250 ms (slowloris);
+/// - `admittedSilent`: answers the admission challenge and then sends nothing.
 ///
 /// It runs on its own thread and measures how long the sender let each kind hold a
 /// connection, and the sender's descriptors and memory meanwhile.
@@ -13,7 +14,7 @@ final class ConnectionFlood: @unchecked Sendable {
     // Safety of @unchecked Sendable: `slots`, `stats` and the samples are only touched by the
     // flood's thread while it runs, and read under `lock` after `stop()`.
     enum Kind: String, CaseIterable, Sendable {
-        case silent, slow, taggedSilent
+        case silent, slow, admittedSilent
     }
 
     /// What one kind of connection achieved.
@@ -49,6 +50,8 @@ final class ConnectionFlood: @unchecked Sendable {
 
     private struct Slot {
         var connection: RawConnection?
+        /// What the slow kind drips: the forged hello.
+        var bytes: [UInt8] = []
         var dripped = 0
         /// The last byte dripped, or the last attempt to connect.
         var lastDrip = ContinuousClock.now - .seconds(1)
@@ -57,7 +60,6 @@ final class ConnectionFlood: @unchecked Sendable {
     let perKind: Int
     private let target: ScannedTarget
     private let senderPID: Int32
-    private let slowBytes: [UInt8]
     private let lock = NSLock()
     private var slots: [Kind: [Slot]] = [:]
     private var report = Report()
@@ -70,7 +72,6 @@ final class ConnectionFlood: @unchecked Sendable {
         self.target = target
         self.senderPID = senderPID
         self.perKind = perKind
-        slowBytes = target.preamble + ScannedTarget.onTheWire(target.forgedHello())
         for kind in Kind.allCases {
             slots[kind] = Array(repeating: Slot(), count: perKind)
             report.kinds[kind] = KindReport()
@@ -134,7 +135,7 @@ final class ConnectionFlood: @unchecked Sendable {
                 if held > report.kinds[kind, default: KindReport()].longestHeldUntilClosed { report.kinds[kind]?.longestHeldUntilClosed = held }
             }
             connection.close()
-            slot = Slot(connection: nil, dripped: 0, lastDrip: .now)
+            slot = Slot(connection: nil, bytes: [], dripped: 0, lastDrip: .now)
         }
         if slot.connection == nil {
             // An attacker gains nothing from reconnecting faster, and this machine is shared.
@@ -154,12 +155,12 @@ final class ConnectionFlood: @unchecked Sendable {
                 report.kinds[kind]?.opened += 1
                 ownPortSet.insert(connection.localPort)
             }
-            if kind == .taggedSilent { connection.writeAll(target.preamble, timeout: .milliseconds(100)) }
-            slot = Slot(connection: connection, dripped: 0, lastDrip: .now)
+            if kind != .silent { _ = target.admit(connection, timeout: .milliseconds(500)) }
+            slot = Slot(connection: connection, bytes: ScannedTarget.onTheWire(target.forgedHello()), dripped: 0, lastDrip: .now)
         }
-        if kind == .slow, let connection = slot.connection, slot.dripped < slowBytes.count,
+        if kind == .slow, let connection = slot.connection, slot.dripped < slot.bytes.count,
            ContinuousClock.now - slot.lastDrip >= .milliseconds(250) {
-            if connection.writeSome([slowBytes[slot.dripped]]) == 1 { slot.dripped += 1 }
+            if connection.writeSome([slot.bytes[slot.dripped]]) == 1 { slot.dripped += 1 }
             slot.lastDrip = .now
         }
         lock.withLock { slots[kind]![index] = slot }

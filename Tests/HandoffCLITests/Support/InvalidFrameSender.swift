@@ -1,6 +1,6 @@
 import Foundation
 
-/// A peer that presents the right tag and then sends invalid frames as fast as the kernel
+/// A peer that passes admission (it saw the QR) and then sends invalid frames as fast as the kernel
 /// takes them: forged hellos for the transfer (right header, random key and MAC) and, every
 /// tenth frame, a frame of an unknown version. When the sender closes the connection it
 /// reconnects and goes on, until `total` whole frames were written.
@@ -55,7 +55,7 @@ final class InvalidFrameSender: @unchecked Sendable {
         while lock.withLock({ running && report.framesWritten < total }) {
             if connection == nil {
                 guard let fresh = RawConnection.connect(port: target.port, timeout: .milliseconds(200)),
-                      fresh.writeAll(target.preamble, timeout: .milliseconds(200)) else {
+                      target.admit(fresh, timeout: .milliseconds(500)) else {
                     usleep(20_000)
                     continue
                 }

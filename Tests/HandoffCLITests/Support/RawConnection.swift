@@ -4,6 +4,7 @@ import Glibc
 import AccountHandoff
 import AccountHandoffTransport
 import Foundation
+import Testing
 
 /// A plain TCP connection to a loopback port, written by hand the way a hostile local
 /// program would: no library framing unless the test builds it, non-blocking I/O, and
@@ -82,6 +83,26 @@ final class RawConnection: @unchecked Sendable {
         return true
     }
 
+    /// Reads exactly `count` bytes within `timeout`; `nil` when the peer closed first or the
+    /// time ran out.
+    func read(exactly count: Int, timeout: Duration = .seconds(2)) -> [UInt8]? {
+        let deadline = ContinuousClock.now + timeout
+        var bytes: [UInt8] = []
+        while bytes.count < count, !isClosed {
+            var buffer = [UInt8](repeating: 0, count: count - bytes.count)
+            let received = buffer.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress, $0.count, Int32(MSG_DONTWAIT)) }
+            if received > 0 {
+                bytes += buffer[0..<received]
+                continue
+            }
+            if received == 0 { return nil }
+            guard errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR, ContinuousClock.now < deadline else { return nil }
+            var entry = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
+            _ = poll(&entry, 1, 20)
+        }
+        return bytes.count == count ? bytes : nil
+    }
+
     /// Whether the peer has closed (or reset) the connection; reads and drops anything it sent.
     func peerHasClosed() -> Bool {
         guard !isClosed else { return true }
@@ -112,19 +133,33 @@ final class RawConnection: @unchecked Sendable {
     }
 }
 
-/// What a hostile program needs from a transfer code it saw: where to connect, the tag, the
-/// transfer ID (all public: they are in the QR).
+/// What a hostile program needs from a transfer code it saw: where to connect, the transport
+/// keys that pass admission (Spec 11.3, 11.4) and the transfer ID (all derived from the QR).
 struct ScannedTarget {
     let port: UInt16
-    let preamble: [UInt8]
+    let keys: TransportKeys
     let transferID: TransferID
 
     init(code: String) throws {
         let payload = try SessionPayload(text: code)
         let rendezvous = try TCPRendezvous(token: payload.rendezvous)
-        port = rendezvous.port
-        preamble = rendezvous.preamble
+        port = try #require(rendezvous.direct).port
+        keys = try TransportKeys(payload: payload)
         transferID = payload.transferID
+    }
+
+    /// The admission response to the challenge on `connection`, as someone who saw the QR
+    /// answers; `nil` when no challenge came within `timeout`.
+    func response(on connection: RawConnection, timeout: Duration = .seconds(2)) -> [UInt8]? {
+        guard let challenge = connection.read(exactly: Admission.challengeByteCount, timeout: timeout),
+              case .answer(let response) = Admission.answer(challenge, keys: keys) else { return nil }
+        return response
+    }
+
+    /// Reads the challenge on `connection` and answers it; whether that worked.
+    func admit(_ connection: RawConnection, timeout: Duration = .seconds(2)) -> Bool {
+        guard let response = response(on: connection, timeout: timeout) else { return false }
+        return connection.writeAll(response, timeout: timeout)
     }
 
     /// A forged hello for this transfer: the right header, a random key and a random MAC.

@@ -1,6 +1,8 @@
 import AccountHandoff
 import AccountHandoffReferenceStore
+import AccountHandoffTransport
 import Foundation
+import Testing
 
 /// A per-test directory with an account file, a password file (mode 0600) and store paths.
 struct Scratch {
@@ -76,24 +78,28 @@ struct Scratch {
     }
 
     /// `send` arguments with the password file, no terminal QR, and `lifetime` seconds.
-    func sendArguments(_ extra: [String] = [], lifetime: Int = 60) -> [String] {
-        ["send", "--account", accountFile.path, "--password-file", passwordFile.path, "--lifetime", String(lifetime), "--no-qr"] + extra
+    /// `send` arguments; without the local-authentication gate unless `gated` (then start it
+    /// with ``CLIGate/start(_:writing:)``).
+    func sendArguments(_ extra: [String] = [], lifetime: Int = 60, gated: Bool = false) -> [String] {
+        ["send", "--account", accountFile.path, "--password-file", passwordFile.path, "--lifetime", String(lifetime), "--no-qr"]
+            + (gated ? [] : ["--no-local-auth"]) + extra
     }
 
     /// `receive` arguments for `store` (default: ``store``); the code goes on standard input.
     /// The scratch account's server (imap.example.org) does not exist, so validation is
     /// skipped unless `validated` (the Dovecot tests validate for real).
-    func receiveArguments(_ extra: [String] = [], store: URL? = nil, validated: Bool = false) -> [String] {
-        ["receive", "--store", (store ?? self.store).path] + (validated ? [] : ["--no-validation"]) + extra
+    func receiveArguments(_ extra: [String] = [], store: URL? = nil, validated: Bool = false, gated: Bool = false) -> [String] {
+        ["receive", "--store", (store ?? self.store).path] + (gated ? [] : ["--no-local-auth"])
+            + (validated ? [] : ["--no-validation"]) + extra
     }
 
     /// A transfer code naming 127.0.0.1:9 (where nobody listens) whose expiry is `expiresIn`
     /// seconds from now (negative: in the past).
-    static func code(expiresIn seconds: TimeInterval, port: UInt16 = 9, tag: [UInt8] = [1, 2, 3, 4, 5, 6]) throws -> (text: String, payload: SessionPayload) {
+    static func code(expiresIn seconds: TimeInterval, port: UInt16 = 9) throws -> (text: String, payload: SessionPayload) {
         let account = try AccountMetadata(linkID: AccountLinkID(uuid: UUID()), displayName: "Old", emailAddress: "old@example.org",
                                           username: "old", imapHost: "imap.example.org", imapPort: 993, imapSecurity: .tls)
         let lifetime = SenderConfiguration.standard.lifetime
-        let rendezvous = try RendezvousToken(bytes: [UInt8(port >> 8), UInt8(port & 0xFF)] + tag)
+        let rendezvous = try #require(TCPRendezvous(address: .loopback, port: port)).token
         let sender = try HandoffSender.start(account: account, rendezvous: rendezvous, random: SystemRandomSource(),
                                              now: Date().addingTimeInterval(seconds - TimeInterval(lifetime)))
         return (sender.payload.text, sender.payload)

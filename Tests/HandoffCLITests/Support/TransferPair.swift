@@ -3,10 +3,30 @@ import Testing
 
 /// What the CLI asks, as the tests wait for it.
 enum Asked {
-    /// Ends the code question on both sides.
-    static let codeQuestion = "[code/yes/no/cancel] "
-    /// Ends the sender's question before the password leaves.
-    static let passwordQuestion = "to the receiving device now? [yes/no/cancel] "
+    /// Ends the sender's question for the code the receiving device shows.
+    static let codeQuestion = "[code/no/cancel] "
+    /// Ends the receiver's question whether to import the offered account.
+    static let importQuestion = "[yes/no/cancel] "
+    /// Ends the local-authentication gate's question for the login password.
+    static let loginPassword = "[login password] "
+}
+
+extension HandoffProcess {
+    /// Plays the person at an interactive `handoff demo`: types the code the receiving side
+    /// shows into the sending side, accepts, and gives each gate the demo's login password,
+    /// each answer once its question is on screen. `false` when a question never came.
+    func walkThroughDemo() async -> Bool {
+        guard let shown = await shortCode(),
+              await waitForOutput(containing: Asked.codeQuestion) != nil else { return false }
+        write(shown + "\n")
+        guard await waitForOutput(containing: Asked.importQuestion) != nil else { return false }
+        write("yes\n")
+        for gate in 1...2 {
+            guard await waitForOutput(containing: Asked.loginPassword, count: gate) else { return false }
+            write("demo-login\n")
+        }
+        return true
+    }
 }
 
 /// A `handoff send` and a `handoff receive` on 127.0.0.1, started the way a person starts
@@ -17,45 +37,45 @@ struct TransferPair {
     let code: String
 
     /// Starts the sender, reads its code, starts the receiver and types the code into it.
+    /// With a `gate`, both run the local-authentication gate (PAM under pam_wrapper).
     static func start(_ scratch: Scratch, sender senderExtra: [String] = [], receiver receiverExtra: [String] = [],
-                      store: URL? = nil, validated: Bool = false) async throws -> TransferPair {
-        let sender = try HandoffProcess(scratch.sendArguments(senderExtra))
+                      store: URL? = nil, validated: Bool = false, gate: CLIGate? = nil) async throws -> TransferPair {
+        let senderArguments = scratch.sendArguments(senderExtra, gated: gate != nil)
+        let sender = try gate?.start(senderArguments) ?? HandoffProcess(senderArguments)
         guard let code = await sender.transferCode() else {
             let failed = await sender.finish(timeout: .seconds(1))
             throw PairFailure(message: "the sender printed no transfer code: \(failed.all)")
         }
-        let receiver = try HandoffProcess(scratch.receiveArguments(receiverExtra, store: store, validated: validated))
-        receiver.write(code + "\n")
+        let receiverArguments = scratch.receiveArguments(receiverExtra, store: store, validated: validated, gated: gate != nil)
+        let receiver: HandoffProcess
+        if let gate {
+            receiver = try gate.start(receiverArguments, writing: code + "\n")
+        } else {
+            receiver = try HandoffProcess(receiverArguments)
+            receiver.write(code + "\n")
+        }
         return TransferPair(sender: sender, receiver: receiver, code: code)
     }
 
-    /// Each person types the code the other device shows; then the sender approves sending
-    /// the password.
+    /// The sending person types the code the receiving device shows; the receiving person
+    /// accepts the account (the gates are off: the scratch runs with --no-local-auth).
     func confirmByTypingCodes() async throws {
-        try await confirmCodes()
-        try #require(await sender.waitForOutput(containing: Asked.passwordQuestion) != nil, "the sender never asked for the password")
-        sender.write("yes\n")
+        try await senderTypesTheReceiversCode()
+        try await receiverAccepts()
     }
 
-    /// Each person types the code the other device shows (the sender first, as it must
-    /// confirm before the offer travels).
-    func confirmCodes() async throws {
+    /// The sending person types the code the receiving device shows.
+    func senderTypesTheReceiversCode() async throws {
         // The receiver first: when it fails to join, the sender would wait until its expiry.
-        let shownByReceiver = try #require(await receiver.shortCode(), "the receiver showed no code")
-        let shownBySender = try #require(await sender.shortCode(), "the sender showed no code")
-        try #require(await sender.waitForOutput(containing: Asked.codeQuestion) != nil)
-        sender.write(shownByReceiver + "\n")
-        try #require(await receiver.waitForOutput(containing: Asked.codeQuestion) != nil, "the receiver was never asked")
-        receiver.write(shownBySender + "\n")
+        let shown = try #require(await receiver.shortCode(), "the receiver showed no code")
+        try #require(await sender.waitForOutput(containing: Asked.codeQuestion) != nil, "the sender never asked for the code")
+        sender.write(shown + "\n")
     }
 
-    /// After the sender confirmed: the receiver types the sender's code, the sender approves.
-    func receiverConfirmsAndSenderApproves() async throws {
-        let shownBySender = try #require(await sender.shortCode(), "the sender showed no code")
-        try #require(await receiver.waitForOutput(containing: Asked.codeQuestion) != nil, "the receiver was never asked")
-        receiver.write(shownBySender + "\n")
-        try #require(await sender.waitForOutput(containing: Asked.passwordQuestion) != nil, "the sender never asked for the password")
-        sender.write("yes\n")
+    /// The receiving person accepts the offered account.
+    func receiverAccepts() async throws {
+        try #require(await receiver.waitForOutput(containing: Asked.importQuestion) != nil, "the receiver was never asked to import")
+        receiver.write("yes\n")
     }
 
     /// Both results, the receiver's first.

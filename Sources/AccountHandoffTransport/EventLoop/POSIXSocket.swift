@@ -6,9 +6,11 @@ import Darwin
 #endif
 
 /// One TCP socket file descriptor in non-blocking mode, owned by this object: closed exactly
-/// once, by ``close()`` or ``closeGracefully(linger:)``, or at the latest when released.
-/// All waiting goes through `poll`, so every call has a deadline.
-final class POSIXSocket {
+/// once, by ``close()`` or ``closeListening()``, or at the latest when released. Nothing here
+/// waits: the ``EventLoop`` says when a socket is ready.
+final class POSIXSocket: @unchecked Sendable {
+    // Safety of @unchecked Sendable: one thread at a time owns it; it moves to the event
+    // loop's thread with the connection it belongs to, and stays there.
     private(set) var descriptor: Int32
     var isOpen: Bool { descriptor >= 0 }
 
@@ -21,10 +23,10 @@ final class POSIXSocket {
     // MARK: Creating
 
     /// A new non-blocking IPv4 stream socket, closed on exec: a program the app starts while a
-    /// transfer is pending must not keep its port or connection open.
+    /// transfer is pending must not keep its port or connection open (Spec 8.3).
     static func makeTCP() throws(TransportError) -> POSIXSocket {
         #if canImport(Glibc)
-        let type = Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue)
+        let type = Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue) | Int32(SOCK_NONBLOCK.rawValue)
         #else
         let type = SOCK_STREAM
         #endif
@@ -35,7 +37,8 @@ final class POSIXSocket {
         return created
     }
 
-    /// Takes ownership of an accepted descriptor.
+    /// Takes ownership of a connected or accepted descriptor (for example one end of a relayed
+    /// connection, Spec 11.7) and makes it close-on-exec and non-blocking if it is not already.
     static func adopt(_ descriptor: Int32) throws(TransportError) -> POSIXSocket {
         let adopted = POSIXSocket(descriptor: descriptor)
         try adopted.configure()
@@ -58,7 +61,7 @@ final class POSIXSocket {
 
     // MARK: Addresses
 
-    private static func socketAddress(_ address: IPv4Address, _ port: UInt16) -> sockaddr_in {
+    static func socketAddress(_ address: IPv4Address, _ port: UInt16) -> sockaddr_in {
         var storage = sockaddr_in()
         #if canImport(Darwin)
         storage.sin_len = UInt8(MemoryLayout<sockaddr_in>.size)
@@ -97,8 +100,14 @@ final class POSIXSocket {
         return UInt16(bigEndian: storage.sin_port)
     }
 
-    /// Connects to `address:port`, waiting at most `timeout`.
-    func connect(address: IPv4Address, port: UInt16, timeout: Duration) throws(TransportError) {
+    // MARK: Connecting
+
+    /// Starts connecting to `address:port`: `true` when already connected (possible on
+    /// loopback), `false` when the socket becomes writable once the attempt ends (then call
+    /// ``finishConnect()``).
+    ///
+    /// - Throws: ``TransportError/connectionRefused`` and other immediate failures.
+    func startConnect(address: IPv4Address, port: UInt16) throws(TransportError) -> Bool {
         var storage = Self.socketAddress(address, port)
         let status = withUnsafePointer(to: &storage) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
@@ -109,21 +118,28 @@ final class POSIXSocket {
                 #endif
             }
         }
-        if status != 0 {
-            guard errno == EINPROGRESS else { throw Self.connectFailure(errno) }
-            guard try wait(for: Int16(POLLOUT), until: .now + timeout) else { throw .timedOut }
-            var failure: Int32 = 0
-            var length = socklen_t(MemoryLayout<Int32>.size)
-            guard getsockopt(descriptor, SOL_SOCKET, SO_ERROR, &failure, &length) == 0 else {
-                throw .system(operation: "getsockopt", errno: errno)
-            }
-            guard failure == 0 else { throw Self.connectFailure(failure) }
+        if status == 0 { return true }
+        guard errno == EINPROGRESS || errno == EINTR else { throw Self.connectFailure(errno) }
+        return false
+    }
+
+    /// The outcome of a connection attempt once the socket turned writable.
+    ///
+    /// - Throws: ``TransportError/connectionRefused``, ``TransportError/timedOut`` and others.
+    func finishConnect() throws(TransportError) {
+        var failure: Int32 = 0
+        var length = socklen_t(MemoryLayout<Int32>.size)
+        guard getsockopt(descriptor, SOL_SOCKET, SO_ERROR, &failure, &length) == 0 else {
+            throw .system(operation: "getsockopt", errno: errno)
         }
+        guard failure == 0 else { throw Self.connectFailure(failure) }
     }
 
     private static func connectFailure(_ code: Int32) -> TransportError {
         code == ECONNREFUSED ? .connectionRefused : code == ETIMEDOUT ? .timedOut : .system(operation: "connect", errno: code)
     }
+
+    // MARK: Accepting
 
     /// What one `accept` call gave.
     enum AcceptOutcome {
@@ -135,7 +151,7 @@ final class POSIXSocket {
         case outOfResources
     }
 
-    /// Accepts one pending connection.
+    /// Accepts one pending connection, close-on-exec and non-blocking from birth on Linux.
     ///
     /// - Throws: only when the listening socket itself is unusable.
     func accept() throws(TransportError) -> AcceptOutcome {
@@ -161,81 +177,50 @@ final class POSIXSocket {
         }
     }
 
-    // MARK: Waiting, reading, writing
+    // MARK: Reading and writing
 
-    /// Waits until the socket is ready for `events` or `deadline` passes; `true` when ready
-    /// (an error or hang-up counts as ready, so the next call reports it).
-    func wait(for events: Int16, until deadline: ContinuousClock.Instant) throws(TransportError) -> Bool {
+    /// Reads what is available, at most `maximum` bytes: bytes, an empty array at end of
+    /// stream, or `nil` when nothing is available yet.
+    ///
+    /// - Throws: ``TransportError/closedByPeer`` on a reset, other errors as `system`.
+    func readAvailable(maximum: Int) throws(TransportError) -> [UInt8]? {
         guard isOpen else { throw .closedLocally }
-        while true {
-            var entry = pollfd(fd: descriptor, events: events, revents: 0)
-            let status = poll(&entry, 1, Self.milliseconds(until: deadline))
-            if status > 0 { return true }
-            if status == 0 { return false }
-            guard errno == EINTR else { throw .system(operation: "poll", errno: errno) }
-        }
-    }
-
-    /// Milliseconds from now to `deadline`, rounded up, clamped to 0...Int32.max.
-    static func milliseconds(until deadline: ContinuousClock.Instant) -> Int32 {
-        let remaining = ContinuousClock.now.duration(to: deadline)
-        guard remaining > .zero else { return 0 }
-        let (seconds, attoseconds) = remaining.components
-        let total = seconds * 1000 + (attoseconds + 999_999_999_999_999) / 1_000_000_000_000_000
-        return Int32(clamping: total)
-    }
-
-    /// Reads what is available: bytes, an empty array at end of stream, or `nil` when nothing
-    /// is available yet.
-    func readAvailable(maximum: Int = 8192) throws(TransportError) -> [UInt8]? {
-        guard isOpen else { throw .closedLocally }
-        var buffer = [UInt8](repeating: 0, count: maximum)
+        var buffer = [UInt8](repeating: 0, count: max(1, maximum))
         let count = buffer.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress, $0.count, 0) }
         if count > 0 { return Array(buffer[0..<count]) }
         if count == 0 { return [] }
         if errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR { return nil }
-        if errno == ECONNRESET { throw .closedByPeer }
+        if errno == ECONNRESET || errno == ETIMEDOUT { throw .closedByPeer }
         throw .system(operation: "recv", errno: errno)
     }
 
-    /// Writes all of `bytes`, waiting for buffer space at most until `deadline`.
-    func writeAll(_ bytes: [UInt8], until deadline: ContinuousClock.Instant) throws(TransportError) {
+    /// Writes as much of `bytes` as the kernel takes now; the count written (0 when the
+    /// buffer is full).
+    ///
+    /// - Throws: ``TransportError/closedByPeer`` when the peer is gone, other errors as `system`.
+    func writeSome(_ bytes: ArraySlice<UInt8>) throws(TransportError) -> Int {
         guard isOpen else { throw .closedLocally }
         #if canImport(Glibc)
         let flags = Int32(MSG_NOSIGNAL)
         #else
         let flags: Int32 = 0
         #endif
-        var offset = 0
-        while offset < bytes.count {
-            let written = bytes.withUnsafeBytes { send(descriptor, $0.baseAddress! + offset, $0.count - offset, flags) }
-            if written > 0 {
-                offset += written
-                continue
-            }
-            if errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR {
-                guard try wait(for: Int16(POLLOUT), until: deadline) else { throw .timedOut }
-                continue
-            }
-            if errno == EPIPE || errno == ECONNRESET { throw .closedByPeer }
-            throw .system(operation: "send", errno: errno)
+        let written = bytes.withUnsafeBytes { send(descriptor, $0.baseAddress, $0.count, flags) }
+        if written >= 0 { return written }
+        if errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR { return 0 }
+        if errno == EPIPE || errno == ECONNRESET { throw .closedByPeer }
+        throw .system(operation: "send", errno: errno)
+    }
+
+    /// Discards up to `chunks` reads of what is already readable (unread input would make a
+    /// close a reset that can destroy bytes still in flight to the peer).
+    func discardReadable(chunks: Int = 4) {
+        for _ in 0..<chunks {
+            guard let chunk = try? readAvailable(maximum: 4096), !chunk.isEmpty else { return }
         }
     }
 
     // MARK: Closing
-
-    /// A clean close: stops sending (the peer reads end of stream after every byte already
-    /// written), reads and discards what the peer still sends until it closes or `linger`
-    /// passes, then closes. Draining first avoids a reset that could destroy bytes in flight.
-    func closeGracefully(linger: Duration) {
-        guard isOpen else { return }
-        shutdownWrite()
-        let deadline = ContinuousClock.now + linger
-        while (try? wait(for: Int16(POLLIN), until: deadline)) == true {
-            guard let chunk = try? readAvailable(), chunk != [] else { break }
-        }
-        close()
-    }
 
     /// Stops sending: the peer reads end of stream after every byte already written.
     func shutdownWrite() {
@@ -252,7 +237,8 @@ final class POSIXSocket {
         close()
     }
 
-    /// Closes at once. Idempotent.
+    /// Closes at once. Idempotent. A socket registered with an ``EventLoop`` must be
+    /// unregistered first (``LoopSocket`` does both).
     func close() {
         guard descriptor >= 0 else { return }
         #if canImport(Glibc)

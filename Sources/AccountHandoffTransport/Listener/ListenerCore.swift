@@ -1,0 +1,563 @@
+import AccountHandoff
+
+/// The state and the work of a ``FrameListener``, on the loop thread only: accepting,
+/// admission (Spec 11.4), reading one frame per connection as the session asks for events,
+/// the hello gate, deadlines and eviction (Spec 11.6).
+final class ListenerCore: PollHandler, DeadlineTarget, @unchecked Sendable {
+    // Safety of @unchecked Sendable: it is handed to the event loop's thread and only ever
+    // touched there (``FrameListener`` passes it into `EventLoop.execute`).
+    /// What the session is handed next.
+    private enum Event {
+        case frame(Int)
+        case left(Int)
+    }
+
+    /// A driver waiting in ``FrameListener/receive()``.
+    private struct Waiter {
+        let identifier: UInt64
+        let continuation: CheckedContinuation<FrameChannelEvent?, any Error>
+    }
+
+    let loop: EventLoop
+    let configuration: TransportConfiguration
+    let capacity: Int
+    private let listening: POSIXSocket
+    private var listeningToken: UInt64?
+    private let random = SystemRandomSource()
+
+    private var keys: TransportKeys?
+    private var connections: [Int: InboundConnection] = [:]
+    /// Connections the driver closed after sending to them, lingering so the bytes arrive.
+    private var lingering: [ObjectIdentifier: LoopConnection] = [:]
+    private var nextIdentifier = 1
+    /// Events of bound connections go first, so a flood never delays the receiver's frames.
+    private var boundEvents: [Event] = []
+    private var events: [Event] = []
+    private var waitingHellos: [Int] = []
+    private var gate: HelloRateGate
+    /// The connection whose frame the session holds.
+    private var withSession: Int?
+    private var waiter: Waiter?
+    private var closed = false
+    private var failure: TransportError?
+    private var closeWaiters: [CheckedContinuation<Void, Never>] = []
+    private var acceptPausedUntil: ContinuousClock.Instant?
+    private var pendingWake: ContinuousClock.Instant?
+
+    private(set) var statistics = ListenerStatistics()
+    /// The largest number of bytes any connection buffered at once (test hook).
+    private(set) var peakBufferedByteCount = 0
+    /// The most events queued for the session at once (test hook).
+    private(set) var peakQueuedEventCount = 0
+
+    init(loop: EventLoop, listening: POSIXSocket, configuration: TransportConfiguration, capacity: Int, keys: TransportKeys?) {
+        self.loop = loop
+        self.listening = listening
+        self.configuration = configuration
+        self.capacity = capacity
+        self.keys = keys
+        gate = HelloRateGate(perSecond: configuration.hellosPerSecond)
+    }
+
+    /// Starts accepting (on the loop thread).
+    func start() {
+        do { listeningToken = try loop.register(listening.descriptor, interest: .readable, handler: self) } catch {
+            fail(error)
+        }
+    }
+
+    var openConnectionCount: Int { connections.count }
+    /// The listening socket's and the connections' descriptors, for tests.
+    var descriptors: [Int32] { [listening.descriptor] + connections.values.map(\.link.socket.descriptor) }
+    var boundConnections: [FramePeer] { connections.values.filter(\.isBound).map(\.peer).sorted { $0.id < $1.id } }
+
+    // MARK: Keys (Spec 11.8)
+
+    /// Serves `keys` from now on. Connections challenged or admitted under other keys, and not
+    /// bound, belong to a QR that is gone: they are closed.
+    func setKeys(_ newKeys: TransportKeys) {
+        if let keys, keys.sessionHint == newKeys.sessionHint { return }
+        let renewing = keys != nil
+        keys = newKeys
+        let now = ContinuousClock.now
+        for connection in connections.values.sorted(by: { $0.identifier < $1.identifier }) {
+            switch connection.stage {
+            case .awaitingKeys:
+                challenge(connection)
+            case .challenged, .admitted:
+                guard renewing else { continue }
+                statistics.closedForRenewal += 1
+                end(connection, reporting: connection.knownToSession)
+            case .bound:
+                break
+            }
+        }
+        deliver(now: now)
+    }
+
+    // MARK: Accepting
+
+    func handle(_ event: PollEvent) {
+        guard !closed else { return }
+        for _ in 0..<max(1, capacity / 8) {
+            let outcome: POSIXSocket.AcceptOutcome
+            do { outcome = try listening.accept() } catch {
+                fail(error)
+                return
+            }
+            switch outcome {
+            case .accepted(let socket):
+                take(socket)
+            case .noneWaiting:
+                return
+            case .outOfResources:
+                // Out of descriptors: free one of ours if we can, or rest a moment rather than spin.
+                if !evictOne() {
+                    pauseAccepting()
+                    return
+                }
+            }
+        }
+    }
+
+    /// Serves a connected socket: one just accepted, or one end of a relayed connection
+    /// (Spec 11.7), which is admitted exactly like an accepted one.
+    func take(_ socket: POSIXSocket) {
+        guard !closed else {
+            socket.close()
+            return
+        }
+        if connections.count + lingering.count >= capacity, !evictOne() {
+            socket.discardReadable()
+            socket.close()  // every slot is bound or has a frame with the session
+            statistics.refusedAtCapacity += 1
+            return
+        }
+        let link: LoopConnection
+        do { link = try LoopConnection(loop: loop, socket: socket) } catch { return }
+        let now = ContinuousClock.now
+        let connection = InboundConnection(identifier: nextIdentifier, link: link,
+                                           admissionDeadline: now + configuration.admissionTimeout, owner: self)
+        nextIdentifier += 1
+        link.delegate = connection
+        connections[connection.identifier] = connection
+        statistics.accepted += 1
+        statistics.peakOpenConnections = max(statistics.peakOpenConnections, connections.count + lingering.count)
+        connection.scheduleWake(at: connection.admissionDeadline)
+        if keys != nil { challenge(connection) }
+    }
+
+    private func pauseAccepting() {
+        guard let token = listeningToken else { return }
+        try? loop.setInterest(listening.descriptor, token: token, interest: [])
+        let resume = ContinuousClock.now + .milliseconds(100)
+        acceptPausedUntil = resume
+        scheduleWake(at: resume)
+    }
+
+    // MARK: Admission (Spec 11.4)
+
+    private func challenge(_ connection: InboundConnection) {
+        guard let keys else { return }
+        var nonce = [UInt8](repeating: 0, count: TransportKeys.challengeNonceByteCount)
+        nonce.withUnsafeMutableBytes { random.fill($0) }
+        connection.stage = .challenged(nonce: nonce, keys: keys, received: [])
+        connection.link.write(Admission.challenge(keys: keys, nonce: nonce), deadline: connection.admissionDeadline)
+        connection.link.setReading(true)
+    }
+
+    func readable(_ connection: InboundConnection) {
+        guard connections[connection.identifier] === connection else { return }
+        if case .challenged(let nonce, let keys, var received) = connection.stage {
+            let chunk: [UInt8]?
+            do { chunk = try connection.link.read(maximum: Admission.responseByteCount - received.count) } catch {
+                refuse(connection)
+                return
+            }
+            guard let chunk else { return }
+            // A stray or hostile connection is dropped at its first wrong byte of the magic.
+            let magicEnd = min(Admission.responseMagic.count, received.count + chunk.count)
+            guard !chunk.isEmpty,
+                  (received + chunk).prefix(magicEnd).elementsEqual(Admission.responseMagic.prefix(magicEnd)) else {
+                refuse(connection)
+                return
+            }
+            received += chunk
+            connection.peakBufferedByteCount = max(connection.peakBufferedByteCount, received.count)
+            guard received.count == Admission.responseByteCount else {
+                connection.stage = .challenged(nonce: nonce, keys: keys, received: received)
+                return
+            }
+            guard Admission.accepts(received, keys: keys, nonce: nonce) else {
+                refuse(connection)
+                return
+            }
+            let now = ContinuousClock.now
+            connection.stage = .admitted
+            connection.bindBudget = configuration.bindTimeout
+            connection.bindRunningSince = now
+            connection.scheduleWake(at: now + configuration.bindTimeout)
+            statistics.admitted += 1
+        }
+        guard !connection.isBeforeAdmission else { return }
+        readFrame(connection)
+    }
+
+    private func refuse(_ connection: InboundConnection) {
+        statistics.refusedAdmission += 1
+        end(connection, reporting: false)
+    }
+
+    // MARK: Frames
+
+    /// Reads until one whole frame arrived or the socket has nothing more; never more than
+    /// the frame still needs, so a connection holds at most one frame and its prefix.
+    private func readFrame(_ connection: InboundConnection) {
+        guard connection.frameState == .none else { return }
+        while true {
+            do throws(TransportError) {
+                guard let chunk = try connection.link.read(maximum: connection.decoder.bytesToCompleteFrame) else { return }
+                guard !chunk.isEmpty else { throw .closedByPeer }
+                connection.decoder.append(chunk)
+                connection.peakBufferedByteCount = max(connection.peakBufferedByteCount, connection.decoder.bufferedByteCount)
+                peakBufferedByteCount = max(peakBufferedByteCount, connection.peakBufferedByteCount)
+                if connection.frameStart == nil {
+                    let now = ContinuousClock.now
+                    connection.frameStart = now
+                    connection.scheduleWake(at: now + configuration.readTimeout)
+                }
+                if let frame = try connection.decoder.nextFrame() {
+                    connection.frameStart = nil
+                    arrived(frame, on: connection)
+                    return
+                }
+            } catch {
+                end(connection, reporting: connection.knownToSession)
+                return
+            }
+        }
+    }
+
+    /// A whole frame: it waits for the session (a hello of an unbound connection for its turn
+    /// at the gate), and the connection is not read again until the session is done with it.
+    private func arrived(_ frame: [UInt8], on connection: InboundConnection) {
+        let now = ContinuousClock.now
+        let isHello = frame.count >= 2 && frame[1] == MessageType.hello.rawValue
+        if isHello, connection.isAdmitted {
+            guard connection.helloCount == 0 else {
+                statistics.closedForSecondHello += 1
+                end(connection, reporting: connection.knownToSession)
+                return
+            }
+            connection.helloCount = 1
+            connection.frameState = .waitingAsHello(since: now)
+            waitingHellos.append(connection.identifier)
+            statistics.hellosWaiting += 1
+            statistics.peakHellosWaiting = max(statistics.peakHellosWaiting, statistics.hellosWaiting)
+        } else {
+            connection.frameState = .queued
+            if connection.isBound { boundEvents.append(.frame(connection.identifier)) } else { events.append(.frame(connection.identifier)) }
+        }
+        connection.frame = frame
+        connection.link.setReading(false)
+        connection.stopBindClock(now: now)
+        peakQueuedEventCount = max(peakQueuedEventCount, boundEvents.count + events.count + waitingHellos.count)
+        deliver(now: now)
+    }
+
+    // MARK: The session's side
+
+    /// The driver asks for the next event: the frame it had is processed now.
+    func receive(_ identifier: UInt64, _ continuation: CheckedContinuation<FrameChannelEvent?, any Error>) {
+        if let failure {
+            continuation.resume(throwing: failure)
+            return
+        }
+        guard !closed else {
+            continuation.resume(returning: nil)
+            return
+        }
+        guard waiter == nil else {
+            continuation.resume(throwing: TransportError.closedLocally)  // one reader at a time
+            return
+        }
+        let now = ContinuousClock.now
+        sessionFinishedFrame(now: now)
+        waiter = Waiter(identifier: identifier, continuation: continuation)
+        deliver(now: now)
+    }
+
+    func cancelReceive(_ identifier: UInt64) {
+        guard let waiter, waiter.identifier == identifier else { return }
+        self.waiter = nil
+        waiter.continuation.resume(throwing: CancellationError())
+    }
+
+    private func sessionFinishedFrame(now: ContinuousClock.Instant) {
+        guard let identifier = withSession else { return }
+        withSession = nil
+        guard let connection = connections[identifier], connection.frameState == .withSession else { return }
+        connection.frameState = .none
+        connection.startBindClock(now: now)
+        if let deadline = connection.nextDeadline(readTimeout: configuration.readTimeout) { connection.scheduleWake(at: deadline) }
+        connection.link.setReading(true)
+    }
+
+    /// Hands the next event to a waiting driver, if there is one and an event may go.
+    private func deliver(now: ContinuousClock.Instant) {
+        guard let waiter, let event = nextEvent(now: now) else { return }
+        self.waiter = nil
+        waiter.continuation.resume(returning: event)
+    }
+
+    private func nextEvent(now: ContinuousClock.Instant) -> FrameChannelEvent? {
+        if !boundEvents.isEmpty { return handOver(boundEvents.removeFirst()) }
+        if !events.isEmpty { return handOver(events.removeFirst()) }
+        guard let identifier = waitingHellos.first else { return nil }
+        if let opening = gate.nextOpening(now: now) {
+            scheduleWake(at: opening)
+            return nil
+        }
+        waitingHellos.removeFirst()
+        gate.record(now)
+        statistics.hellosHandedOver += 1
+        statistics.hellosWaiting -= 1
+        if let connection = connections[identifier], case .waitingAsHello(let since) = connection.frameState {
+            statistics.longestHelloWait = max(statistics.longestHelloWait, now - since)
+        }
+        return handOver(.frame(identifier))
+    }
+
+    private func handOver(_ event: Event) -> FrameChannelEvent? {
+        switch event {
+        case .left(let identifier):
+            return .peerLeft(FramePeer(id: identifier))
+        case .frame(let identifier):
+            guard let connection = connections[identifier], let frame = connection.frame else { return nil }
+            connection.frame = nil
+            connection.frameState = .withSession
+            connection.knownToSession = true
+            withSession = identifier
+            statistics.framesHandedOver += 1
+            return .frame(frame, from: connection.peer)
+        }
+    }
+
+    func bind(_ peer: FramePeer) {
+        guard let connection = connections[peer.id], connection.isAdmitted,
+              connections.values.count(where: \.isBound) < FrameListener.maximumBoundConnections else { return }
+        connection.stage = .bound
+        connection.bindRunningSince = nil
+    }
+
+    func noteIgnoredFrame(from peer: FramePeer) {
+        guard let connection = connections[peer.id], connection.isAdmitted else { return }
+        connection.ignoredFrameCount += 1
+        guard connection.ignoredFrameCount >= configuration.maximumIgnoredFrames else { return }
+        statistics.closedForIgnoredFrames += 1
+        end(connection, reporting: false)
+    }
+
+    func send(_ frame: [UInt8], to peer: FramePeer, _ continuation: CheckedContinuation<Void, any Error>) {
+        guard !closed, let connection = connections[peer.id], connection.link.isOpen else {
+            continuation.resume(throwing: TransportError.closedLocally)
+            return
+        }
+        let bytes: [UInt8]
+        do { bytes = try FrameStream.encode(frame) } catch {
+            continuation.resume(throwing: error)
+            return
+        }
+        connection.link.write(bytes, deadline: .now + configuration.writeTimeout) { failure in
+            if let failure { continuation.resume(throwing: failure) } else { continuation.resume() }
+        }
+    }
+
+    /// Closes one connection for the driver: no event follows for it. One that was sent
+    /// frames lingers so they reach the peer.
+    func disconnect(_ peer: FramePeer) {
+        guard let connection = connections[peer.id] else { return }
+        forget(connection)
+        let link = connection.link
+        guard link.hasWritten else {
+            link.closeNow()
+            return
+        }
+        let key = ObjectIdentifier(link)
+        lingering[key] = link
+        link.closeGracefully(linger: configuration.closeLinger) { [weak self] in
+            self?.lingering[key] = nil
+            self?.finishClosingIfDone()
+        }
+    }
+
+    /// Stops listening and closes every connection, those that were sent frames cleanly;
+    /// `completion` runs once all are closed.
+    func close(_ completion: CheckedContinuation<Void, Never>) {
+        closeWaiters.append(completion)
+        guard !closed else {
+            finishClosingIfDone()
+            return
+        }
+        closed = true
+        stopListening()
+        if let waiter {
+            self.waiter = nil
+            waiter.continuation.resume(returning: nil)
+        }
+        for connection in connections.values.sorted(by: { $0.identifier < $1.identifier }) {
+            forget(connection)
+            let link = connection.link
+            if link.hasWritten {
+                let key = ObjectIdentifier(link)
+                lingering[key] = link
+                link.closeGracefully(linger: configuration.closeLinger) { [weak self] in
+                    self?.lingering[key] = nil
+                    self?.finishClosingIfDone()
+                }
+            } else {
+                link.closeNow()
+            }
+        }
+        finishClosingIfDone()
+    }
+
+    /// Closes everything at once (the listener was released without ``close(_:)``).
+    func abandon() {
+        closed = true
+        stopListening()
+        for connection in connections.values { forget(connection); connection.link.closeNow() }
+        for link in lingering.values { link.closeNow() }
+        lingering.removeAll()
+        if let waiter {
+            self.waiter = nil
+            waiter.continuation.resume(returning: nil)
+        }
+    }
+
+    private func finishClosingIfDone() {
+        guard closed, lingering.isEmpty else { return }
+        let waiters = closeWaiters
+        closeWaiters.removeAll()
+        for waiter in waiters { waiter.resume() }
+    }
+
+    private func stopListening() {
+        if let token = listeningToken {
+            loop.unregister(listening.descriptor, token: token)
+            listeningToken = nil
+        }
+        listening.closeListening()
+    }
+
+    private func fail(_ error: TransportError) {
+        guard failure == nil else { return }
+        failure = error
+        stopListening()
+        if let waiter {
+            self.waiter = nil
+            waiter.continuation.resume(throwing: error)
+        }
+    }
+
+    // MARK: Ending connections
+
+    /// Takes a connection out of the listener and everything queued for it.
+    private func forget(_ connection: InboundConnection) {
+        let identifier = connection.identifier
+        guard connections.removeValue(forKey: identifier) != nil else { return }
+        switch connection.frameState {
+        case .waitingAsHello:
+            waitingHellos.removeAll { $0 == identifier }
+            statistics.hellosWaiting -= 1
+        case .queued:
+            events.removeAll { if case .frame(identifier) = $0 { true } else { false } }
+            boundEvents.removeAll { if case .frame(identifier) = $0 { true } else { false } }
+        case .none, .withSession:
+            break
+        }
+        connection.frame = nil
+    }
+
+    /// Closes a connection at once; the session hears of it when it knew it.
+    private func end(_ connection: InboundConnection, reporting: Bool) {
+        guard connections[connection.identifier] === connection else { return }
+        forget(connection)
+        connection.link.closeNow()
+        guard reporting, !closed else { return }
+        if connection.isBound { boundEvents.append(.left(connection.identifier)) } else { events.append(.left(connection.identifier)) }
+        deliver(now: .now)
+    }
+
+    func failed(_ connection: InboundConnection, _ error: TransportError) {
+        end(connection, reporting: connection.knownToSession)
+    }
+
+    /// Closes the connection that should make room (see ``InboundConnection/evictionRank``),
+    /// a lingering one first. `false` when none may be closed.
+    private func evictOne() -> Bool {
+        if let (key, link) = lingering.first {
+            lingering[key] = nil
+            link.closeNow()
+            return true
+        }
+        var chosen: InboundConnection?
+        for connection in connections.values where connection.isEvictable {
+            guard let current = chosen else {
+                chosen = connection
+                continue
+            }
+            if (connection.evictionRank, connection.identifier) < (current.evictionRank, current.identifier) { chosen = connection }
+        }
+        guard let chosen else { return false }
+        if chosen.isBeforeAdmission { statistics.evictedBeforeAdmission += 1 } else { statistics.evictedAfterAdmission += 1 }
+        end(chosen, reporting: chosen.knownToSession)
+        return true
+    }
+
+    // MARK: Deadlines
+
+    func deadlineReached(_ connection: InboundConnection, now: ContinuousClock.Instant) {
+        guard connections[connection.identifier] === connection else { return }
+        switch connection.stage {
+        case .awaitingKeys, .challenged:
+            if connection.admissionDeadline <= now {
+                statistics.admissionTimedOut += 1
+                end(connection, reporting: false)
+                return
+            }
+        case .admitted, .bound:
+            // Deadlines stand still while a frame of the connection is with the session.
+            guard connection.frameState == .none else { return }
+            if let deadline = connection.bindDeadline, deadline <= now {
+                statistics.bindTimedOut += 1
+                end(connection, reporting: connection.knownToSession)
+                return
+            }
+            if let start = connection.frameStart, start + configuration.readTimeout <= now {
+                end(connection, reporting: connection.knownToSession)
+                return
+            }
+        }
+        if let next = connection.nextDeadline(readTimeout: configuration.readTimeout) { connection.scheduleWake(at: next) }
+    }
+
+    func deadlineReached(now: ContinuousClock.Instant) {
+        pendingWake = nil
+        if let resume = acceptPausedUntil {
+            if resume <= now {
+                acceptPausedUntil = nil
+                if let token = listeningToken { try? loop.setInterest(listening.descriptor, token: token, interest: .readable) }
+            } else {
+                scheduleWake(at: resume)
+            }
+        }
+        deliver(now: now)
+    }
+
+    private func scheduleWake(at instant: ContinuousClock.Instant) {
+        if let pendingWake, pendingWake <= instant { return }
+        pendingWake = instant
+        loop.wake(self, at: instant)
+    }
+}

@@ -1,0 +1,309 @@
+import AccountHandoff
+import AccountHandoffTransport
+
+/// `transport.json`: the reference transport of Spec 11: rendezvous tokens (11.1) valid and
+/// invalid with the rule that refuses them, relay host packing (11.2), transport keys of
+/// seeded QRs (11.3), and admission challenges and responses (11.4).
+enum TransportVectors {
+    static func make() throws -> JSONValue {
+        .object([
+            "description": .string("Reference transport (Spec 11): rendezvous tokens with their decoded fields, invalid tokens with the rule of 11.1/11.2 that refuses them (in decoding order), relay host packing, transport keys of seeded QRs (11.3), admission challenges and responses (11.4) and admission checks on both sides."),
+            "validTokens": .array(try validTokens()),
+            "invalidTokens": .array(try invalidTokens()),
+            "relayHosts": .array(try relayHosts()),
+            "invalidRelayHosts": .array(try invalidRelayHosts()),
+            "transportKeys": .array(try transportKeys()),
+            "admission": .array(try admission()),
+            "admissionChecks": .array(try admissionChecks()),
+        ])
+    }
+
+    // MARK: Tokens (11.1)
+
+    private static func endpoint(_ address: String, _ port: UInt16) throws -> TCPRendezvous.Endpoint {
+        guard let address = IPv4Address(address), let endpoint = TCPRendezvous.Endpoint(address: address, port: port) else {
+            throw VectorGenerationError("endpoint \(address):\(port)")
+        }
+        return endpoint
+    }
+
+    private static func relay(_ host: String, _ port: UInt16) throws -> TCPRendezvous.Relay {
+        guard let relay = TCPRendezvous.Relay(host: try RelayHost(host), port: port) else { throw VectorGenerationError("relay \(host)") }
+        return relay
+    }
+
+    /// Hosts of exact lengths, made of labels the rules accept.
+    static func host(length: Int, seed: String) -> String {
+        let alphabet = Array("abcdefghijklmnopqrstuvwxyz0123456789")
+        let bytes = VectorSupport.bytes(seed: VectorSupport.seed("transport/host/" + seed), count: length)
+        var characters = bytes.map { alphabet[Int($0) % alphabet.count] }
+        // A dot every 10 characters, never first or last: labels of 1...10 characters.
+        for index in stride(from: 9, to: length - 1, by: 10) { characters[index] = "." }
+        return String(characters)
+    }
+
+    /// The rendezvous tokens every other list uses, by name.
+    static func rendezvousCases() throws -> [(String, TCPRendezvous)] {
+        [
+            ("loopback 127.0.0.1:41473 (the CLI's shape)", try TCPRendezvous(direct: endpoint("127.0.0.1", 41473))),
+            ("IPv4 192.168.1.20:8080", try TCPRendezvous(direct: endpoint("192.168.1.20", 8080))),
+            ("other loopback 127.0.0.2:1 (address present)", try TCPRendezvous(direct: endpoint("127.0.0.2", 1))),
+            ("IPv4 10.0.0.7:65535", try TCPRendezvous(direct: endpoint("10.0.0.7", 65535))),
+            ("relay only: relay.example.org:4001", try TCPRendezvous(direct: nil, relay: relay("relay.example.org", 4001))),
+            ("relay only, dotted IPv4 host 192.0.2.7:4001", try TCPRendezvous(direct: nil, relay: relay("192.0.2.7", 4001))),
+            ("loopback and relay transit.magic-wormhole.io:4001",
+             try TCPRendezvous(direct: endpoint("127.0.0.1", 41473), relay: relay("transit.magic-wormhole.io", 4001))),
+            ("IPv4 and a 30-character relay host",
+             try TCPRendezvous(direct: endpoint("192.168.1.20", 8080), relay: relay(host(length: 30, seed: "30"), 4001))),
+            ("IPv4 and a 33-character relay host (31 bytes: the longest beside an IPv4 address)",
+             try TCPRendezvous(direct: endpoint("172.16.5.9", 50000), relay: relay(host(length: 33, seed: "33"), 443))),
+            ("loopback and a 39-character relay host (31 bytes: the longest beside a loopback port)",
+             try TCPRendezvous(direct: endpoint("127.0.0.1", 50000), relay: relay(host(length: 39, seed: "39"), 443))),
+            ("relay only, the longest host: 42 characters (31 bytes)", try TCPRendezvous(direct: nil, relay: relay(host(length: 42, seed: "42"), 1))),
+        ]
+    }
+
+    static func fields(_ rendezvous: TCPRendezvous) -> [String: JSONValue] {
+        [
+            "direct": rendezvous.direct.map { .object(["address": .string($0.address.description), "port": .number($0.port)]) } ?? .null,
+            "relay": rendezvous.relay.map {
+                .object(["host": .string($0.host.name), "port": .number($0.port), "packedHost": .hex($0.host.packed)])
+            } ?? .null,
+        ]
+    }
+
+    private static func validTokens() throws -> [JSONValue] {
+        var cases = try rendezvousCases().map { ($0.0, $0.1.token.bytes, $0.1) }
+        // A decoder also takes 127.0.0.1 written out (flag 0x02); an encoder leaves it out.
+        let written = [0x03, 127, 0, 0, 1, 0xA2, 0x01] as [UInt8]
+        cases.append(("127.0.0.1 written out (an encoder leaves it out)", written,
+                      try TCPRendezvous(token: RendezvousToken(bytes: written))))
+        return try cases.map { name, bytes, rendezvous in
+            let decoded = try TCPRendezvous(token: RendezvousToken(bytes: bytes))
+            guard decoded == rendezvous, bytes.count <= 32 else { throw VectorGenerationError("token \(name) does not round-trip") }
+            if name.contains("31 bytes"), bytes.count != 31 { throw VectorGenerationError("\(name): \(bytes.count) bytes") }
+            var entry = fields(decoded)
+            entry["name"] = .string(name)
+            entry["token"] = .hex(bytes)
+            entry["encoded"] = .hex(decoded.token.bytes)
+            return .object(entry)
+        }
+    }
+
+    private static func invalidTokens() throws -> [JSONValue] {
+        let ab = try RelayHost("ab").packed  // a, b, pad
+        let abc = try RelayHost("abc").packed
+        func group(_ s0: Int, _ s1: Int, _ s2: Int) -> [UInt8] {
+            let value = s0 * 1521 + s1 * 39 + s2
+            return [UInt8(value >> 8), UInt8(value & 0xFF)]
+        }
+        func packedSymbols(_ text: String) -> [UInt8] {
+            let alphabet = Array("abcdefghijklmnopqrstuvwxyz0123456789-.".utf8)
+            var symbols = text.utf8.map { alphabet.firstIndex(of: $0)! + 1 }
+            while symbols.count % 3 != 0 { symbols.append(0) }
+            return stride(from: 0, to: symbols.count, by: 3).flatMap { group(symbols[$0], symbols[$0 + 1], symbols[$0 + 2]) }
+        }
+        let relayPrefix: [UInt8] = [0x04, 0x0F, 0xA1]
+        let cases: [(String, [UInt8], RendezvousTokenError)] = [
+            ("empty", [], .empty),
+            ("flag 0x08", [0x09, 0x1F, 0x90], .unknownFlags(0x09)),
+            ("flag 0x80 (unknown flags before the address rule)", [0x82, 127, 0, 0, 1, 0x1F, 0x90], .unknownFlags(0x82)),
+            ("address flag without direct", [0x02, 127, 0, 0, 1, 0x1F, 0x90], .addressWithoutDirect),
+            ("address flag without direct, with a relay", [0x06, 127, 0, 0, 1, 0x0F, 0xA1] + ab, .addressWithoutDirect),
+            ("no flags", [0x00], .noRoute),
+            ("no flags and bytes", [0x00, 0x1F, 0x90], .noRoute),
+            ("direct: no port", [0x01], .truncated),
+            ("direct: half a port", [0x01, 0x1F], .truncated),
+            ("IPv4: three address bytes", [0x03, 10, 0, 0], .truncated),
+            ("IPv4: address, half a port", [0x03, 10, 0, 0, 7, 0x13], .truncated),
+            ("relay: half a relay port", [0x04, 0x0F], .truncated),
+            ("direct and relay: half a relay port", [0x05, 0x13, 0x88, 0x0F], .truncated),
+            ("direct port 0", [0x01, 0, 0], .zeroPort),
+            ("IPv4 port 0", [0x03, 10, 0, 0, 7, 0, 0], .zeroPort),
+            ("relay port 0", [0x04, 0, 0] + ab, .zeroPort),
+            ("direct port 0 before a truncated relay", [0x05, 0, 0, 0x0F], .zeroPort),
+            ("one byte after a direct port", [0x01, 0x1F, 0x90, 0x00], .trailingBytes),
+            ("two bytes after an IPv4 direct address", [0x03, 10, 0, 0, 7, 0x13, 0x88, 1, 2], .trailingBytes),
+            ("relay host of one byte", relayPrefix + [0x05], .oddRelayHostLength),
+            ("relay host of three bytes", relayPrefix + abc + [0x05], .oddRelayHostLength),
+            ("relay host group 59319 (39^3)", relayPrefix + [0xE7, 0xB7], .relayHostGroupOutOfRange),
+            ("relay host group 65535", relayPrefix + [0xFF, 0xFF], .relayHostGroupOutOfRange),
+            ("relay host group out of range after a valid group", relayPrefix + abc + [0xE7, 0xB7], .relayHostGroupOutOfRange),
+            ("relay host group of pads only (the only group)", relayPrefix + [0x00, 0x00], .relayHostPadGroup),
+            ("relay host group of pads only (after abc)", relayPrefix + abc + [0x00, 0x00], .relayHostPadGroup),
+            ("relay host (pad, pad, a)", relayPrefix + group(0, 0, 1), .misplacedRelayHostPad),
+            ("relay host (a, pad, c)", relayPrefix + group(1, 0, 3), .misplacedRelayHostPad),
+            ("relay host (a, b, pad) then (c, c, c): a pad before the last group", relayPrefix + ab + group(3, 3, 3), .misplacedRelayHostPad),
+            ("relay host without bytes", relayPrefix, .invalidRelayHost),
+            ("relay host -ab (label starts with a hyphen)", relayPrefix + packedSymbols("-ab"), .invalidRelayHost),
+            ("relay host ab- (label ends with a hyphen)", relayPrefix + packedSymbols("ab-"), .invalidRelayHost),
+            ("relay host a..b (empty label)", relayPrefix + packedSymbols("a..b"), .invalidRelayHost),
+            ("relay host .ab (leading dot)", relayPrefix + packedSymbols(".ab"), .invalidRelayHost),
+            ("relay host ab. (trailing dot)", relayPrefix + packedSymbols("ab."), .invalidRelayHost),
+            ("relay host ... (group 59318: dots only)", relayPrefix + [0xE7, 0xB6], .invalidRelayHost),
+        ]
+        return try cases.map { name, bytes, expected in
+            do {
+                _ = try TCPRendezvous(token: RendezvousToken(bytes: bytes))
+                throw VectorGenerationError("token \(name) accepted, meant \(expected.rule)")
+            } catch let error as RendezvousTokenError {
+                guard error == expected else { throw VectorGenerationError("token \(name): \(error.rule), meant \(expected.rule)") }
+            }
+            return .object(["name": .string(name), "token": .hex(bytes), "rule": .string(expected.rule)])
+        }
+    }
+
+    // MARK: Relay hosts (11.2)
+
+    private static func relayHosts() throws -> [JSONValue] {
+        let names = ["a", "ab", "abc", "abcd", "z.9", "relay.example.org", "x-1.y-2.z", "192.0.2.7", "transit.magic-wormhole.io",
+                     "0", "9-9", host(length: 42, seed: "42")]
+        return try names.map { name in
+            let host = try RelayHost(name)
+            let packed = host.packed
+            guard try RelayHost(packed: packed) == host, packed.count == (name.utf8.count + 2) / 3 * 2 else {
+                throw VectorGenerationError("relay host \(name) does not round-trip")
+            }
+            let groups = stride(from: 0, to: packed.count, by: 2).map { Int(packed[$0]) << 8 | Int(packed[$0 + 1]) }
+            return .object(["name": .string("\(name) (\(name.utf8.count) characters)"), "host": .string(name), "packed": .hex(packed),
+                            "groups": .array(groups.map { .number($0) })])
+        }
+    }
+
+    private static func invalidRelayHosts() throws -> [JSONValue] {
+        let names: [(String, String)] = [
+            ("empty", ""), ("uppercase", "Relay.example.org"), ("underscore", "a_b"), ("space", "a b"), ("non-ASCII", "r\u{e9}lay"),
+            ("trailing dot", "relay."), ("leading dot", ".relay"), ("leading hyphen", "-relay"), ("trailing hyphen", "relay-"),
+            ("empty label", "a..b"), ("43 characters", host(length: 43, seed: "43")),
+            ("a 64-character label", String(repeating: "a", count: 64)),
+        ]
+        return try names.map { name, text in
+            do {
+                _ = try RelayHost(text)
+                throw VectorGenerationError("relay host \(name) accepted")
+            } catch let error as RendezvousTokenError {
+                guard error == .invalidRelayHost else { throw VectorGenerationError("relay host \(name): \(error.rule)") }
+            }
+            return .object(["name": .string(name), "host": .string(text), "utf8": .hex(Array(text.utf8)), "rule": .string("relayHost.invalid")])
+        }
+    }
+
+    // MARK: Transport keys (11.3)
+
+    /// A QR for a rendezvous, its nonce and key drawn from the seed of `"transport/" + name`.
+    static func payload(_ name: String, rendezvous: TCPRendezvous) throws -> SessionPayload {
+        let (nonce, privateKey) = VectorSupport.senderDraws(seed: VectorSupport.seed("transport/" + name))
+        return try VectorPrimitives.payload(expiry: PayloadVectors.baseExpiry, commitment: VectorPrimitives.commitment(nonce: nonce),
+                                            senderPublicKey: VectorPrimitives.x25519PublicKey(privateKey: privateKey),
+                                            rendezvous: rendezvous.token.bytes)
+    }
+
+    static let keyCases = ["loopback QR", "IPv4 and relay QR", "relay-only QR", "renewed loopback QR"]
+
+    static func keyPayloads() throws -> [(String, SessionPayload)] {
+        let tokens = try rendezvousCases()
+        return try [
+            (keyCases[0], payload(keyCases[0], rendezvous: tokens[0].1)),
+            (keyCases[1], payload(keyCases[1], rendezvous: tokens[7].1)),
+            (keyCases[2], payload(keyCases[2], rendezvous: tokens[4].1)),
+            (keyCases[3], payload(keyCases[3], rendezvous: tokens[0].1)),
+        ]
+    }
+
+    private static func transportKeys() throws -> [JSONValue] {
+        try keyPayloads().map { name, payload in
+            let keys = try TransportKeys(payload: payload)
+            let th0 = VectorPrimitives.transcriptHash(payload)
+            let prk = try VectorPrimitives.hkdfExtract(salt: th0, inputKeyMaterial: [payload.commitment])
+            func expand(_ label: String, _ count: Int) throws -> [UInt8] {
+                try VectorPrimitives.hkdfExpand(pseudorandomKey: prk, info: VectorSupport.ascii(label), length: count)
+            }
+            let admissionKey = try expand("AH3 admission", 32)
+            guard admissionKey == keys.admissionKey.revealedBytes(), try expand("AH3 session hint", 8) == keys.sessionHint,
+                  try expand("AH3 relay token", 32) == keys.relayToken, try expand("AH3 relay sender side", 8) == keys.senderSide else {
+                throw VectorGenerationError("transport keys \(name) differ from Spec 11.3")
+            }
+            return .object(["name": .string(name), "qrBinary": .hex(payload.binary), "th0": .hex(th0), "commitment": .hex(payload.commitment),
+                            "transportPRK": .hex(prk), "admissionKey": .hex(admissionKey), "sessionHint": .hex(keys.sessionHint),
+                            "relayToken": .hex(keys.relayToken), "senderSide": .hex(keys.senderSide)])
+        }
+    }
+
+    // MARK: Admission (11.4)
+
+    static func nonce(_ name: String) -> [UInt8] {
+        VectorSupport.bytes(seed: VectorSupport.seed("transport/challenge/" + name), count: TransportKeys.challengeNonceByteCount)
+    }
+
+    /// The response of Spec 11.4, from the formula.
+    static func response(keys: TransportKeys, nonce: [UInt8]) throws -> [UInt8] {
+        let tag = try VectorPrimitives.hmac(key: keys.admissionKey.revealedBytes(),
+                                            message: VectorSupport.ascii("AH3 admission") + keys.sessionHint + nonce)
+        return VectorSupport.ascii("AH3B") + tag.prefix(16)
+    }
+
+    private static func admission() throws -> [JSONValue] {
+        try keyPayloads().prefix(3).enumerated().map { index, named in
+            let (name, payload) = named
+            let keys = try TransportKeys(payload: payload)
+            let nonce = nonce("\(index)")
+            let challenge = Admission.challenge(keys: keys, nonce: nonce)
+            let response = try response(keys: keys, nonce: nonce)
+            guard challenge == VectorSupport.ascii("AH3A") + keys.sessionHint + nonce, challenge.count == 28,
+                  Admission.answer(challenge, keys: keys) == .answer(response), Admission.accepts(response, keys: keys, nonce: nonce) else {
+                throw VectorGenerationError("admission \(name) differs from Spec 11.4")
+            }
+            return .object(["name": .string("challenge and response, \(name)"), "keys": .string(name), "challengeNonce": .hex(nonce),
+                            "challenge": .hex(challenge), "response": .hex(response)])
+        }
+    }
+
+    private static func admissionChecks() throws -> [JSONValue] {
+        let payloads = try keyPayloads()
+        let keys = try TransportKeys(payload: payloads[0].1)
+        let renewed = try TransportKeys(payload: payloads[3].1)
+        let nonce = nonce("checks")
+        let challenge = Admission.challenge(keys: keys, nonce: nonce)
+        let right = try response(keys: keys, nonce: nonce)
+        let staleNonce = Self.nonce("stale")
+        let stale = try response(keys: keys, nonce: staleNonce)
+        let otherKeys = try response(keys: renewed, nonce: nonce)
+        let senderCases: [(String, [UInt8], Bool)] = [
+            ("the right response", right, true),
+            ("a response to another challenge of the same QR (replayed)", stale, false),
+            ("a response with the renewed QR's keys", otherKeys, false),
+            ("the right tag with magic AH3A", VectorSupport.ascii("AH3A") + right.dropFirst(4), false),
+            ("one tag bit flipped", VectorSupport.flip(right, at: 19), false),
+            ("19 bytes", Array(right.prefix(19)), false),
+            ("21 bytes", right + [0], false),
+            ("the full 32-byte HMAC after the magic", VectorSupport.ascii("AH3B")
+                + (try VectorPrimitives.hmac(key: keys.admissionKey.revealedBytes(), message: VectorSupport.ascii("AH3 admission") + keys.sessionHint + nonce)), false),
+        ]
+        var out: [JSONValue] = try senderCases.map { name, response, accepted in
+            guard Admission.accepts(response, keys: keys, nonce: nonce) == accepted else { throw VectorGenerationError("admission check \(name)") }
+            return .object(["name": .string("sender: " + name), "side": .string("sender"), "keys": .string(payloads[0].0),
+                            "challengeNonce": .hex(nonce), "response": .hex(response), "accepted": .bool(accepted)])
+        }
+        let receiverCases: [(String, [UInt8], TransportKeys, String)] = [
+            ("a challenge of the scanned QR", challenge, keys, "answer"),
+            ("a challenge of the renewed QR (another session hint): the code expired", Admission.challenge(keys: renewed, nonce: nonce),
+             keys, "renewedCode"),
+            ("magic AH3B", VectorSupport.ascii("AH3B") + challenge.dropFirst(4), keys, "notAChallenge"),
+            ("an SSH greeting", Array("SSH-2.0-OpenSSH_9.2p1 Debia".utf8) + [0x6E], keys, "notAChallenge"),
+        ]
+        out += try receiverCases.map { name, challenge, keys, result in
+            let verdict = Admission.answer(challenge, keys: keys)
+            let expected: Admission.ChallengeVerdict = switch result {
+            case "answer": .answer(try response(keys: keys, nonce: Array(challenge.suffix(16))))
+            case "renewedCode": .renewedCode
+            default: .notAChallenge
+            }
+            guard verdict == expected, challenge.count == 28 else { throw VectorGenerationError("admission check \(name)") }
+            var entry: [String: JSONValue] = ["name": .string("receiver: " + name), "side": .string("receiver"), "keys": .string(payloads[0].0),
+                                              "challenge": .hex(challenge), "result": .string(result)]
+            if case .answer(let response) = verdict { entry["response"] = .hex(response) }
+            return .object(entry)
+        }
+        return out
+    }
+}

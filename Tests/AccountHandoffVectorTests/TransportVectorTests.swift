@@ -1,0 +1,78 @@
+import AccountHandoff
+@testable import AccountHandoffTransport
+import Foundation
+import Testing
+
+/// Replays `transport.json` (Spec 11) through the transport's real token codec, host packing,
+/// key derivation and admission.
+@Suite struct TransportVectorTests {
+    static func objects(_ list: String) throws -> [[String: Any]] { try VectorFiles.load("transport.json").objects(list) }
+
+    @Test func validTokensDecodeAndEncode() throws {
+        for entry in try Self.objects("validTokens") {
+            let decoded = try TCPRendezvous(token: RendezvousToken(bytes: entry.bytes("token")))
+            let direct = entry["direct"] as? [String: Any]
+            #expect(decoded.direct?.address.description == direct?["address"] as? String, "\(entry.name)")
+            #expect(decoded.direct.map { Int($0.port) } == direct?["port"] as? Int, "\(entry.name)")
+            let relay = entry["relay"] as? [String: Any]
+            #expect(decoded.relay?.host.name == relay?["host"] as? String, "\(entry.name)")
+            #expect(decoded.relay.map { Int($0.port) } == relay?["port"] as? Int, "\(entry.name)")
+            #expect(decoded.token.bytes == (try entry.bytes("encoded")), "\(entry.name)")
+        }
+    }
+
+    @Test func invalidTokensBreakTheirRule() throws {
+        for entry in try Self.objects("invalidTokens") {
+            var rule = "ok"
+            do { _ = try TCPRendezvous(token: RendezvousToken(bytes: entry.bytes("token"))) } catch let error as RendezvousTokenError {
+                rule = error.rule
+            }
+            #expect(rule == (try entry.string("rule")), "\(entry.name)")
+        }
+    }
+
+    @Test func relayHostsPackAndUnpack() throws {
+        for entry in try Self.objects("relayHosts") {
+            let host = try RelayHost(entry.string("host"))
+            #expect(host.packed == (try entry.bytes("packed")), "\(entry.name)")
+            #expect(try RelayHost(packed: entry.bytes("packed")) == host, "\(entry.name)")
+        }
+        for entry in try Self.objects("invalidRelayHosts") {
+            #expect(throws: RendezvousTokenError.invalidRelayHost, "\(entry.name)") { try RelayHost(entry.string("host")) }
+        }
+    }
+
+    @Test func transportKeysAndAdmission() throws {
+        var keysByName: [String: TransportKeys] = [:]
+        for entry in try Self.objects("transportKeys") {
+            let keys = try TransportKeys(payload: SessionPayload(binary: entry.bytes("qrBinary")))
+            #expect(keys.admissionKey.constantTimeEquals(try entry.bytes("admissionKey")), "\(entry.name)")
+            #expect(keys.sessionHint == (try entry.bytes("sessionHint")), "\(entry.name)")
+            #expect(keys.relayToken == (try entry.bytes("relayToken")), "\(entry.name)")
+            #expect(keys.senderSide == (try entry.bytes("senderSide")), "\(entry.name)")
+            keysByName[try entry.string("name")] = keys
+        }
+        for entry in try Self.objects("admission") {
+            let keys = try #require(keysByName[try entry.string("keys")])
+            let nonce = try entry.bytes("challengeNonce")
+            #expect(Admission.challenge(keys: keys, nonce: nonce) == (try entry.bytes("challenge")), "\(entry.name)")
+            #expect(Admission.answer(try entry.bytes("challenge"), keys: keys) == .answer(try entry.bytes("response")), "\(entry.name)")
+            #expect(Admission.accepts(try entry.bytes("response"), keys: keys, nonce: nonce), "\(entry.name)")
+        }
+        for entry in try Self.objects("admissionChecks") {
+            let keys = try #require(keysByName[try entry.string("keys")])
+            if try entry.string("side") == "sender" {
+                let accepted = Admission.accepts(try entry.bytes("response"), keys: keys, nonce: try entry.bytes("challengeNonce"))
+                #expect(accepted == entry["accepted"] as? Bool, "\(entry.name)")
+            } else {
+                let verdict = Admission.answer(try entry.bytes("challenge"), keys: keys)
+                let expected: Admission.ChallengeVerdict = switch try entry.string("result") {
+                case "answer": .answer(try entry.bytes("response"))
+                case "renewedCode": .renewedCode
+                default: .notAChallenge
+                }
+                #expect(verdict == expected, "\(entry.name)")
+            }
+        }
+    }
+}
