@@ -71,6 +71,8 @@ class SenderRegistry:
         for transfer_id in list(self.entries):
             expiry = self.entries[transfer_id][0]
             old = expiry + RETENTION < now if broken("R.senderPruneBound") else expiry + RETENTION <= now
+            if old and self.entries[transfer_id][1] is not None and broken("R.pruneConsumed"):
+                continue  # "consumed for good" read literally: a finished entry is never forgotten
             if old or (broken("R.senderPruneAll") and self.entries[transfer_id][1] is None):
                 del self.entries[transfer_id]
 

@@ -282,6 +282,9 @@ _rules("4.4 typed code", [
     ("4.4.entryNoTry", "a text that is not an entry uses a try (codeMismatch) instead of malformed.typedCode",
      ["4.4[Typed entry]"]),
     ("4.4.entryMatch", "every entry matches", ["4.4[Typed entry]"]),
+    ("4.4.entryBeforeState", "a typed text is read before the state is checked: one that is no entry is refused "
+                             "malformed.typedCode in every live state, not invalidEvent",
+     ["4.4[Typed entry]", "6.1 local[awaitingHello | codeEntered(text)]", "6.1 local[awaitingAccept | codeEntered(text)]"]),
     ("4.4.entries", "four entries instead of three", ["4.4[Tries]"]),
     ("4.4.remaining", "codeMismatch reports the entries used, not the entries left", ["4.4[Tries]", "6[codeMismatch]"]),
     ("4.4.lastEntryReason", "the third mismatch seals abort(1) instead of abort(2)", ["4.4[Tries]"]),
@@ -292,6 +295,8 @@ _rules("5.1 hello at the sender", [
     ("H1order", "H1 after H2-H4", ["H1"]),
     ("H1answered", "H1: a second device's hello answered in awaitingReceipt is answered again", ["H1"]),
     ("H1memory", "H1: the sender remembers only the last answered second-device hello, not 8", ["H1"]),
+    ("H1rememberAgain", "H1: a forgotten hello answered again is not remembered again (a third copy is answered "
+                        "again)", ["H1"]),
     ("H1memoryLonger", "H1: the sender remembers the last 9 answered second-device hellos, not 8", ["H1"]),
     ("H2", "H2 skipped: any sequence accepted", ["H2"]),
     ("H2order", "H2 after H4 (authentication first)", ["H2"]),
@@ -503,6 +508,8 @@ _rules("6.3 registries", [
     ("R.admitClockOrder", "admit: the clock checked before decoding the frame", ["6.3[sender admit]"]),
     ("R.senderPrune", "sender prune: entries are never forgotten", ["6.3[sender prune]"]),
     ("R.senderPruneBound", "sender prune: forgets when expiry + 3600 < now (strict)", ["6.3[sender prune]"]),
+    ("R.pruneConsumed", "sender prune forgets only pending entries: a finished one stays consumed for good",
+     ["6.3[sender outcome recorded]", "6.3[sender prune]"]),
     ("R.senderPruneAll", "sender prune: forgets pending entries regardless of age", ["6.3[sender prune]"]),
     ("R.receiverPrune", "receiver prune: entries are never forgotten", ["6.3[receiver prune]"]),
     ("R.receiverPruneBound", "receiver prune: forgets when expiry + 3600 < now (strict)", ["6.3[receiver prune]"]),

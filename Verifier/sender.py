@@ -121,6 +121,8 @@ class Sender(Session):
             return self.receive(event["bytes"])
         state = self.state
         if kind == "codeEntered":
+            if broken("4.4.entryBeforeState"):
+                keyschedule.typed_entry(event["typed"])
             if state == "awaitingCodeConfirmation" or (broken("6.1.codeEnteredAccept") and state == "awaitingAccept"):
                 return self.code_entered(event["typed"])
             return self.refuse(kind)
@@ -286,7 +288,10 @@ class Sender(Session):
             h1()
         # H1 also covers a second device's hello already answered in awaitingReceipt (the last 8).
         memory = 1 if broken("H1memory") else 9 if broken("H1memoryLonger") else ANSWERED_HELLOS
-        answered = [hello for hello, *_ in self.second_devices[-memory:]]
+        hellos = [hello for hello, *_ in self.second_devices]
+        if broken("H1rememberAgain"):  # a hello answered again once forgotten is not remembered again
+            hellos = [hello for index, hello in enumerate(hellos) if hello not in hellos[:index]]
+        answered = hellos[-memory:]
         if self.state == "awaitingReceipt" and data in answered and not broken("H1answered"):
             raise ProtocolError("replayed")
         keys, hh = self.hello_keys(frame, data)

@@ -92,7 +92,7 @@ extension SessionScenarios {
                 try r.receiver(.importFinished(.imported), at: t0 + 50)
                 try r.deliver(from: "receiver", to: "sender", at: t0 + 51)
             },
-            Scenario("contested-after-delivery-remembers-eight", "Nine second devices send valid hellos after the credential left; each is answered with abort(3). The sender remembers the last 8 it answered (Spec 5.1 H1): the second device's hello again is ignored as replayed, the first device's, no longer remembered, is answered again.") { r in
+            Scenario("contested-after-delivery-remembers-eight", "Nine second devices send valid hellos after the credential left; each is answered with abort(3). The sender remembers the last 8 it answered (Spec 5.1 H1): the second device's hello again is ignored as replayed, the first device's, no longer remembered, is answered again and so remembered again as the most recent (its third copy is replayed), which pushes the second device's out (answered again).") { r in
                 try credential(r)
                 for index in 1...9 {
                     let time = t0 + 41 + Double(index) / 2
@@ -103,6 +103,10 @@ extension SessionScenarios {
                            note: "answered eight hellos ago: still remembered, replayed (H1)")
                 try r.feed(r.handshake("intruder-1").helloFrame, to: "sender", at: t0 + 46.5,
                            note: "answered nine hellos ago: forgotten, so it passes H1 and is answered again")
+                try r.feed(r.handshake("intruder-1").helloFrame, to: "sender", at: t0 + 47,
+                           note: "answered again just now: remembered again, replayed (H1)")
+                try r.feed(r.handshake("intruder-2").helloFrame, to: "sender", at: t0 + 47.5,
+                           note: "the oldest of the eight once the first device's was answered again: forgotten, answered again")
                 try r.receiver(.importFinished(.imported), at: t0 + 50)
                 try r.deliver(from: "receiver", to: "sender", at: t0 + 51)
             },

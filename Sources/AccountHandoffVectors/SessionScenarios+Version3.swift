@@ -29,11 +29,13 @@ extension SessionScenarios {
                 try r.sender(.codeTyped(wrong), at: t0 + 17, note: "the last allowed entry")
                 try r.deliver(from: "sender", to: "receiver", at: t0 + 18)
             },
-            Scenario("sender-code-entry-before-a-receiver", "A code typed while no receiving device has joined is refused; the person cannot confirm a device that shows no code.") { r in
+            Scenario("sender-code-entry-before-a-receiver", "A code typed while no receiving device has joined is refused; the person cannot confirm a device that shows no code. Outside awaitingCodeConfirmation the state is checked before the text (Spec 4.4, 6.1): a text that is no entry is refused invalidEvent there too, not malformed.typedCode.") { r in
                 try r.scan(at: t0 + 10)
                 try r.sender(.codeTyped("000000"), at: t0 + 10.5, note: "no hello accepted yet: refused")
+                try r.sender(.codeTyped("861"), at: t0 + 10.5, note: "no entry, in awaitingHello: invalidEvent (the state first)")
                 try r.deliver(from: "receiver", to: "sender", at: t0 + 11)
                 try r.sender(.codeConfirmed, at: t0 + 12)
+                try r.sender(.codeTyped("861"), at: t0 + 12.5, note: "no entry, in awaitingAccept: invalidEvent (the state first)")
             },
         ]
     }
