@@ -28,8 +28,10 @@ public enum TransportError: Error, Hashable, Sendable {
     case closedLocally
     /// The other end did not open with a handoff sender's admission challenge (Spec 11.4).
     case notAHandoffSender
-    /// The sending device now serves another QR than the one scanned: the scanned code
-    /// expired and was renewed (Spec 11.8). The session ends as `expired`.
+    /// The sending device serves another QR than the one scanned (its admission challenge
+    /// carries another session hint, Spec 11.4): the scanned code expired and was renewed, or
+    /// the code's text was changed on its way (the two look the same from here). The session
+    /// ends as `expired`.
     case codeRenewed
     /// The connection was admitted but the session did not bind it (no authenticated
     /// hello) within ``TransportConfiguration/bindTimeout``; the listener closed it.
@@ -77,7 +79,7 @@ extension TransportError: LocalizedError, CustomStringConvertible {
         case .addressUnavailable(let code): "The listening address cannot be used (errno \(code)); choose another address or port."
         case .closedLocally: "The connection was already closed."
         case .notAHandoffSender: "The program at the code's address is not a sending device of this transfer; check the code and try again."
-        case .codeRenewed: "The sending device now shows another code (the scanned one expired); scan the code on the sending screen now."
+        case .codeRenewed: "The sending device at this code's address does not serve this code: either it shows a new code now (scan or copy that one), or this copy of the code was changed on its way (copy it again, whole)."
         case .notJoinedInTime: "The connection did not join the transfer in time and was closed; a device that scanned the code can connect again."
         case .evicted: "The connection was closed to make room for newer ones because it had not joined the transfer; a device that scanned the code can connect again."
         case .unspecifiedAddress: "The address 0.0.0.0 stands for every address of this machine and cannot be put in a code; listen on one address of this machine, such as 127.0.0.1."

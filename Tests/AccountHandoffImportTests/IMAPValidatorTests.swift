@@ -2,6 +2,7 @@ import AccountHandoff
 import AccountHandoffDovecot
 import AccountHandoffIMAPValidation
 import AccountHandoffImport
+import AccountHandoffTestSupport
 import Foundation
 import Testing
 

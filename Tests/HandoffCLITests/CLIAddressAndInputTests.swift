@@ -103,4 +103,18 @@ import Testing
         let result = await sender.finish()
         #expect(result.stderr.hasPrefix("Warning: the password file \(scratch.passwordFile.path) is readable by other users; restrict it with 'chmod 600 \(scratch.passwordFile.path)'.\n"))
     }
+
+    /// A transfer code file others can read gets the same warning: another local user could
+    /// join with the code first.
+    @Test func aCodeFileOthersCanReadIsWarnedAbout() async throws {
+        let scratch = try Scratch()
+        defer { scratch.remove() }
+        let file = scratch.file("code.txt")
+        try Data((try Scratch.validCode().text + "\n").utf8).write(to: file)
+        try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: file.path)
+        let result = try await HandoffProcess.run(["inspect", "--code-file", file.path])
+        #expect(result.status == 0)
+        #expect(result.stderr == "Warning: the transfer code file \(file.path) is readable by other users, who could use the code before you; restrict it with 'chmod 600 \(file.path)'.\n")
+
+    }
 }

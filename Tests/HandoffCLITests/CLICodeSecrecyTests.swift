@@ -50,7 +50,7 @@ import Testing
             #expect(!commandLine.contains(HandoffProcess.testPassword) && !environment.contains(HandoffProcess.testPassword))
         }
         let sendOutput = sender.stdoutSoFar
-        #expect(sendOutput.contains("Or, on the receiving computer, run 'handoff receive' and paste this code when it asks (never put it on a command line).\n"))
+        #expect(sendOutput.contains("Or run 'handoff receive' in another terminal on this computer and paste this code when it asks (never put it on a command line).\n"))
         #expect(sendOutput.components(separatedBy: code).count == 2, "the code is printed once, on its own line")
         #expect(!sendOutput.contains("handoff receive AH:"))
 

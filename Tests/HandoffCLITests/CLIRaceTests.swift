@@ -5,8 +5,8 @@ import Testing
 /// (69), never "connection lost", and the sender's outcome is true; and a device that wins the
 /// race with a photographed code gets nothing, however careless the sending person (Spec 8.2).
 @Suite struct CLIRaceTests {
-    static let contestedForSender = "Another device tried to join this transfer, so it was stopped; start a new transfer and keep the code out of sight. The password was not sent.\n"
-    static let contestedForReceiver = "Another device tried to join this transfer, so it was stopped; start a new transfer and keep the code out of sight. Nothing was imported.\n"
+    static let contestedForSender = "Another device tried to join this transfer (this device saw it, or the receiving device reported it), so it was stopped; start a new transfer and keep the code out of sight. The password was not sent.\n"
+    static let contestedForReceiver = "Another device tried to join this transfer (this device saw it, or the sending device reported it), so it was stopped; start a new transfer and keep the code out of sight. Nothing was imported.\n"
 
     /// Before the password left: the transfer stops for everyone.
     @Test func aSecondDeviceBeforeDeliveryStopsTheTransferForEveryone() async throws {

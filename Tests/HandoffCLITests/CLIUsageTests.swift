@@ -132,7 +132,7 @@ import Testing
         defer { plaintext.remove() }
         let insecure = try await HandoffProcess.run(plaintext.sendArguments())
         #expect(insecure.status == 65)
-        #expect(insecure.stderr.hasPrefix("The account's imapSecurity must be \"tls\" or \"startTLS\""))
+        #expect(insecure.stderr == "The account's imapSecurity \"none\" is not a setting this tool knows: use \"tls\" (TLS from the first byte, usually port 993) or \"startTLS\" (usually port 143). Plaintext IMAP is not supported.\n")
     }
 
     @Test func emptyOrMissingPasswordIsInvalidInput() async throws {

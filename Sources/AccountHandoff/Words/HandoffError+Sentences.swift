@@ -55,7 +55,8 @@ extension HandoffError: CustomStringConvertible, LocalizedError {
         case .rejectedByPeer:
             return "\(Self.capitalised(other)) rejected the transfer; nothing was imported. Start a new transfer if you want to try again."
         case .anotherDeviceJoined:
-            return "Another device tried to join this transfer, so it was stopped; start a new transfer and keep the code out of sight."
+            // The other device's abort(3) cannot be checked here, so the sentence says who saw it.
+            return "Another device tried to join this transfer (this device saw it, or the \(role == .sender ? "receiving" : "sending") device reported it), so it was stopped; start a new transfer and keep the code out of sight."
         case .storeUnavailable:
             return role == .sender
                 ? "This device could not read the account's password from its keychain, so the password was not sent; unlock the keychain or check the account, then start a new transfer."

@@ -15,6 +15,8 @@ struct ArgumentSpecification {
     let command: String
     let valueOptions: Set<String>
     let flags: Set<String>
+    /// Options accepted only to be refused with their sentence (a usage error).
+    var refused: [String: String] = [:]
     let positionals: ClosedRange<Int>
     let positionalName: String
 
@@ -42,6 +44,7 @@ struct ArgumentSpecification {
             if Self.secretOptions.contains(name) {
                 throw CLIError("Passwords are never taken from the command line, where other users and the shell history can see them; use --password-stdin or --password-file FILE.", exitCode: .usage)
             }
+            if let refusal = refused[name] { throw CLIError(refusal, exitCode: .usage) }
             if flags.contains(name) {
                 guard inlineValue == nil else { throw .usage("The option \(name) takes no value.", command: command) }
                 parsed.flags.insert(name)

@@ -10,6 +10,10 @@ enum HandoffCommandLine {
             return .usage
         }
         let rest = Array(arguments.dropFirst())
+        if command == "--version" {
+            console.line(HelpText.version)
+            return .success
+        }
         if ["help", "--help", "-h"].contains(command) { return help(rest.first, console: console) }
         if rest.contains("--help") || rest.contains("-h") { return help(command, console: console) }
         do throws(CLIError) {
@@ -41,8 +45,6 @@ enum HandoffCommandLine {
             return .usage
         }
         console.line(text)
-        console.line("")
-        console.line(HelpText.exitCodes)
         return .success
     }
 }

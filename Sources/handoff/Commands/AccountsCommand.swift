@@ -4,8 +4,7 @@ import Foundation
 
 /// `handoff accounts [--store DIR]`: lists the accounts in a receiver's store, never a secret.
 enum AccountsCommand {
-    static let specification = ArgumentSpecification(
-        command: "accounts", valueOptions: ["--store", "--credentials"], flags: [], positionals: 0...0, positionalName: "no arguments")
+    static let specification = CommandManual.accounts.specification
 
     static func run(_ arguments: [String], console: Console) throws(CLIError) -> ExitCode {
         let parsed = try specification.parse(arguments)

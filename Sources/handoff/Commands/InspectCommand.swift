@@ -6,9 +6,7 @@ import Foundation
 /// session fields and the time left, or exactly why it is invalid. The commitment (the QR
 /// secret) is not printed.
 enum InspectCommand {
-    static let specification = ArgumentSpecification(
-        command: "inspect", valueOptions: ["--code-file"], flags: [], positionals: 0...1,
-        positionalName: "'-' (read the code from standard input, the default)")
+    static let specification = CommandManual.inspect.specification
 
     static func run(_ arguments: [String], console: Console, input: StandardInput) throws(CLIError) -> ExitCode {
         let parsed = try specification.parse(arguments)

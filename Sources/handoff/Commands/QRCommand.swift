@@ -7,9 +7,7 @@ import Foundation
 /// standard input or `--code-file`) only. Image files hold the code too, so they are created
 /// with mode 0600.
 enum QRCommand {
-    static let specification = ArgumentSpecification(
-        command: "qr", valueOptions: ["--svg", "--png", "--ecc", "--scale", "--qr-style", "--code-file"], flags: ["--terminal"],
-        positionals: 0...1, positionalName: "'-' (read the code from standard input, the default)")
+    static let specification = CommandManual.qr.specification
 
     static func run(_ arguments: [String], console: Console, input: StandardInput) throws(CLIError) -> ExitCode {
         let parsed = try specification.parse(arguments)

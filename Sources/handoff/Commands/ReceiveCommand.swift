@@ -7,21 +7,12 @@ import Foundation
 /// connects to the sender it names, shows the code and the offered account, settles a
 /// collision with a stored account, asks the person to confirm, and imports the account.
 enum ReceiveCommand {
-    static let specification = ArgumentSpecification(
-        command: "receive", valueOptions: (["--store", "--credentials", "--code-file", "--on-conflict", "--ca-file"] as Set<String>).union(LocalGate.valueOptions),
-        flags: (["--replace", "--yes", "--no-validation", "--allow-plaintext"] as Set<String>).union(LocalGate.flags),
-        positionals: 0...1, positionalName: "'-' (read the code from standard input, the default)")
+    static let specification = CommandManual.receive.specification
 
     static func run(_ arguments: [String], console: Console, input: StandardInput) async throws(CLIError) -> ExitCode {
         let parsed = try specification.parse(arguments)
         if let positional = parsed.positionals.first, positional != "-" {
             throw TransferCode.refusalOnCommandLine(command: "receive")
-        }
-        if parsed.has("--yes") {
-            throw CLIError("'handoff receive' never accepts an account by itself: the person at this terminal decides. ('handoff demo --yes' answers for you.)", exitCode: .usage)
-        }
-        if parsed.has("--replace") {
-            throw CLIError("--replace is now '--on-conflict replace' (or keep, or cancel); without it you are asked.", exitCode: .usage)
         }
         let presetChoice = try conflictChoice(parsed)
         let validation = try validation(parsed)
@@ -46,15 +37,20 @@ enum ReceiveCommand {
         console.line("Transfer \(payload.transferID) from \(rendezvous) (the code expires in \(Durations.text(max(left, 0)))).")
         // Standard input is read for answers only from here on (the code line came first).
         let asking = Asking(console: console, input: input, answers: AnswerQueue(input: input))
+        let notServed = Flag()
         let session = HandoffReceiverSession(payload: payload, importer: importer.coordinator,
                                              authenticator: try LocalGate.authenticator(parsed, asking: asking, command: "receive"),
                                              registry: registry) { payload in
             do { return try await ConnectionFrameChannel.connect(to: payload) } catch let error as TransportError {
-                // The sender now shows another code (Spec 11.4): this one expired.
-                throw error == .codeRenewed ? HandoffError.expired : error
+                // The sender serves another code (Spec 11.4): renewed, or this copy was changed.
+                guard error == .codeRenewed else { throw error }
+                notServed.set()
+                throw HandoffError.expired
             }
         }
-        return await ReceiveFlow(session: session, importer: importer, presetConflictChoice: presetChoice, asking: asking).run()
+        let flow = ReceiveFlow(session: session, importer: importer, presetConflictChoice: presetChoice, asking: asking)
+        let code = await flow.run(codeNotServed: { notServed.isSet })
+        return code
     }
 
     /// `--on-conflict replace|keep|cancel`: `nil` when not given (the person is asked).

@@ -7,18 +7,10 @@ import Foundation
 /// the transfer code, waits for a receiver, asks the person to compare the code (or type the
 /// code the receiving device shows) and to approve the export, then sends the account.
 enum SendCommand {
-    static let specification = ArgumentSpecification(
-        command: "send",
-        valueOptions: (["--account", "--password-file", "--address", "--port", "--lifetime", "--codes", "--ecc", "--svg", "--png",
-                        "--qr-style"] as Set<String>).union(LocalGate.valueOptions),
-        flags: (["--password-stdin", "--lan", "--no-qr", "--yes"] as Set<String>).union(LocalGate.flags),
-        positionals: 0...0, positionalName: "no arguments")
+    static let specification = CommandManual.send.specification
 
     static func run(_ arguments: [String], console: Console, input: StandardInput) async throws(CLIError) -> ExitCode {
         let parsed = try specification.parse(arguments)
-        if parsed.has("--yes") {
-            throw CLIError("'handoff send' never confirms by itself: only the code the receiving device shows confirms it, typed by the person who reads it there. ('handoff demo --yes' answers for you, because both ends are its own processes.)", exitCode: .usage)
-        }
         guard let accountPath = parsed.value("--account") else {
             throw .usage("'handoff send' needs --account FILE, a JSON file with the account's settings.", command: "send")
         }
@@ -67,7 +59,7 @@ enum SendCommand {
         OfferDisplay.lines(account).forEach { console.line($0) }
         console.line("Password: \(passwordFile.map { "read from \($0)" } ?? "read from standard input") (not shown).")
         let drawing = CodeDrawing(level: level, palette: palette, parsed: parsed, console: console,
-                                  where: choice.description, port: rendezvous.direct?.port ?? 0, maximumCodes: codes)
+                                  choice: choice, port: rendezvous.direct?.port ?? 0, maximumCodes: codes)
         defer { secret.wipe() }
         return await SendFlow(session: session, account: account, drawing: drawing, asking: asking).run()
     }

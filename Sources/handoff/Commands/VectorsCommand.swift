@@ -4,8 +4,7 @@ import Foundation
 /// `handoff vectors --out DIR`: regenerates every test-vector file deterministically
 /// (fixed seeds, fixed clock); running it twice gives byte-identical files.
 enum VectorsCommand {
-    static let specification = ArgumentSpecification(
-        command: "vectors", valueOptions: ["--out"], flags: [], positionals: 0...0, positionalName: "")
+    static let specification = CommandManual.vectors.specification
 
     static func run(_ arguments: [String], console: Console) throws(CLIError) -> ExitCode {
         let parsed = try specification.parse(arguments)

@@ -39,6 +39,7 @@ enum InputFile {
     static func readFirstLine(_ path: String, what: String, maximumByteCount: Int, console: Console) throws(CLIError) -> [UInt8] {
         let descriptor = try open(path, what: what, console: console)
         defer { close(descriptor) }
+        warnIfOthersCanRead(descriptor, path: path, what: what, console: console)
         var bytes: [UInt8] = []
         var byte: UInt8 = 0
         while bytes.count <= maximumByteCount {
@@ -49,6 +50,15 @@ enum InputFile {
         }
         if bytes.last == 0x0D { bytes.removeLast() }
         return bytes
+    }
+
+    /// A secret file (a password, a transfer code) that group or others can read: another
+    /// local user could use it first, so the person is told how to close it.
+    static func warnIfOthersCanRead(_ descriptor: Int32, path: String, what: String, console: Console) {
+        var status = stat()
+        guard fstat(descriptor, &status) == 0, (status.st_mode & S_IFMT) == S_IFREG, status.st_mode & 0o077 != 0 else { return }
+        let risk = what == "transfer code" ? ", who could use the code before you" : ""
+        console.error("Warning: the \(what) file \(path) is readable by other users\(risk); restrict it with 'chmod 600 \(path)'.")
     }
 }
 

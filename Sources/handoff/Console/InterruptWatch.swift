@@ -28,9 +28,10 @@ enum InterruptWatch {
     /// Whether a signal arrived since ``start()``.
     static var interrupted: Bool { interruptReceived != 0 }
 
-    /// Restores the default actions: Ctrl-C ends the process again.
+    /// Restores the actions from before: Ctrl-C cancels (``EarlyInterrupt``), SIGTERM ends
+    /// the process.
     static func stop() {
-        signal(SIGINT, SIG_DFL)
+        EarlyInterrupt.install()
         signal(SIGTERM, SIG_DFL)
     }
 }

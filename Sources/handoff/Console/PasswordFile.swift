@@ -11,10 +11,7 @@ enum PasswordFile {
     static func read(_ path: String, maximumByteCount: Int, console: Console) throws(CLIError) -> SecretBytes? {
         let descriptor = try InputFile.open(path, what: "password", console: console)
         defer { close(descriptor) }
-        var status = stat()
-        if fstat(descriptor, &status) == 0, (status.st_mode & S_IFMT) == S_IFREG, status.st_mode & 0o077 != 0 {
-            console.error("Warning: the password file \(path) is readable by other users; restrict it with 'chmod 600 \(path)'.")
-        }
+        InputFile.warnIfOthersCanRead(descriptor, path: path, what: "password", console: console)
         let capacity = maximumByteCount + 2
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: capacity, alignment: 1)
         buffer.initializeMemory(as: UInt8.self, repeating: 0)

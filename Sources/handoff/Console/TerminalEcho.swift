@@ -6,8 +6,9 @@ import Darwin
 
 /// Turns terminal echo off while a password is typed, and guarantees it comes back on every
 /// exit path: normal return, a thrown error, and Ctrl-C or SIGTERM (the signal handler
-/// restores the saved settings with `tcsetattr`, which is async-signal-safe, then lets the
-/// signal end the process as usual).
+/// restores the saved settings with `tcsetattr`, which is async-signal-safe; then Ctrl-C
+/// before a session ends as a cancel (``EarlyInterrupt``) and other signals end the process
+/// as usual).
 enum TerminalEcho {
     // Written before the handlers are installed and read only by them (and by `restore`).
     nonisolated(unsafe) private static var saved = termios()
@@ -18,7 +19,7 @@ enum TerminalEcho {
         guard isatty(STDIN_FILENO) == 1, tcgetattr(STDIN_FILENO, &saved) == 0 else { return try body() }
         var silent = saved
         silent.c_lflag &= ~tcflag_t(ECHO)
-        installRestoringHandlers()
+        installRestoringHandlers(cancellingOnInterrupt: true)
         active = 1
         tcsetattr(STDIN_FILENO, TCSAFLUSH, &silent)
         defer { restore() }
@@ -31,7 +32,7 @@ enum TerminalEcho {
         guard active == 0, isatty(STDIN_FILENO) == 1, tcgetattr(STDIN_FILENO, &saved) == 0 else { return }
         var silent = saved
         silent.c_lflag &= ~tcflag_t(ECHO)
-        installRestoringHandlers()
+        installRestoringHandlers(cancellingOnInterrupt: false)
         active = 1
         tcsetattr(STDIN_FILENO, TCSANOW, &silent)
     }
@@ -43,8 +44,9 @@ enum TerminalEcho {
         tcsetattr(STDIN_FILENO, TCSAFLUSH, &saved)
     }
 
-    private static func installRestoringHandlers() {
-        for signal in [SIGINT, SIGTERM, SIGHUP, SIGQUIT] {
+    private static func installRestoringHandlers(cancellingOnInterrupt: Bool) {
+        if cancellingOnInterrupt { EarlyInterrupt.install() }
+        for signal in cancellingOnInterrupt ? [SIGTERM, SIGHUP, SIGQUIT] : [SIGINT, SIGTERM, SIGHUP, SIGQUIT] {
             var action = sigaction()
             #if canImport(Glibc)
             action.__sigaction_handler.sa_handler = { number in
@@ -64,7 +66,8 @@ enum TerminalEcho {
         }
     }
 
-    private static func restoreFromSignal() {
+    /// Puts the saved settings back from a signal handler (async-signal-safe).
+    static func restoreFromSignal() {
         if active == 1 { tcsetattr(STDIN_FILENO, TCSANOW, &saved) }
         active = 0
     }

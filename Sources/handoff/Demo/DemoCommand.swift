@@ -14,9 +14,7 @@ import Foundation
 /// them itself by typing the code each side shows into the other (both ends are its own
 /// processes). Finally it shows what the receiver stored, password redacted.
 enum DemoCommand {
-    static let specification = ArgumentSpecification(
-        command: "demo", valueOptions: ["--store", "--ecc", "--qr-style"], flags: ["--yes"],
-        positionals: 0...0, positionalName: "no arguments")
+    static let specification = CommandManual.demo.specification
 
     /// Lifetime of the demo's transfer code.
     static let lifetime = 120
@@ -99,6 +97,12 @@ enum DemoCommand {
                 }
             }
             if sender.isFinished, receiver?.isFinished ?? true { break }
+            // A receiver that ended first (a store it cannot use, say) leaves nobody to scan
+            // the code: stop the sender rather than wait for its expiry.
+            if let receiver, receiver.isFinished, !sender.isFinished, !interrupted {
+                interrupted = true
+                sender.interrupt()
+            }
             try? await Task.sleep(nanoseconds: 20_000_000)
         }
         await answers?.abandonWaiting()

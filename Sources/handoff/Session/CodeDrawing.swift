@@ -1,5 +1,6 @@
 import AccountHandoff
 import AccountHandoffQR
+import AccountHandoffTransport
 import Foundation
 
 /// Shows one transfer code on the sending terminal: the QR (unless `--no-qr`), the image
@@ -9,8 +10,8 @@ struct CodeDrawing {
     let palette: TerminalQRRenderer.Palette
     let parsed: ParsedArguments
     let console: Console
-    /// Where the code sends receivers, as a sentence (``ListenAddress/Choice/description``).
-    let `where`: String
+    /// Where the code sends receivers and who can reach it.
+    let choice: ListeningAddressPolicy.Choice
     let port: UInt16
     /// How many codes the session shows at most (`--codes`).
     let maximumCodes: Int
@@ -30,10 +31,24 @@ struct CodeDrawing {
         }
         try QRCommand.writeImages(matrix, svg: parsed.value("--svg"), png: parsed.value("--png"), scale: 8, console: console)
         console.line("Transfer code: \(payload.text)")
-        console.line("Or, on the receiving computer, run 'handoff receive' and paste this code when it asks (never put it on a command line).")
+        if choice.reach == .thisMachine {
+            console.line("Or run 'handoff receive' in another terminal on this computer and paste this code when it asks (never put it on a command line).")
+        } else {
+            console.line("Or, on the receiving computer, run 'handoff receive' and paste this code when it asks (never put it on a command line).")
+        }
         let seconds = Int(payload.expiry) - Int(Date().timeIntervalSince1970)
-        console.line(`where` + " Waiting for the receiving device on port \(port) (the code expires in \(Durations.text(seconds))).")
+        console.line(choice.description + " Waiting for the receiving device on port \(port) (the code expires in \(Durations.text(seconds))).")
+        if number == 1, choice.reach == .thisMachine { console.line(Self.reachingAnotherComputer()) }
         if number == 1 { console.line("Press Ctrl-C to cancel.") }
+    }
+
+    /// How to send to another computer instead, naming this computer's network addresses.
+    static func reachingAnotherComputer() -> String {
+        let addresses = ((try? InterfaceAddress.all()) ?? [])
+            .filter { $0.isUp && !$0.address.isLoopback }
+            .map { "\($0.address) (\($0.interfaceName))" }
+        let these = addresses.isEmpty ? "" : " (this computer has \(addresses.joined(separator: ", ")))"
+        return "To send to another computer, press Ctrl-C and start again with --address ADDRESS --lan, where ADDRESS is this computer's address on a network the other computer is on\(these)."
     }
 }
 

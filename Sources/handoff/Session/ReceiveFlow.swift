@@ -1,5 +1,6 @@
 import AccountHandoff
 import AccountHandoffImport
+import AccountHandoffTransport
 import Foundation
 
 /// The terminal side of a receiver session: it shows the code for the sending person to type,
@@ -14,10 +15,18 @@ struct ReceiveFlow {
     let asking: Asking
     var console: Console { asking.console }
 
-    func run() async -> ExitCode {
+    /// - Parameter codeNotServed: whether the sender refused the connection because it serves
+    ///   another code (renewed, or this copy was changed; Spec 11.4): the ending says both.
+    func run(codeNotServed: @Sendable () -> Bool = { false }) async -> ExitCode {
         let session = self.session
         let outcome = await TerminalSessionRun.run(asking: asking, cancel: { await session.cancel() },
                                                    show: { await show(asking: $0, answers: $1) }, session: { await session.run() })
+        // Past the code's own expiry, "expired" is the whole truth; before it, the sender
+        // serving another code means this copy was changed, or the clocks disagree.
+        if case .ended(.expired) = outcome, codeNotServed(), Date() < session.expiryDate {
+            console.error(TransportError.codeRenewed.description + " Nothing was imported.")
+            return .invalidInput
+        }
         let code = ExitCode(outcome)
         // The importer's own sentence says what was checked and stored (or which server
         // refused what, which then replaces the general one).

@@ -143,6 +143,11 @@ struct ReceiverStore {
             return notWritable(directory)
         }
         if case .readOnly = error { return notWritable(directory) }
+        if case .failed(let failure) = error, failure.domain == .posix, failure.code == ENOENT {
+            let parent = (directory.path as NSString).deletingLastPathComponent
+            return CLIError("The store \(directory.path) cannot be created: the folder \(parent.isEmpty ? "." : parent) does not take new folders; choose another --store directory.",
+                            exitCode: .failure)
+        }
         return CLIError("The store \(directory.path) cannot be used: \(error.description)", exitCode: .failure)
     }
 

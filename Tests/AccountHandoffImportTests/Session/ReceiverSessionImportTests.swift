@@ -134,6 +134,44 @@ private struct AcceptingValidator: AccountValidator {
         return (senderOutcome, received, detail)
     }
 
+    /// The misuses an app can make at run time each get a typed error and leave the transfer
+    /// able to finish: "yes" or three digits typed as the code (no try used), the code typed
+    /// again after it matched, accepting twice; and `run()` called again returns the outcome.
+    @Test func misuseGetsTypedErrorsAndTheTransferStillCompletes() async throws {
+        let (devices, sent) = try await devices()
+        let screen = ReceivingScreen()
+        let sendingPerson = Task {
+            for await update in devices.sender.updates {
+                guard case .receiverJoined = update, let code = await screen.read() else { continue }
+                for slip in ["yes", "861", "12 34 5a"] {
+                    await #expect(throws: HandoffError.malformed(.typedCode)) { try await devices.sender.enterCode(slip) }
+                }
+                #expect((try? await devices.sender.enterCode(code.digits)) == .matched)
+                await #expect(throws: HandoffError.self) { try await devices.sender.enterCode(code.digits) }
+            }
+        }
+        let receivingPerson = Task {
+            for await update in devices.receiver.updates {
+                switch update {
+                case .codeReady(let code): await screen.show(code)
+                case .accountOffered:
+                    try? await devices.receiver.accept()
+                    await #expect(throws: HandoffError.self) { try await devices.receiver.accept() }
+                case .finished: await screen.close()
+                default: break
+                }
+            }
+        }
+        let received = await devices.receiver.run()
+        await receivingPerson.value
+        await sendingPerson.value
+        #expect(received == .completed(.imported))
+        #expect(await sent.value == .completed(.imported))
+        #expect(await devices.receiver.run() == received, "run() again returns the same outcome")
+        #expect(await devices.sender.run() == .completed(.imported))
+        #expect(devices.reads.count == 1)
+    }
+
     @Test func aConflictWithoutAChoiceCannotBeAcceptedAndSendsNothing() async throws {
         let (devices, sent) = try await devices(seedConflict: true)
         let result = await run(devices, sent: sent) { receiver, prepared in

@@ -6,8 +6,9 @@ import Darwin
 import Foundation
 
 /// A loopback port nothing listens on (bound and closed again).
-enum ClosedPort {
-    static func find() -> UInt16? {
+package enum ClosedPort {
+    /// A port that was free a moment ago; `nil` when no socket could be made.
+    package static func find() -> UInt16? {
         let listener = try? SilentListener()
         guard let listener else { return nil }
         let port = listener.port
@@ -18,14 +19,16 @@ enum ClosedPort {
 
 /// A listening loopback socket that accepts connections in the kernel but never answers:
 /// the TCP handshake succeeds, no IMAP greeting ever comes.
-final class SilentListener: @unchecked Sendable {
+package final class SilentListener: @unchecked Sendable {
     // Safety of @unchecked Sendable: `descriptor` is immutable; close() is called once by the test.
-    let port: UInt16
+    package let port: UInt16
     private let descriptor: Int32
 
-    struct Failed: Error {}
+    /// The socket could not be made, bound or put to listening.
+    package struct Failed: Error {}
 
-    init() throws {
+    /// Listens on a free port of 127.0.0.1.
+    package init() throws {
         #if canImport(Glibc)
         let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         #else
@@ -49,7 +52,8 @@ final class SilentListener: @unchecked Sendable {
         port = UInt16(bigEndian: address.sin_port)
     }
 
-    func close() { Glibc_close(descriptor) }
+    /// Stops listening.
+    package func close() { Glibc_close(descriptor) }
 }
 
 private func Glibc_close(_ descriptor: Int32) {

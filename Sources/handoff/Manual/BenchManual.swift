@@ -1,0 +1,70 @@
+extension CommandManual {
+    /// `handoff bench`.
+    static let bench = CommandManual(
+        command: "bench",
+        about: [
+            """
+                Measures, in one run, on this machine (build with swift build -c release --product handoff):
+                  - the exact floor: the libsodium calls of one complete session (both sides, the same
+                    calls and input sizes as a real one), made directly on preallocated buffers;
+                  - the full session through both state machines (production randomness, the receiver
+                    decoding the QR text), and session_over_floor, its time divided by the floor's:
+                    floor and session runs alternate (floor, session, floor, session, ...), each timed
+                    alone, so that noise on the host falls on both alike, and the ratio is taken per
+                    pair (a session run over the floor run before it);
+                  - sessions per second on 1 thread and in total on 2 threads (and the floor's), each
+                    thread running for 0.1 s before the clock starts;
+                  - 1,000 and 100,000 pending senders: start and completion rates, memory maps,
+                    locked memory (VmLck) and resident memory (VmRSS) while all are pending. A size
+                    the guarded pool refuses (it never keeps a secret unlocked: at the memory-lock
+                    limit, ulimit -l, of a process without CAP_IPC_LOCK, 8 MiB admits 1,000 but not
+                    100,000) is reported as refused, with how many were pending then, not measured;
+                  - QR payload -> text -> module matrix against one raw libqrencode call, QR text
+                    decode + validate, frame decode;
+                  - per session: bytes on the wire, guarded allocations and their system calls, and the
+                    libsodium calls (checked to equal the floor's).
+                Each time is measured in R repetitions of N runs: the table shows the median and the
+                range [min .. max] of the repetitions (session_over_floor: of the R x N pairs). The
+                100,000 case runs min(R, 3) repetitions.
+                Nothing here is a pass/fail check: compare ratios, and measure on an idle machine.
+                """,
+        ],
+        options: [
+            CommandOption("--iterations", "N", "Runs per repetition, 1 to 100000 (default 200)."),
+            CommandOption("--repetitions", "R", "Repetitions, 1 to 99 (default 7)."),
+            CommandOption("--quick", nil, "Skip the 100,000 pending senders (a bounded run for CI)."),
+            CommandOption("--json", nil, "Print one JSON object instead of the table."),
+        ],
+        notes: [
+            """
+                JSON keys (times in microseconds, rates per second; each spread is
+                {"median", "min", "max"} over the repetitions):
+                  format ("accounthandoff-bench/2"), build ("release" or "debug"), processors,
+                  load_average_before, load_average_after, iterations, repetitions, quick;
+                  lock_limit: kib (RLIMIT_MEMLOCK in KiB, null when unlimited), applies (false when
+                    unlimited or when the process has CAP_IPC_LOCK);
+                  floor: us_per_session (spread), crypto (counts);
+                  session: us_per_session (spread over repetitions), session_over_floor (spread over
+                    pairs), timed_pairs (R x N), crypto (counts),
+                    crypto_equals_floor (true when the two counts are equal), wire_bytes, wire_frames,
+                    qr_text_characters, guarded_allocations, guarded_releases, guarded_system_calls
+                    (per session, from the pool's statistics over the timed sessions);
+                  threads: sessions_per_second_1_thread, sessions_per_second_2_threads,
+                    floor_sessions_per_second_1_thread, floor_sessions_per_second_2_threads (spreads);
+                  pending_senders: a list, one object per size measured: senders, repetitions,
+                    starts_per_second, completions_per_second, memory_maps, locked_kib, resident_kib
+                    (spreads, with every sender pending), before ({memory_maps, locked_kib,
+                    resident_kib} before the first start), guarded_slabs, guarded_locked_kib;
+                  pending_senders_skipped: the sizes --quick skipped;
+                  pending_senders_refused: a list, one object per size the pool refused: senders,
+                    pending_when_refused, refused_while ("starting" or "completing"), reason (the
+                    pool's failure, such as lockLimitReached), guarded_locked_kib (held then);
+                  codecs: qr_matrix_us, qr_raw_libqrencode_us, qr_matrix_over_raw, qr_text_decode_us,
+                    frame_decode_us_per_frame (spreads), qr_version, qr_error_correction.
+                  Counts: random_calls, random_bytes, x25519_base, x25519_shared, sha256_hashes,
+                    sha256_bytes, hmac_tags, hmac_key_bytes, hmac_message_bytes, aead_seals,
+                    aead_sealed_bytes, aead_seal_ad_bytes, aead_opens, aead_opened_bytes,
+                    aead_open_ad_bytes.
+                """,
+        ])
+}
