@@ -1,44 +1,23 @@
-"""Which implementation of the Spec 3.7 string rules a run uses.
+"""Spec 3.7 as the verifier applies it: the verifier's own rules (account_text_standin.py), which read
+every character property from the Spec's data file Spec/account-text-tables.txt.
 
-Normal runs use the project's Verifier/account_text.py when it exists, else the verifier's
-own account_text_standin.py. A mutation run breaks rules T1-T7 in the stand-in, so while a
-rule of section 3.7 is broken, the stand-in decides.
+Verifier/account_text.py is another Python implementation of 3.7 (derived from Python 3.11's own
+Unicode 14.0 `unicodedata`) that the Swift tests compare with the Swift tables; the verifier does
+not use it, so that it runs the same on any Python 3 whatever Unicode version that Python ships.
 """
 
-import os
-
 import account_text_standin
-import rules
-from errors import ProtocolError
-
-_HERE = os.path.dirname(os.path.abspath(__file__))
-_PROJECT = None
-if os.path.exists(os.path.join(_HERE, "account_text.py")):
-    import account_text as _PROJECT  # noqa: E402
-
-FORCE_STANDIN = False  # the mutation run's baseline checks the stand-in on its own too
-
-TEXT_RULES = {rule for rule, (section, _) in rules.RULES.items() if section.startswith("3.7")}
 
 
 def implementation_name():
-    return "account_text.py" if _PROJECT is not None else "account_text_standin.py"
+    return "account_text_standin.py with Spec/account-text-tables.txt"
 
 
 def check_field(field, text):
     """Raises ProtocolError(`malformed.<field>`) when `text` breaks a rule T1-T7 of Spec 3.7."""
-    surrogates = any(0xD800 <= ord(ch) <= 0xDFFF for ch in text)  # only with O.2utf8surrogates broken
-    if _PROJECT is None or FORCE_STANDIN or rules.ACTIVE in TEXT_RULES or surrogates:
-        account_text_standin.check_field(field, text)
-        return
-    try:
-        _PROJECT.validate(text, field)
-    except _PROJECT.AccountTextError as error:
-        raise ProtocolError(error.identifier)
+    account_text_standin.check_field(field, text)
 
 
 def first_broken_rule(field, text):
-    """The rule T1-T7 that `text` breaks first, by the implementation in use, or None."""
-    if _PROJECT is None or FORCE_STANDIN:
-        return account_text_standin.first_broken_rule(field, text)
-    return _PROJECT.first_broken_rule(text, field)
+    """The rule T1-T7 that `text` breaks first, or None."""
+    return account_text_standin.first_broken_rule(field, text)

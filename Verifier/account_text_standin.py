@@ -1,104 +1,133 @@
 """Spec 3.7, the account text profile: the verifier's own implementation.
 
-The project's implementation of these rules in Python is Verifier/account_text.py (written
-by another engineer from the same text). This one exists for two reasons: it stands in
-until that module exists, and the mutation run needs one switch per rule T1-T7, which it
-breaks here (see account_rules.py for which one a run uses).
+Every character property comes from the Spec's normative data file, Spec/account-text-tables.txt
+(Unicode 14.0 values, generated once), and from nothing else: no `unicodedata`, so the verifier
+gives the same answers whatever Unicode version the Python running it ships.
 
-Character properties are Unicode 14.0: Python 3.11's `unicodedata` is exactly 14.0.0
-(checked at import). Default_Ignorable_Code_Point and Hangul_Syllable_Type are small and
-listed here in full; Joining_Type is listed for the Arabic blocks only (everything else
-falls back to the Spec's rule for unlisted code points: T for Mn, Me, Cf, otherwise U).
+The mutation run breaks the rules T1-T7 here, one switch per rule (see rules.py), including one
+per class of T2, so T2 is decided from the data file's property groups (General_Category,
+Default_Ignorable_Code_Point, Hangul_Syllable_Type) rather than from its derived `T2.refused`
+set; `consistency_failures()` checks that the two agree for every code point.
 """
 
-import unicodedata
+import bisect
+import os
 
 from errors import ProtocolError
 from rules import broken
 
-UNICODE_VERSION = unicodedata.unidata_version
-if UNICODE_VERSION != "14.0.0":  # Spec 3.7: Unicode 14.0 exactly (a later version would pass newer code points)
-    raise ImportError(f"the account text rules need Unicode 14.0.0 in unicodedata (Python 3.11), not {UNICODE_VERSION}")
-
+TABLES = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "Spec", "account-text-tables.txt")
 LENGTHS = {"displayName": (0, 256), "emailAddress": (1, 320), "username": (1, 320), "imapHost": (1, 253)}
-
-# DerivedCoreProperties.txt 14.0, Default_Ignorable_Code_Point.
-DEFAULT_IGNORABLE = [(0x00AD, 0x00AD), (0x034F, 0x034F), (0x061C, 0x061C), (0x115F, 0x1160), (0x17B4, 0x17B5),
-                     (0x180B, 0x180F), (0x200B, 0x200F), (0x202A, 0x202E), (0x2060, 0x206F), (0x3164, 0x3164),
-                     (0xFE00, 0xFE0F), (0xFEFF, 0xFEFF), (0xFFA0, 0xFFA0), (0xFFF0, 0xFFF8), (0x1BCA0, 0x1BCA3),
-                     (0x1D173, 0x1D17A), (0xE0000, 0xE0FFF)]
-
-# HangulSyllableType.txt: L, V and T (conjoining jamo).
-CONJOINING_JAMO = [(0x1100, 0x115F), (0xA960, 0xA97C), (0x1160, 0x11A7), (0xD7B0, 0xD7C6), (0x11A8, 0x11FF), (0xD7CB, 0xD7FB)]
-
-# ArabicShaping.txt: the Arabic blocks, and the Cf code points it lists explicitly (as U, not the default T).
-JOINING = [(0x0620, 0x0620, "D"), (0x0621, 0x0621, "U"), (0x0622, 0x0625, "R"), (0x0626, 0x0626, "D"), (0x0627, 0x0627, "R"),
-           (0x0628, 0x0628, "D"), (0x0629, 0x0629, "R"), (0x062A, 0x062E, "D"), (0x062F, 0x0632, "R"), (0x0633, 0x063F, "D"),
-           (0x0640, 0x0640, "C"), (0x0641, 0x0647, "D"), (0x0648, 0x0648, "R"), (0x0649, 0x064A, "D"), (0x066E, 0x066F, "D"),
-           (0x0671, 0x0673, "R"), (0x0674, 0x0674, "U"), (0x0675, 0x0677, "R"), (0x0678, 0x0687, "D"), (0x0688, 0x0699, "R"),
-           (0x069A, 0x06BF, "D"), (0x06C0, 0x06C0, "R"), (0x06C1, 0x06C2, "D"), (0x06C3, 0x06CB, "R"), (0x06CC, 0x06CC, "D"),
-           (0x06CD, 0x06CD, "R"), (0x06CE, 0x06CE, "D"), (0x06CF, 0x06CF, "R"), (0x06D0, 0x06D1, "D"), (0x06D2, 0x06D3, "R"),
-           (0x06D5, 0x06D5, "R"), (0x06EE, 0x06EF, "R"), (0x06FA, 0x06FC, "D"), (0x06FF, 0x06FF, "D"), (0x0750, 0x0758, "D"),
-           (0x0759, 0x075B, "R"), (0x075C, 0x076A, "D"), (0x076B, 0x076C, "R"), (0x076D, 0x0770, "D"), (0x0771, 0x0771, "R"),
-           (0x0772, 0x0772, "D"), (0x0773, 0x0774, "R"), (0x0775, 0x0777, "D"), (0x0778, 0x0779, "R"), (0x077A, 0x077F, "D"),
-           (0x0600, 0x0605, "U"), (0x0608, 0x0608, "U"), (0x060B, 0x060B, "U"), (0x06DD, 0x06DD, "U"),
-           (0x08E2, 0x08E2, "U"), (0x180E, 0x180E, "U"), (0x200C, 0x200C, "U"), (0x200D, 0x200D, "C"), (0x202F, 0x202F, "U"),
-           (0x2066, 0x2069, "U")]
-
-ZWNJ, ZWJ = 0x200C, 0x200D
+ZWNJ, ZWJ, SPACE = 0x200C, 0x200D, 0x20
+MAX = 0x10FFFF
+CATEGORIES = ("Cc", "Cf", "Cn", "Co", "Cs", "Me", "Mn", "Zl", "Zp", "Zs")
 
 
-def _in(ranges, cp):
-    return any(low <= cp <= high for low, high in ranges)
+def _load(path):
+    """NAME -> sorted list of inclusive (first, last) ranges, from the Spec's data file."""
+    groups = {}
+    with open(path, encoding="utf-8") as handle:
+        for line in handle:
+            line = line.split("#", 1)[0].strip()
+            if not line:
+                continue
+            span, name = (part.strip() for part in line.split(";"))
+            first, _, last = span.partition("..")
+            groups.setdefault(name, []).append((int(first, 16), int(last or first, 16)))
+    for name, spans in groups.items():
+        spans.sort()
+    return groups
 
 
-try:  # the complete Unicode 14.0 table, generated from ArabicShaping.txt, when the project has it
-    import account_text as _complete
-except ImportError:  # pragma: no cover - the stand-in's own Arabic-block table
-    _complete = None
+GROUPS = _load(TABLES)
+
+
+class Ranges:
+    """Membership in a group of the data file (binary search over its ranges)."""
+
+    def __init__(self, name):
+        self.spans = GROUPS.get(name, [])
+        self.starts = [first for first, _ in self.spans]
+
+    def __contains__(self, cp):
+        index = bisect.bisect_right(self.starts, cp) - 1
+        return index >= 0 and self.spans[index][1] >= cp
+
+
+CATEGORY = {value: Ranges("General_Category=" + value) for value in CATEGORIES}
+IGNORABLE = Ranges("Default_Ignorable_Code_Point")
+JAMO = {value: Ranges("Hangul_Syllable_Type=" + value) for value in "LVT"}
+VIRAMA = Ranges("Canonical_Combining_Class=9")
+JOINING = {value: Ranges("Joining_Type=" + value) for value in "CDLRT"}
+HANGUL_JAMO_BLOCK = (0x1100, 0x11FF)  # the jamo of the original block; extended-A and -B lie outside it
+
+
+def category(cp):
+    """General_Category, for the values the rules name; `other` for every other one."""
+    for value, members in CATEGORY.items():
+        if cp in members:
+            return value
+    return "other"
 
 
 def joining_type(cp):
-    if _complete is not None:
-        return _complete.joining_type(chr(cp))
-    for low, high, kind in JOINING:
-        if low <= cp <= high:
-            return kind
-    return "T" if unicodedata.category(chr(cp)) in ("Mn", "Me", "Cf") else "U"
+    for value, members in JOINING.items():
+        if cp in members:
+            return value
+    return "U"
 
 
 def _is_mark(cp):
-    return unicodedata.category(chr(cp)) in ("Mn", "Me")
+    return category(cp) in ("Mn", "Me")
+
+
+def _jamo_refused(cp):
+    for value, members in JAMO.items():
+        if cp in members:
+            if broken("T2jamo") or broken("T2jamo" + value):
+                return False
+            if broken("T2jamoExtended") and not HANGUL_JAMO_BLOCK[0] <= cp <= HANGUL_JAMO_BLOCK[1]:
+                return False
+            return True
+    return False
 
 
 def _disallowed(cp):
     """T2: PRECIS FreeformClass disallowed code points, as Spec 3.7 lists them (ZWNJ/ZWJ go to T3)."""
     if cp in (ZWNJ, ZWJ) and not broken("T2cf"):
         return False
-    category = unicodedata.category(chr(cp))
-    if category == "Cc":
+    kind = category(cp)
+    if kind == "Cc":
         return not broken("T2cc")
-    if category in ("Cs", "Co"):
+    if kind in ("Cs", "Co"):
         return not broken("T2co")
-    if category == "Cn":
+    if kind == "Cn":
         return not broken("T2cn")
-    if category in ("Zl", "Zp"):
+    if kind in ("Zl", "Zp"):
         return not broken("T2zlzp")
-    if category == "Zs" and cp != 0x20:
+    if kind == "Zs" and cp != SPACE:
         return not broken("T2zs")
-    if category == "Cf":
+    if kind == "Cf":
         return not broken("T2cf")
-    if _in(DEFAULT_IGNORABLE, cp):
+    if cp in IGNORABLE:
         return not broken("T2di")
-    if _in(CONJOINING_JAMO, cp):
-        return not broken("T2jamo")
-    return False
+    return _jamo_refused(cp)
+
+
+def _after_virama(cps, index):
+    before = cps[index - 1] if index > 0 else None
+    skips = "T3zwjViramaSkipsMarks" if cps[index] == ZWJ else "T3zwnjViramaSkipsMarks"
+    if broken(skips):  # a virama further back, across marks, would count
+        back = index - 1
+        while back >= 0 and _is_mark(cps[back]) and cps[back] not in VIRAMA:
+            back -= 1
+        before = cps[back] if back >= 0 else None
+    return before is not None and before in VIRAMA
 
 
 def _joiner_allowed(cps, index):
     cp = cps[index]
-    before = cps[index - 1] if index > 0 else None
-    after_virama = before is not None and unicodedata.combining(chr(before)) == 9
+    after_virama = _after_virama(cps, index)
     if cp == ZWJ:
         return after_virama or broken("T3zwj")
     if after_virama:
@@ -112,8 +141,10 @@ def _joiner_allowed(cps, index):
     right = index + 1
     while transparent and right < len(cps) and joining_type(cps[right]) == "T":
         right += 1
-    return (left >= 0 and joining_type(cps[left]) in ("L", "D")
-            and right < len(cps) and joining_type(cps[right]) in ("R", "D"))
+    before_ok = ("L", "D") if not broken("T3zwnjBefore") else ("L", "D", "R")
+    after_ok = ("R", "D") if not broken("T3zwnjAfter") else ("R", "D", "L")
+    return (left >= 0 and joining_type(cps[left]) in before_ok
+            and right < len(cps) and joining_type(cps[right]) in after_ok)
 
 
 def check_field(field, text):
@@ -152,7 +183,8 @@ def first_broken_rule(field, text):
     def t5():
         run = 0
         for cp in cps:
-            run = run + 1 if _is_mark(cp) else 0
+            counted = _is_mark(cp) and not (broken("T5enclosing") and category(cp) == "Me")
+            run = run + 1 if counted else 0
             if (run >= 4 if broken("T5bound") else run > 4) and not broken("T5"):
                 return True
         return False
@@ -160,7 +192,14 @@ def first_broken_rule(field, text):
     def t6():
         if field != "displayName" or broken("T6"):
             return False
-        weightless = (lambda cp: False) if broken("T6weights") else (lambda cp: cp in (ZWNJ, ZWJ) or _is_mark(cp))
+
+        def weightless(cp):
+            if broken("T6weights"):
+                return False
+            if cp in (ZWNJ, ZWJ):
+                return not broken("T6joiners")
+            return _is_mark(cp)
+
         units = sum(0 if weightless(cp) else 1 for cp in cps)
         return units >= 64 if broken("T6bound") else units > 64
 
@@ -193,3 +232,51 @@ def _ldh(host):
         if (label.startswith("-") or label.endswith("-")) and not broken("T7hyphen"):
             return False
     return bool(labels)
+
+
+# ------------------------------------------------------------------ consistency of the data file
+
+
+def _bits(*names, without=()):
+    """The union of groups as one integer bit set over the code space (bit c = code point c)."""
+    value = 0
+    for name in names:
+        for first, last in GROUPS.get(name, []):
+            value |= ((1 << (last - first + 1)) - 1) << first
+    for cp in without:
+        value &= ~(1 << cp)
+    return value
+
+
+def consistency_failures():
+    """The derived groups of the data file must follow from its property groups as their comments say."""
+    failures = []
+    every = (1 << (MAX + 1)) - 1
+    surrogates = _bits("General_Category=Cs")
+    refused = (_bits(*("General_Category=" + value for value in ("Cc", "Cs", "Co", "Cn", "Zl", "Zp", "Cf")),
+                     "Default_Ignorable_Code_Point", "Hangul_Syllable_Type=L", "Hangul_Syllable_Type=V",
+                     "Hangul_Syllable_Type=T", without=(ZWNJ, ZWJ))
+               | _bits("General_Category=Zs", without=(SPACE,)))
+    marks = _bits("General_Category=Mn", "General_Category=Me")
+    expected = {
+        "T2.refused": refused,
+        "T3.virama": _bits("Canonical_Combining_Class=9"),
+        "T5.mark": marks,
+        "T6.zeroUnits": marks | (1 << ZWNJ) | (1 << ZWJ),
+        "allowed.displayName": every & ~refused & ~surrogates,
+        "allowed.emailAddress": every & ~refused & ~surrogates & ~(1 << SPACE),
+        "allowed.imapHost": sum(1 << ord(ch) for ch in "-.0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"),
+    }
+    for name, value in expected.items():
+        if _bits(name) != value:
+            failures.append(f"{name} does not follow from the property groups")
+    categories = [_bits("General_Category=" + value) for value in CATEGORIES]
+    joining = [_bits("Joining_Type=" + value) for value in "CDLRT"]
+    for label, sets in (("General_Category", categories), ("Joining_Type", joining)):
+        seen = 0
+        for members in sets:
+            if seen & members:
+                failures.append(f"a code point has two {label} values")
+            seen |= members
+    return failures
+

@@ -4,7 +4,7 @@ from errors import ProtocolError
 from primitives import u16, u32
 from rules import broken
 
-VERSION = 2
+VERSION = 3
 MAX_FRAME = 4096
 HEADER = 24
 TYPES = {1: "hello", 2: "offer", 3: "accept", 4: "credential", 5: "receipt", 6: "abort", 7: "reveal"}
@@ -18,6 +18,8 @@ def header(type_name, transfer_id, sequence, body_length):
 
 
 def encode(type_name, transfer_id, sequence, body):
+    if broken("F.frameOrder"):
+        return body + header(type_name, transfer_id, sequence, len(body))
     return header(type_name, transfer_id, sequence, len(body)) + body
 
 
@@ -34,7 +36,9 @@ def valid_body_length(type_name, length):
         return True
     if type_name == "accept" and broken("F7accept") and length == 17:
         return True
-    if type_name in ("receipt", "abort") and broken("F7receipt") and length == 18:
+    if type_name == "receipt" and broken("F7receipt") and length == 18:
+        return True
+    if type_name == "abort" and broken("F7abort") and length == 18:
         return True
     if type_name in fixed:
         return length == fixed[type_name]
@@ -53,7 +57,7 @@ def decode(data):
         raise ProtocolError("malformed.frameLength" if broken("F2") else "malformed.frameHeader")
 
     def f3():
-        if data[0] != VERSION and not (broken("F3") and data[0] == 1):
+        if data[0] != VERSION and not (broken("F3") and data[0] == 2):
             raise ProtocolError("unsupportedVersion")
 
     def f4():

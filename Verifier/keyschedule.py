@@ -1,7 +1,7 @@
 """Spec 4.1-4.4: transcript hashes, key derivation, AEAD nonce and additional data, short code."""
 
 from errors import ProtocolError
-from primitives import equal_constant_time, hkdf_expand, hkdf_extract, hmac_sha256, sha256, u32
+from primitives import equal_constant_time, hkdf_expand, hkdf_extract, hmac_sha256, label, sha256, u32
 from rules import broken
 
 BOUND = 4294000000
@@ -10,11 +10,11 @@ LINKED_TYPES = ("accept", "credential", "receipt")
 
 
 def commitment(nonce):
-    return sha256(nonce) if broken("K.commitment") else sha256(b"AH2 commitment", nonce)
+    return sha256(nonce) if broken("K.commitment") else sha256(label(b"commitment"), nonce)
 
 
 def th0(qr_binary):
-    return sha256(qr_binary) if broken("K.th0") else sha256(b"AH2 transcript", qr_binary)
+    return sha256(qr_binary) if broken("K.th0") else sha256(label(b"transcript"), qr_binary)
 
 
 def handshake_hash(th0_value, receiver_public_key):
@@ -40,10 +40,11 @@ def derive_keys(shared, commitment_value, hh):
     else:
         ikm = shared + commitment_value
     prk = hkdf_extract(hh, ikm)
-    s2r, r2s = (b"AH2 r2s", b"AH2 s2r") if broken("K.labels") else (b"AH2 s2r", b"AH2 r2s")
-    return {"prk": prk, "helloKey": hkdf_expand(prk, b"AH2 hello", 32), "s2rKey": hkdf_expand(prk, s2r, 32),
+    s2r, r2s = (label(b"r2s"), label(b"s2r")) if broken("K.labels") else (label(b"s2r"), label(b"r2s"))
+    hello = label(b"code" if broken("K.helloKeyLabel") else b"hello")
+    return {"prk": prk, "helloKey": hkdf_expand(prk, hello, 32), "s2rKey": hkdf_expand(prk, s2r, 32),
             "r2sKey": hkdf_expand(prk, r2s, 32),
-            "codeKey": hkdf_expand(prk, b"AH2 code" if broken("K.codeKeyLabel") else b"AH2 code key", 32)}
+            "codeKey": hkdf_expand(prk, label(b"code" if broken("K.codeKeyLabel") else b"code key"), 32)}
 
 
 def hello_tag(hello_key, hh, th0_value):
@@ -54,18 +55,20 @@ def code_material(code_key, nonce, th1_value, hh):
     """Spec 4.4: codeMaterial and the codePRK it is expanded from."""
     ikm = nonce + code_key if broken("K.codeIKM") else code_key + nonce
     code_prk = hkdf_extract(hh if broken("K.codeSalt") else th1_value, ikm)
-    return code_prk, hkdf_expand(code_prk, b"AH2 code", 64)
+    return code_prk, hkdf_expand(code_prk, label(b"code key" if broken("K.codeMaterialLabel") else b"code"), 64)
 
 
 def candidates(material):
-    return [int.from_bytes(material[4 * i:4 * i + 4], "big") for i in range(16)]
+    order = "little" if broken("K.codeEndian") else "big"
+    return [int.from_bytes(material[4 * i:4 * i + 4], order) for i in range(16)]
 
 
 def code_forms(value):
     digits = str(value).zfill(6)
     separator = " " if broken("K.codeForms") else ", "
     spoken = " ".join(WORDS[int(d)] for d in digits[:3]) + separator + " ".join(WORDS[int(d)] for d in digits[3:])
-    return {"value": value, "digits": digits, "grouped": digits[:3] + " " + digits[3:], "spoken": spoken}
+    grouped = digits[:3] + ("" if broken("K.codeGrouped") else " ") + digits[3:]
+    return {"value": value, "digits": str(value) if broken("K.codeDigits") else digits, "grouped": grouped, "spoken": spoken}
 
 
 def short_code(material):
@@ -76,18 +79,31 @@ def short_code(material):
             return 0, code_forms(0)
         raise ProtocolError("keyDerivationFailed")
     index = accepted[-1] if broken("K.codeFirst") else accepted[0]
-    return index, code_forms(candidates(material)[index] % 1000000)
+    return index, code_forms(candidates(material)[index] % (999999 if broken("K.codeModulus") else 1000000))
+
+
+def typed_entry(typed):
+    """Spec 4.4 typed entry: the six ASCII digits typed, spaces (U+0020) removed; else malformed.typedCode."""
+    entry = typed if broken("4.4.entrySpaces") else typed.replace(" ", "")
+    if broken("4.4.entryWhitespace"):
+        entry = "".join(typed.split())
+    six_digits = len(entry) == 6 and all(ch in "0123456789" for ch in entry)
+    if broken("4.4.entryLength"):
+        six_digits = 0 < len(entry) and all(ch in "0123456789" for ch in entry)
+    if broken("4.4.entryDigits"):
+        six_digits = len(entry) == 6
+    if not six_digits:
+        raise ProtocolError("malformed.typedCode")
+    return entry
 
 
 def typed_matches(digits, typed):
-    """Spec 4.4 typed comparison."""
-    if broken("K.typedStrict"):
-        entered = typed
-    elif broken("K.typed"):
-        entered = "".join(typed.split())
-    else:
-        entered = typed.replace(" ", "")
-    return equal_constant_time(entered.encode("utf-8"), digits.encode("utf-8"))
+    """Spec 4.4: whether a typed text is an entry that equals the code's digits (compared in constant time)."""
+    try:
+        entry = typed_entry(typed)
+    except ProtocolError:
+        return False
+    return broken("4.4.entryMatch") or equal_constant_time(entry.encode("utf-8"), digits.encode("utf-8"))
 
 
 def aead_nonce(sequence):
@@ -96,6 +112,8 @@ def aead_nonce(sequence):
 
 def additional_data(header, expiry, transcript, type_name, link_id):
     """Spec 4.3: AD = header | expiry | T | L."""
+    if broken("K.adHeader"):
+        header = header[:22] + (int.from_bytes(header[22:24], "big") - 16).to_bytes(2, "big")
     ad = header + (b"" if broken("K.adExpiry") else u32(expiry)) + transcript
     linked = type_name in LINKED_TYPES and not broken("K.adLinkID")
     if broken("K.adLinkIDAll"):

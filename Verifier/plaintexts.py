@@ -10,9 +10,10 @@ SECURITY = {"tls": 1, "startTLS": 2}
 SECURITY_NAMES = {value: name for name, value in SECURITY.items()}
 MAX_PASSWORD = 1022
 CREDENTIAL_SIZE = 1024
-RECEIPTS = {1: "imported", 2: "validationFailed", 3: "declined"}
+RECEIPTS = {1: "imported", 2: "validationFailed", 3: "declined", 4: "storeFailed", 5: "cancelled"}
 RECEIPT_VALUES = {name: value for value, name in RECEIPTS.items()}
-ABORTS = {1: "cancelled.peer", 2: "rejected.peer", 3: "contested"}
+ABORTS = {1: "cancelled.peer", 2: "rejected.peer", 3: "contested", 4: "storeUnavailable.peer", 5: "notAuthenticated.peer",
+          6: "expired"}
 
 
 def padded_size(record_length):
@@ -27,6 +28,8 @@ def validate_account(account):
     fields = list(STRING_FIELDS)
     if broken("O.3fieldOrder"):
         fields = ["imapHost"] + fields[:3]
+    if broken("O.3usernameFirst"):
+        fields[1], fields[2] = fields[2], fields[1]
     for field in fields:
         check_field(field, account[field])
     if account["imapPort"] == 0 and not broken("O.3port"):
@@ -37,7 +40,7 @@ def encode_offer(account):
     strings = b""
     for field in STRING_FIELDS:
         raw = account[field].encode("utf-8")
-        strings += u16(len(raw)) + raw
+        strings += u16(len(account[field]) if broken("O.strLength") else len(raw)) + raw
     tail = u16(account["imapPort"]) + bytes([SECURITY[account["imapSecurity"]]])
     record = (strings + account["linkID"] if broken("O.linkIDOrder") else account["linkID"] + strings) + tail
     out = u16(len(record)) + record
@@ -92,6 +95,8 @@ def decode_offer(plaintext):
     if broken("O.3portOrder") and account["imapPort"] == 0:
         raise ProtocolError("malformed.imapPort")
     security = take(1, "imapSecurity")[0]
+    if broken("O.2trailingOrder") and position != len(record):
+        raise ProtocolError("malformed.trailingBytes")
     allowed = {1, 2} | ({0} if broken("O.2security") else set()) | ({3} if broken("O.2securityPlain") else set())
     if security not in allowed:
         raise ProtocolError("malformed.imapSecurity")
@@ -129,8 +134,10 @@ def decode_credential(plaintext):
 def receipt_status(plaintext):
     """Spec 3.6: the receipt's status name, or None for an undefined value."""
     value = plaintext[0] if len(plaintext) == 1 else None
-    if broken("V.receipt") and value == 4:
+    if broken("V.receipt") and value == 6:
         value = 3
+    if value in RECEIPTS and broken(f"3.6[receipt {value}]"):
+        value = None
     if broken("V.receiptMap") and value in (2, 3):
         value = 5 - value
     return RECEIPTS.get(value)
@@ -146,8 +153,10 @@ def receipt_plaintext(status):
 def abort_outcome(plaintext):
     """Spec 3.6 and 6.1/6.2: the outcome an authenticated abort gives."""
     value = plaintext[0] if len(plaintext) == 1 else None
-    if broken("V.abort") and value == 4:
+    if broken("V.abort") and value == 7:
         value = 3
+    if value in ABORTS and broken(f"3.6[abort {value}]"):
+        value = None
     if broken("V.abortZero") and value == 0:
         value = 1
     if broken("V.abortMap") and value in (1, 2):

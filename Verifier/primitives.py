@@ -16,6 +16,11 @@ from errors import ProtocolError
 from rules import broken
 
 
+def label(name):
+    """A protocol label: "AH3 " and the name (Spec README: every label starts with AH3)."""
+    return (b"AH2 " if broken("K.labelVersion") else b"AH3 ") + name
+
+
 def sha256(*parts):
     digest = hashlib.sha256()
     for part in parts:

@@ -1,10 +1,10 @@
 """Spec 2.1-2.4: the QR session payload, its binary and decimal text forms, strict decoding."""
 
 from errors import ProtocolError
-from primitives import sha256, u32
+from primitives import label, sha256, u32
 from rules import broken
 
-VERSION = 2
+VERSION = 3
 INTENT_SEND_ACCOUNT = 1
 MAX_TEXT_BYTES = 254
 MAX_BINARY = 103
@@ -30,27 +30,31 @@ def encode_binary(fields):
     keys = fields["commitment"] + fields["senderPublicKey"]
     if broken("Q.binaryOrder"):
         keys = fields["senderPublicKey"] + fields["commitment"]
-    return bytes([fields["version"], fields["intent"]]) + u32(fields["expiry"]) + keys + bytes([len(rendezvous)]) + rendezvous
+    length = b"" if broken("Q.rendezvousLength") else bytes([len(rendezvous)])
+    if broken("Q.rendezvous"):
+        rendezvous = rendezvous[::-1]
+    return bytes([fields["version"], fields["intent"]]) + u32(fields["expiry"]) + keys + length + rendezvous
 
 
 def transfer_id(binary):
-    """Spec 2.1: the first 16 bytes of SHA-256("AH2 transfer ID" | qrBinary)."""
-    digest = sha256(binary) if broken("Q.transferIDLabel") else sha256(b"AH2 transfer ID", binary)
+    """Spec 2.1: the first 16 bytes of SHA-256("AH3 transfer ID" | qrBinary)."""
+    digest = sha256(binary) if broken("Q.transferIDLabel") else sha256(label(b"transfer ID"), binary)
     return digest[-16:] if broken("Q.transferIDLength") else digest[:16]
 
 
 def decimal_groups(data):
     """Spec 2.3 decimalGroups."""
     size = group_size()
-    text = ""
+    groups = []
     for start in range(0, len(data), size):
         group = data[start:start + size]
-        text += str(int.from_bytes(group, "big")).zfill(digits_for(len(group)))
-    return text
+        value = int.from_bytes(group, "little" if broken("Q.groupEndian") else "big")
+        groups.append(str(value).zfill(digits_for(len(group))))
+    return "".join(groups[::-1] if broken("Q.groupOrder") else groups)
 
 
 def encode_text(binary):
-    return "AH:" + decimal_groups(binary)
+    return ("ah:" if broken("Q.prefix") else "AH:") + decimal_groups(binary)
 
 
 def decode_text(text):
@@ -139,7 +143,7 @@ def decode_binary(binary):
             raise ProtocolError("malformed.intent")
         if binary[1] != INTENT_SEND_ACCOUNT and not broken("B5"):
             raise ProtocolError("wrongIntent")
-    if version != VERSION and not (broken("B3") and version == 1):
+    if version != VERSION and not (broken("B3") and version == 2):
         raise ProtocolError("unsupportedVersion")
     position = 1
     if len(binary) < 2:

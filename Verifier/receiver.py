@@ -17,6 +17,9 @@ LIVE_WITH_CHANNEL = ("awaitingReveal", "awaitingOffer", "reviewingOffer", "await
 
 
 class Receiver(Session):
+    TELLS_EXPIRY = LIVE_WITH_CHANNEL
+    SECTION = "6.2"
+
     @classmethod
     def scan(cls, binary, payload, expected_intent, skew, random, now, registry=None):
         """Spec 2.5 steps S0-S7 for a decoded payload; returns (receiver, actions, next deadline)."""
@@ -30,11 +33,11 @@ class Receiver(Session):
                 raise ProtocolError("invalidConfiguration")
 
         if broken("S0order"):
-            configuration()
             clock()
+            configuration()
         else:
-            clock()
             configuration()
+            clock()
         if payload["intent"] != expected_intent and not broken("S1"):
             raise ProtocolError("wrongIntent")
         expiry = payload["expiry"]
@@ -129,7 +132,7 @@ class Receiver(Session):
         state = self.state
         if kind == "codeConfirmed":
             if state == "reviewingOffer" or (broken("6.2.codeConfirmed") and state == "awaitingOffer"):
-                frame = self.channel.seal("accept", b"")
+                frame = self.channel.seal("accept", b"\0" if broken("V.accept") else b"")
                 self.state = "awaitingCredentialFrame"
                 return [("send", frame)]
             return self.refuse(kind)
@@ -140,6 +143,14 @@ class Receiver(Session):
         if kind == "cancel":
             if state in LIVE_WITH_CHANNEL or (broken("6.2.cancelImporting") and state == "awaitingImportResult"):
                 return self.abort(2 if broken("6.2.cancelReason") else 1, "cancelled.local")
+            return self.refuse(kind)
+        if kind == "storeUnavailable":
+            if state in LIVE_WITH_CHANNEL and state != "awaitingReveal":
+                return self.abort(5 if broken("6.2.storeUnavailableReason") else 4, "storeUnavailable.local")
+            return self.refuse(kind)
+        if kind == "notAuthenticated":
+            if state == "reviewingOffer":
+                return self.abort(4 if broken("6.2.notAuthenticatedReason") else 5, "notAuthenticated.local")
             return self.refuse(kind)
         if kind == "importFinished":
             if state == "awaitingImportResult" or (broken("6.2.importState") and state == "awaitingCredentialFrame"):
@@ -153,13 +164,15 @@ class Receiver(Session):
                 return []
             if state == "awaitingImportResult" and not broken("6.2.transportLostImporting"):
                 return []
+            # Spec 6.2: a connection that closes once the sender's expiry has passed is the sender stopping.
+            after = self.t > self.expiry if broken("6.2.transportLostExpiryBound") else self.t >= self.expiry
+            if after and not broken("6.2.transportLostExpiry"):
+                return self.finish("expired")
             return self.finish("failed.transportLost")
         raise ValueError("unknown event " + kind)
 
     def refuse(self, kind):
         """A refused cell of the local-event table: invalidEvent, state unchanged."""
-        if broken(f"6.2.refuse.{kind}.{self.state}"):
-            return []
         raise ProtocolError("invalidEvent")
 
     def abort(self, reason, outcome):

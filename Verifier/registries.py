@@ -19,7 +19,7 @@ class SenderRegistry:
     def register(self, transfer_id, expiry):
         if transfer_id in self.entries and not broken("R.startInUse"):
             raise ProtocolError("transferIDInUse")
-        if not broken("6.1.start4record"):
+        if not broken("6.1.start3record"):
             self.entries[transfer_id] = [expiry, None]
 
     def record(self, transfer_id, outcome):
@@ -38,8 +38,11 @@ class SenderRegistry:
         if broken("R.admitDecode"):
             if len(data) < 18 or data[2:18] not in self.entries:
                 raise ProtocolError("unknownTransfer")
+        finite = isinstance(now, (int, float)) and math.isfinite(now)
+        if broken("R.admitClockOrder") and not finite:
+            raise ProtocolError("invalidClock")
         frame = frames.decode(data)
-        if not (isinstance(now, (int, float)) and math.isfinite(now)) and not broken("R.admitClock"):
+        if not finite and not broken("R.admitClock"):
             raise ProtocolError("invalidClock")
         transfer_id = frame["transferID"]
         entry = self.entries.get(transfer_id)
@@ -68,6 +71,8 @@ class SenderRegistry:
         for transfer_id in list(self.entries):
             expiry = self.entries[transfer_id][0]
             old = expiry + RETENTION < now if broken("R.senderPruneBound") else expiry + RETENTION <= now
+            if old and self.entries[transfer_id][1] is not None and broken("R.pruneConsumed"):
+                continue  # "consumed for good" read literally: a finished entry is never forgotten
             if old or (broken("R.senderPruneAll") and self.entries[transfer_id][1] is None):
                 del self.entries[transfer_id]
 

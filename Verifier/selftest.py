@@ -50,7 +50,7 @@ def rfc_cases():
 
 
 def qr_cases():
-    fields = {"version": 2, "intent": 1, "expiry": 1800000180, "commitment": bytes(32), "senderPublicKey": bytes([9]) * 32,
+    fields = {"version": 3, "intent": 1, "expiry": 1800000180, "commitment": bytes(32), "senderPublicKey": bytes([9]) * 32,
               "rendezvous": b""}
     binary = qr.encode_binary(fields)
     expect((len(binary), len(qr.encode_text(binary))), (71, 176), "2.3 smallest payload")
@@ -61,7 +61,7 @@ def qr_cases():
     cases = [("x" * 255, "malformed.length"), ("ah:" + text[3:], "badMagic"), (text[:-1] + "a", "malformed.digits"),
              (text + "1", "malformed.digits"), ("AH:", "malformed.version"), ("AH:" + "99999999999999999" + text[20:],
                                                                              "nonCanonicalEncoding"),
-             ("AH:" + "0" * 251, "unsupportedVersion"), ("AH:" + "0" * 252, "malformed.length"), ("AH:001", "unsupportedVersion")]
+             ("AH:" + "0" * 251, "unsupportedVersion"), ("AH:" + "0" * 252, "malformed.length"), ("AH:001", "unsupportedVersion"), ("AH:002", "unsupportedVersion")]
     for value, error in cases:
         expect(outcome_of(lambda: qr.decode_text(value)), error, "2.4 " + value[:24])
     for length, error in [(1, "malformed.intent"), (2, "malformed.expiry"), (6, "malformed.commitment"),
@@ -70,8 +70,9 @@ def qr_cases():
     expect(outcome_of(lambda: qr.decode_binary(binary[:70] + bytes([33]) + bytes(32))), "rendezvousTooLong", "B10")
     expect(outcome_of(lambda: qr.decode_binary(binary[:70] + bytes([2, 1]))), "malformed.rendezvous", "B11")
     expect(outcome_of(lambda: qr.decode_binary(binary + b"\0")), "malformed.trailingBytes", "B12")
-    expect(outcome_of(lambda: qr.decode_binary(bytes([1]) + binary[1:])), "unsupportedVersion", "B3")
-    expect(outcome_of(lambda: qr.decode_binary(bytes([2, 2]) + binary[2:])), "wrongIntent", "B5")
+    expect(outcome_of(lambda: qr.decode_binary(bytes([1]) + binary[1:])), "unsupportedVersion", "B3 version 1")
+    expect(outcome_of(lambda: qr.decode_binary(bytes([2]) + binary[1:])), "unsupportedVersion", "B3 version 2")
+    expect(outcome_of(lambda: qr.decode_binary(bytes([3, 2]) + binary[2:])), "wrongIntent", "B5")
 
 
 def text_cases():
@@ -91,6 +92,11 @@ def text_cases():
         for value in values:
             expect(outcome_of(lambda: account_text_standin.check_field(field, value)), "malformed." + field,
                    f"3.7 {field} {value!r}")
+    expect(account_text_standin.consistency_failures(), [], "Spec/account-text-tables.txt: derived groups follow from the properties")
+    expect([account_text_standin.joining_type(cp) for cp in (0x0628, 0x0627, 0x064E, 0x200C, 0x200D, 0xA872, 0x0041)],
+           ["D", "R", "T", "U", "C", "L", "U"], "Joining_Type from the data file")
+    expect(outcome_of(lambda: account_text_standin.check_field("displayName", "\U0001171e\u0301\u0301\u0301\u0301")),
+           "malformed.displayName", "T5: U+1171E is Mn in Unicode 14.0")
     expect(outcome_of(lambda: account_text_standin.check_field("displayName", "a\u0301\u0301\u0301\u0301")), "ok", "T5 at 4")
     expect(outcome_of(lambda: account_text_standin.check_field("displayName", "x" * 64)), "ok", "T6 at 64")
 
@@ -143,9 +149,8 @@ def run_session(script, registry=None):
             if action[0] == "send":
                 pending.append((other, action[1]))
         for action in out:
-            event = script(target, action)
-            if event is not None:
-                actor, event = event
+            events = script(target, action)
+            for actor, event in ([events] if isinstance(events, tuple) else events or []):
                 more, _ = (sender if actor == "sender" else receiver).handle(event, now)
                 log.append((actor, more))
                 for sent in more:
@@ -156,8 +161,8 @@ def run_session(script, registry=None):
 
 def session_cases():
     def happy(target, action):
-        if target == "sender" and action[0] == "showShortCode":
-            return "sender", {"type": "codeConfirmed"}
+        if target == "receiver" and action[0] == "showShortCode":
+            return "sender", {"type": "codeEntered", "typed": action[1][:3] + " " + action[1][3:]}
         if target == "receiver" and action[0] == "showAccount":
             return "receiver", {"type": "codeConfirmed"}
         if target == "sender" and action[0] == "requestCredential":
@@ -181,6 +186,19 @@ def session_cases():
 
     sender, receiver, _ = run_session(rejecting)
     expect((sender.outcome, receiver.outcome), ("rejected.peer", "rejected.local"), "receiver rejects the code")
+
+    def three_wrong_entries(target, action):
+        if target == "receiver" and action[0] == "showShortCode":
+            wrong = {"type": "codeEntered", "typed": str((int(action[1]) + 1) % 1000000).zfill(6)}
+            return [("sender", wrong), ("sender", wrong), ("sender", wrong)]
+        return None
+
+    sender, receiver, log = run_session(three_wrong_entries)
+    expect(outcome_of(lambda: Sender.start(ACCOUNT, b"", 180, SplitMix64(5), 1800000000).handle(
+        {"type": "codeEntered", "typed": "12 34"}, 1800000001)), "invalidEvent", "4.4: no entry before a hello")
+    mismatches = [action for _, actions in log for action in actions if action[0] == "codeMismatch"]
+    expect(mismatches, [("codeMismatch", 2), ("codeMismatch", 1)], "4.4: two mismatches counted down")
+    expect((sender.outcome, receiver.outcome), ("rejected.local", "rejected.peer"), "4.4: the third mismatch rejects")
 
     def cancel_in_receipt(target, action):
         result = happy(target, action)
@@ -249,6 +267,8 @@ def recorded_session(name, script):
         if isinstance(event.get("frame"), tuple):
             event["bytes"] = last[event["frame"][1]]
             record_event["frame"] = frame_id(event["bytes"])
+        if event.get("typed") == "CODE":  # the code the receiving screen shows
+            event["typed"] = record_event["typed"] = shown["receiver"]
         if "credential" in event:
             record_event["credential"] = event["credential"].hex()
         step = {"actor": actor, "now": now, "event": record_event}
@@ -311,14 +331,15 @@ def harness_cases():
 
     t = 1800000001
     happy = [("receiver", t, {"type": "scan"}), ("sender", t, {"type": "frameReceived", "frame": ("last", "receiver")}),
-             ("receiver", t, {"type": "frameReceived", "frame": ("last", "sender")}), ("sender", t, {"type": "codeConfirmed"}),
+             ("receiver", t, {"type": "frameReceived", "frame": ("last", "sender")}),
+             ("sender", t, {"type": "codeEntered", "typed": "12"}), ("sender", t, {"type": "codeEntered", "typed": "CODE"}),
              ("receiver", t, {"type": "frameReceived", "frame": ("last", "sender")}), ("receiver", t, {"type": "codeConfirmed"}),
              ("sender", t, {"type": "frameReceived", "frame": ("last", "receiver")}),
              ("sender", t, {"type": "credentialProvided", "credential": b"pw"}),
              ("receiver", t, {"type": "frameReceived", "frame": ("last", "sender")}),
              ("receiver", t, {"type": "importFinished", "status": "declined"}),
              ("sender", t, {"type": "frameReceived", "frame": ("last", "receiver")}), ("sender", t, {"type": "cancel"})]
-    expiring = [("receiver", t, {"type": "scan"}), ("sender", t, {"type": "codeConfirmed"}),
+    expiring = [("receiver", t, {"type": "scan"}), ("sender", t, {"type": "codeEntered", "typed": "000000"}),
                 ("sender", t, {"type": "frameReceived", "frame": ("last", "receiver")}),
                 ("sender", 1800000179.5, {"type": "tick"}), ("sender", 1800000180, {"type": "tick"}),
                 ("receiver", 1800000209.75, {"type": "tick"}), ("receiver", "+infinity", {"type": "tick"}),

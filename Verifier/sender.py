@@ -13,27 +13,29 @@ from session import FINISHED, Channel, Session, finite
 
 RECEIPT_WAIT = 120
 SHARED_STATES = ("awaitingCodeConfirmation", "awaitingAccept", "awaitingCredential")
+CODE_ENTRIES = 3  # Spec 4.4: entries per session
+ANSWERED_HELLOS = 8  # Spec 5.1 H1: the second-device hellos remembered in awaitingReceipt
 
 
 class Sender(Session):
+    TELLS_EXPIRY = SHARED_STATES
+    SECTION = "6.1"
+
     @classmethod
     def start(cls, account, rendezvous, lifetime, random, now, registry=None):
-        """Spec 6.1 `start`, steps 1-4 (the account and rendezvous are valid by construction: checked first)."""
-        def built():
-            """The account and the rendezvous token are valid by construction: built before start."""
-            def account_valid():
-                if not broken("6.1.startAccount"):
-                    plaintexts.validate_account(account)
+        """Spec 6.1 `start`: steps 0a-0c (the inputs are built: configuration, token, account), then 1-3."""
+        def step0a():
+            low, high = (29, 601) if broken("6.1.start0a") else (30, 600)
+            if not low <= lifetime <= high:
+                raise ProtocolError("invalidConfiguration")
 
-            def token_valid():
-                if len(rendezvous) > qr.MAX_RENDEZVOUS and not (broken("6.1.startRendezvous") and len(rendezvous) == 33):
-                    raise ProtocolError("rendezvousTooLong")
+        def step0b():
+            if len(rendezvous) > qr.MAX_RENDEZVOUS and not (broken("6.1.start0b") and len(rendezvous) == 33):
+                raise ProtocolError("rendezvousTooLong")
 
-            for check in ((token_valid, account_valid) if broken("6.1.startBuildOrder") else (account_valid, token_valid)):
-                check()
-
-        if not broken("6.1.startBuildLast"):
-            built()
+        def step0c():
+            if not broken("6.1.start0c"):
+                plaintexts.validate_account(account)
 
         def step1():
             if not finite(now) and not broken("6.1.start1"):
@@ -45,19 +47,12 @@ class Sender(Session):
                 if math.floor(now) + lifetime > limit:
                     raise ProtocolError("invalidClock")
 
-        def step2():
-            low, high = (29, 601) if broken("6.1.start2") else (30, 600)
-            if not low <= lifetime <= high:
-                raise ProtocolError("invalidConfiguration")
-
-        if broken("6.1.start12order"):
-            step2()
-            step1()
-        else:
-            step1()
-            step2()
-        if broken("6.1.startBuildLast"):
-            built()
+        order = [step0a, step0b, step0c, step1]
+        for rule, first in (("6.1.start0aOrder", 0), ("6.1.start0bOrder", 1), ("6.1.start0cOrder", 2)):
+            if broken(rule):  # this step swapped with the next one
+                order[first], order[first + 1] = order[first + 1], order[first]
+        for step in order:
+            step()
         self = cls()
         if broken("Q.drawOrder"):
             self.private_key = random.fill(32)
@@ -70,13 +65,14 @@ class Sender(Session):
         self.expiry = (start + lifetime) % 2 ** 32  # above 2^32 - 1 only with 6.1.start1max broken
         self.commitment = keyschedule.commitment(self.nonce)
         self.account = account
-        self.binary = qr.encode_binary({"version": qr.VERSION, "intent": qr.INTENT_SEND_ACCOUNT, "expiry": self.expiry,
+        self.binary = qr.encode_binary({"version": 2 if broken("Q.version") else qr.VERSION,
+                                        "intent": 2 if broken("Q.intent") else qr.INTENT_SEND_ACCOUNT, "expiry": self.expiry,
                                         "commitment": self.commitment, "senderPublicKey": self.public_key,
                                         "rendezvous": rendezvous})
         self.text = qr.encode_text(self.binary)
         self.transfer_id = qr.transfer_id(self.binary)
         self.th0 = keyschedule.th0(self.binary)
-        if registry is not None and not broken("6.1.start4"):
+        if registry is not None and not broken("6.1.start3"):
             registry.register(self.transfer_id, self.expiry)
         self.registry = registry
         self.t = now
@@ -124,12 +120,11 @@ class Sender(Session):
         if kind == "frameReceived":
             return self.receive(event["bytes"])
         state = self.state
-        if kind == "codeConfirmed":
-            if state == "awaitingCodeConfirmation" or (broken("6.1.codeConfirmed") and state == "awaitingAccept"):
-                self.channel.link_id = self.account["linkID"]
-                frame = self.channel.seal("offer", plaintexts.encode_offer(self.account))
-                self.state = "awaitingAccept"
-                return [("send", frame)]
+        if kind == "codeEntered":
+            if broken("4.4.entryBeforeState"):
+                keyschedule.typed_entry(event["typed"])
+            if state == "awaitingCodeConfirmation" or (broken("6.1.codeEnteredAccept") and state == "awaitingAccept"):
+                return self.code_entered(event["typed"])
             return self.refuse(kind)
         if kind == "codeRejected":
             if state in SHARED_STATES:
@@ -150,6 +145,12 @@ class Sender(Session):
                     return self.abort(1, outcome)
                 return self.finish(outcome)
             return self.abort(2 if broken("6.1.cancelReason") else 1, "cancelled.local")
+        if kind in ("notAuthenticated", "storeUnavailable"):
+            if state == "awaitingCredential":
+                if kind == "notAuthenticated":
+                    return self.abort(4 if broken("6.1.notAuthenticatedReason") else 5, "notAuthenticated.local")
+                return self.abort(5 if broken("6.1.storeUnavailableReason") else 4, "storeUnavailable.local")
+            return self.refuse(kind)
         if kind == "credentialProvided":
             if state == "awaitingCredential" or (broken("6.1.credentialState") and state == "awaitingAccept"):
                 try:
@@ -174,10 +175,29 @@ class Sender(Session):
             return self.finish("failed.transportLost")
         raise ValueError("unknown event " + kind)
 
+    def code_entered(self, typed):
+        """Spec 4.4 typed entry and tries, the awaitingCodeConfirmation cell of 6.1."""
+        try:
+            entry = keyschedule.typed_entry(typed)
+        except ProtocolError:
+            if broken("4.4.entryNoTry"):
+                return self.mismatch()
+            raise
+        if keyschedule.typed_matches(self.code["digits"], entry):
+            self.channel.link_id = self.account["linkID"]
+            frame = self.channel.seal("offer", plaintexts.encode_offer(self.account))
+            self.state = "awaitingAccept"
+            return [("send", frame)]
+        return self.mismatch()
+
+    def mismatch(self):
+        self.entries_left -= 1
+        if self.entries_left <= 0:
+            return self.abort(1 if broken("4.4.lastEntryReason") else 2, "rejected.local")
+        return [("codeMismatch", CODE_ENTRIES - self.entries_left if broken("4.4.remaining") else self.entries_left)]
+
     def refuse(self, kind):
         """A refused cell of the local-event table: invalidEvent, state unchanged."""
-        if broken(f"6.1.refuse.{kind}.{self.state}"):
-            return []
         raise ProtocolError("sessionFinished" if broken("6.1.invalidEvent") else "invalidEvent")
 
     def abort(self, reason, outcome):
@@ -192,6 +212,8 @@ class Sender(Session):
                     raise ProtocolError("unexpectedMessage")
             frame = self.receive_checks(data)
             if frame["type"] == "hello":
+                if broken("6.1.helloAnyState") and self.state != "awaitingHello":
+                    raise ProtocolError("unexpectedMessage")
                 return self.receive_hello(frame, data)
             if self.state == "awaitingHello":
                 if not broken("6.1.nonHelloEarly"):
@@ -214,11 +236,13 @@ class Sender(Session):
             if status is None and broken("6.1.receipt"):
                 status = "declined"
             if status is not None:
-                return self.finish("completed." + status)
+                return self.finish(("deliveredUnconfirmed.completed." if broken("6.1.receiptCompleted") else "completed.") + status)
             if broken("6.1.receiptUnconfirmed"):
                 return self.finish("failed.malformed.receiptStatus")
             return self.finish("deliveredUnconfirmed.failed.malformed.receiptStatus")
         outcome = plaintexts.abort_outcome(plaintext)
+        if broken("6.1.abortOutcome") and outcome == "contested":
+            outcome = "rejected.peer"
         if delivered and not broken("6.1.abortUnconfirmed"):
             outcome = "deliveredUnconfirmed." + outcome
         return self.finish(outcome)
@@ -263,8 +287,12 @@ class Sender(Session):
         if not broken("H1order"):
             h1()
         # H1 also covers a second device's hello already answered in awaitingReceipt (the last 8).
-        answered = [hello for hello, *_ in self.second_devices[-8:]]
-        if self.state == "awaitingReceipt" and data in answered and not broken("6.1.lateHelloRepeat"):
+        memory = 1 if broken("H1memory") else 9 if broken("H1memoryLonger") else ANSWERED_HELLOS
+        hellos = [hello for hello, *_ in self.second_devices]
+        if broken("H1rememberAgain"):  # a hello answered again once forgotten is not remembered again
+            hellos = [hello for index, hello in enumerate(hellos) if hello not in hellos[:index]]
+        answered = hellos[-memory:]
+        if self.state == "awaitingReceipt" and data in answered and not broken("H1answered"):
             raise ProtocolError("replayed")
         keys, hh = self.hello_keys(frame, data)
         if broken("H1order"):
@@ -272,7 +300,7 @@ class Sender(Session):
         th1 = keyschedule.th1(self.th0, hh, data)
         if self.state == "awaitingHello":
             return self.accept_hello(data, keys, th1)
-        second = Channel("sender", self.transfer_id, self.expiry, keys, th1)
+        second = Channel("sender", self.transfer_id, self.expiry, keys, self.channel.th1 if broken("K.adSecondTH1") else th1)
         second.pair = data[24:56]
         if broken("6.1.contestedSequence"):
             second.send_sequence = self.channel.send_sequence
@@ -305,15 +333,19 @@ class Sender(Session):
             return self.finish("failed." + error.identifier)
         if broken("6.1.helloReveal"):
             self.state = "awaitingCodeConfirmation"
-            return [("showShortCode", self.code["digits"])]
+            self.entries_left = CODE_ENTRIES
+            return [("askForCode",)]
         saved = self.channel.th
-        reveal = self.channel.seal("reveal", self.nonce)
+        reveal = self.channel.seal("reveal", self.commitment if broken("V.reveal") else self.nonce)
         if broken("6.1.revealTranscript"):
             self.channel.th = saved
         self.state = "awaitingCodeConfirmation"
+        self.entries_left = CODE_ENTRIES + (1 if broken("4.4.entries") else 0)
         if broken("6.1.helloFirst"):
-            return [("showShortCode", self.code["digits"]), ("send", reveal)]
-        return [("send", reveal), ("showShortCode", self.code["digits"])]
+            return [("askForCode",), ("send", reveal)]
+        if broken("6.1.showsCode"):
+            return [("send", reveal), ("showShortCode", self.code["digits"])]
+        return [("send", reveal), ("askForCode",)]
 
     def sealed_frames(self):
         sealed = dict(self.channel.sealed) if self.channel else {}

@@ -4,6 +4,7 @@ import math
 
 import frames
 import keyschedule
+import spec_rules
 from errors import ProtocolError
 from primitives import aead_open, aead_seal, u32
 from rules import broken
@@ -46,7 +47,8 @@ class Channel:
         else:
             ad = header + u32(self.expiry) + transcript + (forged_link_id or b"")
         nonce = keyschedule.aead_nonce(sequence)
-        data = header + aead_seal(self.send_key(), nonce, plaintext, ad)
+        sealed = aead_seal(self.send_key(), nonce, plaintext, ad)
+        data = header + (sealed[-16:] + sealed[:-16] if broken("K.tagFirst") else sealed)
         if not (type_name == "abort" and broken("K.sequenceAbort")):
             self.send_sequence += 1
         if type_name != "abort" or broken("K.absorbAbort"):
@@ -108,6 +110,8 @@ def finite(now):
 class Session:
     """What both roles share: the clock (6.0 step 1), finished (step 2), expiry (step 3), deadlines."""
 
+    TELLS_EXPIRY = ()  # the states in which step 3 seals abort(6 expired)
+    SECTION = None  # the Spec section of this role's tables, "6.1" or "6.2"
     state = None
     outcome = None
     channel = None
@@ -116,7 +120,12 @@ class Session:
 
     def finish(self, outcome):
         self.final_threshold = self.expiry_threshold()
+        for row, identifiers in spec_rules.OUTCOME_ROWS.items():
+            if broken(row) and spec_rules.outcome_in(outcome, identifiers):
+                outcome += ".x"
         self.state, self.outcome = FINISHED, outcome
+        if self.channel is not None and not broken("W.keep"):
+            self.channel.keys = None  # Spec 6.5: a finished session holds no key (nothing can use one again)
         self.on_finish(outcome)
         return [("finished", outcome)]
 
@@ -185,7 +194,7 @@ class Session:
         def step3():
             if self.state != FINISHED and self.is_expired():
                 self.wipe_event(event)
-                return self.finish(self.expired_outcome())
+                return self.expire()
             if broken("6.0.2") and self.state == FINISHED and self.final_threshold is not None and self.t >= self.final_threshold:
                 return [("finished", "expired")]
             return None
@@ -209,10 +218,25 @@ class Session:
             done = step3()
             if done is not None:
                 return done
+        cell = spec_rules.local_cell(self.SECTION, self.state, kind) if kind != "frameReceived" else None
+        if cell is not None and broken(cell):  # the mutation of one cell of the local-event table
+            if spec_rules.CELL_TEXT[cell].startswith("refused"):
+                return []
+            raise ProtocolError("invalidEvent")
         actions = self.row(event)
         if broken("6.0.3beforeRow") and self.state != FINISHED and self.is_expired():
-            actions = actions + self.finish(self.expired_outcome())
+            actions = actions + self.expire()
         return actions
+
+    def expire(self):
+        """Spec 6.0 step 3: a side that holds the session's keys and has not sent the credential seals abort(6)."""
+        silent = {"awaitingReveal": "6.0.3abortReveal", "awaitingCredential": "6.0.3abortCredential",
+                  "awaitingCredentialFrame": "6.0.3abortCredentialFrame"}.get(self.state)
+        if self.state in self.TELLS_EXPIRY and not broken("6.0.3abort") and not (silent and broken(silent)):
+            frame = self.channel.seal("abort", bytes([1 if broken("6.0.3abortReason") else 6]))
+            finished = self.finish("expired")
+            return finished + [("send", frame)] if broken("6.0.3abortOrder") else [("send", frame)] + finished
+        return self.finish(self.expired_outcome())
 
     def wipe_event(self, event):
         """A password handed in is wiped (not observable here)."""

@@ -44,33 +44,60 @@ def radix():
     return 40 if broken("11.2.radix") else 39
 
 
+def group_bytes(value):
+    return value.to_bytes(2, "little" if broken("11.2.endian") else "big")
+
+
+def group_value(data):
+    return int.from_bytes(data, "little" if broken("11.2.endian") else "big")
+
+
 def pack_host(text):
+    """11.2 steps 1-3: symbols, pads at the end, base-39 groups."""
     symbols = [symbol_alphabet().index(c) + 1 for c in text]
-    while len(symbols) % 3:
-        symbols.append(0)
+    pads = [0] * (-len(symbols) % 3)
+    symbols = symbols[:len(symbols) - len(symbols) % 3] + pads + symbols[len(symbols) - len(symbols) % 3:] \
+        if broken("11.2.padFront") else symbols + pads
     r = radix()
     out = b""
     for i in range(0, len(symbols), 3):
-        out += (symbols[i] * r * r + symbols[i + 1] * r + symbols[i + 2]).to_bytes(2, "big")
+        out += group_bytes(symbols[i] * r * r + symbols[i + 1] * r + symbols[i + 2])
     return out
 
 
 def unpack_host(data):
-    """11.2 decoding, group by group: odd length, range, a group of only pads, a misplaced pad;
-    then the host rules."""
-    if len(data) % 2 and not broken("11.2.odd"):
-        refuse("relayHost.oddLength")
+    """11.2 decoding: the byte count; then group by group the value, a group of only pads, a
+    misplaced pad; the host rules last."""
+    def odd():
+        if len(data) % 2 and not broken("11.2.odd"):
+            refuse("relayHost.oddLength")
+
+    if not broken("11.2.oddOrder"):
+        odd()
     r = radix()
-    groups = [int.from_bytes(data[i:i + 2], "big") for i in range(0, len(data) - len(data) % 2, 2)]
-    text = ""
-    for index, value in enumerate(groups):
+    groups = [group_value(data[i:i + 2]) for i in range(0, len(data) - len(data) % 2, 2)]
+
+    def in_range(value):
         if value >= r ** 3:
             if not broken("11.2.range"):
                 refuse("relayHost.groupOutOfRange")
             value %= r ** 3
+        return value
+
+    if broken("11.2.groupByGroup"):
+        groups = [in_range(value) for value in groups]
+    text = ""
+    for index, value in enumerate(groups):
+        if not broken("11.2.rangeOrder"):
+            value = in_range(value)
         symbols = [value // (r * r), value // r % r, value % r]
-        if symbols == [0, 0, 0] and not broken("11.2.padGroup"):
-            refuse("relayHost.padGroup")
+
+        def pad_group():
+            if symbols == [0, 0, 0] and not broken("11.2.padGroup"):
+                refuse("relayHost.padGroup")
+
+        if not broken("11.2.padGroupOrder"):
+            pad_group()
         last = index == len(groups) - 1
         padded = False
         for symbol in symbols:
@@ -82,9 +109,22 @@ def unpack_host(data):
                 if padded and not broken("11.2.padEnd"):
                     refuse("relayHost.misplacedPad")
                 text += symbol_alphabet()[symbol - 1] if symbol <= 38 else "?"
+        if broken("11.2.padGroupOrder"):
+            pad_group()
+        if broken("11.2.rangeOrder"):
+            value = in_range(value)
+        if broken("11.2.hostRulesEarly") and text and not valid_host_prefix(text):
+            refuse("relayHost.invalid")
+    if broken("11.2.oddOrder"):
+        odd()
     if not valid_host(text):
         refuse("relayHost.invalid")
     return text
+
+
+def valid_host_prefix(text):
+    """The host rules as far as they can be told from the first characters (for 11.2.hostRulesEarly)."""
+    return text[0] not in "-." and ".." not in text and ".-" not in text and "-." not in text
 
 
 # 11.1 tokens
@@ -117,7 +157,9 @@ def encode_token(direct, relay):
 def decode_token(token):
     """(direct, relay) as in `encode_token`, or TokenError with the rule of the first failing check."""
     if not token:
-        refuse("empty")
+        if not broken("11.1.empty"):
+            refuse("empty")
+        token = b"\x00"
     flags = token[0]
     checks = [
         (lambda: flags & ~(DIRECT | ADDRESS | RELAY) and not broken("11.1.flagMask"), "unknownFlags"),
@@ -133,16 +175,30 @@ def decode_token(token):
 
     def take(count):
         if len(token) - position[0] < count:
-            refuse("truncated")
+            if not broken("11.1.truncated"):
+                refuse("truncated")
+            part = token[position[0]:] + bytes(count - (len(token) - position[0]))
+            position[0] = len(token)
+            return part
         part = token[position[0]:position[0] + count]
         position[0] += count
         return part
 
+    zero_ports = []
+
     def port():
         value = port_value(take(2))
         if value == 0 and not broken("11.1.zeroPort"):
-            refuse("zeroPort")
+            if broken("11.1.zeroPortOrder"):
+                zero_ports.append(value)
+            else:
+                refuse("zeroPort")
         return value
+
+    if broken("11.1.trailingOrder") and not flags & RELAY:
+        expected = 1 + (2 + (4 if flags & ADDRESS else 0) if flags & DIRECT else 0)
+        if len(token) > expected:
+            refuse("trailingBytes")
 
     direct = relay = None
 
@@ -156,7 +212,15 @@ def decode_token(token):
         nonlocal relay
         if flags & RELAY:
             relay_port = port()
-            relay = (unpack_host(token[position[0]:]), relay_port)
+            if zero_ports:
+                refuse("zeroPort")
+            try:
+                host = unpack_host(token[position[0]:])
+            except TokenError:
+                if not broken("11.1.relayHost"):
+                    raise
+                host = "?"
+            relay = (host, relay_port)
             position[0] = len(token)
 
     if broken("11.1.fieldOrder"):
@@ -165,6 +229,8 @@ def decode_token(token):
     else:
         read_direct()
         read_relay()
+    if zero_ports:
+        refuse("zeroPort")
     if position[0] != len(token) and not broken("11.1.trailing"):
         refuse("trailingBytes")
     return direct, relay
@@ -178,18 +244,24 @@ def transport_keys(qr_binary, commitment):
     hint_label, admission_label = b"AH3 session hint", b"AH3 admission"
     if broken("11.3.labels"):
         hint_label, admission_label = admission_label, hint_label
-    return {"th0": th0, "transportPRK": prk, "admissionKey": hkdf_expand(prk, admission_label, 32),
+    return {"th0": th0, "transportPRK": prk,
+            "admissionKey": hkdf_expand(prk, admission_label, 16 if broken("11.3.admissionKeyLength") else 32),
             "sessionHint": hkdf_expand(prk, hint_label, 16 if broken("11.3.lengths") else 8),
-            "relayToken": hkdf_expand(prk, b"AH3 relay token", 32),
-            "senderSide": hkdf_expand(prk, b"AH3 relay sender side", 8)}
+            "relayToken": hkdf_expand(prk, b"AH3 relay" if broken("11.3.relayTokenLabel") else b"AH3 relay token", 32),
+            "senderSide": hkdf_expand(prk, b"AH3 relay sender side", 16 if broken("11.3.senderSideLength") else 8)}
 
 
 # 11.4 admission
 
+# A1 (a fresh nonce per connection), A7 (the 5 s deadline) and A8 (a new connection after 250 ms) need
+# connections and a clock, which no vector has: their switches are argued unobservable in mutations.py.
+
+
 def challenge(keys, nonce):
+    magic = b"AH3B" if broken("11.4.challengeMagic") else b"AH3A"
     if broken("11.4.challengeOrder"):
-        return b"AH3A" + nonce + keys["sessionHint"]
-    return b"AH3A" + keys["sessionHint"] + nonce
+        return magic + nonce + keys["sessionHint"]
+    return magic + keys["sessionHint"] + nonce
 
 
 def tag(keys, nonce):
@@ -203,18 +275,34 @@ def response(keys, nonce):
 
 
 def sender_accepts(keys, nonce, data):
-    """The sender reads exactly 20 bytes and compares the tag in constant time."""
+    """A6: the sender reads exactly 20 bytes and compares them with the response, the tag in constant time."""
     expected = response(keys, nonce)
+    if broken("11.4.senderLength"):
+        data = data[:len(expected)]
+    if broken("11.4.senderMagic"):
+        data, expected = data[4:], expected[4:]
+    if broken("11.4.senderTagPrefix"):
+        data, expected = data[:12], expected[:12]
     return len(data) == len(expected) and equal_constant_time(data, expected)
 
 
 def receiver_reads(keys, data):
-    """`answer`, `renewedCode` (another session hint: the scanned code expired) or `notAChallenge`."""
-    if len(data) != 28 or data[:4] != b"AH3A":
+    """A2-A5: `answer`, `renewedCode` (another session hint: the scanned code expired) or `notAChallenge`."""
+    def magic():
+        return data[:4] == b"AH3A" or broken("11.4.magicCheck")
+
+    def own_hint():
+        return data[4:12] == keys["sessionHint"] or broken("11.4.hintCheck")
+
+    if len(data) != (32 if broken("11.4.receiverLength") else 28):
         return "notAChallenge", None
-    if data[4:12] != keys["sessionHint"] and not broken("11.4.hintCheck"):
+    if broken("11.4.hintFirst") and not own_hint():
         return "renewedCode", None
-    return "answer", response(keys, data[12:])
+    if not magic():
+        return "notAChallenge", None
+    if not own_hint():
+        return "renewedCode", None
+    return "answer", response(keys, data[4:] if broken("11.4.answerNonce") else data[12:])
 
 
 # The checks of transport.json

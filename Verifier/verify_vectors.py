@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Independent verifier of Vectors/ for AccountHandoff protocol version 2, written from Spec/.
+"""Independent verifier of Vectors/ for AccountHandoff protocol version 3, written from Spec/.
 
 It recomputes every derivation, encoding, ciphertext and decoding error in Vectors/, replays
 every scripted session with its own sender and receiver state machines (Spec 6) and every
@@ -18,58 +18,10 @@ import sys
 
 sys.dont_write_bytecode = True  # keep Verifier/ free of __pycache__
 
-import json  # noqa: E402
-import os  # noqa: E402
 
 import account_rules  # noqa: E402
 from checks import CHECKS  # noqa: E402
-from file_checks import check_frames, check_plaintexts, check_primitives, check_qr, check_short_codes  # noqa: E402
-from registry_checks import check_registries  # noqa: E402
-from session_checks import check_sessions  # noqa: E402
-from transport import check_transport  # noqa: E402
-
-# Every file of Vectors/ and the lists in it: a file or list that the verifier does not know
-# is a failure, so that nothing is skipped silently.
-FILES = {
-    "primitives.json": (check_primitives, {"sha256", "hmacSha256", "hkdfSha256", "x25519", "chacha20Poly1305"}),
-    "qr-payload.json": (check_qr, {"valid", "invalidText", "invalidBinary", "scanChecks"}),
-    "frames.json": (check_frames, {"valid", "invalid"}),
-    "plaintexts.json": (check_plaintexts, {"offer", "invalidOffer", "credential", "invalidCredential", "displayStrings"}),
-    "short-code.json": (check_short_codes, {"rejectionBound", "derivations", "codeDerivations", "typed"}),
-    "sessions.json": (check_sessions, {"starts", "sessions"}),
-    "registries.json": (check_registries, {"sender", "receiver"}),
-    "transport.json": (check_transport, {"validTokens", "invalidTokens", "relayHosts", "invalidRelayHosts", "transportKeys",
-                                         "admission", "admissionChecks"}),
-}
-IGNORED_KEYS = {"description", "note", "version", "spec", "comment"}
-
-
-def default_directory():
-    return os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "Vectors")
-
-
-def load_all(directory):
-    vectors = {}
-    for file_name in sorted(os.listdir(directory)):
-        if file_name.endswith(".json"):
-            with open(os.path.join(directory, file_name), encoding="utf-8") as handle:
-                vectors[file_name] = json.load(handle)
-    return vectors
-
-
-def check_all(vectors):
-    """Runs every check on the loaded files (also once per mutation)."""
-    for file_name in sorted(set(vectors) | set(FILES)):
-        if file_name not in FILES:
-            CHECKS.true(False, f"{file_name} is a vector file the verifier knows")
-            continue
-        if file_name not in vectors:
-            CHECKS.true(False, f"{file_name} exists")
-            continue
-        check, lists = FILES[file_name]
-        unknown = set(vectors[file_name]) - lists - IGNORED_KEYS
-        CHECKS.equal(sorted(unknown), [], f"{file_name}: every list is known")
-        check(vectors[file_name])
+from vector_run import check_all, check_rule_list, default_directory, load_all  # noqa: E402
 
 
 def main(arguments):
@@ -85,6 +37,7 @@ def main(arguments):
     CHECKS.passed = CHECKS.failed = 0  # the selftest's session harness counts here too: start the vectors' count afresh
     if selftest_failed:
         CHECKS.true(False, "selftest (run verify_vectors.py --selftest)")
+    check_rule_list()
     check_all(load_all(directory))
     print(f"verifier: {CHECKS.passed} passed, {CHECKS.failed} failed")
     if CHECKS.failed:

@@ -62,6 +62,8 @@ enum InvalidOfferVectors {
             ("security 0", pad(record(security: [0])), .malformed(.imapSecurity)),
             ("security 3 (plaintext IMAP is not representable)", pad(record(security: [3])), .malformed(.imapSecurity)),
             ("trailing byte after the record", pad(record() + [0]), .malformed(.trailingBytes)),
+            ("security 3 and a trailing byte: security reported (the security byte before trailing bytes)",
+             pad(record(security: [3]) + [0]), .malformed(.imapSecurity)),
             // Step 2 before step 3: the text rules apply only to a completely parsed record.
             ("U+202E in display name and a missing security byte (parse before rules)",
              pad(Array(record(name: utf8("A\u{202E}")).dropLast())), .malformed(.imapSecurity)),
@@ -91,6 +93,8 @@ enum InvalidOfferVectors {
             ("empty display name and bad e-mail: e-mail reported", pad(record(name: [], email: [0x7f])), .malformed(.emailAddress)),
             ("bad display name and bad e-mail: display name reported first", pad(record(name: utf8(" Ada"), email: utf8("a b"))),
              .malformed(.displayName)),
+            ("bad e-mail and bad username: e-mail reported first", pad(record(email: utf8("a b"), user: utf8(" ada"))),
+             .malformed(.emailAddress)),
             ("bad username and bad host: username reported first", pad(record(user: utf8("a\u{200B}"), host: utf8("-imap"))),
              .malformed(.username)),
             // Port 0: checked in step 3, after the strings, not while parsing.

@@ -31,6 +31,8 @@ enum ScanCheckVectors {
                  registryBefore: [lowOrder], expected: .invalidClock),
             Case(name: "S0: skew 121 cannot be configured", payload: payload, now: fresh, skew: 121, registryBefore: nil,
                  expected: .invalidConfiguration),
+            Case(name: "S0: now is NaN and skew 121: the configuration first (built before the scan)", payload: payload, now: .nan,
+                 skew: 121, registryBefore: nil, expected: .invalidConfiguration),
             Case(name: "S0: skew 120 (the maximum) is accepted", payload: payload, now: fresh, skew: 120, registryBefore: nil, expected: nil),
             // S2
             Case(name: "S2: now = expiry + skew - 0.5 (still valid)", payload: payload, now: expiry + 29.5, skew: 30, registryBefore: nil, expected: nil),

@@ -92,6 +92,24 @@ extension SessionScenarios {
                 try r.receiver(.importFinished(.imported), at: t0 + 50)
                 try r.deliver(from: "receiver", to: "sender", at: t0 + 51)
             },
+            Scenario("contested-after-delivery-remembers-eight", "Nine second devices send valid hellos after the credential left; each is answered with abort(3). The sender remembers the last 8 it answered (Spec 5.1 H1): the second device's hello again is ignored as replayed, the first device's, no longer remembered, is answered again and so remembered again as the most recent (its third copy is replayed), which pushes the second device's out (answered again).") { r in
+                try credential(r)
+                for index in 1...9 {
+                    let time = t0 + 41 + Double(index) / 2
+                    try r.scan("intruder-\(index)", at: time)
+                    try r.deliver(from: "intruder-\(index)", to: "sender", at: time + 0.25)
+                }
+                try r.feed(r.handshake("intruder-2").helloFrame, to: "sender", at: t0 + 46,
+                           note: "answered eight hellos ago: still remembered, replayed (H1)")
+                try r.feed(r.handshake("intruder-1").helloFrame, to: "sender", at: t0 + 46.5,
+                           note: "answered nine hellos ago: forgotten, so it passes H1 and is answered again")
+                try r.feed(r.handshake("intruder-1").helloFrame, to: "sender", at: t0 + 47,
+                           note: "answered again just now: remembered again, replayed (H1)")
+                try r.feed(r.handshake("intruder-2").helloFrame, to: "sender", at: t0 + 47.5,
+                           note: "the oldest of the eight once the first device's was answered again: forgotten, answered again")
+                try r.receiver(.importFinished(.imported), at: t0 + 50)
+                try r.deliver(from: "receiver", to: "sender", at: t0 + 51)
+            },
         ]
     }
 
@@ -132,9 +150,9 @@ extension SessionScenarios {
                 try r.forge(by: "receiver", .abort, plaintext: [3], linkID: nil, at: t0 + 14)
                 try r.deliver(from: "receiver", to: "sender", at: t0 + 15)
             },
-            Scenario("authenticated-bad-abort-reason-awaiting-code-confirmation", "A key-holding receiver sends an abort with reason 5 while the sender's code is shown: failed.malformed.abortReason.") { r in
+            Scenario("authenticated-bad-abort-reason-awaiting-code-confirmation", "A key-holding receiver sends an abort with reason 7 (the first undefined value) while the sender waits for the typed code: failed.malformed.abortReason.") { r in
                 try reveal(r)
-                try r.forge(by: "receiver", .abort, plaintext: [5], linkID: nil, at: t0 + 14)
+                try r.forge(by: "receiver", .abort, plaintext: [7], linkID: nil, at: t0 + 14)
                 try r.deliver(from: "receiver", to: "sender", at: t0 + 15)
             },
             Scenario("authenticated-contested-awaiting-credential", "A key-holding receiver sends abort(3) while the sender's app re-authenticates: contested.") { r in
@@ -142,9 +160,9 @@ extension SessionScenarios {
                 try r.forge(by: "receiver", .abort, plaintext: [3], linkID: nil, at: t0 + 34)
                 try r.deliver(from: "receiver", to: "sender", at: t0 + 35)
             },
-            Scenario("authenticated-bad-abort-reason-awaiting-offer", "A key-holding sender sends an abort with reason 4 while the receiver's code is shown: failed.malformed.abortReason.") { r in
+            Scenario("authenticated-bad-abort-reason-awaiting-offer", "A key-holding sender sends an abort with reason 7 while the receiver's code is shown: failed.malformed.abortReason.") { r in
                 try reveal(r)
-                try r.forge(by: "sender", .abort, plaintext: [4], linkID: nil, at: t0 + 14)
+                try r.forge(by: "sender", .abort, plaintext: [7], linkID: nil, at: t0 + 14)
                 try r.deliver(from: "sender", to: "receiver", at: t0 + 15)
             },
             Scenario("authenticated-bad-abort-reason-awaiting-credential", "A key-holding receiver sends an abort with reason 7 while the sender's app re-authenticates: failed.malformed.abortReason.") { r in
@@ -162,9 +180,14 @@ extension SessionScenarios {
                 try r.forge(by: "sender", .abort, plaintext: [255], linkID: nil, at: t0 + 34)
                 try r.deliver(from: "sender", to: "receiver", at: t0 + 35)
             },
-            Scenario("authenticated-bad-abort-reason-after-delivery", "A key-holding receiver sends an abort with reason 4 after the credential left: deliveredUnconfirmed.failed.malformed.abortReason.") { r in
+            Scenario("authenticated-not-authenticated-after-delivery", "A key-holding receiver sends abort(5) after the credential left (no honest receiver does: its gate runs before the accept): deliveredUnconfirmed.notAuthenticated.peer.") { r in
                 try credential(r)
-                try r.forge(by: "receiver", .abort, plaintext: [4], linkID: nil, at: t0 + 44)
+                try r.forge(by: "receiver", .abort, plaintext: [5], linkID: nil, at: t0 + 44)
+                try r.deliver(from: "receiver", to: "sender", at: t0 + 45)
+            },
+            Scenario("authenticated-bad-abort-reason-after-delivery", "A key-holding receiver sends an abort with reason 7 after the credential left: deliveredUnconfirmed.failed.malformed.abortReason.") { r in
+                try credential(r)
+                try r.forge(by: "receiver", .abort, plaintext: [7], linkID: nil, at: t0 + 44)
                 try r.deliver(from: "receiver", to: "sender", at: t0 + 45)
             },
             Scenario("authenticated-bad-receipt", "A key-holding receiver sends a receipt with status 0: the sender ends with deliveredUnconfirmed.failed.malformed.receiptStatus.") { r in
@@ -172,9 +195,9 @@ extension SessionScenarios {
                 try r.forge(by: "receiver", .receipt, plaintext: [0], linkID: r.account().linkID, at: t0 + 49)
                 try r.deliver(from: "receiver", to: "sender", at: t0 + 50)
             },
-            Scenario("authenticated-bad-receipt-status-4", "A key-holding receiver sends a receipt with status 4: deliveredUnconfirmed.failed.malformed.receiptStatus.") { r in
+            Scenario("authenticated-bad-receipt-status-6", "A key-holding receiver sends a receipt with status 6 (the first undefined value): deliveredUnconfirmed.failed.malformed.receiptStatus.") { r in
                 try credential(r)
-                try r.forge(by: "receiver", .receipt, plaintext: [4], linkID: r.account().linkID, at: t0 + 49)
+                try r.forge(by: "receiver", .receipt, plaintext: [6], linkID: r.account().linkID, at: t0 + 49)
                 try r.deliver(from: "receiver", to: "sender", at: t0 + 50)
             },
             Scenario("authenticated-bad-offer-padding", "A key-holding sender sends an offer with a non-zero padding byte: the receiver ends with failed.malformed.padding.") { r in

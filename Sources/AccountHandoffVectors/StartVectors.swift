@@ -2,7 +2,7 @@ import AccountHandoff
 import AccountHandoffTestSupport
 import Foundation
 
-/// `sessions.json` `starts`: the sender's `start` (Spec 6.1 steps 1-3) at the edges of the
+/// `sessions.json` `starts`: the sender's `start` (Spec 6.1 steps 0a-3) at the edges of the
 /// clock range and of the lifetime, and the construction checks of its inputs (rendezvous
 /// token, account metadata) that come before it.
 enum StartVectors {
@@ -32,6 +32,15 @@ enum StartVectors {
             Case(name: "lifetime 600 (the longest)", lifetime: 600, expected: nil),
             Case(name: "lifetime 29 cannot be configured", lifetime: 29, expected: .invalidConfiguration),
             Case(name: "lifetime 601 cannot be configured", lifetime: 601, expected: .invalidConfiguration),
+            // Spec 6.1: the inputs are built before start, in the order configuration, token, account (steps 0a-0c), then the clock.
+            Case(name: "now is NaN and lifetime 29: the lifetime first (step 0a before step 1)", now: .nan, lifetime: 29,
+                 expected: .invalidConfiguration),
+            Case(name: "lifetime 601 and a rendezvous of 33 bytes: the lifetime first (step 0a before 0b)", lifetime: 601,
+                 rendezvousLength: 33, expected: .invalidConfiguration),
+            Case(name: "rendezvous of 33 bytes and port 0: the token first (step 0b before 0c)", rendezvousLength: 33, port: 0,
+                 expected: .rendezvousTooLong(33)),
+            Case(name: "port 0 and now is NaN: the account first (step 0c before step 1)", now: .nan, port: 0,
+                 expected: .malformed(.imapPort)),
             Case(name: "rendezvous of 0 bytes", rendezvousLength: 0, expected: nil),
             Case(name: "rendezvous of 32 bytes (the longest)", rendezvousLength: 32, expected: nil),
             Case(name: "rendezvous of 33 bytes cannot be built", rendezvousLength: 33, expected: .rendezvousTooLong(33)),

@@ -102,6 +102,47 @@ import Testing
         Issue.record("first mismatch at line \(mismatch?.offset ?? -1): Swift \(mismatch?.element.0 ?? "") Python \(mismatch?.element.1 ?? "")")
     }
 
+    /// Spec/account-text-tables.txt, the normative data of Spec 3.7 that the independent verifier
+    /// reads, says for every code point exactly what the Swift tables say.
+    @Test func specDataFileEqualsTheSwiftTables() throws {
+        let groups = try SpecTextTables.load()
+        let expectedGroups = ["T2.refused", "T5.mark", "T3.virama", "T6.zeroUnits", "allowed.displayName",
+                              "allowed.emailAddress", "allowed.imapHost"] + "CDLRT".map { "Joining_Type=\($0)" }
+        for name in expectedGroups { try #require(groups[name] != nil, "no group \(name)") }
+        let refused = SpecTextTables.members(groups["T2.refused"]!)
+        let mark = SpecTextTables.members(groups["T5.mark"]!)
+        let virama = SpecTextTables.members(groups["T3.virama"]!)
+        let zeroUnits = SpecTextTables.members(groups["T6.zeroUnits"]!)
+        let allowed = SpecTextTables.members(groups["allowed.displayName"]!)
+        var joining = [UInt8](repeating: UInt8(ascii: "U"), count: 0x110000)
+        for letter in "CDLRT" {
+            for (first, last) in groups["Joining_Type=\(letter)"]! {
+                for code in first...last { joining[Int(code)] = UInt8(ascii: letter.unicodeScalars.first!) }
+            }
+        }
+        var mismatches: [String] = []
+        for value in UInt32(0)...0x10FFFF {
+            let code = Int(value)
+            guard let scalar = Unicode.Scalar(value) else {  // a surrogate: refused, never allowed
+                if !refused[code] || allowed[code] { mismatches.append("U+\(String(value, radix: 16)) (surrogate)") }
+                continue
+            }
+            let properties = AccountTextProperties.of(scalar)
+            let isJoiner = properties.contains(.joiner)
+            let fileSays = (refused[code], mark[code], virama[code], zeroUnits[code], allowed[code], joining[code])
+            let swiftSays = (properties.contains(.refused), properties.contains(.mark), properties.contains(.virama),
+                             properties.contains(.mark) || isJoiner, !properties.contains(.refused),
+                             UInt8(ascii: Self.letter(JoiningType.of(scalar)).unicodeScalars.first!))
+            if fileSays != swiftSays { mismatches.append("U+\(String(value, radix: 16, uppercase: true))") }
+        }
+        #expect(mismatches.isEmpty, "Spec/account-text-tables.txt and the Swift tables differ at \(mismatches.prefix(20))")
+        let email = SpecTextTables.members(groups["allowed.emailAddress"]!)
+        #expect(!email[0x20] && allowed[0x20] && zip(email, allowed).enumerated().allSatisfy { $0.offset == 0x20 || $0.element.0 == $0.element.1 })
+        let host = groups["allowed.imapHost"]!
+        #expect(host.map { [$0.0, $0.1] } == [[0x2D, 0x2E], [0x30, 0x39], [0x41, 0x5A], [0x61, 0x7A]],
+                "allowed.imapHost is the LDH set and the dot")
+    }
+
     /// The generated table, not the Swift runtime's Unicode data, decides: they differ for code
     /// points whose properties changed after 14.0, and the runtime's version follows the OS.
     @Test func tablesKeepUnicode14ValuesWhereTheRuntimeDiffers() throws {
@@ -130,6 +171,31 @@ import Testing
 
     static func escaped(_ value: String) -> String {
         value.unicodeScalars.map { $0.isASCII && $0.value >= 0x20 ? String($0) : "<U+\(String($0.value, radix: 16))>" }.joined()
+    }
+}
+
+/// Spec/account-text-tables.txt: `FIRST..LAST ; NAME` lines grouped by name (Spec 3.7).
+enum SpecTextTables {
+    static func load() throws -> [String: [(UInt32, UInt32)]] {
+        let url = PythonVerifier.repository.appendingPathComponent("Spec/account-text-tables.txt")
+        var groups: [String: [(UInt32, UInt32)]] = [:]
+        for line in try String(contentsOf: url, encoding: .utf8).split(separator: "\n") {
+            let data = line.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false)[0]
+            guard !data.allSatisfy(\.isWhitespace) else { continue }
+            let parts = data.split(separator: ";").map { $0.trimmingCharacters(in: .whitespaces) }
+            let bounds = parts[0].components(separatedBy: "..")
+            let first = try #require(UInt32(bounds[0], radix: 16), "bad line \(line)")
+            let last = try #require(UInt32(bounds.last!, radix: 16), "bad line \(line)")
+            groups[parts[1], default: []].append((first, last))
+        }
+        return groups
+    }
+
+    /// One flag per code point, set for the members of `ranges`.
+    static func members(_ ranges: [(UInt32, UInt32)]) -> [Bool] {
+        var flags = [Bool](repeating: false, count: 0x110000)
+        for (first, last) in ranges { for code in first...last { flags[Int(code)] = true } }
+        return flags
     }
 }
 
