@@ -16,7 +16,7 @@ import Testing
         #expect(await Loopback.eventually { await listener.statistics.admitted == 1 }, "the connection was not admitted")
         let program = Process()
         program.executableURL = URL(fileURLWithPath: "/bin/sleep")
-        program.arguments = ["10"]
+        program.arguments = ["120"]  // killed at the end; long enough for a loaded machine
         try program.run()
         defer {
             kill(program.processIdentifier, SIGKILL)
