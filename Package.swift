@@ -107,11 +107,9 @@ let package = Package(
         .target(name: "CEventPoll"),
         // closefrom for the throwaway Dovecot's spawn: it inherits only its standard streams (glibc).
         .target(name: "CPOSIXSpawn"),
-        // Output files (QR images, the receiver's store): atomic, mode 0600, never through links.
-        .target(name: "AccountHandoffFiles"),
         .executableTarget(
             name: "handoff",
-            dependencies: ["AccountHandoff", "AccountHandoffFiles", "AccountHandoffQR", "AccountHandoffTransport", "AccountHandoffVectors",
+            dependencies: ["AccountHandoff", "AccountHandoffQR", "AccountHandoffTransport", "AccountHandoffVectors",
                            "AccountHandoffImport", "AccountHandoffReferenceStore", "AccountHandoffIMAPValidation",
                            "AccountHandoffDovecot", "AccountHandoffSecretService", "AccountHandoffLocalAuthentication", "AccountHandoffTestSupport"]
         ),
@@ -133,7 +131,7 @@ let package = Package(
             name: "AccountHandoffTransportTests",
             dependencies: ["AccountHandoff", "AccountHandoffTransport", "AccountHandoffTestSupport"]
         ),
-        .testTarget(name: "AccountHandoffFilesTests", dependencies: ["AccountHandoffFiles"]),
+        .testTarget(name: "AccountHandoffFilesTests", dependencies: ["AccountHandoff"]),
         .testTarget(
             name: "HandoffCLITests",
             dependencies: ["AccountHandoff", "AccountHandoffTestSupport", "AccountHandoffTransport", "AccountHandoffReferenceStore",

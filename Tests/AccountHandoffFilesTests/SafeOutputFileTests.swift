@@ -1,4 +1,4 @@
-@testable import AccountHandoffFiles
+@testable import AccountHandoff
 import Foundation
 import Testing
 

@@ -1,5 +1,4 @@
 import AccountHandoff
-import AccountHandoffFiles
 import AccountHandoffQR
 import Foundation
 

@@ -3,7 +3,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import AccountHandoffFiles
+import AccountHandoff
 import AccountHandoffImport
 import AccountHandoffReferenceStore
 import AccountHandoffSecretService

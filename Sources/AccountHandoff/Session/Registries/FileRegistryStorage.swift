@@ -114,41 +114,13 @@ public struct FileRegistryStorage: RegistryStorage {
     /// - Throws: ``RegistryStorageFailure/unwritable(errno:)``,
     ///   ``RegistryStorageFailure/notARegularFile``; the old file is intact then.
     public func save(_ records: [RegistryRecord]) throws(RegistryStorageFailure) {
-        var existing = stat()
-        if lstat(path, &existing) == 0, (existing.st_mode & S_IFMT) != S_IFREG { throw .notARegularFile }
-        let directory = Self.directory(of: path)
-        let temporary = path + ".tmp-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
-        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
-        guard descriptor >= 0 else { throw .unwritable(errno: errno) }
-        let bytes = Self.render(records)
-        var written = 0
-        while written < bytes.count {
-            let count = bytes.withUnsafeBytes { write(descriptor, $0.baseAddress! + written, $0.count - written) }
-            if count < 0 {
-                if errno == EINTR { continue }
-                let failure = errno
-                close(descriptor)
-                unlink(temporary)
-                throw .unwritable(errno: failure)
+        // The one atomic 0600 writer: a temporary file, flushed, renamed over, folder flushed.
+        do { try SafeOutputFile.write(Self.render(records), to: path, existing: .replace) } catch {
+            switch error {
+            case .symbolicLink, .notARegularFile: throw .notARegularFile
+            case .folderUnavailable(_, let code), .writeFailed(_, _, let code): throw .unwritable(errno: code)
+            case .invalidPath, .alreadyExists: throw .unwritable(errno: EINVAL)
             }
-            written += count
-        }
-        guard fsync(descriptor) == 0 else {
-            let failure = errno
-            close(descriptor)
-            unlink(temporary)
-            throw .unwritable(errno: failure)
-        }
-        close(descriptor)
-        guard rename(temporary, path) == 0 else {
-            let failure = errno
-            unlink(temporary)
-            throw .unwritable(errno: failure)
-        }
-        let directoryDescriptor = open(directory, O_RDONLY | O_CLOEXEC)
-        if directoryDescriptor >= 0 {
-            fsync(directoryDescriptor)
-            close(directoryDescriptor)
         }
     }
 
