@@ -41,7 +41,7 @@ public final class FrameListener: FrameChannel, @unchecked Sendable {
     /// other connections (Spec 6.7), and the session keeps each as a candidate until an
     /// authenticated frame decides which one is the receiver's. The session's candidate cap
     /// is this number.
-    public static let maximumBoundConnections = 32
+    public static let maximumBoundConnections = HandoffSenderSession.maximumCandidates
 
     /// Where receivers connect directly; put ``TCPRendezvous/token`` in the QR.
     public let rendezvous: TCPRendezvous
