@@ -98,6 +98,7 @@ let package = Package(
         .executableTarget(name: "registry-claim-probe", dependencies: ["AccountHandoff"]),
         // Not a product: seeded randomness and forged frames for tests, vectors and the bench.
         .target(name: "AccountHandoffTestSupport", dependencies: ["AccountHandoff"]),
+        // Not a product: builds Vectors/ for the vector tests and the CLI's `vectors` command.
         .target(name: "AccountHandoffVectors", dependencies: ["AccountHandoff", "AccountHandoffTestSupport", "AccountHandoffTransport"]),
         .target(name: "AccountHandoffQR", dependencies: ["AccountHandoff", "CQREncode", "CZlib"]),
         .target(name: "AccountHandoffTransport", dependencies: ["AccountHandoff", "CPOSIXAccept", "CEventPoll"]),
@@ -152,6 +153,14 @@ let package = Package(
         .testTarget(
             name: "AccountHandoffLocalAuthenticationTests",
             dependencies: ["AccountHandoff", "AccountHandoffLocalAuthentication", "AccountHandoffTestSupport", "pam-probe"]
+        ),
+        // Every public error of the shipped modules reads as a sentence; the types and cases are
+        // enumerated from Sources/, so this depends on every module the products ship.
+        .testTarget(
+            name: "AccountHandoffErrorSentenceTests",
+            dependencies: ["AccountHandoff", "AccountHandoffQR", "AccountHandoffTransport", "AccountHandoffImport",
+                           "AccountHandoffIMAPValidation", "AccountHandoffReferenceStore", "AccountHandoffLocalAuthentication",
+                           "AccountHandoffSecretService"]
         ),
         .testTarget(
             name: "AccountHandoffAdversarialTests",

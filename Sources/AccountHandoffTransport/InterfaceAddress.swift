@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import AccountHandoff
 
 /// One IPv4 address assigned to a network interface of this machine.
 public struct InterfaceAddress: Hashable, Sendable, CustomStringConvertible {
@@ -54,7 +55,7 @@ public enum InterfaceAddressError: Error, Hashable, Sendable, CustomStringConver
     public var description: String {
         switch self {
         case .unavailable(let code):
-            "The addresses of this machine could not be listed (errno \(code)); use 127.0.0.1 or try again."
+            "The addresses of this machine could not be listed: \(SystemErrorWords.cause(code)); use 127.0.0.1 or try again."
         }
     }
 }

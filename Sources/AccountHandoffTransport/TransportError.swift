@@ -76,14 +76,14 @@ extension TransportError: LocalizedError, CustomStringConvertible {
         case .unsupportedRendezvous(let error): error.description
         case .relayNotSupported: "The code names only a relay, and this program connects directly only; update this program, or have the sending device offer a direct address."
         case .directAddressRefused(let address, let refusal): refusal.sentence(for: address)
-        case .addressUnavailable(let code): "The listening address cannot be used (errno \(code)); choose another address or port."
+        case .addressUnavailable(let code): "The listening address cannot be used: \(SystemErrorWords.cause(code)); choose another address or port."
         case .closedLocally: "The connection was already closed."
         case .notAHandoffSender: "The program at the code's address is not a sending device of this transfer; check the code and try again."
         case .codeRenewed: "The sending device at this code's address does not serve this code: either it shows a new code now (scan or copy that one), or this copy of the code was changed on its way (copy it again, whole)."
         case .notJoinedInTime: "The connection did not join the transfer in time and was closed; a device that scanned the code can connect again."
         case .evicted: "The connection was closed to make room for newer ones because it had not joined the transfer; a device that scanned the code can connect again."
         case .unspecifiedAddress: "The address 0.0.0.0 stands for every address of this machine and cannot be put in a code; listen on one address of this machine, such as 127.0.0.1."
-        case .system(let operation, let code): "The network call \(operation) failed (errno \(code)); try again."
+        case .system(let operation, let code): "The network call \(operation) failed: \(SystemErrorWords.cause(code)); try again."
         }
     }
 }

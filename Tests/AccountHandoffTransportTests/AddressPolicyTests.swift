@@ -112,9 +112,9 @@ import Testing
 
     @Test func interfaceListingFailureIsASentence() {
         #expect(InterfaceAddressError.unavailable(errno: 12).description
-            == "The addresses of this machine could not be listed (errno 12); use 127.0.0.1 or try again.")
+            == "The addresses of this machine could not be listed: the system is out of memory (ENOMEM); use 127.0.0.1 or try again.")
         #expect(ListeningAddressError.interfacesUnavailable(errno: 12).description
-            == "The addresses of this machine could not be listed (errno 12); use 127.0.0.1 or try again.")
+            == "The addresses of this machine could not be listed: the system is out of memory (ENOMEM); use 127.0.0.1 or try again.")
     }
 
     // MARK: The receiver's direct addresses (Spec 11.8)

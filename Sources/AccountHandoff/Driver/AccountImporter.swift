@@ -69,7 +69,9 @@ extension ImportNotReady: CustomStringConvertible, LocalizedErrorSentence {
         case .choiceRequired:
             "This device already has an account like the one offered; choose whether to replace it, keep both or cancel, then accept again."
         case .storeUnavailable(let reason):
-            reason
+            reason.isEmpty
+                ? "This device cannot store the account right now, so the password was not sent; check its account store and keychain, then ask the sending device for a new code."
+                : reason
         }
     }
 }

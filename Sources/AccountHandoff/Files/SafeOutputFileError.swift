@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import AccountHandoff
 
 /// Why ``SafeOutputFile`` did not write a file. Nothing was changed at the target path in
 /// any case but ``writeFailed(_:operation:errno:)`` after the rename (``SafeOutputFile``
@@ -58,11 +59,11 @@ public enum SafeOutputFileError: Error, Hashable, Sendable, CustomStringConverti
         case .folderUnavailable(let path, let code) where code == EACCES || code == EPERM:
             "The folder for \(path) cannot be opened (permission denied); check its permissions or choose another path."
         case .folderUnavailable(let path, let code):
-            "The folder for \(path) cannot be opened (errno \(code)); choose another path."
+            "The folder for \(path) cannot be opened: \(SystemErrorWords.cause(code)); choose another path."
         case .writeFailed(let path, let operation, ENOSPC):
             "Writing \(path) failed (\(operation)): the disk is full; free some space and try again."
         case .writeFailed(let path, let operation, let code):
-            "Writing \(path) failed (\(operation), errno \(code)); check the folder's permissions and free space, then try again."
+            "Writing \(path) failed (\(operation)): \(SystemErrorWords.cause(code)); check the folder's permissions and free space, then try again."
         }
     }
 

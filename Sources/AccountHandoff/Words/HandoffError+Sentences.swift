@@ -87,7 +87,7 @@ extension HandoffError: CustomStringConvertible, LocalizedError {
         case .secureMemoryUnavailable(let failure):
             return failure.description
         case .registryUnavailable(let failure):
-            return "This device cannot record which transfers it has used (\(failure.summary)); fix the storage, then \(restart)."
+            return "This device cannot record which transfers it has used, because \(failure.summary); fix the storage, then \(restart)."
         }
     }
 
@@ -151,10 +151,10 @@ extension RegistryStorageFailure {
     /// A short, secret-free clause naming the problem.
     var summary: String {
         switch self {
-        case .unreadable(let code): "its record file cannot be read, error \(code)"
-        case .unwritable(let code): "its record file cannot be written, error \(code)"
+        case .unreadable(let code): "its record file cannot be read: \(SystemErrorWords.cause(code))"
+        case .unwritable(let code): "its record file cannot be written: \(SystemErrorWords.cause(code))"
         case .corrupt: "its record file is damaged"
-        case .notARegularFile: "its record path is not a regular file"
+        case .notARegularFile: "its record path is not a regular file (or is a symbolic link)"
         }
     }
 }

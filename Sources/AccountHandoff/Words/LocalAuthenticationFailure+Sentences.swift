@@ -11,8 +11,8 @@ extension LocalAuthenticationFailure: CustomStringConvertible, LocalizedError {
         case .lockedOut:
             return "This device refuses to authenticate you now, after too many failed attempts or because your account is locked. \(stopped) Unlock the device or wait, then start a new transfer."
         case .unavailable(let detail):
-            let cause = detail.isEmpty || detail.hasSuffix(".") ? detail : detail + "."
-            return "This device cannot authenticate its user. \(cause) \(stopped) Set up a password, passcode or biometrics (or ask the device's administrator), then start a new transfer."
+            let cause = detail.isEmpty ? "" : (detail.hasSuffix(".") ? detail : detail + ".") + " "
+            return "This device cannot authenticate its user. \(cause)\(stopped) Set up a password, passcode or biometrics (or ask the device's administrator), then start a new transfer."
         }
     }
 

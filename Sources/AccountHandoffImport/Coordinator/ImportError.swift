@@ -26,24 +26,34 @@ public enum ImportError: Error, Hashable, Sendable, CustomStringConvertible {
     /// before the password travels).
     case validatorNotReady(ValidationFailure)
 
-    private static func reason(_ failure: ValidationFailure) -> String {
-        if case .validatorNotReady(let reason) = failure { return reason }
-        return failure.identifier
-    }
-
     /// A secret-free sentence for logs and error details.
     public var description: String {
         switch self {
-        case .importInProgress(let linkID): "An import of account \(linkID) is already running."
-        case .accountChangedMeanwhile: "The stored accounts changed while this import was running."
-        case .choiceRequired: "The offered account conflicts with a stored one and no choice was made."
-        case .choiceNotAllowed(let choice): "The choice \(choice) is not allowed for this conflict."
-        case .alreadyFinished: "This import was already completed or cancelled."
-        case .deliveredAccountDiffersFromOffer: "The delivered account differs from the offered one."
-        case .commitUncertain(let error): "Whether the import was saved is unknown: \(error)"
+        case .importInProgress(let linkID):
+            "An import of the account \(linkID) is already running in this app; wait for it to finish, then check the accounts before trying again."
+        case .accountChangedMeanwhile:
+            "The stored accounts changed while this import was running, so nothing was changed; check the accounts, then start a new transfer if the account is still missing."
+        case .choiceRequired:
+            "The offered account conflicts with a stored one and no choice was made; choose to replace it, keep both or cancel, then accept again."
+        case .choiceNotAllowed(let choice):
+            "The choice to \(Self.words(choice)) is not one this conflict allows; choose one of the choices the conflict lists."
+        case .alreadyFinished:
+            "This import was already completed or cancelled; start a new transfer to import the account again."
+        case .deliveredAccountDiffersFromOffer:
+            "The sending device delivered another account than the one offered and confirmed, so it was not imported; start a new transfer."
+        case .commitUncertain(let error):
+            "Whether the import was saved is unknown, because the commit failed and the store could not be read back; restart the app so it can finish or undo the import, then check the accounts. The store reported: \(error)"
         case .metadataStore(let error): error.description
         case .credentialStore(let error): error.description
-        case .validatorNotReady(let failure): failure.identifier == "validatorNotReady" ? Self.reason(failure) : failure.identifier
+        case .validatorNotReady(let failure): failure.description
+        }
+    }
+
+    private static func words(_ choice: ImportChoice) -> String {
+        switch choice {
+        case .replace(let id): "replace the stored account \(id)"
+        case .keepBoth: "keep both accounts"
+        case .cancel: "cancel"
         }
     }
 }

@@ -65,7 +65,7 @@ public enum KeychainPolicyViolation: Error, Hashable, Sendable, CustomStringConv
         case .unscopedDelete(let missing):
             "A Keychain delete without \(missing.map(\.rawValue).joined(separator: " and ")) would remove unrelated items (rule \(rule)); name both service and account."
         case .invalidServiceNamespace(let base):
-            "The Keychain service namespace \(base) is not a valid reverse-DNS name with a version of 1 or more (rule \(rule))."
+            "The Keychain service namespace \(base) is not a valid reverse-DNS name with a version of 1 or more (rule \(rule)); use a name of letters, digits, dots, hyphens and underscores such as com.example.mail.account-password, and a version of 1 or more."
         case .platformMismatch(let policy, let running):
             "The Keychain policy was made for \(policy.rawValue) but runs on \(running.rawValue) (rule \(rule)); build it with KeychainPlatform.current."
         }

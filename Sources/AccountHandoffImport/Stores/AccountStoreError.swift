@@ -39,7 +39,7 @@ public enum AccountStoreError: Error, Hashable, Sendable, CustomStringConvertibl
         case .linkIDAlreadyStored: "Another stored account already has this account link ID; replace it instead of adding one."
         case .accountNotFound(let id): "No stored account has the local ID \(id); list the accounts and try again."
         case .invalidRecord(let field): "A stored account has an invalid \(field) field; restore the store from a backup."
-        case .failed(let failure): "The account store failed (\(failure)); check the disk and try again."
+        case .failed(let failure): "The account store could not complete the operation \(failure.operation): \(failure.cause). \(failure.nextStep)"
         }
     }
 
@@ -80,7 +80,7 @@ public enum CredentialStoreError: Error, Hashable, Sendable, CustomStringConvert
         case .credentialNotFound: "The credential item does not exist; import the account again."
         case .emptyCredential: "The credential is empty; send a password that is not empty."
         case .credentialTooLarge(let count): "A stored credential has \(count) bytes, more than the store accepts; import the account again."
-        case .keychain(let status): "The Keychain refused the operation (\(KeychainStatusName.describe(status))); check the app's Keychain settings."
+        case .keychain(let status): "The Keychain refused the operation: \(KeychainStatusName.meaning(status)) (\(KeychainStatusName.describe(status))); check the app's Keychain settings and that the device is unlocked, then try again."
         case .policyViolation(let violation): violation.description
         case .sessionBusUnavailable:
             "No D-Bus session bus is reachable, so the keyring cannot be used. Log in to a desktop session (or start one with dbus-run-session) and try again."
@@ -89,7 +89,7 @@ public enum CredentialStoreError: Error, Hashable, Sendable, CustomStringConvert
         case .keyringLocked: "The keyring is locked. Unlock your keyring (GNOME Keyring/KWallet) and try again."
         case .keyringHasNoDefaultCollection:
             "The keyring has no default collection to keep passwords in. Create one (for example with GNOME Passwords and Keys) and try again."
-        case .failed(let failure): "The credential store failed (\(failure)); check it and try again."
+        case .failed(let failure): "The credential store could not complete the operation \(failure.operation): \(failure.cause). \(failure.nextStep)"
         }
     }
 

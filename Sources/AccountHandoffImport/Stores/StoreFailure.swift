@@ -25,9 +25,6 @@ public struct StoreFailure: Error, Hashable, Sendable, CustomStringConvertible {
         self.domain = domain
         self.code = code
     }
-
-    /// `operation failed (domain code N)`.
-    public var description: String { "\(operation) failed (\(domain.rawValue) code \(code))" }
 }
 
 /// Why a store's location on disk is not safe to hold account data.
@@ -48,12 +45,12 @@ public enum StoreLocationProblem: Hashable, Sendable, CustomStringConvertible {
     /// A whole sentence naming the path and what is wrong.
     public var description: String {
         switch self {
-        case .symbolicLink(let path): "\(path) is a symbolic link; use a real directory for the account store."
-        case .notADirectory(let path): "\(path) is not a directory; choose another location for the account store."
-        case .notARegularFile(let path): "\(path) is not a regular file; remove it or choose another location for the account store."
+        case .symbolicLink(let path): "The path \(path) is a symbolic link; use a real directory for the account store."
+        case .notADirectory(let path): "The path \(path) is not a directory; choose another location for the account store."
+        case .notARegularFile(let path): "The path \(path) is not a regular file; remove it or choose another location for the account store."
         case .permissionsTooOpen(let path, let mode):
-            "\(path) has mode \(String(mode, radix: 8)), which lets other users in; restrict it to the owner (chmod 700)."
-        case .ownedByAnotherUser(let path, let owner): "\(path) belongs to user \(owner); use a directory you own."
+            "The path \(path) has mode \(String(mode, radix: 8)), which lets other users in; restrict it to the owner (chmod 700)."
+        case .ownedByAnotherUser(let path, let owner): "The path \(path) belongs to another user (user ID \(owner)); use a directory you own."
         case .missingParent(let path): "The directory containing \(path) does not exist; create it first."
         }
     }

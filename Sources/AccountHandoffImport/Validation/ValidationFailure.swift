@@ -53,8 +53,7 @@ public enum ValidationFailure: Error, Hashable, Sendable {
 
     /// The sentence of a failure found before any account is known (``validatorNotReady(reason:)``).
     public var readinessSentence: String {
-        if case .validatorNotReady(let reason) = self { return reason }
-        return "The mail-server check cannot run (\(identifier))."
+        description
     }
 
     /// Whole sentences for the person: what went wrong with which server, and what to do next.
@@ -83,11 +82,11 @@ public enum ValidationFailure: Error, Hashable, Sendable {
         case .unsupportedCredential:
             return "The password contains a character that IMAP cannot send. \(nothingChanged) Change the password with your mail provider, then start a new transfer."
         case .otherFailure(let code):
-            return "Signing in to the mail server \(server) failed (error \(code)). \(nothingChanged) Try again later."
+            return "Signing in to the mail server \(server) failed for a reason the mail-server check does not recognize (library code \(code)). \(nothingChanged) Try again later."
         case .cancelled:
             return "Checking the account with the mail server was cancelled. \(nothingChanged)"
-        case .validatorNotReady(let reason):
-            return "\(reason) \(nothingChanged)"
+        case .validatorNotReady:
+            return "\(description) \(nothingChanged)"
         }
     }
 }

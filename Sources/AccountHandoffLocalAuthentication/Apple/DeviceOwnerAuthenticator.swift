@@ -89,7 +89,7 @@ public struct DeviceOwnerAuthenticator: LocalAuthenticator {
         case .invalidContext:
             return .failed(.unavailable(detail: "The authentication context was no longer valid."))
         default:
-            return .failed(.unavailable(detail: "The system could not authenticate the device owner (LocalAuthentication error \(error.code.rawValue))."))
+            return .failed(.unavailable(detail: "The system could not authenticate the device owner for a reason this app does not recognize (LAError code \(error.code.rawValue))."))
         }
     }
 }

@@ -1,3 +1,5 @@
+import AccountHandoff
+
 /// Which address a sender may listen on, so that a code never advertises an address the
 /// receiver cannot use, and never one that other machines can reach unless the person asked
 /// for that.
@@ -105,7 +107,7 @@ public enum ListeningAddressError: Error, Hashable, Sendable, CustomStringConver
         case .networkAddressNotRequested(let address):
             "The address \(address) can be reached by other devices on the network, so it is used only when you ask for a network address explicitly; ask for it explicitly, or use 127.0.0.1 for this machine only."
         case .interfacesUnavailable(let code):
-            "The addresses of this machine could not be listed (errno \(code)); use 127.0.0.1 or try again."
+            "The addresses of this machine could not be listed: \(SystemErrorWords.cause(code)); use 127.0.0.1 or try again."
         }
     }
 }

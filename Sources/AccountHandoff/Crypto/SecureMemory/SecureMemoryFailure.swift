@@ -34,16 +34,16 @@ extension SecureMemoryFailure: CustomStringConvertible {
             "The system refused more memory mappings for guarded secrets (the map count limit or free memory "
                 + "is exhausted). Finish or cancel pending handoffs, or raise vm.max_map_count, then try again."
         case .mappingFailed(let code):
-            "The system refused to map memory for a guarded secret (mmap error \(code)). "
+            "The system refused to map memory for a guarded secret (mmap): \(SystemErrorWords.cause(code)). "
                 + "Try again; if it persists, report it to the app's developers."
         case .protectionFailed(let code):
-            "The system refused to set up guard pages for a secret (mprotect error \(code)). "
+            "The system refused to set up guard pages for a secret (mprotect): \(SystemErrorWords.cause(code)). "
                 + "Try again; if it persists, report it to the app's developers."
         case .lockFailed(let code):
-            "The system refused to lock a secret's memory (mlock error \(code)). "
+            "The system refused to lock a secret's memory (mlock): \(SystemErrorWords.cause(code)). "
                 + "Try again; if it persists, report it to the app's developers."
         case .dumpExclusionFailed(let code):
-            "The system refused to exclude a secret's memory from core dumps (madvise error \(code)). "
+            "The system refused to exclude a secret's memory from core dumps (madvise): \(SystemErrorWords.cause(code)). "
                 + "Try again; if it persists, report it to the app's developers."
         case .capReached:
             "The cap on memory for guarded secrets is reached. Finish or cancel pending handoffs, "

@@ -1,0 +1,2 @@
+/// `localizedDescription` reports the sentences of ``LocalAuthenticationFailure/description``.
+extension LocalAuthenticationFailure: LocalizedErrorSentence {}

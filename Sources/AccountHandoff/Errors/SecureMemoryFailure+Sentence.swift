@@ -1,0 +1,2 @@
+/// `localizedDescription` reports the sentence of ``SecureMemoryFailure/description``.
+extension SecureMemoryFailure: LocalizedErrorSentence {}

@@ -1,0 +1,3 @@
+
+/// `localizedDescription` reports the sentence of ``SafeOutputFileError/description``.
+extension SafeOutputFileError: LocalizedErrorSentence {}

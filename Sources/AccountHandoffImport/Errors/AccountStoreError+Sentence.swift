@@ -1,0 +1,4 @@
+import AccountHandoff
+
+/// `localizedDescription` reports the sentence of AccountStoreError/description.
+extension AccountStoreError: LocalizedErrorSentence {}

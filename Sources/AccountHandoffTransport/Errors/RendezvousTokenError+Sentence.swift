@@ -1,0 +1,4 @@
+import AccountHandoff
+
+/// `localizedDescription` reports the sentence of RendezvousTokenError/description.
+extension RendezvousTokenError: LocalizedErrorSentence {}
