@@ -98,6 +98,9 @@ let package = Package(
         .executableTarget(name: "registry-claim-probe", dependencies: ["AccountHandoff"]),
         // Not a product: seeded randomness and forged frames for tests, vectors and the bench.
         .target(name: "AccountHandoffTestSupport", dependencies: ["AccountHandoff"]),
+        // Not a product: the bench's exact libsodium floor of a session and the reference
+        // session it mirrors (`handoff bench`); the only code besides Crypto/ that calls libsodium.
+        .target(name: "AccountHandoffBench", dependencies: ["AccountHandoff", "CSodium"]),
         // Not a product: builds Vectors/ for the vector tests and the CLI's `vectors` command.
         .target(name: "AccountHandoffVectors", dependencies: ["AccountHandoff", "AccountHandoffTestSupport", "AccountHandoffTransport"]),
         .target(name: "AccountHandoffQR", dependencies: ["AccountHandoff", "CQREncode", "CZlib"]),
@@ -110,7 +113,7 @@ let package = Package(
         .target(name: "CPOSIXSpawn"),
         .executableTarget(
             name: "handoff",
-            dependencies: ["AccountHandoff", "AccountHandoffQR", "AccountHandoffTransport", "AccountHandoffVectors",
+            dependencies: ["AccountHandoff", "AccountHandoffBench", "AccountHandoffQR", "AccountHandoffTransport", "AccountHandoffVectors",
                            "AccountHandoffImport", "AccountHandoffReferenceStore", "AccountHandoffIMAPValidation",
                            "AccountHandoffDovecot", "AccountHandoffSecretService", "AccountHandoffLocalAuthentication", "AccountHandoffTestSupport"]
         ),
@@ -118,7 +121,7 @@ let package = Package(
         .target(name: "AccountHandoffSimulation", dependencies: ["AccountHandoff", "AccountHandoffTestSupport"]),
         .testTarget(
             name: "AccountHandoffTests",
-            dependencies: ["AccountHandoff", "AccountHandoffTestSupport", "registry-claim-probe"]
+            dependencies: ["AccountHandoff", "AccountHandoffBench", "AccountHandoffTestSupport", "registry-claim-probe"]
         ),
         .testTarget(
             name: "AccountHandoffVectorTests",

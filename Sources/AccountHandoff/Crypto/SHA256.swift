@@ -1,9 +1,9 @@
 internal import CSodium
 
 /// SHA-256 (FIPS 180-4) through libsodium.
-enum SHA256 {
+package enum SHA256 {
     /// Digest length in bytes.
-    static let byteCount = 32
+    package static let byteCount = 32
 
     /// The digest of the concatenation of `parts`.
     static func hash(_ parts: [UInt8]...) -> [UInt8] {

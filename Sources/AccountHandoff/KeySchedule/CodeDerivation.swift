@@ -1,6 +1,6 @@
 extension ShortCode {
     /// HKDF info label of the code material.
-    static let materialLabel = Array("AH3 code".utf8)
+    package static let materialLabel = Array("AH3 code".utf8)
 
     /// The short code once both contributions are fixed (Spec 4.4):
     /// `codeMaterial = HKDF-Expand(HKDF-Extract(salt = TH1, IKM = codeKey | nonce), "AH3 code", 64)`.

@@ -4,11 +4,11 @@
 /// after a hello authenticated. Binding (a full 32-byte SHA-256) keeps the sender from
 /// changing its contribution to the short code once it has seen the receiver's; hiding (a
 /// 32-byte random nonce) keeps the receiver from knowing it before it has committed its own.
-enum Commitment {
+package enum Commitment {
     /// Length of the nonce in bytes.
-    static let nonceByteCount = 32
+    package static let nonceByteCount = 32
     /// Domain label.
-    static let label = Array("AH3 commitment".utf8)
+    package static let label = Array("AH3 commitment".utf8)
 
     /// The commitment of `nonce`.
     static func commit(to nonce: SecretBytes) -> [UInt8] {

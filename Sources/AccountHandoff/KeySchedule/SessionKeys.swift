@@ -4,13 +4,13 @@
 /// - `helloKey = HKDF-Expand(PRK, "AH3 hello", 32)`: the receiver's key-confirmation key
 /// - `senderToReceiver = HKDF-Expand(PRK, "AH3 s2r", 32)`, `receiverToSender = HKDF-Expand(PRK, "AH3 r2s", 32)`
 /// - `codeKey = HKDF-Expand(PRK, "AH3 code key", 32)`: input of the short code, wiped once the code exists
-final class SessionKeys {
+package final class SessionKeys {
     /// HKDF info labels, ASCII without terminator.
-    enum Label {
-        static let hello = Array("AH3 hello".utf8)
-        static let senderToReceiver = Array("AH3 s2r".utf8)
-        static let receiverToSender = Array("AH3 r2s".utf8)
-        static let codeKey = Array("AH3 code key".utf8)
+    package enum Label {
+        package static let hello = Array("AH3 hello".utf8)
+        package static let senderToReceiver = Array("AH3 s2r".utf8)
+        package static let receiverToSender = Array("AH3 r2s".utf8)
+        package static let codeKey = Array("AH3 code key".utf8)
     }
 
     static let keyByteCount = 32

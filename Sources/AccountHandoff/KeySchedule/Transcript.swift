@@ -3,9 +3,9 @@
 /// - `TH0 = SHA-256("AH3 transcript" | qrBinary)`
 /// - `HH  = SHA-256(TH0 | receiverPublicKey)`  (handshake hash, the HKDF salt)
 /// - `TH(n+1) = SHA-256(TH(n) | frameBytes)` for the hello and every non-abort frame, in order.
-struct Transcript {
+package struct Transcript {
     /// Domain label of the first hash.
-    static let label = Array("AH3 transcript".utf8)
+    package static let label = Array("AH3 transcript".utf8)
 
     /// The current transcript hash.
     private(set) var hash: [UInt8]

@@ -1,11 +1,10 @@
-internal import CSodium
 
 /// The credential frame's plaintext (Spec 3.5): `u16 n | password(n) | zeros` to exactly
 /// ``paddedByteCount`` bytes, built and parsed only inside guarded memory so the password
 /// never passes through an ordinary Swift buffer and its length stays hidden on the wire.
-enum CredentialPlaintext {
+package enum CredentialPlaintext {
     /// Fixed plaintext size.
-    static let paddedByteCount = 1024
+    package static let paddedByteCount = 1024
     /// Longest password in bytes (public as ``HandoffSender/maximumCredentialByteCount``).
     static let maximumCredentialByteCount = paddedByteCount - 2
 
@@ -35,7 +34,7 @@ enum CredentialPlaintext {
         let length = padded.withUnsafeBytes { Int($0[0]) << 8 | Int($0[1]) }
         guard length > 0, length <= maximumCredentialByteCount else { throw .malformed(.credential) }
         let paddingIsZero = padded.withUnsafeBytes { buffer in
-            sodium_is_zero(buffer.baseAddress!.assumingMemoryBound(to: UInt8.self) + 2 + length, paddedByteCount - 2 - length) == 1
+            ConstantTime.isZero(UnsafeRawBufferPointer(rebasing: buffer[(2 + length)...]))
         }
         guard paddingIsZero else { throw .malformed(.padding) }
         let credential = try SecretBytes(zeroedCount: length)

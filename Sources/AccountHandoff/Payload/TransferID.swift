@@ -6,7 +6,7 @@ public struct TransferID: Hashable, Sendable, CustomStringConvertible {
     /// Length in bytes.
     public static let byteCount = 16
     /// Domain label of the derivation.
-    static let label = Array("AH3 transfer ID".utf8)
+    package static let label = Array("AH3 transfer ID".utf8)
 
     /// The identifier bytes.
     public let bytes: [UInt8]

@@ -1,7 +1,7 @@
 /// The encrypted channel both roles share once a hello is accepted (Spec 4.3 and 5.3):
 /// per-direction keys, per-direction sequence numbers that double as AEAD nonces, and the
 /// transcript that every non-abort frame is bound to and chained into.
-final class SecureChannel {
+package final class SecureChannel {
     /// Which end of the channel this is; selects the send and receive keys.
     enum Role { case sender, receiver }
 
@@ -69,7 +69,7 @@ final class SecureChannel {
     }
 
     /// Whether the AD of `type` binds the account link ID (accept, credential, receipt).
-    static func bindsAccount(_ type: MessageType) -> Bool {
+    package static func bindsAccount(_ type: MessageType) -> Bool {
         switch type {
         case .accept, .credential, .receipt: true
         case .hello, .reveal, .offer, .abort: false

@@ -1,4 +1,5 @@
 import AccountHandoff
+import AccountHandoffBench
 import AccountHandoffQR
 import CQREncode
 import Foundation

@@ -1,4 +1,5 @@
 import AccountHandoff
+import AccountHandoffBench
 import Foundation
 
 /// Many senders waiting for a receiver at once, as a server that shows many QR codes would

@@ -1,4 +1,5 @@
 import AccountHandoff
+import AccountHandoffBench
 import Foundation
 
 /// A benchmark session that did not complete: the bench stops, as its numbers would be wrong.

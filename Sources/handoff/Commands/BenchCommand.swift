@@ -1,4 +1,5 @@
 import AccountHandoff
+import AccountHandoffBench
 import Foundation
 
 /// `handoff bench`: the performance of a whole session against its exact libsodium floor, on

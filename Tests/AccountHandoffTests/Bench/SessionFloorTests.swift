@@ -1,3 +1,4 @@
+@testable import AccountHandoffBench
 import Foundation
 import Testing
 @testable import AccountHandoff

@@ -43,7 +43,7 @@ import Testing
             "let gate = ScriptedAuthenticator(always: .authenticated)",
             "func anyone(_ c: any PAMConversation) -> PAMAuthenticator { PAMAuthenticator(configuration: .init(), conversation: c, userID: 0) }",
         ]
-        let imports = ["import AccountHandoff", "import AccountHandoffTestSupport", "import AccountHandoffLocalAuthentication"]
+        let imports = ["import AccountHandoff", "import AccountHandoffBench", "import AccountHandoffTestSupport", "import AccountHandoffLocalAuthentication"]
         let source = (imports + hooks).joined(separator: "\n") + "\n"
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("handoff-app-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)

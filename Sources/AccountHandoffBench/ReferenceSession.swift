@@ -1,3 +1,4 @@
+import AccountHandoff
 import Foundation
 
 /// One complete transfer between two devices, in memory, through both state machines: the

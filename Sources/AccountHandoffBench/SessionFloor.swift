@@ -1,3 +1,4 @@
+import AccountHandoff
 internal import CSodium
 
 /// The exact libsodium floor of one version-2 session (issue 12): the primitive calls of a
@@ -40,8 +41,8 @@ package final class SessionFloor {
 
     /// A floor for transferring `account` with `rendezvous` in the QR.
     package init(account: AccountMetadata, rendezvous: RendezvousToken) {
-        Sodium.ensureInitialised()
-        let offer = AccountMetadataCodec.encode(account)
+        precondition(sodium_init() >= 0, "libsodium failed to initialise")
+        let offer = VectorPrimitives.offerPlaintext(account)
         shape = Shape(qrBinaryByteCount: SessionPayload.fixedByteCount + rendezvous.bytes.count,
                       offerPlaintextByteCount: offer.count)
         let capacity = 8192 + 3 * offer.count
