@@ -3,7 +3,6 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import AccountHandoff
 
 /// Why ``SafeOutputFile`` did not write a file. Nothing was changed at the target path in
 /// any case but ``writeFailed(_:operation:errno:)`` after the rename (``SafeOutputFile``
