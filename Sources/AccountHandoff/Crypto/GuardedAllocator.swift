@@ -17,26 +17,40 @@ package enum GuardedAllocator {
     /// The pool every secret of this process lives in.
     package static let pool = SecureMemoryPool(configuration: .default)
 
-    /// Returns `count` (at least 1) zero bytes of guarded, locked memory.
+    /// Returns `count` (at least 1) zero bytes of guarded, locked memory, drawn from the
+    /// reservation bound to the running code (``SecureMemoryReservation/current``) when there
+    /// is one.
     ///
     /// - Throws: ``SecureMemoryFailure`` when no guarded, locked memory can be had; never
     ///   returns weaker memory instead.
-    package static func allocate(_ count: Int) throws(SecureMemoryFailure) -> UnsafeMutableRawPointer {
+    package static func allocate(_ count: Int) throws(SecureMemoryFailure) -> GuardedAllocation {
         #if HANDOFF_FUZZ_ALLOCATOR
         guard let pointer = calloc(1, count) else { throw .mappingLimitReached }
-        return pointer
+        return GuardedAllocation(pointer: pointer, releaseCount: count, reservationID: 0)
         #else
-        try pool.allocate(count)
+        try pool.allocate(count, drawingFrom: SecureMemoryReservation.current)
         #endif
     }
 
-    /// Checks, wipes and releases an allocation of `count` bytes (the count it was made with).
-    package static func release(_ pointer: UnsafeMutableRawPointer, count: Int) {
+    /// Checks, wipes and releases an allocation made by ``allocate(_:)``.
+    package static func release(_ allocation: GuardedAllocation) {
         #if HANDOFF_FUZZ_ALLOCATOR
-        sodium_memzero(pointer, count)
-        free(pointer)
+        sodium_memzero(allocation.pointer, allocation.releaseCount)
+        free(allocation.pointer)
         #else
-        pool.release(pointer, count: count)
+        pool.release(allocation)
+        #endif
+    }
+
+    /// Sets aside the slots of `demand` in the pool (Spec 8.5); the fuzzing build's heap
+    /// allocator sets nothing aside.
+    ///
+    /// - Throws: ``SecureMemoryFailure`` when the slabs cannot be mapped; nothing is set aside.
+    package static func reserve(_ demand: SecureMemoryDemand) throws(SecureMemoryFailure) -> SecureMemoryReservation {
+        #if HANDOFF_FUZZ_ALLOCATOR
+        SecureMemoryReservation(pool: pool, id: 0, demand: demand)
+        #else
+        try pool.reserve(demand)
         #endif
     }
 

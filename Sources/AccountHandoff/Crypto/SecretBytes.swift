@@ -3,7 +3,9 @@ internal import CSodium
 /// A secret (private key, derived key, nonce, credential) kept in guarded memory.
 ///
 /// The bytes live in a slot of the guarded memory pool (``GuardedAllocator``: slabs with guard
-/// pages, locked, excluded from core dumps, a canary between slots), are wiped by ``wipe()`` and again when the object is released, and never appear in
+/// pages, locked, excluded from core dumps, a canary between slots), drawn from the session's
+/// reservation when a session step makes them (``SecureMemoryReservation``), are wiped by
+/// ``wipe()`` and again when the object is released, and never appear in
 /// `description`, `debugDescription` or reflection. Reading a secret after it was wiped is a
 /// programming error and traps: a wiped secret never reads as zeros.
 ///
@@ -14,7 +16,8 @@ public final class SecretBytes: @unchecked Sendable {
     // Safety of @unchecked Sendable: the buffer and `wiped` are only touched under `lock`.
     // The lock is not recursive: code inside an access closure must not access the same
     // secret again.
-    private let pointer: UnsafeMutableRawPointer
+    private let allocation: GuardedAllocation
+    private var pointer: UnsafeMutableRawPointer { allocation.pointer }
     private let lock = UnfairLock()
     private var wiped = false
 
@@ -28,9 +31,7 @@ public final class SecretBytes: @unchecked Sendable {
     package init(zeroedCount count: Int) throws(HandoffError) {
         Sodium.ensureInitialised()
         precondition(count >= 0, "negative secret size")
-        let raw: UnsafeMutableRawPointer
-        do { raw = try GuardedAllocator.allocate(max(count, 1)) } catch { throw .secureMemoryUnavailable(error) }  // zeroed
-        self.pointer = raw
+        do { allocation = try GuardedAllocator.allocate(max(count, 1)) } catch { throw .secureMemoryUnavailable(error) }  // zeroed
         self.count = count
     }
 
@@ -80,7 +81,7 @@ public final class SecretBytes: @unchecked Sendable {
     }
 
     deinit {
-        GuardedAllocator.release(pointer, count: max(count, 1))  // wipes before releasing
+        GuardedAllocator.release(allocation)  // wipes before releasing
     }
 
     /// Calls `body` with read access to the secret bytes. Do not let the pointer escape.

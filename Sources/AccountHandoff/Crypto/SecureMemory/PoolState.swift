@@ -5,7 +5,14 @@ internal import CSodium
 /// Everything lives outside the slabs, so an overflow in a slab cannot rewrite it, and in
 /// flat arrays of plain values, so the hot paths do no reference counting: slab records by
 /// number, each slab's stack of free slot numbers and its bitmap of live slots in shared
-/// arrays at the slab's offset, and per size class a linked list of slabs with a free slot.
+/// arrays at the slab's offset, and per size class a linked list of slabs with a free slot and
+/// one of empty slabs.
+///
+/// Reservations (``SecureMemoryReservation``) are counts, not particular slots: per size class
+/// the pool keeps at least as many free slots mapped as the open reservations hold undrawn
+/// (`freeSlots >= reservedSlots`, checked wherever either changes). An allocation without a
+/// reservation only takes a free slot beyond those, and maps a slab otherwise; an empty slab
+/// is unmapped only when the reserved slots do not need it.
 struct PoolState: Sendable {
     var configuration: SecureMemoryConfiguration
     var statistics = SecureMemoryStatistics()
@@ -22,35 +29,130 @@ struct PoolState: Sendable {
     private var liveBits: [UInt64] = []
     /// Slab numbers by body address.
     private var slabNumbers = SlabTable()
-    /// Per size class: the first slab with a free slot (-1: none) and how many slabs are empty.
+    /// Per size class: the lists of slabs with a free slot and of empty slabs, and the counts.
     private var sizeClasses = [SizeClassSlabs](repeating: SizeClassSlabs(), count: SlotLayout.sizeClasses.count)
     /// Every large allocation, by the address handed out.
     private var largeAllocations: [UInt: LargeAllocation] = [:]
     /// Regions whose `munmap` failed (see ``GuardedRegion/unmap(counters:)``): wiped, still
     /// guarded and locked, retried whenever empty slabs are trimmed.
     private var stranded: [GuardedRegion] = []
+    /// Reservations by number, from ``reserve(_:)`` until their value is released (ended ones
+    /// keep their usage for tests); numbers are never reused, so a slot released after its
+    /// reservation is gone cannot credit another.
+    private var reservations: [UInt64: ReservationRecord] = [:]
+    private var nextReservationID: UInt64 = 1
 
     init(configuration: SecureMemoryConfiguration) {
         self.configuration = configuration
     }
 
+    // MARK: Reservations
+
+    /// Sets `demand` aside: maps slabs until every size class has as many free slots as the
+    /// open reservations hold. When a mapping fails, nothing is set aside, the slabs mapped for
+    /// it are unmapped again (kept empty slabs would hold the lock budget that a smaller
+    /// reservation could use) and the failure is thrown.
+    mutating func reserve(_ demand: SecureMemoryDemand) throws(SecureMemoryFailure) -> UInt64 {
+        let classes = demand.slotsPerSizeClass.indices.filter { demand.slotsPerSizeClass[$0] > 0 }
+        for sizeClass in classes { sizeClasses[sizeClass].reservedSlots += demand.slotsPerSizeClass[sizeClass] }
+        var mapped: [Int32] = []
+        do {
+            // The largest classes first: they need the most slabs per slot.
+            for sizeClass in classes.reversed() {
+                while sizeClasses[sizeClass].freeSlots < sizeClasses[sizeClass].reservedSlots {
+                    mapped.append(try mapSlab(sizeClass: sizeClass))
+                }
+            }
+        } catch {
+            for sizeClass in classes { sizeClasses[sizeClass].reservedSlots -= demand.slotsPerSizeClass[sizeClass] }
+            // Nothing drew from them (all of this runs under the pool's lock): they are empty. One
+            // the system refuses to unmap stays mapped as an empty slab.
+            for number in mapped { _ = unmapSlab(number) }
+            statistics.refusedReservations += 1
+            throw error
+        }
+        let id = nextReservationID
+        nextReservationID += 1
+        reservations[id] = ReservationRecord(held: demand.slotsPerSizeClass)
+        statistics.openReservations += 1
+        statistics.reservedSlots += demand.totalSlots
+        return id
+    }
+
+    /// Hands the slots `id` has not drawn back; later releases of its drawn slots go to the pool.
+    mutating func endReservation(_ id: UInt64) {
+        guard var record = reservations[id], !record.usage.isEnded else { return }
+        for (sizeClass, held) in record.held.enumerated() where held > 0 {
+            sizeClasses[sizeClass].reservedSlots -= held
+            statistics.reservedSlots -= held
+            trimEmptySlabs(sizeClass: sizeClass)
+        }
+        record.held = [Int](repeating: 0, count: record.held.count)
+        record.usage.isEnded = true
+        reservations[id] = record
+        statistics.openReservations -= 1
+    }
+
+    /// Ends `id` if it is open and forgets it.
+    mutating func forgetReservation(_ id: UInt64) {
+        endReservation(id)
+        reservations[id] = nil
+    }
+
+    /// An allocation made while `id` was bound that no reservation covers (a large one).
+    mutating func noteOverdraft(_ id: UInt64) {
+        guard var record = reservations[id], !record.usage.isEnded else { return }
+        record.usage.overdrafts += 1
+        reservations[id] = record
+        statistics.overdrafts += 1
+    }
+
+    /// What `id` has handed out (idle for a number the pool does not know).
+    func usage(ofReservation id: UInt64) -> SecureMemoryReservationUsage {
+        reservations[id]?.usage ?? .idle
+    }
+
     // MARK: Slots
 
-    mutating func allocateSlot(_ count: Int) throws(SecureMemoryFailure) -> UInt {
-        let sizeClass = SlotLayout.sizeClassIndex(for: count)
-        let layout = SlotLayout.all[sizeClass]
-        var number = sizeClasses[sizeClass].firstAvailable
-        if number >= 0 {
+    /// A slot for `count` bytes: drawn from reservation `id` when it is open and has a slot of
+    /// that size class or a larger one left, otherwise from the slots no reservation holds.
+    mutating func allocateSlot(_ count: Int, reservation id: UInt64 = 0) throws(SecureMemoryFailure) -> (address: UInt, sizeClass: Int, drawn: Bool) {
+        let requested = SlotLayout.sizeClassIndex(for: count)
+        if id != 0, var record = reservations[id], !record.usage.isEnded {
+            if let sizeClass = record.held[requested...].firstIndex(where: { $0 > 0 }) {
+                record.draw(sizeClass)
+                reservations[id] = record
+                sizeClasses[sizeClass].reservedSlots -= 1
+                statistics.reservedSlots -= 1
+                statistics.allocationsFromExistingSlabs += 1
+                return (takeSlot(sizeClass), sizeClass, true)
+            }
+            record.usage.overdrafts += 1
+            reservations[id] = record
+            statistics.overdrafts += 1
+        }
+        if sizeClasses[requested].freeSlots > sizeClasses[requested].reservedSlots {
             statistics.allocationsFromExistingSlabs += 1
         } else {
-            number = try mapSlab(sizeClass: sizeClass)
+            _ = try mapSlab(sizeClass: requested)
         }
+        return (takeSlot(requested), requested, false)
+    }
+
+    /// Takes a free slot of `sizeClass` (one must exist), checks that it is still all zero and
+    /// books it as live.
+    private mutating func takeSlot(_ sizeClass: Int) -> UInt {
+        let layout = SlotLayout.all[sizeClass]
+        let number = sizeClasses[sizeClass].firstAvailable
+        precondition(number >= 0, "secure memory: no free slot where the books promise one")
         let slab = Int(number)
         let freeLeft = slabs[slab].freeCount - 1
         let slot = Int(freeSlots[slab * Self.maximumSlots + freeLeft])
         slabs[slab].freeCount = freeLeft
+        sizeClasses[sizeClass].freeSlots -= 1
         liveBits[slab * Self.bitmapWords + slot / 64] |= 1 << UInt64(slot % 64)
         if freeLeft == layout.slotsPerSlab - 1 {
+            unlinkEmpty(number)
             sizeClasses[sizeClass].emptySlabs -= 1
             statistics.emptySlabs -= 1
         }
@@ -65,7 +167,9 @@ struct PoolState: Sendable {
         return address
     }
 
-    mutating func releaseSlot(_ address: UInt, count: Int) {
+    /// Checks, wipes and frees the slot at `address` of `count` bytes; its slot goes back to
+    /// reservation `id` when that is still open.
+    mutating func releaseSlot(_ address: UInt, count: Int, reservation id: UInt64 = 0) {
         let sizeClass = SlotLayout.sizeClassIndex(for: count)
         let layout = SlotLayout.all[sizeClass]
         let body = address & ~UInt(SlotLayout.slabLength - 1)
@@ -92,15 +196,23 @@ struct PoolState: Sendable {
         let freeCount = slabs[slab].freeCount
         freeSlots[slab * Self.maximumSlots + freeCount] = UInt16(slot)
         slabs[slab].freeCount = freeCount + 1
+        sizeClasses[sizeClass].freeSlots += 1
         statistics.liveSlots -= 1
         statistics.releases += 1
+        if id != 0, var record = reservations[id] {
+            record.giveBack(sizeClass)
+            reservations[id] = record
+            if !record.usage.isEnded {
+                sizeClasses[sizeClass].reservedSlots += 1
+                statistics.reservedSlots += 1
+            }
+        }
         if freeCount == 0 { linkAvailable(number) }
         if freeCount + 1 == layout.slotsPerSlab {
-            if sizeClasses[sizeClass].emptySlabs >= configuration.emptySlabsKeptPerSizeClass, unmapSlab(number) {
-                return
-            }
+            linkEmpty(number)
             sizeClasses[sizeClass].emptySlabs += 1
             statistics.emptySlabs += 1
+            trimEmptySlabs(sizeClass: sizeClass)
         }
     }
 
@@ -129,50 +241,54 @@ struct PoolState: Sendable {
         for index in 0..<layout.slotsPerSlab { freeSlots[base + index] = UInt16(layout.slotsPerSlab - 1 - index) }
         slabNumbers.insert(region.bodyStart, number)
         linkAvailable(number)
+        linkEmpty(number)
         sizeClasses[sizeClass].emptySlabs += 1
+        sizeClasses[sizeClass].freeSlots += layout.slotsPerSlab
         book(region, sign: 1)
         statistics.slabs += 1
         statistics.emptySlabs += 1
         return number
     }
 
-    /// Unmaps an empty slab that is not counted in `emptySlabs`; false (slab kept) if the
+    /// Unmaps an empty slab and takes it off the books; false (slab kept, still empty) if the
     /// system refused.
     private mutating func unmapSlab(_ number: Int32) -> Bool {
-        let region = slabs[Int(number)].region
-        guard region.unmap(counters: &statistics) else { return false }
+        let record = slabs[Int(number)]
+        guard record.region.unmap(counters: &statistics) else { return false }
         unlinkAvailable(number)
-        slabNumbers.remove(region.bodyStart)
+        unlinkEmpty(number)
+        sizeClasses[record.sizeClass].emptySlabs -= 1
+        sizeClasses[record.sizeClass].freeSlots -= SlotLayout.all[record.sizeClass].slotsPerSlab
+        slabNumbers.remove(record.region.bodyStart)
         slabs[Int(number)].isMapped = false
         unusedSlabNumbers.append(number)
-        book(region, sign: -1)
+        book(record.region, sign: -1)
         statistics.slabs -= 1
+        statistics.emptySlabs -= 1
         return true
     }
 
-    /// Unmaps empty slabs beyond the policy, and retries stranded regions.
+    /// Unmaps empty slabs beyond the policy in every size class, and retries stranded regions.
     mutating func trimEmptySlabs() {
         let retried = stranded
         stranded = []
         for region in retried {
             if region.unmap(counters: &statistics) { book(region, sign: -1) } else { stranded.append(region) }
         }
-        for sizeClass in sizeClasses.indices {
-            let slotsPerSlab = SlotLayout.all[sizeClass].slotsPerSlab
-            var kept = 0
-            var number = sizeClasses[sizeClass].firstAvailable
-            while number >= 0 {
-                let next = slabs[Int(number)].nextAvailable
-                if slabs[Int(number)].freeCount == slotsPerSlab {
-                    if kept < configuration.emptySlabsKeptPerSizeClass {
-                        kept += 1
-                    } else if unmapSlab(number) {
-                        sizeClasses[sizeClass].emptySlabs -= 1
-                        statistics.emptySlabs -= 1
-                    }
-                }
-                number = next
-            }
+        for sizeClass in sizeClasses.indices { trimEmptySlabs(sizeClass: sizeClass) }
+    }
+
+    /// Unmaps empty slabs of `sizeClass` while more are mapped than the policy keeps and the
+    /// reserved slots do not need them.
+    private mutating func trimEmptySlabs(sizeClass: Int) {
+        let slotsPerSlab = SlotLayout.all[sizeClass].slotsPerSlab
+        while sizeClasses[sizeClass].emptySlabs > configuration.emptySlabsKeptPerSizeClass,
+            sizeClasses[sizeClass].freeSlots - slotsPerSlab >= sizeClasses[sizeClass].reservedSlots
+        {
+            var number = sizeClasses[sizeClass].firstEmpty
+            // A slab the system refused to unmap stays; try the next one.
+            while number >= 0, !unmapSlab(number) { number = slabs[Int(number)].nextEmpty }
+            if number < 0 { return }
         }
     }
 
@@ -197,6 +313,29 @@ struct PoolState: Sendable {
         if record.nextAvailable >= 0 { slabs[Int(record.nextAvailable)].previousAvailable = record.previousAvailable }
         slabs[Int(number)].previousAvailable = -1
         slabs[Int(number)].nextAvailable = -1
+    }
+
+    /// Puts a slab first in its size class's list of empty slabs.
+    private mutating func linkEmpty(_ number: Int32) {
+        let sizeClass = slabs[Int(number)].sizeClass
+        let first = sizeClasses[sizeClass].firstEmpty
+        slabs[Int(number)].previousEmpty = -1
+        slabs[Int(number)].nextEmpty = first
+        if first >= 0 { slabs[Int(first)].previousEmpty = number }
+        sizeClasses[sizeClass].firstEmpty = number
+    }
+
+    /// Takes a slab out of its size class's list of empty slabs.
+    private mutating func unlinkEmpty(_ number: Int32) {
+        let record = slabs[Int(number)]
+        if record.previousEmpty >= 0 {
+            slabs[Int(record.previousEmpty)].nextEmpty = record.nextEmpty
+        } else {
+            sizeClasses[record.sizeClass].firstEmpty = record.nextEmpty
+        }
+        if record.nextEmpty >= 0 { slabs[Int(record.nextEmpty)].previousEmpty = record.previousEmpty }
+        slabs[Int(number)].previousEmpty = -1
+        slabs[Int(number)].nextEmpty = -1
     }
 
     // MARK: Large allocations
@@ -268,14 +407,16 @@ struct PoolState: Sendable {
     }
 }
 
-/// One slab's record: its region, size class, free-slot count and place in the list of its
-/// class's slabs with a free slot.
+/// One slab's record: its region, size class, free-slot count and places in the lists of its
+/// class's slabs with a free slot and of its empty slabs.
 private struct SlabRecord: Sendable {
     let region: GuardedRegion
     let sizeClass: Int
     var freeCount: Int
     var previousAvailable: Int32 = -1
     var nextAvailable: Int32 = -1
+    var previousEmpty: Int32 = -1
+    var nextEmpty: Int32 = -1
     var isMapped = true
 
     init(region: GuardedRegion, sizeClass: Int, freeCount: Int) {
@@ -289,8 +430,33 @@ private struct SlabRecord: Sendable {
 private struct SizeClassSlabs: Sendable {
     /// The first slab of this class with a free slot, or -1.
     var firstAvailable: Int32 = -1
+    /// The first empty slab of this class, or -1.
+    var firstEmpty: Int32 = -1
     /// How many of this class's slabs are empty.
     var emptySlabs = 0
+    /// Free slots in this class's mapped slabs.
+    var freeSlots = 0
+    /// Slots the open reservations hold and have not drawn; never more than `freeSlots`.
+    var reservedSlots = 0
+}
+
+/// One reservation's books: the slots it holds undrawn per size class, and its usage.
+private struct ReservationRecord: Sendable {
+    var held: [Int]
+    var usage = SecureMemoryReservationUsage.idle
+
+    /// One slot of `sizeClass` drawn.
+    mutating func draw(_ sizeClass: Int) {
+        held[sizeClass] -= 1
+        usage.drawn[sizeClass] += 1
+        usage.peakDrawn[sizeClass] = max(usage.peakDrawn[sizeClass], usage.drawn[sizeClass])
+    }
+
+    /// One drawn slot of `sizeClass` released: held again unless the reservation ended.
+    mutating func giveBack(_ sizeClass: Int) {
+        usage.drawn[sizeClass] -= 1
+        if !usage.isEnded { held[sizeClass] += 1 }
+    }
 }
 
 /// A large secret's own region.

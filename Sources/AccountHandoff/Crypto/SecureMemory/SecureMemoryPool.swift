@@ -15,7 +15,12 @@ internal import CSodium
 ///   it is handed out, so a write through a stale pointer is caught too. Any mismatch is memory
 ///   corruption and traps with a message that holds no secret.
 /// - Total locked bytes are capped (``SecureMemoryConfiguration``), and a size class keeps at
-///   most a configured number of empty slabs; emptier ones are unmapped at once.
+///   most a configured number of empty slabs beyond what reservations need; emptier ones are
+///   unmapped at once.
+/// - A session reserves, when it starts, every slot it can hold at once until it ends
+///   (``reserve(_:)``, ``SecureMemoryReservation``): the slabs are mapped then, so that none of
+///   its later allocations can be refused (Spec 8.5). Allocations without a reservation never
+///   take the reserved slots.
 ///
 /// All bookkeeping lives outside the slabs, under one lock, so an overflow cannot redirect it.
 package final class SecureMemoryPool: Sendable {
@@ -37,9 +42,71 @@ package final class SecureMemoryPool: Sendable {
     package func allocate(_ count: Int) throws(SecureMemoryFailure) -> UnsafeMutableRawPointer {
         precondition(count > 0, "secure memory: allocation of \(count) bytes")
         let address = try state.withLock { (state) throws(SecureMemoryFailure) -> UInt in
-            count <= SlotLayout.largestSlot ? try state.allocateSlot(count) : try state.allocateLarge(count)
+            count <= SlotLayout.largestSlot ? try state.allocateSlot(count).address : try state.allocateLarge(count)
         }
         return UnsafeMutableRawPointer(bitPattern: address)!
+    }
+
+    /// Sets aside the slots of `demand` (``SecureMemoryReservation``), mapping the slabs they
+    /// need now.
+    ///
+    /// - Throws: ``SecureMemoryFailure`` when the cap is reached or the system refuses to map,
+    ///   guard or lock a slab; nothing is set aside then.
+    package func reserve(_ demand: SecureMemoryDemand) throws(SecureMemoryFailure) -> SecureMemoryReservation {
+        let id = try state.withLock { (state) throws(SecureMemoryFailure) -> UInt64 in try state.reserve(demand) }
+        return SecureMemoryReservation(pool: self, id: id, demand: demand)
+    }
+
+    /// Returns `count` (at least 1) zero bytes of guarded, locked memory, 16-byte aligned,
+    /// drawn from `reservation` when it has a slot left for them (see ``SecureMemoryReservation``).
+    ///
+    /// - Throws: ``SecureMemoryFailure`` when the reservation has no slot left and the pool
+    ///   cannot provide one either.
+    package func allocate(_ count: Int, drawingFrom reservation: SecureMemoryReservation?) throws(SecureMemoryFailure) -> GuardedAllocation {
+        precondition(count > 0, "secure memory: allocation of \(count) bytes")
+        precondition(reservation.map { $0.pool === self } ?? true, "secure memory: a reservation of another pool")
+        let id = reservation?.id ?? 0
+        let (address, releaseCount, drawnFrom) = try state.withLock { (state) throws(SecureMemoryFailure) -> (UInt, Int, UInt64) in
+            guard count <= SlotLayout.largestSlot else {
+                if id != 0 { state.noteOverdraft(id) }
+                return (try state.allocateLarge(count), count, 0)
+            }
+            let slot = try state.allocateSlot(count, reservation: id)
+            // A slot of a larger class is released with a count of that class (the bytes past
+            // `count` are never written, so they are still checked to be zero).
+            let releaseCount = slot.sizeClass == 0 ? count : max(count, SlotLayout.sizeClasses[slot.sizeClass - 1] + 1)
+            return (slot.address, releaseCount, slot.drawn ? id : 0)
+        }
+        return GuardedAllocation(pointer: UnsafeMutableRawPointer(bitPattern: address)!, releaseCount: releaseCount,
+                                 reservationID: drawnFrom)
+    }
+
+    /// Checks, wipes and releases an allocation made by ``allocate(_:drawingFrom:)``; a slot
+    /// drawn from a reservation goes back to it while it is open.
+    package func release(_ allocation: GuardedAllocation) {
+        let address = UInt(bitPattern: allocation.pointer)
+        let count = allocation.releaseCount
+        state.withLock { state in
+            if count <= SlotLayout.largestSlot {
+                state.releaseSlot(address, count: count, reservation: allocation.reservationID)
+            } else {
+                state.releaseLarge(address, count: count)
+            }
+        }
+    }
+
+    func endReservation(_ id: UInt64) {
+        guard id != 0 else { return }
+        state.withLock { state in state.endReservation(id) }
+    }
+
+    func forgetReservation(_ id: UInt64) {
+        guard id != 0 else { return }
+        state.withLock { state in state.forgetReservation(id) }
+    }
+
+    func usage(ofReservation id: UInt64) -> SecureMemoryReservationUsage {
+        state.withLock { state in state.usage(ofReservation: id) }
     }
 
     /// Checks, wipes and releases an allocation of `count` bytes made by ``allocate(_:)``.

@@ -19,6 +19,14 @@ package struct SecureMemoryStatistics: Hashable, Sendable {
     package var allocationsFromExistingSlabs = 0
     /// Every release.
     package var releases = 0
+    /// Reservations open now (``SecureMemoryReservation``).
+    package var openReservations = 0
+    /// Slots the open reservations hold and have not drawn.
+    package var reservedSlots = 0
+    /// Reservations refused because the slabs they needed could not be mapped.
+    package var refusedReservations = 0
+    /// Allocations bound to an open reservation that had no slot left for them.
+    package var overdrafts = 0
     /// `mmap` calls made (successful or not).
     package var mmapCalls = 0
     /// `munmap` calls made.
