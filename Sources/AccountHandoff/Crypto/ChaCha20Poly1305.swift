@@ -13,26 +13,41 @@ enum ChaCha20Poly1305 {
     /// in one array (a frame's header and body: `prefix` is empty unless given).
     static func seal(key: SecretBytes, nonce: [UInt8], plaintext: SecretBytes, additionalData: [UInt8],
                      prefixedWith prefix: [UInt8] = []) -> [UInt8] {
+        plaintext.withUnsafeBytes { message in
+            seal(key: key, nonce: nonce, plaintextBytes: message, additionalData: additionalData, prefixedWith: prefix)
+        }
+    }
+
+    /// Encrypts a plaintext that is not secret (an abort reason, a receipt status, the account
+    /// metadata of an offer, which the app holds as ordinary strings) straight from its bytes:
+    /// no guarded buffer is needed, so this cannot fail for want of one.
+    static func seal(key: SecretBytes, nonce: [UInt8], publicPlaintext: [UInt8], additionalData: [UInt8],
+                     prefixedWith prefix: [UInt8] = []) -> [UInt8] {
+        publicPlaintext.withUnsafeBytes { message in
+            seal(key: key, nonce: nonce, plaintextBytes: message, additionalData: additionalData, prefixedWith: prefix)
+        }
+    }
+
+    private static func seal(key: SecretBytes, nonce: [UInt8], plaintextBytes message: UnsafeRawBufferPointer,
+                             additionalData: [UInt8], prefixedWith prefix: [UInt8]) -> [UInt8] {
         precondition(key.count == keyByteCount && nonce.count == nonceByteCount, "AEAD key or nonce size")
         Sodium.ensureInitialised()
-        let output = [UInt8](unsafeUninitializedCapacity: prefix.count + plaintext.count + tagByteCount) { buffer, initialized in
+        let output = [UInt8](unsafeUninitializedCapacity: prefix.count + message.count + tagByteCount) { buffer, initialized in
             buffer.baseAddress!.initialize(from: prefix, count: prefix.count)
             var outputLength: UInt64 = 0
             key.withUnsafeBytes { keyBytes in
-                plaintext.withUnsafeBytes { message in
-                    _ = crypto_aead_chacha20poly1305_ietf_encrypt(
-                        buffer.baseAddress! + prefix.count, &outputLength,
-                        message.baseAddress?.assumingMemoryBound(to: UInt8.self), UInt64(message.count),
-                        additionalData, UInt64(additionalData.count),
-                        nil, nonce,
-                        keyBytes.baseAddress!.assumingMemoryBound(to: UInt8.self))
-                }
+                _ = crypto_aead_chacha20poly1305_ietf_encrypt(
+                    buffer.baseAddress! + prefix.count, &outputLength,
+                    message.baseAddress?.assumingMemoryBound(to: UInt8.self), UInt64(message.count),
+                    additionalData, UInt64(additionalData.count),
+                    nil, nonce,
+                    keyBytes.baseAddress!.assumingMemoryBound(to: UInt8.self))
             }
             initialized = buffer.count
         }
         CryptoMeter.record { counts in
             counts.aeadSeals += 1
-            counts.aeadSealedBytes += plaintext.count
+            counts.aeadSealedBytes += message.count
             counts.aeadSealADBytes += additionalData.count
         }
         return output
@@ -41,13 +56,21 @@ enum ChaCha20Poly1305 {
     /// Verifies and decrypts `ciphertext || tag`; the plaintext goes straight into guarded memory.
     ///
     /// - Throws: ``HandoffError/authenticationFailed`` for any wrong key, nonce, data or tag;
-    ///   ``HandoffError/secureMemoryUnavailable(_:)`` when the plaintext buffer cannot be had.
+    ///   ``HandoffError/secureMemoryUnavailable(_:)`` when the plaintext buffer cannot be had
+    ///   for a ciphertext that authenticates (the tag is then checked without decrypting, so an
+    ///   unauthenticated one is still `authenticationFailed`).
     static func open(key: SecretBytes, nonce: [UInt8], sealed: [UInt8], additionalData: [UInt8]) throws(HandoffError) -> SecretBytes {
         guard key.count == keyByteCount, nonce.count == nonceByteCount, sealed.count >= tagByteCount else {
             throw .authenticationFailed
         }
         Sodium.ensureInitialised()
-        let plaintext = try SecretBytes(zeroedCount: sealed.count - tagByteCount)
+        let plaintext: SecretBytes
+        do { plaintext = try SecretBytes(zeroedCount: sealed.count - tagByteCount) } catch {
+            guard isAuthentic(key: key, nonce: nonce, sealed: sealed, additionalData: additionalData) else {
+                throw .authenticationFailed
+            }
+            throw error
+        }
         var plaintextLength: UInt64 = 0
         let status = key.withUnsafeBytes { keyBytes in
             plaintext.withUnsafeMutableBytes { output in
@@ -70,5 +93,24 @@ enum ChaCha20Poly1305 {
             throw .authenticationFailed
         }
         return plaintext
+    }
+
+    /// Whether `ciphertext || tag` authenticates, checked without decrypting (libsodium's
+    /// detached decryption with no message buffer only verifies the tag).
+    static func isAuthentic(key: SecretBytes, nonce: [UInt8], sealed: [UInt8], additionalData: [UInt8]) -> Bool {
+        guard key.count == keyByteCount, nonce.count == nonceByteCount, sealed.count >= tagByteCount else { return false }
+        Sodium.ensureInitialised()
+        let ciphertextLength = sealed.count - tagByteCount
+        return key.withUnsafeBytes { keyBytes in
+            sealed.withUnsafeBufferPointer { bytes in
+                crypto_aead_chacha20poly1305_ietf_decrypt_detached(
+                    nil, nil,
+                    bytes.baseAddress!, UInt64(ciphertextLength),
+                    bytes.baseAddress! + ciphertextLength,
+                    additionalData, UInt64(additionalData.count),
+                    nonce,
+                    keyBytes.baseAddress!.assumingMemoryBound(to: UInt8.self)) == 0
+            }
+        }
     }
 }

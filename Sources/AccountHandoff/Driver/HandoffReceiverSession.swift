@@ -118,8 +118,10 @@ public actor HandoffReceiverSession<Importer: AccountImporter>: SessionDriver {
     ///
     /// A scan that is refused (expired, already used, ...) ends as `.ended(.failed(error))`,
     /// or `.ended(.expired)`; a connection that cannot be made ends as `.ended(.expired)` when
-    /// the sender's expiry has passed or it serves another code, and as
-    /// `.ended(.failed(.senderUnreachable))` otherwise. Nothing is claimed or sent then.
+    /// the sender's expiry has passed or it serves another code, as
+    /// `.ended(.failed(.secureMemoryUnavailable(_)))` when the connector could not get guarded
+    /// memory for the transport keys, and as `.ended(.failed(.senderUnreachable))` otherwise.
+    /// Nothing is claimed or sent then.
     public func run() async -> ReceiverOutcome {
         if runtime.running || runtime.outcome != nil { return await outcomeWhenFinished() }
         runtime.running = true
@@ -133,6 +135,8 @@ public actor HandoffReceiverSession<Importer: AccountImporter>: SessionDriver {
         do {
             channel = try await connect(payload)
         } catch {
+            // The transport keys (Spec 11.3) need guarded memory too; its refusal is no unreachable sender.
+            if let refused = error as? HandoffError, case .secureMemoryUnavailable = refused { return end(.ended(.failed(refused))) }
             let replaced = (error as? HandoffError) == .expired
             let expired = replaced || clock.now() >= payload.expiryDate
             return end(.ended(expired ? .expired : .failed(.senderUnreachable)))

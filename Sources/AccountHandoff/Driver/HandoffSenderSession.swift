@@ -183,7 +183,8 @@ public actor HandoffSenderSession: SessionDriver {
         codeWaiters.removeAll()
         codesShown += 1
         connections = CandidateConnections()
-        await channel.serve(next.payload)
+        // The transport keys (Spec 11.3) come from the session's reservation too.
+        await next.memory.bind { await channel.serve(next.payload) }
         runtime.yield(.showCode(next.payload, number: codesShown))
         runtime.deadlineMayHaveChanged()
     }
@@ -272,7 +273,8 @@ public actor HandoffSenderSession: SessionDriver {
         switch result {
         case .authenticated:
             let credential: SecretBytes
-            do { credential = try await readCredential(account) } catch {
+            // The password's buffer comes from the session's reservation (Spec 8.5).
+            do { credential = try await current.memory.bind { try await readCredential(account) } } catch {
                 if current.phase == .awaitingCredential, let step = try? current.handle(.storeUnavailable, now: clock.now()) {
                     perform(step.actions, from: nil)
                 }

@@ -97,34 +97,35 @@ package final class SecureChannel {
     ///   `TH6`, Spec 4.1).
     func seal(_ type: MessageType, plaintext: SecretBytes, account: AccountLinkID? = nil,
               endsSession: Bool = false) -> [UInt8] {
-        let sequence = nextSendSequence
-        let header = Frame.header(type: type, transferID: transferID, sequence: sequence,
-                                  bodyLength: plaintext.count + ChaCha20Poly1305.tagByteCount)
-        let bytes = ChaCha20Poly1305.seal(key: sendKey, nonce: Self.nonce(sequence: sequence), plaintext: plaintext,
-                                          additionalData: additionalData(header: header[...], type: type, account: account),
-                                          prefixedWith: header)
-        nextSendSequence += 1
-        if type != .abort, !endsSession { transcript.absorb(frame: bytes) }
-        return bytes
+        seal(type, plaintextCount: plaintext.count, account: account, endsSession: endsSession) { header, nonce, data in
+            ChaCha20Poly1305.seal(key: sendKey, nonce: nonce, plaintext: plaintext, additionalData: data, prefixedWith: header)
+        }
+    }
+
+    /// Seals a plaintext that is no secret, straight from its bytes: an abort reason, a receipt
+    /// status, the empty accept, the offer's account metadata (Spec 3.4, 3.6). It needs no
+    /// guarded memory, so it cannot fail, and an abort can always be sent.
+    func seal(_ type: MessageType, publicBytes bytes: [UInt8], account: AccountLinkID? = nil,
+              endsSession: Bool = false) -> [UInt8] {
+        seal(type, plaintextCount: bytes.count, account: account, endsSession: endsSession) { header, nonce, data in
+            ChaCha20Poly1305.seal(key: sendKey, nonce: nonce, publicPlaintext: bytes, additionalData: data, prefixedWith: header)
+        }
     }
 
     /// Seals an abort with `reason`; aborts are bound to `TH1` (Spec 4.3).
-    ///
-    /// - Throws: ``HandoffError/secureMemoryUnavailable(_:)``; nothing changes then.
-    func sealAbort(_ reason: AbortReason) throws(HandoffError) -> [UInt8] {
-        let plaintext = try SecretBytes(copying: [reason.rawValue])
-        defer { plaintext.wipe() }
-        return seal(.abort, plaintext: plaintext)
+    func sealAbort(_ reason: AbortReason) -> [UInt8] {
+        seal(.abort, publicBytes: [reason.rawValue])
     }
 
-    /// Seals a short plaintext held in public bytes (receipt status, empty accept).
-    ///
-    /// - Throws: ``HandoffError/secureMemoryUnavailable(_:)``; nothing changes then.
-    func seal(_ type: MessageType, bytes: [UInt8], account: AccountLinkID?,
-              endsSession: Bool = false) throws(HandoffError) -> [UInt8] {
-        let plaintext = try SecretBytes(copying: bytes)
-        defer { plaintext.wipe() }
-        return seal(type, plaintext: plaintext, account: account, endsSession: endsSession)
+    private func seal(_ type: MessageType, plaintextCount: Int, account: AccountLinkID?, endsSession: Bool,
+                      _ encrypt: (_ header: [UInt8], _ nonce: [UInt8], _ additionalData: [UInt8]) -> [UInt8]) -> [UInt8] {
+        let sequence = nextSendSequence
+        let header = Frame.header(type: type, transferID: transferID, sequence: sequence,
+                                  bodyLength: plaintextCount + ChaCha20Poly1305.tagByteCount)
+        let bytes = encrypt(header, Self.nonce(sequence: sequence), additionalData(header: header[...], type: type, account: account))
+        nextSendSequence += 1
+        if type != .abort, !endsSession { transcript.absorb(frame: bytes) }
+        return bytes
     }
 
     /// Checks sequence and type (E1-E3), then authenticates and decrypts (E4): the common path

@@ -5,10 +5,19 @@ import Foundation
 /// Created by ``scan(payload:expecting:configuration:random:now:registry:)`` from a decoded QR;
 /// the app then feeds ``ReceiverEvent``s with the current time and carries out the returned
 /// ``ReceiverAction``s. Most apps use ``HandoffReceiverSession``, which does that loop.
+///
+/// Admission (Spec 8.5): `scan` reserves, in the guarded memory pool, every secret the session
+/// can hold at once until it ends (the key schedule, the short code, the longest offer, the
+/// credential and the delivered password), or throws
+/// ``HandoffError/secureMemoryUnavailable(_:)`` and gives its claim back; every later step
+/// draws from that reservation, which goes back to the pool when the session ends.
 public final class HandoffReceiver {
     /// The scanned QR payload.
     public let payload: SessionPayload
 
+    /// The guarded memory set aside for this session at `scan`, bound while it runs a step and
+    /// handed back when it finishes.
+    package let memory: SecureMemoryReservation
     private let configuration: ReceiverConfiguration
     private var clock: SessionClock
     private var state: ReceiverState
@@ -27,21 +36,30 @@ public final class HandoffReceiver {
     /// - Throws: ``HandoffError/invalidClock``, ``HandoffError/wrongIntent(_:)``,
     ///   ``HandoffError/expired``, ``HandoffError/expiryTooFar``, ``HandoffError/alreadyScanned``,
     ///   ``HandoffError/registryUnavailable(_:)``, ``HandoffError/lowOrderPublicKey``,
-    ///   ``HandoffError/secureMemoryUnavailable(_:)``, in the order of Spec 2.5.
+    ///   ``HandoffError/secureMemoryUnavailable(_:)`` (the pool cannot set aside what the
+    ///   session needs: the memory-lock limit, the map count or the pool's cap is reached), in
+    ///   the order of Spec 2.5; the claim is given back for the last two.
     public static func scan(payload: SessionPayload, expecting intent: TransferIntent = .sendAccount,
                             configuration: ReceiverConfiguration = .standard, random: RandomSource,
                             now: Date, registry: ReceiverRegistry? = nil) throws(HandoffError) -> (receiver: HandoffReceiver, step: ReceiverStep) {
         let clock = try checkTime(payload: payload, expecting: intent, configuration: configuration, now: now)
         try registry?.claim(payload)
+        let memory: SecureMemoryReservation
         let channel: SecureChannel
         let hello: [UInt8]
-        do {
-            (channel, hello) = try Self.handshake(payload, random: random)
+        do throws(HandoffError) {
+            do { memory = try GuardedAllocator.reserve(SessionMemory.receiver) } catch { throw .secureMemoryUnavailable(error) }
+            do {
+                (channel, hello) = try memory.bind { () throws(HandoffError) in try Self.handshake(payload, random: random) }
+            } catch {
+                memory.end()
+                throw error
+            }
         } catch {
             registry?.release(payload.transferID)
             throw error
         }
-        let receiver = HandoffReceiver(payload: payload, configuration: configuration, clock: clock,
+        let receiver = HandoffReceiver(payload: payload, memory: memory, configuration: configuration, clock: clock,
                                        state: .awaitingReveal(ReceiverAwaitingReveal(channel: channel)))
         return (receiver, ReceiverStep(actions: [.send(hello)], nextDeadline: receiver.nextDeadline))
     }
@@ -84,8 +102,10 @@ public final class HandoffReceiver {
         return (SecureChannel(role: .receiver, payload: payload, keys: keys, transcript: transcript), hello)
     }
 
-    private init(payload: SessionPayload, configuration: ReceiverConfiguration, clock: SessionClock, state: ReceiverState) {
+    private init(payload: SessionPayload, memory: SecureMemoryReservation, configuration: ReceiverConfiguration,
+                 clock: SessionClock, state: ReceiverState) {
         self.payload = payload
+        self.memory = memory
         self.configuration = configuration
         self.clock = clock
         self.state = state
@@ -131,10 +151,11 @@ public final class HandoffReceiver {
     /// - Throws: ``HandoffError/invalidClock`` for a `now` that is not finite;
     ///   ``HandoffError/invalidEvent(_:in:)`` when a local event does not fit the phase;
     ///   ``HandoffError/sessionFinished`` for local events after the end (`cancel`, `tick` and
-    ///   `transportLost` are no-ops then); ``HandoffError/secureMemoryUnavailable(_:)``. The
-    ///   state is unchanged when it throws.
+    ///   `transportLost` are no-ops then). The state is unchanged when it throws. Guarded memory
+    ///   comes from the session's reservation; should a step still find none, the session ends
+    ///   as `failed.secureMemoryUnavailable` instead of waiting (Spec 8.5).
     public func handle(_ event: ReceiverEvent, now: Date) throws(HandoffError) -> ReceiverStep {
-        let actions = try process(event, now: now)
+        let actions = try memory.bind { () throws(HandoffError) in try process(event, now: now) }
         return ReceiverStep(actions: actions, nextDeadline: nextDeadline)
     }
 
@@ -169,7 +190,7 @@ public final class HandoffReceiver {
 
     private func accept() throws(HandoffError) -> [ReceiverAction] {
         guard case .reviewingOffer(let current) = state else { throw refuse(.codeConfirmed) }
-        let frame = try current.channel.seal(.accept, bytes: [], account: current.account.linkID)
+        let frame = current.channel.seal(.accept, publicBytes: [], account: current.account.linkID)
         state = .awaitingCredentialFrame(ReceiverAwaitingCredentialFrame(previous: current))
         return [.send(frame)]
     }
@@ -197,23 +218,20 @@ public final class HandoffReceiver {
             // import result ends the session then).
             throw refuse(event)
         }
-        let frame = try channel.sealAbort(reason)
-        return [.send(frame), finish(.ended(end))]
+        return [.send(channel.sealAbort(reason)), finish(.ended(end))]
     }
 
     /// The expiry rule fired (Spec 6.0 step 3): a receiver that holds the session's keys tells
     /// the sender with `abort(expired)` before it ends.
     private func expire() -> [ReceiverAction] {
-        guard let channel = state.channel, let frame = try? channel.sealAbort(.expired) else {
-            return [finish(.ended(.expired))]
-        }
-        return [.send(frame), finish(.ended(.expired))]
+        guard let channel = state.channel else { return [finish(.ended(.expired))] }
+        return [.send(channel.sealAbort(.expired)), finish(.ended(.expired))]
     }
 
     private func sendReceipt(_ status: ReceiptStatus) throws(HandoffError) -> [ReceiverAction] {
         guard case .awaitingImportResult(let current) = state else { throw refuse(.importFinished) }
-        let frame = try current.channel.seal(.receipt, bytes: [status.rawValue], account: current.account.linkID,
-                                             endsSession: true)
+        let frame = current.channel.seal(.receipt, publicBytes: [status.rawValue], account: current.account.linkID,
+                                         endsSession: true)
         return [.send(frame), finish(.completed(status))]
     }
 
@@ -250,6 +268,10 @@ public final class HandoffReceiver {
         do {
             plaintext = try channel.open(frame, received: bytes, expecting: expectation, in: phase,
                                          account: state.account?.linkID)
+        } catch .secureMemoryUnavailable(let failure) {
+            // The frame authenticated (an unauthenticated one fails as such first): the session
+            // cannot go on (Spec 8.5). No abort reason says so, and an abort gives its true reason.
+            return [finish(.ended(.failed(.secureMemoryUnavailable(failure))))]
         } catch {
             return [.ignored(error)]
         }
@@ -308,6 +330,7 @@ public final class HandoffReceiver {
         owned.forEach { $0.wipe() }
         state = .finished(ReceiverFinished(outcome: outcome, shortCode: state.shortCode, account: state.account,
                                            wipedSecrets: owned))
+        memory.end()
         return .finished(outcome)
     }
 
@@ -335,12 +358,20 @@ extension HandoffReceiver {
     ///   ``HandoffError/secureMemoryUnavailable(_:)``; nothing is kept when it throws.
     package func copyAwaitingReveal(registry: ReceiverRegistry? = nil) throws(HandoffError) -> HandoffReceiver {
         guard case .awaitingReveal(let current) = state else { preconditionFailure("only a receiver awaiting the reveal can be copied") }
-        let channel = try current.channel.copy()
-        do { try registry?.claim(payload) } catch {
-            channel.wipe()
+        let memory: SecureMemoryReservation
+        do { memory = try GuardedAllocator.reserve(self.memory.demand) } catch { throw .secureMemoryUnavailable(error) }
+        let channel: SecureChannel
+        do throws(HandoffError) {
+            channel = try memory.bind { () throws(HandoffError) in try current.channel.copy() }
+            do { try registry?.claim(payload) } catch {
+                channel.wipe()
+                throw error
+            }
+        } catch {
+            memory.end()
             throw error
         }
-        return HandoffReceiver(payload: payload, configuration: configuration, clock: clock,
+        return HandoffReceiver(payload: payload, memory: memory, configuration: configuration, clock: clock,
                                state: .awaitingReveal(ReceiverAwaitingReveal(channel: channel)))
     }
 }

@@ -15,6 +15,13 @@ import Foundation
 /// scheduleTimer(at: step.nextDeadline)
 /// ```
 ///
+/// Admission (Spec 8.5): `start` reserves, in the guarded memory pool, every secret the
+/// session can hold at once until it ends (the key schedule, the short code, a second device's
+/// hello, the password and its padded plaintext, the reference transport's keys), or throws
+/// ``HandoffError/secureMemoryUnavailable(_:)`` and nothing is pending. Every later step draws
+/// from that reservation, so a session that starts can finish however many others are
+/// pending; the reservation goes back to the pool when the session ends.
+///
 /// - Warning: Authenticate the user locally before `start`, and again right before feeding
 ///   ``SenderEvent/credentialProvided(_:)``.
 public final class HandoffSender {
@@ -34,12 +41,15 @@ public final class HandoffSender {
     public var payload: SessionPayload { context.payload }
 
     private let context: SenderContext
+    /// The guarded memory set aside for this session at `start`, bound while it runs a step
+    /// and handed back when it finishes.
+    package let memory: SecureMemoryReservation
     private let registry: SenderRegistry?
     private var clock: SessionClock
     private var state: SenderState
 
-    /// Starts a session (Spec 6.1): draws the nonce and the ephemeral key pair, and sets the
-    /// expiry.
+    /// Starts a session (Spec 6.1): reserves the guarded memory the whole session needs
+    /// (Spec 8.5), draws the nonce and the ephemeral key pair, and sets the expiry.
     ///
     /// - Parameters:
     ///   - account: the account to offer once the sending person confirms the code.
@@ -51,13 +61,33 @@ public final class HandoffSender {
     /// - Throws: ``HandoffError/invalidClock`` for a time that is not finite or outside the
     ///   protocol's range; ``HandoffError/transferIDInUse`` if the registry already knows the
     ///   transfer; ``HandoffError/registryUnavailable(_:)``;
-    ///   ``HandoffError/secureMemoryUnavailable(_:)``.
+    ///   ``HandoffError/secureMemoryUnavailable(_:)`` when the pool cannot set aside what the
+    ///   session needs (the memory-lock limit, the map count or the pool's cap is reached):
+    ///   nothing is pending then, and finishing or cancelling other sessions makes room.
     public static func start(account: AccountMetadata, rendezvous: RendezvousToken,
                              configuration: SenderConfiguration = .standard, random: RandomSource,
                              now: Date, registry: SenderRegistry? = nil) throws(HandoffError) -> HandoffSender {
         let seconds = now.timeIntervalSince1970
         guard seconds.isFinite, seconds >= 0,
               seconds.rounded(.down) + Double(configuration.lifetime) <= Double(UInt32.max) else { throw .invalidClock }
+        let memory: SecureMemoryReservation
+        do { memory = try GuardedAllocator.reserve(SessionMemory.sender) } catch { throw .secureMemoryUnavailable(error) }
+        do throws(HandoffError) {
+            return try memory.bind { () throws(HandoffError) in
+                try begin(account: account, rendezvous: rendezvous, configuration: configuration, random: random,
+                          now: now, registry: registry, memory: memory)
+            }
+        } catch {
+            memory.end()  // nothing is pending: the slots go back at once
+            throw error
+        }
+    }
+
+    /// Steps 3 and 4 of `start`, drawing from `memory`.
+    private static func begin(account: AccountMetadata, rendezvous: RendezvousToken, configuration: SenderConfiguration,
+                              random: RandomSource, now: Date, registry: SenderRegistry?,
+                              memory: SecureMemoryReservation) throws(HandoffError) -> HandoffSender {
+        let seconds = now.timeIntervalSince1970
         let nonce = try random.secret(Commitment.nonceByteCount)
         let commitment = Commitment.commit(to: nonce)
         let keyPair: X25519KeyPair
@@ -81,12 +111,14 @@ public final class HandoffSender {
             nonce.wipe()
             throw error
         }
-        return HandoffSender(context: context, registry: registry, clock: try SessionClock(start: now),
+        return HandoffSender(context: context, memory: memory, registry: registry, clock: try SessionClock(start: now),
                              state: .awaitingHello(SenderAwaitingHello(nonce: nonce)))
     }
 
-    private init(context: SenderContext, registry: SenderRegistry?, clock: SessionClock, state: SenderState) {
+    private init(context: SenderContext, memory: SecureMemoryReservation, registry: SenderRegistry?, clock: SessionClock,
+                 state: SenderState) {
         self.context = context
+        self.memory = memory
         self.registry = registry
         self.clock = clock
         self.state = state
@@ -131,11 +163,13 @@ public final class HandoffSender {
     ///   ``HandoffError/invalidEvent(_:in:)`` when a local event does not fit the phase;
     ///   ``HandoffError/sessionFinished`` for local events after the end (`cancel`, `tick` and
     ///   `transportLost` are no-ops then); `malformed.credential` for a password of the wrong
-    ///   size; ``HandoffError/secureMemoryUnavailable(_:)``. The state is unchanged when it throws.
+    ///   size. The state is unchanged when it throws. Guarded memory comes from the session's
+    ///   reservation; should a step still find none, the session ends as
+    ///   `failed.secureMemoryUnavailable` instead of waiting (Spec 8.5).
     public func handle(_ event: SenderEvent, now: Date) throws(HandoffError) -> SenderStep {
         let actions: [SenderAction]
         do {
-            actions = try process(event, now: now)
+            actions = try memory.bind { () throws(HandoffError) in try process(event, now: now) }
         } catch {
             event.wipeCredential()
             throw error
@@ -185,13 +219,13 @@ public final class HandoffSender {
             state = .awaitingCodeConfirmation(current)
             return [.codeMismatch(remainingEntries: current.remainingEntries)]
         }
-        return try sendOffer(current)
+        return sendOffer(current)
     }
 
-    private func sendOffer(_ current: SenderAwaitingCodeConfirmation) throws(HandoffError) -> [SenderAction] {
-        let plaintext = try SecretBytes(copying: AccountMetadataCodec.encode(context.account))
-        defer { plaintext.wipe() }
-        let offer = current.established.channel.seal(.offer, plaintext: plaintext)
+    /// The offer's plaintext is the account metadata, which the app holds as ordinary strings
+    /// and both screens show: it is sealed straight from its encoding (Spec 3.4).
+    private func sendOffer(_ current: SenderAwaitingCodeConfirmation) -> [SenderAction] {
+        let offer = current.established.channel.seal(.offer, publicBytes: AccountMetadataCodec.encode(context.account))
         state = .awaitingAccept(SenderAwaitingAccept(previous: current))
         return [.send(offer)]
     }
@@ -208,10 +242,8 @@ public final class HandoffSender {
     private func expire() -> [SenderAction] {
         switch state {
         case .awaitingCodeConfirmation, .awaitingAccept, .awaitingCredential:
-            guard let established = state.established, let frame = try? established.channel.sealAbort(.expired) else {
-                return [finish(withEnd: .expired)]
-            }
-            return [.send(frame), finish(withEnd: .expired)]
+            guard let established = state.established else { return [finish(withEnd: .expired)] }
+            return [.send(established.channel.sealAbort(.expired)), finish(withEnd: .expired)]
         case .awaitingHello, .awaitingReceipt, .finished:
             return [finish(withEnd: .expired)]
         }
@@ -242,13 +274,15 @@ public final class HandoffSender {
 
     private func abort(_ reason: AbortReason, outcome: SessionEnd) throws(HandoffError) -> [SenderAction] {
         guard let established = state.established else { throw refuse(reason == .cancelled ? .cancel : .codeRejected) }
-        let frame = try established.channel.sealAbort(reason)
-        return [.send(frame), finish(withEnd: outcome)]
+        return [.send(established.channel.sealAbort(reason)), finish(withEnd: outcome)]
     }
 
     private func send(_ credential: SecretBytes) throws(HandoffError) -> [SenderAction] {
         guard case .awaitingCredential(let current) = state else { throw refuse(.credentialProvided) }
-        let padded = try CredentialPlaintext.pad(credential)
+        let padded: SecretBytes
+        do { padded = try CredentialPlaintext.pad(credential) } catch .secureMemoryUnavailable(let failure) {
+            return endForWantOfMemory(failure)
+        }
         defer { padded.wipe() }
         let frame = current.established.channel.seal(.credential, plaintext: padded, account: context.account.linkID)
         state = .awaitingReceipt(SenderAwaitingReceipt(previous: current))
@@ -284,6 +318,9 @@ public final class HandoffSender {
             plaintext = try established.channel.open(frame, received: bytes, expecting: expectation,
                                                      in: .sender(state.phase), account: context.account.linkID,
                                                      endsSession: endsSession)
+        } catch .secureMemoryUnavailable(let failure) {
+            // The frame authenticated (an unauthenticated one fails as such first).
+            return endForWantOfMemory(failure)
         } catch {
             return [.ignored(error)]
         }
@@ -320,6 +357,9 @@ public final class HandoffSender {
         do {
             keys = try HelloHandshake.verify(frame, privateKey: context.keyPair.privateKey, commitment: context.commitment,
                                              initial: context.initialTranscript)
+        } catch .secureMemoryUnavailable(let failure) {
+            // Any hello needs this memory to be checked at all: the session cannot go on.
+            return endForWantOfMemory(failure)
         } catch {
             return [.ignored(error)]
         }
@@ -333,8 +373,7 @@ public final class HandoffSender {
             return contest(secondDevice: channel)
         case .awaitingReceipt(var current):
             defer { channel.wipe() }
-            let abort: [UInt8]
-            do { abort = try channel.sealAbort(.contested) } catch { return [.ignored(error)] }
+            let abort = channel.sealAbort(.contested)
             current.noteAnswered(bytes)
             state = .awaitingReceipt(current)
             return [.reply(abort), .anotherDeviceJoined]
@@ -353,6 +392,9 @@ public final class HandoffSender {
         } catch .keyDerivationFailed {
             channel.wipe()
             return [finish(withEnd: .failed(.keyDerivationFailed))]
+        } catch .secureMemoryUnavailable(let failure) {
+            channel.wipe()
+            return endForWantOfMemory(failure)
         } catch {
             channel.wipe()
             return [.ignored(error)]
@@ -369,18 +411,20 @@ public final class HandoffSender {
     private func contest(secondDevice: SecureChannel) -> [SenderAction] {
         defer { secondDevice.wipe() }
         guard let established = state.established else { return [.ignored(.sessionFinished)] }
-        let toSecond: [UInt8]
-        let toFirst: [UInt8]
-        do {
-            toSecond = try secondDevice.sealAbort(.contested)
-            toFirst = try established.channel.sealAbort(.contested)
-        } catch {
-            return [finish(withEnd: .failed(error))]
-        }
+        let toSecond = secondDevice.sealAbort(.contested)
+        let toFirst = established.channel.sealAbort(.contested)
         return [.send(toFirst), .reply(toSecond), finish(withEnd: .contested)]
     }
 
     // MARK: Ending
+
+    /// A step found no guarded memory, which the session's reservation rules out (Spec 8.5):
+    /// the session ends with that failure instead of waiting for a frame it cannot handle.
+    /// The receiving device learns it from the connection, which the driver closes; no abort
+    /// reason says "no memory", and an abort must give its true reason (Spec 3.6).
+    private func endForWantOfMemory(_ failure: SecureMemoryFailure) -> [SenderAction] {
+        [finish(withEnd: .failed(.secureMemoryUnavailable(failure)))]
+    }
 
     /// Ends the session with `end`, as delivered-unconfirmed once the credential has left.
     private func finish(withEnd end: SessionEnd) -> SenderAction {
@@ -393,6 +437,7 @@ public final class HandoffSender {
         let owned = guardedSecrets
         owned.forEach { $0.wipe() }
         state = .finished(SenderFinished(outcome: outcome, shortCode: code, wipedSecrets: owned))
+        memory.end()
         registry?.end(payload.transferID, outcome: outcome)
         return .finished(outcome)
     }
@@ -412,6 +457,27 @@ public final class HandoffSender {
 }
 
 extension HandoffSender {
+    /// Copies a password into guarded memory from this session's reservation, for
+    /// ``SenderEvent/credentialProvided(_:)``: the session set a buffer of
+    /// ``maximumCredentialByteCount`` bytes aside for it at `start`, so reading the password
+    /// cannot be refused for want of locked memory however many other sessions are pending
+    /// (Spec 8.5). A buffer made with ``SecretBytes/init(copying:)-(UnsafeRawBufferPointer)``
+    /// works too, but comes from the pool's shared slots.
+    ///
+    /// - Parameter password: the password's bytes (UTF-8 for text), 1 to
+    ///   ``maximumCredentialByteCount`` of them.
+    /// - Returns: a new guarded buffer; feeding it to the session wipes it.
+    /// - Throws: `malformed.credential` for an empty or longer password;
+    ///   ``HandoffError/secureMemoryUnavailable(_:)`` only when the reservation's buffer is in
+    ///   use (a second copy) and the pool has no slot left either.
+    /// - Warning: The caller still owns `password` and should wipe it.
+    public func credential(copying password: UnsafeRawBufferPointer) throws(HandoffError) -> SecretBytes {
+        guard password.count > 0, password.count <= Self.maximumCredentialByteCount else { throw .malformed(.credential) }
+        return try memory.bind { () throws(HandoffError) in try SecretBytes(copying: password) }
+    }
+}
+
+extension HandoffSender {
     /// Test hook: a sender in exactly the state of this one (which must still await its hello),
     /// with its own copies of every secret, registered in `registry` as ``start(account:rendezvous:configuration:random:now:registry:)``
     /// registers a new sender. Fuzzers start one sender per process and a copy per input
@@ -421,6 +487,18 @@ extension HandoffSender {
     ///   ``HandoffError/secureMemoryUnavailable(_:)``; nothing is kept when it throws.
     package func copyAwaitingHello(registry: SenderRegistry? = nil) throws(HandoffError) -> HandoffSender {
         guard case .awaitingHello(let current) = state else { preconditionFailure("only a sender awaiting its hello can be copied") }
+        let memory: SecureMemoryReservation
+        do { memory = try GuardedAllocator.reserve(self.memory.demand) } catch { throw .secureMemoryUnavailable(error) }
+        do throws(HandoffError) {
+            return try memory.bind { () throws(HandoffError) in try copy(current, memory: memory, registry: registry) }
+        } catch {
+            memory.end()
+            throw error
+        }
+    }
+
+    private func copy(_ current: SenderAwaitingHello, memory: SecureMemoryReservation,
+                      registry: SenderRegistry?) throws(HandoffError) -> HandoffSender {
         var copies: [SecretBytes] = []
         do throws(HandoffError) {
             let keyPair = try X25519KeyPair(copying: context.keyPair)
@@ -431,7 +509,7 @@ extension HandoffSender {
             let copiedContext = SenderContext(payload: context.payload, account: context.account,
                                               initialTranscript: context.initialTranscript, keyPair: keyPair, commitment: copies[1])
             try registry?.register(payload)
-            return HandoffSender(context: copiedContext, registry: registry, clock: clock,
+            return HandoffSender(context: copiedContext, memory: memory, registry: registry, clock: clock,
                                  state: .awaitingHello(SenderAwaitingHello(nonce: copies[2])))
         } catch {
             copies.forEach { $0.wipe() }

@@ -11,7 +11,9 @@ public enum SenderEvent: Sendable {
     /// The sending person cancelled. After the credential left this only ends the wait.
     case cancel
     /// The app re-authenticated the user and hands over the password. The session wipes the
-    /// buffer in every case: once it is encrypted, refused, or the session has ended.
+    /// buffer in every case: once it is encrypted, refused, or the session has ended. Copy the
+    /// password with ``HandoffSender/credential(copying:)``, so that its buffer comes from the
+    /// guarded memory the session reserved at its start (Spec 8.5).
     case credentialProvided(SecretBytes)
     /// Local authentication failed right before the password would have been read (Spec 8.7);
     /// the receiving device is told. (A cancelled authentication is ``cancel``.)
