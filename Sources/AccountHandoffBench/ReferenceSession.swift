@@ -90,7 +90,9 @@ package struct ReferenceSession: Sendable {
         try refusal(in: receiver.handle(.frameReceived(frame(offer.actions, "offer", &wire, keep)), now: now).actions)
         let accept = try receiver.handle(.codeConfirmed, now: now)
         try refusal(in: sender.handle(.frameReceived(frame(accept.actions, "accept", &wire, keep)), now: now).actions)
-        let credential = try sender.handle(.credentialProvided(SecretBytes(utf8: password)), now: now)
+        // The password's buffer comes from the sender's reservation, as a driver's does (Spec 8.5).
+        let password = try Array(self.password.utf8).withUnsafeBytes { try sender.credential(copying: $0) }
+        let credential = try sender.handle(.credentialProvided(password), now: now)
         let delivered = try receiver.handle(.frameReceived(frame(credential.actions, "credential", &wire, keep)), now: now)
         try refusal(in: delivered.actions)
         guard case .deliverAccount(let imported)? = delivered.actions.first else { throw Failure.unexpected(step: "delivery") }

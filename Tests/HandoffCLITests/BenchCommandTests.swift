@@ -9,7 +9,7 @@ import Testing
     static let topLevelKeys: Set<String> = [
         "format", "build", "processors", "load_average_before", "load_average_after", "iterations", "repetitions", "quick",
         "lock_limit", "floor", "session", "threads", "pending_senders", "pending_senders_skipped", "pending_senders_refused",
-        "codecs",
+        "pending_senders_admission", "codecs",
     ]
     static let lockLimitKeys: Set<String> = ["kib", "applies"]
     static let countKeys: Set<String> = [
@@ -30,6 +30,9 @@ import Testing
         "before", "guarded_slabs", "guarded_locked_kib",
     ]
     static let refusedKeys: Set<String> = ["senders", "pending_when_refused", "refused_while", "reason", "guarded_locked_kib"]
+    static let admissionKeys: Set<String> = [
+        "admitted", "completed", "refused_reason", "admitted_per_mib", "sender_reservation_bytes", "guarded_locked_kib",
+    ]
     static let codecKeys: Set<String> = [
         "qr_matrix_us", "qr_raw_libqrencode_us", "qr_matrix_over_raw", "qr_text_decode_us", "frame_decode_us_per_frame",
         "qr_version", "qr_error_correction",
@@ -48,7 +51,14 @@ import Testing
         let lockLimit = try #require(report["lock_limit"] as? [String: Any])
         #expect(Set(lockLimit.keys) == Self.lockLimitKeys)
         #expect(lockLimit["kib"] is Int || lockLimit["kib"] is NSNull)
-        #expect(lockLimit["applies"] is Bool)
+        let applies = try #require(lockLimit["applies"] as? Bool)
+        // The admission run happens only where a lock limit applies (not as root, as CI runs).
+        let admission = try #require(report["pending_senders_admission"] as? [[String: Any]])
+        #expect(admission.count == (applies ? 1 : 0))
+        for run in admission {
+            #expect(Set(run.keys) == Self.admissionKeys)
+            #expect(run["completed"] as? Int == run["admitted"] as? Int)
+        }
 
         let floor = try #require(report["floor"] as? [String: Any])
         let session = try #require(report["session"] as? [String: Any])
@@ -101,7 +111,7 @@ import Testing
         #expect(help.status == 0)
         let keys = Self.topLevelKeys.union(Self.countKeys).union(Self.sessionKeys).union(Self.threadKeys)
             .union(Self.pendingKeys).union(Self.codecKeys).union(Self.spreadKeys).union(Self.lockLimitKeys)
-            .union(Self.refusedKeys)
+            .union(Self.refusedKeys).union(Self.admissionKeys)
         for key in keys.sorted() {
             #expect(help.stdout.contains(key), "the help of bench does not document \(key)")
         }

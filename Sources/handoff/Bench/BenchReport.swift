@@ -21,6 +21,8 @@ struct BenchReport: Codable, Equatable {
     let pendingSenders: [PendingSendersBench.Result]
     let pendingSendersSkipped: [Int]
     let pendingSendersRefused: [PendingSendersBench.Refusal]
+    /// One object when the lock limit applies, none otherwise.
+    let pendingSendersAdmission: [PendingSendersBench.Admission]
     let codecs: CodecBench.Result
 
     struct Floor: Codable, Equatable {
@@ -70,7 +72,7 @@ struct BenchReport: Codable, Equatable {
         case format, build, processors, iterations, repetitions, quick, floor, session, threads, codecs
         case loadAverageBefore = "load_average_before", loadAverageAfter = "load_average_after", lockLimit = "lock_limit"
         case pendingSenders = "pending_senders", pendingSendersSkipped = "pending_senders_skipped"
-        case pendingSendersRefused = "pending_senders_refused"
+        case pendingSendersRefused = "pending_senders_refused", pendingSendersAdmission = "pending_senders_admission"
     }
 
     /// The report as one JSON object, keys sorted.

@@ -45,6 +45,12 @@ enum BenchTable {
                 "\(refused.reason) with \(whole(Double(refused.pendingWhenRefused))) pending (\(refused.refusedWhile)), "
                     + "the pool holding \(kib(Double(refused.guardedLockedKiB)))")
         }
+        for admission in report.pendingSendersAdmission {
+            add("pending senders the lock limit admits", whole(Double(admission.admitted)),
+                "\(whole(Double(admission.admittedPerMiB))) per MiB, each reserving \(whole(Double(admission.senderReservationBytes))) bytes; "
+                    + "the next start refused (\(admission.refusedReason)), the pool holding \(kib(Double(admission.guardedLockedKiB)))")
+            add("  of those completed", whole(Double(admission.completed)))
+        }
         add("QR payload -> text -> matrix (AccountHandoffQR)", micro(c.qrMatrixMicroseconds.median), range(c.qrMatrixMicroseconds, micro))
         add("QR raw libqrencode call, same segments", micro(c.qrRawLibqrencodeMicroseconds.median), range(c.qrRawLibqrencodeMicroseconds, micro))
         add("QR module / raw call", ratio(c.qrMatrixOverRaw.median),

@@ -9,7 +9,9 @@ import Foundation
 ///
 /// The guarded pool refuses a secret rather than keep it in weaker memory (Spec 8.5): when it
 /// does, at the memory-lock limit of a process without `CAP_IPC_LOCK` for instance, this size
-/// is not measured and the run says how many senders were pending at that moment.
+/// is not measured and the run says how many senders were pending at that moment. Admission
+/// reserves at `start` all a session will need, so the pool refuses a start, never a
+/// completion; ``admission(session:lockLimit:)`` shows that under the limit in force.
 struct PendingSendersBench {
     let session: ReferenceSession
     let senders: Int
@@ -61,6 +63,63 @@ struct PendingSendersBench {
             case pendingWhenRefused = "pending_when_refused", refusedWhile = "refused_while"
             case guardedLockedKiB = "guarded_locked_kib"
         }
+    }
+
+    /// Under a memory-lock limit that applies: as many senders as admission lets start, then
+    /// every one of them completed (each with its own receiver), with the first refused start.
+    struct Admission: Codable, Equatable {
+        /// Senders that started before the first refusal.
+        let admitted: Int
+        /// Of those, the ones whose session then completed (`completed.imported` on both sides).
+        let completed: Int
+        /// The pool's failure that refused the next start (`lockLimitReached`, ...).
+        let refusedReason: String
+        /// Admitted senders per MiB of the lock limit.
+        let admittedPerMiB: Int
+        /// Slab bytes one pending sender reserves (its slots with their canary words).
+        let senderReservationBytes: Int
+        /// The guarded memory the pool had locked with every admitted sender pending, KiB.
+        let guardedLockedKiB: Int
+
+        enum CodingKeys: String, CodingKey {
+            case admitted, completed
+            case refusedReason = "refused_reason", admittedPerMiB = "admitted_per_mib"
+            case senderReservationBytes = "sender_reservation_bytes", guardedLockedKiB = "guarded_locked_kib"
+        }
+    }
+
+    /// Starts senders until the pool refuses one, then completes every one that started. The
+    /// receivers run in this process too (on real devices they live elsewhere), one at a time:
+    /// a receiver's reservation is set aside first, so that it does not compete with the
+    /// senders, and handed back before the completions. Nil when `lockLimit` does not apply
+    /// (the pool's cap would be the limit then).
+    static func admission(session: ReferenceSession, lockLimit: LockLimit) throws(BenchFailure) -> Admission? {
+        guard lockLimit.applies, let limitKiB = lockLimit.kib, limitKiB > 0 else { return nil }
+        let random = SystemRandomSource()
+        let now = Date()
+        let receiverRoom = try? GuardedAllocator.reserve(SessionMemory.receiver)
+        var pending: [HandoffSender] = []
+        var refusedReason = ""
+        while refusedReason.isEmpty {
+            do {
+                pending.append(try session.start(random: random, now: now))
+            } catch .refused(.secureMemoryUnavailable(let reason)) {
+                refusedReason = name(reason)
+            } catch {
+                throw BenchFailure(error)
+            }
+        }
+        let admitted = pending.count
+        let guardedLockedKiB = GuardedAllocator.statistics.lockedBytes / 1024
+        receiverRoom?.end()
+        var completed = 0
+        while let sender = pending.popLast() {
+            guard (try? session.complete(sender, random: random, now: now)) != nil else { break }
+            completed += 1
+        }
+        return Admission(admitted: admitted, completed: completed, refusedReason: refusedReason,
+                         admittedPerMiB: admitted * 1024 / limitKiB, senderReservationBytes: SessionMemory.sender.slabBytes,
+                         guardedLockedKiB: guardedLockedKiB)
     }
 
     func run() throws(BenchFailure) -> Outcome {

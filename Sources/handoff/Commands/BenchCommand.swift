@@ -31,6 +31,7 @@ enum BenchCommand {
                 case .refused(let refusal): refused.append(refusal)
                 }
             }
+            let admission = try PendingSendersBench.admission(session: session, lockLimit: lockLimit)
             let codecs = try CodecBench(session: session, iterations: iterations, repetitions: repetitions).run()
             sessionCounts = sessions.sessionCounts
             report = BenchReport(
@@ -51,7 +52,7 @@ enum BenchCommand {
                     floorSessionsPerSecondOneThread: sessions.floorSessionsPerSecondOneThread,
                     floorSessionsPerSecondTwoThreads: sessions.floorSessionsPerSecondTwoThreads),
                 pendingSenders: pending, pendingSendersSkipped: quick ? [100_000] : [], pendingSendersRefused: refused,
-                codecs: codecs)
+                pendingSendersAdmission: admission.map { [$0] } ?? [], codecs: codecs)
         } catch {
             throw CLIError(error.message, exitCode: .failure)
         }

@@ -19,6 +19,10 @@ extension CommandManual {
                     the guarded pool refuses (it never keeps a secret unlocked: at the memory-lock
                     limit, ulimit -l, of a process without CAP_IPC_LOCK, 8 MiB admits 1,000 but not
                     100,000) is reported as refused, with how many were pending then, not measured;
+                    admission reserves at each start all the session will need (Spec 8.5), so the
+                    pool refuses a start, never a completion;
+                  - under a memory-lock limit that applies: as many senders as admission lets start,
+                    then every one of them completed, with the refusal that stopped the starts;
                   - QR payload -> text -> module matrix against one raw libqrencode call, QR text
                     decode + validate, frame decode;
                   - per session: bytes on the wire, guarded allocations and their system calls, and the
@@ -59,6 +63,11 @@ extension CommandManual {
                   pending_senders_refused: a list, one object per size the pool refused: senders,
                     pending_when_refused, refused_while ("starting" or "completing"), reason (the
                     pool's failure, such as lockLimitReached), guarded_locked_kib (held then);
+                  pending_senders_admission: one object when the lock limit applies, none otherwise:
+                    admitted (senders started before the first refusal), completed (of those, the
+                    sessions that then completed), refused_reason (the pool's failure),
+                    admitted_per_mib, sender_reservation_bytes (slab bytes a pending sender
+                    reserves), guarded_locked_kib (held with every admitted sender pending);
                   codecs: qr_matrix_us, qr_raw_libqrencode_us, qr_matrix_over_raw, qr_text_decode_us,
                     frame_decode_us_per_frame (spreads), qr_version, qr_error_correction.
                   Counts: random_calls, random_bytes, x25519_base, x25519_shared, sha256_hashes,
