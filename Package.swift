@@ -150,8 +150,10 @@ let package = Package(
         ),
         .testTarget(
             name: "AccountHandoffExampleTests",
+            // The documentation's examples compile here, so every library they use is a dependency.
             dependencies: ["AccountHandoff", "AccountHandoffQR", "AccountHandoffImport", "AccountHandoffReferenceStore",
-                           "AccountHandoffImportTestSupport", "AccountHandoffTestSupport"]
+                           "AccountHandoffImportTestSupport", "AccountHandoffTestSupport", "AccountHandoffTransport",
+                           "AccountHandoffLocalAuthentication", "AccountHandoffDovecot"]
         ),
         .testTarget(
             name: "AccountHandoffLocalAuthenticationTests",

@@ -5,11 +5,13 @@ import Foundation
 /// person when they accept, imports the delivered account, and reports what to show as
 /// ``updates``.
 ///
+/// With the reference transport, the import coordinator and the app's ``LocalAuthenticator``
+/// (`gate`: `DeviceOwnerAuthenticator` on Apple platforms, `PAMAuthenticator` on Linux):
+///
 /// ```swift
 /// let session = try HandoffReceiverSession(scannedText: text, importer: coordinator,
-///                                          authenticator: DeviceOwnerAuthenticator(),
-///                                          registry: registry) { payload in
-///     try await transport.connect(to: payload)
+///                                          authenticator: gate, registry: registry) { payload in
+///     try await ConnectionFrameChannel.connect(to: payload)  // AccountHandoffTransport
 /// }
 /// Task {
 ///     for await update in session.updates {
@@ -26,7 +28,8 @@ import Foundation
 ///
 /// The password travels only after the importer prepared the account (conflicts chosen, the
 /// store writable) and the person passed local authentication (Spec 8.7): a receiver that
-/// would decline it never receives it.
+/// would decline it never receives it. The receiver session wipes the delivered credential as
+/// soon as the importer's `importAccount(_:)` returns (Spec 6.5).
 public actor HandoffReceiverSession<Importer: AccountImporter>: SessionDriver {
     /// Opens the channel to the sender named by the QR's rendezvous token. Throw
     /// ``HandoffError/expired`` when the sender answers that it now serves another code
@@ -301,7 +304,8 @@ public actor HandoffReceiverSession<Importer: AccountImporter>: SessionDriver {
     }
 
     /// The password arrived: the importer stores, validates and commits or rolls back; the
-    /// session wipes the delivered credential as soon as the importer returns (Spec 6.5).
+    /// receiver session wipes the delivered credential as soon as the importer's
+    /// `importAccount(_:)` returns (Spec 6.5).
     private func runImport(_ account: ImportedAccount) async {
         let report: ImportReport
         if let preparation {

@@ -5,10 +5,14 @@ import Foundation
 /// receiving device shows, authenticates the person before it reads the password, and
 /// reports what to show as ``updates``.
 ///
+/// With the reference transport and the app's ``LocalAuthenticator`` (`gate`:
+/// `DeviceOwnerAuthenticator` on Apple platforms, `PAMAuthenticator` on Linux):
+///
 /// ```swift
-/// let session = HandoffSenderSession(account: account, rendezvous: token, channel: channel,
+/// let listener = try FrameListener()  // AccountHandoffTransport; or any FrameChannel
+/// let session = HandoffSenderSession(account: account, rendezvous: listener.rendezvous.token, channel: listener,
 ///                                    credential: { try keychain.password(for: $0) },
-///                                    authenticator: DeviceOwnerAuthenticator(), registry: registry)
+///                                    authenticator: gate, registry: registry)
 /// Task {
 ///     for await update in session.updates {
 ///         switch update {

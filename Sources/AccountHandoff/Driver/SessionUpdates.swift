@@ -31,7 +31,7 @@ public enum SenderUpdate: Sendable {
 }
 
 /// What a ``HandoffReceiverSession`` tells its app to show, in order. `Preparation` is the
-/// importer's view of the offered account (for ``ImportCoordinator``: a `PreparedImport`
+/// importer's view of the offered account (for `ImportCoordinator`: a `PreparedImport`
 /// with the conflicts and choices).
 public enum ReceiverUpdate<Preparation: Sendable>: Sendable {
     /// Connected to the sending device; the hello is on its way. The sender stops at

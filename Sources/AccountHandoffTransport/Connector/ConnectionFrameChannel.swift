@@ -4,7 +4,8 @@ import AccountHandoff
 /// connection to the sender named by a QR (Spec 11.4, 11.8).
 ///
 /// ```swift
-/// let session = HandoffReceiverSession(payload: payload, importer: importer) { payload in
+/// let session = HandoffReceiverSession(payload: payload, importer: importer, authenticator: gate,
+///                                      registry: registry) { payload in
 ///     try await ConnectionFrameChannel.connect(to: payload)
 /// }
 /// ```

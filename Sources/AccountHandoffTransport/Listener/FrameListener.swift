@@ -6,9 +6,9 @@ import AccountHandoff
 ///
 /// ```swift
 /// let listener = try FrameListener(address: .loopback)
-/// let session = try HandoffSenderSession(account: account, rendezvous: listener.rendezvous.token,
-///                                        channel: listener)
-/// listener.setKeys(try TransportKeys(payload: session.payload))
+/// let session = HandoffSenderSession(account: account, rendezvous: listener.rendezvous.token, channel: listener,
+///                                    credential: readPassword, authenticator: gate, registry: registry)
+/// let outcome = await session.run()  // the session hands each QR's keys to the listener (serve)
 /// ```
 ///
 /// Admission is built so that no stray or hostile peer can block a transfer:

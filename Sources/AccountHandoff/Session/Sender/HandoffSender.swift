@@ -11,7 +11,7 @@ import Foundation
 ///                                      random: SystemRandomSource(), now: Date())
 /// showQR(sender.payload.text)
 /// let step = try sender.handle(.frameReceived(bytes), now: Date())
-/// for action in step.actions { ... }
+/// for action in step.actions { perform(action) }
 /// scheduleTimer(at: step.nextDeadline)
 /// ```
 ///
