@@ -30,7 +30,8 @@ public protocol AccountImportPreparation: Sendable {
     /// ``ReceiptStatus/cancelled``.
     ///
     /// - Parameter account: the delivered account. Read its credential; do not keep a
-    ///   reference: the session wipes the credential as soon as this returns.
+    ///   reference: the receiver session (``HandoffReceiverSession``) wipes the delivered
+    ///   credential as soon as the importer's `importAccount(_:)` returns (Spec 6.5).
     /// - Returns: the receipt status and a sentence for the person.
     func importAccount(_ account: ImportedAccount) async -> ImportReport
 

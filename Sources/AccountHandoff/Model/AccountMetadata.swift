@@ -90,12 +90,17 @@ extension AccountMetadata: CustomStringConvertible {
 /// What the receiver hands to its app with ``ReceiverAction/deliverAccount(_:)``: the metadata
 /// plus the credential in guarded memory.
 ///
-/// The credential buffer belongs to the app: the session keeps no reference to it and never
-/// wipes it, so an import that is still running when the session ends reads the real bytes.
-/// Wipe it (``SecretBytes/wipe()``) when the import is done.
+/// Who wipes the credential (Spec 6.5): the receiver session (``HandoffReceiverSession``)
+/// wipes the delivered credential as soon as the importer's `importAccount(_:)` returns, so
+/// an importer reads it and keeps no reference to it. The state machine (``HandoffReceiver``)
+/// keeps no reference to it and never wipes it, so nothing it does (an expiry, a late frame,
+/// its end) zeroes it under an import that is still running; an app that drives
+/// ``HandoffReceiver`` without the session wipes it (``SecretBytes/wipe()``) when its import
+/// is done.
 public struct ImportedAccount: Sendable {
     /// The account's metadata, with its link ID unchanged.
     public let metadata: AccountMetadata
-    /// The password, owned by the app from now on.
+    /// The password. The receiver session (``HandoffReceiverSession``) wipes the delivered
+    /// credential as soon as the importer's `importAccount(_:)` returns.
     public let credential: SecretBytes
 }

@@ -26,7 +26,9 @@ extension PreparedImport: AccountImportPreparation {
 
     /// Stages, validates and commits or rolls back; the report's sentence is
     /// ``ImportOutcome/message``. Cancelling the task rolls back and reports
-    /// ``ReceiptStatus/cancelled``.
+    /// ``ReceiptStatus/cancelled``. The credential is only read: the receiver session
+    /// (``AccountHandoff/HandoffReceiverSession``) wipes the delivered credential as soon as
+    /// the importer's `importAccount(_:)` returns.
     public func importAccount(_ account: ImportedAccount) async -> ImportReport {
         let outcome = await complete(with: account)
         return ImportReport(status: outcome.receiptStatus, message: outcome.message)

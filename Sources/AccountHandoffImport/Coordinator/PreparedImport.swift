@@ -90,8 +90,9 @@ public final class PreparedImport: @unchecked Sendable {
     ///
     /// - Parameter delivered: the account of the receiver session's
     ///   ``AccountHandoff/ReceiverAction/deliverAccount(_:)``; its metadata must equal
-    ///   ``offer``. Its credential is only read, never wiped here: whoever holds the delivered
-    ///   account wipes it (the receiver session does, right after the import returns).
+    ///   ``offer``. Its credential is only read, never wiped here: the receiver session
+    ///   (``AccountHandoff/HandoffReceiverSession``) wipes the delivered credential as soon as
+    ///   the importer's `importAccount(_:)` returns (Spec 6.5).
     /// - Returns: the outcome; ``ImportOutcome/receiptStatus`` is what the receiver reports.
     public func complete(with delivered: ImportedAccount) async -> ImportOutcome {
         await complete(metadata: delivered.metadata, credential: delivered.credential)
@@ -101,7 +102,9 @@ public final class PreparedImport: @unchecked Sendable {
     ///
     /// - Parameters:
     ///   - metadata: the delivered metadata; it must equal ``offer`` byte for byte.
-    ///   - credential: the delivered password in guarded memory; only read, never wiped here.
+    ///   - credential: the delivered password in guarded memory; only read, never wiped here
+    ///     (whoever delivered it wipes it; the receiver session does as soon as the importer's
+    ///     `importAccount(_:)` returns).
     /// - Returns: the outcome; ``ImportOutcome/receiptStatus`` is what the receiver reports.
     public func complete(metadata: AccountMetadata, credential: SecretBytes) async -> ImportOutcome {
         let plan: ImportTransaction.Plan

@@ -32,8 +32,10 @@ public enum ReceiverAction: Sendable {
     /// confirm both (and, when an account with the same identity exists, how to import it).
     case showAccount(AccountMetadata)
     /// Store this account and credential, validate it, then feed
-    /// ``ReceiverEvent/importFinished(_:)``. The credential buffer now belongs to the app: the
-    /// session never wipes it; wipe it when the import is done.
+    /// ``ReceiverEvent/importFinished(_:)``. The credential buffer now belongs to the app: this
+    /// state machine never wipes it. The receiver session (``HandoffReceiverSession``) wipes the
+    /// delivered credential as soon as the importer's `importAccount(_:)` returns; an app that
+    /// drives ``HandoffReceiver`` itself wipes it when its import is done (Spec 6.5).
     case deliverAccount(ImportedAccount)
     /// A frame was dropped without changing anything (malformed, unauthenticated, replayed...).
     case ignored(HandoffError)
