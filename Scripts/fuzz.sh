@@ -36,7 +36,7 @@ echo "fuzz build: $(( $(date +%s) - build_start )) s"
 
 work="$root/Fuzz/corpus-work"
 export SWIFT_BACKTRACE=enable=no  # libFuzzer reports crashes itself
-# AddressSanitizer settings for speed (issue 12's profile: its malloc bookkeeping was 39% of the
+# AddressSanitizer settings for speed (the profile in Fuzz/README.md: its malloc bookkeeping was 39% of the
 # samples): no stack trace recorded per malloc and free (a report still shows where it failed), no
 # fake stacks for use-after-return (Swift never returns pointers to locals), no quarantine, global
 # or per thread (its bookkeeping was 17% of the samples; heap overflows are still caught by the red zones, a

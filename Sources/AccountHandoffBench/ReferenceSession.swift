@@ -4,7 +4,7 @@ import Foundation
 /// One complete transfer between two devices, in memory, through both state machines: the
 /// sender starts, the receiver decodes the QR text and scans it, both people confirm, the
 /// credential is imported and the receipt comes back. It is what `handoff bench` times as "the
-/// full session", and what ``SessionFloor`` mirrors call for call (issue 12).
+/// full session", and what ``SessionFloor`` mirrors call for call.
 package struct ReferenceSession: Sendable {
     /// What a run put on the wire.
     package struct Wire: Hashable, Sendable {

@@ -1,7 +1,7 @@
 import AccountHandoff
 internal import CSodium
 
-/// The exact libsodium floor of one version-2 session (issue 12): the primitive calls of a
+/// The exact libsodium floor of one version-2 session: the primitive calls of a
 /// ``ReferenceSession`` (both sides, the receiver decoding the QR text), in the same order and
 /// with the same input lengths: every random draw, SHA-256, HMAC (HKDF included), X25519 and
 /// AEAD seal and open, with the real transcript and additional-data lengths and an offer of

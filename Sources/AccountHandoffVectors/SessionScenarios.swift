@@ -18,9 +18,10 @@ struct Scenario {
     }
 }
 
-/// The scripted sessions of `sessions.json`: the happy paths and every failure path the
-/// issues name. Times are in seconds from ``VectorSupport/startTime`` (`t0`); the sender's
-/// lifetime is 180 s and the receiver's skew tolerance 30 s unless a script says otherwise.
+/// The scripted sessions of `sessions.json`: the happy paths and every failure path of the
+/// state tables (Spec 6.1, 6.2) and the error list (Spec 7.2). Times are in seconds from
+/// ``VectorSupport/startTime`` (`t0`); the sender's lifetime is 180 s and the receiver's skew
+/// tolerance 30 s unless a script says otherwise.
 enum SessionScenarios {
     static let t0 = VectorSupport.startTime
     static let password = Array("correct horse battery staple".utf8)

@@ -3,7 +3,7 @@ import AccountHandoffSimulation
 import Foundation
 import Testing
 
-/// Outcomes that are true on both devices (issue 9, Spec 6.4.1, Spec 8.4): every schedule of
+/// Outcomes that are true on both devices (Spec 6.4.1, Spec 8.4): every schedule of
 /// the honest pair up to a depth bound (``Explorations/full``, and a second device racing the
 /// honest receiver, ``Explorations/race``) ends in a (sender outcome, receiver outcome) pair,
 /// and no reached pair contradicts itself. Each reached pair is classified by the row of the

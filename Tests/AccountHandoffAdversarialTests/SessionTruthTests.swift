@@ -3,8 +3,8 @@ import AccountHandoffSimulation
 import Foundation
 import Testing
 
-/// The adversarial review's three findings (issue 9, "Outcomes that are true on both
-/// devices"), reproduced against the real state machines in the simulated world, which checks
+/// The adversarial review's three findings (Spec 8.4; outcomes that are true on both
+/// devices, Spec 6.4.1), reproduced against the real state machines in the simulated world, which checks
 /// every property (outcome truth included) on the way. Each once told one person something
 /// false; each now ends in a pair that is true on both devices.
 @Suite struct SessionTruthTests {

@@ -4,7 +4,7 @@ import AccountHandoffTestSupport
 import Foundation
 import Testing
 
-/// The two-session man in the middle of issue 8 (Spec 8.2) as a permanent test, on the real
+/// The two-session man in the middle of Spec 8.2 as a permanent test, on the real
 /// version-2 state machines. An attacker M plays sender towards an honest receiver R (R
 /// scanned M's QR: a wrong nearby device, a relay that swapped the code) and receiver towards
 /// an honest sender S (M saw S's QR), with every value it can see: S's QR, its own keys and

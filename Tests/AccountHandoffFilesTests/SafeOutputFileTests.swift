@@ -127,7 +127,7 @@ import Testing
     static let nullDevice: dev_t = 1 << 24 | 3
     #endif
 
-    /// The issue's `/dev/full` case, on a device node of our own (same numbers as
+    /// The `/dev/full` case, on a device node of our own (same numbers as
     /// `/dev/null`), since only root may create one.
     @Test(.enabled(if: getuid() == 0, "creating a device node needs root"))
     func refusesADeviceNodeAndLeavesIt() throws {

@@ -2,7 +2,7 @@ import AccountHandoffVectors
 import Foundation
 import Testing
 
-/// The committed `Vectors/` must be exactly what the generator produces (issue 3: drift check).
+/// The committed `Vectors/` must be exactly what the generator produces (a drift check; Vectors/README.md).
 @Suite struct VectorDriftTests {
     @Test func generatorIsDeterministic() throws {
         let first = try VectorGenerator.files()

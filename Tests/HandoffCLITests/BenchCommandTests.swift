@@ -3,7 +3,7 @@ import Foundation
 import Testing
 
 /// `handoff bench`: the shape of its table and JSON on a short run of the debug binary, never
-/// its times (issue 12). The counts of libsodium calls per session must equal the floor's.
+/// its times. The counts of libsodium calls per session must equal the floor's.
 @Suite(.serialized) struct BenchCommandTests {
     /// Every key of the JSON object, by level, as the help documents it.
     static let topLevelKeys: Set<String> = [

@@ -6,7 +6,7 @@ import AccountHandoffTransport
 import Foundation
 import Testing
 
-/// Which address `send` listens on and advertises (issue 10): loopback unless the person asks
+/// Which address `send` listens on and advertises (Spec 8.3, stray or hostile local peers): loopback unless the person asks
 /// for a LAN address explicitly; never the unspecified address.
 @Suite struct CLIAddressTests {
     @Test func theUnspecifiedAddressIsRefused() async throws {
@@ -57,7 +57,7 @@ import Testing
     }
 }
 
-/// `--password-file` on what is not a plain file (issue 10): never a silent hang, and a
+/// `--password-file` on what is not a plain file: never a silent hang, and a
 /// sentence of its own for each case.
 @Suite struct CLIPasswordFileTests {
     @Test func aNamedPipeSaysWhatItWaitsForAndCompletesWhenAWriterComes() async throws {

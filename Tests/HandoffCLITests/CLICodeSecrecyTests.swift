@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-/// The transfer code is a secret while the transfer is pending (issue 10): it never travels
+/// The transfer code is a secret while the transfer is pending (Spec 8.3): it never travels
 /// on a command line, where every local user can read it in `/proc/PID/cmdline`.
 @Suite struct CLICodeSecrecyTests {
     static func refusal(_ command: String) -> String {

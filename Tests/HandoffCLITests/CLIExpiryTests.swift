@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-/// Clear ends for expiry (issues 9 and 10). The receiver accepts a code up to its clock-skew
+/// Clear ends for expiry (Spec 6.0, 7.2 `expired` and `senderUnreachable`). The receiver accepts a code up to its clock-skew
 /// tolerance (30 s) after the code's expiry; inside that window a sender that stopped at its
 /// expiry is reported as expired (66), not as "nothing is listening" (70).
 ///

@@ -4,7 +4,7 @@ import Glibc
 import Foundation
 import Testing
 
-/// Files the CLI writes (issue 10): the QR images hold the code, so they are for their owner
+/// Files the CLI writes: the QR images hold the code, so they are for their owner
 /// only, and a path that is not a regular file is never replaced; the store directory is
 /// private; a code works once per store.
 @Suite struct CLIFileTargetTests {

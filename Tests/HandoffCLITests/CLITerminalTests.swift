@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-/// The password prompt on a real (pseudo-)terminal (issue 10): echo is off while the
+/// The password prompt on a real (pseudo-)terminal: echo is off while the
 /// password is typed, and comes back on every way out, Ctrl-C and SIGTERM included.
 @Suite struct CLITerminalTests {
     /// Ctrl-C delivers SIGINT to the foreground process; `kill` does the same here.

@@ -4,7 +4,7 @@ import Foundation
 import Testing
 
 /// `handoff receive` logs in to the account's mail server over TLS before it keeps the
-/// account (issue 11): a real Dovecot on 127.0.0.1 with a throwaway certificate authority.
+/// account (Spec 6, action `deliverAccount`): a real Dovecot on 127.0.0.1 with a throwaway certificate authority.
 @Suite struct CLIValidationTests {
     /// A Dovecot whose one user has `HandoffProcess.testPassword`, and a scratch whose account
     /// points at it.

@@ -5,7 +5,7 @@ import Darwin
 #endif
 
 /// Counts the libsodium work done on the calling thread while a measurement runs, so the
-/// benchmark's floor can be shown to make exactly the calls of a real session (issue 12).
+/// benchmark's floor can be shown to make exactly the calls of a real session.
 /// Visible only inside this package. When no measurement runs, recording costs one
 /// thread-local read.
 package enum CryptoMeter {

@@ -4,7 +4,7 @@ import Foundation
 
 /// `handoff bench`: the performance of a whole session against its exact libsodium floor, on
 /// one and two threads, with pending senders at scale, the QR and frame codecs, and what a
-/// session costs in libsodium calls, guarded memory and wire bytes (issue 12). Times are this
+/// session costs in libsodium calls, guarded memory and wire bytes. Times are this
 /// machine's; ratios are the numbers to compare across machines.
 enum BenchCommand {
     static let specification = CommandManual.bench.specification

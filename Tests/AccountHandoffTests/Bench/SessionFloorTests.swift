@@ -3,7 +3,7 @@ import Foundation
 import Testing
 @testable import AccountHandoff
 
-/// The benchmark's floor makes exactly the libsodium calls of a real session (issue 12): the
+/// The benchmark's floor makes exactly the libsodium calls of a real session: the
 /// same counts of random draws, X25519, SHA-256, HMAC and AEAD calls with the same byte counts,
 /// measured with `CryptoMeter` on a real session (both state machines, the production random
 /// source) and on the floor. Times are never asserted.

@@ -2,7 +2,7 @@ import AccountHandoffTestSupport
 import Foundation
 import Testing
 
-/// What an app can link and call (issue 9): only the app-facing libraries are products, and
+/// What an app can link and call: only the app-facing libraries are products, and
 /// the test hooks (seeded randomness, forged frames, raw primitives, plaintext reads of
 /// guarded memory, the bench's reference session) are `package` symbols that an app's
 /// compiler refuses. Played as the review did: by compiling an app against the built modules.

@@ -1,7 +1,7 @@
 import Foundation
 
 /// A local attacker that keeps many connections open to a sender's port, reconnecting each
-/// one the sender closes, so that a fixed pool of slots would stay full (issue 10):
+/// one the sender closes, so that a fixed pool of slots would stay full (Spec 11.6):
 ///
 /// - `silent`: connects and sends nothing (not even the admission response);
 /// - `slow`: answers the admission challenge (it saw the QR) and then sends a forged hello one
