@@ -11,6 +11,11 @@ extension SimulatedWorld {
     /// - Throws: ``InvariantViolation`` naming the broken property.
     public func apply(_ step: WorldStep) throws(InvariantViolation) {
         note(step.description)
+        try perform(step)
+        try checkDeliveredCredentialIntact()
+    }
+
+    private func perform(_ step: WorldStep) throws(InvariantViolation) {
         switch step {
         case .deliver(let direction, let index):
             guard let frame = removeFrame(direction, index) else { return }
@@ -63,8 +68,17 @@ extension SimulatedWorld {
             try rescan()
         case .senderCloses:
             try senderCloses()
+        case .withoutGuardedMemory(let inner):
+            refusingGuardedMemory = true
+            defer { refusingGuardedMemory = false }
+            try perform(inner)
         }
-        try checkDeliveredCredentialIntact()
+    }
+
+    /// Runs a machine's step, with its guarded memory refused inside ``WorldStep/withoutGuardedMemory(_:)``.
+    func guarded<Result>(_ body: () throws(HandoffError) -> Result) throws(HandoffError) -> Result {
+        guard refusingGuardedMemory else { return try body() }
+        return try GuardedAllocator.refusing(body)
     }
 
     private func removeFrame(_ direction: Direction, _ index: Int) -> InFlightFrame? {
@@ -104,7 +118,7 @@ extension SimulatedWorld {
         let reaction: FrameReaction
         if role == .sender {
             let actions: [SenderAction]
-            do { actions = try sender.handle(.frameReceived(bytes), now: now).actions } catch {
+            do { actions = try guarded { () throws(HandoffError) in try sender.handle(.frameReceived(bytes), now: now).actions } } catch {
                 throw violation("the sender threw \(error.identifier) for a frame instead of ignoring it")
             }
             reaction = FrameReaction(actions)
@@ -113,7 +127,7 @@ extension SimulatedWorld {
         } else {
             guard let machine = receiverMachine(role) else { return }
             let actions: [ReceiverAction]
-            do { actions = try machine.handle(.frameReceived(bytes), now: now).actions } catch {
+            do { actions = try guarded { () throws(HandoffError) in try machine.handle(.frameReceived(bytes), now: now).actions } } catch {
                 throw violation("the \(role) threw \(error.identifier) for a frame instead of ignoring it")
             }
             reaction = FrameReaction(actions)
@@ -146,7 +160,7 @@ extension SimulatedWorld {
     func senderLocal(_ event: SenderEvent) throws(InvariantViolation) -> [SenderAction]? {
         let before = machineState(.sender)
         let actions: [SenderAction]
-        do { actions = try sender.handle(event, now: now).actions } catch {
+        do { actions = try guarded { () throws(HandoffError) in try sender.handle(event, now: now).actions } } catch {
             try checkRefusal(error, of: .sender, before: before, allowing: event.isCredential ? [.malformed(.credential)] : [])
             return nil
         }
@@ -160,7 +174,7 @@ extension SimulatedWorld {
         guard let machine = receiverMachine(role) else { return nil }
         let before = machineState(role)
         let actions: [ReceiverAction]
-        do { actions = try machine.handle(event, now: now).actions } catch {
+        do { actions = try guarded { () throws(HandoffError) in try machine.handle(event, now: now).actions } } catch {
             try checkRefusal(error, of: role, before: before, allowing: [])
             return nil
         }

@@ -164,6 +164,8 @@ public final class SimulatedWorld {
     var learnedAtPhases: LearnedPhases?
     /// The credential the receiver's app is importing: the app's buffer, never the session's.
     var pendingImport: ImportedAccount?
+    /// Whether the step being applied runs without guarded memory (``WorldStep/withoutGuardedMemory(_:)``).
+    var refusingGuardedMemory = false
     /// The credential the attacker's app holds, if a careless person let it get that far.
     var attackerCredential: SecretBytes?
     var initialSenderStore: [SimulatedAccountStore.Summary] = []

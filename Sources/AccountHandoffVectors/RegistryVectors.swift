@@ -26,17 +26,21 @@ enum RegistryVectors {
 
         /// Starts a session; same `seed`, `now`, `lifetime` and rendezvous give the same QR.
         @discardableResult
-        func start(_ session: String, seed name: String, now: Double, lifetime: UInt32 = 180, expect expected: HandoffError? = nil) throws -> SessionPayload? {
+        func start(_ session: String, seed name: String, now: Double, lifetime: UInt32 = 180, memoryRefused: Bool = false,
+                   expect expected: HandoffError? = nil) throws -> SessionPayload? {
             let seed = VectorSupport.seed("registry/" + name)
             let account = try VectorSupport.standardAccount("registry/" + name)
             let rendezvous = VectorSupport.bytes(seed: VectorSupport.seed("registry/rendezvous/" + name), count: 8)
             var result: JSONValue
             var payload: SessionPayload?
             do {
-                let sender = try HandoffSender.start(account: account, rendezvous: RendezvousToken(bytes: rendezvous),
-                                                     configuration: SenderConfiguration(lifetime: lifetime),
-                                                     random: InsecureDeterministicRandom(seed: seed), now: VectorSupport.date(now),
-                                                     registry: registry)
+                let token = try RendezvousToken(bytes: rendezvous)
+                let configuration = try SenderConfiguration(lifetime: lifetime)
+                let start = { [registry] () throws(HandoffError) in
+                    try HandoffSender.start(account: account, rendezvous: token, configuration: configuration,
+                                            random: InsecureDeterministicRandom(seed: seed), now: VectorSupport.date(now), registry: registry)
+                }
+                let sender = try memoryRefused ? GuardedAllocator.refusing(start) : start()
                 sessions[session] = sender
                 payload = sender.payload
                 result = .object(["transferID": .hex(sender.payload.transferID.bytes), "expiry": .number(sender.payload.expiry)])
@@ -44,9 +48,11 @@ enum RegistryVectors {
                 result = .string(error.identifier)
             }
             try check(result, expected, "start \(session)")
-            operations.append(.object(["op": .string("start"), "session": .string(session), "seed": .number(seed), "now": .time(now),
-                                       "lifetime": .number(lifetime), "rendezvous": .hex(rendezvous),
-                                       "account": VectorSupport.account(account), "result": result]))
+            var operation: [String: JSONValue] = ["op": .string("start"), "session": .string(session), "seed": .number(seed),
+                                                  "now": .time(now), "lifetime": .number(lifetime), "rendezvous": .hex(rendezvous),
+                                                  "account": VectorSupport.account(account), "result": result]
+            if memoryRefused { operation["guardedMemory"] = .string("refused") }
+            operations.append(.object(operation))
             return payload
         }
 
@@ -111,6 +117,8 @@ enum RegistryVectors {
     private static func senderLifecycle() throws -> JSONValue {
         let script = try SenderScript()
         let t0 = VectorSupport.startTime
+        // A start that admission refuses registers nothing (Spec 6.1 step 2 before step 3): the same start then succeeds.
+        try script.start("refused", seed: "first", now: t0, memoryRefused: true, expect: .secureMemoryUnavailable(.capReached))
         guard let first = try script.start("first", seed: "first", now: t0) else { throw VectorGenerationError("registry start") }
         let id = first.transferID
         let expiry = Double(first.expiry)
@@ -145,7 +153,7 @@ enum RegistryVectors {
         try script.start("first-after-pruning", seed: "first", now: t0, expect: nil)
         try script.status(id, expect: "pending")
         return .object(["name": .string("sender-registry-lifecycle"),
-                        "description": .string("Register, reuse refused, admit with every refusal in order, outcome recorded, consumed, pruned at exactly expiry + 3600."),
+                        "description": .string("A start that admission refuses registers nothing; register, reuse refused, admit with every refusal in order, outcome recorded, consumed, pruned at exactly expiry + 3600."),
                         "operations": .array(script.operations)])
     }
 

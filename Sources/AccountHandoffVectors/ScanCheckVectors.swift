@@ -12,6 +12,8 @@ enum ScanCheckVectors {
         let now: Double
         let skew: UInt32
         let registryBefore: [SessionPayload]?
+        /// Admission finds no guarded memory (Spec 2.5 S5; `guardedMemory: "refused"`).
+        var memoryRefused = false
         let expected: HandoffError?
     }
 
@@ -68,6 +70,13 @@ enum ScanCheckVectors {
                  expected: .lowOrderPublicKey),
             Case(name: "S6: small-order key, the S4 claim is given back", payload: lowOrder, now: fresh, skew: 30, registryBefore: [other],
                  expected: .lowOrderPublicKey),
+            // S5
+            Case(name: "S5: no guarded memory for the session: admission refuses it, the S4 claim is given back", payload: payload,
+                 now: fresh, skew: 30, registryBefore: [other], memoryRefused: true, expected: .secureMemoryUnavailable(.capReached)),
+            Case(name: "S5: no guarded memory and the QR already claimed (S4 before S5)", payload: payload, now: fresh, skew: 30,
+                 registryBefore: [payload], memoryRefused: true, expected: .alreadyScanned),
+            Case(name: "S5: no guarded memory and a small-order key (S5 before S6)", payload: lowOrder, now: fresh, skew: 30,
+                 registryBefore: nil, memoryRefused: true, expected: .secureMemoryUnavailable(.capReached)),
         ]
         return try cases.map(entry)
     }
@@ -78,9 +87,11 @@ enum ScanCheckVectors {
         var result = "ok"
         do {
             let configuration = try ReceiverConfiguration(clockSkewTolerance: check.skew)
-            let (receiver, step) = try HandoffReceiver.scan(payload: check.payload, configuration: configuration,
-                                                            random: InsecureDeterministicRandom(seed: seed),
-                                                            now: VectorSupport.date(check.now), registry: registry)
+            let scan = { () throws(HandoffError) in
+                try HandoffReceiver.scan(payload: check.payload, configuration: configuration, random: InsecureDeterministicRandom(seed: seed),
+                                         now: VectorSupport.date(check.now), registry: registry)
+            }
+            let (receiver, step) = try check.memoryRefused ? GuardedAllocator.refusing(scan) : scan()
             guard step.actions.count == 1, case .send = step.actions[0], receiver.phase == .awaitingReveal else {
                 throw VectorGenerationError("scan \(check.name): not a single hello")
             }
@@ -94,12 +105,16 @@ enum ScanCheckVectors {
         if let registry, let before = check.registryBefore {
             let after = (before + [check.payload]).filter { registry.hasClaimed($0.transferID) }
             if result == "ok", !after.contains(check.payload) { throw VectorGenerationError("scan \(check.name): no claim") }
-            if result == "lowOrderPublicKey", after.contains(check.payload) { throw VectorGenerationError("scan \(check.name): claim kept") }
+            if ["lowOrderPublicKey", "secureMemoryUnavailable"].contains(result), after.contains(check.payload) {
+                throw VectorGenerationError("scan \(check.name): claim kept")
+            }
             registryJSON = .object(["before": claims(before), "after": claims(after)])
         }
-        return .object(["name": .string(check.name), "text": .string(check.payload.text), "now": .time(check.now),
-                        "skew": .number(check.skew), "receiverSeed": .number(seed), "registry": registryJSON,
-                        "result": .string(result)])
+        var entry: [String: JSONValue] = ["name": .string(check.name), "text": .string(check.payload.text), "now": .time(check.now),
+                                          "skew": .number(check.skew), "receiverSeed": .number(seed), "registry": registryJSON,
+                                          "result": .string(result)]
+        if check.memoryRefused { entry["guardedMemory"] = .string("refused") }
+        return .object(entry)
     }
 
     /// Registry claims as sorted `{transferID, expiry}` objects.

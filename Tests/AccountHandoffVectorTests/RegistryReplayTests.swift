@@ -21,11 +21,14 @@ import Testing
                 switch try operation.string("op") {
                 case "start":
                     do {
-                        let sender = try HandoffSender.start(account: try SessionReplay.account(try operation.object("account")),
-                                                             rendezvous: RendezvousToken(bytes: try operation.bytes("rendezvous")),
-                                                             configuration: SenderConfiguration(lifetime: UInt32(try operation.int("lifetime"))),
-                                                             random: InsecureDeterministicRandom(seed: UInt64(try operation.int("seed"))),
-                                                             now: try operation.date("now"), registry: registry)
+                        let account = try SessionReplay.account(try operation.object("account"))
+                        let rendezvous = try RendezvousToken(bytes: try operation.bytes("rendezvous"))
+                        let configuration = try SenderConfiguration(lifetime: UInt32(try operation.int("lifetime")))
+                        let seed = UInt64(try operation.int("seed")), now = try operation.date("now")
+                        let sender = try operation.withGuardedMemory {
+                            try HandoffSender.start(account: account, rendezvous: rendezvous, configuration: configuration,
+                                                    random: InsecureDeterministicRandom(seed: seed), now: now, registry: registry)
+                        }
                         sessions[try operation.string("session")] = sender
                         let result = try #require(expected as? [String: Any], "\(context): started, meant \(String(describing: expected))")
                         #expect(try sender.payload.transferID.bytes == result.bytes("transferID") && Int64(sender.payload.expiry) == result.int("expiry"),
@@ -66,7 +69,7 @@ import Testing
         }
         let errors = Set(try scripts.flatMap { try $0.objects("operations") }.compactMap { $0["result"] as? String })
         #expect(errors.isSuperset(of: ["transferIDInUse", "unknownTransfer", "transferConsumed", "expired", "invalidClock",
-                                       "malformed.frameHeader", "oversizedFrame"]))
+                                       "malformed.frameHeader", "oversizedFrame", "secureMemoryUnavailable"]))
     }
 
     @Test func receiverRegistryScripts() throws {

@@ -91,13 +91,14 @@ struct SessionReplay {
                         let senderEvent = try senderEvent(event)
                         // Spec 6.1: the password handed in is wiped in every case.
                         defer { if case .credentialProvided(let password) = senderEvent { #expect(password.isWiped, "\(context): password wiped") } }
-                        let step = try sender.handle(senderEvent, now: now)
-                        (actions, deadline) = (describe(step.actions), step.nextDeadline)
+                        let handled = try step.withGuardedMemory { try sender.handle(senderEvent, now: now) }
+                        (actions, deadline) = (describe(handled.actions), handled.nextDeadline)
                     } else {
                         let receiver = try #require(receivers[actor], "\(context): no such receiver")
-                        let step = try receiver.handle(try receiverEvent(event), now: now)
-                        (actions, deadline) = (describe(step.actions), step.nextDeadline)
-                        for case .deliverAccount(let imported) in step.actions {
+                        let receiverEvent = try receiverEvent(event)
+                        let handled = try step.withGuardedMemory { try receiver.handle(receiverEvent, now: now) }
+                        (actions, deadline) = (describe(handled.actions), handled.nextDeadline)
+                        for case .deliverAccount(let imported) in handled.actions {
                             delivered.append((imported.credential, imported.credential.revealedBytes()))
                         }
                     }

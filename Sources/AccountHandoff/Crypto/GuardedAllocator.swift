@@ -17,6 +17,21 @@ package enum GuardedAllocator {
     /// The pool every secret of this process lives in.
     package static let pool = SecureMemoryPool(configuration: .default)
 
+    /// Test hook: while bound (``refusing(with:_:)``), every guarded allocation and reservation
+    /// made on this task or thread fails with this failure, as in a pool that ran out, and the
+    /// process's pool is not touched. Vectors and tests of Spec 6.0 step 4 use it.
+    @TaskLocal package static var refusal: SecureMemoryFailure?
+
+    /// Test hook: runs `body` with every guarded allocation and reservation it makes on this
+    /// task or thread refused with `failure` (the pool's cap, unless said otherwise).
+    package static func refusing<Result, Failure: Error>(with failure: SecureMemoryFailure = .capReached,
+                                                        _ body: () throws(Failure) -> Result) throws(Failure) -> Result {
+        let outcome = $refusal.withValue(failure) { () -> Swift.Result<Result, Failure> in
+            do throws(Failure) { return .success(try body()) } catch { return .failure(error) }
+        }
+        return try outcome.get()
+    }
+
     /// Returns `count` (at least 1) zero bytes of guarded, locked memory, drawn from the
     /// reservation bound to the running code (``SecureMemoryReservation/current``) when there
     /// is one.
@@ -24,11 +39,12 @@ package enum GuardedAllocator {
     /// - Throws: ``SecureMemoryFailure`` when no guarded, locked memory can be had; never
     ///   returns weaker memory instead.
     package static func allocate(_ count: Int) throws(SecureMemoryFailure) -> GuardedAllocation {
+        if let refusal { throw refusal }
         #if HANDOFF_FUZZ_ALLOCATOR
         guard let pointer = calloc(1, count) else { throw .mappingLimitReached }
         return GuardedAllocation(pointer: pointer, releaseCount: count, reservationID: 0)
         #else
-        try pool.allocate(count, drawingFrom: SecureMemoryReservation.current)
+        return try pool.allocate(count, drawingFrom: SecureMemoryReservation.current)
         #endif
     }
 
@@ -47,10 +63,11 @@ package enum GuardedAllocator {
     ///
     /// - Throws: ``SecureMemoryFailure`` when the slabs cannot be mapped; nothing is set aside.
     package static func reserve(_ demand: SecureMemoryDemand) throws(SecureMemoryFailure) -> SecureMemoryReservation {
+        if let refusal { throw refusal }
         #if HANDOFF_FUZZ_ALLOCATOR
-        SecureMemoryReservation(pool: pool, id: 0, demand: demand)
+        return SecureMemoryReservation(pool: pool, id: 0, demand: demand)
         #else
-        try pool.reserve(demand)
+        return try pool.reserve(demand)
         #endif
     }
 

@@ -279,9 +279,14 @@ public actor HandoffSenderSession: SessionDriver {
             let credential: SecretBytes
             // The password's buffer comes from the session's reservation (Spec 8.5).
             do { credential = try await current.memory.bind { try await readCredential(account) } } catch {
-                if current.phase == .awaitingCredential, let step = try? current.handle(.storeUnavailable, now: clock.now()) {
-                    perform(step.actions, from: nil)
+                guard current.phase == .awaitingCredential else { return }
+                // A password with no guarded memory to go to is no unreadable keychain (Spec 6.7).
+                let step = if let refused = error as? HandoffError, case .secureMemoryUnavailable(let failure) = refused {
+                    try? current.endForWantOfMemory(failure, now: clock.now())
+                } else {
+                    try? current.handle(.storeUnavailable, now: clock.now())
                 }
+                if let step { perform(step.actions, from: nil) }
                 return
             }
             guard current.phase == .awaitingCredential, !cancelled else { return credential.wipe() }

@@ -56,6 +56,9 @@ enum AbortReason: UInt8, CaseIterable {
     case notAuthenticated = 5
     /// The aborting side's expiry rule fired (Spec 6.0 step 3).
     case expired = 6
+    /// The aborting side found no guarded memory for a step of the live session (Spec 6.0
+    /// step 4, 8.5).
+    case secureMemoryUnavailable = 7
 
     /// The ending an authenticated abort from the peer leads to; an unknown reason byte from
     /// an authenticated peer ends the session as a failure.
@@ -69,6 +72,7 @@ enum AbortReason: UInt8, CaseIterable {
         case .storeUnavailable: return .storeUnavailable(by: .peer)
         case .notAuthenticated: return .notAuthenticated(by: .peer)
         case .expired: return .expired
+        case .secureMemoryUnavailable: return .failed(.peerSecureMemoryUnavailable)
         }
     }
 }

@@ -240,7 +240,7 @@ import AccountHandoffTestSupport
 
         let toReceiver = try SessionPair()
         try toReceiver.run(until: .offerReceived)
-        let senderAbort = try #require(toReceiver.sender.sealForgedFrame(.abort, plaintext: [7], linkID: nil))
+        let senderAbort = try #require(toReceiver.sender.sealForgedFrame(.abort, plaintext: [8], linkID: nil))
         #expect(try toReceiver.receive(.frameReceived(senderAbort)).kinds == ["finished(failed.malformed.abortReason)"])
     }
 

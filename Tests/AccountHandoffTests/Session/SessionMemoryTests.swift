@@ -20,6 +20,7 @@ import AccountHandoffTestSupport
         // material; the padded credential and the delivered password; the longest offer.
         #expect(SessionMemory.longestOfferPlaintext == 3_840)
         #expect(SessionMemory.receiver.slotsPerSizeClass == [8, 1, 0, 0, 0, 2, 0, 1])
+        #expect(SessionMemory.receiver.slabBytes == 6_656)  // Spec 8.5: 8 x 48 + 80 + 2 x 1040 + 4112
     }
 
     /// The paths of a transfer, each run through both state machines with the sender's

@@ -153,7 +153,8 @@ public final class HandoffReceiver {
     ///   ``HandoffError/sessionFinished`` for local events after the end (`cancel`, `tick` and
     ///   `transportLost` are no-ops then). The state is unchanged when it throws. Guarded memory
     ///   comes from the session's reservation; should a step still find none, the session ends
-    ///   as `failed.secureMemoryUnavailable` instead of waiting (Spec 8.5).
+    ///   as `failed.secureMemoryUnavailable` instead of waiting, and tells the sender with an
+    ///   abort it ends `failed.peerSecureMemoryUnavailable` on (Spec 6.0 step 4).
     public func handle(_ event: ReceiverEvent, now: Date) throws(HandoffError) -> ReceiverStep {
         let actions = try memory.bind { () throws(HandoffError) in try process(event, now: now) }
         return ReceiverStep(actions: actions, nextDeadline: nextDeadline)
@@ -205,7 +206,7 @@ public final class HandoffReceiver {
         case .cancelled: (event, end) = (.cancel, .cancelled(by: .local))
         case .storeUnavailable: (event, end) = (.storeUnavailable, .storeUnavailable(by: .local))
         case .notAuthenticated: (event, end) = (.notAuthenticated, .notAuthenticated(by: .local))
-        case .rejected, .contested, .expired: (event, end) = (.codeRejected, .rejected(by: .local))
+        case .rejected, .contested, .expired, .secureMemoryUnavailable: (event, end) = (.codeRejected, .rejected(by: .local))
         }
         let channel: SecureChannel
         switch (state, reason) {
@@ -270,8 +271,8 @@ public final class HandoffReceiver {
                                          account: state.account?.linkID)
         } catch .secureMemoryUnavailable(let failure) {
             // The frame authenticated (an unauthenticated one fails as such first): the session
-            // cannot go on (Spec 8.5). No abort reason says so, and an abort gives its true reason.
-            return [finish(.ended(.failed(.secureMemoryUnavailable(failure))))]
+            // cannot go on (Spec 6.0 step 4).
+            return endForWantOfMemory(failure)
         } catch {
             return [.ignored(error)]
         }
@@ -298,6 +299,8 @@ public final class HandoffReceiver {
                 let credential = try CredentialPlaintext.unpad(plaintext)
                 state = .awaitingImportResult(ReceiverAwaitingImportResult(previous: current))
                 return [.deliverAccount(ImportedAccount(metadata: current.account, credential: credential))]
+            } catch .secureMemoryUnavailable(let failure) {
+                return endForWantOfMemory(failure)
             } catch {
                 return [finish(.ended(.failed(error)))]
             }
@@ -318,12 +321,24 @@ public final class HandoffReceiver {
             current.channel.keys.codeKey.wipe()
             state = .awaitingOffer(ReceiverAwaitingOffer(previous: current, shortCode: code))
             return [.showShortCode(code)]
+        } catch .secureMemoryUnavailable(let failure) {
+            return endForWantOfMemory(failure)
         } catch {
             return [finish(.ended(.failed(error)))]
         }
     }
 
     // MARK: Ending
+
+    /// A step found no guarded memory, which the session's reservation rules out (Spec 8.5):
+    /// the session ends with that failure instead of waiting for a frame it cannot handle, and
+    /// tells the sender with `abort(7)`, which needs no guarded memory (Spec 6.0 step 4). Every
+    /// live state that needs memory holds the keys (`awaitingImportResult` needs none).
+    private func endForWantOfMemory(_ failure: SecureMemoryFailure) -> [ReceiverAction] {
+        let end = ReceiverOutcome.ended(.failed(.secureMemoryUnavailable(failure)))
+        guard let channel = state.channel else { return [finish(end)] }
+        return [.send(channel.sealAbort(.secureMemoryUnavailable)), finish(end)]
+    }
 
     private func finish(_ outcome: ReceiverOutcome) -> ReceiverAction {
         let owned = guardedSecrets

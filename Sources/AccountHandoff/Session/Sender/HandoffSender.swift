@@ -165,7 +165,9 @@ public final class HandoffSender {
     ///   `transportLost` are no-ops then); `malformed.credential` for a password of the wrong
     ///   size. The state is unchanged when it throws. Guarded memory comes from the session's
     ///   reservation; should a step still find none, the session ends as
-    ///   `failed.secureMemoryUnavailable` instead of waiting (Spec 8.5).
+    ///   `failed.secureMemoryUnavailable` instead of waiting, and tells the receiver with an
+    ///   abort it ends `failed.peerSecureMemoryUnavailable` on, unless no receiver's session
+    ///   exists yet or the password already left (Spec 6.0 step 4).
     public func handle(_ event: SenderEvent, now: Date) throws(HandoffError) -> SenderStep {
         let actions: [SenderAction]
         do {
@@ -358,7 +360,7 @@ public final class HandoffSender {
             keys = try HelloHandshake.verify(frame, privateKey: context.keyPair.privateKey, commitment: context.commitment,
                                              initial: context.initialTranscript)
         } catch .secureMemoryUnavailable(let failure) {
-            // Any hello needs this memory to be checked at all: the session cannot go on.
+            // H3 needs this memory to check any hello at all: the session cannot go on.
             return endForWantOfMemory(failure)
         } catch {
             return [.ignored(error)]
@@ -393,6 +395,7 @@ public final class HandoffSender {
             channel.wipe()
             return [finish(withEnd: .failed(.keyDerivationFailed))]
         } catch .secureMemoryUnavailable(let failure) {
+            // Still awaitingHello: no receiver's session is established, so no frame goes out.
             channel.wipe()
             return endForWantOfMemory(failure)
         } catch {
@@ -419,11 +422,36 @@ public final class HandoffSender {
     // MARK: Ending
 
     /// A step found no guarded memory, which the session's reservation rules out (Spec 8.5):
-    /// the session ends with that failure instead of waiting for a frame it cannot handle.
-    /// The receiving device learns it from the connection, which the driver closes; no abort
-    /// reason says "no memory", and an abort must give its true reason (Spec 3.6).
+    /// the session ends with that failure instead of waiting for a frame it cannot handle
+    /// (Spec 6.0 step 4). Holding the receiver's keys before the credential left, it tells the
+    /// receiver with `abort(7)`, which needs no guarded memory; in `awaitingHello` (no receiver
+    /// yet) and `awaitingReceipt` (the credential left) no frame goes out.
     private func endForWantOfMemory(_ failure: SecureMemoryFailure) -> [SenderAction] {
-        [finish(withEnd: .failed(.secureMemoryUnavailable(failure)))]
+        let end = SessionEnd.failed(.secureMemoryUnavailable(failure))
+        switch state {
+        case .awaitingCodeConfirmation, .awaitingAccept, .awaitingCredential:
+            guard let established = state.established else { return [finish(withEnd: end)] }
+            return [.send(established.channel.sealAbort(.secureMemoryUnavailable)), finish(withEnd: end)]
+        case .awaitingHello, .awaitingReceipt, .finished:
+            return [finish(withEnd: end)]
+        }
+    }
+
+    /// The driver could not copy the password into guarded memory for
+    /// ``SenderEvent/credentialProvided(_:)`` (Spec 6.7): the session ends as a step that finds
+    /// no guarded memory (Spec 6.0 step 4, `abort(7)`), after the clock and expiry steps.
+    ///
+    /// - Throws: ``HandoffError/invalidClock``; ``HandoffError/invalidEvent(_:in:)`` outside
+    ///   `awaitingCredential` (as for `credentialProvided`); ``HandoffError/sessionFinished``.
+    func endForWantOfMemory(_ failure: SecureMemoryFailure, now: Date) throws(HandoffError) -> SenderStep {
+        let actions = try memory.bind { () throws(HandoffError) -> [SenderAction] in
+            try clock.advance(to: now)
+            if case .finished = state { throw .sessionFinished }
+            if let deadline = nextDeadline, clock.time >= deadline.timeIntervalSince1970 { return expire() }
+            guard case .awaitingCredential = state else { throw refuse(.credentialProvided) }
+            return endForWantOfMemory(failure)
+        }
+        return SenderStep(actions: actions, nextDeadline: nextDeadline)
     }
 
     /// Ends the session with `end`, as delivered-unconfirmed once the credential has left.
