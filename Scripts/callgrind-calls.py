@@ -65,7 +65,7 @@ def demangled(symbols):
 def entity(name):
     """The function a demangled name is about, without specialisation or closure prefixes."""
     while True:
-        stripped = re.sub(r"^(specialized |merged |partial apply for |outlined copy of |outlined destroy of |"
+        stripped = re.sub(r"^(specialized |static |merged |partial apply for |outlined copy of |outlined destroy of |"
                           r"closure #\d+ (?:\([^)]*\) )?in |implicit closure #\d+ (?:\([^)]*\) )?in |"
                           r"function signature specialization <[^>]*> of )", "", name)
         if stripped.startswith("generic specialization <"):

@@ -14,6 +14,17 @@ enum HKDF {
         return try mac.finalize()
     }
 
+    /// HKDF-Extract with a transcript hash as the salt and `first | second` as `IKM`: the
+    /// protocol's two extractions (Spec 4.2, 4.4), without collecting the parts in an array.
+    ///
+    /// - Throws: ``HandoffError/secureMemoryUnavailable(_:)``.
+    static func extract(salt: SHA256.Digest, _ first: SecretBytes, _ second: SecretBytes) throws(HandoffError) -> SecretBytes {
+        let mac = salt.withUnsafeBytes { HMACSHA256(keyBytes: $0) }
+        mac.update(first)
+        mac.update(second)
+        return try mac.finalize()
+    }
+
     /// HKDF-Expand: the first `length` bytes of `T(1) || T(2) || ...`, where
     /// `T(i) = HMAC(PRK, T(i-1) || info || i)` and `T(0)` is empty.
     ///

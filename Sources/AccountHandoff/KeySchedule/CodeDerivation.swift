@@ -8,8 +8,8 @@ extension ShortCode {
     ///
     /// - Throws: ``HandoffError/keyDerivationFailed`` when all 16 candidates are rejected;
     ///   ``HandoffError/secureMemoryUnavailable(_:)``.
-    static func derive(codeKey: SecretBytes, nonce: SecretBytes, handshakeTranscript: [UInt8]) throws(HandoffError) -> ShortCode {
-        let prk = try HKDF.extract(salt: handshakeTranscript, inputKeyMaterial: [codeKey, nonce])
+    static func derive(codeKey: SecretBytes, nonce: SecretBytes, handshakeTranscript: SHA256.Digest) throws(HandoffError) -> ShortCode {
+        let prk = try HKDF.extract(salt: handshakeTranscript, codeKey, nonce)
         defer { prk.wipe() }
         let material = try HKDF.expand(pseudorandomKey: prk, info: materialLabel, length: materialByteCount)
         defer { material.wipe() }

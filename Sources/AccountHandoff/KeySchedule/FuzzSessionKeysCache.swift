@@ -18,7 +18,7 @@ enum FuzzSessionKeysCache {
     private static let storage = Storage()
 
     /// The keys for these inputs (new guarded buffers), from the cache or from `derive`.
-    static func keys(sharedSecret: SecretBytes, commitment: SecretBytes, handshakeHash: [UInt8],
+    static func keys(sharedSecret: SecretBytes, commitment: SecretBytes, handshakeHash: SHA256.Digest,
                      derive: () throws(HandoffError) -> [SecretBytes]) throws(HandoffError) -> [SecretBytes] {
         let key = sharedSecret.withUnsafeBytes { shared in
             commitment.withUnsafeBytes { committed in

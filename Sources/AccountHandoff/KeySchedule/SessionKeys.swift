@@ -24,25 +24,31 @@ package final class SessionKeys {
     /// The PRK is wiped before returning; on failure nothing derived is left.
     ///
     /// - Throws: ``HandoffError/secureMemoryUnavailable(_:)``.
-    init(sharedSecret: SecretBytes, commitment: SecretBytes, handshakeHash: [UInt8]) throws(HandoffError) {
+    init(sharedSecret: SecretBytes, commitment: SecretBytes, handshakeHash: SHA256.Digest) throws(HandoffError) {
         #if HANDOFF_FUZZ_KEY_CACHE
         let derived = try FuzzSessionKeysCache.keys(sharedSecret: sharedSecret, commitment: commitment, handshakeHash: handshakeHash) {
-            () throws(HandoffError) in try Self.derive(sharedSecret: sharedSecret, commitment: commitment, handshakeHash: handshakeHash)
+            () throws(HandoffError) in
+            let keys = try Self.derive(sharedSecret: sharedSecret, commitment: commitment, handshakeHash: handshakeHash)
+            return [keys.hello, keys.senderToReceiver, keys.receiverToSender, keys.code]
         }
-        #else
-        let derived = try Self.derive(sharedSecret: sharedSecret, commitment: commitment, handshakeHash: handshakeHash)
-        #endif
         (helloKey, senderToReceiver, receiverToSender, codeKey) = (derived[0], derived[1], derived[2], derived[3])
+        #else
+        (helloKey, senderToReceiver, receiverToSender, codeKey) =
+            try Self.derive(sharedSecret: sharedSecret, commitment: commitment, handshakeHash: handshakeHash)
+        #endif
     }
 
-    /// The hello, sender-to-receiver, receiver-to-sender and code keys, in that order.
-    private static func derive(sharedSecret: SecretBytes, commitment: SecretBytes,
-                               handshakeHash: [UInt8]) throws(HandoffError) -> [SecretBytes] {
-        let prk = try HKDF.extract(salt: handshakeHash, inputKeyMaterial: [sharedSecret, commitment])
+    /// The hello, sender-to-receiver, receiver-to-sender and code keys. Should one of them
+    /// fail, those made before it are released as the error leaves, and a released secret is
+    /// wiped (``SecretBytes``).
+    private static func derive(sharedSecret: SecretBytes, commitment: SecretBytes, handshakeHash: SHA256.Digest) throws(HandoffError)
+        -> (hello: SecretBytes, senderToReceiver: SecretBytes, receiverToSender: SecretBytes, code: SecretBytes) {
+        let prk = try HKDF.extract(salt: handshakeHash, sharedSecret, commitment)
         defer { prk.wipe() }
-        return try SecretBytes.all([Label.hello, Label.senderToReceiver, Label.receiverToSender, Label.codeKey]) {
-            (label) throws(HandoffError) in try HKDF.expand(pseudorandomKey: prk, info: label, length: Self.keyByteCount)
+        func key(_ label: [UInt8]) throws(HandoffError) -> SecretBytes {
+            try HKDF.expand(pseudorandomKey: prk, info: label, length: keyByteCount)
         }
+        return (try key(Label.hello), try key(Label.senderToReceiver), try key(Label.receiverToSender), try key(Label.codeKey))
     }
 
     /// Copies of `other`'s keys in new guarded buffers (for ``SecureChannel/copy()``).
@@ -56,7 +62,7 @@ package final class SessionKeys {
     /// The hello tag `HMAC-SHA256(helloKey, HH)` that proves knowledge of the QR's commitment.
     ///
     /// - Throws: ``HandoffError/secureMemoryUnavailable(_:)``.
-    func helloTag(handshakeHash: [UInt8]) throws(HandoffError) -> SecretBytes {
+    func helloTag(handshakeHash: SHA256.Digest) throws(HandoffError) -> SecretBytes {
         try HMACSHA256.authenticate(key: helloKey, message: handshakeHash)
     }
 
@@ -64,5 +70,10 @@ package final class SessionKeys {
     var secrets: [SecretBytes] { [helloKey, senderToReceiver, receiverToSender, codeKey] }
 
     /// Wipes every key.
-    func wipe() { secrets.forEach { $0.wipe() } }
+    func wipe() {
+        helloKey.wipe()
+        senderToReceiver.wipe()
+        receiverToSender.wipe()
+        codeKey.wipe()
+    }
 }

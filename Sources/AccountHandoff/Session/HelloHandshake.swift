@@ -16,9 +16,14 @@ enum HelloHandshake {
             throw error
         }
         defer { tag.wipe() }
-        let body = keyPair.publicKey.bytes + tag.withUnsafeBytes { Array($0) }
-        let frame = Frame(type: .hello, transferID: payload.transferID, sequence: 0, body: body)
-        return (keys, frame.bytes)
+        // The body, `publicKey | tag`, is written straight into the frame's wire bytes.
+        let frame = Frame.wire(type: .hello, transferID: payload.transferID, sequence: 0,
+                               bodyLength: X25519PublicKey.byteCount + HMACSHA256.byteCount) { _, body in
+            var writer = BufferWriter(body)
+            writer.write(keyPair.publicKey.bytes)
+            tag.withUnsafeBytes { writer.write($0) }
+        }
+        return (keys, frame)
     }
 
     /// Verifies a hello on the sender's side (H2-H4) and returns the keys it establishes.
@@ -30,10 +35,10 @@ enum HelloHandshake {
                        initial: Transcript) throws(HandoffError) -> SessionKeys {
         guard frame.sequence == 0 else { throw .malformed(.sequence) }
         // The frame decoder guarantees a 64-byte hello body (Spec 3.2).
-        guard let peer = X25519PublicKey(bytes: Array(frame.body.prefix(X25519PublicKey.byteCount))) else {
+        guard let peer = X25519PublicKey(bytes: Array(frame.bodyBytes.prefix(X25519PublicKey.byteCount))) else {
             throw .malformed(.body)
         }
-        let presentedTag = Array(frame.body.dropFirst(X25519PublicKey.byteCount))
+        let presentedTag = frame.bodyBytes.dropFirst(X25519PublicKey.byteCount)
         let handshakeHash = initial.handshakeHash(receiverPublicKey: peer)
         let keys = try deriveKeys(privateKey: privateKey, peer: peer, commitment: commitment, handshakeHash: handshakeHash)
         let expectedTag: SecretBytes
@@ -42,7 +47,7 @@ enum HelloHandshake {
             throw error
         }
         defer { expectedTag.wipe() }
-        guard expectedTag.constantTimeEquals(presentedTag) else {
+        guard presentedTag.withUnsafeBytes({ expectedTag.constantTimeEquals($0) }) else {
             keys.wipe()
             throw .authenticationFailed
         }
@@ -50,7 +55,7 @@ enum HelloHandshake {
     }
 
     private static func deriveKeys(privateKey: SecretBytes, peer: X25519PublicKey, commitment: SecretBytes,
-                                   handshakeHash: [UInt8]) throws(HandoffError) -> SessionKeys {
+                                   handshakeHash: SHA256.Digest) throws(HandoffError) -> SessionKeys {
         let shared = try X25519.sharedSecret(privateKey: privateKey, peer: peer)
         defer { shared.wipe() }
         return try SessionKeys(sharedSecret: shared, commitment: commitment, handshakeHash: handshakeHash)
