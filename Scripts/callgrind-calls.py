@@ -9,9 +9,10 @@ and not in BASE belongs to those extra sessions, so (MORE - BASE) / SESSIONS is 
 session in steady state does: warm-up work (metadata, lazy statics, the pool's slabs) cancels.
 
 Prints calls per session to the heap allocator (malloc, calloc, realloc, posix_memalign,
-aligned_alloc, memalign) and to swift_retain / swift_release (and their _n and bridge-object
-variants), then, per counted function, the sites: the innermost frame of AccountHandoff code
-that led to the call (with the standard-library frame in between, if any).
+aligned_alloc, memalign: what `handoff bench` counts as heap_allocations) and to swift_retain /
+swift_release (and their _n and bridge-object variants), then, per counted function, the
+sites: the innermost frame of AccountHandoff code that led to the call (with the
+standard-library frame in between, if any).
 """
 import collections
 import json
@@ -131,10 +132,12 @@ def main():
             site += "  [task-local push]"
         sites[group][site] += count
 
+    objects = sum(count for (caller, callee), count in calls.items() if callee.split("'")[0] == "swift_allocObject")
     per_session = {name: totals[name] / sessions for name in HEAP + RETAINS + RELEASES}
     summary = {
         "sessions": sessions,
         "heap_allocations": sum(per_session[name] for name in HEAP),
+        "swift_allocObject": objects / sessions,
         "swift_retain": per_session["swift_retain"],
         "swift_release": per_session["swift_release"],
         "retains_all": sum(per_session[name] for name in RETAINS),
@@ -149,8 +152,9 @@ def main():
     print(f"Per session (steady state, {sessions} sessions measured):")
     print(f"  heap allocations (malloc, calloc, realloc, posix_memalign, aligned_alloc, memalign): "
           f"{summary['heap_allocations']:.1f}")
-    print(f"  swift_retain: {summary['swift_retain']:.1f}   all retains: {summary['retains_all']:.1f}")
-    print(f"  swift_release: {summary['swift_release']:.1f}   all releases: {summary['releases_all']:.1f}")
+    print(f"    of which through swift_allocObject (Swift objects and buffers): {summary['swift_allocObject']:.1f}")
+    print(f"  swift_retain: {summary['swift_retain']:.1f}   all retains (with _n and bridge-object): {summary['retains_all']:.1f}")
+    print(f"  swift_release: {summary['swift_release']:.1f}   all releases (with _n and bridge-object): {summary['releases_all']:.1f}")
     for name, value in sorted(summary["calls"].items()):
         print(f"    {name}: {value:.1f}")
     titles = {"heap": "Heap allocations", "retain": "Retains", "release": "Releases"}

@@ -177,13 +177,4 @@ final class HMACSHA256 {
         mac.update(message)
         return try mac.finalize()
     }
-
-    /// One-shot `HMAC(key, message)` for a secret key and a public message given as a digest.
-    ///
-    /// - Throws: ``HandoffError/secureMemoryUnavailable(_:)``.
-    static func authenticate(key: SecretBytes, message: SHA256.Digest) throws(HandoffError) -> SecretBytes {
-        let mac = HMACSHA256(key: key)
-        message.withUnsafeBytes { mac.update($0) }
-        return try mac.finalize()
-    }
 }

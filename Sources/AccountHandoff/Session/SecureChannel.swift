@@ -173,11 +173,12 @@ package final class SecureChannel {
             guard frame.type == .abort || frame.type == type else { throw .unexpectedMessage(frame.type, in: phase) }
         }
         let opened = bytes.withUnsafeBytes { wire in
-            withNonceAndAdditionalData(sequence: frame.sequence, header: UnsafeRawBufferPointer(rebasing: wire[..<Frame.headerByteCount]),
-                                       type: frame.type, account: account) { nonce, additionalData in
+            let header = UnsafeRawBufferPointer(rebasing: wire[..<Frame.headerByteCount])
+            let body = UnsafeRawBufferPointer(rebasing: wire[Frame.headerByteCount...])
+            return withNonceAndAdditionalData(sequence: frame.sequence, header: header, type: frame.type, account: account) {
+                nonce, additionalData in
                 Result { () throws(HandoffError) in
-                    try ChaCha20Poly1305.open(key: receiveKey, nonce: nonce, sealed: UnsafeRawBufferPointer(rebasing: wire[Frame.headerByteCount...]),
-                                              additionalData: additionalData)
+                    try ChaCha20Poly1305.open(key: receiveKey, nonce: nonce, sealed: body, additionalData: additionalData)
                 }
             }
         }

@@ -38,8 +38,8 @@ struct PoolState: Sendable {
     private var stranded: [GuardedRegion] = []
     /// Reservations from ``reserve(_:)`` until their value is released (ended ones keep their
     /// usage for tests), at the index in the low 32 bits of their number; the bits above count
-    /// reservations, so numbers are never reused and a slot released after its reservation is
-    /// gone cannot credit another. Records are plain values changed in place: serving an
+    /// reservations (2^32 of them before a number could come back), so a slot released after
+    /// its reservation is gone cannot credit another. Records are plain values changed in place: serving an
     /// allocation neither allocates nor retains.
     private var reservations: [ReservationRecord?] = []
     private var unusedReservationIndices: [Int] = []
@@ -132,7 +132,9 @@ struct PoolState: Sendable {
     /// that size class or a larger one left, otherwise from the slots no reservation holds.
     mutating func allocateSlot(_ count: Int, reservation id: UInt64 = 0) throws(SecureMemoryFailure) -> (address: UInt, sizeClass: Int, drawn: Bool) {
         let requested = SlotLayout.sizeClassIndex(for: count)
-        switch reservationIndex(id).flatMap({ reservations[$0]?.draw(atLeast: requested) }) {
+        var draw: ReservationRecord.Draw?
+        if let index = reservationIndex(id) { draw = reservations[index]?.draw(atLeast: requested) }
+        switch draw {
         case .slot(let sizeClass)?:
             sizeClasses[sizeClass].reservedSlots -= 1
             statistics.reservedSlots -= 1

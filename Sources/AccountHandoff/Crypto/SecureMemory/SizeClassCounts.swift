@@ -24,7 +24,9 @@ struct SizeClassCounts: Sendable {
         }
         set {
             precondition(sizeClass >= 0 && sizeClass < Self.count, "no such size class")
-            withUnsafeMutableBytes(of: &storage) { $0.storeBytes(of: newValue, toByteOffset: sizeClass * MemoryLayout<Int>.stride, as: Int.self) }
+            withUnsafeMutableBytes(of: &storage) {
+                $0.storeBytes(of: newValue, toByteOffset: sizeClass * MemoryLayout<Int>.stride, as: Int.self)
+            }
         }
     }
 
