@@ -12,37 +12,18 @@ enum ChaCha20Poly1305 {
     /// Authentication tag length in bytes.
     static let tagByteCount = 16
 
-    /// Encrypts `plaintext` (read from guarded memory) and returns `prefix || ciphertext || tag`
-    /// in one array (a frame's header and body: `prefix` is empty unless given).
-    static func seal(key: SecretBytes, nonce: [UInt8], plaintext: SecretBytes, additionalData: [UInt8],
-                     prefixedWith prefix: [UInt8] = []) -> [UInt8] {
-        plaintext.withUnsafeBytes { message in
-            seal(key: key, nonce: nonce, plaintextBytes: message, additionalData: additionalData, prefixedWith: prefix)
-        }
-    }
-
-    /// Encrypts a plaintext that is not secret (an abort reason, a receipt status, the account
-    /// metadata of an offer, which the app holds as ordinary strings) straight from its bytes:
-    /// no guarded buffer is needed, so this cannot fail for want of one.
-    static func seal(key: SecretBytes, nonce: [UInt8], publicPlaintext: [UInt8], additionalData: [UInt8],
-                     prefixedWith prefix: [UInt8] = []) -> [UInt8] {
-        publicPlaintext.withUnsafeBytes { message in
-            seal(key: key, nonce: nonce, plaintextBytes: message, additionalData: additionalData, prefixedWith: prefix)
-        }
-    }
-
-    private static func seal(key: SecretBytes, nonce: [UInt8], plaintextBytes message: UnsafeRawBufferPointer,
-                             additionalData: [UInt8], prefixedWith prefix: [UInt8]) -> [UInt8] {
-        [UInt8](unsafeUninitializedCapacity: prefix.count + message.count + tagByteCount) { buffer, initialized in
-            let output = UnsafeMutableRawBufferPointer(buffer)
-            prefix.withUnsafeBytes { output.copyMemory(from: $0) }
-            nonce.withUnsafeBytes { nonce in
-                additionalData.withUnsafeBytes { additionalData in
-                    seal(key: key, nonce: nonce, plaintext: message, additionalData: additionalData,
-                         into: UnsafeMutableRawBufferPointer(rebasing: output[prefix.count...]))
+    /// Encrypts `plaintext` (read from guarded memory) and returns `ciphertext || tag`.
+    static func seal(key: SecretBytes, nonce: [UInt8], plaintext: SecretBytes, additionalData: [UInt8]) -> [UInt8] {
+        [UInt8](unsafeUninitializedCapacity: plaintext.count + tagByteCount) { buffer, initialized in
+            plaintext.withUnsafeBytes { message in
+                nonce.withUnsafeBytes { nonce in
+                    additionalData.withUnsafeBytes { additionalData in
+                        seal(key: key, nonce: nonce, plaintext: message, additionalData: additionalData,
+                             into: UnsafeMutableRawBufferPointer(buffer))
+                    }
                 }
             }
-            initialized = output.count
+            initialized = buffer.count
         }
     }
 
@@ -125,14 +106,6 @@ enum ChaCha20Poly1305 {
 
     /// Whether `ciphertext || tag` authenticates, checked without decrypting (libsodium's
     /// detached decryption with no message buffer only verifies the tag).
-    static func isAuthentic(key: SecretBytes, nonce: [UInt8], sealed: [UInt8], additionalData: [UInt8]) -> Bool {
-        nonce.withUnsafeBytes { nonce in
-            sealed.withUnsafeBytes { sealed in
-                additionalData.withUnsafeBytes { isAuthentic(key: key, nonce: nonce, sealed: sealed, additionalData: $0) }
-            }
-        }
-    }
-
     private static func isAuthentic(key: SecretBytes, nonce: UnsafeRawBufferPointer, sealed: UnsafeRawBufferPointer,
                                     additionalData: UnsafeRawBufferPointer) -> Bool {
         guard key.count == keyByteCount, nonce.count == nonceByteCount, sealed.count >= tagByteCount else { return false }

@@ -31,7 +31,9 @@ enum HKDF {
     /// - Throws: ``HandoffError/keyDerivationFailed`` when `length` exceeds 255 x 32 bytes;
     ///   ``HandoffError/secureMemoryUnavailable(_:)``.
     static func expand(pseudorandomKey: SecretBytes, info: [UInt8], length: Int) throws(HandoffError) -> SecretBytes {
-        try pseudorandomKey.withUnsafeBytes { (prk) throws(HandoffError) in try expand(pseudorandomKey: prk, info: info, length: length) }
+        try pseudorandomKey.withUnsafeBytes { (prk) throws(HandoffError) in
+            try expand(pseudorandomKey: prk, info: info, length: length)
+        }
     }
 
     /// ``expand(pseudorandomKey:info:length:)-(SecretBytes,_,_)`` with the PRK read from a

@@ -28,11 +28,6 @@ package enum SHA256 {
         /// The digest bytes in an array, for vectors and tests.
         package var bytes: [UInt8] { withUnsafeBytes { Array($0) } }
 
-        /// Whether `bytes` are this digest (not constant time: for public values).
-        func equals(_ bytes: [UInt8]) -> Bool {
-            withUnsafeBytes { $0.elementsEqual(bytes) }
-        }
-
         fileprivate mutating func withUnsafeMutableBytes<Result>(_ body: (UnsafeMutableRawBufferPointer) -> Result) -> Result {
             Swift.withUnsafeMutableBytes(of: &words, body)
         }

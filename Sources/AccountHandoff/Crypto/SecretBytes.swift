@@ -192,14 +192,7 @@ public final class SecretBytes: @unchecked Sendable {
     ///
     /// - Precondition: the secret has not been wiped.
     public func constantTimeEquals(_ bytes: [UInt8]) -> Bool {
-        bytes.withUnsafeBytes { constantTimeEquals($0) }
-    }
-
-    /// Constant-time equality with public bytes of the same length, from a buffer.
-    ///
-    /// - Precondition: the secret has not been wiped.
-    func constantTimeEquals(_ bytes: UnsafeRawBufferPointer) -> Bool {
-        withUnsafeBytes { mine in ConstantTime.equal(mine, bytes) }
+        withUnsafeBytes { mine in bytes.withUnsafeBytes { theirs in ConstantTime.equal(mine, theirs) } }
     }
 
     /// Copies the bytes into a plain array. Only for test vectors and verification tools.
