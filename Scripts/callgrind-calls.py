@@ -145,7 +145,7 @@ def main():
         "calls": {name: value for name, value in per_session.items() if value},
     }
     if as_json:
-        summary["sites"] = {group: {site: count / sessions for site, count in counter.most_common()}
+        summary["sites"] = {group: [{"site": site, "per_session": count / sessions} for site, count in counter.most_common()]
                             for group, counter in sites.items()}
         print(json.dumps(summary, indent=2, sort_keys=True))
         return
