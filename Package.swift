@@ -101,6 +101,11 @@ let package = Package(
         // Not a product: the bench's exact libsodium floor of a session and the reference
         // session it mirrors (`handoff bench`); the only code besides Crypto/ that calls libsodium.
         .target(name: "AccountHandoffBench", dependencies: ["AccountHandoff", "CSodium"]),
+        // Not a product: counts a thread's heap allocations for `handoff bench`. With glibc it
+        // defines the malloc family of the program that links it, forwarding to glibc's own.
+        .target(name: "CHeapCounter"),
+        // Not a product: runs the bench's reference session under a profiler (Scripts/allocations.sh).
+        .executableTarget(name: "session-probe", dependencies: ["AccountHandoff", "AccountHandoffBench"]),
         // Not a product: builds Vectors/ for the vector tests and the CLI's `vectors` command.
         .target(name: "AccountHandoffVectors", dependencies: ["AccountHandoff", "AccountHandoffTestSupport", "AccountHandoffTransport"]),
         .target(name: "AccountHandoffQR", dependencies: ["AccountHandoff", "CQREncode", "CZlib"]),
@@ -113,7 +118,8 @@ let package = Package(
         .target(name: "CPOSIXSpawn"),
         .executableTarget(
             name: "handoff",
-            dependencies: ["AccountHandoff", "AccountHandoffBench", "AccountHandoffQR", "AccountHandoffTransport", "AccountHandoffVectors",
+            dependencies: ["AccountHandoff", "AccountHandoffBench", "CHeapCounter", "AccountHandoffQR", "AccountHandoffTransport",
+                           "AccountHandoffVectors",
                            "AccountHandoffImport", "AccountHandoffReferenceStore", "AccountHandoffIMAPValidation",
                            "AccountHandoffDovecot", "AccountHandoffSecretService", "AccountHandoffLocalAuthentication", "AccountHandoffTestSupport"]
         ),

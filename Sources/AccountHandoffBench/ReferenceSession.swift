@@ -91,7 +91,8 @@ package struct ReferenceSession: Sendable {
         let accept = try receiver.handle(.codeConfirmed, now: now)
         try refusal(in: sender.handle(.frameReceived(frame(accept.actions, "accept", &wire, keep)), now: now).actions)
         // The password's buffer comes from the sender's reservation, as a driver's does (Spec 8.5).
-        let password = try Array(self.password.utf8).withUnsafeBytes { try sender.credential(copying: $0) }
+        var text = self.password
+        let password = try text.withUTF8 { try sender.credential(copying: UnsafeRawBufferPointer($0)) }
         let credential = try sender.handle(.credentialProvided(password), now: now)
         let delivered = try receiver.handle(.frameReceived(frame(credential.actions, "credential", &wire, keep)), now: now)
         try refusal(in: delivered.actions)

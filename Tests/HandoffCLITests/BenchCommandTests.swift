@@ -19,7 +19,7 @@ import Testing
     ]
     static let sessionKeys: Set<String> = [
         "us_per_session", "session_over_floor", "timed_pairs", "crypto", "crypto_equals_floor", "wire_bytes", "wire_frames",
-        "qr_text_characters", "guarded_allocations", "guarded_releases", "guarded_system_calls",
+        "qr_text_characters", "guarded_allocations", "guarded_releases", "guarded_system_calls", "heap_allocations",
     ]
     static let threadKeys: Set<String> = [
         "sessions_per_second_1_thread", "sessions_per_second_2_threads", "floor_sessions_per_second_1_thread",
@@ -73,6 +73,8 @@ import Testing
         #expect(session["wire_frames"] as? Int == 6)
         #expect(session["wire_bytes"] as? Int == 88 + 72 + 296 + 40 + 1064 + 41)
         #expect(session["qr_text_characters"] as? Int == 3 + 11 * 17 + 10)  // 81 bytes: 11 full groups and 4 bytes
+        // A session allocates on the heap: the two state machines at least, and the frames it sends.
+        #expect((session["heap_allocations"] as? Double).map { $0 >= 2 + 6 } == true, "\(session["heap_allocations"] ?? "absent")")
         try Self.expectSpreads(floor, ["us_per_session"])
         try Self.expectSpreads(session, ["us_per_session", "session_over_floor"])
         // Floor and session alternate run by run: one ratio per pair, 2 iterations x 2 repetitions.
@@ -129,7 +131,7 @@ import Testing
                     "starts/s", "completions/s", "memory maps (/proc/self/maps lines)", "locked memory (VmLck)",
                     "resident memory (VmRSS)", "QR payload -> text -> matrix (AccountHandoffQR)",
                     "QR raw libqrencode call, same segments", "QR text decode + validate", "frame decode, per frame",
-                    "bytes on the wire per session", "guarded allocations per session",
+                    "bytes on the wire per session", "heap allocations per session", "guarded allocations per session",
                     "guarded-memory system calls per session", "libsodium calls per session (the floor makes the same):"] {
             #expect(run.stdout.contains(row), "no row \(row)")
         }

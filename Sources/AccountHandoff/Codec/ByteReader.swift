@@ -1,14 +1,21 @@
 /// Reads big-endian integers and fixed-length byte strings from a buffer, failing with a
 /// typed error naming the field that did not fit. It never reads past the end.
 struct ByteReader {
-    private let bytes: [UInt8]
-    private var offset = 0
+    private let bytes: ArraySlice<UInt8>
+    /// The index of the next byte in `bytes`.
+    private var offset: Int
 
     /// Starts reading at the first byte of `bytes`.
-    init(_ bytes: [UInt8]) { self.bytes = bytes }
+    init(_ bytes: [UInt8]) { self.init(bytes[...]) }
+
+    /// Starts reading at the first byte of `bytes` (part of an array, not copied).
+    init(_ bytes: ArraySlice<UInt8>) {
+        self.bytes = bytes
+        offset = bytes.startIndex
+    }
 
     /// How many bytes are left.
-    var remaining: Int { bytes.count - offset }
+    var remaining: Int { bytes.endIndex - offset }
 
     /// Reads one byte.
     mutating func readUInt8(_ field: HandoffError.Field) throws(HandoffError) -> UInt8 {
@@ -36,9 +43,27 @@ struct ByteReader {
 
     /// Reads exactly `count` bytes.
     mutating func read(count: Int, _ field: HandoffError.Field) throws(HandoffError) -> [UInt8] {
+        Array(try readSlice(count: count, field))
+    }
+
+    /// Reads exactly `count` bytes, as part of the array read from (nothing is copied).
+    mutating func readSlice(count: Int, _ field: HandoffError.Field) throws(HandoffError) -> ArraySlice<UInt8> {
         guard count >= 0, count <= remaining else { throw .malformed(field) }
         defer { offset += count }
-        return Array(bytes[offset..<offset + count])
+        return bytes[offset..<offset + count]
+    }
+
+    /// Reads a transfer ID (16 bytes) without copying them into an array.
+    mutating func readTransferID(_ field: HandoffError.Field) throws(HandoffError) -> TransferID {
+        guard TransferID.byteCount <= remaining else { throw .malformed(field) }
+        defer { offset += TransferID.byteCount }
+        return bytes[offset...].withUnsafeBytes { TransferID(copying: $0) }
+    }
+
+    /// Passes over exactly `count` bytes.
+    mutating func skip(count: Int, _ field: HandoffError.Field) throws(HandoffError) {
+        guard count >= 0, count <= remaining else { throw .malformed(field) }
+        offset += count
     }
 
     /// Whether every byte left is zero (padding), without consuming them.

@@ -9,11 +9,13 @@ enum DecimalChunks {
     /// Bytes in a full group.
     static let groupByteCount = 7
 
-    /// Encodes `bytes` as decimal digits.
-    static func encode(_ bytes: [UInt8]) -> String {
-        let length = bytes.count / groupByteCount * 17 + digitsPerByteCount[bytes.count % groupByteCount]
+    /// Encodes `bytes` as decimal digits, after `prefix` (ASCII) when one is given.
+    static func encode(_ bytes: [UInt8], prefixedWith prefix: String = "") -> String {
+        let prefixLength = prefix.utf8.count
+        let length = prefixLength + bytes.count / groupByteCount * 17 + digitsPerByteCount[bytes.count % groupByteCount]
         return String(unsafeUninitializedCapacity: length) { text in
-            var written = 0
+            _ = text.initialize(from: prefix.utf8)
+            var written = prefixLength
             var index = 0
             while index < bytes.count {
                 let end = min(index + groupByteCount, bytes.count)
@@ -36,11 +38,12 @@ enum DecimalChunks {
     /// - Throws: `.malformed(.digits)` for a non-digit or a length no byte count produces;
     ///   `.nonCanonicalEncoding` for a group whose value does not fit its byte count.
     static func decode(_ text: Substring) throws(HandoffError) -> [UInt8] {
-        try decode(digits: Array(String(text).utf8)[...])
+        var text = String(text)
+        return try text.withUTF8 { digits in Result { () throws(HandoffError) in try decode(digits: digits[...]) } }.get()
     }
 
-    /// Decodes the ASCII digits produced by ``encode(_:)``, as ``decode(_:)`` does.
-    static func decode(digits: ArraySlice<UInt8>) throws(HandoffError) -> [UInt8] {
+    /// Decodes the ASCII digits produced by ``encode(_:prefixedWith:)``, as ``decode(_:)`` does.
+    static func decode(digits: Slice<UnsafeBufferPointer<UInt8>>) throws(HandoffError) -> [UInt8] {
         guard digits.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) else { throw .malformed(.digits) }
         let fullGroups = digits.count / 17
         guard let tailBytes = digitsPerByteCount.firstIndex(of: digits.count % 17), tailBytes < groupByteCount else {

@@ -5,50 +5,87 @@ package enum SHA256 {
     /// Digest length in bytes.
     package static let byteCount = 32
 
+    /// A digest held inline (32 bytes, no heap storage): what the protocol's transcript,
+    /// handshake and commitment hashes are kept as.
+    package struct Digest: Sendable {
+        private var words: (UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0)
+
+        fileprivate init() {}
+
+        /// The digest whose bytes are `bytes`; `nil` unless there are 32 of them.
+        init?(bytes: [UInt8]) {
+            guard bytes.count == SHA256.byteCount else { return nil }
+            withUnsafeMutableBytes { digest in bytes.withUnsafeBytes { digest.copyMemory(from: $0) } }
+        }
+
+        /// Calls `body` with the 32 digest bytes.
+        func withUnsafeBytes<Result, Failure: Error>(
+            _ body: (UnsafeRawBufferPointer) throws(Failure) -> Result
+        ) throws(Failure) -> Result {
+            try Swift.withUnsafeBytes(of: words) { (bytes) throws(Failure) -> Result in try body(bytes) }
+        }
+
+        /// The digest bytes in an array, for vectors and tests.
+        package var bytes: [UInt8] { withUnsafeBytes { Array($0) } }
+
+        fileprivate mutating func withUnsafeMutableBytes<Result>(_ body: (UnsafeMutableRawBufferPointer) -> Result) -> Result {
+            Swift.withUnsafeMutableBytes(of: &words, body)
+        }
+    }
+
     /// The digest of the concatenation of `parts`.
     static func hash(_ parts: [UInt8]...) -> [UInt8] {
         hash(parts: parts)
     }
 
-    /// The digest of `first | second`: every hash of the protocol (a label or transcript hash,
-    /// then the QR binary, a key or a frame), without collecting the parts in an array.
+    /// The digest of `first | second`, in an array.
     static func hash(_ first: [UInt8], _ second: [UInt8]) -> [UInt8] {
-        digest(ofByteCount: first.count + second.count) { state in
-            crypto_hash_sha256_update(&state, first, UInt64(first.count))
-            crypto_hash_sha256_update(&state, second, UInt64(second.count))
-        }
-    }
-
-    /// The digest of `label | bytes`, for bytes read straight from guarded memory; the hash
-    /// state is wiped afterwards.
-    static func hash(_ label: [UInt8], _ bytes: UnsafeRawBufferPointer) -> [UInt8] {
-        digest(ofByteCount: label.count + bytes.count, wipingState: true) { state in
-            crypto_hash_sha256_update(&state, label, UInt64(label.count))
-            if let base = bytes.baseAddress, bytes.count > 0 {
-                crypto_hash_sha256_update(&state, base.assumingMemoryBound(to: UInt8.self), UInt64(bytes.count))
-            }
-        }
+        digest(first, second).bytes
     }
 
     /// The digest of the concatenation of `parts`.
     static func hash(parts: [[UInt8]]) -> [UInt8] {
         digest(ofByteCount: parts.reduce(0) { $0 + $1.count }) { state in
             for part in parts { crypto_hash_sha256_update(&state, part, UInt64(part.count)) }
+        }.bytes
+    }
+
+    /// The digest of `first | second`: every hash of the protocol is of two parts (a label or
+    /// a transcript hash, then the QR binary, a key, a nonce or a frame). With `wipingState`
+    /// the hash state is wiped afterwards (for a part read straight from guarded memory).
+    static func digest(_ first: UnsafeRawBufferPointer, _ second: UnsafeRawBufferPointer,
+                       wipingState: Bool = false) -> Digest {
+        digest(ofByteCount: first.count + second.count, wipingState: wipingState) { state in
+            update(&state, first)
+            update(&state, second)
         }
+    }
+
+    /// The digest of `first | second`.
+    static func digest(_ first: [UInt8], _ second: [UInt8]) -> Digest {
+        first.withUnsafeBytes { first in second.withUnsafeBytes { digest(first, $0) } }
+    }
+
+    /// The digest of `first | second`, chaining a hash.
+    static func digest(_ first: Digest, _ second: [UInt8]) -> Digest {
+        first.withUnsafeBytes { first in second.withUnsafeBytes { digest(first, $0) } }
+    }
+
+    private static func update(_ state: inout crypto_hash_sha256_state, _ bytes: UnsafeRawBufferPointer) {
+        guard let base = bytes.baseAddress, bytes.count > 0 else { return }
+        crypto_hash_sha256_update(&state, base.assumingMemoryBound(to: UInt8.self), UInt64(bytes.count))
     }
 
     /// Runs `absorb` (`byteCount` bytes in all) between init and final.
     private static func digest(ofByteCount byteCount: Int, wipingState: Bool = false,
-                               _ absorb: (inout crypto_hash_sha256_state) -> Void) -> [UInt8] {
+                               _ absorb: (inout crypto_hash_sha256_state) -> Void) -> Digest {
         Sodium.ensureInitialised()
         var state = crypto_hash_sha256_state()
         defer { if wipingState { sodium_memzero(&state, MemoryLayout<crypto_hash_sha256_state>.size) } }
         crypto_hash_sha256_init(&state)
         absorb(&state)
-        let digest = [UInt8](unsafeUninitializedCapacity: Self.byteCount) { buffer, initialized in
-            crypto_hash_sha256_final(&state, buffer.baseAddress!)
-            initialized = Self.byteCount
-        }
+        var digest = Digest()
+        digest.withUnsafeMutableBytes { _ = crypto_hash_sha256_final(&state, $0.baseAddress!.assumingMemoryBound(to: UInt8.self)) }
         CryptoMeter.record { $0.sha256Hashes += 1; $0.sha256Bytes += byteCount }
         return digest
     }

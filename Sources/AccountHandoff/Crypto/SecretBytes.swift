@@ -84,6 +84,24 @@ public final class SecretBytes: @unchecked Sendable {
         GuardedAllocator.release(allocation)  // wipes before releasing
     }
 
+    /// Calls `body` with `count` zero bytes of guarded memory that live only for the call: a
+    /// secret that one computation makes and uses up (a shared secret, a PRK, a tag, the code
+    /// material). The bytes come from the pool as a ``SecretBytes``' would (drawn from the bound
+    /// reservation) and are wiped and released when `body` returns or throws, with no object
+    /// made for them.
+    ///
+    /// - Throws: ``HandoffError/secureMemoryUnavailable(_:)``, or what `body` throws.
+    static func withTemporary<Result>(
+        byteCount count: Int, _ body: (UnsafeMutableRawBufferPointer) throws(HandoffError) -> Result
+    ) throws(HandoffError) -> Result {
+        Sodium.ensureInitialised()
+        precondition(count >= 0, "negative secret size")
+        let allocation: GuardedAllocation
+        do { allocation = try GuardedAllocator.allocate(max(count, 1)) } catch { throw .secureMemoryUnavailable(error) }
+        defer { GuardedAllocator.release(allocation) }  // wipes before releasing
+        return try body(UnsafeMutableRawBufferPointer(start: allocation.pointer, count: count))
+    }
+
     /// Calls `body` with read access to the secret bytes. Do not let the pointer escape.
     ///
     /// - Precondition: the secret has not been wiped; reading a wiped secret traps.

@@ -16,7 +16,7 @@ public struct X25519PublicKey: Hashable, Sendable {
 }
 
 /// An ephemeral X25519 key pair whose private half lives in guarded memory.
-final class X25519KeyPair {
+struct X25519KeyPair {
     /// The private scalar (32 bytes, clamped by libsodium when used).
     let privateKey: SecretBytes
     /// The matching public key.
@@ -69,28 +69,43 @@ enum X25519 {
     ///   every small-order peer key produces (RFC 7748 section 6.1); such a value is never a key.
     ///   ``HandoffError/secureMemoryUnavailable(_:)``.
     static func sharedSecret(privateKey: SecretBytes, peer: X25519PublicKey) throws(HandoffError) -> SecretBytes {
-        Sodium.ensureInitialised()
         let shared = try SecretBytes(zeroedCount: X25519PublicKey.byteCount)
-        let status = shared.withUnsafeMutableBytes { output in
-            privateKey.withUnsafeBytes { scalar in
-                #if HANDOFF_FUZZ_X25519_CACHE
-                FuzzX25519Cache.compute(into: output, scalar: scalar, point: peer.bytes) {
-                    crypto_scalarmult($0, scalar.baseAddress!.assumingMemoryBound(to: UInt8.self), peer.bytes)
-                }
-                #else
-                crypto_scalarmult(
-                    output.baseAddress!.assumingMemoryBound(to: UInt8.self),
-                    scalar.baseAddress!.assumingMemoryBound(to: UInt8.self),
-                    peer.bytes)
-                #endif
+        do {
+            try shared.withUnsafeMutableBytes { (output) throws(HandoffError) in
+                try sharedSecret(privateKey: privateKey, peer: peer, into: output)
             }
+        } catch {
+            shared.wipe()
+            throw error
+        }
+        return shared
+    }
+
+    /// Writes the shared secret `X25519(privateKey, peer)` into `output` (32 bytes of guarded
+    /// memory); on failure `output` is left all zero.
+    ///
+    /// - Throws: ``HandoffError/lowOrderPublicKey``, as ``sharedSecret(privateKey:peer:)``.
+    static func sharedSecret(privateKey: SecretBytes, peer: X25519PublicKey,
+                             into output: UnsafeMutableRawBufferPointer) throws(HandoffError) {
+        precondition(output.count == X25519PublicKey.byteCount, "X25519 output size")
+        Sodium.ensureInitialised()
+        let status = privateKey.withUnsafeBytes { scalar in
+            #if HANDOFF_FUZZ_X25519_CACHE
+            FuzzX25519Cache.compute(into: output, scalar: scalar, point: peer.bytes) {
+                crypto_scalarmult($0, scalar.baseAddress!.assumingMemoryBound(to: UInt8.self), peer.bytes)
+            }
+            #else
+            crypto_scalarmult(
+                output.baseAddress!.assumingMemoryBound(to: UInt8.self),
+                scalar.baseAddress!.assumingMemoryBound(to: UInt8.self),
+                peer.bytes)
+            #endif
         }
         CryptoMeter.record { $0.scalarMult += 1 }
         // libsodium returns -1 exactly when the output is all zeros; check both to be explicit.
-        guard status == 0, !shared.isAllZero else {
-            shared.wipe()
+        guard status == 0, !ConstantTime.isZero(UnsafeRawBufferPointer(output)) else {
+            sodium_memzero(output.baseAddress!, output.count)
             throw .lowOrderPublicKey
         }
-        return shared
     }
 }

@@ -14,45 +14,50 @@ public struct Frame: Hashable, Sendable {
     public let transferID: TransferID
     /// Per-direction sequence number, starting at 0; also the AEAD nonce.
     public let sequence: UInt32
+    /// The full wire bytes: the header, then the body. A decoded frame keeps the very array
+    /// it was decoded from (the strict decoder accepts only bytes that re-encode to themselves).
+    public let bytes: [UInt8]
+
     /// The body: hello fields, or AEAD ciphertext with tag.
-    public let body: [UInt8]
+    public var body: [UInt8] { Array(bodyBytes) }
+
+    /// The body, without copying it out of ``bytes``.
+    var bodyBytes: ArraySlice<UInt8> { bytes[Self.headerByteCount...] }
 
     /// Builds a frame; the body must fit the type's length rules.
     init(type: MessageType, transferID: TransferID, sequence: UInt32, body: [UInt8]) {
+        self.init(type: type, transferID: transferID, sequence: sequence, bytes: Self.wire(
+            type: type, transferID: transferID, sequence: sequence, bodyLength: body.count) { _, out in
+            body.withUnsafeBytes { out.copyMemory(from: $0) }
+        })
+    }
+
+    private init(type: MessageType, transferID: TransferID, sequence: UInt32, bytes: [UInt8]) {
         self.type = type
         self.transferID = transferID
         self.sequence = sequence
-        self.body = body
+        self.bytes = bytes
     }
 
     /// The header bytes, which are also the start of every AEAD additional data.
-    public var header: [UInt8] {
-        Self.header(type: type, transferID: transferID, sequence: sequence, bodyLength: body.count)
-    }
+    public var header: [UInt8] { Array(bytes[..<Self.headerByteCount]) }
 
-    /// The full wire bytes.
-    public var bytes: [UInt8] {
-        var writer = ByteWriter(capacity: Self.headerByteCount + body.count)
-        Self.writeHeader(&writer, type: type, transferID: transferID, sequence: sequence, bodyLength: body.count)
-        writer.write(body)
-        return writer.bytes
-    }
-
-    /// The header of a frame with these fields and a body of `bodyLength` bytes, for a frame
-    /// whose body is not made yet (an AEAD body is sealed with its header as part of the AD).
-    static func header(type: MessageType, transferID: TransferID, sequence: UInt32, bodyLength: Int) -> [UInt8] {
-        var writer = ByteWriter(capacity: headerByteCount)
-        writeHeader(&writer, type: type, transferID: transferID, sequence: sequence, bodyLength: bodyLength)
-        return writer.bytes
-    }
-
-    private static func writeHeader(_ writer: inout ByteWriter, type: MessageType, transferID: TransferID,
-                                    sequence: UInt32, bodyLength: Int) {
-        writer.write(SessionPayload.currentVersion)
-        writer.write(type.rawValue)
-        writer.write(transferID.bytes)
-        writer.write(sequence)
-        writer.write(UInt16(bodyLength))
+    /// The wire bytes of a frame with these fields and a body of `bodyLength` bytes, in one
+    /// array: the header is written first, then `writeBody` fills the body given the header
+    /// (an AEAD body is sealed with its header as part of the AD).
+    static func wire(type: MessageType, transferID: TransferID, sequence: UInt32, bodyLength: Int,
+                     writeBody: (_ header: UnsafeRawBufferPointer, _ body: UnsafeMutableRawBufferPointer) -> Void) -> [UInt8] {
+        [UInt8](unsafeUninitializedCapacity: headerByteCount + bodyLength) { buffer, initialized in
+            let all = UnsafeMutableRawBufferPointer(buffer)
+            var writer = BufferWriter(UnsafeMutableRawBufferPointer(rebasing: all[..<headerByteCount]))
+            writer.write(SessionPayload.currentVersion)
+            writer.write(type.rawValue)
+            transferID.withUnsafeBytes { writer.write($0) }
+            writer.write(sequence)
+            writer.write(UInt16(bodyLength))
+            writeBody(writer.written, UnsafeMutableRawBufferPointer(rebasing: all[headerByteCount...]))
+            initialized = all.count
+        }
     }
 
     /// Strictly decodes one frame.
@@ -68,14 +73,14 @@ public struct Frame: Hashable, Sendable {
         guard version == SessionPayload.currentVersion else { throw .unsupportedVersion(version) }
         let rawType = try reader.readUInt8(.frameHeader)
         guard let type = MessageType(rawValue: rawType) else { throw .unknownMessageType(rawType) }
-        let transferID = TransferID(bytes: try reader.read(count: TransferID.byteCount, .frameHeader))!
+        let transferID = try reader.readTransferID(.frameHeader)
         let sequence = try reader.readUInt32(.frameHeader)
         let bodyLength = Int(try reader.readUInt16(.frameHeader))
         guard bodyLength <= reader.remaining else { throw .malformed(.frameLength) }
-        let body = try reader.read(count: bodyLength, .body)
+        try reader.skip(count: bodyLength, .body)
         try reader.expectEnd()
         guard Self.isValidBodyLength(bodyLength, for: type) else { throw .malformed(.body) }
-        self.init(type: type, transferID: transferID, sequence: sequence, body: body)
+        self.init(type: type, transferID: transferID, sequence: sequence, bytes: bytes)
     }
 
     /// Whether `length` is a legal body length for `type` (Spec 3.2).

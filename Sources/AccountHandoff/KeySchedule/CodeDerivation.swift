@@ -8,12 +8,15 @@ extension ShortCode {
     ///
     /// - Throws: ``HandoffError/keyDerivationFailed`` when all 16 candidates are rejected;
     ///   ``HandoffError/secureMemoryUnavailable(_:)``.
-    static func derive(codeKey: SecretBytes, nonce: SecretBytes, handshakeTranscript: [UInt8]) throws(HandoffError) -> ShortCode {
-        let prk = try HKDF.extract(salt: handshakeTranscript, inputKeyMaterial: [codeKey, nonce])
-        defer { prk.wipe() }
-        let material = try HKDF.expand(pseudorandomKey: prk, info: materialLabel, length: materialByteCount)
-        defer { material.wipe() }
-        guard let code = material.withUnsafeBytes({ ShortCode(material: $0) }) else { throw .keyDerivationFailed }
-        return code
+    static func derive(codeKey: SecretBytes, nonce: SecretBytes, handshakeTranscript: SHA256.Digest) throws(HandoffError) -> ShortCode {
+        // `codePRK` and the material live only in temporary guarded buffers.
+        try SecretBytes.withTemporary(byteCount: HMACSHA256.byteCount) { (prk) throws(HandoffError) in
+            codeKey.withUnsafeBytes { key in nonce.withUnsafeBytes { HKDF.extract(salt: handshakeTranscript, key, $0, into: prk) } }
+            return try SecretBytes.withTemporary(byteCount: materialByteCount) { (material) throws(HandoffError) in
+                try HKDF.expand(pseudorandomKey: UnsafeRawBufferPointer(prk), info: materialLabel, into: material)
+                guard let code = ShortCode(material: UnsafeRawBufferPointer(material)) else { throw .keyDerivationFailed }
+                return code
+            }
+        }
     }
 }

@@ -12,11 +12,16 @@ package enum Commitment {
 
     /// The commitment of `nonce`.
     static func commit(to nonce: SecretBytes) -> [UInt8] {
-        nonce.withUnsafeBytes { SHA256.hash(label, $0) }
+        digest(of: nonce).bytes
     }
 
     /// Whether `nonce` opens `commitment`, compared in constant time.
     static func opens(_ commitment: [UInt8], with nonce: SecretBytes) -> Bool {
-        ConstantTime.equal(commit(to: nonce), commitment)
+        digest(of: nonce).withUnsafeBytes { digest in commitment.withUnsafeBytes { ConstantTime.equal(digest, $0) } }
+    }
+
+    /// `SHA-256("AH3 commitment" | nonce)`, the nonce read straight from guarded memory.
+    private static func digest(of nonce: SecretBytes) -> SHA256.Digest {
+        nonce.withUnsafeBytes { nonce in label.withUnsafeBytes { SHA256.digest($0, nonce, wipingState: true) } }
     }
 }

@@ -18,12 +18,10 @@ enum FuzzSessionKeysCache {
     private static let storage = Storage()
 
     /// The keys for these inputs (new guarded buffers), from the cache or from `derive`.
-    static func keys(sharedSecret: SecretBytes, commitment: SecretBytes, handshakeHash: [UInt8],
+    static func keys(sharedSecret: UnsafeRawBufferPointer, commitment: SecretBytes, handshakeHash: SHA256.Digest,
                      derive: () throws(HandoffError) -> [SecretBytes]) throws(HandoffError) -> [SecretBytes] {
-        let key = sharedSecret.withUnsafeBytes { shared in
-            commitment.withUnsafeBytes { committed in
-                handshakeHash.withUnsafeBytes { FuzzCacheKey(shared, committed, $0) }
-            }
+        let key = commitment.withUnsafeBytes { committed in
+            handshakeHash.withUnsafeBytes { FuzzCacheKey(sharedSecret, committed, $0) }
         }
         if let hit = storage.lock.withLock({ storage.results[key] }) {
             let length = SessionKeys.keyByteCount

@@ -53,19 +53,35 @@ public struct ShortCode: Hashable, Sendable, CustomStringConvertible {
     /// removed, exactly six ASCII digits remain. Anything else is refused before any
     /// comparison, so it never counts as a try.
     public static func isEntry(_ typed: String) -> Bool {
-        let entered = typed.utf8.filter { $0 != 0x20 }
-        return entered.count == digitCount && entered.allSatisfy { (0x30...0x39).contains($0) }
+        var entered = 0
+        for byte in typed.utf8 where byte != 0x20 {
+            guard (0x30...0x39).contains(byte) else { return false }
+            entered += 1
+        }
+        return entered == digitCount
     }
 
     /// Compares a code a person typed with this code in constant time (Spec 4.4).
     /// Spaces are ignored; anything other than exactly six digits does not match.
     public func matches(typed: String) -> Bool {
-        let entered = Array(typed.utf8.filter { $0 != 0x20 })
-        let expected = Array(digits.utf8)
-        // Compare a fixed-length buffer so timing does not reveal where or whether lengths differ.
-        var candidate = [UInt8](repeating: 0, count: expected.count)
-        for (index, byte) in entered.prefix(expected.count).enumerated() { candidate[index] = byte }
-        let sameContent = ConstantTime.equal(candidate, expected)
-        return sameContent && entered.count == expected.count
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 2 * Self.digitCount) { buffer in
+            let candidate = UnsafeMutableBufferPointer(rebasing: buffer[..<Self.digitCount])
+            let expected = UnsafeMutableBufferPointer(rebasing: buffer[Self.digitCount...])
+            // The six digits with leading zeros, as ``digits`` spells them.
+            var rest = value
+            for index in expected.indices.reversed() {
+                expected[index] = 0x30 + UInt8(rest % 10)
+                rest /= 10
+            }
+            // Compare a fixed-length buffer so timing does not reveal where or whether lengths differ.
+            candidate.initialize(repeating: 0)
+            var entered = 0
+            for byte in typed.utf8 where byte != 0x20 {
+                if entered < candidate.count { candidate[entered] = byte }
+                entered += 1
+            }
+            let sameContent = ConstantTime.equal(UnsafeRawBufferPointer(candidate), UnsafeRawBufferPointer(expected))
+            return sameContent && entered == Self.digitCount
+        }
     }
 }

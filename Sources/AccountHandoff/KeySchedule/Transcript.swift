@@ -7,21 +7,24 @@ package struct Transcript {
     /// Domain label of the first hash.
     package static let label = Array("AH3 transcript".utf8)
 
-    /// The current transcript hash.
-    private(set) var hash: [UInt8]
+    /// The current transcript hash, held inline.
+    private(set) var digest: SHA256.Digest
+
+    /// The current transcript hash, in an array (for vectors and tests).
+    var hash: [UInt8] { digest.bytes }
 
     /// Starts from the exact QR binary bytes.
     init(payload: SessionPayload) {
-        hash = SHA256.hash(Self.label, payload.binary)
+        digest = SHA256.digest(Self.label, payload.binary)
     }
 
     /// The handshake hash that binds the receiver's key; only valid before the hello is absorbed.
-    func handshakeHash(receiverPublicKey: X25519PublicKey) -> [UInt8] {
-        SHA256.hash(hash, receiverPublicKey.bytes)
+    func handshakeHash(receiverPublicKey: X25519PublicKey) -> SHA256.Digest {
+        SHA256.digest(digest, receiverPublicKey.bytes)
     }
 
     /// Chains one frame into the transcript.
     mutating func absorb(frame bytes: [UInt8]) {
-        hash = SHA256.hash(hash, bytes)
+        digest = SHA256.digest(digest, bytes)
     }
 }

@@ -7,17 +7,30 @@ enum AccountMetadataCodec {
     /// `u16 recordLength | record | zero padding`, where the record is
     /// `linkID(16) | str(displayName) | str(email) | str(username) | str(host) | port(2) | security(1)`
     /// and `str(x)` is `u16 length | UTF-8 bytes`.
+    ///
+    /// The record and its padding are written straight into the one array returned.
     static func encode(_ account: AccountMetadata) -> [UInt8] {
-        var record = ByteWriter()
-        record.write(account.linkID.bytes)
-        for text in [account.displayName, account.emailAddress, account.username, account.imapHost] {
-            let utf8 = Array(text.utf8)
-            record.write(UInt16(utf8.count))
-            record.write(utf8)
+        let strings = (account.displayName.utf8, account.emailAddress.utf8, account.username.utf8, account.imapHost.utf8)
+        let stringBytes = 2 * 4 + strings.0.count + strings.1.count + strings.2.count + strings.3.count
+        let recordLength = AccountLinkID.byteCount + stringBytes + 2 + 1
+        let total = Padding.paddedByteCount(for: recordLength, blockByteCount: blockByteCount)
+        return [UInt8](unsafeUninitializedCapacity: total) { buffer, initialized in
+            var writer = BufferWriter(UnsafeMutableRawBufferPointer(buffer))
+            writer.write(UInt16(recordLength))
+            writer.write(account.linkID.bytes)
+            func write(_ text: String.UTF8View) {
+                writer.write(UInt16(text.count))
+                writer.write(text)
+            }
+            write(strings.0)
+            write(strings.1)
+            write(strings.2)
+            write(strings.3)
+            writer.write(account.imapPort)
+            writer.write(account.imapSecurity.rawValue)
+            writer.writeZeros(total - writer.count)
+            initialized = writer.count
         }
-        record.write(account.imapPort)
-        record.write(account.imapSecurity.rawValue)
-        return Padding.pad(record.bytes, blockByteCount: blockByteCount)
     }
 
     /// Strictly decodes an offer plaintext (Spec 3.4 steps 1-3); every field is re-validated as in
@@ -40,7 +53,7 @@ enum AccountMetadataCodec {
 
     private static func readString(_ reader: inout ByteReader, _ field: HandoffError.Field) throws(HandoffError) -> String {
         let length = Int(try reader.readUInt16(field))
-        let raw = try reader.read(count: length, field)
+        let raw = try reader.readSlice(count: length, field)
         // Strict UTF-8: the bytes must decode and re-encode to themselves.
         guard let text = String(validatingUTF8Bytes: raw) else { throw .malformed(field) }
         return text
@@ -49,7 +62,7 @@ enum AccountMetadataCodec {
 
 extension String {
     /// Decodes `bytes` as UTF-8 only if they are valid and re-encode to exactly the same bytes.
-    init?(validatingUTF8Bytes bytes: [UInt8]) {
+    init?<Bytes: Collection<UInt8>>(validatingUTF8Bytes bytes: Bytes) {
         // Decoding replaces each ill-formed sequence (overlong forms, surrogates, beyond
         // U+10FFFF, truncated) with U+FFFD, so the text re-encodes to exactly these bytes only
         // when they were valid UTF-8.
@@ -78,12 +91,13 @@ enum Padding {
         return writer.bytes
     }
 
-    /// Removes padding, checking the length prefix, the block multiple and that padding is zero.
-    static func unpad(_ padded: [UInt8], blockByteCount: Int) throws(HandoffError) -> [UInt8] {
+    /// Removes padding, checking the length prefix, the block multiple and that padding is zero;
+    /// the content is returned as part of `padded`, not copied.
+    static func unpad(_ padded: [UInt8], blockByteCount: Int) throws(HandoffError) -> ArraySlice<UInt8> {
         var reader = ByteReader(padded)
         let length = Int(try reader.readUInt16(.padding))
         guard padded.count == paddedByteCount(for: length, blockByteCount: blockByteCount) else { throw .malformed(.padding) }
-        let content = try reader.read(count: length, .padding)
+        let content = try reader.readSlice(count: length, .padding)
         guard reader.restIsAllZero else { throw .malformed(.padding) }
         return content
     }

@@ -36,38 +36,53 @@ enum AccountText {
 
     /// Checks T1-T7 for `value` as `kind`. Every rule gives the same error, so their order
     /// within one field does not matter; the fields are checked in the order of Spec 3.4.
+    /// The code points are walked in place, never collected, so a check allocates nothing.
     ///
     /// - Throws: `.malformed(kind.field)` naming the field at the first broken rule.
     static func validate(_ value: String, as kind: Kind) throws(HandoffError) {
         guard kind.byteLengths.contains(value.utf8.count) else { throw .malformed(kind.field) }
-        let scalars = Array(value.unicodeScalars)
-        let properties = scalars.map(AccountTextProperties.of)
-        guard !properties.contains(where: { $0.contains(.refused) }) else { throw .malformed(kind.field) }
-        for index in scalars.indices where properties[index].contains(.joiner) {
-            guard joinerIsInContext(scalars, properties, at: index) else { throw .malformed(kind.field) }
-        }
+        let scalars = value.unicodeScalars
+        guard codePointsAreValid(scalars, kind: kind) else { throw .malformed(kind.field) }
         guard spacesAreValid(scalars, kind: kind) else { throw .malformed(kind.field) }
-        guard longestMarkRun(properties) <= maximumMarkRun else { throw .malformed(kind.field) }
-        if kind == .displayName, displayUnits(properties) > maximumDisplayUnits { throw .malformed(kind.field) }
         if kind == .imapHost, !isLetterDigitHyphenHostName(value) { throw .malformed(kind.field) }
+    }
+
+    /// T2 (no refused code point), T3 (joiners in context), T5 (mark runs) and T6 (display
+    /// units of a display name), in one pass.
+    static func codePointsAreValid(_ scalars: String.UnicodeScalarView, kind: Kind) -> Bool {
+        var previous = AccountTextProperties()  // of the code point before; none at the start
+        var markRun = 0
+        var displayUnits = 0
+        for index in scalars.indices {
+            let properties = AccountTextProperties.of(scalars[index])
+            guard !properties.contains(.refused) else { return false }
+            if properties.contains(.joiner), !joinerIsInContext(scalars, at: index, after: previous) { return false }
+            markRun = properties.contains(.mark) ? markRun + 1 : 0
+            guard markRun <= maximumMarkRun else { return false }
+            // Display units are the code points other than marks and joiners (T6).
+            if properties.isDisjoint(with: [.mark, .joiner]) { displayUnits += 1 }
+            previous = properties
+        }
+        return kind != .displayName || displayUnits <= maximumDisplayUnits
     }
 
     // MARK: T3: joiners in their CONTEXTJ contexts (RFC 5892 A.1, A.2)
 
     /// U+200D only right after a virama; U+200C right after a virama, or between a left- or
     /// dual-joining and a right- or dual-joining code point with only transparent ones between.
-    static func joinerIsInContext(_ scalars: [Unicode.Scalar], _ properties: [AccountTextProperties],
-                                  at index: Int) -> Bool {
-        if index > 0, properties[index - 1].contains(.virama) { return true }
+    /// `previous` holds the properties of the code point before `index` (none at the start).
+    static func joinerIsInContext(_ scalars: String.UnicodeScalarView, at index: String.Index,
+                                  after previous: AccountTextProperties) -> Bool {
+        if previous.contains(.virama) { return true }
         guard scalars[index].value == 0x200C else { return false }
         let before = scalars[..<index].last { JoiningType.of($0) != .transparent }.map(JoiningType.of)
-        let after = scalars[(index + 1)...].first { JoiningType.of($0) != .transparent }.map(JoiningType.of)
+        let after = scalars[scalars.index(after: index)...].first { JoiningType.of($0) != .transparent }.map(JoiningType.of)
         return (before == .left || before == .dual) && (after == .right || after == .dual)
     }
 
-    // MARK: T4-T7
+    // MARK: T4, T7
 
-    static func spacesAreValid(_ scalars: [Unicode.Scalar], kind: Kind) -> Bool {
+    static func spacesAreValid(_ scalars: String.UnicodeScalarView, kind: Kind) -> Bool {
         switch kind {
         case .emailAddress, .imapHost:
             return !scalars.contains(" ")
@@ -77,29 +92,24 @@ enum AccountText {
         }
     }
 
-    static func longestMarkRun(_ properties: [AccountTextProperties]) -> Int {
-        var longest = 0
-        var current = 0
-        for property in properties {
-            current = property.contains(.mark) ? current + 1 : 0
-            longest = max(longest, current)
-        }
-        return longest
-    }
-
-    /// Code points other than marks and joiners (T6).
-    static func displayUnits(_ properties: [AccountTextProperties]) -> Int {
-        properties.count { $0.isDisjoint(with: [.mark, .joiner]) }
-    }
-
+    /// Dot-separated labels of 1 to 63 letters, digits and hyphens, none starting or ending
+    /// with a hyphen (T7), checked byte by byte.
     static func isLetterDigitHyphenHostName(_ host: String) -> Bool {
-        let labels = host.split(separator: ".", omittingEmptySubsequences: false)
-        return labels.allSatisfy { label in
-            let bytes = Array(label.utf8)
-            guard (1...63).contains(bytes.count), bytes.first != 0x2D, bytes.last != 0x2D else { return false }
-            return bytes.allSatisfy { byte in
-                (0x30...0x39).contains(byte) || (0x41...0x5A).contains(byte) || (0x61...0x7A).contains(byte) || byte == 0x2D
+        let dot: UInt8 = 0x2E, hyphen: UInt8 = 0x2D
+        var labelLength = 0
+        var previous = dot
+        for byte in host.utf8 {
+            if byte == dot {
+                guard labelLength > 0, previous != hyphen else { return false }
+                labelLength = 0
+            } else {
+                let isLetterOrDigit = (0x30...0x39).contains(byte) || (0x41...0x5A).contains(byte) || (0x61...0x7A).contains(byte)
+                guard isLetterOrDigit || (byte == hyphen && labelLength > 0) else { return false }
+                labelLength += 1
+                guard labelLength <= 63 else { return false }
             }
+            previous = byte
         }
+        return labelLength > 0 && previous != hyphen
     }
 }

@@ -44,26 +44,33 @@ public struct SessionPayload: Hashable, Sendable {
     init(intent: TransferIntent, expiry: UInt32, commitment: [UInt8], senderPublicKey: X25519PublicKey,
          rendezvous: RendezvousToken) {
         precondition(commitment.count == Self.commitmentByteCount, "commitment size")
-        self.version = Self.currentVersion
-        self.intent = intent
-        self.expiry = expiry
-        self.commitment = commitment
-        self.senderPublicKey = senderPublicKey
-        self.rendezvous = rendezvous
         var writer = ByteWriter(capacity: Self.fixedByteCount + rendezvous.bytes.count)
-        writer.write(version)
+        writer.write(Self.currentVersion)
         writer.write(intent.rawValue)
         writer.write(expiry)
         writer.write(commitment)
         writer.write(senderPublicKey.bytes)
         writer.write(UInt8(rendezvous.bytes.count))
         writer.write(rendezvous.bytes)
-        self.binary = writer.bytes
-        self.transferID = TransferID(qrBinary: writer.bytes)
+        self.init(intent: intent, expiry: expiry, commitment: commitment, senderPublicKey: senderPublicKey,
+                  rendezvous: rendezvous, binary: writer.bytes)
+    }
+
+    /// The fields and their binary form, which must encode exactly these fields.
+    private init(intent: TransferIntent, expiry: UInt32, commitment: [UInt8], senderPublicKey: X25519PublicKey,
+                 rendezvous: RendezvousToken, binary: [UInt8]) {
+        self.version = Self.currentVersion
+        self.intent = intent
+        self.expiry = expiry
+        self.commitment = commitment
+        self.senderPublicKey = senderPublicKey
+        self.rendezvous = rendezvous
+        self.binary = binary
+        self.transferID = TransferID(qrBinary: binary)
     }
 
     /// The QR text (Spec 2.3): `AH:` followed by the binary form in decimal groups.
-    public var text: String { Self.textPrefix + DecimalChunks.encode(binary) }
+    public var text: String { DecimalChunks.encode(binary, prefixedWith: Self.textPrefix) }
 
     /// Decodes and strictly validates a QR text (Spec 2.4). Does not check the expiry against a
     /// clock; ``HandoffReceiver`` does that when the session starts.
@@ -74,9 +81,12 @@ public struct SessionPayload: Hashable, Sendable {
     ///   ``HandoffError/rendezvousTooLong(_:)``.
     public init(text: String) throws(HandoffError) {
         guard text.utf8.count <= Self.maximumTextLength else { throw .malformed(.length) }
-        let utf8 = Array(text.utf8)
-        guard utf8.starts(with: Self.textPrefix.utf8) else { throw .badMagic }
-        try self.init(binary: DecimalChunks.decode(digits: utf8[Self.textPrefix.utf8.count...]))
+        var text = text
+        let binary = text.withUTF8 { utf8 -> Result<[UInt8], HandoffError> in
+            guard utf8.starts(with: Self.textPrefix.utf8) else { return .failure(.badMagic) }
+            return Result { () throws(HandoffError) in try DecimalChunks.decode(digits: utf8[Self.textPrefix.utf8.count...]) }
+        }
+        try self.init(binary: binary.get())
     }
 
     /// Decodes and strictly validates the binary form (Spec 2.4, B1-B12).
@@ -96,7 +106,9 @@ public struct SessionPayload: Hashable, Sendable {
         guard rendezvousLength <= RendezvousToken.maximumByteCount else { throw .rendezvousTooLong(rendezvousLength) }
         let rendezvous = try RendezvousToken(bytes: reader.read(count: rendezvousLength, .rendezvous))
         try reader.expectEnd()
-        self.init(intent: intent, expiry: expiry, commitment: commitment, senderPublicKey: publicKey, rendezvous: rendezvous)
+        // The strict decoder accepts only the bytes these fields encode to: they are the binary form.
+        self.init(intent: intent, expiry: expiry, commitment: commitment, senderPublicKey: publicKey, rendezvous: rendezvous,
+                  binary: binary)
     }
 }
 

@@ -10,15 +10,22 @@ enum HelloHandshake {
         let handshakeHash = initial.handshakeHash(receiverPublicKey: keyPair.publicKey)
         let keys = try deriveKeys(privateKey: keyPair.privateKey, peer: payload.senderPublicKey,
                                   commitment: commitment, handshakeHash: handshakeHash)
-        let tag: SecretBytes
-        do { tag = try keys.helloTag(handshakeHash: handshakeHash) } catch {
+        do {
+            // The tag lives in guarded memory until it is written into the frame, `publicKey | tag`.
+            let frame = try SecretBytes.withTemporary(byteCount: HMACSHA256.byteCount) { (tag) throws(HandoffError) in
+                keys.writeHelloTag(handshakeHash: handshakeHash, into: tag)
+                return Frame.wire(type: .hello, transferID: payload.transferID, sequence: 0,
+                                  bodyLength: X25519PublicKey.byteCount + HMACSHA256.byteCount) { _, body in
+                    var writer = BufferWriter(body)
+                    writer.write(keyPair.publicKey.bytes)
+                    writer.write(UnsafeRawBufferPointer(tag))
+                }
+            }
+            return (keys, frame)
+        } catch {
             keys.wipe()
             throw error
         }
-        defer { tag.wipe() }
-        let body = keyPair.publicKey.bytes + tag.withUnsafeBytes { Array($0) }
-        let frame = Frame(type: .hello, transferID: payload.transferID, sequence: 0, body: body)
-        return (keys, frame.bytes)
     }
 
     /// Verifies a hello on the sender's side (H2-H4) and returns the keys it establishes.
@@ -30,29 +37,36 @@ enum HelloHandshake {
                        initial: Transcript) throws(HandoffError) -> SessionKeys {
         guard frame.sequence == 0 else { throw .malformed(.sequence) }
         // The frame decoder guarantees a 64-byte hello body (Spec 3.2).
-        guard let peer = X25519PublicKey(bytes: Array(frame.body.prefix(X25519PublicKey.byteCount))) else {
+        guard let peer = X25519PublicKey(bytes: Array(frame.bodyBytes.prefix(X25519PublicKey.byteCount))) else {
             throw .malformed(.body)
         }
-        let presentedTag = Array(frame.body.dropFirst(X25519PublicKey.byteCount))
+        let presentedTag = frame.bodyBytes.dropFirst(X25519PublicKey.byteCount)
         let handshakeHash = initial.handshakeHash(receiverPublicKey: peer)
         let keys = try deriveKeys(privateKey: privateKey, peer: peer, commitment: commitment, handshakeHash: handshakeHash)
-        let expectedTag: SecretBytes
-        do { expectedTag = try keys.helloTag(handshakeHash: handshakeHash) } catch {
+        let authentic: Bool
+        do {
+            authentic = try SecretBytes.withTemporary(byteCount: HMACSHA256.byteCount) { (expectedTag) throws(HandoffError) in
+                keys.writeHelloTag(handshakeHash: handshakeHash, into: expectedTag)
+                return presentedTag.withUnsafeBytes { ConstantTime.equal(UnsafeRawBufferPointer(expectedTag), $0) }
+            }
+        } catch {
             keys.wipe()
             throw error
         }
-        defer { expectedTag.wipe() }
-        guard expectedTag.constantTimeEquals(presentedTag) else {
+        guard authentic else {
             keys.wipe()
             throw .authenticationFailed
         }
         return keys
     }
 
+    /// The X25519 shared secret lives only in a temporary guarded buffer, wiped once the keys
+    /// are derived from it.
     private static func deriveKeys(privateKey: SecretBytes, peer: X25519PublicKey, commitment: SecretBytes,
-                                   handshakeHash: [UInt8]) throws(HandoffError) -> SessionKeys {
-        let shared = try X25519.sharedSecret(privateKey: privateKey, peer: peer)
-        defer { shared.wipe() }
-        return try SessionKeys(sharedSecret: shared, commitment: commitment, handshakeHash: handshakeHash)
+                                   handshakeHash: SHA256.Digest) throws(HandoffError) -> SessionKeys {
+        try SecretBytes.withTemporary(byteCount: X25519PublicKey.byteCount) { (shared) throws(HandoffError) in
+            try X25519.sharedSecret(privateKey: privateKey, peer: peer, into: shared)
+            return try SessionKeys(sharedSecret: UnsafeRawBufferPointer(shared), commitment: commitment, handshakeHash: handshakeHash)
+        }
     }
 }

@@ -22,7 +22,7 @@ package final class SecureChannel {
     /// `TH1`, the transcript right after the hello; aborts are bound to it because an abort may
     /// cross another frame in flight, after which the two transcripts differ. It is also the
     /// salt of the short code (Spec 4.4).
-    let handshakeTranscript: [UInt8]
+    let handshakeTranscript: SHA256.Digest
     private(set) var transcript: Transcript
     private var nextSendSequence: UInt32
     private var nextReceiveSequence: UInt32
@@ -33,7 +33,7 @@ package final class SecureChannel {
         self.transferID = payload.transferID
         self.expiry = payload.expiry
         self.keys = keys
-        self.handshakeTranscript = transcript.hash
+        self.handshakeTranscript = transcript.digest
         self.transcript = transcript
         // The hello used sequence 0 of the receiver-to-sender direction.
         self.nextSendSequence = role == .receiver ? 1 : 0
@@ -64,8 +64,16 @@ package final class SecureChannel {
 
     /// The 96-bit AEAD nonce: eight zero bytes, then the sequence number big-endian.
     static func nonce(sequence: UInt32) -> [UInt8] {
-        [0, 0, 0, 0, 0, 0, 0, 0, UInt8(truncatingIfNeeded: sequence >> 24), UInt8(truncatingIfNeeded: sequence >> 16),
-         UInt8(truncatingIfNeeded: sequence >> 8), UInt8(truncatingIfNeeded: sequence)]
+        [UInt8](unsafeUninitializedCapacity: ChaCha20Poly1305.nonceByteCount) { buffer, initialized in
+            var writer = BufferWriter(UnsafeMutableRawBufferPointer(buffer))
+            writeNonce(sequence: sequence, to: &writer)
+            initialized = writer.count
+        }
+    }
+
+    private static func writeNonce(sequence: UInt32, to writer: inout BufferWriter) {
+        writer.writeZeros(8)
+        writer.write(sequence)
     }
 
     /// Whether the AD of `type` binds the account link ID (accept, credential, receipt).
@@ -76,16 +84,28 @@ package final class SecureChannel {
         }
     }
 
-    /// `header | expiry(4) | transcript hash | linkID (accept, credential, receipt only)` for
-    /// a frame of `type` with these 24 header bytes, where the hash is `TH1` for aborts and the
-    /// current transcript hash otherwise.
-    private func additionalData(header: ArraySlice<UInt8>, type: MessageType, account: AccountLinkID?) -> [UInt8] {
-        var writer = ByteWriter(capacity: Frame.headerByteCount + 4 + SHA256.byteCount + AccountLinkID.byteCount)
-        writer.write(header)
-        writer.write(expiry)
-        writer.write(type == .abort ? handshakeTranscript : transcript.hash)
-        if Self.bindsAccount(type), let account { writer.write(account.bytes) }
-        return writer.bytes
+    /// The longest AD: a header, the expiry, a transcript hash and a link ID.
+    private static let maximumAdditionalDataByteCount = Frame.headerByteCount + 4 + SHA256.byteCount + AccountLinkID.byteCount
+
+    /// Calls `body` with the AEAD nonce of `sequence` and the AD of a frame of `type` with
+    /// this `header`, both built on the stack. The AD is `header | expiry(4) | transcript hash |
+    /// linkID (accept, credential, receipt only)`, where the hash is `TH1` for aborts and the
+    /// current transcript hash otherwise (Spec 4.3).
+    private func withNonceAndAdditionalData<Result>(
+        sequence: UInt32, header: UnsafeRawBufferPointer, type: MessageType, account: AccountLinkID?,
+        _ body: (_ nonce: UnsafeRawBufferPointer, _ additionalData: UnsafeRawBufferPointer) -> Result
+    ) -> Result {
+        let nonceCount = ChaCha20Poly1305.nonceByteCount
+        return withUnsafeTemporaryAllocation(byteCount: nonceCount + Self.maximumAdditionalDataByteCount, alignment: 8) { buffer in
+            var nonce = BufferWriter(UnsafeMutableRawBufferPointer(rebasing: buffer[..<nonceCount]))
+            Self.writeNonce(sequence: sequence, to: &nonce)
+            var additionalData = BufferWriter(UnsafeMutableRawBufferPointer(rebasing: buffer[nonceCount...]))
+            additionalData.write(header)
+            additionalData.write(expiry)
+            (type == .abort ? handshakeTranscript : transcript.digest).withUnsafeBytes { additionalData.write($0) }
+            if Self.bindsAccount(type), let account { additionalData.write(account.bytes) }
+            return body(nonce.written, additionalData.written)
+        }
     }
 
     /// Encrypts `plaintext` into the next frame of `type`, chains it into the transcript
@@ -97,9 +117,7 @@ package final class SecureChannel {
     ///   `TH6`, Spec 4.1).
     func seal(_ type: MessageType, plaintext: SecretBytes, account: AccountLinkID? = nil,
               endsSession: Bool = false) -> [UInt8] {
-        seal(type, plaintextCount: plaintext.count, account: account, endsSession: endsSession) { header, nonce, data in
-            ChaCha20Poly1305.seal(key: sendKey, nonce: nonce, plaintext: plaintext, additionalData: data, prefixedWith: header)
-        }
+        plaintext.withUnsafeBytes { seal(type, plaintextBytes: $0, account: account, endsSession: endsSession) }
     }
 
     /// Seals a plaintext that is no secret, straight from its bytes: an abort reason, a receipt
@@ -107,22 +125,25 @@ package final class SecureChannel {
     /// guarded memory, so it cannot fail, and an abort can always be sent.
     func seal(_ type: MessageType, publicBytes bytes: [UInt8], account: AccountLinkID? = nil,
               endsSession: Bool = false) -> [UInt8] {
-        seal(type, plaintextCount: bytes.count, account: account, endsSession: endsSession) { header, nonce, data in
-            ChaCha20Poly1305.seal(key: sendKey, nonce: nonce, publicPlaintext: bytes, additionalData: data, prefixedWith: header)
-        }
+        bytes.withUnsafeBytes { seal(type, plaintextBytes: $0, account: account, endsSession: endsSession) }
     }
 
     /// Seals an abort with `reason`; aborts are bound to `TH1` (Spec 4.3).
     func sealAbort(_ reason: AbortReason) -> [UInt8] {
-        seal(.abort, publicBytes: [reason.rawValue])
+        withUnsafeBytes(of: reason.rawValue) { seal(.abort, plaintextBytes: $0, account: nil, endsSession: false) }
     }
 
-    private func seal(_ type: MessageType, plaintextCount: Int, account: AccountLinkID?, endsSession: Bool,
-                      _ encrypt: (_ header: [UInt8], _ nonce: [UInt8], _ additionalData: [UInt8]) -> [UInt8]) -> [UInt8] {
+    /// The frame's wire bytes are its only allocation: the header is written into them and the
+    /// body sealed right after it, with the nonce and AD on the stack.
+    private func seal(_ type: MessageType, plaintextBytes plaintext: UnsafeRawBufferPointer, account: AccountLinkID?,
+                      endsSession: Bool) -> [UInt8] {
         let sequence = nextSendSequence
-        let header = Frame.header(type: type, transferID: transferID, sequence: sequence,
-                                  bodyLength: plaintextCount + ChaCha20Poly1305.tagByteCount)
-        let bytes = encrypt(header, Self.nonce(sequence: sequence), additionalData(header: header[...], type: type, account: account))
+        let bytes = Frame.wire(type: type, transferID: transferID, sequence: sequence,
+                               bodyLength: plaintext.count + ChaCha20Poly1305.tagByteCount) { header, body in
+            withNonceAndAdditionalData(sequence: sequence, header: header, type: type, account: account) { nonce, additionalData in
+                ChaCha20Poly1305.seal(key: sendKey, nonce: nonce, plaintext: plaintext, additionalData: additionalData, into: body)
+            }
+        }
         nextSendSequence += 1
         if type != .abort, !endsSession { transcript.absorb(frame: bytes) }
         return bytes
@@ -138,9 +159,9 @@ package final class SecureChannel {
     ///   ``HandoffError/secureMemoryUnavailable(_:)``. State is unchanged when it throws.
     func open(_ frame: Frame, received bytes: [UInt8], expecting expected: Expectation, in phase: SessionPhase,
               account: AccountLinkID?, endsSession: Bool = false) throws(HandoffError) -> SecretBytes {
-        // The strict decoder re-encodes to exactly the received bytes, so they serve as the
-        // frame's header and wire bytes without building them again.
-        assert(bytes.count == Frame.headerByteCount + frame.body.count, "frame and received bytes differ")
+        // The strict decoder keeps exactly the received bytes, so they serve as the frame's
+        // header, body and wire bytes without building them again.
+        assert(bytes == frame.bytes, "frame and received bytes differ")
         if frame.sequence < nextReceiveSequence { throw .replayed }
         if frame.sequence > nextReceiveSequence, frame.type != .abort { throw .outOfOrder }
         switch expected {
@@ -151,10 +172,17 @@ package final class SecureChannel {
         case .type(let type):
             guard frame.type == .abort || frame.type == type else { throw .unexpectedMessage(frame.type, in: phase) }
         }
-        let plaintext = try ChaCha20Poly1305.open(key: receiveKey, nonce: Self.nonce(sequence: frame.sequence),
-                                                  sealed: frame.body,
-                                                  additionalData: additionalData(header: bytes[..<Frame.headerByteCount],
-                                                                                 type: frame.type, account: account))
+        let opened = bytes.withUnsafeBytes { wire in
+            let header = UnsafeRawBufferPointer(rebasing: wire[..<Frame.headerByteCount])
+            let body = UnsafeRawBufferPointer(rebasing: wire[Frame.headerByteCount...])
+            return withNonceAndAdditionalData(sequence: frame.sequence, header: header, type: frame.type, account: account) {
+                nonce, additionalData in
+                Result { () throws(HandoffError) in
+                    try ChaCha20Poly1305.open(key: receiveKey, nonce: nonce, sealed: body, additionalData: additionalData)
+                }
+            }
+        }
+        let plaintext = try opened.get()
         nextReceiveSequence = frame.sequence &+ 1
         if frame.type != .abort, !endsSession { transcript.absorb(frame: bytes) }
         return plaintext

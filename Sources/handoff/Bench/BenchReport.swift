@@ -45,12 +45,15 @@ struct BenchReport: Codable, Equatable {
         let guardedAllocations: Double
         let guardedReleases: Double
         let guardedSystemCalls: Double
+        /// Heap allocations per session; absent where they cannot be counted.
+        let heapAllocations: Double?
 
         enum CodingKeys: String, CodingKey {
             case microsecondsPerSession = "us_per_session", sessionOverFloor = "session_over_floor", timedPairs = "timed_pairs", crypto
             case cryptoEqualsFloor = "crypto_equals_floor", wireBytes = "wire_bytes", wireFrames = "wire_frames"
             case qrTextCharacters = "qr_text_characters", guardedAllocations = "guarded_allocations"
             case guardedReleases = "guarded_releases", guardedSystemCalls = "guarded_system_calls"
+            case heapAllocations = "heap_allocations"
         }
     }
 

@@ -58,6 +58,12 @@ enum BenchTable {
         add("QR text decode + validate", micro(c.qrTextDecodeMicroseconds.median), range(c.qrTextDecodeMicroseconds, micro))
         add("frame decode, per frame", micro(c.frameDecodeMicroseconds.median), range(c.frameDecodeMicroseconds, micro))
         add("bytes on the wire per session", whole(Double(s.wireBytes)), "in \(s.wireFrames) frames; QR text \(s.qrTextCharacters) characters")
+        if let allocations = s.heapAllocations {
+            add("heap allocations per session", String(format: "%.1f", allocations),
+                "malloc and its kin, over \(SessionBench.countedSessions) sessions")
+        } else {
+            add("heap allocations per session", "not counted", "(only with glibc)")
+        }
         add("guarded allocations per session", String(format: "%.2f", s.guardedAllocations), String(format: "releases %.2f", s.guardedReleases))
         add("guarded-memory system calls per session", String(format: "%.3f", s.guardedSystemCalls))
         lines.append("  libsodium calls per session" + (s.cryptoEqualsFloor ? " (the floor makes the same):" : " (THE FLOOR DIFFERS):"))

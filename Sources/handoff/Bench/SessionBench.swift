@@ -18,7 +18,7 @@ struct BenchFailure: Error {
 }
 
 /// The full session against its exact floor, on one and two threads, with what one session
-/// costs in libsodium calls, guarded allocations, system calls and wire bytes.
+/// costs in libsodium calls, heap and guarded allocations, system calls and wire bytes.
 ///
 /// The floor and the session alternate run by run (floor, session, floor, session, ...), each
 /// run timed on its own, so that whatever else the host does falls on both alike; the ratio
@@ -27,6 +27,8 @@ struct SessionBench {
     let session: ReferenceSession
     let iterations: Int
     let repetitions: Int
+    /// Sessions whose heap allocations are counted (``HeapCounter``).
+    static let countedSessions = 20
 
     struct Result {
         var floorMicroseconds: Spread
@@ -45,6 +47,8 @@ struct SessionBench {
         var guardedAllocationsPerSession: Double
         var guardedReleasesPerSession: Double
         var guardedSystemCallsPerSession: Double
+        /// Heap allocations per session; nil where they cannot be counted.
+        var heapAllocationsPerSession: Double?
     }
 
     func run() throws(BenchFailure) -> Result {
@@ -58,6 +62,7 @@ struct SessionBench {
         }
         let ((), floorCounts) = CryptoMeter.measure { floor.runOneSession() }
         let (measured, sessionCounts) = try CryptoMeter.measure { () throws(BenchFailure) in try runSession(random, now) }
+        let heapAllocations = try heapAllocationsPerSession(random, now)
 
         var floorTimes: [Double] = [], sessionTimes: [Double] = [], ratios: [Double] = []
         ratios.reserveCapacity(repetitions * iterations)
@@ -95,7 +100,16 @@ struct SessionBench {
             qrTextCharacters: (try? session.start(random: random, now: now))?.payload.text.utf8.count ?? 0,
             guardedAllocationsPerSession: Double(poolAfter.allocations - poolBefore.allocations) / timedSessions,
             guardedReleasesPerSession: Double(poolAfter.releases - poolBefore.releases) / timedSessions,
-            guardedSystemCallsPerSession: Double(poolAfter.systemCalls - poolBefore.systemCalls) / timedSessions)
+            guardedSystemCallsPerSession: Double(poolAfter.systemCalls - poolBefore.systemCalls) / timedSessions,
+            heapAllocationsPerSession: heapAllocations)
+    }
+
+    /// Over ``countedSessions`` sessions after the warm-up, on their own (not timed).
+    private func heapAllocationsPerSession(_ random: RandomSource, _ now: Date) throws(BenchFailure) -> Double? {
+        let ((), allocations) = try HeapCounter.measure { () throws(BenchFailure) in
+            for _ in 0..<Self.countedSessions { _ = try runSession(random, now) }
+        }
+        return allocations.map { Double($0) / Double(Self.countedSessions) }
     }
 
     private func runSession(_ random: RandomSource, _ now: Date) throws(BenchFailure) -> ReferenceSession.Wire {

@@ -4,11 +4,10 @@ import Foundation
 
 /// `handoff bench`: the performance of a whole session against its exact libsodium floor, on
 /// one and two threads, with pending senders at scale, the QR and frame codecs, and what a
-/// session costs in libsodium calls, guarded memory and wire bytes. Times are this
+/// session costs in libsodium calls, heap and guarded memory and wire bytes. Times are this
 /// machine's; ratios are the numbers to compare across machines.
 enum BenchCommand {
     static let specification = CommandManual.bench.specification
-
 
     static func run(_ arguments: [String], console: Console) throws(CLIError) -> ExitCode {
         let parsed = try specification.parse(arguments)
@@ -45,7 +44,8 @@ enum BenchCommand {
                     crypto: CryptoCounts(sessions.sessionCounts), cryptoEqualsFloor: sessions.sessionCounts == sessions.floorCounts,
                     wireBytes: sessions.wire.bytes, wireFrames: sessions.wire.frames, qrTextCharacters: sessions.qrTextCharacters,
                     guardedAllocations: sessions.guardedAllocationsPerSession, guardedReleases: sessions.guardedReleasesPerSession,
-                    guardedSystemCalls: sessions.guardedSystemCallsPerSession),
+                    guardedSystemCalls: sessions.guardedSystemCallsPerSession,
+                    heapAllocations: sessions.heapAllocationsPerSession),
                 threads: .init(
                     sessionsPerSecondOneThread: sessions.sessionsPerSecondOneThread,
                     sessionsPerSecondTwoThreads: sessions.sessionsPerSecondTwoThreads,

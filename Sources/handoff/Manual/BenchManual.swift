@@ -25,8 +25,9 @@ extension CommandManual {
                     then every one of them completed, with the refusal that stopped the starts;
                   - QR payload -> text -> module matrix against one raw libqrencode call, QR text
                     decode + validate, frame decode;
-                  - per session: bytes on the wire, guarded allocations and their system calls, and the
-                    libsodium calls (checked to equal the floor's).
+                  - per session: bytes on the wire, heap allocations (malloc and its kin, counted over
+                    20 sessions apart from the timed ones; Linux with glibc only), guarded allocations
+                    and their system calls, and the libsodium calls (checked to equal the floor's).
                 Each time is measured in R repetitions of N runs: the table shows the median and the
                 range [min .. max] of the repetitions (session_over_floor: of the R x N pairs). The
                 100,000 case runs min(R, 3) repetitions.
@@ -52,7 +53,10 @@ extension CommandManual {
                     pairs), timed_pairs (R x N), crypto (counts),
                     crypto_equals_floor (true when the two counts are equal), wire_bytes, wire_frames,
                     qr_text_characters, guarded_allocations, guarded_releases, guarded_system_calls
-                    (per session, from the pool's statistics over the timed sessions);
+                    (per session, from the pool's statistics over the timed sessions), heap_allocations
+                    (per session over 20 sessions: calls to malloc, calloc, realloc, memalign,
+                    posix_memalign and aligned_alloc on the bench's thread; absent without glibc;
+                    Scripts/allocations.sh counts the same calls under callgrind, by site);
                   threads: sessions_per_second_1_thread, sessions_per_second_2_threads,
                     floor_sessions_per_second_1_thread, floor_sessions_per_second_2_threads (spreads);
                   pending_senders: a list, one object per size measured: senders, repetitions,

@@ -65,7 +65,7 @@ import Testing
     /// Both sides derive the same code from the same inputs, and a different nonce gives another.
     @Test func theCodeDependsOnTheNonce() throws {
         let codeKey = try SecretBytes(copying: [UInt8](repeating: 1, count: 32))
-        let transcript = [UInt8](repeating: 2, count: 32)
+        let transcript = try #require(SHA256.Digest(bytes: [UInt8](repeating: 2, count: 32)))
         let first = try ShortCode.derive(codeKey: codeKey, nonce: SecretBytes(copying: [UInt8](repeating: 3, count: 32)),
                                          handshakeTranscript: transcript)
         let again = try ShortCode.derive(codeKey: codeKey, nonce: SecretBytes(copying: [UInt8](repeating: 3, count: 32)),

@@ -36,11 +36,14 @@ struct PoolState: Sendable {
     /// Regions whose `munmap` failed (see ``GuardedRegion/unmap(counters:)``): wiped, still
     /// guarded and locked, retried whenever empty slabs are trimmed.
     private var stranded: [GuardedRegion] = []
-    /// Reservations by number, from ``reserve(_:)`` until their value is released (ended ones
-    /// keep their usage for tests); numbers are never reused, so a slot released after its
-    /// reservation is gone cannot credit another.
-    private var reservations: [UInt64: ReservationRecord] = [:]
-    private var nextReservationID: UInt64 = 1
+    /// Reservations from ``reserve(_:)`` until their value is released (ended ones keep their
+    /// usage for tests), at the index in the low 32 bits of their number; the bits above count
+    /// reservations (2^32 of them before a number could come back), so a slot released after
+    /// its reservation is gone cannot credit another. Records are plain values changed in place: serving an
+    /// allocation neither allocates nor retains.
+    private var reservations: [ReservationRecord?] = []
+    private var unusedReservationIndices: [Int] = []
+    private var reservationSerial: UInt64 = 1
 
     init(configuration: SecureMemoryConfiguration) {
         self.configuration = configuration
@@ -53,27 +56,34 @@ struct PoolState: Sendable {
     /// it are unmapped again (kept empty slabs would hold the lock budget that a smaller
     /// reservation could use) and the failure is thrown.
     mutating func reserve(_ demand: SecureMemoryDemand) throws(SecureMemoryFailure) -> UInt64 {
-        let classes = demand.slotsPerSizeClass.indices.filter { demand.slotsPerSizeClass[$0] > 0 }
-        for sizeClass in classes { sizeClasses[sizeClass].reservedSlots += demand.slotsPerSizeClass[sizeClass] }
+        let slots = demand.slotsPerSizeClass
+        for sizeClass in slots.indices { sizeClasses[sizeClass].reservedSlots += slots[sizeClass] }
         var mapped: [Int32] = []
         do {
             // The largest classes first: they need the most slabs per slot.
-            for sizeClass in classes.reversed() {
+            for sizeClass in slots.indices.reversed() {
                 while sizeClasses[sizeClass].freeSlots < sizeClasses[sizeClass].reservedSlots {
                     mapped.append(try mapSlab(sizeClass: sizeClass))
                 }
             }
         } catch {
-            for sizeClass in classes { sizeClasses[sizeClass].reservedSlots -= demand.slotsPerSizeClass[sizeClass] }
+            for sizeClass in slots.indices { sizeClasses[sizeClass].reservedSlots -= slots[sizeClass] }
             // Nothing drew from them (all of this runs under the pool's lock): they are empty. One
             // the system refuses to unmap stays mapped as an empty slab.
             for number in mapped { _ = unmapSlab(number) }
             statistics.refusedReservations += 1
             throw error
         }
-        let id = nextReservationID
-        nextReservationID += 1
-        reservations[id] = ReservationRecord(held: demand.slotsPerSizeClass)
+        let index: Int
+        if let unused = unusedReservationIndices.popLast() {
+            index = unused
+        } else {
+            index = reservations.count
+            reservations.append(nil)
+        }
+        let id = reservationSerial << 32 | UInt64(index)
+        reservationSerial += 1
+        reservations[index] = ReservationRecord(id: id, held: SizeClassCounts(slots))
         statistics.openReservations += 1
         statistics.reservedSlots += demand.totalSlots
         return id
@@ -81,35 +91,39 @@ struct PoolState: Sendable {
 
     /// Hands the slots `id` has not drawn back; later releases of its drawn slots go to the pool.
     mutating func endReservation(_ id: UInt64) {
-        guard var record = reservations[id], !record.usage.isEnded else { return }
-        for (sizeClass, held) in record.held.enumerated() where held > 0 {
-            sizeClasses[sizeClass].reservedSlots -= held
-            statistics.reservedSlots -= held
+        guard let index = reservationIndex(id), let held = reservations[index]?.end() else { return }
+        for sizeClass in 0..<SizeClassCounts.count where held[sizeClass] > 0 {
+            sizeClasses[sizeClass].reservedSlots -= held[sizeClass]
+            statistics.reservedSlots -= held[sizeClass]
             trimEmptySlabs(sizeClass: sizeClass)
         }
-        record.held = [Int](repeating: 0, count: record.held.count)
-        record.usage.isEnded = true
-        reservations[id] = record
         statistics.openReservations -= 1
     }
 
     /// Ends `id` if it is open and forgets it.
     mutating func forgetReservation(_ id: UInt64) {
+        guard let index = reservationIndex(id) else { return }
         endReservation(id)
-        reservations[id] = nil
+        reservations[index] = nil
+        unusedReservationIndices.append(index)
     }
 
     /// An allocation made while `id` was bound that no reservation covers (a large one).
     mutating func noteOverdraft(_ id: UInt64) {
-        guard var record = reservations[id], !record.usage.isEnded else { return }
-        record.usage.overdrafts += 1
-        reservations[id] = record
+        guard let index = reservationIndex(id), reservations[index]?.noteOverdraft() == true else { return }
         statistics.overdrafts += 1
     }
 
     /// What `id` has handed out (idle for a number the pool does not know).
     func usage(ofReservation id: UInt64) -> SecureMemoryReservationUsage {
-        reservations[id]?.usage ?? .idle
+        reservationIndex(id).flatMap { reservations[$0]?.usage } ?? .idle
+    }
+
+    /// Where the record of reservation `id` is, if the pool still knows it.
+    private func reservationIndex(_ id: UInt64) -> Int? {
+        let index = Int(truncatingIfNeeded: id & 0xFFFF_FFFF)
+        guard id != 0, index < reservations.count, reservations[index]?.id == id else { return nil }
+        return index
     }
 
     // MARK: Slots
@@ -118,18 +132,18 @@ struct PoolState: Sendable {
     /// that size class or a larger one left, otherwise from the slots no reservation holds.
     mutating func allocateSlot(_ count: Int, reservation id: UInt64 = 0) throws(SecureMemoryFailure) -> (address: UInt, sizeClass: Int, drawn: Bool) {
         let requested = SlotLayout.sizeClassIndex(for: count)
-        if id != 0, var record = reservations[id], !record.usage.isEnded {
-            if let sizeClass = record.held[requested...].firstIndex(where: { $0 > 0 }) {
-                record.draw(sizeClass)
-                reservations[id] = record
-                sizeClasses[sizeClass].reservedSlots -= 1
-                statistics.reservedSlots -= 1
-                statistics.allocationsFromExistingSlabs += 1
-                return (takeSlot(sizeClass), sizeClass, true)
-            }
-            record.usage.overdrafts += 1
-            reservations[id] = record
+        var draw: ReservationRecord.Draw?
+        if let index = reservationIndex(id) { draw = reservations[index]?.draw(atLeast: requested) }
+        switch draw {
+        case .slot(let sizeClass)?:
+            sizeClasses[sizeClass].reservedSlots -= 1
+            statistics.reservedSlots -= 1
+            statistics.allocationsFromExistingSlabs += 1
+            return (takeSlot(sizeClass), sizeClass, true)
+        case .overdraft?:
             statistics.overdrafts += 1
+        case .ended?, nil:
+            break
         }
         if sizeClasses[requested].freeSlots > sizeClasses[requested].reservedSlots {
             statistics.allocationsFromExistingSlabs += 1
@@ -199,13 +213,9 @@ struct PoolState: Sendable {
         sizeClasses[sizeClass].freeSlots += 1
         statistics.liveSlots -= 1
         statistics.releases += 1
-        if id != 0, var record = reservations[id] {
-            record.giveBack(sizeClass)
-            reservations[id] = record
-            if !record.usage.isEnded {
-                sizeClasses[sizeClass].reservedSlots += 1
-                statistics.reservedSlots += 1
-            }
+        if let index = reservationIndex(id), reservations[index]?.giveBack(sizeClass) == true {
+            sizeClasses[sizeClass].reservedSlots += 1
+            statistics.reservedSlots += 1
         }
         if freeCount == 0 { linkAvailable(number) }
         if freeCount + 1 == layout.slotsPerSlab {
@@ -440,22 +450,66 @@ private struct SizeClassSlabs: Sendable {
     var reservedSlots = 0
 }
 
-/// One reservation's books: the slots it holds undrawn per size class, and its usage.
+/// One reservation's books: the slots it holds undrawn per size class, and its usage. Kept
+/// inline (no arrays), and changed in place in the pool's table, so serving an allocation
+/// allocates nothing on the heap.
 private struct ReservationRecord: Sendable {
-    var held: [Int]
-    var usage = SecureMemoryReservationUsage.idle
+    /// The reservation's number.
+    let id: UInt64
+    var held: SizeClassCounts
+    var drawn = SizeClassCounts()
+    var peakDrawn = SizeClassCounts()
+    var overdrafts = 0
+    var isEnded = false
 
-    /// One slot of `sizeClass` drawn.
-    mutating func draw(_ sizeClass: Int) {
-        held[sizeClass] -= 1
-        usage.drawn[sizeClass] += 1
-        usage.peakDrawn[sizeClass] = max(usage.peakDrawn[sizeClass], usage.drawn[sizeClass])
+    init(id: UInt64, held: SizeClassCounts) {
+        self.id = id
+        self.held = held
     }
 
-    /// One drawn slot of `sizeClass` released: held again unless the reservation ended.
-    mutating func giveBack(_ sizeClass: Int) {
-        usage.drawn[sizeClass] -= 1
-        if !usage.isEnded { held[sizeClass] += 1 }
+    /// What ``draw(atLeast:)`` gave.
+    enum Draw { case slot(Int), overdraft, ended }
+
+    /// Draws a slot of `sizeClass` or the next larger class with one left; an overdraft when
+    /// none is left; nothing once ended.
+    mutating func draw(atLeast sizeClass: Int) -> Draw {
+        guard !isEnded else { return .ended }
+        guard let drawnClass = held.firstPositive(from: sizeClass) else {
+            overdrafts += 1
+            return .overdraft
+        }
+        held[drawnClass] -= 1
+        drawn[drawnClass] += 1
+        peakDrawn[drawnClass] = max(peakDrawn[drawnClass], drawn[drawnClass])
+        return .slot(drawnClass)
+    }
+
+    /// One drawn slot of `sizeClass` released: held again (true) unless the reservation ended.
+    mutating func giveBack(_ sizeClass: Int) -> Bool {
+        drawn[sizeClass] -= 1
+        guard !isEnded else { return false }
+        held[sizeClass] += 1
+        return true
+    }
+
+    /// An allocation no slot covered (true), unless the reservation ended.
+    mutating func noteOverdraft() -> Bool {
+        guard !isEnded else { return false }
+        overdrafts += 1
+        return true
+    }
+
+    /// Ends the reservation: returns the slots it held undrawn, or nil if it had ended already.
+    mutating func end() -> SizeClassCounts? {
+        guard !isEnded else { return nil }
+        let undrawn = held
+        held = SizeClassCounts()
+        isEnded = true
+        return undrawn
+    }
+
+    var usage: SecureMemoryReservationUsage {
+        SecureMemoryReservationUsage(drawn: drawn.array, peakDrawn: peakDrawn.array, overdrafts: overdrafts, isEnded: isEnded)
     }
 }
 

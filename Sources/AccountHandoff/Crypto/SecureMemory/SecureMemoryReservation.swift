@@ -15,8 +15,15 @@
 /// The value holds no memory itself: the pool keeps the books under its lock, so a slot may
 /// be released on any thread. Dropping the last reference ends it too.
 package final class SecureMemoryReservation: Sendable {
-    /// The reservation that guarded allocations on this task (or thread) draw from, if any.
-    @TaskLocal package static var current: SecureMemoryReservation?
+    /// The reservation that guarded allocations on this thread (or task) draw from, if any:
+    /// the innermost synchronous ``bind(_:)`` on this thread, else the task's asynchronous one.
+    package static var current: SecureMemoryReservation? {
+        if let bound = ThreadBinding.current { return bound }
+        return boundToTask
+    }
+
+    /// Bound by the asynchronous ``bind(isolation:_:)``, which spans suspensions and threads.
+    @TaskLocal private static var boundToTask: SecureMemoryReservation?
 
     let pool: SecureMemoryPool
     /// The pool's number for it, never reused; 0 for a reservation that sets nothing aside
@@ -48,18 +55,18 @@ package final class SecureMemoryReservation: Sendable {
 
     /// Runs `body` with this reservation bound: guarded allocations `body` makes on this task
     /// or thread draw from it.
+    ///
+    /// `body` runs on this thread from start to end, so the binding is a thread-specific value
+    /// (a task-local one would be allocated on every step of a session).
     package func bind<Result, Failure: Error>(_ body: () throws(Failure) -> Result) throws(Failure) -> Result {
-        let outcome = Self.$current.withValue(self) { () -> Swift.Result<Result, Failure> in
-            do throws(Failure) { return .success(try body()) } catch { return .failure(error) }
-        }
-        return try outcome.get()
+        try ThreadBinding.with(self, body)
     }
 
     /// Runs `body` with this reservation bound, across its suspensions: guarded allocations
     /// made by `body` and the tasks it creates draw from it.
     package func bind<Result>(isolation: isolated (any Actor)? = #isolation,
                               _ body: () async throws -> Result) async rethrows -> Result {
-        try await Self.$current.withValue(self, operation: body)
+        try await Self.$boundToTask.withValue(self, operation: body)
     }
 }
 

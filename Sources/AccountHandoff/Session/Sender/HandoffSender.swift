@@ -476,9 +476,9 @@ public final class HandoffSender {
     /// Every guarded buffer the session owns, for tests that prove terminal states wipe them.
     package var guardedSecrets: [SecretBytes] {
         switch state {
-        case .awaitingHello(let current): context.secrets + [current.nonce]
+        case .awaitingHello(let current): context.secrets(with: current.nonce)
         case .awaitingCodeConfirmation, .awaitingAccept, .awaitingCredential, .awaitingReceipt:
-            context.secrets + (state.established?.channel.secrets ?? [])
+            context.secrets(with: state.established?.channel.keys)
         case .finished(let finished): finished.wipedSecrets
         }
     }

@@ -11,6 +11,18 @@ struct SenderContext {
     /// The hello-verifying secrets, for wiping and memory-cleanup checks.
     var secrets: [SecretBytes] { [keyPair.privateKey, commitment] }
 
+    /// The hello-verifying secrets and the nonce, in one array.
+    func secrets(with nonce: SecretBytes) -> [SecretBytes] { [keyPair.privateKey, commitment, nonce] }
+
+    /// The hello-verifying secrets and the session keys (if any), in one array.
+    func secrets(with keys: SessionKeys?) -> [SecretBytes] {
+        guard let keys else { return secrets }
+        return [keyPair.privateKey, commitment, keys.helloKey, keys.senderToReceiver, keys.receiverToSender, keys.codeKey]
+    }
+
     /// Wipes the private key and the commitment copy.
-    func wipe() { secrets.forEach { $0.wipe() } }
+    func wipe() {
+        keyPair.wipe()
+        commitment.wipe()
+    }
 }
