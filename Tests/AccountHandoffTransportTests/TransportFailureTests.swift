@@ -30,9 +30,12 @@ import Testing
     @Test func aSilentSenderEndsTheReceiversChannelOnlyWhenItCloses() async throws {
         let (listener, payload, _) = try Loopback.listener()
         let channel = try await ConnectionFrameChannel.connect(to: payload, configuration: Loopback.fast)
-        #expect(try await Loopback.event(channel, within: .milliseconds(200)) == nil)
+        let early = try await Loopback.event(channel, within: .milliseconds(200))
+        let statistics = await listener.statistics
+        #expect(early == nil, "an event before the sender closed: \(String(describing: early)); listener: \(statistics)")
         await listener.close()
-        #expect(try await Loopback.event(channel)?.leftPeer == ConnectionFrameChannel.sender)
+        let left = try await Loopback.event(channel)
+        #expect(left?.leftPeer == ConnectionFrameChannel.sender, "\(String(describing: left))")
         #expect(try await Loopback.event(channel) == nil)
         await #expect(throws: TransportError.closedLocally) { try await channel.send([1], to: ConnectionFrameChannel.sender) }
         await channel.close()
