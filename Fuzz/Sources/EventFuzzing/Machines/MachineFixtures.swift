@@ -38,8 +38,19 @@ final class MachineFixtures: @unchecked Sendable {
         senderStream = stream
         foreignFrames = SessionRecording.foreign.frames
         scratchDirectory = Self.scratchPath
+        Self.removeDirectoriesOfDeadProcesses()
         try FileManager.default.createDirectory(atPath: scratchDirectory, withIntermediateDirectories: true)
         atexit { try? FileManager.default.removeItem(atPath: MachineFixtures.scratchPath) }
+    }
+
+    /// Scratch directories of fuzz processes that crashed (their `atexit` never ran).
+    private static func removeDirectoriesOfDeadProcesses() {
+        let base = (scratchPath as NSString).deletingLastPathComponent
+        let prefix = "accounthandoff-fuzz-"
+        for name in (try? FileManager.default.contentsOfDirectory(atPath: base)) ?? [] where name.hasPrefix(prefix) {
+            guard let pid = Int32(name.dropFirst(prefix.count)), kill(pid, 0) != 0, errno == ESRCH else { continue }
+            try? FileManager.default.removeItem(atPath: "\(base)/\(name)")
+        }
     }
 
     private static let scratchPath: String = {
