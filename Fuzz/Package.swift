@@ -8,6 +8,8 @@
 import PackageDescription
 
 let fuzzTargets = ["FuzzQRPayload", "FuzzFrame", "FuzzSender", "FuzzReceiver", "FuzzSession"]
+// Structure-aware targets: typed event scripts with their own mutator (Sources/EventFuzzing).
+let eventTargets = ["FuzzEvents", "FuzzDrivers"]
 
 // Scripts/fuzz.sh builds everything with AddressSanitizer; only the code under test gets
 // libFuzzer's coverage and comparison tracing. The harness (the simulated world, its leak
@@ -27,9 +29,15 @@ let package = Package(
         // Declares libFuzzer's LLVMFuzzerRunDriver, so each target's main can run the fuzzer itself.
         .target(name: "CLibFuzzer"),
         .target(name: "FuzzSupport", dependencies: ["CLibFuzzer", "AccountHandoffSimulation"]),
+        // Runs Swift concurrency's jobs on the fuzzer's thread, in order (the driver world).
+        .target(name: "CSerialJobs"),
+        .target(name: "EventFuzzing", dependencies: ["CLibFuzzer", "CSerialJobs", "AccountHandoff", "AccountHandoffTestSupport",
+                                                     "AccountHandoffSimulation"]),
     ] + fuzzTargets.map { name in
         .executableTarget(name: name, dependencies: ["FuzzSupport", "AccountHandoffSimulation"],
                           linkerSettings: [.unsafeFlags(["-sanitize=fuzzer"])])
+    } + eventTargets.map { name in
+        .executableTarget(name: name, dependencies: ["EventFuzzing"], linkerSettings: [.unsafeFlags(["-sanitize=fuzzer"])])
     },
     swiftLanguageModes: [.v6]
 )

@@ -2,10 +2,11 @@
 # Builds the libFuzzer targets of Fuzz/ apart from the normal build (AddressSanitizer everywhere,
 # libFuzzer's coverage on the library under test: see Fuzz/Package.swift) and runs each one for
 # SECONDS seconds (default 60), starting from seeds generated from deterministic sessions and
-# Vectors/*.json. Prints executions per second and total executions per target; exits non-zero
-# if any target crashes or breaks an invariant. The crashing input is kept in
-# Fuzz/corpus-work/artifacts/<target>/: copy it to Fuzz/regressions/<target>/ so the normal test
-# suite replays it.
+# Vectors/*.json, and from the saved inputs of Fuzz/regressions/<target>/. Prints executions per
+# second and total executions per target; exits non-zero if any target crashes or breaks an
+# invariant. The crashing input is kept in Fuzz/corpus-work/artifacts/<target>/: copy it to
+# Fuzz/regressions/<target>/ so every later run (and, for the five byte-script targets, the
+# normal test suite) replays it. Line coverage: Scripts/fuzz-coverage.sh.
 #
 #   Scripts/fuzz.sh [SECONDS] [TARGET...]
 #   FUZZ_RUNS=10000000 Scripts/fuzz.sh 3600 FuzzSender   # stop at 10 million executions
@@ -17,10 +18,11 @@ root="$(pwd)"
 Scripts/setup.sh
 
 targets=("$@")
-[ "${#targets[@]}" -gt 0 ] || targets=(FuzzQRPayload FuzzFrame FuzzSender FuzzReceiver FuzzSession)
-declare -A max_len=([FuzzQRPayload]=512 [FuzzFrame]=4160 [FuzzSender]=4096 [FuzzReceiver]=4096 [FuzzSession]=4096)
+[ "${#targets[@]}" -gt 0 ] || targets=(FuzzQRPayload FuzzFrame FuzzSender FuzzReceiver FuzzSession FuzzEvents FuzzDrivers)
+declare -A max_len=([FuzzQRPayload]=512 [FuzzFrame]=4160 [FuzzSender]=4096 [FuzzReceiver]=4096 [FuzzSession]=4096
+                    [FuzzEvents]=4096 [FuzzDrivers]=4096)
 declare -A dictionary=([FuzzQRPayload]=qr-payload.dict [FuzzFrame]=frame.dict [FuzzSender]=frame.dict
-                       [FuzzReceiver]=frame.dict [FuzzSession]=frame.dict)
+                       [FuzzReceiver]=frame.dict [FuzzSession]=frame.dict [FuzzEvents]=frame.dict [FuzzDrivers]=frame.dict)
 
 build_flags=(-c release -Xswiftc -sanitize=address -Xswiftc -warnings-as-errors -Xswiftc -DHANDOFF_FUZZ_ALLOCATOR
              -Xswiftc -DHANDOFF_FUZZ_X25519_CACHE -Xswiftc -DHANDOFF_FUZZ_KEY_CACHE)
@@ -60,8 +62,11 @@ for target in "${targets[@]}"; do
     vectors=()
     [ -d "$root/Vectors" ] && vectors=("$root/Vectors")
     "$bin/$target" --write-seeds "$seeds" "${vectors[@]}"
+    # The saved inputs run first, with the seeds (the event targets' are replayed only here).
+    saved=()
+    [ -d "$root/Fuzz/regressions/$target" ] && saved=("$root/Fuzz/regressions/$target")
     set +e
-    "$bin/$target" "$corpus" "$seeds" \
+    "$bin/$target" "$corpus" "$seeds" "${saved[@]}" \
         -max_total_time="$seconds" -max_len="${max_len[$target]}" -timeout=30 -rss_limit_mb=4096 -detect_leaks=0 \
         -dict="$root/Fuzz/dictionaries/${dictionary[$target]}" -artifact_prefix="$artifacts/" \
         -print_final_stats=1 "${runs[@]}" >"$log" 2>&1

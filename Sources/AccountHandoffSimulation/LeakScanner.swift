@@ -58,6 +58,30 @@ public final class LeakScanner {
     /// While `true`, checks pass without scanning (set while replaying checked prefixes).
     public var paused = false
 
+    /// Set by the fuzz executables (one input at a time, on one thread): harnesses then share
+    /// one scanner per password for the whole process (``forInput(password:)``), so each
+    /// distinct secret's forms are learned once per process instead of once per input. Tests,
+    /// which run harnesses on several threads at once, leave it off.
+    nonisolated(unsafe) public static var sharedPerProcess = false
+    nonisolated(unsafe) private static var shared: [String: LeakScanner] = [:]
+    /// Distinct secrets a shared scanner keeps before it starts over (at the start of an input).
+    static let sharedCapacity = 512
+
+    /// The scanner for one input: a new one, or in the fuzz executables the process's scanner
+    /// for `password` (what it learned before stays; the buffers of earlier inputs are let go).
+    public static func forInput(password: String) -> LeakScanner {
+        guard sharedPerProcess else { return LeakScanner(password: password) }
+        guard let scanner = shared[password], scanner.keyMaterialCount < sharedCapacity else {
+            let scanner = LeakScanner(password: password)
+            shared[password] = scanner
+            return scanner
+        }
+        scanner.seenSecrets.removeAll(keepingCapacity: true)
+        scanner.retained.removeAll(keepingCapacity: true)
+        scanner.paused = false
+        return scanner
+    }
+
     /// Scans for `password` (and for whatever key material ``learn(_:)`` adds).
     public init(password: String) {
         passwordBytes = Array(password.utf8)

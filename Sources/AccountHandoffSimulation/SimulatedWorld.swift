@@ -186,7 +186,7 @@ public final class SimulatedWorld {
         self.scenario = scenario
         self.options = options
         self.now = scenario.start
-        self.leaks = LeakScanner(password: scenario.password)
+        self.leaks = LeakScanner.forInput(password: scenario.password)
         do {
             senderRegistry = options.useRegistries ? try SenderRegistry() : nil
             receiverRegistry = options.useRegistries ? try ReceiverRegistry() : nil

@@ -58,7 +58,7 @@ public final class VictimHarness {
         self.tracing = tracing
         self.scenario = scenario
         self.now = scenario.start
-        self.leaks = LeakScanner(password: "\u{0}unused-password-needle\u{0}")
+        self.leaks = LeakScanner.forInput(password: "\u{0}unused-password-needle\u{0}")
         var nonce = [UInt8](repeating: 0, count: 32)
         nonce.withUnsafeMutableBytes { InsecureDeterministicRandom(seed: scenario.senderSeed).fill($0) }
         self.nonce = nonce

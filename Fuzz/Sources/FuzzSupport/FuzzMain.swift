@@ -32,6 +32,8 @@ public enum FuzzMain {
         if arguments.count >= 2, arguments[1] == "--reaches-deep" {
             return reportDeepInputs(target, files: Array(arguments.dropFirst(2)))
         }
+        // One input at a time on this thread: the harnesses may share their leak scanners.
+        LeakScanner.sharedPerProcess = true
         var argc = CommandLine.argc
         var argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>? = CommandLine.unsafeArgv
         return LLVMFuzzerRunDriver(&argc, &argv, testOneInput)

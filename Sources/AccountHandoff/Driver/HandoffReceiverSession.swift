@@ -254,12 +254,16 @@ public actor HandoffReceiverSession<Importer: AccountImporter>: SessionDriver {
     }
 
     func tick() {
-        if let revealDeadline, receiver?.phase == .awaitingReveal, clock.now() >= revealDeadline, clock.now() < payload.expiryDate {
-            // A silent sender must not hold this device until the code expires (Spec 6.7).
+        if let revealDeadline, clock.now() >= revealDeadline {
+            // The reveal wait is over; after it only the expiry wakes the timer (a deadline left
+            // in the past would be fed to `tick` again and again until the expiry).
             self.revealDeadline = nil
-            finalDetail = "The sending device did not answer within \(Int(Self.revealTimeout.seconds)) seconds; check that it still shows the code, then scan it again."
-            feed(.transportLost)
-            return
+            if receiver?.phase == .awaitingReveal, clock.now() < payload.expiryDate {
+                // A silent sender must not hold this device until the code expires (Spec 6.7).
+                finalDetail = "The sending device did not answer within \(Int(Self.revealTimeout.seconds)) seconds; check that it still shows the code, then scan it again."
+                feed(.transportLost)
+                return
+            }
         }
         feed(.tick)
         runtime.deadlineMayHaveChanged()
