@@ -70,44 +70,44 @@ let package = Package(
             dependencies: ["AccountHandoff", .target(name: "CPAM", condition: .when(platforms: [.linux]))]
         ),
         // Not a product: runs PAMAuthenticator with answers from standard input, under pam_wrapper.
-        .executableTarget(name: "pam-probe", dependencies: ["AccountHandoff", "AccountHandoffLocalAuthentication"]),
+        .executableTarget(name: "pam-probe", dependencies: ["AccountHandoff", "AccountHandoffLocalAuthentication"], path: "Harness/pam-probe"),
         .target(name: "AccountHandoffImport", dependencies: ["AccountHandoff"]),
         .target(name: "AccountHandoffIMAPValidation", dependencies: ["AccountHandoff", "AccountHandoffImport", "CCurl"]),
         .target(name: "AccountHandoffReferenceStore", dependencies: ["AccountHandoff", "AccountHandoffImport", "CSQLite"]),
         .target(name: "AccountHandoffSecretService", dependencies: ["AccountHandoff", "AccountHandoffImport", "CLibSecret"]),
         // Not a product: a throwaway Secret Service (dbus-daemon plus gnome-keyring-daemon) for the tests.
-        .target(name: "ThrowawaySecretService", dependencies: ["CPOSIXSpawn"]),
+        .target(name: "ThrowawaySecretService", dependencies: ["CPOSIXSpawn"], path: "Harness/ThrowawaySecretService"),
         // Not a product: a throwaway Dovecot IMAP server for the tests and the demo.
-        .target(name: "AccountHandoffDovecot", dependencies: ["AccountHandoff", "CSodium", "CPOSIXSpawn"]),
+        .target(name: "AccountHandoffDovecot", dependencies: ["AccountHandoff", "CSodium", "CPOSIXSpawn"], path: "Harness/AccountHandoffDovecot"),
         // Not a product: fault-injecting store wrappers and the transaction's kill points.
         .target(
             name: "AccountHandoffImportTestSupport",
             dependencies: ["AccountHandoff", "AccountHandoffImport", "AccountHandoffReferenceStore", "AccountHandoffIMAPValidation",
-                           "AccountHandoffSecretService"]
+                           "AccountHandoffSecretService"], path: "Harness/AccountHandoffImportTestSupport"
         ),
         // Not a product: runs one import and stops at a named step so a test can SIGKILL it there.
         .executableTarget(
             name: "import-crash-probe",
             dependencies: ["AccountHandoff", "AccountHandoffImport", "AccountHandoffReferenceStore",
-                           "AccountHandoffIMAPValidation", "AccountHandoffImportTestSupport", "AccountHandoffSecretService"]
+                           "AccountHandoffIMAPValidation", "AccountHandoffImportTestSupport", "AccountHandoffSecretService"], path: "Harness/import-crash-probe"
         ),
         // Not a product: one Secret Service store operation in a process of its own (its own bus).
         .executableTarget(name: "secret-service-probe",
-                          dependencies: ["AccountHandoff", "AccountHandoffImport", "AccountHandoffSecretService"]),
+                          dependencies: ["AccountHandoff", "AccountHandoffImport", "AccountHandoffSecretService"], path: "Harness/secret-service-probe"),
         // Not a product: claims one QR in a receiver registry file, for the cross-process race tests.
-        .executableTarget(name: "registry-claim-probe", dependencies: ["AccountHandoff"]),
+        .executableTarget(name: "registry-claim-probe", dependencies: ["AccountHandoff"], path: "Harness/registry-claim-probe"),
         // Not a product: seeded randomness and forged frames for tests, vectors and the bench.
-        .target(name: "AccountHandoffTestSupport", dependencies: ["AccountHandoff"]),
+        .target(name: "AccountHandoffTestSupport", dependencies: ["AccountHandoff"], path: "Harness/AccountHandoffTestSupport"),
         // Not a product: the bench's exact libsodium floor of a session and the reference
         // session it mirrors (`handoff bench`); the only code besides Crypto/ that calls libsodium.
-        .target(name: "AccountHandoffBench", dependencies: ["AccountHandoff", "CSodium"]),
+        .target(name: "AccountHandoffBench", dependencies: ["AccountHandoff", "CSodium"], path: "Harness/AccountHandoffBench"),
         // Not a product: counts a thread's heap allocations for `handoff bench`. With glibc it
         // defines the malloc family of the program that links it, forwarding to glibc's own.
-        .target(name: "CHeapCounter"),
+        .target(name: "CHeapCounter", path: "Harness/CHeapCounter"),
         // Not a product: runs the bench's reference session under a profiler (Scripts/allocations.sh).
-        .executableTarget(name: "session-probe", dependencies: ["AccountHandoff", "AccountHandoffBench"]),
+        .executableTarget(name: "session-probe", dependencies: ["AccountHandoff", "AccountHandoffBench"], path: "Harness/session-probe"),
         // Not a product: builds Vectors/ for the vector tests and the CLI's `vectors` command.
-        .target(name: "AccountHandoffVectors", dependencies: ["AccountHandoff", "AccountHandoffTestSupport", "AccountHandoffTransport"]),
+        .target(name: "AccountHandoffVectors", dependencies: ["AccountHandoff", "AccountHandoffTestSupport", "AccountHandoffTransport"], path: "Harness/AccountHandoffVectors"),
         .target(name: "AccountHandoffQR", dependencies: ["AccountHandoff", "CQREncode", "CZlib"]),
         .target(name: "AccountHandoffTransport", dependencies: ["AccountHandoff", "CPOSIXAccept", "CEventPoll"]),
         // accept4 for the transport: accepted sockets close-on-exec from birth (Linux).
@@ -115,7 +115,7 @@ let package = Package(
         // epoll and eventfd for the transport's event loop (Linux; Darwin uses kqueue directly).
         .target(name: "CEventPoll"),
         // closefrom for the throwaway Dovecot's spawn: it inherits only its standard streams (glibc).
-        .target(name: "CPOSIXSpawn"),
+        .target(name: "CPOSIXSpawn", path: "Harness/CPOSIXSpawn"),
         .executableTarget(
             name: "handoff",
             dependencies: ["AccountHandoff", "AccountHandoffBench", "CHeapCounter", "AccountHandoffQR", "AccountHandoffTransport",
@@ -124,7 +124,7 @@ let package = Package(
                            "AccountHandoffDovecot", "AccountHandoffSecretService", "AccountHandoffLocalAuthentication", "AccountHandoffTestSupport"]
         ),
         // Not a product: the simulated two-device world of the adversarial tests and Fuzz/.
-        .target(name: "AccountHandoffSimulation", dependencies: ["AccountHandoff", "AccountHandoffTestSupport"]),
+        .target(name: "AccountHandoffSimulation", dependencies: ["AccountHandoff", "AccountHandoffTestSupport"], path: "Harness/AccountHandoffSimulation"),
         .testTarget(
             name: "AccountHandoffTests",
             dependencies: ["AccountHandoff", "AccountHandoffBench", "AccountHandoffTestSupport", "registry-claim-probe"]

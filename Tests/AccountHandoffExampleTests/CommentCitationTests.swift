@@ -55,7 +55,7 @@ import Testing
 
     @Test func noCommentCitesAnIssueNumber() throws {
         var paths = ["Package.swift", "Fuzz/Package.swift"]
-        for folder in ["Sources", "Tests", "Fuzz"] { paths += try DocumentationScan.files(under: folder, ending: ".swift") }
+        for folder in ["Sources", "Harness", "Tests", "Fuzz"] { paths += try DocumentationScan.files(under: folder, ending: ".swift") }
         for folder in ["Scripts", "Verifier"] {
             paths += try DocumentationScan.files(under: folder, ending: ".py") + DocumentationScan.files(under: folder, ending: ".sh")
         }

@@ -17,9 +17,10 @@ enum DocumentationScan {
     /// The repository's root folder.
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
-    /// Every ```swift block in a `///` or `/** */` doc comment of a Swift file under Sources/.
+    /// Every ```swift block in a `///` or `/** */` doc comment of a Swift file under Sources/
+    /// (what ships) and Harness/ (the test world, the vector generator, the probes).
     static func sourceBlocks() throws -> [DocumentationBlock] {
-        try files(under: "Sources", ending: ".swift").flatMap { path in
+        try (files(under: "Sources", ending: ".swift") + files(under: "Harness", ending: ".swift")).flatMap { path in
             try blocks(inDocCommentsOf: read(path), path: path)
         }
     }

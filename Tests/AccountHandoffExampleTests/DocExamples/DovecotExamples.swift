@@ -4,7 +4,7 @@ import Foundation
 
 // The example in the doc comment of ThrowawayDovecot (see SessionDriverExamples.swift).
 
-// example: Sources/AccountHandoffDovecot/ThrowawayDovecot.swift#1
+// example: Harness/AccountHandoffDovecot/ThrowawayDovecot.swift#1
 func throwawayDovecotExample(password: SecretBytes) throws -> URL {
     let server = try ThrowawayDovecot.start(user: "demo", password: password)
     defer { server.stop() }
