@@ -77,6 +77,9 @@ let package = Package(
         .target(name: "AccountHandoffSecretService", dependencies: ["AccountHandoff", "AccountHandoffImport", "CLibSecret"]),
         // Not a product: a throwaway Secret Service (dbus-daemon plus gnome-keyring-daemon) for the tests.
         .target(name: "ThrowawaySecretService", dependencies: ["CPOSIXSpawn"]),
+        // Not a product: Debian's magic-wormhole transit relay (twistd) as a child process for the
+        // tests, the demo and the bench.
+        .target(name: "AccountHandoffTransitRelay", dependencies: ["CPOSIXSpawn"]),
         // Not a product: a throwaway Dovecot IMAP server for the tests and the demo.
         .target(name: "AccountHandoffDovecot", dependencies: ["AccountHandoff", "CSodium", "CPOSIXSpawn"]),
         // Not a product: fault-injecting store wrappers and the transaction's kill points.
@@ -113,7 +116,8 @@ let package = Package(
             name: "handoff",
             dependencies: ["AccountHandoff", "AccountHandoffFiles", "AccountHandoffQR", "AccountHandoffTransport", "AccountHandoffVectors",
                            "AccountHandoffImport", "AccountHandoffReferenceStore", "AccountHandoffIMAPValidation",
-                           "AccountHandoffDovecot", "AccountHandoffSecretService", "AccountHandoffLocalAuthentication", "AccountHandoffTestSupport"]
+                           "AccountHandoffDovecot", "AccountHandoffSecretService", "AccountHandoffLocalAuthentication", "AccountHandoffTestSupport",
+                           "AccountHandoffTransitRelay"]
         ),
         // Not a product: the simulated two-device world of the adversarial tests and Fuzz/.
         .target(name: "AccountHandoffSimulation", dependencies: ["AccountHandoff", "AccountHandoffTestSupport"]),
@@ -131,13 +135,14 @@ let package = Package(
         ),
         .testTarget(
             name: "AccountHandoffTransportTests",
-            dependencies: ["AccountHandoff", "AccountHandoffTransport", "AccountHandoffTestSupport"]
+            dependencies: ["AccountHandoff", "AccountHandoffTransport", "AccountHandoffTestSupport", "AccountHandoffTransitRelay"]
         ),
         .testTarget(name: "AccountHandoffFilesTests", dependencies: ["AccountHandoffFiles"]),
         .testTarget(
             name: "HandoffCLITests",
             dependencies: ["AccountHandoff", "AccountHandoffTestSupport", "AccountHandoffTransport", "AccountHandoffReferenceStore",
-                           "AccountHandoffDovecot", "AccountHandoffImport", "AccountHandoffSecretService", "ThrowawaySecretService", "handoff"]
+                           "AccountHandoffDovecot", "AccountHandoffImport", "AccountHandoffSecretService", "ThrowawaySecretService", "handoff",
+                           "AccountHandoffTransitRelay"]
         ),
         .testTarget(
             name: "AccountHandoffImportTests",
