@@ -88,10 +88,10 @@ final class RelayedTransfer: Sendable {
 
     /// A receiver session for the sender's code that connects with the transport (through the
     /// relay, waiting there until `pairingWithin` from now).
-    func receiver(pairingWithin: Duration = .seconds(60), configuration: TransportConfiguration = configuration,
+    func receiver(for scanned: SessionPayload? = nil, pairingWithin: Duration = .seconds(60), configuration: TransportConfiguration = configuration,
                   progress: @escaping @Sendable (ConnectionProgress) -> Void = { _ in }) throws -> HandoffReceiverSession<VerifyingImporter> {
         let deadline = Date().addingTimeInterval(Double(pairingWithin.components.seconds))
-        return HandoffReceiverSession(payload: payload, importer: importer, authenticator: ScriptedAuthenticator(always: .authenticated),
+        return HandoffReceiverSession(payload: scanned ?? payload, importer: importer, authenticator: ScriptedAuthenticator(always: .authenticated),
                                       registry: try ReceiverRegistry(), clock: clock) { payload in
             try await ConnectionFrameChannel.connect(to: payload, configuration: configuration, pairingDeadline: deadline, progress: progress)
         }
