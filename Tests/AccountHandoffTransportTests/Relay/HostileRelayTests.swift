@@ -123,6 +123,41 @@ import Testing
         check(transfer, relay: relay, shortCode: await transfer.code.code, imported: received == .completed(.imported))
     }
 
+    /// A relay that recorded a whole session replays it into the next one: the old receiver's
+    /// bytes to the new sender (its response answers another challenge: refused before any
+    /// frame), the old sender's bytes to the new receiver (another session hint: not this
+    /// QR's sender, so it connects again). The new transfer completes; the session saw only
+    /// the new hello.
+    @Test func aReplayedOldSessionGetsNowhere() async throws {
+        let recorder = try HostileRelay(.honest(tamper: nil, closeAfter: nil))
+        defer { recorder.stop() }
+        let old = try await RelayedTransfer.start(relayPort: recorder.port)
+        #expect(await Loopback.eventually { recorder.handshakeCount >= 1 })
+        let (oldSent, oldReceived) = await old.run(try old.receiver())
+        #expect(oldSent == .completed(.imported))
+        #expect(oldReceived == .completed(.imported))
+        let toReceiver = recorder.stream(.senderToReceiver), toSender = recorder.stream(.receiverToSender)
+        #expect(toReceiver.count == Self.challenge + Self.reveal + Self.offer + Self.credential)
+
+        let relay = try HostileRelay(.replays(senderToReceiver: toReceiver, receiverToSender: toSender))
+        defer { relay.stop() }
+        let transfer = try await RelayedTransfer.start(relayPort: relay.port)
+        #expect(await Loopback.eventually { relay.handshakeCount >= 1 })
+        let routes = RouteLog()
+        let (sent, received) = await transfer.run(try transfer.receiver(progress: routes.note))
+        #expect(sent == .completed(.imported))
+        #expect(received == .completed(.imported))
+        #expect(relay.did("replayed \(toSender.count) old bytes to the sender"))
+        #expect(relay.did("replayed \(toReceiver.count) old bytes to the receiver"))
+        let relayAddress = try #require(TCPRendezvous.Relay(host: RelayHost("127.0.0.1"), port: relay.port))
+        #expect(routes.events.contains(.relayRetrying(relayAddress, .notAHandoffSender)))
+        let statistics = await transfer.listener.statistics
+        #expect(statistics.refusedAdmission >= 1)
+        #expect(statistics.hellosHandedOver == 1)
+        check(transfer, relay: relay, shortCode: await transfer.code.code, imported: true)
+        check(old, relay: recorder, shortCode: await old.code.code, imported: true)
+    }
+
     /// Spec 11.9: what a relay sees of a session is its sizes and timing. The sender's side
     /// carries the challenge, reveal, offer and credential; the receiver's the response,
     /// hello, accept and receipt; each the same size whatever the account and the password.
