@@ -131,7 +131,7 @@ let package = Package(
         ),
         .testTarget(
             name: "AccountHandoffQRTests",
-            dependencies: ["AccountHandoff", "AccountHandoffQR", "AccountHandoffTestSupport", "CZlib"]
+            dependencies: ["AccountHandoff", "AccountHandoffQR", "AccountHandoffTestSupport", "CZlib", "AccountHandoffTransport"]
         ),
         .testTarget(
             name: "AccountHandoffTransportTests",

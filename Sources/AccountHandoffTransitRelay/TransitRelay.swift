@@ -68,7 +68,7 @@ public final class TransitRelay: @unchecked Sendable {
 
     /// The command line that runs the relay (for people: the README, the demo's report).
     public var commandLine: String {
-        ([namespace.map { "ip netns exec \($0)" }].compactMap { $0 } + [executable] + Self.arguments(host: host, port: port, rundir: "DIR"))
+        ([namespace.map { "ip netns exec \($0)" }].compactMap { $0 } + [executable] + Self.arguments(host: host, port: port, rundir: directory.path))
             .joined(separator: " ")
     }
 

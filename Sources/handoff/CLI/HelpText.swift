@@ -45,7 +45,7 @@ enum HelpText {
     }
 
     static let demo = """
-        Usage: handoff demo [--yes] [--store DIR] [--ecc L|M|Q|H] [--qr-style ansi|light|dark]
+        Usage: handoff demo [--yes] [--relay] [--store DIR] [--ecc L|M|Q|H] [--qr-style ansi|light|dark]
 
         Runs a real transfer of a demo account between two separate processes on this machine:
         'handoff send' and 'handoff receive', talking over TCP on 127.0.0.1. You see the QR code
@@ -57,6 +57,9 @@ enum HelpText {
         Options:
           --yes          Answer both sides automatically: the demo types the code each side
                          shows into the other. Without it, each side asks you.
+          --relay        Start Debian's transit relay (twistd3 transitrelay, from the
+                         package magic-wormhole-transit-relay) on 127.0.0.1 and send the
+                         transfer through it: the code names only the relay.
           --store DIR    Keep the receiver's store in DIR (default: a temporary directory that
                          is removed at the end).
           --ecc LEVEL    QR error correction: L, M (default), Q or H.
@@ -90,6 +93,12 @@ enum HelpText {
           --lan                  Allow a LAN address with --address: other machines on the
                                  network can then connect.
           --port N               Listen on this port (default: any free port).
+          --relay HOST:PORT      Also name a magic-wormhole transit relay in the code and wait
+                                 there too, for a receiving device that cannot reach this
+                                 machine (another network, client isolation). The relay sees
+                                 only encrypted bytes. HOST is a name or IPv4 address of at
+                                 most 42 characters (33 beside a --lan address).
+          --relay-only           Name only the relay in the code, not this machine's address.
           --lifetime SECONDS     How long the code is valid, 30 to 600 (default 180).
           --ecc LEVEL            QR error correction: L, M (default), Q or H.
           --svg FILE, --png FILE Also write the QR code to these image files.
@@ -146,6 +155,10 @@ enum HelpText {
 
         To the code question, type the code the sending device shows (or answer yes if it
         matches), no if it differs, or cancel.
+
+        A code may name the sending device's address, a transit relay, or both. The receiver
+        connects directly first and, when that fails or gets no answer within 2 seconds, also
+        through the relay; it says where it connects. The relay only copies encrypted bytes.
         """
 
     static let accounts = """

@@ -49,7 +49,9 @@ enum ReceiveCommand {
         let session = HandoffReceiverSession(payload: payload, importer: importer.coordinator,
                                              authenticator: try LocalGate.authenticator(parsed, asking: asking, command: "receive"),
                                              registry: registry) { payload in
-            do { return try await ConnectionFrameChannel.connect(to: payload) } catch let error as TransportError {
+            do {
+                return try await ConnectionFrameChannel.connect(to: payload, progress: { console.line($0.description) })
+            } catch let error as TransportError {
                 // The sender now shows another code (Spec 11.4): this one expired.
                 throw error == .codeRenewed ? HandoffError.expired : error
             }
