@@ -11,6 +11,9 @@ public enum TransportError: Error, Hashable, Sendable {
     case timedOut
     /// Nobody accepted the connection at the rendezvous address.
     case connectionRefused
+    /// This device has no route to the address (another network, or a network that keeps
+    /// its devices apart): the connect failed at once.
+    case networkUnreachable
     /// The peer announced a frame larger than ``AccountHandoff/Frame/maximumByteCount``.
     case oversizedFrame(Int)
     /// The peer announced an empty frame, which the framing does not allow.
@@ -57,7 +60,7 @@ public enum TransportError: Error, Hashable, Sendable {
         case .oversizedFrame(let count): .oversizedFrame(count)
         case .unsupportedRendezvous: .malformed(.rendezvous)
         case .codeRenewed: .expired
-        case .connectionRefused, .directAddressRefused, .notAHandoffSender, .relayClosed, .relayNotPaired, .relayHostNotFound:
+        case .connectionRefused, .networkUnreachable, .directAddressRefused, .notAHandoffSender, .relayClosed, .relayNotPaired, .relayHostNotFound:
             .senderUnreachable
         case .closedByPeer, .timedOut, .emptyFrame, .addressUnavailable, .closedLocally, .notJoinedInTime, .evicted,
              .unspecifiedAddress, .system:
@@ -76,6 +79,7 @@ extension TransportError: LocalizedError, CustomStringConvertible {
         case .closedByPeer: "The other device closed the connection; start a new transfer."
         case .timedOut: "The other device did not answer in time; check that it is still running and start a new transfer."
         case .connectionRefused: "Nothing is listening at the address in the code; check that the sending device is still waiting, or start a new transfer."
+        case .networkUnreachable: "This device has no route to the address in the code (another network, or one that keeps its devices apart); use the sending device's relay, or connect both devices to the same network."
         case .oversizedFrame(let count): "The other device sent a \(count)-byte message, more than the \(Frame.maximumByteCount)-byte limit; the connection was closed."
         case .emptyFrame: "The other device sent an empty message; the connection was closed."
         case .unsupportedRendezvous(let error): error.description

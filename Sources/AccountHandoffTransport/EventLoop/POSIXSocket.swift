@@ -136,7 +136,12 @@ final class POSIXSocket: @unchecked Sendable {
     }
 
     private static func connectFailure(_ code: Int32) -> TransportError {
-        code == ECONNREFUSED ? .connectionRefused : code == ETIMEDOUT ? .timedOut : .system(operation: "connect", errno: code)
+        switch code {
+        case ECONNREFUSED: .connectionRefused
+        case ETIMEDOUT: .timedOut
+        case ENETUNREACH, EHOSTUNREACH: .networkUnreachable
+        default: .system(operation: "connect", errno: code)
+        }
     }
 
     // MARK: Accepting
