@@ -411,6 +411,12 @@ _rules("11.4 admission", [
     ("11.4.hintCheck", "the receiver answers a challenge with another session hint"),
 ])
 
+_rules("11.7 relay handshake", [
+    ("11.7.line", "the handshake line puts the side before the relay token"),
+    ("11.7.hexCase", "the handshake line writes uppercase hex"),
+    ("11.7.newline", "the handshake line has no newline at the end"),
+])
+
 
 # Every refused cell of the local-event tables (6.1, 6.2): the mutation accepts the event as a no-op ([]).
 SENDER_REFUSED = {"codeConfirmed": ["awaitingHello", "awaitingAccept", "awaitingCredential", "awaitingReceipt"],
