@@ -126,10 +126,27 @@ public final class TransitRelay: @unchecked Sendable {
         return (1...max(count, 1)).map { (try? String(contentsOf: logFile($0), encoding: .utf8)) ?? "" }.joined()
     }
 
+    /// One usage record of the relay (`--log-fd`), written when a connection ends: how it
+    /// ended (`mood`: `happy` for a pair that carried bytes, `lonely`, `redundant`, `errory`)
+    /// and the bytes it copied after pairing, both directions (`total_bytes`).
+    public struct Usage: Hashable, Sendable {
+        public let mood: String
+        public let totalBytes: Int
+    }
+
+    /// The usage records so far, every launch, in order.
+    public func usage() -> [Usage] {
+        log().split(separator: "\n").compactMap { line in
+            guard line.hasPrefix("{"), let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any],
+                  let mood = object["mood"] as? String, let bytes = object["total_bytes"] as? Int else { return nil }
+            return Usage(mood: mood, totalBytes: bytes)
+        }
+    }
+
     // MARK: Launching
 
     private static func arguments(host: String, port: UInt16, rundir: String) -> [String] {
-        ["-n", "--pidfile=", "--logfile=-", "--rundir=\(rundir)", "transitrelay", "--port=tcp:\(port):interface=\(host)"]
+        ["-n", "--pidfile=", "--logfile=-", "--rundir=\(rundir)", "transitrelay", "--port=tcp:\(port):interface=\(host)", "--log-fd=1"]
     }
 
     private func logFile(_ launch: Int) -> URL { directory.appendingPathComponent("twistd-\(launch).log") }

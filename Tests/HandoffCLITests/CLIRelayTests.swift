@@ -60,6 +60,42 @@ struct CLIRelayTests {
     }
 }
 
+/// `handoff bench` through Debian's relay: bytes, flights and the scan-to-code time (never
+/// asserted: times are reported, not checked).
+@Suite(.enabled(if: TransitRelay.twistd != nil, "needs Debian's transit relay: apt-get install magic-wormhole-transit-relay"))
+struct CLIRelayBenchTests {
+    static let relayKeys: Set<String> = [
+        "relay", "available", "sessions", "scan_to_code_ms", "transfer_ms", "bytes_sender_to_receiver", "bytes_receiver_to_sender",
+        "frames_sender_to_receiver", "frames_receiver_to_sender", "relay_copied_bytes", "handshake_bytes", "flights",
+        "flights_before_code",
+    ]
+
+    /// The relay copies exactly the bytes both devices wrote after pairing: the challenge and
+    /// three frames one way (28 + 74 + 298 + 1,066), the response and three frames the other
+    /// (20 + 90 + 42 + 43); six flights, three of them (challenge, response and hello, reveal)
+    /// before the code shows.
+    @Test func theRelaySectionCountsWhatTheRelayCopied() throws {
+        let run = try BenchProcess.run(["bench", "--quick", "--json", "--iterations", "1", "--repetitions", "2"])
+        #expect(run.status == 0, "\(run.stderr)")
+        let report = try #require(try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any])
+        let relay = try #require(report["relay"] as? [String: Any])
+        #expect(Set(relay.keys) == Self.relayKeys)
+        #expect(relay["available"] as? Bool == true)
+        #expect(relay["sessions"] as? Int == 2)
+        #expect((relay["relay"] as? String)?.contains("transitrelay --port=tcp:") == true)
+        #expect(relay["bytes_sender_to_receiver"] as? Int == 28 + 74 + 298 + 1_066)
+        #expect(relay["bytes_receiver_to_sender"] as? Int == 20 + 90 + 42 + 43)
+        #expect(relay["relay_copied_bytes"] as? Int == 1_466 + 195)
+        #expect(relay["handshake_bytes"] as? Int == 2 * 104 + 2 * 3)
+        #expect(relay["frames_sender_to_receiver"] as? Int == 3 && relay["frames_receiver_to_sender"] as? Int == 3)
+        #expect(relay["flights"] as? Int == 6 && relay["flights_before_code"] as? Int == 3)
+        for key in ["scan_to_code_ms", "transfer_ms"] {
+            let spread = try #require(relay[key] as? [String: Double], "\(key)")
+            #expect(Set(spread.keys) == ["median", "min", "max"])
+        }
+    }
+}
+
 /// `--relay` refusals, before anything is listened on or shown.
 @Suite struct CLIRelayOptionTests {
     @Test(arguments: [

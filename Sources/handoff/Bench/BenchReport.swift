@@ -22,6 +22,8 @@ struct BenchReport: Codable, Equatable {
     let pendingSendersSkipped: [Int]
     let pendingSendersRefused: [PendingSendersBench.Refusal]
     let codecs: CodecBench.Result
+    /// Whole transfers through Debian's transit relay on 127.0.0.1 (Spec 11.7).
+    let relay: RelayBench.Result
 
     struct Floor: Codable, Equatable {
         let microsecondsPerSession: Spread
@@ -70,7 +72,7 @@ struct BenchReport: Codable, Equatable {
         case format, build, processors, iterations, repetitions, quick, floor, session, threads, codecs
         case loadAverageBefore = "load_average_before", loadAverageAfter = "load_average_after", lockLimit = "lock_limit"
         case pendingSenders = "pending_senders", pendingSendersSkipped = "pending_senders_skipped"
-        case pendingSendersRefused = "pending_senders_refused"
+        case pendingSendersRefused = "pending_senders_refused", relay
     }
 
     /// The report as one JSON object, keys sorted.
