@@ -92,14 +92,38 @@ public final class TransitRelay: @unchecked Sendable {
         return relay
     }
 
+    /// ``start(host:port:namespace:startupTimeout:)`` on a thread of its own: starting waits
+    /// for twistd (about half a second), which must not hold a Swift concurrency thread.
+    public static func started(host: String = "127.0.0.1", port: UInt16 = 0, namespace: String? = nil) async throws(TransitRelayUnavailable)
+        -> TransitRelay {
+        try await offThePool { () throws(TransitRelayUnavailable) in try start(host: host, port: port, namespace: namespace) }
+    }
+
+    /// ``restart(timeout:)`` on a thread of its own.
+    public func restarted() async throws(TransitRelayUnavailable) {
+        try await Self.offThePool { () throws(TransitRelayUnavailable) in try self.restart() }
+    }
+
     /// Ends the relay at once (SIGKILL): every connection it holds breaks.
     public func kill() {
-        let process = lock.withLock { () -> RelayChildProcess? in
-            defer { self.process = nil }
-            return self.process
+        let (process, watcher) = lock.withLock { () -> (RelayChildProcess?, RelayChildProcess?) in
+            defer {
+                self.process = nil
+                self.watcher = nil
+            }
+            return (self.process, self.watcher)
         }
         process?.send(SIGKILL)
         process?.waitForExit(timeout: .seconds(5))
+        watcher?.waitForExit(timeout: .seconds(1))  // it ends once the relay is gone
+    }
+
+    private static func offThePool<Value: Sendable>(_ body: @escaping @Sendable () throws(TransitRelayUnavailable) -> Value) async throws(TransitRelayUnavailable)
+        -> Value {
+        let result = await withCheckedContinuation { (continuation: CheckedContinuation<Result<Value, TransitRelayUnavailable>, Never>) in
+            DispatchQueue.global().async { continuation.resume(returning: Result { () throws(TransitRelayUnavailable) in try body() }) }
+        }
+        return try result.get()
     }
 
     /// Starts the relay again on the same port after ``kill()``.
@@ -130,7 +154,9 @@ public final class TransitRelay: @unchecked Sendable {
     /// ended (`mood`: `happy` for a pair that carried bytes, `lonely`, `redundant`, `errory`)
     /// and the bytes it copied after pairing, both directions (`total_bytes`).
     public struct Usage: Hashable, Sendable {
+        /// How the connection ended, in the relay's words.
         public let mood: String
+        /// Bytes copied after the pairing, both directions together.
         public let totalBytes: Int
     }
 

@@ -12,9 +12,9 @@ import Testing
 struct CLIRelayNetworkTests {
     @Test(arguments: NetworkLab.Isolation.allCases)
     func aReceiverOnAnotherNetworkGetsTheAccountThroughTheRelay(_ isolation: NetworkLab.Isolation) async throws {
-        let lab = try NetworkLab.create(isolation)
+        let lab = try await NetworkLab.created(isolation)
         defer { lab.remove() }
-        let relay = try TransitRelay.start(host: NetworkLab.relayAddress, namespace: lab.relay)
+        let relay = try await TransitRelay.started(host: NetworkLab.relayAddress, namespace: lab.relay)
         defer { relay.stop() }
         let scratch = try Scratch()
         defer { scratch.remove() }

@@ -8,7 +8,7 @@ import Testing
        .timeLimit(.minutes(2)))
 struct CLIRelayTests {
     @Test func aRelayOnlyCodeGoesThroughTheRelay() async throws {
-        let relay = try TransitRelay.start()
+        let relay = try await TransitRelay.started()
         defer { relay.stop() }
         let scratch = try Scratch()
         defer { scratch.remove() }
@@ -29,7 +29,7 @@ struct CLIRelayTests {
     /// A code with this machine's address and a relay: the receiver connects directly first,
     /// is admitted at once, and never needs the relay.
     @Test func aCodeWithBothConnectsDirectlyFirst() async throws {
-        let relay = try TransitRelay.start()
+        let relay = try await TransitRelay.started()
         defer { relay.stop() }
         let scratch = try Scratch()
         defer { scratch.remove() }

@@ -22,12 +22,45 @@ enum RelayAddressResolver {
         thread.start()
     }
 
-    /// The same, awaited.
-    static func resolve(_ host: RelayHost) async throws(TransportError) -> IPv4Address {
-        let result = await withCheckedContinuation { (continuation: CheckedContinuation<Result<IPv4Address, TransportError>, Never>) in
-            resolve(host) { continuation.resume(returning: $0) }
+    /// The same, awaited. A cancelled task stops waiting at once (the lookup finishes on its
+    /// thread, unheard): a direct connection that won must not wait for a slow DNS server.
+    static func resolve(_ host: RelayHost) async throws -> IPv4Address {
+        let answer = Answer()
+        let result = await withTaskCancellationHandler {
+            await withCheckedContinuation { (continuation: CheckedContinuation<Result<IPv4Address, any Error>, Never>) in
+                answer.wait(continuation)
+                resolve(host) { answer.give($0.mapError { $0 }) }
+            }
+        } onCancel: {
+            answer.give(.failure(CancellationError()))
         }
         return try result.get()
+    }
+
+    /// The first answer wins: the lookup's, or the cancellation's.
+    private final class Answer: @unchecked Sendable {
+        // Safety of @unchecked Sendable: both fields are only touched under `lock`.
+        private let lock = NSLock()
+        private var continuation: CheckedContinuation<Result<IPv4Address, any Error>, Never>?
+        private var early: Result<IPv4Address, any Error>?
+
+        func wait(_ continuation: CheckedContinuation<Result<IPv4Address, any Error>, Never>) {
+            let ready = lock.withLock { () -> Result<IPv4Address, any Error>? in
+                if let early { return early }
+                self.continuation = continuation
+                return nil
+            }
+            if let ready { continuation.resume(returning: ready) }
+        }
+
+        func give(_ result: Result<IPv4Address, any Error>) {
+            let waiting = lock.withLock { () -> CheckedContinuation<Result<IPv4Address, any Error>, Never>? in
+                defer { continuation = nil }
+                if continuation == nil, early == nil { early = result }
+                return continuation
+            }
+            waiting?.resume(returning: result)
+        }
     }
 
     /// A relay address must name one machine: never 0.0.0.0, a broadcast or a multicast address.

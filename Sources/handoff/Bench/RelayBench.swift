@@ -53,7 +53,7 @@ struct RelayBench {
 
     func run() async throws(BenchFailure) -> Result {
         let relay: TransitRelay
-        do { relay = try TransitRelay.start() } catch { return .missing(error.description) }
+        do { relay = try await TransitRelay.started() } catch { return .missing(error.description) }
         defer { relay.stop() }
         var scanToCode: [Double] = [], transfer: [Double] = []
         var last: OneTransfer?

@@ -43,7 +43,7 @@ enum DemoCommand {
         } else {
             console.line("Debian's libpam-wrapper is missing, so the demo runs both sides with --no-local-auth (no local-authentication gate); Scripts/setup.sh installs it.")
         }
-        let transitRelay = parsed.has("--relay") ? try DemoRelay.start(console: console) : nil
+        let transitRelay = parsed.has("--relay") ? try await DemoRelay.start(console: console) : nil
         defer { transitRelay?.stop() }
         let mailServer = DemoMailServer.start(password: files.password, console: console)
         defer { mailServer?.stop() }

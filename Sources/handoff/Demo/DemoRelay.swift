@@ -5,9 +5,9 @@ import AccountHandoffTransitRelay
 /// names only the relay, so the transfer goes through it (Spec 11.7).
 enum DemoRelay {
     /// Starts the relay and says so.
-    static func start(console: Console) throws(CLIError) -> TransitRelay {
+    static func start(console: Console) async throws(CLIError) -> TransitRelay {
         let relay: TransitRelay
-        do { relay = try TransitRelay.start() } catch {
+        do { relay = try await TransitRelay.started() } catch {
             throw CLIError("The demo's relay cannot start. \(error.description) Scripts/setup.sh installs it.", exitCode: .failure)
         }
         console.line("A transit relay runs on \(relay.host):\(relay.port) (Debian's magic-wormhole-transit-relay: \(relay.commandLine)); the sender's code names only the relay, so the transfer goes through it.")

@@ -10,15 +10,15 @@ import Testing
 /// first), expiry, cancel on both sides, and a relay killed and restarted.
 @Suite(.enabled(if: TransitRelay.twistd != nil, "needs Debian's transit relay: apt-get install magic-wormhole-transit-relay"), .timeLimit(.minutes(1)))
 struct TransitRelayTests {
-    private static func relay() throws -> TransitRelay {
-        do { return try TransitRelay.start() } catch {
+    private static func relay() async throws -> TransitRelay {
+        do { return try await TransitRelay.started() } catch {
             Issue.record("\(error.description) \(error.logExcerpt ?? "")")
             throw error
         }
     }
 
     @Test func relayOnlyCodeCompletesThroughTheRelay() async throws {
-        let relay = try Self.relay()
+        let relay = try await Self.relay()
         defer { relay.stop() }
         let transfer = try await RelayedTransfer.start(relayPort: relay.port)
         let routes = RouteLog()
@@ -42,7 +42,7 @@ struct TransitRelayTests {
     /// The relay named by a DNS name (`localhost`, resolved by getaddrinfo off the concurrency
     /// threads) works as the dotted address does.
     @Test func relayNamedByHostNameIsResolved() async throws {
-        let relay = try Self.relay()
+        let relay = try await Self.relay()
         defer { relay.stop() }
         let transfer = try await RelayedTransfer.start(relayHost: "localhost", relayPort: relay.port)
         let routes = RouteLog()
@@ -56,7 +56,7 @@ struct TransitRelayTests {
     /// A direct address that refuses at once: the receiver says so and goes to the relay
     /// without waiting for the head start.
     @Test func refusedDirectAddressFallsBackToTheRelayAtOnce() async throws {
-        let relay = try Self.relay()
+        let relay = try await Self.relay()
         defer { relay.stop() }
         let closed = try closedLoopbackPort()
         let transfer = try await RelayedTransfer.start(relayPort: relay.port, direct: false, advertisedDirectPort: closed)
@@ -75,7 +75,7 @@ struct TransitRelayTests {
     /// A direct address that accepts but never challenges (a silent program): after the
     /// 2-second head start the receiver tries the relay too, and the relay's connection wins.
     @Test func silentDirectAddressRacesTheRelayAfterTheHeadStart() async throws {
-        let relay = try Self.relay()
+        let relay = try await Self.relay()
         defer { relay.stop() }
         let silent = try POSIXSocket.makeTCP()  // accepts (the kernel does), never says a word
         try silent.listen(address: .loopback, port: 0, backlog: 4)
@@ -101,7 +101,7 @@ struct TransitRelayTests {
     /// A code with a working direct address: the direct connection is admitted first and
     /// carries the session; the relay is never asked to pair anything for the receiver.
     @Test func workingDirectAddressWinsWithoutTheRelay() async throws {
-        let relay = try Self.relay()
+        let relay = try await Self.relay()
         defer { relay.stop() }
         let transfer = try await RelayedTransfer.start(relayPort: relay.port, direct: true)
         let routes = RouteLog()
@@ -114,7 +114,7 @@ struct TransitRelayTests {
     }
 
     @Test func codeExpiresWhileTheSendingPersonDoesNotType() async throws {
-        let relay = try Self.relay()
+        let relay = try await Self.relay()
         defer { relay.stop() }
         let transfer = try await RelayedTransfer.start(relayPort: relay.port)
         let (sent, received) = await transfer.run(try transfer.receiver(), script: .nobodyAnswers) {
@@ -127,7 +127,7 @@ struct TransitRelayTests {
     }
 
     @Test func senderCancelsThroughTheRelay() async throws {
-        let relay = try Self.relay()
+        let relay = try await Self.relay()
         defer { relay.stop() }
         let transfer = try await RelayedTransfer.start(relayPort: relay.port)
         let (sent, received) = await transfer.run(try transfer.receiver(), script: .senderCancelsAfterJoin)
@@ -137,7 +137,7 @@ struct TransitRelayTests {
     }
 
     @Test func receiverCancelsThroughTheRelay() async throws {
-        let relay = try Self.relay()
+        let relay = try await Self.relay()
         defer { relay.stop() }
         let transfer = try await RelayedTransfer.start(relayPort: relay.port)
         let (sent, received) = await transfer.run(try transfer.receiver(), script: .receiverCancelsAtOffer)
@@ -149,7 +149,7 @@ struct TransitRelayTests {
     /// A receiver waiting at the relay for a sender that is not there can be cancelled at
     /// once: the wait does not hold it until the code's end.
     @Test func receiverWaitingAtTheRelayCancelsAtOnce() async throws {
-        let relay = try Self.relay()
+        let relay = try await Self.relay()
         defer { relay.stop() }
         let transfer = try await RelayedTransfer.start(relayPort: relay.port)
         await transfer.listener.close()  // the sender no longer waits at the relay
@@ -166,14 +166,14 @@ struct TransitRelayTests {
     /// The relay dies while the sender waits there and comes back on the same port: the
     /// sender reconnects (every second) and the transfer completes through the new relay.
     @Test func relayRestartedWhileTheSenderWaits() async throws {
-        let relay = try Self.relay()
+        let relay = try await Self.relay()
         defer { relay.stop() }
         let transfer = try await RelayedTransfer.start(relayPort: relay.port)
         let statuses = StatusLog(transfer.listener)
         #expect(await Loopback.eventually { statuses.all.contains(.waiting(at: .loopback)) })
-        relay.kill()
+        _ = try? await offThePool { relay.kill() }
         #expect(await Loopback.eventually { statuses.all.contains { if case .unreachable = $0 { true } else { false } } })
-        try relay.restart()
+        try await relay.restarted()
         let (sent, received) = await transfer.run(try transfer.receiver())
         #expect(sent == .completed(.imported))
         #expect(received == .completed(.imported))
@@ -184,17 +184,17 @@ struct TransitRelayTests {
     /// devices lose the connection and say so; nothing is imported. The restarted relay then
     /// carries a new transfer.
     @Test func relayKilledMidSessionEndsBothAsTransportLost() async throws {
-        let relay = try Self.relay()
+        let relay = try await Self.relay()
         defer { relay.stop() }
         let transfer = try await RelayedTransfer.start(relayPort: relay.port)
         let (sent, received) = await transfer.run(try transfer.receiver(), script: .nobodyAnswers) {
             while await transfer.code.code == nil { try? await Task.sleep(for: .milliseconds(20)) }
-            relay.kill()
+            _ = try? await offThePool { relay.kill() }
         }
         #expect(sent == .ended(.failed(.transportLost)))
         #expect(received == .ended(.failed(.transportLost)))
         #expect(transfer.importer.record.all.isEmpty)
-        try relay.restart()
+        try await relay.restarted()
         let next = try await RelayedTransfer.start(relayPort: relay.port)
         let (nextSent, nextReceived) = await next.run(try next.receiver())
         #expect(nextSent == .completed(.imported))

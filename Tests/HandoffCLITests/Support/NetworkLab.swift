@@ -52,6 +52,13 @@ struct NetworkLab {
         return nil
     }()
 
+    /// ``create(_:)`` on a Dispatch thread: its `ip` calls must not hold a Swift concurrency thread.
+    static func created(_ isolation: Isolation) async throws -> NetworkLab {
+        try await withCheckedThrowingContinuation { continuation in
+            DispatchQueue.global().async { continuation.resume(with: Result { try create(isolation) }) }
+        }
+    }
+
     /// Builds the three namespaces and their links.
     static func create(_ isolation: Isolation) throws -> NetworkLab {
         let id = "\(getpid() % 10000)\(counter.next())"
