@@ -219,8 +219,8 @@ final class HostileRelay: @unchecked Sendable {
         case .pairsTwoSenders:
             if isSender, firstTime("first sender") {
                 hold(connection.socket)
+                lock.withLock { firstSender = connection }  // before the ok: the sender's next connection follows it at once
                 _ = try? Blocking.write(connection.socket, RelayHandshake.okay)
-                lock.withLock { firstSender = connection }
                 note("ok to the first sender connection")
                 return
             }

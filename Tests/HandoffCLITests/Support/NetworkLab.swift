@@ -81,7 +81,9 @@ struct NetworkLab {
             try run(["-n", lab.sender, "route", "add", "\(relayAddress)/32", "via", "10.77.1.1"])
             try run(["-n", lab.receiver, "route", "add", "\(relayAddress)/32", "via", "10.77.2.1"])
             if isolation == .silentDrop { try run(["-n", lab.receiver, "route", "add", "10.77.1.0/24", "via", "10.77.2.1"]) }
-            try run(["netns", "exec", lab.relay, "/bin/sh", "-c", "echo 0 > /proc/sys/net/ipv4/ip_forward"])
+            // A new namespace starts without forwarding; make sure (a read-only /proc/sys is fine then).
+            try run(["netns", "exec", lab.relay, "/bin/sh", "-c",
+                     "echo 0 > /proc/sys/net/ipv4/ip_forward 2>/dev/null; test \"$(cat /proc/sys/net/ipv4/ip_forward)\" = 0"])
         } catch {
             lab.remove()
             throw error
