@@ -1,5 +1,7 @@
+import Foundation
+
 /// Why Debian's transit relay could not be started. Each ``description`` is one sentence.
-public enum TransitRelayUnavailable: Error, Hashable, Sendable, CustomStringConvertible {
+public enum TransitRelayUnavailable: Error, Hashable, Sendable, CustomStringConvertible, LocalizedError {
     /// Neither `twistd3` nor `twistd` was found, or its `transitrelay` plugin is missing
     /// (Debian: `apt-get install magic-wormhole-transit-relay`).
     case notInstalled
@@ -11,6 +13,9 @@ public enum TransitRelayUnavailable: Error, Hashable, Sendable, CustomStringConv
     case exited(log: String)
     /// The relay did not say which port it listens on within the startup timeout.
     case notListening(log: String)
+
+    /// One sentence saying what is missing or failed, and what to do.
+    public var errorDescription: String? { description }
 
     /// One sentence saying what is missing or failed.
     public var description: String {
