@@ -87,14 +87,14 @@ final class HostileRelay: @unchecked Sendable {
     private var senderSides: [[UInt8]: [UInt8]] = [:]
     /// The first token seen (the first QR's).
     private var firstToken: [UInt8]?
-    private let lock = NSLock()
+    let lock = NSLock()
     private var pending: [Pending] = []
     private var held: [POSIXSocket] = []
     private var stopped = false
     private var received: [UInt8] = []
     private var handshakes: [(token: [UInt8], side: [UInt8])] = []
-    private var streams: [Direction: [UInt8]] = [:]
-    private var units: [Unit] = []
+    var streams: [Direction: [UInt8]] = [:]
+    var units: [Unit] = []
     private var notes: [String] = []
     private var usedFirstMove = Set<String>()
     private var learnedHint: [UInt8]?
@@ -148,9 +148,9 @@ final class HostileRelay: @unchecked Sendable {
     /// Whether the log has a line starting with `prefix`.
     func did(_ prefix: String) -> Bool { lock.withLock { notes.contains { $0.hasPrefix(prefix) } } }
 
-    private func note(_ line: String) { lock.withLock { notes.append(line) } }
+    func note(_ line: String) { lock.withLock { notes.append(line) } }
 
-    private func record(_ bytes: [UInt8]) { lock.withLock { received += bytes } }
+    func record(_ bytes: [UInt8]) { lock.withLock { received += bytes } }
 
     // MARK: Accepting and the handshake
 
@@ -360,147 +360,5 @@ final class HostileRelay: @unchecked Sendable {
             note("took the receiver's response and hello, then closed")
             socket.shutdownBoth()
         }.start()
-    }
-
-    // MARK: Copying
-
-    /// Copies both directions on threads of their own until either side closes.
-    private func pump(_ sender: POSIXSocket, _ receiver: POSIXSocket, tamper: Tamper?, closeAfter: Int?, recording: Bool) {
-        let pair = PairState(sender, receiver, closeAfter: closeAfter)
-        for direction in [Direction.senderToReceiver, .receiverToSender] {
-            let (from, to) = direction == .senderToReceiver ? (sender, receiver) : (receiver, sender)
-            Thread { [self] in copy(direction, from: from, to: to, pair: pair, tamper: tamper, recording: recording) }.start()
-        }
-    }
-
-    private func copy(_ direction: Direction, from: POSIXSocket, to: POSIXSocket, pair: PairState, tamper: Tamper?, recording: Bool) {
-        var buffer: [UInt8] = []
-        var index = 0
-        while !pair.isClosed {
-            guard let chunk = try? Blocking.read(from, maximum: 4096, timeout: .seconds(300)), !chunk.isEmpty else { break }
-            record(chunk)
-            if recording { lock.withLock { streams[direction, default: []] += chunk } }
-            buffer += chunk
-            while let length = Self.unitLength(buffer, direction: direction, index: index), buffer.count >= length {
-                let unit = Unit(direction: direction, index: index, bytes: Array(buffer.prefix(length)))
-                buffer.removeFirst(length)
-                index += 1
-                lock.withLock { units.append(unit) }
-                for output in tamper?(unit) ?? [.forward(unit.bytes)] {
-                    switch output {
-                    case .forward(let bytes):
-                        let allowed = direction == .senderToReceiver ? pair.take(bytes.count) : bytes.count
-                        if allowed > 0 { _ = try? Blocking.write(to, Array(bytes.prefix(allowed))) }
-                        if direction == .senderToReceiver, pair.isExhausted {
-                            note("closed both after \(closeAfterText(pair)) sender-to-receiver bytes")
-                            pair.close()
-                        }
-                    case .note(let line):
-                        note(line)
-                    case .pause(let duration):
-                        Thread.sleep(forTimeInterval: Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18)
-                    case .closeBoth:
-                        note("closed both")
-                        pair.close()
-                    }
-                }
-            }
-        }
-        pair.close()
-    }
-
-    private func closeAfterText(_ pair: PairState) -> String { pair.limit.map(String.init) ?? "all" }
-
-    /// The length of the next unit once its length is known.
-    private static func unitLength(_ buffer: [UInt8], direction: Direction, index: Int) -> Int? {
-        if index == 0 { return direction.admissionByteCount }
-        guard buffer.count >= 2 else { return nil }
-        return 2 + (Int(buffer[0]) << 8 | Int(buffer[1]))
-    }
-}
-
-/// The two connections of one pair: closed together, with a byte budget for one direction.
-private final class PairState: @unchecked Sendable {
-    // Safety of @unchecked Sendable: `closed` and `sent` are only touched under `lock`.
-    private let lock = NSLock()
-    private let sockets: [POSIXSocket]
-    let limit: Int?
-    private var sent = 0
-    private var closed = false
-
-    init(_ sender: POSIXSocket, _ receiver: POSIXSocket, closeAfter: Int?) {
-        sockets = [sender, receiver]
-        limit = closeAfter
-    }
-
-    var isClosed: Bool { lock.withLock { closed } }
-
-    /// Whether the byte budget is spent.
-    var isExhausted: Bool { lock.withLock { limit.map { sent >= $0 } ?? false } }
-
-    /// How many of `count` bytes may go before the budget runs out.
-    func take(_ count: Int) -> Int {
-        lock.withLock {
-            guard let limit else { return count }
-            let allowed = max(0, min(count, limit - sent))
-            sent += allowed
-            return allowed
-        }
-    }
-
-    func close() {
-        let wasOpen = lock.withLock { () -> Bool in
-            defer { closed = true }
-            return !closed
-        }
-        if wasOpen { sockets.forEach { $0.shutdownBoth() } }
-    }
-}
-
-/// Blocking socket calls with deadlines (`poll`), for the relay's own threads.
-enum Blocking {
-    static func wait(_ socket: POSIXSocket, for events: Int16, timeout: Duration) throws(TransportError) -> Bool {
-        try RawPeer.wait(socket, for: events, until: .now + timeout)
-    }
-
-    /// Up to `maximum` bytes; `[]` at the end of the stream.
-    static func read(_ socket: POSIXSocket, maximum: Int, timeout: Duration) throws(TransportError) -> [UInt8] {
-        let deadline = ContinuousClock.now + timeout
-        while true {
-            guard try RawPeer.wait(socket, for: Int16(POLLIN), until: deadline) else { throw .timedOut }
-            do {
-                if let chunk = try socket.readAvailable(maximum: maximum) { return chunk }
-            } catch .closedByPeer {
-                return []
-            }
-        }
-    }
-
-    static func read(_ socket: POSIXSocket, exactly count: Int, timeout: Duration) throws(TransportError) -> [UInt8] {
-        var bytes: [UInt8] = []
-        while bytes.count < count {
-            let chunk = try read(socket, maximum: count - bytes.count, timeout: timeout)
-            guard !chunk.isEmpty else { throw .closedByPeer }
-            bytes += chunk
-        }
-        return bytes
-    }
-
-    static func write(_ socket: POSIXSocket, _ bytes: [UInt8]) throws(TransportError) {
-        let deadline = ContinuousClock.now + .seconds(10)
-        var offset = 0
-        while offset < bytes.count {
-            offset += try socket.writeSome(bytes[offset...])
-            if offset < bytes.count { guard try RawPeer.wait(socket, for: Int16(POLLOUT), until: deadline) else { throw .timedOut } }
-        }
-    }
-}
-
-extension POSIXSocket {
-    /// Stops both directions without closing the descriptor (a thread may still poll it; the
-    /// descriptor closes when the socket is released).
-    func shutdownBoth() {
-        guard isOpen else { return }
-        shutdown(descriptor, Int32(SHUT_RDWR))
     }
 }
