@@ -160,7 +160,8 @@ import Testing
     /// tries only the relay (here a closed port: refused, tried again every 100 ms, until its
     /// pairing deadline 3 s later).
     @Test func aRefusedDirectAddressBesideARelayIsSkipped() async throws {
-        let port = try closedLoopbackPort()
+        let (port, holder) = try refusingLoopbackPort()
+        defer { holder.close() }
         let relay = try #require(TCPRendezvous.Relay(host: RelayHost("127.0.0.1"), port: port))
         let rendezvous = try TCPRendezvous(direct: TCPRendezvous.Endpoint(address: Self.address("203.0.113.7"), port: 9)!, relay: relay)
         let sender = try HandoffSender.start(account: Loopback.account(), rendezvous: rendezvous.token,

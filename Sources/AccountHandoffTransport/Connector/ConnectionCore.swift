@@ -34,6 +34,8 @@ final class ConnectionCore: LoopConnectionDelegate, DeadlineTarget, @unchecked S
     private var dialer: RelayDialer?
     /// The connecting task was cancelled, possibly before the connect began on the loop.
     private var cancelled = false
+    /// The admission response, until the first frame (the hello) goes out with it.
+    private var unsentResponse: [UInt8]?
     private var phase: Phase = .admitting(received: [], deadline: nil)
     private var admitted: CheckedContinuation<Void, any Error>?
     private var decoder = FrameStreamDecoder()
@@ -167,7 +169,10 @@ final class ConnectionCore: LoopConnectionDelegate, DeadlineTarget, @unchecked S
             finishAdmission(relayed ? TransportError.notAHandoffSender : TransportError.codeRenewed)
         case .answer(let response):
             phase = .open
-            link.write(response, deadline: .now + configuration.writeTimeout)
+            // Sent with the hello, in one write (Spec 11.4: the response and, right after it,
+            // the hello): two small writes in a row would wait for a delayed acknowledgement
+            // (40 ms) at a relay that copies them one by one.
+            unsentResponse = response
             finishAdmission(nil)
             readFrame()
         }
@@ -275,10 +280,14 @@ final class ConnectionCore: LoopConnectionDelegate, DeadlineTarget, @unchecked S
             continuation.resume(throwing: TransportError.closedLocally)
             return
         }
-        let bytes: [UInt8]
+        var bytes: [UInt8]
         do { bytes = try FrameStream.encode(frame) } catch {
             continuation.resume(throwing: error)
             return
+        }
+        if let response = unsentResponse {
+            unsentResponse = nil
+            bytes = response + bytes
         }
         link.write(bytes, deadline: .now + configuration.writeTimeout) { failure in
             if let failure { continuation.resume(throwing: failure) } else { continuation.resume() }

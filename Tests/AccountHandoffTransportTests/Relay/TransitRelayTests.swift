@@ -58,7 +58,8 @@ struct TransitRelayTests {
     @Test func refusedDirectAddressFallsBackToTheRelayAtOnce() async throws {
         let relay = try await Self.relay()
         defer { relay.stop() }
-        let closed = try closedLoopbackPort()
+        let (closed, holder) = try refusingLoopbackPort()
+        defer { holder.close() }
         let transfer = try await RelayedTransfer.start(relayPort: relay.port, direct: false, advertisedDirectPort: closed)
         let routes = RouteLog()
         let start = ContinuousClock.now
@@ -223,11 +224,14 @@ final class StatusLog: Sendable {
     var all: [RelayStatus] { lock.withLock { list } }
 }
 
-/// A loopback port nothing listens on (bound, then closed).
-func closedLoopbackPort() throws -> UInt16 {
+/// A loopback port that refuses connections for as long as the returned socket lives: bound,
+/// never listening (a port merely closed could be taken by another test's listener meanwhile).
+func refusingLoopbackPort() throws -> (port: UInt16, holder: POSIXSocket) {
     let socket = try POSIXSocket.makeTCP()
-    try socket.listen(address: .loopback, port: 0, backlog: 1)
-    let port = try socket.localPort()
-    socket.closeListening()
-    return port
+    var address = POSIXSocket.socketAddress(.loopback, 0)
+    let bound = withUnsafePointer(to: &address) {
+        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(socket.descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+    }
+    guard bound == 0 else { throw TransportError.addressUnavailable(errno: errno) }
+    return (try socket.localPort(), socket)
 }
