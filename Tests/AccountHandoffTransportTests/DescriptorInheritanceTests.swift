@@ -38,8 +38,7 @@ import Testing
         defer { Task { await listener.close() } }
         let channel = try await ConnectionFrameChannel.connect(to: payload, configuration: Loopback.sessions)
         defer { Task { await channel.close() } }
-        // The receiver's response goes out with its first frame (Spec 11.4); accepted is enough here.
-        #expect(await Loopback.eventually { await listener.statistics.accepted == 1 })
+        #expect(await Loopback.eventually { await listener.statistics.admitted == 1 })
         let listenerSide = await listener.descriptors
         let receiverSide = await channel.descriptors
         #expect(listenerSide.count >= 3)  // listening, accepted, and the loop's poller

@@ -169,10 +169,14 @@ final class ConnectionCore: LoopConnectionDelegate, DeadlineTarget, @unchecked S
             finishAdmission(relayed ? TransportError.notAHandoffSender : TransportError.codeRenewed)
         case .answer(let response):
             phase = .open
-            // Sent with the hello, in one write (Spec 11.4: the response and, right after it,
-            // the hello): two small writes in a row would wait for a delayed acknowledgement
-            // (40 ms) at a relay that copies them one by one.
-            unsentResponse = response
+            if relayed {
+                // Through a relay, sent with the hello in one write (Spec 11.4): a relay that
+                // copies two small writes one by one holds the second until the first is
+                // acknowledged, and a delayed acknowledgement makes that 40 ms.
+                unsentResponse = response
+            } else {
+                link.write(response, deadline: .now + configuration.writeTimeout)
+            }
             finishAdmission(nil)
             readFrame()
         }
