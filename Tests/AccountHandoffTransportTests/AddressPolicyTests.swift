@@ -157,7 +157,7 @@ import Testing
     }
 
     /// A public direct address beside a relay is not connected to: the receiver says so and
-    /// tries only the relay (here a closed port: refused, tried again every 100 ms, until its
+    /// tries only the relay (here a port that refuses: tried again every 100 ms until its
     /// pairing deadline 3 s later).
     @Test func aRefusedDirectAddressBesideARelayIsSkipped() async throws {
         let (port, holder) = try refusingLoopbackPort()
@@ -176,6 +176,7 @@ import Testing
         #expect(routes.events.first == .directAddressSkipped(Self.address("203.0.113.7"), .publicAddress))
         #expect(!routes.events.contains { if case .connectingDirectly = $0 { true } else { false } })
         #expect(routes.events.contains(.connectingThroughRelay(relay, address: .loopback)))
-        #expect(routes.events.contains(.relayRetrying(relay, .connectionRefused)))
+        // Each attempt is refused (how many fit in the window depends on how busy the machine is).
+        #expect(routes.events.allSatisfy { if case .relayRetrying(_, let error) = $0 { error == .connectionRefused } else { true } })
     }
 }
