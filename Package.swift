@@ -77,6 +77,9 @@ let package = Package(
         .target(name: "AccountHandoffSecretService", dependencies: ["AccountHandoff", "AccountHandoffImport", "CLibSecret"]),
         // Not a product: a throwaway Secret Service (dbus-daemon plus gnome-keyring-daemon) for the tests.
         .target(name: "ThrowawaySecretService", dependencies: ["CPOSIXSpawn"], path: "Harness/ThrowawaySecretService"),
+        // Not a product: Debian's magic-wormhole transit relay (twistd) as a child process for the
+        // tests, the demo and the bench.
+        .target(name: "AccountHandoffTransitRelay", dependencies: ["CPOSIXSpawn"], path: "Harness/AccountHandoffTransitRelay"),
         // Not a product: a throwaway Dovecot IMAP server for the tests and the demo.
         .target(name: "AccountHandoffDovecot", dependencies: ["AccountHandoff", "CSodium", "CPOSIXSpawn"], path: "Harness/AccountHandoffDovecot"),
         // Not a product: fault-injecting store wrappers and the transaction's kill points.
@@ -121,7 +124,8 @@ let package = Package(
             dependencies: ["AccountHandoff", "AccountHandoffBench", "CHeapCounter", "AccountHandoffQR", "AccountHandoffTransport",
                            "AccountHandoffVectors",
                            "AccountHandoffImport", "AccountHandoffReferenceStore", "AccountHandoffIMAPValidation",
-                           "AccountHandoffDovecot", "AccountHandoffSecretService", "AccountHandoffLocalAuthentication", "AccountHandoffTestSupport"]
+                           "AccountHandoffDovecot", "AccountHandoffSecretService", "AccountHandoffLocalAuthentication", "AccountHandoffTestSupport",
+                           "AccountHandoffTransitRelay"]
         ),
         // Not a product: the simulated two-device world of the adversarial tests and Fuzz/.
         .target(name: "AccountHandoffSimulation", dependencies: ["AccountHandoff", "AccountHandoffTestSupport"], path: "Harness/AccountHandoffSimulation"),
@@ -135,17 +139,18 @@ let package = Package(
         ),
         .testTarget(
             name: "AccountHandoffQRTests",
-            dependencies: ["AccountHandoff", "AccountHandoffQR", "AccountHandoffTestSupport", "CZlib"]
+            dependencies: ["AccountHandoff", "AccountHandoffQR", "AccountHandoffTestSupport", "CZlib", "AccountHandoffTransport"]
         ),
         .testTarget(
             name: "AccountHandoffTransportTests",
-            dependencies: ["AccountHandoff", "AccountHandoffTransport", "AccountHandoffTestSupport"]
+            dependencies: ["AccountHandoff", "AccountHandoffTransport", "AccountHandoffTestSupport", "AccountHandoffTransitRelay"]
         ),
         .testTarget(name: "AccountHandoffFilesTests", dependencies: ["AccountHandoff"]),
         .testTarget(
             name: "HandoffCLITests",
             dependencies: ["AccountHandoff", "AccountHandoffTestSupport", "AccountHandoffTransport", "AccountHandoffReferenceStore",
-                           "AccountHandoffDovecot", "AccountHandoffImport", "AccountHandoffSecretService", "ThrowawaySecretService", "handoff"]
+                           "AccountHandoffDovecot", "AccountHandoffImport", "AccountHandoffSecretService", "ThrowawaySecretService", "handoff",
+                           "AccountHandoffTransitRelay"]
         ),
         .testTarget(
             name: "AccountHandoffImportTests",
@@ -159,7 +164,7 @@ let package = Package(
             // The documentation's examples compile here, so every library they use is a dependency.
             dependencies: ["AccountHandoff", "AccountHandoffQR", "AccountHandoffImport", "AccountHandoffReferenceStore",
                            "AccountHandoffImportTestSupport", "AccountHandoffTestSupport", "AccountHandoffTransport",
-                           "AccountHandoffLocalAuthentication", "AccountHandoffDovecot"]
+                           "AccountHandoffLocalAuthentication", "AccountHandoffDovecot", "AccountHandoffTransitRelay"]
         ),
         .testTarget(
             name: "AccountHandoffLocalAuthenticationTests",

@@ -9,9 +9,11 @@ set -euo pipefail
 # lets its tests run PAM against throwaway service files instead of /etc/pam.d.
 # libsecret-1-dev backs the keyring credential store; gnome-keyring, dbus-daemon and dbus-bin
 # (dbus-send) run the throwaway Secret Service its tests and the CLI tests use.
+# magic-wormhole-transit-relay (twistd3 transitrelay) is the relay the relay tests, the demo
+# (--relay) and the bench use; iproute2 (ip netns) builds the three-host network test.
 packages=(libsodium-dev libqrencode-dev zlib1g-dev pkg-config zbar-tools libmagickcore-6.q16-6-extra python3-cryptography
           libsqlite3-dev libcurl4-openssl-dev dovecot-imapd openssl libpam0g-dev libpam-wrapper
-          libsecret-1-dev gnome-keyring dbus-daemon dbus-bin)
+          libsecret-1-dev gnome-keyring dbus-daemon dbus-bin magic-wormhole-transit-relay iproute2)
 missing=()
 for package in "${packages[@]}"; do
     dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")

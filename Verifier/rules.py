@@ -630,6 +630,13 @@ _rules("11.4 admission", [
     ("11.4.retry", "a connection closed before its challenge is not made again", ["11.4[A8]"]),
 ])
 
+_rules("11.7 relay handshake", [
+    ("11.7.line", "the handshake line puts the side before the relay token", ["11.7[line]"]),
+    ("11.7.hexCase", "the handshake line writes uppercase hex", ["11.7[line]"]),
+    ("11.7.newline", "the handshake line has no newline at the end", ["11.7[line]"]),
+])
+
+
 # Switches made from the Spec's own tables (spec_rules.py): one per cell of the local-event tables (a
 # refused cell accepts the event as a no-op, any other cell refuses it with invalidEvent), one per outcome
 # row of 6.4 (its identifiers are reported with a suffix), one per action of 6 (reported under another

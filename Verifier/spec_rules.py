@@ -6,7 +6,8 @@
 
 What counts as a rule, section by section (sections 1, 6.4.1, 6.6, 6.7 and 7-10 restate or explain
 what the rules below decide, and 11.5-11.9 are behaviour over time and sockets that no vector holds
-(Tests/AccountHandoffTransportTests pin them); none of these is enumerated):
+(Tests/AccountHandoffTransportTests pin them), apart from 11.7's handshake line; none of these is
+enumerated):
 
 - step tables, whose first column is a step or rule ID: 2.4 (steps 1-6 as `2.4.N`, B1-B12),
   2.5 (S0-S7), 3.3 (F1-F7), 3.7 (T1-T7), 5.1 (H1-H4), 5.3 (E1-E4), and in transport.md the
@@ -14,7 +15,7 @@ what the rules below decide, and 11.5-11.9 are behaviour over time and sockets t
   `11.2[relayHost.padGroup]`, `11.4[A3]`: bracketed, as their names are the vectors' words);
 - numbered steps: 2.3, 3.4, 4.4, 11.2 (`SECTION.N`), 6.0 (`6.0.N`, its sub-bullets `6.0.N(a)`...,
   and the frame-event steps `6.0 frame.N`), 6.1 `start` (`6.1 start.0a` ... `6.1 start.3`);
-- every definition `NAME = ...` (and `if ...`) in the code blocks of 2.1-5.3, 11.1, 11.3 and 11.4:
+- every definition `NAME = ...` (and `if ...`) in the code blocks of 2.1-5.3, 11.1, 11.3, 11.4 and 11.7:
   `SECTION[NAME]`;
 - rows of the value tables: 2.1 fields, 3.2 types, 3.6 frames and every receipt status and abort
   reason value (`3.6[receipt 4]`), 6 actions, 6.4 outcomes (`6.4[FIRST IDENTIFIER]`);
@@ -36,8 +37,8 @@ SKIPPED_SECTIONS = ("1", "6.4.1", "6.6", "6.7", "10", "10.1")
 STEP_TABLE_SECTIONS = {"2.4", "2.5", "3.3", "3.7", "5.1", "5.3", "11.1", "11.2", "11.4"}
 NUMBERED_SECTIONS = {"2.3", "3.4", "4.4", "6.0", "6.1", "11.2"}
 BULLET_SECTIONS = {"4.3", "4.4", "6.3", "6.5", "11.1", "11.2"}
-CODE_SECTIONS = {"2.1", "2.2", "2.3", "3.1", "3.4", "3.5", "4.1", "4.2", "4.3", "4.4", "5.1", "11.1", "11.3", "11.4"}
-TRANSPORT_SECTIONS = {"11.1", "11.2", "11.3", "11.4"}
+CODE_SECTIONS = {"2.1", "2.2", "2.3", "3.1", "3.4", "3.5", "4.1", "4.2", "4.3", "4.4", "5.1", "11.1", "11.3", "11.4", "11.7"}
+TRANSPORT_SECTIONS = {"11.1", "11.2", "11.3", "11.4", "11.7"}
 
 
 CELL_TEXT = {}  # local-event cell ID -> its text (filled while enumerating)

@@ -1,7 +1,8 @@
-"""Spec 11.1-11.4: the reference transport's rendezvous token, relay host packing, transport
-keys and admission exchange, and the checks of transport.json."""
+"""Spec 11.1-11.4 and 11.7: the reference transport's rendezvous token, relay host packing,
+transport keys, admission exchange and relay handshake line, and the checks of transport.json."""
 
 import keyschedule
+import qr
 from checks import CHECKS, h
 from errors import ProtocolError, outcome_of
 from primitives import equal_constant_time, hkdf_expand, hkdf_extract, hmac_sha256
@@ -378,3 +379,40 @@ def check_transport(vectors):
             result, answer = receiver_reads(keys, h(entry["challenge"]))
             CHECKS.equal(result, entry["result"], name)
             CHECKS.equal(None if answer is None else answer.hex(), entry.get("response"), name + " response")
+    check_relay(vectors)
+
+
+# 11.7 relay handshake
+
+def relay_line(token, side):
+    """`"please relay " | hex(relayToken) | " for side " | hex(side) | "\n"`, lowercase hex."""
+    first, second = (side, token) if broken("11.7.line") else (token, side)
+    text = "please relay %s for side %s" % (first.hex(), second.hex())
+    if broken("11.7.hexCase"):
+        text = "please relay %s for side %s" % (first.hex().upper(), second.hex().upper())
+    return text if broken("11.7.newline") else text + "\n"
+
+
+def check_relay(vectors):
+    sides, tokens = {}, {}
+    for entry in vectors["relayQRs"]:
+        name = "relay QR " + entry["name"]
+        binary, fields = qr.decode_text(entry["text"])
+        CHECKS.equal(binary.hex(), entry["qrBinary"], name + " binary")
+        if qr.encode_text(binary) != entry["text"]:
+            CHECKS.true(False, name + " text is canonical")
+        direct, relay = decode_token(fields["rendezvous"])
+        CHECKS.equal(direct_json(direct), entry["direct"], name + " direct")
+        CHECKS.equal(relay_json(relay), entry["relay"], name + " relay")
+        CHECKS.true(relay is not None, name + " names a relay")
+        keys = transport_keys(binary, binary[6:38])
+        CHECKS.equal(keys["relayToken"].hex(), entry["relayToken"], name + " relayToken")
+        CHECKS.equal(keys["senderSide"].hex(), entry["senderSide"], name + " senderSide")
+        CHECKS.equal(relay_line(keys["relayToken"], keys["senderSide"]), entry["senderLine"], name + " sender line")
+        sides[entry["name"]], tokens[entry["name"]] = keys["senderSide"], keys["relayToken"]
+    for entry in vectors["relayHandshakes"]:
+        name = "relay handshake " + entry["name"]
+        side = h(entry["side"])
+        CHECKS.true(len(side) == 8 and side != sides[entry["qr"]], name + " side is 8 bytes, not the sender's")
+        CHECKS.equal(relay_line(tokens[entry["qr"]], side), entry["line"], name + " line")
+        CHECKS.equal(len(entry["line"]), 104, name + " length")

@@ -21,7 +21,7 @@ FILES = {
     "sessions.json": (check_sessions, {"starts", "sessions"}),
     "registries.json": (check_registries, {"sender", "receiver"}),
     "transport.json": (check_transport, {"validTokens", "invalidTokens", "relayHosts", "invalidRelayHosts", "transportKeys",
-                                         "admission", "admissionChecks"}),
+                                         "admission", "admissionChecks", "relayQRs", "relayHandshakes"}),
 }
 IGNORED_KEYS = {"description", "note", "version", "spec", "comment"}
 

@@ -1,13 +1,15 @@
 import AccountHandoff
 import AccountHandoffTransport
+import AccountHandoffTestSupport
 
 /// `transport.json`: the reference transport of Spec 11: rendezvous tokens (11.1) valid and
 /// invalid with the rule that refuses them, relay host packing (11.2), transport keys of
-/// seeded QRs (11.3), and admission challenges and responses (11.4).
+/// seeded QRs (11.3), admission challenges and responses (11.4), QR texts with a relay hint
+/// and their relay handshakes (11.7).
 enum TransportVectors {
     static func make() throws -> JSONValue {
         .object([
-            "description": .string("Reference transport (Spec 11): rendezvous tokens with their decoded fields, invalid tokens with the rule of 11.1/11.2 that refuses them (in decoding order), relay host packing, transport keys of seeded QRs (11.3), admission challenges and responses (11.4) and admission checks on both sides."),
+            "description": .string("Reference transport (Spec 11): rendezvous tokens with their decoded fields, invalid tokens with the rule of 11.1/11.2 that refuses them (in decoding order), relay host packing, transport keys of seeded QRs (11.3), admission challenges and responses (11.4), admission checks on both sides, QR texts with a relay hint with their relay token, sender side and handshake line, and receivers' handshake lines (11.7)."),
             "validTokens": .array(try validTokens()),
             "invalidTokens": .array(try invalidTokens()),
             "relayHosts": .array(try relayHosts()),
@@ -15,6 +17,8 @@ enum TransportVectors {
             "transportKeys": .array(try transportKeys()),
             "admission": .array(try admission()),
             "admissionChecks": .array(try admissionChecks()),
+            "relayQRs": .array(try relayQRs()),
+            "relayHandshakes": .array(try relayHandshakes()),
         ])
     }
 
@@ -314,5 +318,56 @@ enum TransportVectors {
             return .object(entry)
         }
         return out
+    }
+
+    // MARK: Relay hints and handshakes (11.7)
+
+    /// QRs whose token names a relay, the way a sender shows them.
+    static func relayQRCases() throws -> [(String, TCPRendezvous)] {
+        let thirty = host(length: 30, seed: "30")
+        return [
+            ("relay only, a 30-character host", try TCPRendezvous(direct: nil, relay: relay(thirty, 4001))),
+            ("127.0.0.1 and a 30-character relay host (the CLI's shape)", try TCPRendezvous(direct: endpoint("127.0.0.1", 41473), relay: relay(thirty, 4001))),
+            ("a LAN address and a 30-character relay host", try TCPRendezvous(direct: endpoint("192.168.1.20", 8080), relay: relay(thirty, 4001))),
+            ("127.0.0.1 and transit.magic-wormhole.io:4001", try TCPRendezvous(direct: endpoint("127.0.0.1", 41473), relay: relay("transit.magic-wormhole.io", 4001))),
+            ("relay only, dotted IPv4 host 10.77.0.1:4001", try TCPRendezvous(direct: nil, relay: relay("10.77.0.1", 4001))),
+        ]
+    }
+
+    private static func relayQRs() throws -> [JSONValue] {
+        try relayQRCases().map { name, rendezvous in
+            let payload = try payload("relay QR: " + name, rendezvous: rendezvous)
+            let keys = try TransportKeys(payload: payload)
+            let decoded = try SessionPayload(text: payload.text)
+            guard decoded.binary == payload.binary, try TCPRendezvous(token: decoded.rendezvous) == rendezvous else {
+                throw VectorGenerationError("relay QR \(name) does not round-trip")
+            }
+            let line = RelayHandshake.senderLine(keys)
+            guard line == VectorSupport.ascii("please relay " + Hex.encode(keys.relayToken) + " for side " + Hex.encode(keys.senderSide) + "\n") else {
+                throw VectorGenerationError("relay QR \(name): the handshake differs from Spec 11.7")
+            }
+            var entry = fields(rendezvous)
+            entry["name"] = .string(name)
+            entry["text"] = .string(payload.text)
+            entry["qrBinary"] = .hex(payload.binary)
+            entry["relayToken"] = .hex(keys.relayToken)
+            entry["senderSide"] = .hex(keys.senderSide)
+            entry["senderLine"] = .string(String(decoding: line, as: UTF8.self))
+            return .object(entry)
+        }
+    }
+
+    /// Receivers' lines: a fresh side per connection (seeded here), never the sender's.
+    private static func relayHandshakes() throws -> [JSONValue] {
+        let (name, rendezvous) = try relayQRCases()[0]
+        let keys = try TransportKeys(payload: payload("relay QR: " + name, rendezvous: rendezvous))
+        return try (0..<3).map { index in
+            let side = RelayHandshake.receiverSide(senderSide: keys.senderSide,
+                                                    random: InsecureDeterministicRandom(seed: VectorSupport.seed("transport/receiver side/\(index)")))
+            let line = RelayHandshake.line(relayToken: keys.relayToken, side: side)
+            guard side != keys.senderSide, line.count == 104 else { throw VectorGenerationError("receiver handshake \(index)") }
+            return .object(["name": .string("receiver connection \(index + 1) for " + name), "qr": .string(name), "side": .hex(side),
+                            "line": .string(String(decoding: line, as: UTF8.self))])
+        }
     }
 }

@@ -32,6 +32,16 @@ public struct TransportConfiguration: Hashable, Sendable {
     /// Hellos the listener hands to the session per second (each costs the session one
     /// X25519); the others wait, unread, first come first served.
     public var hellosPerSecond: Int
+    /// How long a device waits before it connects to the relay again after the relay could
+    /// not be reached or closed a connection before pairing it (Spec 11.7).
+    public var relayRetryDelay: Duration
+    /// How long a receiver gives the direct address, when the code has one, before it also
+    /// connects through the relay (Spec 11.8); a direct attempt that fails sooner starts the
+    /// relay at once.
+    public var directHeadStart: Duration
+    /// Connections paired by the relay that a sender's listener holds open at once (Spec
+    /// 11.7): at this many, no new connection waits at the relay until one of them ends.
+    public var maximumRelayedConnections: Int
 
     /// Creates a configuration; the defaults are Spec 11.6's.
     ///
@@ -40,10 +50,14 @@ public struct TransportConfiguration: Hashable, Sendable {
     ///     buffers to about 2 MiB.
     ///   - maximumIgnoredFrames: at least 1; 8 by default.
     ///   - hellosPerSecond: at least 1; 64 by default.
+    ///   - relayRetryDelay: 1 s by default (Spec 11.7).
+    ///   - directHeadStart: 2 s by default (Spec 11.8).
+    ///   - maximumRelayedConnections: at least 1; 8 by default.
     public init(connectTimeout: Duration = .seconds(5), admissionTimeout: Duration = .seconds(5),
                 bindTimeout: Duration = .seconds(10), readTimeout: Duration = .seconds(10),
                 writeTimeout: Duration = .seconds(5), closeLinger: Duration = .milliseconds(500),
-                maximumConnections: Int = 256, maximumIgnoredFrames: Int = 8, hellosPerSecond: Int = 64) {
+                maximumConnections: Int = 256, maximumIgnoredFrames: Int = 8, hellosPerSecond: Int = 64,
+                relayRetryDelay: Duration = .seconds(1), directHeadStart: Duration = .seconds(2), maximumRelayedConnections: Int = 8) {
         self.connectTimeout = connectTimeout
         self.admissionTimeout = admissionTimeout
         self.bindTimeout = bindTimeout
@@ -53,6 +67,9 @@ public struct TransportConfiguration: Hashable, Sendable {
         self.maximumConnections = max(1, maximumConnections)
         self.maximumIgnoredFrames = max(1, maximumIgnoredFrames)
         self.hellosPerSecond = max(1, hellosPerSecond)
+        self.relayRetryDelay = relayRetryDelay
+        self.directHeadStart = directHeadStart
+        self.maximumRelayedConnections = max(1, maximumRelayedConnections)
     }
 
     /// The defaults.

@@ -11,14 +11,23 @@ public enum TransportError: Error, Hashable, Sendable {
     case timedOut
     /// Nobody accepted the connection at the rendezvous address.
     case connectionRefused
+    /// This device has no route to the address (another network, or a network that keeps
+    /// its devices apart): the connect failed at once.
+    case networkUnreachable
     /// The peer announced a frame larger than ``AccountHandoff/Frame/maximumByteCount``.
     case oversizedFrame(Int)
     /// The peer announced an empty frame, which the framing does not allow.
     case emptyFrame
     /// The rendezvous token cannot be read (Spec 11.1, 11.2).
     case unsupportedRendezvous(RendezvousTokenError)
-    /// The code names only a relay, and this version of the transport connects directly only.
-    case relayNotSupported
+    /// The relay closed the connection, or answered anything but `ok`, before it paired it
+    /// with the other device (Spec 11.7); a device tries again after a pause.
+    case relayClosed
+    /// The relay did not pair this device with the sending device before the code's end
+    /// (its expiry plus the clock-skew tolerance, Spec 11.8).
+    case relayNotPaired
+    /// The relay's host name has no IPv4 address (DNS found none, or the lookup failed).
+    case relayHostNotFound(RelayHost)
     /// The receiver will not connect to the code's direct address (Spec 11.8), so no
     /// connection was made.
     case directAddressRefused(IPv4Address, DirectAddressPolicy.Refusal)
@@ -53,7 +62,8 @@ public enum TransportError: Error, Hashable, Sendable {
         case .oversizedFrame(let count): .oversizedFrame(count)
         case .unsupportedRendezvous: .malformed(.rendezvous)
         case .codeRenewed: .expired
-        case .connectionRefused, .directAddressRefused, .relayNotSupported, .notAHandoffSender: .senderUnreachable
+        case .connectionRefused, .networkUnreachable, .directAddressRefused, .notAHandoffSender, .relayClosed, .relayNotPaired, .relayHostNotFound:
+            .senderUnreachable
         case .closedByPeer, .timedOut, .emptyFrame, .addressUnavailable, .closedLocally, .notJoinedInTime, .evicted,
              .unspecifiedAddress, .system:
             .transportLost
@@ -71,10 +81,13 @@ extension TransportError: LocalizedError, CustomStringConvertible {
         case .closedByPeer: "The other device closed the connection; start a new transfer."
         case .timedOut: "The other device did not answer in time; check that it is still running and start a new transfer."
         case .connectionRefused: "Nothing is listening at the address in the code; check that the sending device is still waiting, or start a new transfer."
+        case .networkUnreachable: "This device has no route to the address in the code (another network, or one that keeps its devices apart); use the sending device's relay, or connect both devices to the same network."
         case .oversizedFrame(let count): "The other device sent a \(count)-byte message, more than the \(Frame.maximumByteCount)-byte limit; the connection was closed."
         case .emptyFrame: "The other device sent an empty message; the connection was closed."
         case .unsupportedRendezvous(let error): error.description
-        case .relayNotSupported: "The code names only a relay, and this program connects directly only; update this program, or have the sending device offer a direct address."
+        case .relayClosed: "The relay closed the connection before pairing it with the other device; check the relay's address, or try again."
+        case .relayNotPaired: "The relay did not pair this device with the sending device before the code ran out; check that the sending device still shows the code and uses the same relay, then scan a new code."
+        case .relayHostNotFound(let host): "The relay \(host) could not be found (no IPv4 address); check the network and the relay's name, or try again."
         case .directAddressRefused(let address, let refusal): refusal.sentence(for: address)
         case .addressUnavailable(let code): "The listening address cannot be used: \(SystemErrorWords.cause(code)); choose another address or port."
         case .closedLocally: "The connection was already closed."

@@ -22,4 +22,9 @@ enum Fixtures {
                                              random: random, now: now)
         return sender.payload
     }
+
+    /// A payload with exactly this rendezvous token.
+    static func payload(token: RendezvousToken, seed: UInt64 = 7) throws -> SessionPayload {
+        try HandoffSender.start(account: account(), rendezvous: token, random: InsecureDeterministicRandom(seed: seed), now: now).payload
+    }
 }

@@ -1,5 +1,6 @@
 import AccountHandoff
 @testable import AccountHandoffTransport
+import Foundation
 import Testing
 
 /// Address classification and the listening-address policy the CLI applies to `--address`.
@@ -155,12 +156,27 @@ import Testing
         #expect(ContinuousClock.now - start < .milliseconds(500))
     }
 
-    @Test func aRelayOnlyCodeIsNotSupportedYet() async throws {
-        let rendezvous = try TCPRendezvous(direct: nil, relay: RendezvousAndFramingTests.relay("relay.example.org", port: 4001))
+    /// A public direct address beside a relay is not connected to: the receiver says so and
+    /// tries only the relay (here a port that refuses: tried again every 100 ms until its
+    /// pairing deadline 3 s later).
+    @Test func aRefusedDirectAddressBesideARelayIsSkipped() async throws {
+        let (port, holder) = try refusingLoopbackPort()
+        defer { holder.close() }
+        let relay = try #require(TCPRendezvous.Relay(host: RelayHost("127.0.0.1"), port: port))
+        let rendezvous = try TCPRendezvous(direct: TCPRendezvous.Endpoint(address: Self.address("203.0.113.7"), port: 9)!, relay: relay)
         let sender = try HandoffSender.start(account: Loopback.account(), rendezvous: rendezvous.token,
                                              random: SystemRandomSource(), now: Loopback.now)
-        await #expect(throws: TransportError.relayNotSupported) {
-            _ = try await ConnectionFrameChannel.connect(to: sender.payload, configuration: Loopback.fast)
+        let routes = RouteLog()
+        var configuration = Loopback.fast
+        configuration.relayRetryDelay = .milliseconds(100)
+        await #expect(throws: TransportError.relayNotPaired) {
+            _ = try await ConnectionFrameChannel.connect(to: sender.payload, configuration: configuration,
+                                                         pairingDeadline: Date().addingTimeInterval(3), progress: routes.note)
         }
+        #expect(routes.events.first == .directAddressSkipped(Self.address("203.0.113.7"), .publicAddress))
+        #expect(!routes.events.contains { if case .connectingDirectly = $0 { true } else { false } })
+        #expect(routes.events.contains(.connectingThroughRelay(relay, address: .loopback)))
+        // Each attempt is refused (how many fit in the window depends on how busy the machine is).
+        #expect(routes.events.allSatisfy { if case .relayRetrying(_, let error) = $0 { error == .connectionRefused } else { true } })
     }
 }

@@ -125,6 +125,9 @@ final class RawPeer: @unchecked Sendable {
 
     private init(socket: POSIXSocket) { self.socket = socket }
 
+    /// Wraps a socket this test accepted.
+    convenience init(adopting socket: POSIXSocket) { self.init(socket: socket) }
+
     deinit { socket.close() }
 
     // MARK: Async forms

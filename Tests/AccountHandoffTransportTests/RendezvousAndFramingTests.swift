@@ -177,7 +177,7 @@ import Testing
         for error in [TransportError.closedByPeer, .timedOut, .emptyFrame, .closedLocally, .notJoinedInTime, .evicted] {
             #expect(error.handoffError == .transportLost)
         }
-        for error in [TransportError.connectionRefused, .relayNotSupported, .notAHandoffSender,
+        for error in [TransportError.connectionRefused, .networkUnreachable, .relayClosed, .relayNotPaired, .relayHostNotFound(try! RelayHost("relay.example.org")), .notAHandoffSender,
                       .directAddressRefused(IPv4Address("8.8.8.8")!, .publicAddress)] {
             #expect(error.handoffError == .senderUnreachable)
         }

@@ -75,4 +75,33 @@ import Testing
             }
         }
     }
+
+    /// QR texts with a relay hint decode to their token; their relay token, sender side and
+    /// handshake line are the transport's (Spec 11.3, 11.7).
+    @Test func relayQRsAndHandshakes() throws {
+        var senderSides: [String: [UInt8]] = [:]
+        for entry in try Self.objects("relayQRs") {
+            let payload = try SessionPayload(text: entry.string("text"))
+            #expect(payload.binary == (try entry.bytes("qrBinary")), "\(entry.name)")
+            let rendezvous = try TCPRendezvous(token: payload.rendezvous)
+            let relay = try #require(entry["relay"] as? [String: Any], "\(entry.name)")
+            #expect(rendezvous.relay?.host.name == relay["host"] as? String, "\(entry.name)")
+            #expect(rendezvous.relay.map { Int($0.port) } == relay["port"] as? Int, "\(entry.name)")
+            #expect(rendezvous.direct?.address.description == (entry["direct"] as? [String: Any])?["address"] as? String, "\(entry.name)")
+            let keys = try TransportKeys(payload: payload)
+            #expect(keys.relayToken == (try entry.bytes("relayToken")), "\(entry.name)")
+            #expect(keys.senderSide == (try entry.bytes("senderSide")), "\(entry.name)")
+            #expect(RelayHandshake.senderLine(keys) == Array(try entry.string("senderLine").utf8), "\(entry.name)")
+            senderSides[try entry.string("name")] = keys.senderSide
+            // The CLI's ceiling: at most version 7 at level M (pinned per level by QRDensityTests).
+            #expect(payload.binary.count <= 71 + 32, "\(entry.name)")
+        }
+        for entry in try Self.objects("relayHandshakes") {
+            let name = try entry.string("qr")
+            let qr = try #require(try Self.objects("relayQRs").first { $0["name"] as? String == name })
+            let side = try entry.bytes("side")
+            #expect(side != senderSides[name], "\(entry.name)")
+            #expect(RelayHandshake.line(relayToken: try qr.bytes("relayToken"), side: side) == Array(try entry.string("line").utf8), "\(entry.name)")
+        }
+    }
 }

@@ -9,7 +9,7 @@ import Testing
     static let topLevelKeys: Set<String> = [
         "format", "build", "processors", "load_average_before", "load_average_after", "iterations", "repetitions", "quick",
         "lock_limit", "floor", "session", "threads", "pending_senders", "pending_senders_skipped", "pending_senders_refused",
-        "pending_senders_admission", "codecs",
+        "pending_senders_admission", "codecs", "relay",
     ]
     static let lockLimitKeys: Set<String> = ["kib", "applies"]
     static let countKeys: Set<String> = [
@@ -113,7 +113,7 @@ import Testing
         #expect(help.status == 0)
         let keys = Self.topLevelKeys.union(Self.countKeys).union(Self.sessionKeys).union(Self.threadKeys)
             .union(Self.pendingKeys).union(Self.codecKeys).union(Self.spreadKeys).union(Self.lockLimitKeys)
-            .union(Self.refusedKeys).union(Self.admissionKeys)
+            .union(Self.refusedKeys).union(Self.admissionKeys).union(CLIRelayBenchTests.relayKeys)
         for key in keys.sorted() {
             #expect(help.stdout.contains(key), "the help of bench does not document \(key)")
         }

@@ -51,7 +51,7 @@ import Testing
             guard line.hasPrefix("  --") else { return nil }
             let words = line.dropFirst(2).split(separator: " ", omittingEmptySubsequences: false)
             let name = String(words[0])
-            let value = words.count > 1 && !words[1].isEmpty && words[1].allSatisfy({ $0.isUppercase || $0.isNumber }) ? String(words[1]) : nil
+            let value = words.count > 1 && !words[1].isEmpty && words[1].allSatisfy({ $0.isUppercase || $0.isNumber || $0 == ":" }) ? String(words[1]) : nil
             return (name, value)
         }
     }

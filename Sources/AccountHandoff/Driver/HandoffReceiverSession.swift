@@ -58,6 +58,9 @@ public actor HandoffReceiverSession<Importer: AccountImporter>: SessionDriver {
     private var authenticationTask: Task<LocalAuthenticationResult, Never>?
     private var revealDeadline: Date?
     private var finalDetail: String?
+    /// The connector while it runs: a cancel stops it (a relay may keep it waiting for
+    /// minutes, Spec 11.8).
+    private var connecting: Task<any FrameChannel, any Error>?
 
     /// The peer of a receiver's channel.
     static var sender: FramePeer { FramePeer(id: 0) }
@@ -135,8 +138,13 @@ public actor HandoffReceiverSession<Importer: AccountImporter>: SessionDriver {
             return end(.ended(error == .expired ? .expired : .failed(error)))
         }
         let channel: any FrameChannel
+        let connect = self.connect
+        let payload = self.payload
+        let connecting = Task { try await connect(payload) }
+        self.connecting = connecting
+        defer { self.connecting = nil }
         do {
-            channel = try await connect(payload)
+            channel = try await withTaskCancellationHandler { try await connecting.value } onCancel: { connecting.cancel() }
         } catch {
             // The transport keys (Spec 11.3) need guarded memory too; its refusal is no unreachable sender.
             if let refused = error as? HandoffError, case .secureMemoryUnavailable = refused { return end(.ended(.failed(refused))) }
@@ -231,6 +239,7 @@ public actor HandoffReceiverSession<Importer: AccountImporter>: SessionDriver {
         }
         guard let receiver else {
             if runtime.running, runtime.outcome == nil { _ = end(.ended(.cancelled(by: .local))) }
+            connecting?.cancel()
             return
         }
         authenticationTask?.cancel()

@@ -27,7 +27,15 @@ final class ConnectionCore: LoopConnectionDelegate, DeadlineTarget, @unchecked S
     let loop: EventLoop
     let configuration: TransportConfiguration
     private let keys: TransportKeys
+    /// Whether the connection goes through a relay (Spec 11.7).
+    private let relayed: Bool
     private var link: LoopConnection?
+    /// Waiting for the relay's `ok`, on a relayed connection.
+    private var dialer: RelayDialer?
+    /// The connecting task was cancelled, possibly before the connect began on the loop.
+    private var cancelled = false
+    /// The admission response, until the first frame (the hello) goes out with it.
+    private var unsentResponse: [UInt8]?
     private var phase: Phase = .admitting(received: [], deadline: nil)
     private var admitted: CheckedContinuation<Void, any Error>?
     private var decoder = FrameStreamDecoder()
@@ -40,10 +48,11 @@ final class ConnectionCore: LoopConnectionDelegate, DeadlineTarget, @unchecked S
     private var waiter: Waiter?
     private var pendingWake: ContinuousClock.Instant?
 
-    init(loop: EventLoop, configuration: TransportConfiguration, keys: TransportKeys) {
+    init(loop: EventLoop, configuration: TransportConfiguration, keys: TransportKeys, relayed: Bool = false) {
         self.loop = loop
         self.configuration = configuration
         self.keys = keys
+        self.relayed = relayed
     }
 
     /// The socket's descriptor, for tests.
@@ -54,6 +63,7 @@ final class ConnectionCore: LoopConnectionDelegate, DeadlineTarget, @unchecked S
     /// Connects to `endpoint` and waits for the challenge; `continuation` resumes once
     /// admitted (the response is queued), or with the failure (the socket is closed then).
     func connect(to endpoint: TCPRendezvous.Endpoint, _ continuation: CheckedContinuation<Void, any Error>) {
+        guard !cancelled else { return continuation.resume(throwing: CancellationError()) }
         admitted = continuation
         let link: LoopConnection
         do { link = try LoopConnection(loop: loop, socket: POSIXSocket.makeTCP()) } catch {
@@ -67,15 +77,49 @@ final class ConnectionCore: LoopConnectionDelegate, DeadlineTarget, @unchecked S
                 finishAdmission(failure)
                 return
             }
-            let deadline = ContinuousClock.now + configuration.admissionTimeout
-            phase = .admitting(received: [], deadline: deadline)
-            scheduleWake(at: deadline)
-            link.setReading(true)
+            startAdmission()
         }
+    }
+
+    /// Connects to the relay at `address:port`, sends `line` and waits until `pairingDeadline`
+    /// for `ok` (Spec 11.7), then waits for the challenge as on a direct connection;
+    /// `continuation` resumes once admitted, or with the failure.
+    func connect(throughRelayAt address: IPv4Address, port: UInt16, line: [UInt8], pairingDeadline: ContinuousClock.Instant,
+                 _ continuation: CheckedContinuation<Void, any Error>) {
+        guard !cancelled else { return continuation.resume(throwing: CancellationError()) }
+        admitted = continuation
+        let dialer = RelayDialer(loop: loop, configuration: configuration, line: line, pairingDeadline: pairingDeadline) { [self] result in
+            self.dialer = nil
+            switch result {
+            case .success(let link):
+                guard admitted != nil else {
+                    link.closeNow()
+                    return
+                }
+                self.link = link
+                link.delegate = self
+                startAdmission()
+            case .failure(let error):
+                finishAdmission(error)
+            }
+        }
+        self.dialer = dialer
+        dialer.start(address: address, port: port)
+    }
+
+    /// The connection exists (for a relayed one: the relay said `ok`): the challenge is due
+    /// within the admission timeout (Spec 11.4).
+    private func startAdmission() {
+        guard let link else { return }
+        let deadline = ContinuousClock.now + configuration.admissionTimeout
+        phase = .admitting(received: [], deadline: deadline)
+        scheduleWake(at: deadline)
+        link.setReading(true)
     }
 
     /// Stops admitting (the connecting task was cancelled).
     func cancelAdmission() {
+        cancelled = true
         guard admitted != nil else { return }
         finishAdmission(CancellationError())
     }
@@ -84,6 +128,10 @@ final class ConnectionCore: LoopConnectionDelegate, DeadlineTarget, @unchecked S
         guard let admitted else { return }
         self.admitted = nil
         if let failure {
+            if let dialer {
+                self.dialer = nil
+                dialer.cancel()
+            }
             phase = .closed
             link?.closeNow()
             admitted.resume(throwing: failure)
@@ -116,10 +164,19 @@ final class ConnectionCore: LoopConnectionDelegate, DeadlineTarget, @unchecked S
         case .notAChallenge:
             finishAdmission(TransportError.notAHandoffSender)
         case .renewedCode:
-            finishAdmission(TransportError.codeRenewed)
+            // Through a relay, the token already names this QR: a sender serving a renewed one
+            // waits under another token, so another hint means someone other than the sender.
+            finishAdmission(relayed ? TransportError.notAHandoffSender : TransportError.codeRenewed)
         case .answer(let response):
             phase = .open
-            link.write(response, deadline: .now + configuration.writeTimeout)
+            if relayed {
+                // Through a relay, sent with the hello in one write (Spec 11.4): a relay that
+                // copies two small writes one by one holds the second until the first is
+                // acknowledged, and a delayed acknowledgement makes that 40 ms.
+                unsentResponse = response
+            } else {
+                link.write(response, deadline: .now + configuration.writeTimeout)
+            }
             finishAdmission(nil)
             readFrame()
         }
@@ -227,10 +284,14 @@ final class ConnectionCore: LoopConnectionDelegate, DeadlineTarget, @unchecked S
             continuation.resume(throwing: TransportError.closedLocally)
             return
         }
-        let bytes: [UInt8]
+        var bytes: [UInt8]
         do { bytes = try FrameStream.encode(frame) } catch {
             continuation.resume(throwing: error)
             return
+        }
+        if let response = unsentResponse {
+            unsentResponse = nil
+            bytes = response + bytes
         }
         link.write(bytes, deadline: .now + configuration.writeTimeout) { failure in
             if let failure { continuation.resume(throwing: failure) } else { continuation.resume() }

@@ -1,7 +1,8 @@
 import AccountHandoff
+import Foundation
 
 /// The receiver's side of the transport as a ``AccountHandoff/FrameChannel``: one admitted
-/// connection to the sender named by a QR (Spec 11.4, 11.8).
+/// connection to the sender named by a QR, direct or through its relay (Spec 11.4, 11.7, 11.8).
 ///
 /// ```swift
 /// let session = HandoffReceiverSession(payload: payload, importer: importer, authenticator: gate,
@@ -10,10 +11,12 @@ import AccountHandoff
 /// }
 /// ```
 ///
-/// Every wait before the session starts is bounded: the connect by
+/// Every wait before the session starts is bounded: a direct connect by
 /// ``TransportConfiguration/connectTimeout``, the challenge by
-/// ``TransportConfiguration/admissionTimeout``. Frames are read one at a time as the session
-/// asks for them. All the work happens on the process's transport event loop; no call blocks.
+/// ``TransportConfiguration/admissionTimeout``, a wait at the relay by the code's expiry plus
+/// the clock-skew tolerance. Frames are read one at a time as the session asks for them. All
+/// the work happens on the process's transport event loop (and relay name lookups on a
+/// thread of their own); no call blocks.
 public final class ConnectionFrameChannel: FrameChannel, @unchecked Sendable {
     // Safety of @unchecked Sendable: the mutable state lives in `core`, which only the event
     // loop's thread touches.
@@ -25,15 +28,15 @@ public final class ConnectionFrameChannel: FrameChannel, @unchecked Sendable {
     /// connection before challenging it (its listener was full, Spec 11.6).
     static let retryDelay: Duration = .milliseconds(250)
 
-    /// The sender's address this channel connected to.
-    public let endpoint: TCPRendezvous.Endpoint
+    /// How this channel reaches the sender.
+    public let route: ConnectionRoute
 
     private let core: ConnectionCore
     private let loop: EventLoop
     private let receiveCounter = Counter()
 
-    private init(endpoint: TCPRendezvous.Endpoint, core: ConnectionCore, loop: EventLoop) {
-        self.endpoint = endpoint
+    init(route: ConnectionRoute, core: ConnectionCore, loop: EventLoop) {
+        self.route = route
         self.core = core
         self.loop = loop
     }
@@ -44,54 +47,55 @@ public final class ConnectionFrameChannel: FrameChannel, @unchecked Sendable {
     }
 
     /// Connects to the sender named by the QR's rendezvous token and passes admission; the
-    /// channel is then ready for the hello.
+    /// channel is then ready for the hello (Spec 11.8).
     ///
-    /// The direct address is checked against `addressPolicy` before any connection is made. A
-    /// connection the sender closes before challenging it (its listener was full) is tried
-    /// again after a short pause, while the connect and admission timeouts last. (A token with
-    /// a relay will race a relayed connection against the direct one, Spec 11.8; this version
-    /// connects directly only.)
+    /// With a direct address (checked against `addressPolicy` before any connection is made)
+    /// it connects there first; a connection the sender closes before challenging it (its
+    /// listener was full) is tried again after a short pause, while the connect and admission
+    /// timeouts last. With a relay too, it also connects through the relay once the direct
+    /// attempt failed or was not admitted within ``TransportConfiguration/directHeadStart``;
+    /// the first connection admitted carries the session and the other is closed. Through the
+    /// relay, each connection presents a fresh random side; one the relay closes before
+    /// pairing it, or pairs with someone who is not this QR's sender, is made again after
+    /// ``TransportConfiguration/relayRetryDelay``, until `pairingDeadline`. The relay's address
+    /// is whatever the code names (this device trusts it with nothing but the bytes it
+    /// copies); a direct address the policy refuses is skipped when the code has a relay.
     ///
+    /// - Parameters:
+    ///   - pairingDeadline: when to stop waiting at the relay; by default the code's expiry
+    ///     plus ``AccountHandoff/ReceiverConfiguration/standard``'s clock-skew tolerance.
+    ///   - progress: told where the connect goes, as it goes (from any thread; keep it short).
     /// - Throws: ``TransportError/unsupportedRendezvous(_:)`` for a token it cannot read;
-    ///   ``TransportError/relayNotSupported`` for a relay-only token;
-    ///   ``TransportError/directAddressRefused(_:_:)``; ``TransportError/connectionRefused``;
-    ///   ``TransportError/timedOut`` (no connection, or no challenge, in time);
-    ///   ``TransportError/notAHandoffSender``; ``TransportError/codeRenewed`` when the sender
-    ///   now serves another QR (the session ends as `expired`);
+    ///   ``TransportError/directAddressRefused(_:_:)`` (a code without a relay);
+    ///   ``TransportError/connectionRefused``; ``TransportError/timedOut`` (no connection, or
+    ///   no challenge, in time); ``TransportError/notAHandoffSender``;
+    ///   ``TransportError/codeRenewed`` when the sender now serves another QR (the session
+    ///   ends as `expired`); ``TransportError/relayNotPaired`` or
+    ///   ``TransportError/relayHostNotFound(_:)`` when the relay never led to the sender;
     ///   ``AccountHandoff/HandoffError/secureMemoryUnavailable(_:)``; `CancellationError` when
     ///   the calling task is cancelled.
     public static func connect(to payload: SessionPayload, configuration: TransportConfiguration = .standard,
-                               addressPolicy: DirectAddressPolicy = .localNetworks) async throws -> ConnectionFrameChannel {
+                               addressPolicy: DirectAddressPolicy = .localNetworks, pairingDeadline: Date? = nil,
+                               progress: @escaping @Sendable (ConnectionProgress) -> Void = { _ in }) async throws -> ConnectionFrameChannel {
         let rendezvous: TCPRendezvous
         do { rendezvous = try TCPRendezvous(token: payload.rendezvous) } catch {
             throw TransportError.unsupportedRendezvous(error)
         }
-        guard let endpoint = rendezvous.direct else { throw TransportError.relayNotSupported }
-        try addressPolicy.check(endpoint.address)
+        var direct = rendezvous.direct
+        if let endpoint = direct, let refusal = addressPolicy.refusal(of: endpoint.address) {
+            guard rendezvous.relay != nil else { throw TransportError.directAddressRefused(endpoint.address, refusal) }
+            progress(.directAddressSkipped(endpoint.address, refusal))
+            direct = nil
+        }
         let keys = try TransportKeys(payload: payload)
         let loop = try EventLoop.shared()
-        let giveUp = ContinuousClock.now + configuration.connectTimeout + configuration.admissionTimeout
-        while true {
-            do {
-                return try await attempt(endpoint, keys: keys, configuration: configuration, loop: loop)
-            } catch TransportError.closedByPeer where ContinuousClock.now + retryDelay < giveUp {
-                try await Task.sleep(for: retryDelay)
-            }
-        }
-    }
-
-    /// One direct connection, admitted.
-    private static func attempt(_ endpoint: TCPRendezvous.Endpoint, keys: TransportKeys, configuration: TransportConfiguration,
-                                loop: EventLoop) async throws -> ConnectionFrameChannel {
-        let core = ConnectionCore(loop: loop, configuration: configuration, keys: keys)
-        try await withTaskCancellationHandler {
-            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
-                loop.execute { core.connect(to: endpoint, continuation) }
-            }
-        } onCancel: {
-            loop.execute { core.cancelAdmission() }
-        }
-        return ConnectionFrameChannel(endpoint: endpoint, core: core, loop: loop)
+        let skew = Double(ReceiverConfiguration.standard.clockSkewTolerance)
+        let waitEnds = pairingDeadline ?? payload.expiryDate.addingTimeInterval(skew)
+        let race = RouteRace(keys: keys, configuration: configuration, loop: loop, progress: progress,
+                             pairingDeadline: ContinuousClock.now + .milliseconds(Int64(max(0, waitEnds.timeIntervalSinceNow) * 1000)))
+        let channel = try await race.run(direct: direct, relay: rendezvous.relay)
+        progress(.connected(channel.route))
+        return channel
     }
 
     /// The connection's descriptor (test hook).

@@ -43,8 +43,11 @@ public final class FrameListener: FrameChannel, @unchecked Sendable {
     /// is this number.
     public static let maximumBoundConnections = HandoffSenderSession.maximumCandidates
 
-    /// Where receivers connect directly; put ``TCPRendezvous/token`` in the QR.
+    /// Where receivers find this sender (its direct address, its relay, or both); put
+    /// ``TCPRendezvous/token`` in the QR.
     public let rendezvous: TCPRendezvous
+    /// The address and port the listening socket is bound to, advertised in the code or not.
+    public let listeningEndpoint: TCPRendezvous.Endpoint
     /// The timeouts and limits in force.
     public let configuration: TransportConfiguration
     /// The most connections held at once: ``TransportConfiguration/maximumConnections``, or
@@ -56,14 +59,27 @@ public final class FrameListener: FrameChannel, @unchecked Sendable {
     private let loop: EventLoop
     private let receiveCounter = Counter()
 
-    /// Listens on `address:port` (port 0 picks a free one). Until it has keys (here or with
-    /// ``setKeys(_:)``) it accepts connections but challenges none.
+    /// What the listener does at its relay, as it changes (Spec 11.7); finishes when the
+    /// listener closes, at once for a listener without a relay.
+    public let relayStatus: AsyncStream<RelayStatus>
+
+    /// Listens on `address:port` (port 0 picks a free one) and, with a `relay`, keeps a
+    /// connection waiting there for the receiving device (Spec 11.7). Until it has keys (here
+    /// or with ``setKeys(_:)`` or ``serve(_:)``) it accepts connections but challenges none, and
+    /// waits at no relay.
     ///
-    /// - Parameter keys: the transport keys of the session's QR, when the QR exists already.
+    /// - Parameters:
+    ///   - relay: the relay to put in the code and wait at, if any.
+    ///   - advertisesDirectAddress: whether the code names `address:port` too; `false` makes a
+    ///     relay-only code (the listening socket still admits whoever reaches it).
+    ///   - keys: the transport keys of the session's QR, when the QR exists already.
     /// - Throws: ``TransportError/addressUnavailable(errno:)`` when the address cannot be bound;
     ///   ``TransportError/unspecifiedAddress`` for `0.0.0.0`, which a code cannot advertise;
+    ///   ``TransportError/unsupportedRendezvous(_:)`` when the code would name no route or
+    ///   would not fit its 32 bytes (a relay host that is too long);
     ///   ``TransportError/system(operation:errno:)`` when the event loop cannot start.
-    public init(address: IPv4Address = .loopback, port: UInt16 = 0, keys: TransportKeys? = nil,
+    public init(address: IPv4Address = .loopback, port: UInt16 = 0, relay: TCPRendezvous.Relay? = nil,
+                advertisesDirectAddress: Bool = true, keys: TransportKeys? = nil,
                 configuration: TransportConfiguration = .standard) throws(TransportError) {
         guard !address.isUnspecified else { throw .unspecifiedAddress }
         let loop = try EventLoop.shared()
@@ -72,13 +88,25 @@ public final class FrameListener: FrameChannel, @unchecked Sendable {
         // A deep backlog lets a receiver's connect complete while a flood is being worked off;
         // the kernel caps it (net.core.somaxconn).
         try socket.listen(address: address, port: port, backlog: Int32(clamping: max(capacity, 1024)))
-        self.rendezvous = TCPRendezvous(address: address, port: try socket.localPort())!
+        let direct = TCPRendezvous.Endpoint(address: address, port: try socket.localPort())!
+        do { self.rendezvous = try TCPRendezvous(direct: advertisesDirectAddress ? direct : nil, relay: relay) } catch {
+            socket.close()
+            throw .unsupportedRendezvous(error)
+        }
+        self.listeningEndpoint = direct
         self.configuration = configuration
         self.connectionCapacity = capacity
         self.loop = loop
         let core = ListenerCore(loop: loop, listening: socket, configuration: configuration, capacity: capacity, keys: keys)
         self.core = core
-        loop.execute { core.start() }
+        let (status, continuation) = AsyncStream<RelayStatus>.makeStream(bufferingPolicy: .bufferingNewest(16))
+        relayStatus = status
+        let room = relay.map { RelayWaitingRoom(relay: $0, loop: loop, configuration: configuration, listener: core, status: continuation) }
+        if room == nil { continuation.finish() }
+        loop.execute {
+            core.start()
+            if let room { core.attach(room) }
+        }
     }
 
     deinit {

@@ -29,6 +29,8 @@ final class InboundConnection: DeadlineTarget, LoopConnectionDelegate {
 
     let identifier: Int
     let link: LoopConnection
+    /// Whether a relay paired it (Spec 11.7) rather than the listening socket accepting it.
+    let viaRelay: Bool
     weak var owner: ListenerCore?
     var stage: Stage = .awaitingKeys
     let admissionDeadline: ContinuousClock.Instant
@@ -48,9 +50,10 @@ final class InboundConnection: DeadlineTarget, LoopConnectionDelegate {
     var peakBufferedByteCount = 0
     private var pendingWake: ContinuousClock.Instant?
 
-    init(identifier: Int, link: LoopConnection, admissionDeadline: ContinuousClock.Instant, owner: ListenerCore) {
+    init(identifier: Int, link: LoopConnection, viaRelay: Bool, admissionDeadline: ContinuousClock.Instant, owner: ListenerCore) {
         self.identifier = identifier
         self.link = link
+        self.viaRelay = viaRelay
         self.admissionDeadline = admissionDeadline
         self.owner = owner
     }

@@ -43,6 +43,8 @@ final class ListenerCore: PollHandler, DeadlineTarget, @unchecked Sendable {
     private var closeWaiters: [CheckedContinuation<Void, Never>] = []
     private var acceptPausedUntil: ContinuousClock.Instant?
     private var pendingWake: ContinuousClock.Instant?
+    /// The connection waiting at the relay, when the code names one (Spec 11.7).
+    private var relayRoom: RelayWaitingRoom?
 
     private(set) var statistics = ListenerStatistics()
     /// The largest number of bytes any connection buffered at once (test hook).
@@ -64,6 +66,29 @@ final class ListenerCore: PollHandler, DeadlineTarget, @unchecked Sendable {
         do { listeningToken = try loop.register(listening.descriptor, interest: .readable, handler: self) } catch {
             fail(error)
         }
+    }
+
+    /// Starts waiting at `relay` (on the loop thread), once there are keys.
+    func attach(_ room: RelayWaitingRoom) {
+        relayRoom = room
+        guard !closed, failure == nil else {
+            room.stop()
+            return
+        }
+        if let keys { room.setKeys(keys) }
+        room.update()
+    }
+
+    /// Whether a connection should wait at the relay: the listener is open, its session waits
+    /// for a hello (no connection is bound), and fewer than `limit` relayed connections are open.
+    func wantsRelayConnection(limit: Int) -> Bool {
+        guard !closed, failure == nil, keys != nil else { return false }
+        var relayed = 0
+        for connection in connections.values {
+            if connection.isBound { return false }
+            if connection.viaRelay { relayed += 1 }
+        }
+        return relayed < limit
     }
 
     var openConnectionCount: Int { connections.count }
@@ -92,6 +117,7 @@ final class ListenerCore: PollHandler, DeadlineTarget, @unchecked Sendable {
                 break
             }
         }
+        relayRoom?.setKeys(newKeys)
         deliver(now: now)
     }
 
@@ -135,8 +161,28 @@ final class ListenerCore: PollHandler, DeadlineTarget, @unchecked Sendable {
         }
         let link: LoopConnection
         do { link = try LoopConnection(loop: loop, socket: socket) } catch { return }
+        serve(link, viaRelay: false)
+    }
+
+    /// Serves a connection the relay paired (Spec 11.7): its admission deadline runs from now,
+    /// the moment the relay said `ok`.
+    func takePaired(_ link: LoopConnection) {
+        guard !closed else {
+            link.closeNow()
+            return
+        }
+        if connections.count + lingering.count >= capacity, !evictOne() {
+            link.closeNow()
+            statistics.refusedAtCapacity += 1
+            return
+        }
+        statistics.relayPaired += 1
+        serve(link, viaRelay: true)
+    }
+
+    private func serve(_ link: LoopConnection, viaRelay: Bool) {
         let now = ContinuousClock.now
-        let connection = InboundConnection(identifier: nextIdentifier, link: link,
+        let connection = InboundConnection(identifier: nextIdentifier, link: link, viaRelay: viaRelay,
                                            admissionDeadline: now + configuration.admissionTimeout, owner: self)
         nextIdentifier += 1
         link.delegate = connection
@@ -348,6 +394,7 @@ final class ListenerCore: PollHandler, DeadlineTarget, @unchecked Sendable {
               connections.values.count(where: \.isBound) < FrameListener.maximumBoundConnections else { return }
         connection.stage = .bound
         connection.bindRunningSince = nil
+        relayRoom?.update()
     }
 
     func noteIgnoredFrame(from peer: FramePeer) {
@@ -401,6 +448,7 @@ final class ListenerCore: PollHandler, DeadlineTarget, @unchecked Sendable {
         }
         closed = true
         stopListening()
+        relayRoom?.stop()
         if let waiter {
             self.waiter = nil
             waiter.continuation.resume(returning: nil)
@@ -426,6 +474,7 @@ final class ListenerCore: PollHandler, DeadlineTarget, @unchecked Sendable {
     func abandon() {
         closed = true
         stopListening()
+        relayRoom?.stop()
         for connection in connections.values { forget(connection); connection.link.closeNow() }
         for link in lingering.values { link.closeNow() }
         lingering.removeAll()
@@ -454,6 +503,7 @@ final class ListenerCore: PollHandler, DeadlineTarget, @unchecked Sendable {
         guard failure == nil else { return }
         failure = error
         stopListening()
+        relayRoom?.stop()
         if let waiter {
             self.waiter = nil
             waiter.continuation.resume(throwing: error)
@@ -477,6 +527,7 @@ final class ListenerCore: PollHandler, DeadlineTarget, @unchecked Sendable {
             break
         }
         connection.frame = nil
+        if connection.viaRelay { relayRoom?.update() }
     }
 
     /// Closes a connection at once; the session hears of it when it knew it.

@@ -8,6 +8,8 @@
 public struct ListenerStatistics: Hashable, Sendable, CustomStringConvertible {
     /// Connections accepted (or adopted).
     public internal(set) var accepted = 0
+    /// Connections the relay paired and handed over (Spec 11.7), counted in ``accepted`` too.
+    public internal(set) var relayPaired = 0
     /// Connections that answered the admission challenge (Spec 11.4).
     public internal(set) var admitted = 0
     /// Connections closed because their response was wrong, or because they closed before
@@ -52,7 +54,7 @@ public struct ListenerStatistics: Hashable, Sendable, CustomStringConvertible {
 
     /// One line with every counter.
     public var description: String {
-        "accepted \(accepted), admitted \(admitted), refused admission \(refusedAdmission), admission timed out \(admissionTimedOut), "
+        "accepted \(accepted) (relayed \(relayPaired)), admitted \(admitted), refused admission \(refusedAdmission), admission timed out \(admissionTimedOut), "
             + "evicted \(evictedBeforeAdmission) before and \(evictedAfterAdmission) after admission, not bound in time \(bindTimedOut), "
             + "closed for ignored frames \(closedForIgnoredFrames), for a second hello \(closedForSecondHello), for renewal \(closedForRenewal), "
             + "refused at capacity \(refusedAtCapacity), peak open \(peakOpenConnections); hellos handed over \(hellosHandedOver), "

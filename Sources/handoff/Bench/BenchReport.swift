@@ -24,6 +24,8 @@ struct BenchReport: Codable, Equatable {
     /// One object when the lock limit applies, none otherwise.
     let pendingSendersAdmission: [PendingSendersBench.Admission]
     let codecs: CodecBench.Result
+    /// Whole transfers through Debian's transit relay on 127.0.0.1 (Spec 11.7).
+    let relay: RelayBench.Result
 
     struct Floor: Codable, Equatable {
         let microsecondsPerSession: Spread
@@ -75,7 +77,7 @@ struct BenchReport: Codable, Equatable {
         case format, build, processors, iterations, repetitions, quick, floor, session, threads, codecs
         case loadAverageBefore = "load_average_before", loadAverageAfter = "load_average_after", lockLimit = "lock_limit"
         case pendingSenders = "pending_senders", pendingSendersSkipped = "pending_senders_skipped"
-        case pendingSendersRefused = "pending_senders_refused", pendingSendersAdmission = "pending_senders_admission"
+        case pendingSendersRefused = "pending_senders_refused", pendingSendersAdmission = "pending_senders_admission", relay
     }
 
     /// The report as one JSON object, keys sorted.

@@ -68,6 +68,19 @@ enum BenchTable {
         add("guarded-memory system calls per session", String(format: "%.3f", s.guardedSystemCalls))
         lines.append("  libsodium calls per session" + (s.cryptoEqualsFloor ? " (the floor makes the same):" : " (THE FLOOR DIFFERS):"))
         for line in sessionCounts.description.split(separator: "\n") { lines.append("    " + line) }
+        let r = report.relay
+        guard r.available, let scanToCode = r.scanToCodeMilliseconds, let transfer = r.transferMilliseconds else {
+            lines.append("  through a transit relay: not measured. \(r.relay)")
+            return lines.joined(separator: "\n")
+        }
+        lines.append("  through Debian's transit relay on 127.0.0.1 (\(r.sessions) whole transfers, the sender waiting there first)")
+        add("  scan to code on the receiving screen", milli(scanToCode.median), range(scanToCode, milli))
+        add("  scan to both outcomes (people answer at once)", milli(transfer.median), range(transfer, milli))
+        add("  bytes sender -> receiver", whole(Double(r.bytesSenderToReceiver ?? 0)), "challenge and \(r.framesSenderToReceiver ?? 0) frames")
+        add("  bytes receiver -> sender", whole(Double(r.bytesReceiverToSender ?? 0)), "response and \(r.framesReceiverToSender ?? 0) frames")
+        add("  bytes the relay counted (its usage record)", r.relayCopiedBytes.map { whole(Double($0)) } ?? "none",
+            "plus \(r.handshakeBytes ?? 0) handshake bytes (2 lines, 2 ok)")
+        add("  flights (each crosses the relay)", "\(r.flights ?? 0)", "\(r.flightsBeforeCode ?? 0) before the code")
         return lines.joined(separator: "\n")
     }
 
@@ -81,6 +94,7 @@ enum BenchTable {
         "[\(format(spread.min)) .. \(format(spread.max))]"
     }
 
+    private static func milli(_ value: Double) -> String { String(format: "%.1f ms", value) }
     private static func micro(_ value: Double) -> String { String(format: value < 10 ? "%.3f µs" : "%.2f µs", value) }
     private static func ratio(_ value: Double) -> String { String(format: "%.3fx", value) }
     private static func kib(_ value: Double) -> String { whole(value) + " KiB" }

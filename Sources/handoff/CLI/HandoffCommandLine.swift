@@ -24,7 +24,7 @@ enum HandoffCommandLine {
             case "accounts": return try AccountsCommand.run(rest, console: console)
             case "inspect": return try InspectCommand.run(rest, console: console, input: input)
             case "qr": return try QRCommand.run(rest, console: console, input: input)
-            case "bench": return try BenchCommand.run(rest, console: console)
+            case "bench": return try await BenchCommand.run(rest, console: console)
             case "vectors": return try VectorsCommand.run(rest, console: console)
             default:
                 throw CLIError.usage("'\(ArgumentSpecification.name(of: command))' is not a handoff command.", command: nil)

@@ -9,7 +9,7 @@ import Foundation
 enum BenchCommand {
     static let specification = CommandManual.bench.specification
 
-    static func run(_ arguments: [String], console: Console) throws(CLIError) -> ExitCode {
+    static func run(_ arguments: [String], console: Console) async throws(CLIError) -> ExitCode {
         let parsed = try specification.parse(arguments)
         let iterations = try number(parsed, "--iterations", default: 200, in: 1...100_000)
         let repetitions = try number(parsed, "--repetitions", default: 7, in: 1...99)
@@ -32,6 +32,7 @@ enum BenchCommand {
             }
             let admission = try PendingSendersBench.admission(session: session, lockLimit: lockLimit)
             let codecs = try CodecBench(session: session, iterations: iterations, repetitions: repetitions).run()
+            let relay = try await RelayBench(repetitions: repetitions).run()
             sessionCounts = sessions.sessionCounts
             report = BenchReport(
                 format: BenchReport.formatName, build: buildName, processors: ProcessInfo.processInfo.activeProcessorCount,
@@ -52,7 +53,7 @@ enum BenchCommand {
                     floorSessionsPerSecondOneThread: sessions.floorSessionsPerSecondOneThread,
                     floorSessionsPerSecondTwoThreads: sessions.floorSessionsPerSecondTwoThreads),
                 pendingSenders: pending, pendingSendersSkipped: quick ? [100_000] : [], pendingSendersRefused: refused,
-                pendingSendersAdmission: admission.map { [$0] } ?? [], codecs: codecs)
+                pendingSendersAdmission: admission.map { [$0] } ?? [], codecs: codecs, relay: relay)
         } catch {
             throw CLIError(error.message, exitCode: .failure)
         }

@@ -41,7 +41,7 @@ enum ReceiveCommand {
         let session = HandoffReceiverSession(payload: payload, importer: importer.coordinator,
                                              authenticator: try LocalGate.authenticator(parsed, asking: asking, command: "receive"),
                                              registry: registry) { payload in
-            do { return try await ConnectionFrameChannel.connect(to: payload) } catch let error as TransportError {
+            do { return try await ConnectionFrameChannel.connect(to: payload, progress: { console.line($0.description) }) } catch let error as TransportError {
                 // The sender serves another code (Spec 11.4): renewed, or this copy was changed.
                 guard error == .codeRenewed else { throw error }
                 notServed.set()

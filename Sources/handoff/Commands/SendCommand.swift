@@ -21,6 +21,7 @@ enum SendCommand {
         let level = try OptionValues.errorCorrection(parsed, command: "send")
         let palette = try OptionValues.palette(parsed, command: "send")
         let choice = try ListenAddress.choose(parsed, command: "send")
+        let relay = try RelayOption.choice(parsed, command: "send")
         let address = choice.address
         let port = try OptionValues.integer(parsed, "--port", in: 0...65535, default: 0, command: "send")
         let lifetime = try OptionValues.integer(parsed, "--lifetime", in: Int(SenderConfiguration.minimumLifetime)...Int(SenderConfiguration.maximumLifetime),
@@ -31,9 +32,11 @@ enum SendCommand {
         let account = try AccountRecord.load(accountPath)
         let password = try readPassword(file: passwordFile, input: input, console: console)
         let listener: FrameListener
-        do { listener = try FrameListener(address: address, port: UInt16(port)) } catch {
+        do {
+            listener = try FrameListener(address: address, port: UInt16(port), relay: relay?.relay, advertisesDirectAddress: !(relay?.relayOnly ?? false))
+        } catch {
             password.wipe()
-            throw CLIError("Cannot listen on \(address):\(port): \(error.description)", exitCode: .failure)
+            throw RelayOption.listenFailure(error, address: address, port: port)
         }
         let rendezvous = listener.rendezvous
         let configuration: SenderConfiguration
@@ -59,8 +62,10 @@ enum SendCommand {
         OfferDisplay.lines(account).forEach { console.line($0) }
         console.line("Password: \(passwordFile.map { "read from \($0)" } ?? "read from standard input") (not shown).")
         let drawing = CodeDrawing(level: level, palette: palette, parsed: parsed, console: console,
-                                  choice: choice, port: rendezvous.direct?.port ?? 0, maximumCodes: codes)
+                                  choice: choice, relay: relay, port: rendezvous.direct?.port ?? 0, maximumCodes: codes)
         defer { secret.wipe() }
+        let relayStatus = relay.map { RelayOption.reportStatus(of: listener, relay: $0.relay, console: console) }
+        defer { relayStatus?.cancel() }
         return await SendFlow(session: session, account: account, drawing: drawing, asking: asking).run()
     }
 

@@ -41,6 +41,8 @@ enum DemoCommand {
         } else {
             console.line("Debian's libpam-wrapper is missing, so the demo runs both sides with --no-local-auth (no local-authentication gate); Scripts/setup.sh installs it.")
         }
+        let transitRelay = parsed.has("--relay") ? try await DemoRelay.start(console: console) : nil
+        defer { transitRelay?.stop() }
         let mailServer = DemoMailServer.start(password: files.password, console: console)
         defer { mailServer?.stop() }
         if let mailServer { files = try files.pointing(at: DemoFiles.MailServer(host: mailServer.host, port: mailServer.tlsPort)) }
@@ -48,7 +50,7 @@ enum DemoCommand {
 
         let gateArguments = gate == nil ? ["--no-local-auth"] : []
         var senderArguments = ["send", "--account", files.accountFile.path, "--password-file", files.passwordFile.path,
-                               "--lifetime", String(lifetime)] + gateArguments
+                               "--lifetime", String(lifetime)] + gateArguments + (transitRelay.map(DemoRelay.senderArguments) ?? [])
         for option in ["--ecc", "--qr-style"] { if let value = parsed.value(option) { senderArguments += [option, value] } }
         let seen = DemoTranscript()
         let sender = DemoChild(label: "sender  ", executable: executable, arguments: senderArguments, environment: gate?.environment,

@@ -27,7 +27,13 @@ extension CommandManual {
                     decode + validate, frame decode;
                   - per session: bytes on the wire, heap allocations (malloc and its kin, counted over
                     20 sessions apart from the timed ones; Linux with glibc only), guarded allocations
-                    and their system calls, and the libsodium calls (checked to equal the floor's).
+                    and their system calls, and the libsodium calls (checked to equal the floor's);
+                  - R whole transfers through Debian's transit relay on 127.0.0.1 (twistd3 transitrelay,
+                    package magic-wormhole-transit-relay; when it is missing the report says so): the
+                    time from the scan to the code on the receiving screen (the sender already waiting
+                    at the relay) and to both outcomes, the bytes each way, the relay's own count of
+                    the bytes it copied, the handshake bytes, and the flights (runs of messages in one
+                    direction, each crossing the relay) in all and before the code.
                 Each time is measured in R repetitions of N runs: the table shows the median and the
                 range [min .. max] of the repetitions (session_over_floor: of the R x N pairs). The
                 100,000 case runs min(R, 3) repetitions.
@@ -73,7 +79,13 @@ extension CommandManual {
                     admitted_per_mib, sender_reservation_bytes (slab bytes a pending sender
                     reserves), guarded_locked_kib (held with every admitted sender pending);
                   codecs: qr_matrix_us, qr_raw_libqrencode_us, qr_matrix_over_raw, qr_text_decode_us,
-                    frame_decode_us_per_frame (spreads), qr_version, qr_error_correction.
+                    frame_decode_us_per_frame (spreads), qr_version, qr_error_correction;
+                  relay: relay (the command, or why it is missing), available, sessions, scan_to_code_ms,
+                    transfer_ms (spreads, milliseconds), bytes_sender_to_receiver,
+                    bytes_receiver_to_sender (admission and frames with their length prefixes),
+                    frames_sender_to_receiver, frames_receiver_to_sender, relay_copied_bytes (the
+                    relay's usage record), handshake_bytes, flights, flights_before_code (null when
+                    the relay is missing).
                   Counts: random_calls, random_bytes, x25519_base, x25519_shared, sha256_hashes,
                     sha256_bytes, hmac_tags, hmac_key_bytes, hmac_message_bytes, aead_seals,
                     aead_sealed_bytes, aead_seal_ad_bytes, aead_opens, aead_opened_bytes,

@@ -8,6 +8,8 @@ extension CommandManual {
         options: [
             CommandOption("--yes", nil,
                 "Answer both sides automatically: the demo types the code the receiving side shows into the sending side, accepts, and gives each gate the demo login password. Without it, each side asks you."),
+            CommandOption("--relay", nil,
+                "Start Debian's transit relay (twistd3 transitrelay, from the package magic-wormhole-transit-relay) on 127.0.0.1 and send the transfer through it: the code names only the relay."),
             CommandOption("--store", "DIR", "Keep the receiver's store in DIR (default: a temporary directory that is removed at the end)."),
             .ecc,
             .qrStyle,

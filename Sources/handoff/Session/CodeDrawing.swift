@@ -12,6 +12,8 @@ struct CodeDrawing {
     let console: Console
     /// Where the code sends receivers and who can reach it.
     let choice: ListeningAddressPolicy.Choice
+    /// The relay the code names too (`--relay`), if any.
+    let relay: RelayOption.Choice?
     let port: UInt16
     /// How many codes the session shows at most (`--codes`).
     let maximumCodes: Int
@@ -31,14 +33,15 @@ struct CodeDrawing {
         }
         try QRCommand.writeImages(matrix, svg: parsed.value("--svg"), png: parsed.value("--png"), scale: 8, console: console)
         console.line("Transfer code: \(payload.text)")
-        if choice.reach == .thisMachine {
+        if choice.reach == .thisMachine, relay == nil {
             console.line("Or run 'handoff receive' in another terminal on this computer and paste this code when it asks (never put it on a command line).")
         } else {
             console.line("Or, on the receiving computer, run 'handoff receive' and paste this code when it asks (never put it on a command line).")
         }
         let seconds = Int(payload.expiry) - Int(Date().timeIntervalSince1970)
-        console.line(choice.description + " Waiting for the receiving device on port \(port) (the code expires in \(Durations.text(seconds))).")
-        if number == 1, choice.reach == .thisMachine { console.line(Self.reachingAnotherComputer()) }
+        let waiting = relay?.relayOnly == true ? "Waiting for the receiving device at the relay" : "Waiting for the receiving device on port \(port)"
+        console.line(RelayOption.sentence(choice, relay) + " \(waiting) (the code expires in \(Durations.text(seconds))).")
+        if number == 1, choice.reach == .thisMachine, relay == nil { console.line(Self.reachingAnotherComputer()) }
         if number == 1 { console.line("Press Ctrl-C to cancel.") }
     }
 
@@ -48,7 +51,7 @@ struct CodeDrawing {
             .filter { $0.isUp && !$0.address.isLoopback }
             .map { "\($0.address) (\($0.interfaceName))" }
         let these = addresses.isEmpty ? "" : " (this computer has \(addresses.joined(separator: ", ")))"
-        return "To send to another computer, press Ctrl-C and start again with --address ADDRESS --lan, where ADDRESS is this computer's address on a network the other computer is on\(these)."
+        return "To send to another computer, press Ctrl-C and start again with --address ADDRESS --lan, where ADDRESS is this computer's address on a network the other computer is on\(these), or with --relay HOST:PORT, a transit relay both computers can reach."
     }
 }
 

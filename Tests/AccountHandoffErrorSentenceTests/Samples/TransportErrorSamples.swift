@@ -23,7 +23,8 @@ enum TransportErrorSamples {
     static var transportErrors: [TransportError] {
         let refusals: [DirectAddressPolicy.Refusal] = [.unspecified, .broadcast, .multicast, .publicAddress]
         return [
-            .closedByPeer, .timedOut, .connectionRefused, .oversizedFrame(70_000), .emptyFrame, .relayNotSupported,
+            .closedByPeer, .timedOut, .connectionRefused, .oversizedFrame(70_000), .emptyFrame, .networkUnreachable,
+            .relayClosed, .relayNotPaired, .relayHostNotFound(try! RelayHost("relay.example.org")),
             .addressUnavailable(errno: EADDRINUSE), .addressUnavailable(errno: EADDRNOTAVAIL), .closedLocally,
             .notAHandoffSender, .codeRenewed, .notJoinedInTime, .evicted, .unspecifiedAddress,
             .system(operation: "epoll_wait", errno: EBADF), .system(operation: "accept4", errno: EMFILE),
