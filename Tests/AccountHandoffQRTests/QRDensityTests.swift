@@ -17,6 +17,11 @@ import Testing
     }
 
     static let measured = [
+        // The CLI's tokens (Spec 11.1): 127.0.0.1 (flags and port), another IPv4 address.
+        Row(tokenByteCount: 3, prefixedNumeric: [5, 5, 7, 8], libqrencodeAutomatic: [5, 5, 7, 8],
+            byteMode: [4, 5, 7, 8], base45Alphanumeric: [4, 5, 7, 8]),
+        Row(tokenByteCount: 7, prefixedNumeric: [5, 5, 7, 8], libqrencodeAutomatic: [5, 5, 7, 8],
+            byteMode: [5, 5, 7, 8], base45Alphanumeric: [5, 5, 7, 8]),
         Row(tokenByteCount: 8, prefixedNumeric: [5, 5, 7, 8], libqrencodeAutomatic: [5, 5, 7, 8],
             byteMode: [5, 5, 7, 8], base45Alphanumeric: [5, 5, 7, 8]),
         Row(tokenByteCount: 32, prefixedNumeric: [6, 7, 9, 10], libqrencodeAutomatic: [6, 7, 9, 10],

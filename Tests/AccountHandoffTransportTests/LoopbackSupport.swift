@@ -8,11 +8,12 @@ import Testing
 enum Loopback {
     static let now = Date(timeIntervalSince1970: 1_800_000_000)
     /// Small limits (4 connections, 3 ignored frames, a short linger) and long deadlines: on a
-    /// loaded machine a test task can wait seconds for its turn, so a test that pins one
-    /// deadline shortens only that one (``shortAdmission``, ``shortBind``, ``shortRead``) and
-    /// asserts only lower bounds on it.
-    static func configuration(admission: Duration = .seconds(30), bind: Duration = .seconds(30),
-                              read: Duration = .seconds(30)) -> TransportConfiguration {
+    /// loaded machine a test task can wait tens of seconds for its turn (seen: 46 s while the
+    /// whole suite and a build shared 2 cores), so a test that pins one deadline shortens only
+    /// that one (``shortAdmission``, ``shortBind``, ``shortRead``) and asserts only lower
+    /// bounds on it.
+    static func configuration(admission: Duration = .seconds(120), bind: Duration = .seconds(120),
+                              read: Duration = .seconds(120)) -> TransportConfiguration {
         TransportConfiguration(connectTimeout: .seconds(5), admissionTimeout: admission, bindTimeout: bind, readTimeout: read,
                                writeTimeout: .seconds(5), closeLinger: .milliseconds(200), maximumConnections: 4,
                                maximumIgnoredFrames: 3)
