@@ -9,9 +9,10 @@ import Testing
 /// also plays sender towards the receiver is ``TwoSessionMITMTests``.
 @Suite struct ShoulderSurferTests {
     /// The shoulder-surfer's hello reaches the sender first and the honest hello is blocked:
-    /// the sender and the attacker show one code, the honest receiver none (the reveal it could
-    /// open never comes), so the careful sending person does not confirm; it rejects, and the
-    /// attacker decrypts nothing but the reveal and the abort.
+    /// the sender expects the code the attacker's screen shows, the honest receiving screen
+    /// shows none (the reveal it could open never comes), and a "yes" is not an answer (Spec
+    /// 4.4), so the sending person has nothing to type; it rejects, and the attacker decrypts
+    /// nothing but the reveal and the abort.
     @Test func racingAttackerGetsNothingWhenPeopleCompareScreens() throws {
         let world = try SimulatedWorld()
         try world.apply(.attackerScans)
