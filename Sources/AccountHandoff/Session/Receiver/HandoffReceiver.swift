@@ -160,6 +160,7 @@ public final class HandoffReceiver {
         return ReceiverStep(actions: actions, nextDeadline: nextDeadline)
     }
 
+    /// The steps of Spec 6.0 in their order, then the current state's row.
     private func process(_ event: ReceiverEvent, now: Date) throws(HandoffError) -> [ReceiverAction] {
         try clock.advance(to: now)
         if case .finished = state {
@@ -170,183 +171,182 @@ public final class HandoffReceiver {
             }
         }
         if let deadline = nextDeadline, clock.time >= deadline.timeIntervalSince1970 {
-            return expire()
+            return apply(expire())
         }
         switch event {
-        case .frameReceived(let bytes): return receive(bytes)
-        case .codeConfirmed: return try accept()
-        case .codeRejected: return try abort(.rejected)
-        case .cancel: return try abort(.cancelled)
-        case .storeUnavailable: return try abort(.storeUnavailable)
-        case .notAuthenticated: return try abort(.notAuthenticated)
-        case .importFinished(let status): return try sendReceipt(status)
+        case .frameReceived(let bytes): return apply(receive(bytes))
+        case .codeConfirmed: return apply(try confirm())
+        case .codeRejected: return apply(try reject())
+        case .cancel: return apply(try cancel())
+        case .storeUnavailable: return apply(try storeUnavailable())
+        case .notAuthenticated: return apply(try notAuthenticated())
+        case .importFinished(let status): return apply(try importFinished(status))
         case .tick: return []
-        case .transportLost: return transportLost()
+        case .transportLost: return apply(transportLost())
         }
     }
 
-    // MARK: Local events
+    /// Moves to the transition's next state, or finishes the session, and returns its actions.
+    private func apply(_ transition: ReceiverTransition) -> [ReceiverAction] {
+        switch transition.next {
+        case .unchanged: break
+        case .state(let next): state = next
+        case .finished(let outcome): finish(outcome)
+        }
+        return transition.actions
+    }
+
+    // MARK: Local events: each state's row, or a refusal (Spec 6.2)
 
     private func refuse(_ event: LocalEvent) -> HandoffError { .invalidEvent(event, in: .receiver(state.phase)) }
 
-    private func accept() throws(HandoffError) -> [ReceiverAction] {
-        guard case .reviewingOffer(let current) = state else { throw refuse(.codeConfirmed) }
-        let frame = current.channel.seal(.accept, publicBytes: [], account: current.account.linkID)
-        state = .awaitingCredentialFrame(ReceiverAwaitingCredentialFrame(previous: current))
-        return [.send(frame)]
-    }
-
-    /// Ends the session with an abort this side's person or app caused (Spec 6.2): a cancel
-    /// from any state before the import; a rejection or a store that cannot take the account
-    /// once there is a code; a failed authentication when the person accepts the account.
-    private func abort(_ reason: AbortReason) throws(HandoffError) -> [ReceiverAction] {
-        let event: LocalEvent
-        let end: SessionEnd
-        switch reason {
-        case .cancelled: (event, end) = (.cancel, .cancelled(by: .local))
-        case .storeUnavailable: (event, end) = (.storeUnavailable, .storeUnavailable(by: .local))
-        case .notAuthenticated: (event, end) = (.notAuthenticated, .notAuthenticated(by: .local))
-        case .rejected, .contested, .expired, .secureMemoryUnavailable: (event, end) = (.codeRejected, .rejected(by: .local))
-        }
-        let channel: SecureChannel
-        switch (state, reason) {
-        case (.awaitingReveal(let current), .cancelled): channel = current.channel
-        case (.awaitingOffer(let current), _) where reason != .notAuthenticated: channel = current.channel
-        case (.reviewingOffer(let current), _): channel = current.channel
-        case (.awaitingCredentialFrame(let current), _) where reason != .notAuthenticated: channel = current.channel
-        case (.awaitingReveal, _), (.awaitingOffer, _), (.awaitingCredentialFrame, _), (.awaitingImportResult, _), (.finished, _):
-            // No code yet, nothing to authenticate for, or the credential is the app's (only its
-            // import result ends the session then).
-            throw refuse(event)
-        }
-        return [.send(channel.sealAbort(reason)), finish(.ended(end))]
-    }
-
-    /// The expiry rule fired (Spec 6.0 step 3): a receiver that holds the session's keys tells
-    /// the sender with `abort(expired)` before it ends.
-    private func expire() -> [ReceiverAction] {
-        guard let channel = state.channel else { return [finish(.ended(.expired))] }
-        return [.send(channel.sealAbort(.expired)), finish(.ended(.expired))]
-    }
-
-    private func sendReceipt(_ status: ReceiptStatus) throws(HandoffError) -> [ReceiverAction] {
-        guard case .awaitingImportResult(let current) = state else { throw refuse(.importFinished) }
-        let frame = current.channel.seal(.receipt, publicBytes: [status.rawValue], account: current.account.linkID,
-                                         endsSession: true)
-        return [.send(frame), finish(.completed(status))]
-    }
-
-    private func transportLost() -> [ReceiverAction] {
-        // The sender stops at the expiry and closes its connection; its abort(expired) can be
-        // lost (before the reveal it holds no keys to send one). Once the expiry has passed, a
-        // closed connection is that stop, and the person is told the code ran out (Spec 6.2).
-        guard case .awaitingImportResult(var current) = state else {
-            return [finish(.ended(clock.time >= Double(payload.expiry) ? .expired : .failed(.transportLost)))]
-        }
-        current.transportLost = true
-        state = .awaitingImportResult(current)
-        return []
-    }
-
-    // MARK: Frames
-
-    private func receive(_ bytes: [UInt8]) -> [ReceiverAction] {
-        let frame: Frame
-        do { frame = try SecureChannel.decode(bytes, for: payload.transferID) } catch { return [.ignored(error)] }
-        let phase = SessionPhase.receiver(state.phase)
-        guard frame.type != .hello else { return [.ignored(.unexpectedMessage(.hello, in: phase))] }
-        let expectation: SecureChannel.Expectation
-        let channel: SecureChannel
+    private func confirm() throws(HandoffError) -> ReceiverTransition {
         switch state {
-        case .awaitingReveal(let current): (expectation, channel) = (.type(.reveal), current.channel)
-        case .awaitingOffer(let current): (expectation, channel) = (.type(.offer), current.channel)
-        case .reviewingOffer(let current): (expectation, channel) = (.abortOnly, current.channel)
-        case .awaitingCredentialFrame(let current): (expectation, channel) = (.type(.credential), current.channel)
-        case .awaitingImportResult(let current): (expectation, channel) = (.nothing, current.channel)
-        case .finished: return [.ignored(.sessionFinished)]
+        case .reviewingOffer(let current): current.codeConfirmed()
+        case .awaitingReveal, .awaitingOffer, .awaitingCredentialFrame, .awaitingImportResult, .finished:
+            throw refuse(.codeConfirmed)
         }
+    }
+
+    private func reject() throws(HandoffError) -> ReceiverTransition {
+        switch state {
+        case .awaitingOffer(let current): current.reject()
+        case .reviewingOffer(let current): current.reject()
+        case .awaitingCredentialFrame(let current): current.reject()
+        case .awaitingReveal, .awaitingImportResult, .finished: throw refuse(.codeRejected)
+        }
+    }
+
+    private func cancel() throws(HandoffError) -> ReceiverTransition {
+        switch state {
+        case .awaitingReveal(let current): current.cancel()
+        case .awaitingOffer(let current): current.cancel()
+        case .reviewingOffer(let current): current.cancel()
+        case .awaitingCredentialFrame(let current): current.cancel()
+        case .awaitingImportResult, .finished: throw refuse(.cancel)
+        }
+    }
+
+    private func storeUnavailable() throws(HandoffError) -> ReceiverTransition {
+        switch state {
+        case .awaitingOffer(let current): current.storeUnavailable()
+        case .reviewingOffer(let current): current.storeUnavailable()
+        case .awaitingCredentialFrame(let current): current.storeUnavailable()
+        case .awaitingReveal, .awaitingImportResult, .finished: throw refuse(.storeUnavailable)
+        }
+    }
+
+    private func notAuthenticated() throws(HandoffError) -> ReceiverTransition {
+        switch state {
+        case .reviewingOffer(let current): current.notAuthenticated()
+        case .awaitingReveal, .awaitingOffer, .awaitingCredentialFrame, .awaitingImportResult, .finished:
+            throw refuse(.notAuthenticated)
+        }
+    }
+
+    private func importFinished(_ status: ReceiptStatus) throws(HandoffError) -> ReceiverTransition {
+        switch state {
+        case .awaitingImportResult(let current): current.importFinished(status)
+        case .awaitingReveal, .awaitingOffer, .reviewingOffer, .awaitingCredentialFrame, .finished:
+            throw refuse(.importFinished)
+        }
+    }
+
+    private func transportLost() -> ReceiverTransition {
+        let afterExpiry = clock.time >= Double(payload.expiry)
+        return switch state {
+        case .awaitingReveal(let current): current.transportLost(afterExpiry: afterExpiry)
+        case .awaitingOffer(let current): current.transportLost(afterExpiry: afterExpiry)
+        case .reviewingOffer(let current): current.transportLost(afterExpiry: afterExpiry)
+        case .awaitingCredentialFrame(let current): current.transportLost(afterExpiry: afterExpiry)
+        case .awaitingImportResult(let current): current.transportLost()
+        case .finished: .nothing  // Spec 6.0 step 2 answers a finished session before any row
+        }
+    }
+
+    /// The expiry rule fired (Spec 6.0 step 3).
+    private func expire() -> ReceiverTransition {
+        switch state {
+        case .awaitingReveal(let current): current.expire()
+        case .awaitingOffer(let current): current.expire()
+        case .reviewingOffer(let current): current.expire()
+        case .awaitingCredentialFrame(let current): current.expire()
+        case .awaitingImportResult, .finished: .nothing  // neither has a deadline
+        }
+    }
+
+    /// A step found no guarded memory, which the session's reservation rules out (Spec 8.5):
+    /// the session ends with that failure instead of waiting for a frame it cannot handle, and
+    /// tells the sender with `abort(7)` (Spec 6.0 step 4).
+    private func endForWantOfMemory(_ failure: SecureMemoryFailure) -> ReceiverTransition {
+        switch state {
+        case .awaitingReveal(let current): current.endForWantOfMemory(failure)
+        case .awaitingOffer(let current): current.endForWantOfMemory(failure)
+        case .reviewingOffer(let current): current.endForWantOfMemory(failure)
+        case .awaitingCredentialFrame(let current): current.endForWantOfMemory(failure)
+        case .awaitingImportResult, .finished: .nothing  // neither needs guarded memory
+        }
+    }
+
+    // MARK: Frames: decoding and authentication, then the state's row (Spec 6.0, 6.2)
+
+    private func receive(_ bytes: [UInt8]) -> ReceiverTransition {
+        let frame: Frame
+        do { frame = try SecureChannel.decode(bytes, for: payload.transferID) } catch { return .ignore(error) }
+        guard frame.type != .hello else { return .ignore(.unexpectedMessage(.hello, in: .receiver(state.phase))) }
+        switch state {
+        case .awaitingReveal(let current):
+            return open(frame, bytes, on: current.channel, expecting: ReceiverAwaitingReveal.expectation, account: nil) {
+                current.receive($0, opened: $1, commitment: payload.commitment)
+            }
+        case .awaitingOffer(let current):
+            return open(frame, bytes, on: current.channel, expecting: ReceiverAwaitingOffer.expectation, account: nil) {
+                current.receive($0, opened: $1)
+            }
+        case .reviewingOffer(let current):
+            return open(frame, bytes, on: current.channel, expecting: ReceiverReviewingOffer.expectation,
+                        account: current.account.linkID) { current.receive($0, opened: $1) }
+        case .awaitingCredentialFrame(let current):
+            return open(frame, bytes, on: current.channel, expecting: ReceiverAwaitingCredentialFrame.expectation,
+                        account: current.account.linkID) { current.receive($0, opened: $1) }
+        case .awaitingImportResult(let current):
+            return open(frame, bytes, on: current.channel, expecting: ReceiverAwaitingImportResult.expectation,
+                        account: current.account.linkID) { current.receive($0, opened: $1) }
+        case .finished:
+            return .ignore(.sessionFinished)
+        }
+    }
+
+    /// Steps E1-E4 (Spec 5.3) on the session's channel, then `row` with the plaintext, which
+    /// is wiped after it.
+    private func open(_ frame: Frame, _ bytes: [UInt8], on channel: SecureChannel,
+                      expecting expectation: SecureChannel.Expectation, account: AccountLinkID?,
+                      then row: (MessageType, SecretBytes) -> ReceiverTransition) -> ReceiverTransition {
         let plaintext: SecretBytes
         do {
-            plaintext = try channel.open(frame, received: bytes, expecting: expectation, in: phase,
-                                         account: state.account?.linkID)
+            plaintext = try channel.open(frame, received: bytes, expecting: expectation, in: .receiver(state.phase),
+                                         account: account)
         } catch .secureMemoryUnavailable(let failure) {
             // The frame authenticated (an unauthenticated one fails as such first): the session
             // cannot go on (Spec 6.0 step 4).
             return endForWantOfMemory(failure)
         } catch {
-            return [.ignored(error)]
+            return .ignore(error)
         }
         defer { plaintext.wipe() }
-        return handleAuthenticated(frame.type, plaintext)
-    }
-
-    private func handleAuthenticated(_ type: MessageType, _ plaintext: SecretBytes) -> [ReceiverAction] {
-        switch (type, state) {
-        case (.abort, _):
-            return [finish(.ended(AbortReason.endingOfPeerAbort(plaintext)))]
-        case (.reveal, .awaitingReveal(let current)):
-            return reveal(plaintext, current)
-        case (.offer, .awaitingOffer(let current)):
-            do {
-                let account = try AccountMetadataCodec.decode(plaintext.withUnsafeBytes { Array($0) })
-                state = .reviewingOffer(ReceiverReviewingOffer(previous: current, account: account))
-                return [.showAccount(account)]
-            } catch {
-                return [finish(.ended(.failed(error)))]
-            }
-        case (.credential, .awaitingCredentialFrame(let current)):
-            do {
-                let credential = try CredentialPlaintext.unpad(plaintext)
-                state = .awaitingImportResult(ReceiverAwaitingImportResult(previous: current))
-                return [.deliverAccount(ImportedAccount(metadata: current.account, credential: credential))]
-            } catch .secureMemoryUnavailable(let failure) {
-                return endForWantOfMemory(failure)
-            } catch {
-                return [finish(.ended(.failed(error)))]
-            }
-        case (.hello, _), (.reveal, _), (.offer, _), (.accept, _), (.credential, _), (.receipt, _):
-            // E3 admits only the expected type and aborts, so these pairs never authenticate.
-            return [.ignored(.unexpectedMessage(type, in: .receiver(state.phase)))]
-        }
-    }
-
-    /// The sender's reveal: check the commitment, derive the code (Spec 5.2).
-    private func reveal(_ nonce: SecretBytes, _ current: ReceiverAwaitingReveal) -> [ReceiverAction] {
-        guard Commitment.opens(payload.commitment, with: nonce) else {
-            return [finish(.ended(.failed(.commitmentMismatch)))]
-        }
-        do {
-            let code = try ShortCode.derive(codeKey: current.channel.keys.codeKey, nonce: nonce,
-                                            handshakeTranscript: current.channel.handshakeTranscript)
-            current.channel.keys.codeKey.wipe()
-            state = .awaitingOffer(ReceiverAwaitingOffer(previous: current, shortCode: code))
-            return [.showShortCode(code)]
-        } catch .secureMemoryUnavailable(let failure) {
-            return endForWantOfMemory(failure)
-        } catch {
-            return [finish(.ended(.failed(error)))]
-        }
+        return row(frame.type, plaintext)
     }
 
     // MARK: Ending
 
-    /// A step found no guarded memory, which the session's reservation rules out (Spec 8.5):
-    /// the session ends with that failure instead of waiting for a frame it cannot handle, and
-    /// tells the sender with `abort(7)`, which needs no guarded memory (Spec 6.0 step 4). Every
-    /// live state that needs memory holds the keys (`awaitingImportResult` needs none).
-    private func endForWantOfMemory(_ failure: SecureMemoryFailure) -> [ReceiverAction] {
-        let end = ReceiverOutcome.ended(.failed(.secureMemoryUnavailable(failure)))
-        guard let channel = state.channel else { return [finish(end)] }
-        return [.send(channel.sealAbort(.secureMemoryUnavailable)), finish(end)]
-    }
-
-    private func finish(_ outcome: ReceiverOutcome) -> ReceiverAction {
+    /// Wipes every secret the session owns and hands its memory back (Spec 6.5); the
+    /// transition's actions already end with `finished(outcome)`.
+    private func finish(_ outcome: ReceiverOutcome) {
         let owned = guardedSecrets
         owned.forEach { $0.wipe() }
         state = .finished(ReceiverFinished(outcome: outcome, shortCode: state.shortCode, account: state.account,
                                            wipedSecrets: owned))
         memory.end()
-        return .finished(outcome)
     }
 
     /// The channel until the session ends.

@@ -179,6 +179,7 @@ public final class HandoffSender {
         return SenderStep(actions: actions, nextDeadline: nextDeadline)
     }
 
+    /// The steps of Spec 6.0 in their order, then the current state's row.
     private func process(_ event: SenderEvent, now: Date) throws(HandoffError) -> [SenderAction] {
         try clock.advance(to: now)
         if case .finished = state {
@@ -190,131 +191,160 @@ public final class HandoffSender {
         }
         if let deadline = nextDeadline, clock.time >= deadline.timeIntervalSince1970 {
             event.wipeCredential()
-            return expire()
+            return apply(expire())
         }
         switch event {
-        case .frameReceived(let bytes): return receive(bytes)
-        case .codeEntered(let typed): return try enter(typed)
-        case .codeRejected: return try reject()
-        case .notAuthenticated: return try endBeforeCredential(.notAuthenticated, outcome: .notAuthenticated(by: .local))
-        case .storeUnavailable: return try endBeforeCredential(.storeUnavailable, outcome: .storeUnavailable(by: .local))
-        case .cancel: return try cancel()
+        case .frameReceived(let bytes): return apply(receive(bytes))
+        case .codeEntered(let typed): return apply(try enter(typed))
+        case .codeRejected: return apply(try reject())
+        case .notAuthenticated: return apply(try notAuthenticated())
+        case .storeUnavailable: return apply(try storeUnavailable())
+        case .cancel: return apply(try cancel())
         case .credentialProvided(let credential):
             defer { credential.wipe() }
-            return try send(credential)
+            return apply(try send(credential))
         case .tick: return []
-        case .transportLost: return [finish(withEnd: .failed(.transportLost))]
+        case .transportLost: return apply(transportLost())
         }
     }
 
-    // MARK: Local events
+    /// Moves to the transition's next state, or finishes the session, and returns its actions.
+    private func apply(_ transition: SenderTransition) -> [SenderAction] {
+        switch transition.next {
+        case .unchanged: break
+        case .state(let next): state = next
+        case .finished(let outcome): finish(outcome)
+        }
+        return transition.actions
+    }
+
+    // MARK: Local events: each state's row, or a refusal (Spec 6.1)
 
     private func refuse(_ event: LocalEvent) -> HandoffError { .invalidEvent(event, in: .sender(state.phase)) }
 
-    /// The person typed the code the receiving device shows (Spec 4.4, 6.1).
-    private func enter(_ typed: String) throws(HandoffError) -> [SenderAction] {
-        guard case .awaitingCodeConfirmation(var current) = state else { throw refuse(.codeEntered) }
-        guard ShortCode.isEntry(typed) else { throw .malformed(.typedCode) }
-        guard current.established.shortCode.matches(typed: typed) else {
-            current.noteMismatch()
-            guard current.remainingEntries > 0 else { return try abort(.rejected, outcome: .rejected(by: .local)) }
-            state = .awaitingCodeConfirmation(current)
-            return [.codeMismatch(remainingEntries: current.remainingEntries)]
-        }
-        return sendOffer(current)
-    }
-
-    /// The offer's plaintext is the account metadata, which the app holds as ordinary strings
-    /// and both screens show: it is sealed straight from its encoding (Spec 3.4).
-    private func sendOffer(_ current: SenderAwaitingCodeConfirmation) -> [SenderAction] {
-        let offer = current.established.channel.seal(.offer, publicBytes: AccountMetadataCodec.encode(context.account))
-        state = .awaitingAccept(SenderAwaitingAccept(previous: current))
-        return [.send(offer)]
-    }
-
-    /// The gate or the keychain failed right before the password would have been read.
-    private func endBeforeCredential(_ reason: AbortReason, outcome: SessionEnd) throws(HandoffError) -> [SenderAction] {
-        guard case .awaitingCredential = state else { throw refuse(reason == .notAuthenticated ? .notAuthenticated : .storeUnavailable) }
-        return try abort(reason, outcome: outcome)
-    }
-
-    /// The expiry rule fired (Spec 6.0 step 3): a sender that holds a receiver's keys tells it
-    /// with `abort(expired)`, so that device says "expired" too; the credential wait ends
-    /// without a frame.
-    private func expire() -> [SenderAction] {
+    private func enter(_ typed: String) throws(HandoffError) -> SenderTransition {
         switch state {
-        case .awaitingCodeConfirmation, .awaitingAccept, .awaitingCredential:
-            guard let established = state.established else { return [finish(withEnd: .expired)] }
-            return [.send(established.channel.sealAbort(.expired)), finish(withEnd: .expired)]
-        case .awaitingHello, .awaitingReceipt, .finished:
-            return [finish(withEnd: .expired)]
+        case .awaitingCodeConfirmation(let current): try current.codeEntered(typed, offering: context.account)
+        case .awaitingHello, .awaitingAccept, .awaitingCredential, .awaitingReceipt, .finished: throw refuse(.codeEntered)
         }
     }
 
-    private func reject() throws(HandoffError) -> [SenderAction] {
+    private func reject() throws(HandoffError) -> SenderTransition {
         switch state {
-        case .awaitingCodeConfirmation, .awaitingAccept, .awaitingCredential:
-            return try abort(.rejected, outcome: .rejected(by: .local))
-        case .awaitingHello, .awaitingReceipt, .finished:
-            throw refuse(.codeRejected)
+        case .awaitingCodeConfirmation(let current): current.reject()
+        case .awaitingAccept(let current): current.reject()
+        case .awaitingCredential(let current): current.reject()
+        case .awaitingHello, .awaitingReceipt, .finished: throw refuse(.codeRejected)
         }
     }
 
-    private func cancel() throws(HandoffError) -> [SenderAction] {
+    private func notAuthenticated() throws(HandoffError) -> SenderTransition {
         switch state {
-        case .awaitingHello:
-            return [finish(withEnd: .cancelled(by: .local))]
-        case .awaitingCodeConfirmation, .awaitingAccept, .awaitingCredential:
-            return try abort(.cancelled, outcome: .cancelled(by: .local))
-        case .awaitingReceipt:
-            // The credential already left: there is nothing to stop, so no frame is sent.
-            return [finish(withEnd: .cancelled(by: .local))]
-        case .finished:
-            return []
+        case .awaitingCredential(let current): current.notAuthenticated()
+        case .awaitingHello, .awaitingCodeConfirmation, .awaitingAccept, .awaitingReceipt, .finished:
+            throw refuse(.notAuthenticated)
         }
     }
 
-    private func abort(_ reason: AbortReason, outcome: SessionEnd) throws(HandoffError) -> [SenderAction] {
-        guard let established = state.established else { throw refuse(reason == .cancelled ? .cancel : .codeRejected) }
-        return [.send(established.channel.sealAbort(reason)), finish(withEnd: outcome)]
-    }
-
-    private func send(_ credential: SecretBytes) throws(HandoffError) -> [SenderAction] {
-        guard case .awaitingCredential(let current) = state else { throw refuse(.credentialProvided) }
-        let padded: SecretBytes
-        do { padded = try CredentialPlaintext.pad(credential) } catch .secureMemoryUnavailable(let failure) {
-            return endForWantOfMemory(failure)
+    private func storeUnavailable() throws(HandoffError) -> SenderTransition {
+        switch state {
+        case .awaitingCredential(let current): current.storeUnavailable()
+        case .awaitingHello, .awaitingCodeConfirmation, .awaitingAccept, .awaitingReceipt, .finished:
+            throw refuse(.storeUnavailable)
         }
-        defer { padded.wipe() }
-        let frame = current.established.channel.seal(.credential, plaintext: padded, account: context.account.linkID)
-        state = .awaitingReceipt(SenderAwaitingReceipt(previous: current))
-        return [.send(frame)]
     }
 
-    // MARK: Frames
+    private func cancel() throws(HandoffError) -> SenderTransition {
+        switch state {
+        case .awaitingHello(let current): current.cancel()
+        case .awaitingCodeConfirmation(let current): current.cancel()
+        case .awaitingAccept(let current): current.cancel()
+        case .awaitingCredential(let current): current.cancel()
+        case .awaitingReceipt(let current): current.cancel()
+        case .finished: .nothing  // Spec 6.0 step 2 answers a finished session before any row
+        }
+    }
 
-    private func receive(_ bytes: [UInt8]) -> [SenderAction] {
+    private func send(_ credential: SecretBytes) throws(HandoffError) -> SenderTransition {
+        switch state {
+        case .awaitingCredential(let current): try current.credentialProvided(credential, account: context.account.linkID)
+        case .awaitingHello, .awaitingCodeConfirmation, .awaitingAccept, .awaitingReceipt, .finished:
+            throw refuse(.credentialProvided)
+        }
+    }
+
+    private func transportLost() -> SenderTransition {
+        switch state {
+        case .awaitingHello(let current): current.transportLost()
+        case .awaitingCodeConfirmation(let current): current.transportLost()
+        case .awaitingAccept(let current): current.transportLost()
+        case .awaitingCredential(let current): current.transportLost()
+        case .awaitingReceipt(let current): current.transportLost()
+        case .finished: .nothing  // Spec 6.0 step 2 answers a finished session before any row
+        }
+    }
+
+    /// The expiry rule fired (Spec 6.0 step 3).
+    private func expire() -> SenderTransition {
+        switch state {
+        case .awaitingHello(let current): current.expire()
+        case .awaitingCodeConfirmation(let current): current.expire()
+        case .awaitingAccept(let current): current.expire()
+        case .awaitingCredential(let current): current.expire()
+        case .awaitingReceipt(let current): current.expire()
+        case .finished: .nothing  // a finished session has no deadline
+        }
+    }
+
+    /// A step found no guarded memory, which the session's reservation rules out (Spec 8.5):
+    /// the session ends with that failure instead of waiting for a frame it cannot handle
+    /// (Spec 6.0 step 4); each state says whether it tells the receiver.
+    private func endForWantOfMemory(_ failure: SecureMemoryFailure) -> SenderTransition {
+        switch state {
+        case .awaitingHello(let current): current.endForWantOfMemory(failure)
+        case .awaitingCodeConfirmation(let current): current.endForWantOfMemory(failure)
+        case .awaitingAccept(let current): current.endForWantOfMemory(failure)
+        case .awaitingCredential(let current): current.endForWantOfMemory(failure)
+        case .awaitingReceipt(let current): current.endForWantOfMemory(failure)
+        case .finished: .nothing  // a finished session runs no step
+        }
+    }
+
+    // MARK: Frames: decoding and authentication, then the state's row (Spec 6.0, 6.1)
+
+    private func receive(_ bytes: [UInt8]) -> SenderTransition {
         let frame: Frame
-        do { frame = try SecureChannel.decode(bytes, for: payload.transferID) } catch { return [.ignored(error)] }
+        do { frame = try SecureChannel.decode(bytes, for: payload.transferID) } catch { return .ignore(error) }
         if frame.type == .hello { return receiveHello(frame, bytes: bytes) }
-        let expectation: SecureChannel.Expectation
-        let established: SenderEstablished
         switch state {
         case .awaitingHello:
-            return [.ignored(.unexpectedMessage(frame.type, in: .sender(.awaitingHello)))]
-        case .finished:
-            return [.ignored(.sessionFinished)]
+            return .ignore(.unexpectedMessage(frame.type, in: .sender(.awaitingHello)))
         case .awaitingCodeConfirmation(let current):
-            (expectation, established) = (.abortOnly, current.established)
+            return open(frame, bytes, on: current.established, expecting: SenderAwaitingCodeConfirmation.expectation) {
+                current.receive($0, opened: $1)
+            }
         case .awaitingAccept(let current):
-            (expectation, established) = (.type(.accept), current.established)
+            return open(frame, bytes, on: current.established, expecting: SenderAwaitingAccept.expectation) {
+                current.receive($0, opened: $1)
+            }
         case .awaitingCredential(let current):
-            (expectation, established) = (.abortOnly, current.established)
+            return open(frame, bytes, on: current.established, expecting: SenderAwaitingCredential.expectation) {
+                current.receive($0, opened: $1)
+            }
         case .awaitingReceipt(let current):
-            (expectation, established) = (.type(.receipt), current.established)
+            // Whatever authenticates here (the receipt or an abort) ends the session.
+            return open(frame, bytes, on: current.established, expecting: SenderAwaitingReceipt.expectation,
+                        endsSession: true) { current.receive($0, opened: $1) }
+        case .finished:
+            return .ignore(.sessionFinished)
         }
-        // Waiting for the receipt, whatever authenticates (the receipt or an abort) ends the session.
-        let endsSession = if case .awaitingReceipt = state { true } else { false }
+    }
+
+    /// Steps E1-E4 (Spec 5.3) on the accepted receiver's channel, then `row` with the
+    /// plaintext, which is wiped after it.
+    private func open(_ frame: Frame, _ bytes: [UInt8], on established: SenderEstablished,
+                      expecting expectation: SecureChannel.Expectation, endsSession: Bool = false,
+                      then row: (MessageType, SecretBytes) -> SenderTransition) -> SenderTransition {
         let plaintext: SecretBytes
         do {
             plaintext = try established.channel.open(frame, received: bytes, expecting: expectation,
@@ -324,37 +354,37 @@ public final class HandoffSender {
             // The frame authenticated (an unauthenticated one fails as such first).
             return endForWantOfMemory(failure)
         } catch {
-            return [.ignored(error)]
+            return .ignore(error)
         }
         defer { plaintext.wipe() }
-        return handleAuthenticated(frame.type, plaintext)
+        return row(frame.type, plaintext)
     }
 
-    private func handleAuthenticated(_ type: MessageType, _ plaintext: SecretBytes) -> [SenderAction] {
-        switch (type, state) {
-        case (.abort, .awaitingReceipt):
-            return [finish(.deliveredUnconfirmed(AbortReason.endingOfPeerAbort(plaintext)))]
-        case (.abort, _):
-            return [finish(withEnd: AbortReason.endingOfPeerAbort(plaintext))]
-        case (.accept, .awaitingAccept(let current)):
-            state = .awaitingCredential(SenderAwaitingCredential(previous: current))
-            return [.requestCredential]
-        case (.receipt, .awaitingReceipt):
-            let status = plaintext.withUnsafeBytes { $0.count == 1 ? ReceiptStatus(rawValue: $0[0]) : nil }
-            guard let status else { return [finish(.deliveredUnconfirmed(.failed(.malformed(.receiptStatus))))] }
-            return [finish(.completed(status))]
-        case (.hello, _), (.reveal, _), (.offer, _), (.credential, _), (.accept, _), (.receipt, _):
-            // E3 admits only the expected type and aborts, so these pairs never authenticate.
-            return [.ignored(.unexpectedMessage(type, in: .sender(state.phase)))]
+    private func receiveHello(_ frame: Frame, bytes: [UInt8]) -> SenderTransition {
+        switch state {
+        case .awaitingHello(let current):
+            return verifyHello(frame, bytes) { current.receiveHello(on: $0, bytes: bytes) }
+        case .awaitingCodeConfirmation(let current):
+            if current.isReplay(ofHello: bytes) { return .ignore(.replayed) }
+            return verifyHello(frame, bytes) { current.receiveSecondHello(on: $0) }
+        case .awaitingAccept(let current):
+            if current.isReplay(ofHello: bytes) { return .ignore(.replayed) }
+            return verifyHello(frame, bytes) { current.receiveSecondHello(on: $0) }
+        case .awaitingCredential(let current):
+            if current.isReplay(ofHello: bytes) { return .ignore(.replayed) }
+            return verifyHello(frame, bytes) { current.receiveSecondHello(on: $0) }
+        case .awaitingReceipt(let current):
+            if current.isReplay(ofHello: bytes) { return .ignore(.replayed) }
+            return verifyHello(frame, bytes) { current.receiveSecondHello(on: $0, bytes: bytes) }
+        case .finished:
+            return .ignore(.sessionFinished)
         }
     }
 
-    private func receiveHello(_ frame: Frame, bytes: [UInt8]) -> [SenderAction] {
-        if let established = state.established, ConstantTime.equal(established.acceptedHello, bytes) {
-            return [.ignored(.replayed)]
-        }
-        if case .awaitingReceipt(let current) = state, current.hasAnswered(bytes) { return [.ignored(.replayed)] }
-        if case .finished = state { return [.ignored(.sessionFinished)] }
+    /// Steps H1-H4 (Spec 5.1) with the QR's secrets, then `row` with a channel on the keys of
+    /// the hello's sender.
+    private func verifyHello(_ frame: Frame, _ bytes: [UInt8],
+                             then row: (SecureChannel) -> SenderTransition) -> SenderTransition {
         let keys: SessionKeys
         do {
             keys = try HelloHandshake.verify(frame, privateKey: context.keyPair.privateKey, commitment: context.commitment,
@@ -363,79 +393,14 @@ public final class HandoffSender {
             // H3 needs this memory to check any hello at all: the session cannot go on.
             return endForWantOfMemory(failure)
         } catch {
-            return [.ignored(error)]
+            return .ignore(error)
         }
         var transcript = context.initialTranscript
         transcript.absorb(frame: bytes)
-        let channel = SecureChannel(role: .sender, payload: payload, keys: keys, transcript: transcript)
-        switch state {
-        case .awaitingHello(let current):
-            return establish(current, channel: channel, hello: bytes)
-        case .awaitingCodeConfirmation, .awaitingAccept, .awaitingCredential:
-            return contest(secondDevice: channel)
-        case .awaitingReceipt(var current):
-            defer { channel.wipe() }
-            let abort = channel.sealAbort(.contested)
-            current.noteAnswered(bytes)
-            state = .awaitingReceipt(current)
-            return [.reply(abort), .anotherDeviceJoined]
-        case .finished:
-            channel.wipe()
-            return [.ignored(.sessionFinished)]
-        }
-    }
-
-    /// The first hello: derive the code with the nonce, reveal the nonce (Spec 5.2).
-    private func establish(_ current: SenderAwaitingHello, channel: SecureChannel, hello: [UInt8]) -> [SenderAction] {
-        let code: ShortCode
-        do {
-            code = try ShortCode.derive(codeKey: channel.keys.codeKey, nonce: current.nonce,
-                                        handshakeTranscript: channel.handshakeTranscript)
-        } catch .keyDerivationFailed {
-            channel.wipe()
-            return [finish(withEnd: .failed(.keyDerivationFailed))]
-        } catch .secureMemoryUnavailable(let failure) {
-            // Still awaitingHello: no receiver's session is established, so no frame goes out.
-            channel.wipe()
-            return endForWantOfMemory(failure)
-        } catch {
-            channel.wipe()
-            return [.ignored(error)]
-        }
-        let reveal = channel.seal(.reveal, plaintext: current.nonce)
-        channel.keys.codeKey.wipe()
-        let established = SenderEstablished(channel: channel, acceptedHello: hello, shortCode: code)
-        state = .awaitingCodeConfirmation(SenderAwaitingCodeConfirmation(previous: current, established: established))
-        return [.send(reveal), .askForCode]
-    }
-
-    /// A second device proved it saw the QR before the credential left: end the session for
-    /// everyone (Spec 6.1, 6.6).
-    private func contest(secondDevice: SecureChannel) -> [SenderAction] {
-        defer { secondDevice.wipe() }
-        guard let established = state.established else { return [.ignored(.sessionFinished)] }
-        let toSecond = secondDevice.sealAbort(.contested)
-        let toFirst = established.channel.sealAbort(.contested)
-        return [.send(toFirst), .reply(toSecond), finish(withEnd: .contested)]
+        return row(SecureChannel(role: .sender, payload: payload, keys: keys, transcript: transcript))
     }
 
     // MARK: Ending
-
-    /// A step found no guarded memory, which the session's reservation rules out (Spec 8.5):
-    /// the session ends with that failure instead of waiting for a frame it cannot handle
-    /// (Spec 6.0 step 4). Holding the receiver's keys before the credential left, it tells the
-    /// receiver with `abort(7)`, which needs no guarded memory; in `awaitingHello` (no receiver
-    /// yet) and `awaitingReceipt` (the credential left) no frame goes out.
-    private func endForWantOfMemory(_ failure: SecureMemoryFailure) -> [SenderAction] {
-        let end = SessionEnd.failed(.secureMemoryUnavailable(failure))
-        switch state {
-        case .awaitingCodeConfirmation, .awaitingAccept, .awaitingCredential:
-            guard let established = state.established else { return [finish(withEnd: end)] }
-            return [.send(established.channel.sealAbort(.secureMemoryUnavailable)), finish(withEnd: end)]
-        case .awaitingHello, .awaitingReceipt, .finished:
-            return [finish(withEnd: end)]
-        }
-    }
 
     /// The driver could not copy the password into guarded memory for
     /// ``SenderEvent/credentialProvided(_:)`` (Spec 6.7): the session ends as a step that finds
@@ -447,27 +412,22 @@ public final class HandoffSender {
         let actions = try memory.bind { () throws(HandoffError) -> [SenderAction] in
             try clock.advance(to: now)
             if case .finished = state { throw .sessionFinished }
-            if let deadline = nextDeadline, clock.time >= deadline.timeIntervalSince1970 { return expire() }
-            guard case .awaitingCredential = state else { throw refuse(.credentialProvided) }
-            return endForWantOfMemory(failure)
+            if let deadline = nextDeadline, clock.time >= deadline.timeIntervalSince1970 { return apply(expire()) }
+            guard case .awaitingCredential(let current) = state else { throw refuse(.credentialProvided) }
+            return apply(current.endForWantOfMemory(failure))
         }
         return SenderStep(actions: actions, nextDeadline: nextDeadline)
     }
 
-    /// Ends the session with `end`, as delivered-unconfirmed once the credential has left.
-    private func finish(withEnd end: SessionEnd) -> SenderAction {
-        if case .awaitingReceipt = state { return finish(.deliveredUnconfirmed(end)) }
-        return finish(.ended(end))
-    }
-
-    private func finish(_ outcome: SenderOutcome) -> SenderAction {
+    /// Wipes every secret the session owns, hands its memory back and records the outcome
+    /// (Spec 6.5); the transition's actions already end with `finished(outcome)`.
+    private func finish(_ outcome: SenderOutcome) {
         let code = shortCode
         let owned = guardedSecrets
         owned.forEach { $0.wipe() }
         state = .finished(SenderFinished(outcome: outcome, shortCode: code, wipedSecrets: owned))
         memory.end()
         registry?.end(payload.transferID, outcome: outcome)
-        return .finished(outcome)
     }
 
     /// The channel, once a hello was accepted and until the session ends.

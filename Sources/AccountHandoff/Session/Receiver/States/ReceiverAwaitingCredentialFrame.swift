@@ -1,5 +1,21 @@
-/// Receiver state `awaitingCredentialFrame` (Spec 6.2): the accept is sent.
-struct ReceiverAwaitingCredentialFrame {
+/// Receiver state `awaitingCredentialFrame` (Spec 6.2, the `awaitingCredentialFrame` rows of
+/// both tables): the accept is sent; the password is on its way.
+///
+/// Accepts, after the steps of Spec 6.0:
+/// - an authenticated credential: a valid plaintext (Spec 3.5) is handed to the app
+///   (`deliverAccount`), next `awaitingImportResult`; an invalid one ends
+///   `failed.malformed.credential` or `failed.malformed.padding` without a frame;
+/// - `codeRejected` and `storeUnavailable`: the rows shared by ``ReceiverShowingCodeState``;
+/// - `cancel`, `transportLost`, the expiry and an authenticated abort: the rows shared by
+///   ``ReceiverEstablishedState``; `tick` changes nothing.
+///
+/// Refuses a hello and every frame but a credential or an abort at E3 (Spec 5.3:
+/// `ignored(unexpectedMessage)`), and `codeConfirmed`, `notAuthenticated` and `importFinished`
+/// (`invalidEvent`, thrown by ``HandoffReceiver``).
+struct ReceiverAwaitingCredentialFrame: ReceiverShowingCodeState {
+    /// What E3 admits here (Spec 5.3): a credential or an abort.
+    static let expectation = SecureChannel.Expectation.type(.credential)
+
     let channel: SecureChannel
     let shortCode: ShortCode
     let account: AccountMetadata
@@ -8,5 +24,27 @@ struct ReceiverAwaitingCredentialFrame {
         channel = previous.channel
         shortCode = previous.shortCode
         account = previous.account
+    }
+
+    /// A frame that passed E1-E4 with ``expectation``: a credential or an abort. The delivered
+    /// password's buffer is the app's from here on (Spec 6.5); unpadding it needs guarded
+    /// memory (Spec 6.0 step 4).
+    func receive(_ type: MessageType, opened plaintext: SecretBytes) -> ReceiverTransition {
+        switch type {
+        case .credential:
+            do {
+                let credential = try CredentialPlaintext.unpad(plaintext)
+                return .next(.awaitingImportResult(ReceiverAwaitingImportResult(previous: self)),
+                             [.deliverAccount(ImportedAccount(metadata: account, credential: credential))])
+            } catch .secureMemoryUnavailable(let failure) {
+                return endForWantOfMemory(failure)
+            } catch {
+                return .finish(.ended(.failed(error)))
+            }
+        case .abort:
+            return receiveAbort(plaintext)
+        case .hello, .reveal, .offer, .accept, .receipt:
+            return .ignore(.unexpectedMessage(type, in: .receiver(.awaitingCredentialFrame)))
+        }
     }
 }

@@ -1,14 +1,48 @@
-/// Receiver state `awaitingImportResult` (Spec 6.2): the account is the app's; it never expires.
+/// Receiver state `awaitingImportResult` (Spec 6.2, the `awaitingImportResult` rows of both
+/// tables): the account is the app's. It never expires (Spec 6.0 step 3) and needs no guarded
+/// memory (Spec 6.0 step 4): only the app's import result ends it.
+///
+/// Accepts, after the steps of Spec 6.0:
+/// - `importFinished(status)`: seals the receipt, ends `completed.<status>`;
+/// - `transportLost`: noted, nothing else (the receipt will not arrive; the import still
+///   decides the outcome); `tick` changes nothing.
+///
+/// Refuses every frame: E3 admits none here, an abort included (Spec 5.3:
+/// `ignored(unexpectedMessage)`, after `replayed` or `outOfOrder`), and `codeConfirmed`,
+/// `codeRejected`, `cancel` (the import is the app's), `storeUnavailable` and
+/// `notAuthenticated` (`invalidEvent`, thrown by ``HandoffReceiver``).
 struct ReceiverAwaitingImportResult {
+    /// What E3 admits here (Spec 5.3): nothing.
+    static let expectation = SecureChannel.Expectation.nothing
+
     let channel: SecureChannel
     let shortCode: ShortCode
     let account: AccountMetadata
     /// Whether the transport was reported lost meanwhile (the receipt then will not arrive).
-    var transportLost = false
+    private(set) var transportWasLost = false
 
     init(previous: ReceiverAwaitingCredentialFrame) {
         channel = previous.channel
         shortCode = previous.shortCode
         account = previous.account
+    }
+
+    /// `importFinished(status)`: the receipt binds the account's link ID and ends the session,
+    /// so the channel's transcript is not extended (Spec 3.6).
+    func importFinished(_ status: ReceiptStatus) -> ReceiverTransition {
+        let frame = channel.seal(.receipt, publicBytes: [status.rawValue], account: account.linkID, endsSession: true)
+        return .finish(.completed(status), sending: frame)
+    }
+
+    /// `transportLost`: the session goes on until the app reports its import (Spec 6.2).
+    func transportLost() -> ReceiverTransition {
+        var next = self
+        next.transportWasLost = true
+        return .next(.awaitingImportResult(next), [])
+    }
+
+    /// E3 admits nothing here, so no frame reaches this (Spec 5.3).
+    func receive(_ type: MessageType, opened plaintext: SecretBytes) -> ReceiverTransition {
+        .ignore(.unexpectedMessage(type, in: .receiver(.awaitingImportResult)))
     }
 }

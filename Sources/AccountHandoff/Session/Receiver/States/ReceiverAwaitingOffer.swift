@@ -1,10 +1,42 @@
-/// Receiver state `awaitingOffer` (Spec 6.2): the reveal opened the commitment; the code is shown.
-struct ReceiverAwaitingOffer {
+/// Receiver state `awaitingOffer` (Spec 6.2, the `awaitingOffer` rows of both tables): the
+/// reveal opened the commitment; the code is shown.
+///
+/// Accepts, after the steps of Spec 6.0:
+/// - an authenticated offer: a plaintext that decodes (Spec 3.4) gives `showAccount`, next
+///   `reviewingOffer`; one that does not ends `failed.<error>` without a frame;
+/// - `codeRejected` and `storeUnavailable`: the rows shared by ``ReceiverShowingCodeState``;
+/// - `cancel`, `transportLost`, the expiry and an authenticated abort: the rows shared by
+///   ``ReceiverEstablishedState``; `tick` changes nothing.
+///
+/// Refuses a hello and every frame but an offer or an abort at E3 (Spec 5.3:
+/// `ignored(unexpectedMessage)`), and `codeConfirmed`, `notAuthenticated` and `importFinished`
+/// (`invalidEvent`, thrown by ``HandoffReceiver``).
+struct ReceiverAwaitingOffer: ReceiverShowingCodeState {
+    /// What E3 admits here (Spec 5.3): an offer or an abort.
+    static let expectation = SecureChannel.Expectation.type(.offer)
+
     let channel: SecureChannel
     let shortCode: ShortCode
 
     init(previous: ReceiverAwaitingReveal, shortCode: ShortCode) {
         channel = previous.channel
         self.shortCode = shortCode
+    }
+
+    /// A frame that passed E1-E4 with ``expectation``: an offer or an abort.
+    func receive(_ type: MessageType, opened plaintext: SecretBytes) -> ReceiverTransition {
+        switch type {
+        case .offer:
+            do {
+                let account = try AccountMetadataCodec.decode(plaintext.withUnsafeBytes { Array($0) })
+                return .next(.reviewingOffer(ReceiverReviewingOffer(previous: self, account: account)), [.showAccount(account)])
+            } catch {
+                return .finish(.ended(.failed(error)))
+            }
+        case .abort:
+            return receiveAbort(plaintext)
+        case .hello, .reveal, .accept, .credential, .receipt:
+            return .ignore(.unexpectedMessage(type, in: .receiver(.awaitingOffer)))
+        }
     }
 }

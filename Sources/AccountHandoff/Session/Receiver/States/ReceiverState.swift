@@ -1,4 +1,5 @@
-/// The receiver's state: one case per phase of Spec 6.2, each with the data it owns.
+/// The receiver's state: one case per phase of Spec 6.2, each with the data it owns. Each
+/// state's file holds the transitions it accepts; ``HandoffReceiver`` dispatches to them.
 enum ReceiverState {
     case awaitingReveal(ReceiverAwaitingReveal)
     case awaitingOffer(ReceiverAwaitingOffer)

@@ -1,8 +1,32 @@
-/// Sender state `awaitingAccept` (Spec 6.1): the offer is sent.
-struct SenderAwaitingAccept {
+/// Sender state `awaitingAccept` (Spec 6.1, the `awaitingAccept` rows of both tables): the
+/// offer is sent; the receiving person reviews the account.
+///
+/// Accepts, after the steps of Spec 6.0:
+/// - an authenticated accept (Spec 5.3): asks the app for the password
+///   (`requestCredential`), next `awaitingCredential`;
+/// - `codeRejected`, `cancel`, `transportLost`, the expiry, a second device's hello and an
+///   authenticated abort: the rows shared by ``SenderEstablishedState``; `tick` changes nothing.
+///
+/// Refuses every frame but an accept or an abort at E3 (Spec 5.3: `ignored(unexpectedMessage)`),
+/// and `codeEntered`, `notAuthenticated`, `storeUnavailable` and `credentialProvided`
+/// (`invalidEvent`, thrown by ``HandoffSender``).
+struct SenderAwaitingAccept: SenderEstablishedState {
+    /// What E3 admits here (Spec 5.3): an accept or an abort.
+    static let expectation = SecureChannel.Expectation.type(.accept)
+
     let established: SenderEstablished
 
     init(previous: SenderAwaitingCodeConfirmation) {
         established = previous.established
+    }
+
+    /// A frame that passed E1-E4 with ``expectation``: an accept or an abort.
+    func receive(_ type: MessageType, opened plaintext: SecretBytes) -> SenderTransition {
+        switch type {
+        case .accept: .next(.awaitingCredential(SenderAwaitingCredential(previous: self)), [.requestCredential])
+        case .abort: receiveAbort(plaintext)
+        case .hello, .reveal, .offer, .credential, .receipt:
+            .ignore(.unexpectedMessage(type, in: .sender(.awaitingAccept)))
+        }
     }
 }

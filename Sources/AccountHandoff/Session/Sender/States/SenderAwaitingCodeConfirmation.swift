@@ -1,6 +1,21 @@
-/// Sender state `awaitingCodeConfirmation` (Spec 6.1): the reveal is sent; the person types
-/// the code the receiving device shows.
-struct SenderAwaitingCodeConfirmation {
+/// Sender state `awaitingCodeConfirmation` (Spec 6.1, the `awaitingCodeConfirmation` rows of
+/// both tables): the reveal is sent; the person types the code the receiving device shows
+/// (Spec 4.4). The sender shows no code.
+///
+/// Accepts, after the steps of Spec 6.0:
+/// - `codeEntered(text)`: a text that is no entry is refused `malformed.typedCode`; a match
+///   seals the offer (Spec 3.4), next `awaitingAccept`; a mismatch gives `codeMismatch` while
+///   entries are left, and abort(2) `rejected.local` on the last (Spec 4.4);
+/// - `codeRejected`, `cancel`, `transportLost`, the expiry, a second device's hello and an
+///   authenticated abort: the rows shared by ``SenderEstablishedState``; `tick` changes nothing.
+///
+/// Refuses every frame but an abort at E3 (Spec 5.3: `ignored(unexpectedMessage)`), and
+/// `notAuthenticated`, `storeUnavailable` and `credentialProvided` (`invalidEvent`, thrown by
+/// ``HandoffSender``).
+struct SenderAwaitingCodeConfirmation: SenderEstablishedState {
+    /// What E3 admits here (Spec 5.3): only an abort.
+    static let expectation = SecureChannel.Expectation.abortOnly
+
     let established: SenderEstablished
     /// Six-digit entries that may still be typed before a mismatch ends the session (Spec 4.4).
     private(set) var remainingEntries = HandoffSender.maximumCodeEntries
@@ -11,6 +26,29 @@ struct SenderAwaitingCodeConfirmation {
         self.established = established
     }
 
-    /// One six-digit entry did not match.
-    mutating func noteMismatch() { remainingEntries -= 1 }
+    /// The person typed the code the receiving device shows (Spec 4.4, 6.1). The offer's
+    /// plaintext is the account metadata, which the app holds as ordinary strings and both
+    /// screens show: it is sealed straight from its encoding (Spec 3.4).
+    ///
+    /// - Throws: `malformed.typedCode` for a text that is no six-digit entry; nothing changes.
+    func codeEntered(_ typed: String, offering account: AccountMetadata) throws(HandoffError) -> SenderTransition {
+        guard ShortCode.isEntry(typed) else { throw .malformed(.typedCode) }
+        guard established.shortCode.matches(typed: typed) else {
+            var next = self
+            next.remainingEntries -= 1
+            guard next.remainingEntries > 0 else { return reject() }
+            return .next(.awaitingCodeConfirmation(next), [.codeMismatch(remainingEntries: next.remainingEntries)])
+        }
+        let offer = established.channel.seal(.offer, publicBytes: AccountMetadataCodec.encode(account))
+        return .next(.awaitingAccept(SenderAwaitingAccept(previous: self)), [.send(offer)])
+    }
+
+    /// A frame that passed E1-E4 with ``expectation``: only an abort can.
+    func receive(_ type: MessageType, opened plaintext: SecretBytes) -> SenderTransition {
+        switch type {
+        case .abort: receiveAbort(plaintext)
+        case .hello, .reveal, .offer, .accept, .credential, .receipt:
+            .ignore(.unexpectedMessage(type, in: .sender(.awaitingCodeConfirmation)))
+        }
+    }
 }

@@ -1,4 +1,5 @@
-/// The sender's state: one case per phase of Spec 6.1, each with the data it owns.
+/// The sender's state: one case per phase of Spec 6.1, each with the data it owns. Each
+/// state's file holds the transitions it accepts; ``HandoffSender`` dispatches to them.
 enum SenderState {
     case awaitingHello(SenderAwaitingHello)
     case awaitingCodeConfirmation(SenderAwaitingCodeConfirmation)
