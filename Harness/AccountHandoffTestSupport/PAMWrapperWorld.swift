@@ -93,6 +93,15 @@ package final class PAMWrapperWorld {
         }
         return try body()
     }
+
+    /// ``withStartLock(_:)`` on a thread of its own: waiting for the lock and the body may
+    /// take seconds, which must not hold one of the few threads all tests' async code shares
+    /// (2 on a 2-core machine: two such waits stall every other test).
+    package static func withStartLockOnItsOwnThread<Value: Sendable>(_ body: @escaping @Sendable () throws -> Value) async throws -> Value {
+        try await withCheckedThrowingContinuation { continuation in
+            Thread { continuation.resume(with: Result { try withStartLock(body) }) }.start()
+        }
+    }
 }
 
 /// Where Debian's libpam-wrapper and libpam-modules put their files (read from dpkg, so any

@@ -91,7 +91,7 @@ import Testing
         let scratch = try Scratch()
         defer { scratch.remove() }
         let gate = try CLIGate()
-        let sender = try gate.start(scratch.sendArguments(lifetime: 30, gated: true))
+        let sender = try await gate.start(scratch.sendArguments(lifetime: 30, gated: true))
         let code = try #require(await sender.transferCode())
         let receiver = try HandoffProcess(scratch.receiveArguments())
         receiver.write(code + "\n")

@@ -44,7 +44,7 @@ struct TransferPair {
     static func start(_ scratch: Scratch, sender senderExtra: [String] = [], receiver receiverExtra: [String] = [],
                       store: URL? = nil, validated: Bool = false, gate: CLIGate? = nil) async throws -> TransferPair {
         let senderArguments = scratch.sendArguments(senderExtra, gated: gate != nil)
-        let sender = try gate?.start(senderArguments) ?? HandoffProcess(senderArguments)
+        let sender = if let gate { try await gate.start(senderArguments) } else { try HandoffProcess(senderArguments) }
         guard let code = await sender.transferCode() else {
             let failed = await sender.finish(timeout: .seconds(1))
             throw PairFailure(message: "the sender printed no transfer code: \(failed.all)")
@@ -52,7 +52,7 @@ struct TransferPair {
         let receiverArguments = scratch.receiveArguments(receiverExtra, store: store, validated: validated, gated: gate != nil)
         let receiver: HandoffProcess
         if let gate {
-            receiver = try gate.start(receiverArguments, writing: code + "\n")
+            receiver = try await gate.start(receiverArguments, writing: code + "\n")
         } else {
             receiver = try HandoffProcess(receiverArguments)
             receiver.write(code + "\n")
