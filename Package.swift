@@ -79,9 +79,11 @@ let package = Package(
         .target(name: "ThrowawaySecretService", dependencies: ["CPOSIXSpawn"], path: "Harness/ThrowawaySecretService"),
         // Not a product: Debian's magic-wormhole transit relay (twistd) as a child process for the
         // tests, the demo and the bench.
-        .target(name: "AccountHandoffTransitRelay", dependencies: ["CPOSIXSpawn"], path: "Harness/AccountHandoffTransitRelay"),
+        .target(name: "AccountHandoffTransitRelay", dependencies: ["SpawnedChild"], path: "Harness/AccountHandoffTransitRelay"),
+        // Not a product: posix_spawn for the harness's servers (Dovecot, the transit relay).
+        .target(name: "SpawnedChild", dependencies: ["CPOSIXSpawn"], path: "Harness/SpawnedChild"),
         // Not a product: a throwaway Dovecot IMAP server for the tests and the demo.
-        .target(name: "AccountHandoffDovecot", dependencies: ["AccountHandoff", "CSodium", "CPOSIXSpawn"], path: "Harness/AccountHandoffDovecot"),
+        .target(name: "AccountHandoffDovecot", dependencies: ["AccountHandoff", "CSodium", "SpawnedChild"], path: "Harness/AccountHandoffDovecot"),
         // Not a product: fault-injecting store wrappers and the transaction's kill points.
         .target(
             name: "AccountHandoffImportTestSupport",
@@ -157,7 +159,7 @@ let package = Package(
             dependencies: ["AccountHandoff", "AccountHandoffImport", "AccountHandoffReferenceStore",
                            "AccountHandoffIMAPValidation", "AccountHandoffDovecot", "AccountHandoffImportTestSupport", "AccountHandoffTestSupport",
                            "import-crash-probe", "CSQLite", "AccountHandoffSecretService", "ThrowawaySecretService",
-                           "secret-service-probe"]
+                           "secret-service-probe", "SpawnedChild"]
         ),
         .testTarget(
             name: "AccountHandoffExampleTests",

@@ -1,4 +1,5 @@
 import Foundation
+import SpawnedChild
 
 /// Finds system executables in the usual places and on `PATH`.
 enum ExecutableSearch {
@@ -10,7 +11,7 @@ enum ExecutableSearch {
 
     /// Runs `executable` with `arguments` (never a secret), discarding its output; the exit status.
     static func run(_ executable: String, _ arguments: [String]) -> Int32 {
-        guard case .success(let child) = ChildProcess.spawn(executable, arguments) else { return -1 }
+        guard case .success(let child) = SpawnedChild.spawn(executable, arguments) else { return -1 }
         child.waitForExit(timeout: .seconds(60))
         return child.terminationStatus
     }

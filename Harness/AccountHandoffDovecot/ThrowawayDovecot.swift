@@ -5,6 +5,7 @@ import Darwin
 #endif
 import AccountHandoff
 import Foundation
+import SpawnedChild
 
 /// A throwaway Dovecot IMAP server on loopback ports, for tests and the demo: one user with
 /// one password, a certificate from a throwaway CA, everything (configuration, sockets,
@@ -57,11 +58,11 @@ public final class ThrowawayDovecot: @unchecked Sendable {
     /// The server's temporary directory (removed by ``stop()``).
     public let directory: URL
 
-    private let process: ChildProcess
+    private let process: SpawnedChild
     private let lock = NSLock()
     private var stopped = false
 
-    private init(tlsPort: UInt16, startTLSPort: UInt16, user: String, directory: URL, process: ChildProcess) {
+    private init(tlsPort: UInt16, startTLSPort: UInt16, user: String, directory: URL, process: SpawnedChild) {
         self.tlsPort = tlsPort
         self.startTLSPort = startTLSPort
         self.user = user
@@ -184,10 +185,10 @@ public final class ThrowawayDovecot: @unchecked Sendable {
         // watcher stops it when this process is gone, however it ended.
         let arguments = ["-c", Self.supervisor, dovecot, configFile.path, directory.appendingPathComponent("stderr.log").path,
                          String(getpid())]
-        let process: ChildProcess
-        switch ChildProcess.spawn("/bin/sh", arguments) {
+        let process: SpawnedChild
+        switch SpawnedChild.spawn("/bin/sh", arguments) {
         case .success(let child): process = child
-        case .failure(let error): throw error
+        case .failure(let error): throw .launchFailed(error.description)
         }
         let server = ThrowawayDovecot(tlsPort: configuration.tlsPort, startTLSPort: configuration.startTLSPort, user: user,
                                       directory: directory, process: process)

@@ -4,6 +4,7 @@ import Glibc
 import Darwin
 #endif
 import Foundation
+import SpawnedChild
 
 /// Debian's magic-wormhole transit relay (package `magic-wormhole-transit-relay` 0.2.1) as a
 /// child process, for tests, the demo and the bench: `twistd3 -n transitrelay` listening on
@@ -35,8 +36,8 @@ public final class TransitRelay: @unchecked Sendable {
 
     private let executable: String
     private let lock = NSLock()
-    private var process: RelayChildProcess?
-    private var watcher: RelayChildProcess?
+    private var process: SpawnedChild?
+    private var watcher: SpawnedChild?
     private var launches = 0
     private var stopped = false
 
@@ -106,7 +107,7 @@ public final class TransitRelay: @unchecked Sendable {
 
     /// Ends the relay at once (SIGKILL): every connection it holds breaks.
     public func kill() {
-        let (process, watcher) = lock.withLock { () -> (RelayChildProcess?, RelayChildProcess?) in
+        let (process, watcher) = lock.withLock { () -> (SpawnedChild?, SpawnedChild?) in
             defer {
                 self.process = nil
                 self.watcher = nil
@@ -186,14 +187,14 @@ public final class TransitRelay: @unchecked Sendable {
         let log = logFile(launch).path
         var command = [executable] + Self.arguments(host: host, port: port, rundir: directory.path)
         if let namespace { command = ["/usr/sbin/ip", "netns", "exec", namespace] + command }
-        let child: RelayChildProcess
-        switch RelayChildProcess.spawn(command[0], Array(command.dropFirst()), log: log) {
+        let child: SpawnedChild
+        switch SpawnedChild.spawn(command[0], Array(command.dropFirst()), output: log) {
         case .success(let started): child = started
-        case .failure(let error): throw error
+        case .failure(let error): throw .launchFailed(error.description)
         }
         // A watcher ends the relay when this process is gone (or when the relay is).
         let watch = "while kill -0 \"$0\" 2>/dev/null && kill -0 \"$1\" 2>/dev/null; do sleep 0.25; done; kill -TERM \"$1\" 2>/dev/null"
-        let watcher = try? RelayChildProcess.spawn("/bin/sh", ["-c", watch, String(getpid()), String(child.pid)], log: "/dev/null").get()
+        let watcher = try? SpawnedChild.spawn("/bin/sh", ["-c", watch, String(getpid()), String(child.pid)]).get()
         lock.withLock {
             process = child
             self.watcher = watcher
@@ -216,7 +217,7 @@ public final class TransitRelay: @unchecked Sendable {
     }
 
     private func stopWithoutCleanup() {
-        let (process, watcher) = lock.withLock { () -> (RelayChildProcess?, RelayChildProcess?) in
+        let (process, watcher) = lock.withLock { () -> (SpawnedChild?, SpawnedChild?) in
             defer {
                 self.process = nil
                 self.watcher = nil

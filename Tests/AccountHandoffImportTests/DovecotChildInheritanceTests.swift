@@ -1,5 +1,5 @@
-@testable import AccountHandoffDovecot
 import Foundation
+import SpawnedChild
 import Testing
 #if canImport(Glibc)
 import Glibc
@@ -7,7 +7,7 @@ import Glibc
 import Darwin
 #endif
 
-/// The throwaway server is started by `posix_spawn` while other threads of the same process
+/// The harness's servers (the throwaway Dovecot, the transit relay) are started by `posix_spawn` while other threads of the same process
 /// start programs and open sockets. A descriptor without close-on-exec that is open at that
 /// moment (Foundation's `Process` keeps one such socket per child while it starts it, and
 /// watches it to learn that the child exited) must not reach the server: Dovecot would hold it
@@ -23,8 +23,8 @@ import Darwin
 
         // The shell exits 0 only when one of them is open in it.
         let probe = ends.map { "[ -e /dev/fd/\($0) ]" }.joined(separator: " || ")
-        let child: ChildProcess
-        switch ChildProcess.spawn("/bin/sh", ["-c", "if \(probe); then exit 0; else exit 3; fi"]) {
+        let child: SpawnedChild
+        switch SpawnedChild.spawn("/bin/sh", ["-c", "if \(probe); then exit 0; else exit 3; fi"]) {
         case .success(let started): child = started
         case .failure(let error): Issue.record("could not start /bin/sh: \(error)"); return
         }

@@ -6,23 +6,32 @@ import Darwin
 import CPOSIXSpawn
 import Foundation
 
-/// A child process started with `posix_spawn`, with every signal unblocked and at its default
+/// A child process of the test harness (a throwaway Dovecot, Debian's transit relay, the shells
+/// that watch them) started with `posix_spawn`, with every signal unblocked and at its default
 /// disposition. (A child of `Foundation.Process` inherits the spawning thread's blocked
 /// signals; Dovecot then never sees SIGCHLD or SIGTERM, and a shell's `wait` never returns.)
-/// Standard input, output and error go to `/dev/null` unless a log file is given, and they are
-/// all it inherits: a descriptor of this process without close-on-exec (Foundation's `Process`
-/// holds one per child it is starting, the socket it watches for that child's exit) would
-/// otherwise stay open in the server for its whole life.
-final class ChildProcess: @unchecked Sendable {
+/// Standard input comes from `/dev/null`; standard output and error are appended to a log file
+/// (or go to `/dev/null`), and they are all it inherits: a descriptor of this process without
+/// close-on-exec (a test process holds many sockets; Foundation's `Process` holds one per child
+/// it is starting) would otherwise stay open in the server for its whole life.
+package final class SpawnedChild: @unchecked Sendable {
     // Safety of @unchecked Sendable: `status` is only touched under `lock`.
-    let pid: pid_t
+    /// The child's process ID.
+    package let pid: pid_t
     private let lock = NSLock()
     private var status: Int32?
 
     private init(pid: pid_t) { self.pid = pid }
 
-    /// Starts `executable` with `arguments` (never a secret) and this process's environment.
-    static func spawn(_ executable: String, _ arguments: [String], output: String? = nil) -> Result<ChildProcess, DovecotUnavailable> {
+    /// Why a child could not be started.
+    package struct LaunchFailed: Error, CustomStringConvertible {
+        /// The failed call and its error number.
+        package let description: String
+    }
+
+    /// Starts `executable` with `arguments` (never a secret) and this process's environment,
+    /// its standard output and error appended to `output` (default `/dev/null`).
+    package static func spawn(_ executable: String, _ arguments: [String], output: String? = nil) -> Result<SpawnedChild, LaunchFailed> {
         #if canImport(Glibc)
         var attributes = posix_spawnattr_t()
         var actions = posix_spawn_file_actions_t()
@@ -52,7 +61,7 @@ final class ChildProcess: @unchecked Sendable {
         posix_spawn_file_actions_adddup2(&actions, 1, 2)
         #if canImport(Glibc)
         let closing = handoff_spawn_close_from(&actions, 3)
-        guard closing == 0 else { return .failure(.launchFailed("posix_spawn_file_actions_addclosefrom_np failed with error \(closing)")) }
+        guard closing == 0 else { return .failure(LaunchFailed(description: "posix_spawn_file_actions_addclosefrom_np failed with error \(closing)")) }
         #endif
 
         let environment = ProcessInfo.processInfo.environment.map { "\($0.key)=\($0.value)" }
@@ -64,12 +73,12 @@ final class ChildProcess: @unchecked Sendable {
         }
         var pid: pid_t = 0
         let result = posix_spawn(&pid, executable, &actions, &attributes, argv, envp)
-        guard result == 0 else { return .failure(.launchFailed("posix_spawn(\(executable)) failed with error \(result)")) }
-        return .success(ChildProcess(pid: pid))
+        guard result == 0 else { return .failure(LaunchFailed(description: "posix_spawn(\(executable)) failed with error \(result)")) }
+        return .success(SpawnedChild(pid: pid))
     }
 
     /// Whether the process is still running (reaps it once it has exited).
-    var isRunning: Bool {
+    package var isRunning: Bool {
         lock.lock()
         defer { lock.unlock() }
         guard status == nil else { return false }
@@ -80,7 +89,7 @@ final class ChildProcess: @unchecked Sendable {
     }
 
     /// The exit status (or 128 + signal), once it exited.
-    var terminationStatus: Int32 {
+    package var terminationStatus: Int32 {
         lock.lock()
         defer { lock.unlock() }
         guard let raw = status else { return -1 }
@@ -89,13 +98,13 @@ final class ChildProcess: @unchecked Sendable {
     }
 
     /// Sends `signal` if the process has not been reaped.
-    func send(_ signal: Int32) {
+    package func send(_ signal: Int32) {
         if isRunning { kill(pid, signal) }
     }
 
     /// Waits until the process exits or `timeout` passes; whether it exited.
     @discardableResult
-    func waitForExit(timeout: Duration) -> Bool {
+    package func waitForExit(timeout: Duration) -> Bool {
         let deadline = ContinuousClock.now + timeout
         while isRunning {
             guard ContinuousClock.now < deadline else { return false }
