@@ -16,8 +16,9 @@ import Testing
         try await pair.answerGate(of: pair.sender)
         let (sent, received) = await pair.finish()
         #expect(sent.status == 0 && received.status == 0, "\(sent.stderr)\(received.stderr)")
-        #expect(received.stdout.contains("To receive the password and store it on this device, confirm that it is you.\n"))
-        #expect(sent.stdout.contains("To send the password of ada@example.org, confirm that it is you.\n"))
+        // Each gate says why right before it asks (never after the question opened).
+        #expect(received.stdout.contains("To receive the password and store it on this device, confirm that it is you.\nPassword ("))
+        #expect(sent.stdout.contains("The receiving device accepted the account.\nTo send the password of ada@example.org, confirm that it is you.\nPassword ("))
         #expect(!sent.all.contains(CLIGate.password) && !received.all.contains(CLIGate.password))
         #expect(scratch.storedCredential == Data(HandoffProcess.testPassword.utf8))
     }

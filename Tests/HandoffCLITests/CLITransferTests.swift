@@ -53,6 +53,9 @@ import Testing
         #expect(sent.stdout.hasSuffix("Done: the receiving device imported the account.\n"))
         #expect(received.stdout.hasSuffix("Done: the account was imported.\n"))
         #expect(received.stdout.contains("  │ E-mail address   ada@example.org\n"), "the offer is shown framed")
+        // --no-local-auth: nobody is asked, so no sentence says that someone is.
+        #expect(sent.stdout.contains("The receiving device accepted the account.\n"))
+        #expect(!sent.all.contains("confirm that it is you") && !received.all.contains("confirm that it is you"))
 
         #expect(scratch.storedCredential == Data(HandoffProcess.testPassword.utf8))
         let stored = try #require(scratch.storedAccount)

@@ -17,7 +17,7 @@ enum LocalGate {
                 throw .usage("--no-local-auth cannot be combined with --auth-service.", command: command)
             }
             asking.console.error("Warning: --no-local-auth: nobody is asked to prove who they are before the password \(command == "send" ? "leaves this computer" : "is accepted and stored"); anyone at this terminal could do it.")
-            return LocalAuthenticationSkipped()
+            return AnnouncingAuthenticator(base: LocalAuthenticationSkipped(), console: asking.console, asksPerson: false)
         }
         #if canImport(Glibc)
         let service = parsed.value("--auth-service") ?? PAMAuthenticatorConfiguration.defaultServiceName
@@ -26,10 +26,36 @@ enum LocalGate {
         }
         let pam = PAMAuthenticator(configuration: PAMAuthenticatorConfiguration(serviceName: service),
                                    conversation: TerminalPAMConversation(asking: asking))
-        return CauseReportingAuthenticator(base: pam, console: asking.console)
+        return AnnouncingAuthenticator(base: CauseReportingAuthenticator(base: pam, console: asking.console), console: asking.console, asksPerson: true)
         #else
-        return DeviceOwnerAuthenticator()
+        return AnnouncingAuthenticator(base: DeviceOwnerAuthenticator(), console: asking.console, asksPerson: true)
         #endif
+    }
+}
+
+/// Says what is about to happen right before the gate asks (in the same task, so the sentence
+/// always comes before the question, never after it).
+struct AnnouncingAuthenticator: LocalAuthenticator {
+    let base: any LocalAuthenticator
+    let console: Console
+    /// Whether `base` asks the person (not with `--no-local-auth`).
+    let asksPerson: Bool
+
+    func authenticate(for purpose: LocalAuthenticationPurpose) async -> LocalAuthenticationResult {
+        Self.lines(for: purpose, asksPerson: asksPerson).forEach { console.line($0) }
+        return await base.authenticate(for: purpose)
+    }
+
+    static func lines(for purpose: LocalAuthenticationPurpose, asksPerson: Bool) -> [String] {
+        switch purpose {
+        case .showTransferCode:
+            asksPerson ? ["Confirm that it is you before the transfer code is shown."] : []
+        case .sendCredential(let account):
+            ["The receiving device accepted the account."]
+                + (asksPerson ? ["To send the password of \(account.emailAddress), confirm that it is you."] : [])
+        case .receiveCredential:
+            asksPerson ? ["To receive the password and store it on this device, confirm that it is you."] : []
+        }
     }
 }
 

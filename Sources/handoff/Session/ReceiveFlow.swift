@@ -54,7 +54,7 @@ struct ReceiveFlow {
                 OfferDisplay.lines(account).forEach { console.line($0) }
                 question = Task { await review(prepared, asking: asking) }
             case .authenticating:
-                console.line("To receive the password and store it on this device, confirm that it is you.")
+                break  // said by the gate itself, right before it asks (AnnouncingAuthenticator)
             case .accepted:
                 console.line("Accepted; waiting for the password (encrypted)...")
             case .importing(let account):

@@ -36,11 +36,8 @@ struct SendFlow {
                 break  // said by typeCode, which asks again
             case .offerSent(let code):
                 console.line("Code \(code.grouped) confirmed. Sending the account details (encrypted); waiting for the receiving device to accept...")
-            case .authenticating(.sendCredential):
-                console.line("The receiving device accepted the account.")
-                console.line("To send the password of \(account.emailAddress), confirm that it is you.")
             case .authenticating:
-                console.line("Confirm that it is you before the transfer code is shown.")
+                break  // said by the gate itself, right before it asks (AnnouncingAuthenticator)
             case .credentialSent:
                 console.line("Password sent (encrypted); it cannot be taken back. Waiting for the receiving device to confirm the import...")
             case .anotherDeviceJoined:
