@@ -102,6 +102,11 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
             guard payload.binary == bytes else { throw InvariantViolation("QR binary decoded but re-encodes differently") }
             guard (try? SessionPayload(text: payload.text)) == payload else { throw InvariantViolation("QR text of a binary does not round-trip") }
         }
+        // The decimal groups alone (Spec 2.3): whatever decodes re-encodes to the same digits.
+        let digits = text.hasPrefix("AH:") ? text.dropFirst(3) : Substring(text)
+        if let decoded = try? VectorPrimitives.decimalGroupBytes(digits), VectorPrimitives.decimalGroups(decoded) != digits {
+            throw InvariantViolation("decimal groups decoded but re-encode differently")
+        }
     }
 
     static func frame(_ bytes: [UInt8]) throws(InvariantViolation) {
@@ -110,6 +115,10 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
                 throw InvariantViolation("a frame decoded but re-encodes differently")
             }
             guard (try? Frame(bytes: frame.bytes)) == frame else { throw InvariantViolation("a frame does not round-trip") }
+        }
+        // The offer padding alone (Spec 3.4): whatever unpads pads back to the same bytes.
+        if let record = try? VectorPrimitives.unpaddedOfferRecord(bytes), VectorPrimitives.paddedOfferRecord(record) != bytes {
+            throw InvariantViolation("an offer padding unpadded but pads back differently")
         }
         if let account = try? VectorPrimitives.decodeOfferPlaintext(bytes) {
             guard VectorPrimitives.offerPlaintext(account) == bytes else {

@@ -24,9 +24,6 @@ struct ByteWriter {
     /// Appends raw bytes.
     mutating func write(_ raw: [UInt8]) { bytes.append(contentsOf: raw) }
 
-    /// Appends raw bytes from part of an array.
-    mutating func write(_ raw: ArraySlice<UInt8>) { bytes.append(contentsOf: raw) }
-
     /// Appends `count` zero bytes.
     mutating func writeZeros(_ count: Int) { bytes.append(contentsOf: repeatElement(0, count: count)) }
 }

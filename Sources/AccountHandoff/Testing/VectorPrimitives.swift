@@ -73,6 +73,11 @@ package enum VectorPrimitives {
     /// The decimal-group text encoding of `bytes` (Spec 2.3), without the prefix.
     package static func decimalGroups(_ bytes: [UInt8]) -> String { DecimalChunks.encode(bytes) }
 
+    /// The bytes of decimal-group text (Spec 2.3), without the prefix.
+    ///
+    /// - Throws: `malformed.digits`, `nonCanonicalEncoding`.
+    package static func decimalGroupBytes(_ text: Substring) throws(HandoffError) -> [UInt8] { try DecimalChunks.decode(text) }
+
     /// The commitment of a nonce (Spec 2.1).
     package static func commitment(nonce: [UInt8]) throws(HandoffError) -> [UInt8] {
         Commitment.commit(to: try SecretBytes(copying: nonce))
@@ -102,6 +107,18 @@ package enum VectorPrimitives {
 
     /// The offer plaintext of `account` (Spec 3.4).
     package static func offerPlaintext(_ account: AccountMetadata) -> [UInt8] { AccountMetadataCodec.encode(account) }
+
+    /// The offer padding of a record (Spec 3.4): `u16 n | record | zeros` to a multiple of 256 bytes.
+    package static func paddedOfferRecord(_ record: [UInt8]) -> [UInt8] {
+        Padding.pad(record, blockByteCount: AccountMetadataCodec.blockByteCount)
+    }
+
+    /// The record of a padded offer plaintext (Spec 3.4), before it is parsed.
+    ///
+    /// - Throws: `malformed.padding`.
+    package static func unpaddedOfferRecord(_ plaintext: [UInt8]) throws(HandoffError) -> [UInt8] {
+        Array(try Padding.unpad(plaintext, blockByteCount: AccountMetadataCodec.blockByteCount))
+    }
 
     /// Strictly decodes an offer plaintext (Spec 3.4).
     ///

@@ -121,11 +121,13 @@ struct ScriptedPreparation: AccountImportPreparation, @unchecked Sendable {
 
 /// The sending app's keychain: returns the password in guarded memory (each copy is
 /// remembered, to check that the session wiped it), or fails, or returns one the state
-/// machine refuses (empty or too long).
+/// machine refuses (empty or too long), or finds no guarded memory to copy it into.
 final class ScriptedKeychain: @unchecked Sendable {
     // Safety of @unchecked Sendable: every job of a driver input runs on the fuzzer's thread.
     let mode: UInt8
     private(set) var handedOut: [SecretBytes] = []
+    /// How many reads found no guarded memory (mode 4).
+    private(set) var readsWithoutMemory = 0
     /// Whether the gate had said yes when the password was read.
     private(set) var readsWithoutGate = 0
     let gate: ScriptedGate
@@ -143,6 +145,11 @@ final class ScriptedKeychain: @unchecked Sendable {
         case 2: bytes = []
         case 3: bytes = [UInt8](repeating: 0x61, count: HandoffSender.maximumCredentialByteCount + 1)
         default: bytes = Scenario.standard.passwordBytes
+        }
+        if mode % 8 == 4 {
+            // The copy runs in the session's task, inside its reservation, and finds no memory.
+            readsWithoutMemory += 1
+            return try GuardedAllocator.refusing { () throws(HandoffError) in try SecretBytes(copying: bytes) }
         }
         let secret = try SecretBytes(copying: bytes)
         handedOut.append(secret)

@@ -36,9 +36,9 @@ enum DriverSeeds {
         seeds.append(EventScript(header: [0x00, 0x00, 0x00, 0], events: honest.prefix(1) + [event(.deliverAll, [3]), event(.senderPerson, [0]),
                                                                                            event(.deliverAll, [3]), event(.receiverPerson, [0, 0]),
                                                                                            event(.deliverAll, [3])]))
-        // The keychain: locked, an empty password, one too long; a plain sender channel; a
-        // registry that fails at the first code or at a renewal.
-        for header: [UInt8] in [[0, 1, 0, 0], [0, 2, 0, 0], [0, 3, 0, 0], [0, 0, 0, 1], [0, 0, 0, 0x0a], [0x04, 0, 0, 0x1a], [0x04, 0, 0, 0x16]] {
+        // The keychain: locked, an empty password, one too long, no guarded memory for it; a
+        // plain sender channel; a registry that fails at the first code or at a renewal.
+        for header: [UInt8] in [[0, 1, 0, 0], [0, 2, 0, 0], [0, 3, 0, 0], [0, 4, 0, 0], [0, 0, 0, 1], [0, 0, 0, 0x0a], [0x04, 0, 0, 0x1a], [0x04, 0, 0, 0x16]] {
             seeds.append(EventScript(header: header, events: honest))
             seeds.append(EventScript(header: header, events: [event(.clock, [3, 0, 3]), event(.clock, [3, 0, 3])] + honest))
         }

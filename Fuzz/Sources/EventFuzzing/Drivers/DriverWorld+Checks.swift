@@ -31,6 +31,15 @@ extension DriverWorld {
             throw violation("the sender session kept password \(index) from the keychain unwiped")
         }
         if keychain.readsWithoutGate > 0 { throw violation("the sender read the password before the gate said yes") }
+        // Only a password with no guarded memory to go to ends the sender for want of memory,
+        // and only that tells a receiver so, with abort(7) (Spec 6.0 step 4, 6.7).
+        let senderRanOut = if case .secureMemoryUnavailable? = senderOutcome.error { true } else { false }
+        if senderRanOut, keychain.readsWithoutMemory == 0 || senderOutcome.credentialLeft {
+            throw violation("the sender ended \(senderOutcome.identifier) without a password left without memory")
+        }
+        for end in receivers where end.outcome?.error == .peerSecureMemoryUnavailable && !senderRanOut {
+            throw violation("receiver \(end.index) was told the sender had no guarded memory, but it had")
+        }
         for end in receivers { try check(end) }
         if let code = matchedCodes.first, !receivers.contains(where: { $0.shownCode?.digits == code }) {
             throw violation("a typed code matched, but no receiving device showed it")

@@ -13,7 +13,7 @@ import Foundation
 /// The header sets the sessions up: `header[0]` the sender's options (bits 0-2 how many codes,
 /// bit 3 the gate before the QR, bit 4 a 30-second lifetime, bits 5-6 the sender's gate:
 /// yes at once, asks the person, cancelled, failed); `header[1]` the keychain (bits 0-2: the
-/// password, locked, empty, too long), the receivers' gates (bits 3-4), how they connect
+/// password, locked, empty, too long, no guarded memory for it), the receivers' gates (bits 3-4), how they connect
 /// (bits 5-6: at once, the sender serves another code, unreachable, when the script says) and
 /// bit 7 a QR already used on the receiving device; `header[2]` the importers' plan
 /// (``ScriptedImporter``); `header[3]` bit 0 a sender channel that leaves peers to the

@@ -51,6 +51,8 @@ extension MachineWorld {
             try scanProbe(&operands)
         case .render:
             try render(&operands)
+        case .withoutGuardedMemory:
+            try withoutGuardedMemory(&operands)
         }
     }
 
@@ -64,18 +66,24 @@ extension MachineWorld {
         switch side {
         case .sender:
             let actions: [SenderAction]
-            do { actions = try sender.handle(.frameReceived(frame), now: now).actions } catch {
+            do { actions = try step { () throws(HandoffError) in try sender.handle(.frameReceived(frame), now: now).actions } } catch {
                 throw violation("the sender threw \(error.identifier) for a frame")
             }
             ignored = actions.count == 1 && { if case .ignored = actions[0] { true } else { false } }()
-            try check(frame, side: side, ignored: ignored, before: before, counts: !wasFinished && !expiresFirst)
+            let sends = actions.count { if case .send = $0 { true } else { false } }
+            try checkMemoryEnding(side, before: before, wasFinished: wasFinished, expiresFirst: expiresFirst, sends: sends)
+            // H3 needs guarded memory for any hello that passed H1 and H2, produced or not (Spec 6.0 step 4).
+            let anyHello = endedForWantOfMemory(side) && (try? Frame(bytes: frame))?.type == .hello
+            try check(frame, side: side, ignored: ignored, before: before, counts: !wasFinished && !expiresFirst && !anyHello)
             try absorb(actions)
         case .receiver:
             let actions: [ReceiverAction]
-            do { actions = try receiver.handle(.frameReceived(frame), now: now).actions } catch {
+            do { actions = try step { () throws(HandoffError) in try receiver.handle(.frameReceived(frame), now: now).actions } } catch {
                 throw violation("the receiver threw \(error.identifier) for a frame")
             }
             ignored = actions.count == 1 && { if case .ignored = actions[0] { true } else { false } }()
+            let sends = actions.count { if case .send = $0 { true } else { false } }
+            try checkMemoryEnding(side, before: before, wasFinished: wasFinished, expiresFirst: expiresFirst, sends: sends)
             try check(frame, side: side, ignored: ignored, before: before, counts: !wasFinished && !expiresFirst)
             try absorb(actions)
         }

@@ -24,8 +24,12 @@ extension MachineWorld {
             let length = (Int(a) << 8 | Int(b)) % 1100
             let bytes = length == fixtures.scenario.passwordBytes.count && c & 1 == 0
                 ? fixtures.scenario.passwordBytes : [UInt8](repeating: 0x70 | c & 0x0f, count: length)
+            // The app copies the password into the session's reservation (as the driver does)
+            // or into guarded memory of its own; the first refuses an empty or too long one.
+            let copied = c & 0x10 == 0 ? nil
+                : try? bytes.withUnsafeBytes { (raw) throws(HandoffError) in try sender.credential(copying: raw) }
             let credential: SecretBytes
-            do { credential = try SecretBytes(copying: bytes) } catch { throw violation("no memory for a test password") }
+            do { credential = try copied ?? SecretBytes(copying: bytes) } catch { throw violation("no memory for a test password") }
             try senderLocal(.credentialProvided(credential), password: bytes)
         case 7: try senderLocal(.notAuthenticated)
         case 8: try senderLocal(.storeUnavailable)
@@ -38,9 +42,11 @@ extension MachineWorld {
     /// nothing, and a password handed in is wiped in every case.
     func senderLocal(_ event: SenderEvent, password: [UInt8]? = nil) throws(InvariantViolation) {
         let before = observation(.sender)
+        let wasFinished = isFinished(.sender)
+        let expiresFirst = before.deadline.map { max(machineTime[0], now.timeIntervalSince1970) >= $0.timeIntervalSince1970 } ?? false
         note("sender.\(event)")
         let actions: [SenderAction]
-        do { actions = try sender.handle(event, now: now).actions } catch {
+        do { actions = try step { () throws(HandoffError) in try sender.handle(event, now: now).actions } } catch {
             switch (error, event) {
             case (.invalidEvent, _), (.sessionFinished, _), (.malformed(.typedCode), .codeEntered): break
             case (.malformed(.credential), .credentialProvided) where password.map({ $0.isEmpty || $0.count > HandoffSender.maximumCredentialByteCount }) ?? false:
@@ -55,6 +61,8 @@ extension MachineWorld {
             if refusals.count < 4 { refusals.append(error) }
             return
         }
+        let sends = actions.count { if case .send = $0 { true } else { false } }
+        try checkMemoryEnding(.sender, before: before, wasFinished: wasFinished, expiresFirst: expiresFirst, sends: sends)
         machineTime[0] = max(machineTime[0], now.timeIntervalSince1970)
         if case .credentialProvided(let credential) = event {
             guard credential.isWiped else { throw violation("the sender kept a password it was handed") }
@@ -85,9 +93,11 @@ extension MachineWorld {
     /// changes nothing.
     func receiverLocal(_ event: ReceiverEvent) throws(InvariantViolation) {
         let before = observation(.receiver)
+        let wasFinished = isFinished(.receiver)
+        let expiresFirst = before.deadline.map { max(machineTime[1], now.timeIntervalSince1970) >= $0.timeIntervalSince1970 } ?? false
         note("receiver.\(event)")
         let actions: [ReceiverAction]
-        do { actions = try receiver.handle(event, now: now).actions } catch {
+        do { actions = try step { () throws(HandoffError) in try receiver.handle(event, now: now).actions } } catch {
             switch error {
             case .invalidEvent, .sessionFinished: break
             default: throw violation("the receiver threw \(error.identifier) for a local event")
@@ -97,6 +107,8 @@ extension MachineWorld {
             if refusals.count < 4 { refusals.append(error) }
             return
         }
+        let sends = actions.count { if case .send = $0 { true } else { false } }
+        try checkMemoryEnding(.receiver, before: before, wasFinished: wasFinished, expiresFirst: expiresFirst, sends: sends)
         machineTime[1] = max(machineTime[1], now.timeIntervalSince1970)
         if case .importFinished(let status) = event, before.phase == .receiver(.awaitingImportResult),
            actions.contains(where: { if case .send = $0 { true } else { false } }) {

@@ -20,7 +20,8 @@ import Foundation
 /// a peer produced, and on each once; a refused local event is a typed misuse error that
 /// changes nothing; a password handed to the sender is wiped whatever happens; no frame holds
 /// the password or key material; without forged frames, the receiver is offered the real
-/// account and handed the real password, and a sender's receipt is the one the receiver sent.
+/// account and handed the real password, and a sender's receipt is the one the receiver sent;
+/// only a step without guarded memory ends a machine for want of it, as Spec 6.0 step 4 says.
 /// At the end each machine ended exactly once with every secret zero, and the credential
 /// handed to the receiver's app was never wiped or changed by the session.
 final class MachineWorld {
@@ -64,6 +65,9 @@ final class MachineWorld {
     var transferStartedTwice = false
     /// The first errors local events were refused with, for the renderings.
     var refusals: [HandoffError] = []
+    /// Whether the event being played makes every step of either machine find no guarded
+    /// memory (``MachineEvent/withoutGuardedMemory``).
+    var refusingGuardedMemory = false
 
     /// Sets the world up as the script's header says (see ``MachineSetup``).
     init(header: [UInt8], tracing: Bool) throws(InvariantViolation) {
@@ -131,6 +135,13 @@ final class MachineWorld {
     }
 
     func isFinished(_ side: Side) -> Bool { side == .sender ? sender.phase == .finished : receiver.phase == .finished }
+
+    /// Whether `side` ended because a step found no guarded memory (Spec 6.0 step 4).
+    func endedForWantOfMemory(_ side: Side) -> Bool {
+        let error = side == .sender ? sender.outcome?.error : receiver.outcome?.error
+        if case .secureMemoryUnavailable? = error { return true }
+        return false
+    }
 
     /// Teaches the needles the sessions' secrets when a phase changed since the last time.
     func learnSecrets() {

@@ -26,21 +26,6 @@ public enum SenderEvent: Sendable {
     /// The transport closed or timed out.
     case transportLost
 
-    /// The local event's name, or `nil` for a frame.
-    var localEvent: LocalEvent? {
-        switch self {
-        case .frameReceived: nil
-        case .codeEntered: .codeEntered
-        case .codeRejected: .codeRejected
-        case .notAuthenticated: .notAuthenticated
-        case .storeUnavailable: .storeUnavailable
-        case .cancel: .cancel
-        case .credentialProvided: .credentialProvided
-        case .tick: .tick
-        case .transportLost: .transportLost
-        }
-    }
-
     /// Wipes a password handed in with the event, if any.
     func wipeCredential() {
         if case .credentialProvided(let credential) = self { credential.wipe() }
