@@ -120,11 +120,11 @@ package struct ReferenceSession: Sendable {
     /// A frame that could not be handled for want of guarded memory is ignored, not thrown
     /// (Spec 8.5); the run reports it as that refusal rather than as a missing next frame.
     private func refusal(in actions: [SenderAction]) throws(Failure) {
-        for case .ignored(.secureMemoryUnavailable(let failure)) in actions { throw .refused(.secureMemoryUnavailable(failure)) }
+        for case .ignored(let error) in actions where error.code == .secureMemoryUnavailable { throw .refused(error) }
     }
 
     private func refusal(in actions: [ReceiverAction]) throws(Failure) {
-        for case .ignored(.secureMemoryUnavailable(let failure)) in actions { throw .refused(.secureMemoryUnavailable(failure)) }
+        for case .ignored(let error) in actions where error.code == .secureMemoryUnavailable { throw .refused(error) }
     }
 
     private func counted(_ bytes: [UInt8], _ wire: inout Wire, _ keep: Bool) -> [UInt8] {

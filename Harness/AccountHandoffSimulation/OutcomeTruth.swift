@@ -79,11 +79,11 @@ public enum OutcomeTruth {
         case .contested where !senderSide && peer != .contested:
             return "the receiver says contested while the sender did not: \(pair)"
         case .failed(.peerSecureMemoryUnavailable):
-            guard case .failed(.secureMemoryUnavailable)? = peer else {
+            guard case .failed(let peerError)? = peer, peerError.code == .secureMemoryUnavailable else {
                 return "the \(me) says its peer ran out of guarded memory while the peer did not say so: \(pair)"
             }
             return nil
-        case .failed(.secureMemoryUnavailable):
+        case .failed(let error) where error.code == .secureMemoryUnavailable:
             return nil
         case .failed(let error) where error != .transportLost:
             return "an honest pair failed with \(error.identifier): \(pair)"

@@ -184,7 +184,7 @@ extension SimulatedWorld {
 
     private func checkRefusal(_ error: HandoffError, of role: Role, before: Observation?,
                               allowing extra: [HandoffError]) throws(InvariantViolation) {
-        switch error {
+        switch error.kind {
         case .invalidEvent, .sessionFinished: break
         default:
             guard extra.contains(error) else { throw violation("\(role) threw \(error.identifier) for a local event") }

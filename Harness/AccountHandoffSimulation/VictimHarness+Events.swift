@@ -157,7 +157,7 @@ extension VictimHarness {
                 try absorb(actions)
             }
         } catch let error as HandoffError {
-            switch error {
+            switch error.kind {
             case .invalidEvent, .sessionFinished: break
             case .malformed(.credential) where handsInCredential && (credentialLength == 0 || credentialLength > HandoffSender.maximumCredentialByteCount): break
             default: throw violation("threw \(error.identifier) for a local event")

@@ -49,13 +49,25 @@ import Testing
         extension PublicHolder { public enum FromExtension: Error { case added } }
         func local() { enum Local: Error { case hidden } }
         public enum NotAnError: String { case value }
+
+        public struct Coded: Error, Hashable {
+            package let kind: Kind
+            public static let first = Coded(kind: .first)
+            private enum Unrelated { case hidden }
+        }
+        extension Coded { package enum Kind: Hashable { case first, second(Int) } }
+        public struct CodedInBody: LocalizedError { enum Kind { case only } }
+        public struct KindIsNotAnEnum: Error { struct Kind {} }
         """#
 
     @Test func findsEveryPublicErrorTypeAndItsCases() {
         var scanner = ErrorDeclarationScanner()
         scanner.scan(source: Self.source, module: "Sample", path: "Sample.swift")
-        let found = scanner.errorTypes().map { "\($0.name):\($0.isEnum ? $0.cases.joined(separator: ",") : "type")" }
+        let found = scanner.errorTypes().map { "\($0.name):\($0.hasCases ? $0.cases.joined(separator: ",") : "type")" }
         #expect(found == [
+            "Coded:first,second",
+            "CodedInBody:only",
+            "KindIsNotAnEnum:type",
             "Outer:plain,other,payload,nested,spread,raw",
             "Outer.Inner:deep",
             "PublicHolder.FromExtension:added",
@@ -71,6 +83,14 @@ import Testing
         scanner.scan(source: "public enum E: Error { case a, b(Int) }\npublic struct S: Error {}", module: "M", path: "M.swift")
         #expect(scanner.errorTypes().flatMap(\.keys) == ["M.E.a", "M.E.b", "M.S"])
         #expect(scanner.errorTypes().first?.location == "M.swift:1")
+    }
+
+    /// A struct with a code is keyed by its `Kind`'s cases, like an enum.
+    @Test func aStructWithACodeIsKeyedByItsKindsCases() {
+        var scanner = ErrorDeclarationScanner()
+        scanner.scan(source: "public struct C: Error { package let kind: Kind }\nextension C { package enum Kind { case a, b(Int) } }",
+                     module: "M", path: "M.swift")
+        #expect(scanner.errorTypes().flatMap(\.keys) == ["M.C.a", "M.C.b"])
     }
 
     @Test func blanksCommentsAndStringsButKeepsLines() {

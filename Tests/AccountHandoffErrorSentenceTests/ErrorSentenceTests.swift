@@ -44,7 +44,7 @@ import Testing
         let caseCount = types.reduce(0) { $0 + max($1.cases.count, 1) }
         print("Error sentences: \(types.count) public error types, \(caseCount) cases or struct types, "
               + "\(Self.samples.count) samples, \(Self.samples.reduce(0) { $0 + 1 + $1.variants.count }) sentences checked.")
-        print("Types: " + types.map { "\($0.module).\($0.name)(\($0.isEnum ? "\($0.cases.count)" : "struct"))" }.joined(separator: ", "))
+        print("Types: " + types.map { "\($0.module).\($0.name)(\($0.hasCases ? "\($0.cases.count)" : "struct"))" }.joined(separator: ", "))
     }
 
     @Test func everySampleReadsAsAWholeSentence() {

@@ -147,7 +147,7 @@ public actor HandoffReceiverSession<Importer: AccountImporter>: SessionDriver {
             channel = try await withTaskCancellationHandler { try await connecting.value } onCancel: { connecting.cancel() }
         } catch {
             // The transport keys (Spec 11.3) need guarded memory too; its refusal is no unreachable sender.
-            if let refused = error as? HandoffError, case .secureMemoryUnavailable = refused { return end(.ended(.failed(refused))) }
+            if let refused = error as? HandoffError, refused.code == .secureMemoryUnavailable { return end(.ended(.failed(refused))) }
             let replaced = (error as? HandoffError) == .expired
             let expired = replaced || clock.now() >= payload.expiryDate
             return end(.ended(expired ? .expired : .failed(.senderUnreachable)))

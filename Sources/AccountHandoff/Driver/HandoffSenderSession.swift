@@ -281,7 +281,7 @@ public actor HandoffSenderSession: SessionDriver {
             do { credential = try await current.memory.bind { try await readCredential(account) } } catch {
                 guard current.phase == .awaitingCredential else { return }
                 // A password with no guarded memory to go to is no unreadable keychain (Spec 6.7).
-                let step = if let refused = error as? HandoffError, case .secureMemoryUnavailable(let failure) = refused {
+                let step = if let failure = (error as? HandoffError)?.secureMemoryFailure {
                     try? current.endForWantOfMemory(failure, now: clock.now())
                 } else {
                     try? current.handle(.storeUnavailable, now: clock.now())

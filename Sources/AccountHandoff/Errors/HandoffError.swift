@@ -1,7 +1,72 @@
-/// Every failure AccountHandoff reports. Cases are specific, carry no secret bytes, and each
+/// Every failure AccountHandoff reports. Each error is specific, carries no secret bytes, and
 /// has a stable ``identifier`` that `Spec/` and `Vectors/` use (Spec 7.2). Sentences for
 /// people are in ``description`` and ``message(for:)``.
-public enum HandoffError: Error, Hashable, Sendable {
+///
+/// `HandoffError` is a struct, not an enum, so that new errors can be added without breaking
+/// apps: do not assume the list below is closed. Create and compare errors with the static
+/// members (`throw HandoffError.expired`, `error == .malformed(.digits)`,
+/// `catch HandoffError.expired`, `case .expired:` in a `switch` with a `default`), or switch
+/// over ``code`` with a `default`. Payloads are read with ``field``, ``secureMemoryFailure``
+/// and ``registryFailure``.
+///
+/// ## Topics
+///
+/// ### Reading an error
+/// - ``code``
+/// - ``Code``
+/// - ``identifier``
+/// - ``field``
+/// - ``Field``
+/// - ``secureMemoryFailure``
+/// - ``registryFailure``
+/// - ``message(for:)``
+///
+/// ### Parsing: the QR text, a frame or a message cannot be read
+/// - ``badMagic``
+/// - ``unsupportedVersion(_:)``
+/// - ``wrongIntent(_:)``
+/// - ``nonCanonicalEncoding``
+/// - ``rendezvousTooLong(_:)``
+/// - ``malformed(_:)``
+/// - ``expiryTooFar``
+/// - ``oversizedFrame(_:)``
+/// - ``unknownMessageType(_:)``
+///
+/// ### Peer: the other device, the protocol or the session's time
+/// - ``expired``
+/// - ``unknownTransfer``
+/// - ``replayed``
+/// - ``outOfOrder``
+/// - ``unexpectedMessage(_:in:)``
+/// - ``authenticationFailed``
+/// - ``lowOrderPublicKey``
+/// - ``commitmentMismatch``
+/// - ``keyDerivationFailed``
+/// - ``cancelledByPeer``
+/// - ``rejectedByPeer``
+/// - ``anotherDeviceJoined``
+/// - ``peerStoreUnavailable``
+/// - ``peerNotAuthenticated``
+/// - ``peerSecureMemoryUnavailable``
+///
+/// ### Misuse: the app asked for something the session or its settings do not allow
+/// - ``invalidEvent(_:in:)``
+/// - ``invalidClock``
+/// - ``sessionFinished``
+/// - ``importChoiceRequired``
+/// - ``invalidConfiguration``
+/// - ``transferIDInUse``
+/// - ``alreadyScanned``
+/// - ``transferConsumed``
+///
+/// ### Environment: this device's stores, memory, authentication or network
+/// - ``storeUnavailable``
+/// - ``notAuthenticated``
+/// - ``transportLost``
+/// - ``senderUnreachable``
+/// - ``secureMemoryUnavailable(_:)``
+/// - ``registryUnavailable(_:)``
+public struct HandoffError: Error, Hashable, Sendable {
     /// A named field of a payload, frame or message, used by ``malformed(_:)``.
     public enum Field: String, Hashable, Sendable, CaseIterable {
         case length, digits, version, intent, expiry, commitment, publicKey
@@ -10,132 +75,48 @@ public enum HandoffError: Error, Hashable, Sendable {
         case padding, credential, receiptStatus, abortReason, trailingBytes, typedCode
     }
 
-    /// The QR text does not start with the `AH:` prefix.
-    case badMagic
-    /// The payload or frame names a protocol version this library does not speak.
-    case unsupportedVersion(UInt8)
-    /// The QR intent is not defined, or not the one the scanning person asked for.
-    case wrongIntent(UInt8)
-    /// A decimal group of the QR text encodes a value too large for its byte count.
-    case nonCanonicalEncoding
-    /// The rendezvous token is longer than ``RendezvousToken/maximumByteCount``.
-    case rendezvousTooLong(Int)
-    /// A field is missing, truncated, out of range, breaks the text rules or is followed by stray bytes.
-    case malformed(Field)
-    /// The session's expiry has passed (for the receiver: past the skew tolerance).
-    case expired
-    /// The QR's expiry lies further ahead than any honest sender would set it.
-    case expiryTooFar
-    /// A frame is larger than ``Frame/maximumByteCount``; the size is reported.
-    case oversizedFrame(Int)
-    /// A frame carries a message type this version does not define.
-    case unknownMessageType(UInt8)
-    /// A frame names a transfer ID that is not this session's.
-    case unknownTransfer
-    /// A frame repeats one that was already accepted.
-    case replayed
-    /// A frame skips ahead of the next expected sequence number.
-    case outOfOrder
-    /// A well-formed frame arrived in a phase that does not accept its type.
-    case unexpectedMessage(MessageType, in: SessionPhase)
-    /// Key confirmation or AEAD verification failed: wrong key, transcript, nonce or data.
-    case authenticationFailed
-    /// The peer's public key produced an all-zero X25519 shared secret.
-    case lowOrderPublicKey
-    /// The sender revealed a nonce that does not match the commitment in its QR.
-    case commitmentMismatch
-    /// A key derivation could not produce its output (HKDF length or short-code exhaustion).
-    case keyDerivationFailed
-    /// The app fed a local event that the session's current phase does not accept.
-    case invalidEvent(LocalEvent, in: SessionPhase)
-    /// The time handed to a session is not a finite number, or outside the protocol's range.
-    case invalidClock
-    /// The session already ended; nothing more can happen in it.
-    case sessionFinished
-    /// The peer cancelled the transfer with an authenticated message (``ReceiverOutcome/error``, ``SenderOutcome/error``).
-    case cancelledByPeer
-    /// The peer rejected the transfer (codes differ or the person declined).
-    case rejectedByPeer
-    /// A second device completed key confirmation for the same transfer.
-    case anotherDeviceJoined
-    /// This device's account store or keychain cannot do what the transfer needs (the
-    /// receiver cannot store the account; the sender cannot read the password), so the
-    /// password was not sent.
-    case storeUnavailable
-    /// The other device's account store or keychain cannot do what the transfer needs.
-    case peerStoreUnavailable
-    /// Local authentication failed on this device (Spec 8.7).
-    case notAuthenticated
-    /// Local authentication failed on the other device (Spec 8.7).
-    case peerNotAuthenticated
-    /// The person accepted an offered account that conflicts with a stored one before
-    /// choosing what to do with it; nothing was sent.
-    case importChoiceRequired
-    /// The transport closed or timed out before the session ended.
-    case transportLost
-    /// A driver could not open the channel to the sending device (nothing listens at the
-    /// QR's rendezvous, or the connection was refused); nothing was sent.
-    case senderUnreachable
-    /// The transfer ID is already registered on this device.
-    case transferIDInUse
-    /// This QR was already used on this device; a QR works once.
-    case alreadyScanned
-    /// The transfer ended (done, cancelled, expired) and its ID is consumed.
-    case transferConsumed
-    /// A configuration value is outside its allowed range.
-    case invalidConfiguration
-    /// Guarded, locked memory for a secret could not be obtained; nothing secret was placed
-    /// in unguarded memory.
-    case secureMemoryUnavailable(SecureMemoryFailure)
-    /// The other device found no guarded memory for a step of the session and stopped it with
-    /// an authenticated abort (Spec 6.0 step 4): the error of `failed.peerSecureMemoryUnavailable`.
-    case peerSecureMemoryUnavailable
-    /// A durable registry could not record a claim or registration (Spec 6.3).
-    case registryUnavailable(RegistryStorageFailure)
+    /// The failure with its payload; the package switches over it exhaustively.
+    package let kind: Kind
+
+    /// The error of `kind`.
+    package init(_ kind: Kind) {
+        self.kind = kind
+    }
+
+    /// Matches a caught error against one of the static members, so that
+    /// `catch HandoffError.expired` and `case HandoffError.expired:` work on `any Error`.
+    /// - Parameters:
+    ///   - pattern: The expected error, payload included.
+    ///   - value: Any error.
+    /// - Returns: Whether `value` is a `HandoffError` equal to `pattern`.
+    public static func ~= (pattern: HandoffError, value: any Error) -> Bool {
+        (value as? HandoffError) == pattern
+    }
 }
 
 extension HandoffError {
-    /// A stable, secret-free identifier such as `malformed.commitment` (Spec 7.2).
+    /// A stable, secret-free identifier such as `malformed.commitment` (Spec 7.2): the
+    /// ``code``'s name, and for ``malformed(_:)`` the field's.
     public var identifier: String {
-        switch self {
-        case .badMagic: "badMagic"
-        case .unsupportedVersion: "unsupportedVersion"
-        case .wrongIntent: "wrongIntent"
-        case .nonCanonicalEncoding: "nonCanonicalEncoding"
-        case .rendezvousTooLong: "rendezvousTooLong"
-        case .malformed(let field): "malformed.\(field.rawValue)"
-        case .expired: "expired"
-        case .expiryTooFar: "expiryTooFar"
-        case .oversizedFrame: "oversizedFrame"
-        case .unknownMessageType: "unknownMessageType"
-        case .unknownTransfer: "unknownTransfer"
-        case .replayed: "replayed"
-        case .outOfOrder: "outOfOrder"
-        case .unexpectedMessage: "unexpectedMessage"
-        case .authenticationFailed: "authenticationFailed"
-        case .lowOrderPublicKey: "lowOrderPublicKey"
-        case .commitmentMismatch: "commitmentMismatch"
-        case .keyDerivationFailed: "keyDerivationFailed"
-        case .invalidEvent: "invalidEvent"
-        case .invalidClock: "invalidClock"
-        case .sessionFinished: "sessionFinished"
-        case .cancelledByPeer: "cancelledByPeer"
-        case .rejectedByPeer: "rejectedByPeer"
-        case .anotherDeviceJoined: "anotherDeviceJoined"
-        case .storeUnavailable: "storeUnavailable"
-        case .peerStoreUnavailable: "peerStoreUnavailable"
-        case .notAuthenticated: "notAuthenticated"
-        case .peerNotAuthenticated: "peerNotAuthenticated"
-        case .importChoiceRequired: "importChoiceRequired"
-        case .transportLost: "transportLost"
-        case .senderUnreachable: "senderUnreachable"
-        case .transferIDInUse: "transferIDInUse"
-        case .alreadyScanned: "alreadyScanned"
-        case .transferConsumed: "transferConsumed"
-        case .invalidConfiguration: "invalidConfiguration"
-        case .secureMemoryUnavailable: "secureMemoryUnavailable"
-        case .peerSecureMemoryUnavailable: "peerSecureMemoryUnavailable"
-        case .registryUnavailable: "registryUnavailable"
-        }
+        guard case .malformed(let field) = kind else { return code.description }
+        return "\(code.description).\(field.rawValue)"
+    }
+
+    /// The field that is missing or malformed, for ``malformed(_:)``; `nil` for every other error.
+    public var field: Field? {
+        guard case .malformed(let field) = kind else { return nil }
+        return field
+    }
+
+    /// Why guarded memory could not be obtained, for ``secureMemoryUnavailable(_:)``; `nil` otherwise.
+    public var secureMemoryFailure: SecureMemoryFailure? {
+        guard case .secureMemoryUnavailable(let failure) = kind else { return nil }
+        return failure
+    }
+
+    /// Why the registry could not record, for ``registryUnavailable(_:)``; `nil` otherwise.
+    public var registryFailure: RegistryStorageFailure? {
+        guard case .registryUnavailable(let failure) = kind else { return nil }
+        return failure
     }
 }

@@ -14,7 +14,7 @@ extension HandoffError: CustomStringConvertible, LocalizedError {
     private func message(for role: HandoffRole?) -> String {
         let other = role?.otherDevice ?? "the other device"
         let restart = role == .receiver ? "ask the sending device for a new code" : "start a new transfer"
-        switch self {
+        switch kind {
         case .badMagic:
             return "This is not an AccountHandoff code; scan the code shown by the sending device."
         case .unsupportedVersion(let version):

@@ -108,7 +108,7 @@ enum AccountsTable {
     }
 
     private static func column(for error: HandoffError) -> String {
-        guard case .malformed(let field) = error else { return "metadata" }
+        guard let field = error.field else { return "metadata" }
         switch field {
         case .displayName: return "display_name"
         case .emailAddress: return "email_address"

@@ -103,10 +103,9 @@ struct PendingSendersBench {
         while refusedReason.isEmpty {
             do {
                 pending.append(try session.start(random: random, now: now))
-            } catch .refused(.secureMemoryUnavailable(let reason)) {
-                refusedReason = name(reason)
             } catch {
-                throw BenchFailure(error)
+                guard case .refused(let refused) = error, let reason = refused.secureMemoryFailure else { throw BenchFailure(error) }
+                refusedReason = name(reason)
             }
         }
         let admitted = pending.count
@@ -168,7 +167,7 @@ struct PendingSendersBench {
     /// The refusal `failure` stands for when the pool refused a secret; any other failure
     /// stops the bench.
     private func refusal(_ failure: ReferenceSession.Failure, pending: Int, while phase: String) throws(BenchFailure) -> Refusal {
-        guard case .refused(.secureMemoryUnavailable(let reason)) = failure else { throw BenchFailure(failure) }
+        guard case .refused(let refused) = failure, let reason = refused.secureMemoryFailure else { throw BenchFailure(failure) }
         return Refusal(senders: senders, pendingWhenRefused: pending, refusedWhile: phase, reason: Self.name(reason),
                        guardedLockedKiB: GuardedAllocator.statistics.lockedBytes / 1024)
     }

@@ -7,7 +7,7 @@ struct BenchFailure: Error {
     let message: String
 
     init(_ failure: ReferenceSession.Failure) {
-        if case .refused(.secureMemoryUnavailable(let reason)) = failure {
+        if case .refused(let refused) = failure, let reason = refused.secureMemoryFailure {
             message = "A benchmark session could not get guarded memory, so the benchmark stopped: \(reason)"
         } else {
             message = "A benchmark session did not complete (\(failure)); the benchmark stopped."

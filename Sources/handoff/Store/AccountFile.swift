@@ -49,7 +49,7 @@ struct AccountRecord: Codable, Equatable {
             return try AccountMetadata(linkID: AccountLinkID(uuid: uuid), displayName: displayName, emailAddress: emailAddress,
                                        username: username, imapHost: imapHost, imapPort: port, imapSecurity: security)
         } catch {
-            let field = if case .malformed(let field) = error { field.rawValue } else { "account" }
+            let field = error.field?.rawValue ?? "account"
             throw CLIError("The account's \(field) is empty, too long, or holds characters an account field may not hold (control, format, bidirectional or invisible characters, line separators, or stacked marks); fix it in the account file.", exitCode: .invalidInput)
         }
     }

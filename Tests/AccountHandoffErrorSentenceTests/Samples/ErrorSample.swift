@@ -9,11 +9,12 @@ struct ErrorSample: Sendable {
         self.variants = variants
     }
 
-    /// `Module.Type.case` for an enum value, `Module.Type` otherwise: the key
-    /// ``ScannedErrorType/keys`` uses. Read from the value, not written next to it.
+    /// `Module.Type.case` for an enum value or a struct with a code (the case of its stored
+    /// `kind`), `Module.Type` otherwise: the key ``ScannedErrorType/keys`` uses. Read from
+    /// the value, not written next to it.
     var key: String {
         let type = String(reflecting: Swift.type(of: error))
-        return enumCaseName(of: error).map { "\(type).\($0)" } ?? type
+        return (enumCaseName(of: error) ?? kindCaseName(of: error)).map { "\(type).\($0)" } ?? type
     }
 }
 
@@ -26,6 +27,16 @@ let secretMarker = "SECRETMARKER7F3A"
 private func enumCaseName(of error: any Error) -> String? {
     func open<Value>(_ value: Value) -> String? { swiftEnumCaseName(value).map { String(cString: $0) } }
     return open(error)
+}
+
+/// The case name of a struct's stored `kind` enum (``ScannedErrorType``'s struct with a code),
+/// read by reflection like the scan reads the declaration; `nil` when there is none.
+private func kindCaseName(of error: any Error) -> String? {
+    guard Mirror(reflecting: error).displayStyle == .struct,
+          let kind = Mirror(reflecting: error).children.first(where: { $0.label == "kind" })?.value,
+          Mirror(reflecting: kind).displayStyle == .enum else { return nil }
+    func open<Value>(_ value: Value) -> String? { swiftEnumCaseName(value).map { String(cString: $0) } }
+    return open(kind)
 }
 
 /// The Swift runtime's entry point behind `print` for enum cases (`swift_EnumCaseName`).

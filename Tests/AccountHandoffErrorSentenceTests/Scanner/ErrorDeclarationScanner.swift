@@ -5,22 +5,26 @@ struct ScannedErrorType: Hashable, CustomStringConvertible {
     let module: String
     /// The name within the module; nested types are dotted, e.g. `Outer.Inner`.
     let name: String
-    /// Whether it is an enum (its values are its cases) or a struct, class or actor.
-    let isEnum: Bool
-    /// The enum's case names, in source order; empty for other kinds.
+    /// Whether its values are told apart by cases: an enum's own, or those of the nested
+    /// `Kind` enum of a struct with a code (whose static members stand for the cases), or a
+    /// struct, class or actor without one.
+    let hasCases: Bool
+    /// The case names (the enum's, or its `Kind`'s), in source order; empty for other kinds.
     let cases: [String]
     /// `path:line` of the declaration.
     let location: String
 
     /// The keys a sample must cover: `Module.Type.case` for each case, `Module.Type` otherwise.
-    var keys: [String] { isEnum ? cases.map { "\(module).\(name).\($0)" } : ["\(module).\(name)"] }
+    var keys: [String] { hasCases ? cases.map { "\(module).\(name).\($0)" } : ["\(module).\(name)"] }
 
     var description: String { "\(module).\(name) (\(location))" }
 }
 
 /// Finds the public error types and their cases in Swift sources, by reading declarations
 /// the way the compiler nests them: comments and strings are blanked, braces are tracked,
-/// and only `case` declarations directly in an enum's body count.
+/// and only `case` declarations directly in an enum's body count. A public error struct
+/// with a nested `Kind` enum (a struct with a code, such as `HandoffError`) counts that
+/// enum's cases as its own: they are what apps create through its static members.
 struct ErrorDeclarationScanner {
     private var declarations: [Declaration] = []
 
@@ -47,13 +51,20 @@ struct ErrorDeclarationScanner {
         let types = declarations.filter { ["enum", "struct", "class", "actor"].contains($0.kind) }
         let extensions = declarations.filter { $0.kind == "extension" }
         let typeAccess = Dictionary(types.map { ($0.name, $0.isAccessible) }, uniquingKeysWith: { $0 && $1 })
+        // A struct with a code keeps its cases in a nested `Kind` enum of any access level,
+        // declared in its body or in an extension of it.
+        let kinds = Dictionary(types.filter { $0.kind == "enum" }.map { ("\($0.module).\($0.name)", $0.cases) },
+                               uniquingKeysWith: { $0 + $1 })
         return types.compactMap { type in
             let ownerAccessible = type.extendedOwner.map { typeAccess[$0] ?? true } ?? true
             guard type.isAccessible && ownerAccessible else { return nil }
             let conforms = !type.inherited.isDisjoint(with: errorProtocols)
                 || extensions.contains { $0.name == type.name && !$0.inherited.isDisjoint(with: errorProtocols) }
             guard conforms else { return nil }
-            return ScannedErrorType(module: type.module, name: type.name, isEnum: type.kind == "enum", cases: type.cases,
+            if type.kind == "struct", let cases = kinds["\(type.module).\(type.name).Kind"] {
+                return ScannedErrorType(module: type.module, name: type.name, hasCases: true, cases: cases, location: type.location)
+            }
+            return ScannedErrorType(module: type.module, name: type.name, hasCases: type.kind == "enum", cases: type.cases,
                                     location: type.location)
         }
         .sorted { ($0.module, $0.name) < ($1.module, $1.name) }

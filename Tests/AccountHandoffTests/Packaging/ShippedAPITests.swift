@@ -42,6 +42,7 @@ import Testing
             "let shortcuts = FuzzBuildShortcuts.compiledIn",
             "let gate = ScriptedAuthenticator(always: .authenticated)",
             "func anyone(_ c: any PAMConversation) -> PAMAuthenticator { PAMAuthenticator(configuration: .init(), conversation: c, userID: 0) }",
+            "func kind(_ error: HandoffError) -> Bool { if case .expired = error.kind { true } else { false } }",
         ]
         let imports = ["import AccountHandoff", "import AccountHandoffBench", "import AccountHandoffTestSupport", "import AccountHandoffLocalAuthentication"]
         let source = (imports + hooks).joined(separator: "\n") + "\n"
@@ -50,10 +51,7 @@ import Testing
         defer { try? FileManager.default.removeItem(at: directory) }
         let file = directory.appendingPathComponent("App.swift")
         try source.write(to: file, atomically: true, encoding: .utf8)
-        let modules = try Self.modulesDirectory()
-        let common = ["-typecheck", "-swift-version", "6", "-I", modules.path,
-                      "-Xcc", "-fmodule-map-file=" + Self.root.appendingPathComponent("Sources/CSodium/module.modulemap").path,
-                      "-Xcc", "-fmodule-map-file=" + Self.root.appendingPathComponent("Sources/CPAM/module.modulemap").path, file.path]
+        let common = try Self.typecheckArguments(file)
 
         let asApp = try Tool.run("swiftc", common)
         #expect(asApp.status != 0)
@@ -65,6 +63,72 @@ import Testing
 
         let asPackage = try Tool.run("swiftc", ["-package-name", Self.packageName()] + common)
         #expect(asPackage.status == 0, "the hooks exist for the package's own targets: \(asPackage.output)")
+    }
+
+    /// `HandoffError` is a struct with a code, so new errors are additive: an app creates,
+    /// catches, compares and switches over errors (with a `default`) through its static
+    /// members, ``HandoffError/code`` and the payload accessors. Compiled as an app, without
+    /// this package's name: every line here must keep compiling.
+    @Test func anAppHandlesHandoffErrorsThroughTheAdditiveSurface() throws {
+        let source = #"""
+            import AccountHandoff
+            import Foundation
+
+            func thrown() throws(HandoffError) { throw .malformed(.digits) }
+            func untyped() throws { throw HandoffError.invalidEvent(.cancel, in: .sender(.awaitingHello)) }
+
+            func handle(_ run: () throws -> Void) -> String {
+                do {
+                    try run()
+                    return "ok"
+                } catch HandoffError.expired {
+                    return "expired"
+                } catch HandoffError.malformed(.typedCode) {
+                    return "typed code"
+                } catch let error as HandoffError where error == .malformed(.digits) {
+                    return "digits"
+                } catch let error as HandoffError {
+                    switch error.code {
+                    case .expired, .expiryTooFar: return "time"
+                    case .malformed: return "malformed \(error.field?.rawValue ?? "?")"
+                    case .secureMemoryUnavailable: return "memory \(error.secureMemoryFailure.map { "\($0)" } ?? "?")"
+                    case .registryUnavailable: return "registry \(error.registryFailure.map { "\($0)" } ?? "?")"
+                    default: return error.identifier + " " + error.code.description
+                    }
+                } catch {
+                    return error.localizedDescription
+                }
+            }
+
+            func isRetryable(_ error: HandoffError) -> Bool {
+                if error == .malformed(.digits) || error == HandoffError.unsupportedVersion(9) { return false }
+                switch error {
+                case .expired, .transportLost, .senderUnreachable, .secureMemoryUnavailable(.capReached): return true
+                case .invalidEvent(.cancel, in: .receiver(.awaitingOffer)): return false
+                default: return false
+                }
+            }
+
+            let codes: Set<HandoffError.Code> = [.expired, .malformed, .registryUnavailable]
+            let sentence: String = HandoffError.expired.message(for: .receiver) + HandoffError.expired.description
+                + (HandoffError.expired.errorDescription ?? "") + handle(thrown) + handle(untyped) + "\(codes.count)"
+                + "\(isRetryable(.registryUnavailable(.corrupt)))"
+            """#
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("handoff-app-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let file = directory.appendingPathComponent("App.swift")
+        try source.write(to: file, atomically: true, encoding: .utf8)
+        let asApp = try Tool.run("swiftc", try Self.typecheckArguments(file))
+        #expect(asApp.status == 0, "an app's use of HandoffError's public surface: \(asApp.output)")
+    }
+
+    /// `swiftc` arguments that typecheck `file` against the built modules, as an app would.
+    static func typecheckArguments(_ file: URL) throws -> [String] {
+        let modules = try modulesDirectory()
+        return ["-typecheck", "-swift-version", "6", "-I", modules.path,
+                "-Xcc", "-fmodule-map-file=" + root.appendingPathComponent("Sources/CSodium/module.modulemap").path,
+                "-Xcc", "-fmodule-map-file=" + root.appendingPathComponent("Sources/CPAM/module.modulemap").path, file.path]
     }
 
     /// The `-package-name` SwiftPM passed when it built this package: read from its build

@@ -131,7 +131,7 @@ enum AdmissionProbe {
     }
 
     static func describe(_ error: HandoffError) -> String {
-        guard case .secureMemoryUnavailable(let failure) = error else { return error.identifier }
+        guard case .secureMemoryUnavailable(let failure) = error.kind else { return error.identifier }
         return "secureMemoryUnavailable(\(LockLimitProbe.caseName(failure)))"
     }
 }

@@ -113,7 +113,7 @@ enum StarvedSessionProbe {
                 let kinds = try starved(memory, leaving: item.leaving) { try item.event(pair) }
                 report[item.name] = kinds.joined(separator: " ")
                 let end = item.starvedSender ? pair.sender.outcome?.end : pair.receiver.outcome?.end
-                if case .failed(.secureMemoryUnavailable(let failure))? = end {
+                if case .failed(let error)? = end, case .secureMemoryUnavailable(let failure) = error.kind {
                     outcomes.append("secureMemoryUnavailable(\(LockLimitProbe.caseName(failure)))")
                 }
                 // A side that ended has wiped its secrets and handed nothing to its app (the controls go on).

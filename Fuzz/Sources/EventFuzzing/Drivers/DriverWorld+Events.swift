@@ -63,7 +63,7 @@ extension DriverWorld {
             case 0, 1:
                 Task {
                     do throws(HandoffError) { try await session.accept() } catch {
-                        switch error {
+                        switch error.kind {
                         case .importChoiceRequired, .invalidEvent, .sessionFinished: break
                         default: self.violations.append("accept threw \(error.identifier)")
                         }
@@ -72,7 +72,7 @@ extension DriverWorld {
             case 2:
                 Task {
                     do throws(HandoffError) { try await session.reject() } catch {
-                        switch error {
+                        switch error.kind {
                         case .invalidEvent, .sessionFinished: break
                         default: self.violations.append("a receiver's reject threw \(error.identifier)")
                         }
@@ -182,7 +182,7 @@ extension DriverWorld {
                     let result = try await session.enterCode(typed)
                     if result == .matched { self.matchedCodes.append(typed.filter { $0 != " " }) }
                 } catch {
-                    switch error {
+                    switch error.kind {
                     case .malformed(.typedCode), .invalidEvent, .sessionFinished: break
                     default: self.violations.append("enterCode threw \(error.identifier)")
                     }
@@ -191,7 +191,7 @@ extension DriverWorld {
         case 4:
             Task {
                 do throws(HandoffError) { try await session.reject() } catch {
-                    switch error {
+                    switch error.kind {
                     case .invalidEvent, .sessionFinished: break
                     default: self.violations.append("the sender's reject threw \(error.identifier)")
                     }

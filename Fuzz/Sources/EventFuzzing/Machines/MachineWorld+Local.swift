@@ -47,7 +47,7 @@ extension MachineWorld {
         note("sender.\(event)")
         let actions: [SenderAction]
         do { actions = try step { () throws(HandoffError) in try sender.handle(event, now: now).actions } } catch {
-            switch (error, event) {
+            switch (error.kind, event) {
             case (.invalidEvent, _), (.sessionFinished, _), (.malformed(.typedCode), .codeEntered): break
             case (.malformed(.credential), .credentialProvided) where password.map({ $0.isEmpty || $0.count > HandoffSender.maximumCredentialByteCount }) ?? false:
                 break
@@ -98,7 +98,7 @@ extension MachineWorld {
         note("receiver.\(event)")
         let actions: [ReceiverAction]
         do { actions = try step { () throws(HandoffError) in try receiver.handle(event, now: now).actions } } catch {
-            switch error {
+            switch error.kind {
             case .invalidEvent, .sessionFinished: break
             default: throw violation("the receiver threw \(error.identifier) for a local event")
             }

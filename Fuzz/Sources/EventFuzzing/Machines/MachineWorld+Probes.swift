@@ -220,7 +220,7 @@ extension MachineWorld {
             } catch let violation as InvariantViolation {
                 throw violation
             } catch {
-                switch error as? HandoffError {
+                switch (error as? HandoffError)?.kind {
                 case .registryUnavailable?, .invalidClock?: break  // a clock set before 1970 refuses the start first
                 default: throw violation("a failing registry threw \(error)")
                 }
@@ -234,7 +234,7 @@ extension MachineWorld {
                 registry.release(receiver.payload.transferID)
                 registry.prune(now: now.addingTimeInterval(10_000))
             } catch {
-                switch error {
+                switch error.kind {
                 case .registryUnavailable, .alreadyScanned, .expired, .expiryTooFar, .invalidClock: break
                 default: throw violation("a failing receiver registry threw \(error.identifier)")
                 }
@@ -325,7 +325,7 @@ extension MachineWorld {
             if let outcome = receiver.outcome { texts += [outcome.identifier, outcome.error.map { "\($0)" } ?? "-"] }
             for refusal in refusals {
                 texts += ["\(refusal)", refusal.errorDescription ?? "-"]
-                if case .invalidEvent(let event, let phase) = refusal { texts += ["\(event)", "\(phase)"] }
+                if case .invalidEvent(let event, let phase) = refusal.kind { texts += ["\(event)", "\(phase)"] }
             }
             for text in texts { try needles.check(text: text, "a description") }
         case 1:

@@ -326,12 +326,11 @@ public final class HandoffReceiver {
         do {
             plaintext = try channel.open(frame, received: bytes, expecting: expectation, in: .receiver(state.phase),
                                          account: account)
-        } catch .secureMemoryUnavailable(let failure) {
+        } catch {
+            guard let failure = error.secureMemoryFailure else { return .ignore(error) }
             // The frame authenticated (an unauthenticated one fails as such first): the session
             // cannot go on (Spec 6.0 step 4).
             return endForWantOfMemory(failure)
-        } catch {
-            return .ignore(error)
         }
         defer { plaintext.wipe() }
         return row(frame.type, plaintext)

@@ -350,11 +350,10 @@ public final class HandoffSender {
             plaintext = try established.channel.open(frame, received: bytes, expecting: expectation,
                                                      in: .sender(state.phase), account: context.account.linkID,
                                                      endsSession: endsSession)
-        } catch .secureMemoryUnavailable(let failure) {
+        } catch {
+            guard let failure = error.secureMemoryFailure else { return .ignore(error) }
             // The frame authenticated (an unauthenticated one fails as such first).
             return endForWantOfMemory(failure)
-        } catch {
-            return .ignore(error)
         }
         defer { plaintext.wipe() }
         return row(frame.type, plaintext)
@@ -389,11 +388,10 @@ public final class HandoffSender {
         do {
             keys = try HelloHandshake.verify(frame, privateKey: context.keyPair.privateKey, commitment: context.commitment,
                                              initial: context.initialTranscript)
-        } catch .secureMemoryUnavailable(let failure) {
+        } catch {
+            guard let failure = error.secureMemoryFailure else { return .ignore(error) }
             // H3 needs this memory to check any hello at all: the session cannot go on.
             return endForWantOfMemory(failure)
-        } catch {
-            return .ignore(error)
         }
         var transcript = context.initialTranscript
         transcript.absorb(frame: bytes)

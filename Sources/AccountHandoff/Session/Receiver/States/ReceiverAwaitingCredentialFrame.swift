@@ -36,10 +36,9 @@ struct ReceiverAwaitingCredentialFrame: ReceiverShowingCodeState {
                 let credential = try CredentialPlaintext.unpad(plaintext)
                 return .next(.awaitingImportResult(ReceiverAwaitingImportResult(previous: self)),
                              [.deliverAccount(ImportedAccount(metadata: account, credential: credential))])
-            } catch .secureMemoryUnavailable(let failure) {
-                return endForWantOfMemory(failure)
             } catch {
-                return .finish(.ended(.failed(error)))
+                guard let failure = error.secureMemoryFailure else { return .finish(.ended(.failed(error))) }
+                return endForWantOfMemory(failure)
             }
         case .abort:
             return receiveAbort(plaintext)

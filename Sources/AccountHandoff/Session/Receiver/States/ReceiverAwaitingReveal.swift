@@ -38,10 +38,9 @@ struct ReceiverAwaitingReveal: ReceiverEstablishedState {
                                             handshakeTranscript: channel.handshakeTranscript)
             channel.keys.codeKey.wipe()
             return .next(.awaitingOffer(ReceiverAwaitingOffer(previous: self, shortCode: code)), [.showShortCode(code)])
-        } catch .secureMemoryUnavailable(let failure) {
-            return endForWantOfMemory(failure)
         } catch {
-            return .finish(.ended(.failed(error)))
+            guard let failure = error.secureMemoryFailure else { return .finish(.ended(.failed(error))) }
+            return endForWantOfMemory(failure)
         }
     }
 }

@@ -27,7 +27,8 @@ struct SenderAwaitingCredential: SenderEstablishedState {
     /// - Throws: `malformed.credential` for a password of the wrong size; nothing changes.
     func credentialProvided(_ credential: SecretBytes, account: AccountLinkID) throws(HandoffError) -> SenderTransition {
         let padded: SecretBytes
-        do { padded = try CredentialPlaintext.pad(credential) } catch .secureMemoryUnavailable(let failure) {
+        do { padded = try CredentialPlaintext.pad(credential) } catch {
+            guard let failure = error.secureMemoryFailure else { throw error }
             return endForWantOfMemory(failure)
         }
         defer { padded.wipe() }

@@ -25,13 +25,11 @@ struct SenderAwaitingHello {
         } catch .keyDerivationFailed {
             channel.wipe()
             return .finish(.ended(.failed(.keyDerivationFailed)))
-        } catch .secureMemoryUnavailable(let failure) {
-            // Still awaitingHello: no receiver's session is established, so no frame goes out.
-            channel.wipe()
-            return endForWantOfMemory(failure)
         } catch {
             channel.wipe()
-            return .ignore(error)
+            guard let failure = error.secureMemoryFailure else { return .ignore(error) }
+            // Still awaitingHello: no receiver's session is established, so no frame goes out.
+            return endForWantOfMemory(failure)
         }
         let reveal = channel.seal(.reveal, plaintext: nonce)
         channel.keys.codeKey.wipe()
