@@ -342,10 +342,10 @@ public final class HandoffReceiver {
     /// Wipes every secret the session owns and hands its memory back (Spec 6.5); the
     /// transition's actions already end with `finished(outcome)`.
     private func finish(_ outcome: ReceiverOutcome) {
-        let owned = guardedSecrets
-        owned.forEach { $0.wipe() }
+        let channel = ownedChannel
+        channel?.wipe()
         state = .finished(ReceiverFinished(outcome: outcome, shortCode: state.shortCode, account: state.account,
-                                           wipedSecrets: owned))
+                                           wipedChannel: channel))
         memory.end()
     }
 
@@ -354,11 +354,14 @@ public final class HandoffReceiver {
 
     /// Every guarded buffer the session owns (not the delivered credential, which is the
     /// app's), for tests that prove terminal states wipe them.
-    package var guardedSecrets: [SecretBytes] {
+    package var guardedSecrets: [SecretBytes] { ownedChannel?.secrets ?? [] }
+
+    /// The channel whose keys are every guarded buffer the session owns, wiped once it ended.
+    private var ownedChannel: SecureChannel? {
         switch state {
-        case .finished(let finished): finished.wipedSecrets
+        case .finished(let finished): finished.wipedChannel
         case .awaitingReveal, .awaitingOffer, .reviewingOffer, .awaitingCredentialFrame, .awaitingImportResult:
-            state.channel?.secrets ?? []
+            state.channel
         }
     }
 }
