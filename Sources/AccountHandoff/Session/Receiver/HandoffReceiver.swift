@@ -93,7 +93,7 @@ public final class HandoffReceiver {
     private static func handshake(_ payload: SessionPayload, random: RandomSource) throws(HandoffError) -> (SecureChannel, [UInt8]) {
         let keyPair = try X25519KeyPair(random: random)
         defer { keyPair.wipe() }
-        let commitment = try SecretBytes(copying: payload.commitment)
+        let commitment = try SecretBytes(copying: payload.commitmentBytes)
         defer { commitment.wipe() }
         var transcript = Transcript(payload: payload)
         let (keys, hello) = try HelloHandshake.make(payload: payload, keyPair: keyPair, commitment: commitment,
@@ -297,7 +297,7 @@ public final class HandoffReceiver {
         switch state {
         case .awaitingReveal(let current):
             return open(frame, bytes, on: current.channel, expecting: ReceiverAwaitingReveal.expectation, account: nil) {
-                current.receive($0, opened: $1, commitment: payload.commitment)
+                current.receive($0, opened: $1, commitment: payload.commitmentBytes)
             }
         case .awaitingOffer(let current):
             return open(frame, bytes, on: current.channel, expecting: ReceiverAwaitingOffer.expectation, account: nil) {

@@ -89,12 +89,14 @@ public final class HandoffSender {
                               memory: SecureMemoryReservation) throws(HandoffError) -> HandoffSender {
         let seconds = now.timeIntervalSince1970
         let nonce = try random.secret(Commitment.nonceByteCount)
-        let commitment = Commitment.commit(to: nonce)
+        let commitment = Commitment.digest(of: nonce)
         let keyPair: X25519KeyPair
         let commitmentCopy: SecretBytes
         do throws(HandoffError) {
             keyPair = try X25519KeyPair(random: random)
-            do { commitmentCopy = try SecretBytes(copying: commitment) } catch {
+            do {
+                commitmentCopy = try commitment.withUnsafeBytes { (bytes) throws(HandoffError) in try SecretBytes(copying: bytes) }
+            } catch {
                 keyPair.wipe()
                 throw error
             }
