@@ -52,6 +52,11 @@ enum AccountMetadataCodec {
     /// Strictly decodes an offer plaintext (Spec 3.4 steps 1-3); every field is re-validated as in
     /// ``AccountMetadata`` (Spec 3.7), after the whole record has been parsed.
     static func decode(_ plaintext: [UInt8]) throws(HandoffError) -> AccountMetadata {
+        try plaintext.withUnsafeBytes { plaintext in Result { () throws(HandoffError) in try decode(plaintext) } }.get()
+    }
+
+    /// ``decode(_:)-([UInt8])`` read where the plaintext lies (in guarded memory), not copied.
+    static func decode(_ plaintext: UnsafeRawBufferPointer) throws(HandoffError) -> AccountMetadata {
         var reader = ByteReader(try Padding.unpad(plaintext, blockByteCount: blockByteCount))
         let linkID = AccountLinkID(bytes: try reader.read(count: AccountLinkID.byteCount, .accountLinkID))!
         let displayName = try readString(&reader, .displayName)
@@ -67,7 +72,7 @@ enum AccountMetadataCodec {
                                    username: username, imapHost: host, imapPort: port, imapSecurity: security)
     }
 
-    private static func readString(_ reader: inout ByteReader, _ field: HandoffError.Field) throws(HandoffError) -> String {
+    private static func readString(_ reader: inout ByteReader<Slice<UnsafeRawBufferPointer>>, _ field: HandoffError.Field) throws(HandoffError) -> String {
         let length = Int(try reader.readUInt16(field))
         let raw = try reader.readSlice(count: length, field)
         // Strict UTF-8: the bytes must decode and re-encode to themselves.
@@ -109,7 +114,8 @@ enum Padding {
 
     /// Removes padding, checking the length prefix, the block multiple and that padding is zero;
     /// the content is returned as part of `padded`, not copied.
-    static func unpad(_ padded: [UInt8], blockByteCount: Int) throws(HandoffError) -> ArraySlice<UInt8> {
+    static func unpad<Bytes: RandomAccessCollection<UInt8>>(_ padded: Bytes, blockByteCount: Int) throws(HandoffError)
+        -> Bytes.SubSequence where Bytes.Index == Int {
         var reader = ByteReader(padded)
         let length = Int(try reader.readUInt16(.padding))
         guard padded.count == paddedByteCount(for: length, blockByteCount: blockByteCount) else { throw .malformed(.padding) }
