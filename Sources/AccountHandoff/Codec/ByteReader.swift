@@ -1,15 +1,14 @@
 /// Reads big-endian integers and fixed-length byte strings from a buffer, failing with a
 /// typed error naming the field that did not fit. It never reads past the end.
-struct ByteReader {
-    private let bytes: ArraySlice<UInt8>
+///
+/// It reads an array, part of one, or a buffer (a plaintext in guarded memory) where it lies.
+struct ByteReader<Bytes: RandomAccessCollection<UInt8>> where Bytes.Index == Int {
+    private let bytes: Bytes
     /// The index of the next byte in `bytes`.
     private var offset: Int
 
-    /// Starts reading at the first byte of `bytes`.
-    init(_ bytes: [UInt8]) { self.init(bytes[...]) }
-
-    /// Starts reading at the first byte of `bytes` (part of an array, not copied).
-    init(_ bytes: ArraySlice<UInt8>) {
+    /// Starts reading at the first byte of `bytes` (not copied).
+    init(_ bytes: Bytes) {
         self.bytes = bytes
         offset = bytes.startIndex
     }
@@ -46,18 +45,11 @@ struct ByteReader {
         Array(try readSlice(count: count, field))
     }
 
-    /// Reads exactly `count` bytes, as part of the array read from (nothing is copied).
-    mutating func readSlice(count: Int, _ field: HandoffError.Field) throws(HandoffError) -> ArraySlice<UInt8> {
+    /// Reads exactly `count` bytes, as part of the bytes read from (nothing is copied).
+    mutating func readSlice(count: Int, _ field: HandoffError.Field) throws(HandoffError) -> Bytes.SubSequence {
         guard count >= 0, count <= remaining else { throw .malformed(field) }
         defer { offset += count }
         return bytes[offset..<offset + count]
-    }
-
-    /// Reads a transfer ID (16 bytes) without copying them into an array.
-    mutating func readTransferID(_ field: HandoffError.Field) throws(HandoffError) -> TransferID {
-        guard TransferID.byteCount <= remaining else { throw .malformed(field) }
-        defer { offset += TransferID.byteCount }
-        return bytes[offset...].withUnsafeBytes { TransferID(copying: $0) }
     }
 
     /// Passes over exactly `count` bytes.
@@ -72,5 +64,12 @@ struct ByteReader {
     /// Fails with `.malformed(.trailingBytes)` unless every byte has been consumed.
     func expectEnd() throws(HandoffError) {
         guard remaining == 0 else { throw .malformed(.trailingBytes) }
+    }
+}
+
+extension ByteReader where Bytes.SubSequence == ArraySlice<UInt8> {
+    /// Reads a transfer ID (16 bytes) without copying them into an array.
+    mutating func readTransferID(_ field: HandoffError.Field) throws(HandoffError) -> TransferID {
+        try readSlice(count: TransferID.byteCount, field).withUnsafeBytes { TransferID(copying: $0) }
     }
 }

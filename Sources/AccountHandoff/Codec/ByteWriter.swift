@@ -24,6 +24,9 @@ struct ByteWriter {
     /// Appends raw bytes.
     mutating func write(_ raw: [UInt8]) { bytes.append(contentsOf: raw) }
 
+    /// Appends the bytes of any collection (an array slice, a digest's buffer).
+    mutating func write<Bytes: Collection<UInt8>>(contentsOf raw: Bytes) { bytes.append(contentsOf: raw) }
+
     /// Appends `count` zero bytes.
     mutating func writeZeros(_ count: Int) { bytes.append(contentsOf: repeatElement(0, count: count)) }
 }

@@ -87,18 +87,29 @@ enum X25519 {
     /// - Throws: ``HandoffError/lowOrderPublicKey``, as ``sharedSecret(privateKey:peer:)``.
     static func sharedSecret(privateKey: SecretBytes, peer: X25519PublicKey,
                              into output: UnsafeMutableRawBufferPointer) throws(HandoffError) {
+        try peer.bytes.withUnsafeBytes { peer in
+            Result { () throws(HandoffError) in try sharedSecret(privateKey: privateKey, peer: peer, into: output) }
+        }.get()
+    }
+
+    /// ``sharedSecret(privateKey:peer:into:)-(_,X25519PublicKey,_)`` with the peer's 32 key
+    /// bytes read where they lie (in a received hello).
+    static func sharedSecret(privateKey: SecretBytes, peer: UnsafeRawBufferPointer,
+                             into output: UnsafeMutableRawBufferPointer) throws(HandoffError) {
         precondition(output.count == X25519PublicKey.byteCount, "X25519 output size")
+        precondition(peer.count == X25519PublicKey.byteCount, "X25519 public key size")
         Sodium.ensureInitialised()
         let status = privateKey.withUnsafeBytes { scalar in
             #if HANDOFF_FUZZ_X25519_CACHE
-            FuzzX25519Cache.compute(into: output, scalar: scalar, point: peer.bytes) {
-                crypto_scalarmult($0, scalar.baseAddress!.assumingMemoryBound(to: UInt8.self), peer.bytes)
+            FuzzX25519Cache.compute(into: output, scalar: scalar, point: Array(peer)) {
+                crypto_scalarmult($0, scalar.baseAddress!.assumingMemoryBound(to: UInt8.self),
+                                  peer.baseAddress!.assumingMemoryBound(to: UInt8.self))
             }
             #else
             crypto_scalarmult(
                 output.baseAddress!.assumingMemoryBound(to: UInt8.self),
                 scalar.baseAddress!.assumingMemoryBound(to: UInt8.self),
-                peer.bytes)
+                peer.baseAddress!.assumingMemoryBound(to: UInt8.self))
             #endif
         }
         CryptoMeter.record { $0.scalarMult += 1 }

@@ -16,12 +16,12 @@ package enum Commitment {
     }
 
     /// Whether `nonce` opens `commitment`, compared in constant time.
-    static func opens(_ commitment: [UInt8], with nonce: SecretBytes) -> Bool {
+    static func opens(_ commitment: ArraySlice<UInt8>, with nonce: SecretBytes) -> Bool {
         digest(of: nonce).withUnsafeBytes { digest in commitment.withUnsafeBytes { ConstantTime.equal(digest, $0) } }
     }
 
     /// `SHA-256("AH3 commitment" | nonce)`, the nonce read straight from guarded memory.
-    private static func digest(of nonce: SecretBytes) -> SHA256.Digest {
+    static func digest(of nonce: SecretBytes) -> SHA256.Digest {
         nonce.withUnsafeBytes { nonce in label.withUnsafeBytes { SHA256.digest($0, nonce, wipingState: true) } }
     }
 }

@@ -23,6 +23,12 @@ package struct Transcript {
         SHA256.digest(digest, receiverPublicKey.bytes)
     }
 
+    /// ``handshakeHash(receiverPublicKey:)-(X25519PublicKey)`` with the key's 32 bytes read
+    /// where they lie (in a received hello).
+    func handshakeHash(receiverPublicKey: UnsafeRawBufferPointer) -> SHA256.Digest {
+        digest.withUnsafeBytes { SHA256.digest($0, receiverPublicKey) }
+    }
+
     /// Chains one frame into the transcript.
     mutating func absorb(frame bytes: [UInt8]) {
         digest = SHA256.digest(digest, bytes)

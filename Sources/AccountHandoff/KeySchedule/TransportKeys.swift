@@ -48,7 +48,7 @@ public struct TransportKeys: Sendable {
     /// - Throws: ``HandoffError/secureMemoryUnavailable(_:)``.
     public init(payload: SessionPayload) throws(HandoffError) {
         let transcriptHash = Transcript(payload: payload).hash
-        let commitment = try SecretBytes(copying: payload.commitment)
+        let commitment = try SecretBytes(copying: payload.commitmentBytes)
         defer { commitment.wipe() }
         let prk = try HKDF.extract(salt: transcriptHash, inputKeyMaterial: [commitment])
         defer { prk.wipe() }

@@ -7,35 +7,56 @@ enum AccountMetadataCodec {
     /// `u16 recordLength | record | zero padding`, where the record is
     /// `linkID(16) | str(displayName) | str(email) | str(username) | str(host) | port(2) | security(1)`
     /// and `str(x)` is `u16 length | UTF-8 bytes`.
-    ///
-    /// The record and its padding are written straight into the one array returned.
     static func encode(_ account: AccountMetadata) -> [UInt8] {
-        let strings = (account.displayName.utf8, account.emailAddress.utf8, account.username.utf8, account.imapHost.utf8)
-        let stringBytes = 2 * 4 + strings.0.count + strings.1.count + strings.2.count + strings.3.count
-        let recordLength = AccountLinkID.byteCount + stringBytes + 2 + 1
-        let total = Padding.paddedByteCount(for: recordLength, blockByteCount: blockByteCount)
-        return [UInt8](unsafeUninitializedCapacity: total) { buffer, initialized in
-            var writer = BufferWriter(UnsafeMutableRawBufferPointer(buffer))
-            writer.write(UInt16(recordLength))
-            writer.write(account.linkID.bytes)
-            func write(_ text: String.UTF8View) {
-                writer.write(UInt16(text.count))
-                writer.write(text)
-            }
-            write(strings.0)
-            write(strings.1)
-            write(strings.2)
-            write(strings.3)
-            writer.write(account.imapPort)
-            writer.write(account.imapSecurity.rawValue)
-            writer.writeZeros(total - writer.count)
-            initialized = writer.count
+        [UInt8](unsafeUninitializedCapacity: encodedByteCount(account)) { buffer, initialized in
+            encode(account, into: UnsafeMutableRawBufferPointer(buffer))
+            initialized = buffer.count
         }
+    }
+
+    /// The length of ``encode(_:)``'s output for `account`: the record, its length prefix and
+    /// the padding to the next multiple of ``blockByteCount``.
+    static func encodedByteCount(_ account: AccountMetadata) -> Int {
+        Padding.paddedByteCount(for: recordByteCount(account), blockByteCount: blockByteCount)
+    }
+
+    /// Writes ``encode(_:)``'s output into `output`, which holds exactly
+    /// ``encodedByteCount(_:)`` bytes: the offer is encoded straight into the frame it is
+    /// sealed in (Spec 3.4).
+    static func encode(_ account: AccountMetadata, into output: UnsafeMutableRawBufferPointer) {
+        let recordLength = recordByteCount(account)
+        precondition(output.count == Padding.paddedByteCount(for: recordLength, blockByteCount: blockByteCount),
+                     "offer plaintext size")
+        var writer = BufferWriter(output)
+        writer.write(UInt16(recordLength))
+        writer.write(account.linkID.bytes)
+        func write(_ text: String.UTF8View) {
+            writer.write(UInt16(text.count))
+            writer.write(text)
+        }
+        write(account.displayName.utf8)
+        write(account.emailAddress.utf8)
+        write(account.username.utf8)
+        write(account.imapHost.utf8)
+        writer.write(account.imapPort)
+        writer.write(account.imapSecurity.rawValue)
+        writer.writeZeros(output.count - writer.count)
+    }
+
+    /// `linkID(16) | 4 x (u16 length | UTF-8 bytes) | port(2) | security(1)`.
+    private static func recordByteCount(_ account: AccountMetadata) -> Int {
+        AccountLinkID.byteCount + 2 * 4 + account.displayName.utf8.count + account.emailAddress.utf8.count
+            + account.username.utf8.count + account.imapHost.utf8.count + 2 + 1
     }
 
     /// Strictly decodes an offer plaintext (Spec 3.4 steps 1-3); every field is re-validated as in
     /// ``AccountMetadata`` (Spec 3.7), after the whole record has been parsed.
     static func decode(_ plaintext: [UInt8]) throws(HandoffError) -> AccountMetadata {
+        try plaintext.withUnsafeBytes { plaintext in Result { () throws(HandoffError) in try decode(plaintext) } }.get()
+    }
+
+    /// ``decode(_:)-([UInt8])`` read where the plaintext lies (in guarded memory), not copied.
+    static func decode(_ plaintext: UnsafeRawBufferPointer) throws(HandoffError) -> AccountMetadata {
         var reader = ByteReader(try Padding.unpad(plaintext, blockByteCount: blockByteCount))
         let linkID = AccountLinkID(bytes: try reader.read(count: AccountLinkID.byteCount, .accountLinkID))!
         let displayName = try readString(&reader, .displayName)
@@ -51,7 +72,7 @@ enum AccountMetadataCodec {
                                    username: username, imapHost: host, imapPort: port, imapSecurity: security)
     }
 
-    private static func readString(_ reader: inout ByteReader, _ field: HandoffError.Field) throws(HandoffError) -> String {
+    private static func readString(_ reader: inout ByteReader<Slice<UnsafeRawBufferPointer>>, _ field: HandoffError.Field) throws(HandoffError) -> String {
         let length = Int(try reader.readUInt16(field))
         let raw = try reader.readSlice(count: length, field)
         // Strict UTF-8: the bytes must decode and re-encode to themselves.
@@ -93,7 +114,8 @@ enum Padding {
 
     /// Removes padding, checking the length prefix, the block multiple and that padding is zero;
     /// the content is returned as part of `padded`, not copied.
-    static func unpad(_ padded: [UInt8], blockByteCount: Int) throws(HandoffError) -> ArraySlice<UInt8> {
+    static func unpad<Bytes: RandomAccessCollection<UInt8>>(_ padded: Bytes, blockByteCount: Int) throws(HandoffError)
+        -> Bytes.SubSequence where Bytes.Index == Int {
         var reader = ByteReader(padded)
         let length = Int(try reader.readUInt16(.padding))
         guard padded.count == paddedByteCount(for: length, blockByteCount: blockByteCount) else { throw .malformed(.padding) }

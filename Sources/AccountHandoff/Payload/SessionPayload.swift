@@ -26,8 +26,13 @@ public struct SessionPayload: Hashable, Sendable {
     /// Expiry as Unix seconds; the sender enforces it, the receiver checks it with skew tolerance.
     public let expiry: UInt32
     /// The sender's commitment to its nonce, and the QR secret: it proves to the sender that a
-    /// receiver saw the QR. 32 bytes. Left out of ``description`` and reflection.
-    public let commitment: [UInt8]
+    /// receiver saw the QR. 32 bytes, copied out of ``binary``. Left out of ``description`` and
+    /// reflection.
+    public var commitment: [UInt8] { Array(commitmentBytes) }
+    /// The commitment where it lies in ``binary``, not copied.
+    var commitmentBytes: ArraySlice<UInt8> { binary[Self.commitmentOffset..<Self.commitmentOffset + Self.commitmentByteCount] }
+    /// Where the commitment starts in the binary form: after version, intent and expiry.
+    private static let commitmentOffset = 1 + 1 + 4
     /// The sender's ephemeral X25519 public key.
     public let senderPublicKey: X25519PublicKey
     /// Where the receiver connects.
@@ -43,26 +48,40 @@ public struct SessionPayload: Hashable, Sendable {
 
     init(intent: TransferIntent, expiry: UInt32, commitment: [UInt8], senderPublicKey: X25519PublicKey,
          rendezvous: RendezvousToken) {
+        self.init(intent: intent, expiry: expiry, commitment: commitment[...], senderPublicKey: senderPublicKey,
+                  rendezvous: rendezvous)
+    }
+
+    /// The sender's payload, with the commitment written straight from its digest.
+    init(intent: TransferIntent, expiry: UInt32, commitment: SHA256.Digest, senderPublicKey: X25519PublicKey,
+         rendezvous: RendezvousToken) {
+        self = commitment.withUnsafeBytes {
+            Self(intent: intent, expiry: expiry, commitment: $0, senderPublicKey: senderPublicKey, rendezvous: rendezvous)
+        }
+    }
+
+    private init<Commitment: Collection<UInt8>>(intent: TransferIntent, expiry: UInt32, commitment: Commitment,
+                                                 senderPublicKey: X25519PublicKey, rendezvous: RendezvousToken) {
         precondition(commitment.count == Self.commitmentByteCount, "commitment size")
         var writer = ByteWriter(capacity: Self.fixedByteCount + rendezvous.bytes.count)
         writer.write(Self.currentVersion)
         writer.write(intent.rawValue)
         writer.write(expiry)
-        writer.write(commitment)
+        writer.write(contentsOf: commitment)
         writer.write(senderPublicKey.bytes)
         writer.write(UInt8(rendezvous.bytes.count))
         writer.write(rendezvous.bytes)
-        self.init(intent: intent, expiry: expiry, commitment: commitment, senderPublicKey: senderPublicKey,
-                  rendezvous: rendezvous, binary: writer.bytes)
+        self.init(intent: intent, expiry: expiry, senderPublicKey: senderPublicKey, rendezvous: rendezvous,
+                  binary: writer.bytes)
     }
 
-    /// The fields and their binary form, which must encode exactly these fields.
-    private init(intent: TransferIntent, expiry: UInt32, commitment: [UInt8], senderPublicKey: X25519PublicKey,
+    /// The fields and their binary form, which must encode exactly these fields (the
+    /// commitment is read from it).
+    private init(intent: TransferIntent, expiry: UInt32, senderPublicKey: X25519PublicKey,
                  rendezvous: RendezvousToken, binary: [UInt8]) {
         self.version = Self.currentVersion
         self.intent = intent
         self.expiry = expiry
-        self.commitment = commitment
         self.senderPublicKey = senderPublicKey
         self.rendezvous = rendezvous
         self.binary = binary
@@ -100,15 +119,14 @@ public struct SessionPayload: Hashable, Sendable {
         let rawIntent = try reader.readUInt8(.intent)
         guard let intent = TransferIntent(rawValue: rawIntent) else { throw .wrongIntent(rawIntent) }
         let expiry = try reader.readUInt32(.expiry)
-        let commitment = try reader.read(count: Self.commitmentByteCount, .commitment)
+        try reader.skip(count: Self.commitmentByteCount, .commitment)
         let publicKey = X25519PublicKey(bytes: try reader.read(count: X25519PublicKey.byteCount, .publicKey))!
         let rendezvousLength = Int(try reader.readUInt8(.rendezvous))
         guard rendezvousLength <= RendezvousToken.maximumByteCount else { throw .rendezvousTooLong(rendezvousLength) }
         let rendezvous = try RendezvousToken(bytes: reader.read(count: rendezvousLength, .rendezvous))
         try reader.expectEnd()
         // The strict decoder accepts only the bytes these fields encode to: they are the binary form.
-        self.init(intent: intent, expiry: expiry, commitment: commitment, senderPublicKey: publicKey, rendezvous: rendezvous,
-                  binary: binary)
+        self.init(intent: intent, expiry: expiry, senderPublicKey: publicKey, rendezvous: rendezvous, binary: binary)
     }
 }
 

@@ -8,8 +8,11 @@ enum HelloHandshake {
     static func make(payload: SessionPayload, keyPair: X25519KeyPair, commitment: SecretBytes,
                      initial: Transcript) throws(HandoffError) -> (keys: SessionKeys, frame: [UInt8]) {
         let handshakeHash = initial.handshakeHash(receiverPublicKey: keyPair.publicKey)
-        let keys = try deriveKeys(privateKey: keyPair.privateKey, peer: payload.senderPublicKey,
-                                  commitment: commitment, handshakeHash: handshakeHash)
+        let keys = try payload.senderPublicKey.bytes.withUnsafeBytes { peer in
+            Result { () throws(HandoffError) in
+                try deriveKeys(privateKey: keyPair.privateKey, peer: peer, commitment: commitment, handshakeHash: handshakeHash)
+            }
+        }.get()
         do {
             // The tag lives in guarded memory until it is written into the frame, `publicKey | tag`.
             let frame = try SecretBytes.withTemporary(byteCount: HMACSHA256.byteCount) { (tag) throws(HandoffError) in
@@ -36,18 +39,28 @@ enum HelloHandshake {
     static func verify(_ frame: Frame, privateKey: SecretBytes, commitment: SecretBytes,
                        initial: Transcript) throws(HandoffError) -> SessionKeys {
         guard frame.sequence == 0 else { throw .malformed(.sequence) }
-        // The frame decoder guarantees a 64-byte hello body (Spec 3.2).
-        guard let peer = X25519PublicKey(bytes: Array(frame.bodyBytes.prefix(X25519PublicKey.byteCount))) else {
-            throw .malformed(.body)
-        }
-        let presentedTag = frame.bodyBytes.dropFirst(X25519PublicKey.byteCount)
+        // The frame decoder guarantees a 64-byte hello body (Spec 3.2): the peer's public key and
+        // the tag, both read where they lie in the frame.
+        return try frame.bodyBytes.withUnsafeBytes { body in
+            Result { () throws(HandoffError) in
+                guard body.count >= X25519PublicKey.byteCount else { throw .malformed(.body) }
+                return try verify(peer: UnsafeRawBufferPointer(rebasing: body[..<X25519PublicKey.byteCount]),
+                                  presentedTag: UnsafeRawBufferPointer(rebasing: body[X25519PublicKey.byteCount...]),
+                                  privateKey: privateKey, commitment: commitment, initial: initial)
+            }
+        }.get()
+    }
+
+    /// H3-H4 for the hello's public key and tag.
+    private static func verify(peer: UnsafeRawBufferPointer, presentedTag: UnsafeRawBufferPointer, privateKey: SecretBytes,
+                               commitment: SecretBytes, initial: Transcript) throws(HandoffError) -> SessionKeys {
         let handshakeHash = initial.handshakeHash(receiverPublicKey: peer)
         let keys = try deriveKeys(privateKey: privateKey, peer: peer, commitment: commitment, handshakeHash: handshakeHash)
         let authentic: Bool
         do {
             authentic = try SecretBytes.withTemporary(byteCount: HMACSHA256.byteCount) { (expectedTag) throws(HandoffError) in
                 keys.writeHelloTag(handshakeHash: handshakeHash, into: expectedTag)
-                return presentedTag.withUnsafeBytes { ConstantTime.equal(UnsafeRawBufferPointer(expectedTag), $0) }
+                return ConstantTime.equal(UnsafeRawBufferPointer(expectedTag), presentedTag)
             }
         } catch {
             keys.wipe()
@@ -62,7 +75,7 @@ enum HelloHandshake {
 
     /// The X25519 shared secret lives only in a temporary guarded buffer, wiped once the keys
     /// are derived from it.
-    private static func deriveKeys(privateKey: SecretBytes, peer: X25519PublicKey, commitment: SecretBytes,
+    private static func deriveKeys(privateKey: SecretBytes, peer: UnsafeRawBufferPointer, commitment: SecretBytes,
                                    handshakeHash: SHA256.Digest) throws(HandoffError) -> SessionKeys {
         try SecretBytes.withTemporary(byteCount: X25519PublicKey.byteCount) { (shared) throws(HandoffError) in
             try X25519.sharedSecret(privateKey: privateKey, peer: peer, into: shared)

@@ -120,12 +120,25 @@ package final class SecureChannel {
         plaintext.withUnsafeBytes { seal(type, plaintextBytes: $0, account: account, endsSession: endsSession) }
     }
 
-    /// Seals a plaintext that is no secret, straight from its bytes: an abort reason, a receipt
-    /// status, the empty accept, the offer's account metadata (Spec 3.4, 3.6). It needs no
-    /// guarded memory, so it cannot fail, and an abort can always be sent.
-    func seal(_ type: MessageType, publicBytes bytes: [UInt8], account: AccountLinkID? = nil,
+    /// Seals a plaintext that is no secret, straight from its bytes: a receipt status, the
+    /// empty accept (Spec 3.6). It needs no guarded memory, so it cannot fail.
+    func seal(_ type: MessageType, publicBytes bytes: UnsafeRawBufferPointer, account: AccountLinkID? = nil,
               endsSession: Bool = false) -> [UInt8] {
-        bytes.withUnsafeBytes { seal(type, plaintextBytes: $0, account: account, endsSession: endsSession) }
+        seal(type, plaintextBytes: bytes, account: account, endsSession: endsSession)
+    }
+
+    /// Seals a plaintext that is no secret, written by `write` straight into the frame (exactly
+    /// `byteCount` bytes) and encrypted there in place: the offer's account metadata (Spec 3.4),
+    /// with the frame's wire bytes as its only allocation.
+    func seal(_ type: MessageType, publicByteCount byteCount: Int, account: AccountLinkID? = nil,
+              writingPlaintext write: (UnsafeMutableRawBufferPointer) -> Void) -> [UInt8] {
+        seal(type, plaintextByteCount: byteCount, account: account, endsSession: false) { nonce, additionalData, body in
+            let plaintext = UnsafeMutableRawBufferPointer(rebasing: body[..<byteCount])
+            write(plaintext)
+            // libsodium's AEAD encrypts in place: the ciphertext overwrites the plaintext.
+            ChaCha20Poly1305.seal(key: sendKey, nonce: nonce, plaintext: UnsafeRawBufferPointer(plaintext),
+                                  additionalData: additionalData, into: body)
+        }
     }
 
     /// Seals an abort with `reason`; aborts are bound to `TH1` (Spec 4.3).
@@ -133,15 +146,24 @@ package final class SecureChannel {
         withUnsafeBytes(of: reason.rawValue) { seal(.abort, plaintextBytes: $0, account: nil, endsSession: false) }
     }
 
-    /// The frame's wire bytes are its only allocation: the header is written into them and the
-    /// body sealed right after it, with the nonce and AD on the stack.
     private func seal(_ type: MessageType, plaintextBytes plaintext: UnsafeRawBufferPointer, account: AccountLinkID?,
                       endsSession: Bool) -> [UInt8] {
+        seal(type, plaintextByteCount: plaintext.count, account: account, endsSession: endsSession) { nonce, additionalData, body in
+            ChaCha20Poly1305.seal(key: sendKey, nonce: nonce, plaintext: plaintext, additionalData: additionalData, into: body)
+        }
+    }
+
+    /// The frame's wire bytes are its only allocation: the header is written into them and
+    /// `sealBody` fills the body (ciphertext and tag) right after it, with the nonce and AD on
+    /// the stack.
+    private func seal(_ type: MessageType, plaintextByteCount: Int, account: AccountLinkID?, endsSession: Bool,
+                      sealBody: (_ nonce: UnsafeRawBufferPointer, _ additionalData: UnsafeRawBufferPointer,
+                                 _ body: UnsafeMutableRawBufferPointer) -> Void) -> [UInt8] {
         let sequence = nextSendSequence
         let bytes = Frame.wire(type: type, transferID: transferID, sequence: sequence,
-                               bodyLength: plaintext.count + ChaCha20Poly1305.tagByteCount) { header, body in
+                               bodyLength: plaintextByteCount + ChaCha20Poly1305.tagByteCount) { header, body in
             withNonceAndAdditionalData(sequence: sequence, header: header, type: type, account: account) { nonce, additionalData in
-                ChaCha20Poly1305.seal(key: sendKey, nonce: nonce, plaintext: plaintext, additionalData: additionalData, into: body)
+                sealBody(nonce, additionalData, body)
             }
         }
         nextSendSequence += 1

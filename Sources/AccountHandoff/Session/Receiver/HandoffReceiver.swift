@@ -93,7 +93,7 @@ public final class HandoffReceiver {
     private static func handshake(_ payload: SessionPayload, random: RandomSource) throws(HandoffError) -> (SecureChannel, [UInt8]) {
         let keyPair = try X25519KeyPair(random: random)
         defer { keyPair.wipe() }
-        let commitment = try SecretBytes(copying: payload.commitment)
+        let commitment = try SecretBytes(copying: payload.commitmentBytes)
         defer { commitment.wipe() }
         var transcript = Transcript(payload: payload)
         let (keys, hello) = try HelloHandshake.make(payload: payload, keyPair: keyPair, commitment: commitment,
@@ -297,7 +297,7 @@ public final class HandoffReceiver {
         switch state {
         case .awaitingReveal(let current):
             return open(frame, bytes, on: current.channel, expecting: ReceiverAwaitingReveal.expectation, account: nil) {
-                current.receive($0, opened: $1, commitment: payload.commitment)
+                current.receive($0, opened: $1, commitment: payload.commitmentBytes)
             }
         case .awaitingOffer(let current):
             return open(frame, bytes, on: current.channel, expecting: ReceiverAwaitingOffer.expectation, account: nil) {
@@ -341,10 +341,10 @@ public final class HandoffReceiver {
     /// Wipes every secret the session owns and hands its memory back (Spec 6.5); the
     /// transition's actions already end with `finished(outcome)`.
     private func finish(_ outcome: ReceiverOutcome) {
-        let owned = guardedSecrets
-        owned.forEach { $0.wipe() }
+        let channel = ownedChannel
+        channel?.wipe()
         state = .finished(ReceiverFinished(outcome: outcome, shortCode: state.shortCode, account: state.account,
-                                           wipedSecrets: owned))
+                                           wipedChannel: channel))
         memory.end()
     }
 
@@ -353,11 +353,14 @@ public final class HandoffReceiver {
 
     /// Every guarded buffer the session owns (not the delivered credential, which is the
     /// app's), for tests that prove terminal states wipe them.
-    package var guardedSecrets: [SecretBytes] {
+    package var guardedSecrets: [SecretBytes] { ownedChannel?.secrets ?? [] }
+
+    /// The channel whose keys are every guarded buffer the session owns, wiped once it ended.
+    private var ownedChannel: SecureChannel? {
         switch state {
-        case .finished(let finished): finished.wipedSecrets
+        case .finished(let finished): finished.wipedChannel
         case .awaitingReveal, .awaitingOffer, .reviewingOffer, .awaitingCredentialFrame, .awaitingImportResult:
-            state.channel?.secrets ?? []
+            state.channel
         }
     }
 }

@@ -89,12 +89,14 @@ public final class HandoffSender {
                               memory: SecureMemoryReservation) throws(HandoffError) -> HandoffSender {
         let seconds = now.timeIntervalSince1970
         let nonce = try random.secret(Commitment.nonceByteCount)
-        let commitment = Commitment.commit(to: nonce)
+        let commitment = Commitment.digest(of: nonce)
         let keyPair: X25519KeyPair
         let commitmentCopy: SecretBytes
         do throws(HandoffError) {
             keyPair = try X25519KeyPair(random: random)
-            do { commitmentCopy = try SecretBytes(copying: commitment) } catch {
+            do {
+                commitmentCopy = try commitment.withUnsafeBytes { (bytes) throws(HandoffError) in try SecretBytes(copying: bytes) }
+            } catch {
                 keyPair.wipe()
                 throw error
             }
@@ -421,9 +423,11 @@ public final class HandoffSender {
     /// (Spec 6.5); the transition's actions already end with `finished(outcome)`.
     private func finish(_ outcome: SenderOutcome) {
         let code = shortCode
-        let owned = guardedSecrets
-        owned.forEach { $0.wipe() }
-        state = .finished(SenderFinished(outcome: outcome, shortCode: code, wipedSecrets: owned))
+        let (nonce, channel) = ownedBesideContext
+        context.wipe()
+        nonce?.wipe()
+        channel?.wipe()
+        state = .finished(SenderFinished(outcome: outcome, shortCode: code, wipedNonce: nonce, wipedChannel: channel))
         memory.end()
         registry?.end(payload.transferID, outcome: outcome)
     }
@@ -433,11 +437,18 @@ public final class HandoffSender {
 
     /// Every guarded buffer the session owns, for tests that prove terminal states wipe them.
     package var guardedSecrets: [SecretBytes] {
+        let (nonce, channel) = ownedBesideContext
+        if let nonce { return context.secrets(with: nonce) }
+        return context.secrets(with: channel?.keys)
+    }
+
+    /// What the session owns besides the context's secrets: the nonce until a hello is
+    /// accepted, then that receiver's channel (wiped, once the session ended).
+    private var ownedBesideContext: (nonce: SecretBytes?, channel: SecureChannel?) {
         switch state {
-        case .awaitingHello(let current): context.secrets(with: current.nonce)
-        case .awaitingCodeConfirmation, .awaitingAccept, .awaitingCredential, .awaitingReceipt:
-            context.secrets(with: state.established?.channel.keys)
-        case .finished(let finished): finished.wipedSecrets
+        case .awaitingHello(let current): (current.nonce, nil)
+        case .awaitingCodeConfirmation, .awaitingAccept, .awaitingCredential, .awaitingReceipt: (nil, state.established?.channel)
+        case .finished(let finished): (finished.wipedNonce, finished.wipedChannel)
         }
     }
 }

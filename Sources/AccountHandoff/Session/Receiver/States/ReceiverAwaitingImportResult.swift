@@ -30,7 +30,9 @@ struct ReceiverAwaitingImportResult {
     /// `importFinished(status)`: the receipt binds the account's link ID and ends the session,
     /// so the channel's transcript is not extended (Spec 3.6).
     func importFinished(_ status: ReceiptStatus) -> ReceiverTransition {
-        let frame = channel.seal(.receipt, publicBytes: [status.rawValue], account: account.linkID, endsSession: true)
+        let frame = withUnsafeBytes(of: status.rawValue) {
+            channel.seal(.receipt, publicBytes: $0, account: account.linkID, endsSession: true)
+        }
         return .finish(.completed(status), sending: frame)
     }
 

@@ -28,7 +28,7 @@ struct ReceiverAwaitingOffer: ReceiverShowingCodeState {
         switch type {
         case .offer:
             do {
-                let account = try AccountMetadataCodec.decode(plaintext.withUnsafeBytes { Array($0) })
+                let account = try plaintext.withUnsafeBytes { (bytes) throws(HandoffError) in try AccountMetadataCodec.decode(bytes) }
                 return .next(.reviewingOffer(ReceiverReviewingOffer(previous: self, account: account)), [.showAccount(account)])
             } catch {
                 return .finish(.ended(.failed(error)))

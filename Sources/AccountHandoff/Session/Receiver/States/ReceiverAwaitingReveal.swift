@@ -20,7 +20,7 @@ struct ReceiverAwaitingReveal: ReceiverEstablishedState {
 
     /// A frame that passed E1-E4 with ``expectation``: a reveal, checked against the QR's
     /// `commitment`, or an abort.
-    func receive(_ type: MessageType, opened plaintext: SecretBytes, commitment: [UInt8]) -> ReceiverTransition {
+    func receive(_ type: MessageType, opened plaintext: SecretBytes, commitment: ArraySlice<UInt8>) -> ReceiverTransition {
         switch type {
         case .reveal: receiveReveal(plaintext, commitment: commitment)
         case .abort: receiveAbort(plaintext)
@@ -31,7 +31,7 @@ struct ReceiverAwaitingReveal: ReceiverEstablishedState {
 
     /// The sender's reveal: check the commitment, derive the code (Spec 5.2); the code key is
     /// wiped right after use.
-    private func receiveReveal(_ nonce: SecretBytes, commitment: [UInt8]) -> ReceiverTransition {
+    private func receiveReveal(_ nonce: SecretBytes, commitment: ArraySlice<UInt8>) -> ReceiverTransition {
         guard Commitment.opens(commitment, with: nonce) else { return .finish(.ended(.failed(.commitmentMismatch))) }
         do {
             let code = try ShortCode.derive(codeKey: channel.keys.codeKey, nonce: nonce,

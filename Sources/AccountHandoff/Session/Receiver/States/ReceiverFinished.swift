@@ -8,6 +8,7 @@ struct ReceiverFinished {
     let outcome: ReceiverOutcome
     let shortCode: ShortCode?
     let account: AccountMetadata?
-    /// Every secret the session owned, all wiped; kept only so tests can prove it.
-    let wipedSecrets: [SecretBytes]
+    /// The channel whose keys were every secret the session owned, all wiped; kept only so
+    /// tests can prove it.
+    let wipedChannel: SecureChannel?
 }

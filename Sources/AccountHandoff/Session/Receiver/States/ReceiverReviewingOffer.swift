@@ -26,7 +26,7 @@ struct ReceiverReviewingOffer: ReceiverShowingCodeState {
 
     /// `codeConfirmed`: the person accepted the account; the accept binds its link ID (Spec 3.4).
     func codeConfirmed() -> ReceiverTransition {
-        let frame = channel.seal(.accept, publicBytes: [], account: account.linkID)
+        let frame = channel.seal(.accept, publicBytes: UnsafeRawBufferPointer(start: nil, count: 0), account: account.linkID)
         return .next(.awaitingCredentialFrame(ReceiverAwaitingCredentialFrame(previous: self)), [.send(frame)])
     }
 

@@ -39,7 +39,9 @@ struct SenderAwaitingCodeConfirmation: SenderEstablishedState {
             guard next.remainingEntries > 0 else { return reject() }
             return .next(.awaitingCodeConfirmation(next), [.codeMismatch(remainingEntries: next.remainingEntries)])
         }
-        let offer = established.channel.seal(.offer, publicBytes: AccountMetadataCodec.encode(account))
+        let offer = established.channel.seal(.offer, publicByteCount: AccountMetadataCodec.encodedByteCount(account)) {
+            AccountMetadataCodec.encode(account, into: $0)
+        }
         return .next(.awaitingAccept(SenderAwaitingAccept(previous: self)), [.send(offer)])
     }
 

@@ -7,6 +7,9 @@
 struct SenderFinished {
     let outcome: SenderOutcome
     let shortCode: ShortCode?
-    /// Every secret the session owned, all wiped; kept only so tests can prove it.
-    let wipedSecrets: [SecretBytes]
+    /// The nonce, when the session ended before a hello was accepted, and the accepted
+    /// receiver's channel, if any: with the context's secrets, every secret the session owned,
+    /// all wiped; kept only so tests can prove it.
+    let wipedNonce: SecretBytes?
+    let wipedChannel: SecureChannel?
 }
