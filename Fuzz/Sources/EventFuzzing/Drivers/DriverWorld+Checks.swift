@@ -33,7 +33,7 @@ extension DriverWorld {
         if keychain.readsWithoutGate > 0 { throw violation("the sender read the password before the gate said yes") }
         // Only a password with no guarded memory to go to ends the sender for want of memory,
         // and only that tells a receiver so, with abort(7) (Spec 6.0 step 4, 6.7).
-        let senderRanOut = if case .secureMemoryUnavailable? = senderOutcome.error { true } else { false }
+        let senderRanOut = senderOutcome.error?.secureMemoryFailure != nil
         if senderRanOut, keychain.readsWithoutMemory == 0 || senderOutcome.credentialLeft {
             throw violation("the sender ended \(senderOutcome.identifier) without a password left without memory")
         }

@@ -139,8 +139,7 @@ final class MachineWorld {
     /// Whether `side` ended because a step found no guarded memory (Spec 6.0 step 4).
     func endedForWantOfMemory(_ side: Side) -> Bool {
         let error = side == .sender ? sender.outcome?.error : receiver.outcome?.error
-        if case .secureMemoryUnavailable? = error { return true }
-        return false
+        return error?.secureMemoryFailure != nil
     }
 
     /// Teaches the needles the sessions' secrets when a phase changed since the last time.
