@@ -18,11 +18,8 @@ root="$(pwd)"
 Scripts/setup.sh
 
 targets=("$@")
-[ "${#targets[@]}" -gt 0 ] || targets=(FuzzQRPayload FuzzFrame FuzzSender FuzzReceiver FuzzSession FuzzEvents FuzzDrivers)
-declare -A max_len=([FuzzQRPayload]=512 [FuzzFrame]=4160 [FuzzSender]=4096 [FuzzReceiver]=4096 [FuzzSession]=4096
-                    [FuzzEvents]=4096 [FuzzDrivers]=4096)
-declare -A dictionary=([FuzzQRPayload]=qr-payload.dict [FuzzFrame]=frame.dict [FuzzSender]=frame.dict
-                       [FuzzReceiver]=frame.dict [FuzzSession]=frame.dict [FuzzEvents]=frame.dict [FuzzDrivers]=frame.dict)
+source Scripts/fuzz-targets.sh
+[ "${#targets[@]}" -gt 0 ] || targets=("${all_targets[@]}")
 
 build_flags=(-c release -Xswiftc -sanitize=address -Xswiftc -warnings-as-errors -Xswiftc -DHANDOFF_FUZZ_ALLOCATOR
              -Xswiftc -DHANDOFF_FUZZ_X25519_CACHE -Xswiftc -DHANDOFF_FUZZ_KEY_CACHE)
