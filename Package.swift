@@ -76,7 +76,7 @@ let package = Package(
         .target(name: "AccountHandoffReferenceStore", dependencies: ["AccountHandoff", "AccountHandoffImport", "CSQLite"]),
         .target(name: "AccountHandoffSecretService", dependencies: ["AccountHandoff", "AccountHandoffImport", "CLibSecret"]),
         // Not a product: a throwaway Secret Service (dbus-daemon plus gnome-keyring-daemon) for the tests.
-        .target(name: "ThrowawaySecretService", dependencies: ["CPOSIXSpawn"], path: "Harness/ThrowawaySecretService"),
+        .target(name: "ThrowawaySecretService", dependencies: ["SpawnedChild"], path: "Harness/ThrowawaySecretService"),
         // Not a product: Debian's magic-wormhole transit relay (twistd) as a child process for the
         // tests, the demo and the bench.
         .target(name: "AccountHandoffTransitRelay", dependencies: ["SpawnedChild"], path: "Harness/AccountHandoffTransitRelay"),

@@ -188,7 +188,7 @@ public final class TransitRelay: @unchecked Sendable {
         var command = [executable] + Self.arguments(host: host, port: port, rundir: directory.path)
         if let namespace { command = ["/usr/sbin/ip", "netns", "exec", namespace] + command }
         let child: SpawnedChild
-        switch SpawnedChild.spawn(command[0], Array(command.dropFirst()), output: log) {
+        switch SpawnedChild.spawn(command[0], Array(command.dropFirst()), output: .file(log)) {
         case .success(let started): child = started
         case .failure(let error): throw .launchFailed(error.description)
         }

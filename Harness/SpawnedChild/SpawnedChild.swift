@@ -6,12 +6,12 @@ import Darwin
 import CPOSIXSpawn
 import Foundation
 
-/// A child process of the test harness (a throwaway Dovecot, Debian's transit relay, the shells
-/// that watch them) started with `posix_spawn`, with every signal unblocked and at its default
-/// disposition. (A child of `Foundation.Process` inherits the spawning thread's blocked
-/// signals; Dovecot then never sees SIGCHLD or SIGTERM, and a shell's `wait` never returns.)
-/// Standard input comes from `/dev/null`; standard output and error are appended to a log file
-/// (or go to `/dev/null`), and they are all it inherits: a descriptor of this process without
+/// A child process of the test harness (a throwaway Dovecot, Debian's transit relay, the
+/// Secret Service's daemons, the shells that watch them) started with `posix_spawn`, with
+/// every signal unblocked and at its default disposition. (A child of `Foundation.Process`
+/// inherits the spawning thread's blocked signals; Dovecot then never sees SIGCHLD or SIGTERM,
+/// and a shell's `wait` never returns.) Its three standard streams (by default `/dev/null`,
+/// or the files or descriptors given) are all it inherits: a descriptor of this process without
 /// close-on-exec (a test process holds many sockets; Foundation's `Process` holds one per child
 /// it is starting) would otherwise stay open in the server for its whole life.
 package final class SpawnedChild: @unchecked Sendable {
@@ -29,9 +29,20 @@ package final class SpawnedChild: @unchecked Sendable {
         package let description: String
     }
 
-    /// Starts `executable` with `arguments` (never a secret) and this process's environment,
-    /// its standard output and error appended to `output` (default `/dev/null`).
-    package static func spawn(_ executable: String, _ arguments: [String], output: String? = nil) -> Result<SpawnedChild, LaunchFailed> {
+    /// Where one of the child's standard streams goes.
+    package enum Stream {
+        /// A file, opened for reading (input) or appended to with mode 0600 (output).
+        case file(String)
+        /// A descriptor of this process, given to the child as the stream.
+        case descriptor(Int32)
+    }
+
+    /// Starts `executable` with `arguments` (never a secret). Its environment is
+    /// `environment`, or this process's when `nil`; its standard input is `input`, its
+    /// standard output `output`, and its standard error `errors` (`nil`: the same as output).
+    package static func spawn(_ executable: String, _ arguments: [String], environment: [String: String]? = nil,
+                              input: Stream = .file("/dev/null"), output: Stream = .file("/dev/null"),
+                              errors: Stream? = nil) -> Result<SpawnedChild, LaunchFailed> {
         #if canImport(Glibc)
         var attributes = posix_spawnattr_t()
         var actions = posix_spawn_file_actions_t()
@@ -56,17 +67,23 @@ package final class SpawnedChild: @unchecked Sendable {
         #else
         posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_CLOEXEC_DEFAULT))
         #endif
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        posix_spawn_file_actions_addopen(&actions, 1, output ?? "/dev/null", O_WRONLY | O_CREAT | O_APPEND, 0o600)
-        posix_spawn_file_actions_adddup2(&actions, 1, 2)
+        func give(_ stream: Stream, as target: Int32) {
+            switch stream {
+            case .file(let path) where target == 0: posix_spawn_file_actions_addopen(&actions, target, path, O_RDONLY, 0)
+            case .file(let path): posix_spawn_file_actions_addopen(&actions, target, path, O_WRONLY | O_CREAT | O_APPEND, 0o600)
+            case .descriptor(let descriptor): posix_spawn_file_actions_adddup2(&actions, descriptor, target)
+            }
+        }
+        give(input, as: 0)
+        give(output, as: 1)
+        if let errors { give(errors, as: 2) } else { posix_spawn_file_actions_adddup2(&actions, 1, 2) }
         #if canImport(Glibc)
         let closing = handoff_spawn_close_from(&actions, 3)
         guard closing == 0 else { return .failure(LaunchFailed(description: "posix_spawn_file_actions_addclosefrom_np failed with error \(closing)")) }
         #endif
 
-        let environment = ProcessInfo.processInfo.environment.map { "\($0.key)=\($0.value)" }
         let argv = ([executable] + arguments).map { strdup($0) } + [nil]
-        let envp = environment.map { strdup($0) } + [nil]
+        let envp = (environment ?? ProcessInfo.processInfo.environment).map { strdup("\($0.key)=\($0.value)") } + [nil]
         defer {
             argv.forEach { free($0) }
             envp.forEach { free($0) }
