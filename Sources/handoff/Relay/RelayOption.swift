@@ -7,7 +7,7 @@ import Foundation
 /// waiting there; `handoff receive` follows the code, direct first, and says where it connects.
 enum RelayOption {
     /// What the person asked for.
-    struct Choice: Equatable {
+    struct Choice {
         let relay: TCPRendezvous.Relay
         /// The code names only the relay, not this machine's address.
         let relayOnly: Bool
