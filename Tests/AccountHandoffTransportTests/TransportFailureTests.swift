@@ -41,9 +41,15 @@ import Testing
         await channel.close()
     }
 
+    /// A port that is bound but not listening, and held for the whole test: a port freed by a
+    /// closed listener can be taken at once by another test's listener, which then challenges
+    /// with another session hint (seen once in a full run).
     @Test func nobodyListeningIsConnectionRefused() async throws {
-        let (listener, payload, _) = try Loopback.listener()
-        await listener.close()
+        let (port, holder) = try refusingLoopbackPort()
+        defer { holder.close() }
+        let rendezvous = try TCPRendezvous(direct: TCPRendezvous.Endpoint(address: .loopback, port: port), relay: nil)
+        let payload = try HandoffSender.start(account: Loopback.account(), rendezvous: rendezvous.token,
+                                              random: InsecureDeterministicRandom(seed: 1), now: Loopback.now).payload
         await #expect(throws: TransportError.connectionRefused) {
             _ = try await ConnectionFrameChannel.connect(to: payload, configuration: Loopback.fast)
         }
