@@ -3,11 +3,11 @@
 ///
 /// - `nameplate` (3 digits, public) finds the sending device at the rendezvous (Spec 12.8);
 /// - `secret` (7 digits) is the CPace password: an online guess succeeds with probability 10^-7;
-/// - `check` is the Damm check digit over the ten digits before it (``DammCheckDigit``), so a
+/// - `check` is the Damm check digit over the ten digits before it (Spec 12.2), so a
 ///   typo is refused before anything is sent (``HandoffError/typedCodeCheckFailed``).
 ///
 /// The digits live in guarded memory (``SecretBytes``) and never appear in ``description``.
-/// The sending device draws a code (``draw(from:)``); the receiving device reads what its
+/// The sending device draws a code from its random source; the receiving device reads what its
 /// person typed (``init(entry:)``).
 ///
 /// - Warning: ``digits``, ``grouped`` and ``spoken`` are ordinary strings that hold the secret
