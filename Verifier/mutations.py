@@ -13,6 +13,7 @@ import time
 
 import rules
 import spec_rules
+import typed_code_rules
 from checks import CHECKS, FirstFailure
 from vector_run import check_all, default_directory, load_all
 
@@ -39,6 +40,8 @@ UNOBSERVABLE = {
     "W.keep": "a finished session answers every event at 6.0 step 2 before anything could use a key, so keys kept "
               "after the end change no output; the Swift replay checks that every finished party's secrets are zero",
 }
+
+UNOBSERVABLE.update(typed_code_rules.UNOBSERVABLE)
 
 
 def run_once(vectors):

@@ -660,3 +660,5 @@ def _from_tables():
 
 
 _from_tables()
+
+import typed_code_rules  # noqa: E402,F401 - registers the switches of Spec 12 (typed-code.md)

@@ -24,7 +24,9 @@ enumerated):
   and 11.2 (what a relay host is);
 - the README's version and extension rules (`README[N]`);
 - every row of the incoming-frame tables of 6.1 and 6.2 (`6.1 frame[STATE | FRAME]`) and every cell
-  of their local-event tables (`6.1 local[STATE | EVENT COLUMN]`).
+  of their local-event tables (`6.1 local[STATE | EVENT COLUMN]`);
+- in typed-code.md (version 4): the numbered steps of 12.3 and 12.5, the definitions of the code
+  blocks of 12.2, 12.6 and 12.8, and the bullets of 12.4, 12.6 and 12.7.
 """
 
 import os
@@ -32,13 +34,19 @@ import re
 import sys
 
 SPEC = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "Spec")
-FILES = ("README.md", "protocol.md", "state-machines.md", "transport.md")
+FILES = ("README.md", "protocol.md", "state-machines.md", "transport.md", "typed-code.md")
 SKIPPED_SECTIONS = ("1", "6.4.1", "6.6", "6.7", "10", "10.1")
 STEP_TABLE_SECTIONS = {"2.4", "2.5", "3.3", "3.7", "5.1", "5.3", "11.1", "11.2", "11.4"}
 NUMBERED_SECTIONS = {"2.3", "3.4", "4.4", "6.0", "6.1", "11.2"}
 BULLET_SECTIONS = {"4.3", "4.4", "6.3", "6.5", "11.1", "11.2"}
 CODE_SECTIONS = {"2.1", "2.2", "2.3", "3.1", "3.4", "3.5", "4.1", "4.2", "4.3", "4.4", "5.1", "11.1", "11.3", "11.4", "11.7"}
 TRANSPORT_SECTIONS = {"11.1", "11.2", "11.3", "11.4", "11.7"}
+# typed-code.md (version 4): numbered steps of 12.3 and 12.5, definitions of 12.2, 12.6 and 12.8,
+# bullets of 12.4, 12.6 and 12.7 (12.1 and 12.9 describe; the switches are in typed_code_rules.py).
+TYPED_SECTIONS = {"12.2", "12.3", "12.4", "12.5", "12.6", "12.7", "12.8"}
+NUMBERED_SECTIONS |= {"12.3", "12.5"}
+CODE_SECTIONS |= {"12.2", "12.6", "12.8"}
+BULLET_SECTIONS |= {"12.4", "12.6", "12.7"}
 
 
 CELL_TEXT = {}  # local-event cell ID -> its text (filled while enumerating)
@@ -115,7 +123,8 @@ def rules_of(number, title, lines):
             for index, bullet in enumerate([line for line in lines if line.startswith("- ")], 1):
                 add(f"README[{index}]")
         return found
-    if number in SKIPPED_SECTIONS or not (re.match(r"^[2-6](\.\d+)?$", number) or number in TRANSPORT_SECTIONS):
+    if number in SKIPPED_SECTIONS or not (re.match(r"^[2-6](\.\d+)?$", number) or number in TRANSPORT_SECTIONS
+                                          or number in TYPED_SECTIONS):
         return found
     for header, rows in tables(lines):
         key = header[0]

@@ -9,6 +9,7 @@ from file_checks import check_frames, check_plaintexts, check_primitives, check_
 from registry_checks import check_registries
 from session_checks import check_sessions
 from transport import check_transport
+from typed_code_checks import check_typed_code
 
 # Every file of Vectors/ and the lists in it: a file or list that the verifier does not know
 # is a failure, so that nothing is skipped silently.
@@ -22,6 +23,8 @@ FILES = {
     "registries.json": (check_registries, {"sender", "receiver"}),
     "transport.json": (check_transport, {"validTokens", "invalidTokens", "relayHosts", "invalidRelayHosts", "transportKeys",
                                          "admission", "admissionChecks", "relayQRs", "relayHandshakes"}),
+    "typed-code.json": (check_typed_code, {"dammTable", "checkDigits", "codes", "entries", "channelIdentifiers", "scalars", "runs",
+                                           "relay"}),
 }
 IGNORED_KEYS = {"description", "note", "version", "spec", "comment"}
 

@@ -22,6 +22,7 @@ public enum VectorGenerator {
             ("sessions.json", try SessionScenarios.make().canonicalText),
             ("registries.json", try RegistryVectors.make().canonicalText),
             ("transport.json", try TransportVectors.make().canonicalText),
+            ("typed-code.json", try TypedCodeVectors.make().canonicalText),
         ]
     }
 

@@ -29,6 +29,10 @@ extension HandoffError {
         public static let malformed = Code("malformed")
         /// The code of ``HandoffError/expiryTooFar``.
         public static let expiryTooFar = Code("expiryTooFar")
+        /// The code of ``HandoffError/typedCodeCheckFailed``.
+        public static let typedCodeCheckFailed = Code("typedCodeCheckFailed")
+        /// The code of ``HandoffError/typedCodeIsShortCode``.
+        public static let typedCodeIsShortCode = Code("typedCodeIsShortCode")
         /// The code of ``HandoffError/oversizedFrame(_:)``.
         public static let oversizedFrame = Code("oversizedFrame")
         /// The code of ``HandoffError/unknownMessageType(_:)``.
@@ -49,6 +53,8 @@ extension HandoffError {
         public static let authenticationFailed = Code("authenticationFailed")
         /// The code of ``HandoffError/lowOrderPublicKey``.
         public static let lowOrderPublicKey = Code("lowOrderPublicKey")
+        /// The code of ``HandoffError/invalidPakeShare``.
+        public static let invalidPakeShare = Code("invalidPakeShare")
         /// The code of ``HandoffError/commitmentMismatch``.
         public static let commitmentMismatch = Code("commitmentMismatch")
         /// The code of ``HandoffError/keyDerivationFailed``.
@@ -110,6 +116,8 @@ extension HandoffError {
         case .malformed: .malformed
         case .expired: .expired
         case .expiryTooFar: .expiryTooFar
+        case .typedCodeCheckFailed: .typedCodeCheckFailed
+        case .typedCodeIsShortCode: .typedCodeIsShortCode
         case .oversizedFrame: .oversizedFrame
         case .unknownMessageType: .unknownMessageType
         case .unknownTransfer: .unknownTransfer
@@ -118,6 +126,7 @@ extension HandoffError {
         case .unexpectedMessage: .unexpectedMessage
         case .authenticationFailed: .authenticationFailed
         case .lowOrderPublicKey: .lowOrderPublicKey
+        case .invalidPakeShare: .invalidPakeShare
         case .commitmentMismatch: .commitmentMismatch
         case .keyDerivationFailed: .keyDerivationFailed
         case .invalidEvent: .invalidEvent

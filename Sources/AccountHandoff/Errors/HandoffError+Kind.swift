@@ -21,6 +21,11 @@ extension HandoffError {
         case expired
         /// The QR's expiry lies further ahead than any honest sender would set it.
         case expiryTooFar
+        /// A typed code's 11 digits fail their check digit (Spec 12.5): a typo; nothing was sent.
+        case typedCodeCheckFailed
+        /// Six digits were typed where the typed code belongs: the short code that the sending
+        /// device asks for in the QR mode (Spec 12.5); nothing was sent.
+        case typedCodeIsShortCode
         /// A frame is larger than ``Frame/maximumByteCount``; the size is reported.
         case oversizedFrame(Int)
         /// A frame carries a message type this version does not define.
@@ -37,6 +42,9 @@ extension HandoffError {
         case authenticationFailed
         /// The peer's public key produced an all-zero X25519 shared secret.
         case lowOrderPublicKey
+        /// The peer's CPace share is not the encoding of a ristretto255 element, or the shared
+        /// point it gives is the identity (Spec 12.6).
+        case invalidPakeShare
         /// The sender revealed a nonce that does not match the commitment in its QR.
         case commitmentMismatch
         /// A key derivation could not produce its output (HKDF length or short-code exhaustion).

@@ -33,6 +33,13 @@ extension HandoffError {
     /// The QR's expiry lies further ahead than any honest sender would set it.
     public static let expiryTooFar = HandoffError(.expiryTooFar)
 
+    /// A typed code's 11 digits fail their check digit: a typo, caught before anything was sent.
+    public static let typedCodeCheckFailed = HandoffError(.typedCodeCheckFailed)
+
+    /// Six digits were typed where the 11-digit typed code belongs: the short code the sending
+    /// device asks for in the QR mode, typed at the wrong device.
+    public static let typedCodeIsShortCode = HandoffError(.typedCodeIsShortCode)
+
     /// A frame is larger than ``Frame/maximumByteCount``; the size is reported.
     /// - Parameter byteCount: The frame's size in bytes.
     public static func oversizedFrame(_ byteCount: Int) -> HandoffError { HandoffError(.oversizedFrame(byteCount)) }
@@ -70,6 +77,9 @@ extension HandoffError {
 
     /// The peer's public key produced an all-zero X25519 shared secret.
     public static let lowOrderPublicKey = HandoffError(.lowOrderPublicKey)
+
+    /// The peer's CPace share is not a ristretto255 element, or gives the identity as shared point.
+    public static let invalidPakeShare = HandoffError(.invalidPakeShare)
 
     /// The sender revealed a nonce that does not match the commitment in its QR.
     public static let commitmentMismatch = HandoffError(.commitmentMismatch)

@@ -29,6 +29,8 @@
 /// - ``rendezvousTooLong(_:)``
 /// - ``malformed(_:)``
 /// - ``expiryTooFar``
+/// - ``typedCodeCheckFailed``
+/// - ``typedCodeIsShortCode``
 /// - ``oversizedFrame(_:)``
 /// - ``unknownMessageType(_:)``
 ///
@@ -40,6 +42,7 @@
 /// - ``unexpectedMessage(_:in:)``
 /// - ``authenticationFailed``
 /// - ``lowOrderPublicKey``
+/// - ``invalidPakeShare``
 /// - ``commitmentMismatch``
 /// - ``keyDerivationFailed``
 /// - ``cancelledByPeer``

@@ -58,7 +58,9 @@ public struct TransportKeys: Sendable {
         senderSide = try Self.expandPublic(prk, Self.senderSideLabel, Self.senderSideByteCount)
     }
 
-    private static func expandPublic(_ prk: SecretBytes, _ label: [UInt8], _ count: Int) throws(HandoffError) -> [UInt8] {
+    /// `HKDF-Expand(prk, label, count)` of a value that is public, in an array (the guarded
+    /// output is wiped); the typed mode's relay keys use it too (Spec 12.8).
+    static func expandPublic(_ prk: SecretBytes, _ label: [UInt8], _ count: Int) throws(HandoffError) -> [UInt8] {
         let value = try HKDF.expand(pseudorandomKey: prk, info: label, length: count)
         defer { value.wipe() }
         return value.revealedBytes()

@@ -26,8 +26,14 @@ extension HandoffError: CustomStringConvertible, LocalizedError {
             return "This code is damaged or incomplete; scan the code shown by the sending device again."
         case .rendezvousTooLong:
             return "This code is not a valid AccountHandoff code; scan the code shown by the sending device again."
+        case .malformed(.typedCode) where role == .receiver:
+            return "The code to type here has 11 digits and is shown beside the sending device's QR code (spaces and hyphens are ignored); type all 11 digits."
         case .malformed(let field):
             return Self.malformedMessage(field, other: other, restart: restart)
+        case .typedCodeCheckFailed:
+            return "One of the digits you typed does not fit the others (the code's last digit checks them), so nothing was sent; compare the code with the sending device's screen and type it again."
+        case .typedCodeIsShortCode:
+            return "Those six digits are the code to type on the sending device; here, type the 11-digit code the sending device shows beside its QR code."
         case .expired:
             return role == .receiver
                 ? "This code has expired; ask the sending device for a new code."
@@ -40,6 +46,8 @@ extension HandoffError: CustomStringConvertible, LocalizedError {
             return "A message failed its authenticity check and was ignored; the transfer goes on."
         case .lowOrderPublicKey:
             return "The other device sent an invalid key; \(restart)."
+        case .invalidPakeShare:
+            return "The other device sent an invalid key-exchange value, so it was not used; \(restart) if the transfer does not go on."
         case .commitmentMismatch:
             return "The sending device broke the protocol (its code does not match what its QR promised); do not use that device, and start again with one you trust."
         case .keyDerivationFailed:

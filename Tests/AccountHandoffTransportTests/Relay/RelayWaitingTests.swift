@@ -25,7 +25,7 @@ import Testing
         drawn.withUnsafeMutableBytes { replay.fill($0) }
         #expect(first == drawn)
         // A source whose first 8 bytes are the sender's side: the second draw is taken.
-        let zeroesFirst = ScriptedBytes([senderSide, [1, 2, 3, 4, 5, 6, 7, 8]])
+        let zeroesFirst = ScriptedRandom([senderSide, [1, 2, 3, 4, 5, 6, 7, 8]])
         #expect(RelayHandshake.receiverSide(senderSide: senderSide, random: zeroesFirst) == [1, 2, 3, 4, 5, 6, 7, 8])
     }
 
@@ -78,15 +78,5 @@ import Testing
         let (sent, received) = await transfer.run(try transfer.receiver(for: renewed))
         #expect(sent == .completed(.imported))
         #expect(received == .completed(.imported))
-    }
-}
-
-/// Hands out the given byte blocks in order (test randomness).
-final class ScriptedBytes: RandomSource {
-    private var blocks: [[UInt8]]
-    init(_ blocks: [[UInt8]]) { self.blocks = blocks }
-    func fill(_ buffer: UnsafeMutableRawBufferPointer) {
-        let block = blocks.removeFirst()
-        for index in 0..<buffer.count { buffer[index] = block[index] }
     }
 }

@@ -1,0 +1,55 @@
+import Testing
+@testable import AccountHandoff
+
+/// The typed mode's key inputs that need no session (Spec 12.7, 12.8): `CI` and the relay's
+/// token and sender side, against answers computed independently (Python, from the Spec).
+@Suite struct TypedKeyInputTests {
+    static let transferID = TransferID(bytes: Array(0..<16))!
+
+    @Test func channelIdentifierOfTheLocalNetwork() throws {
+        let ci = try TypedChannelIdentifier.encode(nameplate: TypedCode.Nameplate(value: 427)!, expiry: 1_800_000_180,
+                                                   route: .localNetwork, transferID: Self.transferID)
+        #expect(Hex.encode(ci) == "11414834207479706564206368616e6e656c0104010103343237046b49d2b4010110000102030405060708090a0b0c0d0e0f")
+    }
+
+    @Test func channelIdentifierThroughARelay() throws {
+        let ci = try TypedChannelIdentifier.encode(nameplate: TypedCode.Nameplate(value: 42)!, expiry: 1_800_000_180,
+                                                   route: .relay(host: "relay.example.org", port: 4001), transferID: Self.transferID)
+        #expect(Hex.encode(ci) == "11414834207479706564206368616e6e656c0104010103303432046b49d2b414020fa172656c61792e6578616d706c652e6f726710000102030405060708090a0b0c0d0e0f")
+    }
+
+    @Test func aRelayRouteThatCannotBeEncodedIsRefused() {
+        let nameplate = TypedCode.Nameplate(value: 1)!
+        for route in [TypedRoute.relay(host: "relay.example.org", port: 0), .relay(host: "", port: 4001),
+                      .relay(host: String(repeating: "a", count: 254), port: 4001), .relay(host: "rélay.example.org", port: 4001),
+                      .relay(host: "relay example", port: 4001)] {
+            #expect(throws: HandoffError.invalidConfiguration, "\(route)") {
+                try TypedChannelIdentifier.encode(nameplate: nameplate, expiry: 1, route: route, transferID: Self.transferID)
+            }
+        }
+        #expect(throws: Never.self) {
+            try TypedChannelIdentifier.encode(nameplate: nameplate, expiry: 1, route: .relay(host: String(repeating: "a", count: 253), port: 1),
+                                              transferID: Self.transferID)
+        }
+    }
+
+    @Test func relayTokenAndSenderSideOfANameplate() throws {
+        let keys = try TypedRelayKeys(nameplate: TypedCode.Nameplate(value: 427)!)
+        #expect(Hex.encode(keys.relayToken) == "ac0989585aa8d02a1d2571bde9bbe52152fb271d35de597968654b4fa7b766a7")
+        #expect(Hex.encode(keys.senderSide) == "d312c3fbcd287a05")
+        let zero = try TypedRelayKeys(nameplate: TypedCode.Nameplate(value: 0)!)
+        #expect(Hex.encode(zero.relayToken) == "c6ffe22f6a82f4bbec24f6568bf1dcbfa8f56f1ef38525cd08e6f154f3fd3c04")
+        #expect(Hex.encode(zero.senderSide) == "d0ec0d5d4514ab96")
+    }
+
+    /// All 1000 nameplates give 1000 different tokens and sides.
+    @Test func everyNameplateHasItsOwnTokenAndSide() throws {
+        var tokens = Set<[UInt8]>(), sides = Set<[UInt8]>()
+        for value in UInt16(0)..<1000 {
+            let keys = try TypedRelayKeys(nameplate: TypedCode.Nameplate(value: value)!)
+            tokens.insert(keys.relayToken)
+            sides.insert(keys.senderSide)
+        }
+        #expect(tokens.count == 1000 && sides.count == 1000)
+    }
+}

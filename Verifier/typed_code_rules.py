@@ -1,0 +1,83 @@
+"""The switches of Spec 12 (typed-code.md) for the mutation check; rules.py imports this module, so
+they sit in rules.RULES beside the others. UNOBSERVABLE holds the arguments for the switches that no
+vector can observe (mutations.py adds them to its own)."""
+
+from rules import _rules
+
+_rules("12.2 check digit", [
+    ("12.2.start", "the interim digit starts at 1", ["12.2[interim(digits)]", "12.2[check]"]),
+    ("12.2.transposed", "the table is read as table[digit][interim]", ["12.2[interim(digits)]"]),
+])
+
+_rules("12.3 drawing a code", [
+    ("12.3.nameplateBound", "nameplate draws are rejected from 63999 on", ["12.3.1"]),
+    ("12.3.secretBound", "secret draws are rejected from 4289999999 on", ["12.3.2"]),
+    ("12.3.endian", "draws are read little-endian", ["12.3.1", "12.3.2"]),
+    ("12.3.noRejection", "no draw is rejected", ["12.3.1", "12.3.2"]),
+    ("12.3.order", "the secret is drawn before the nameplate", ["12.3.1", "12.3.2"]),
+    ("12.3.checkDigit", "the check digit is computed over the secret alone", ["12.3.3"]),
+    ("12.3.maxDraws", "63 rejected draws of a part end the draw", ["12.3.4"]),
+])
+
+_rules("12.4 forms", [
+    ("12.4.padding", "parts are written without their leading zeros", ["12.4[digits]"]),
+    ("12.4.groups", "groups of 3, 3 and 5 digits", ["12.4[grouped]", "12.4[spoken]"]),
+    ("12.4.words", "spoken groups are separated by \",\" without a space", ["12.4[spoken]"]),
+])
+
+_rules("12.5 typed entry", [
+    ("12.5.keepHyphens", "hyphens are not removed", ["12.5.1"]),
+    ("12.5.allWhitespace", "every kind of white space is removed, not only U+0020", ["12.5.1", "12.5.2"]),
+    ("12.5.nonDigits", "characters that are not ASCII digits pass step 2", ["12.5.2"]),
+    ("12.5.order", "six characters are recognised as a short code before the digits are checked", ["12.5.2", "12.5.3"]),
+    ("12.5.shortCode", "six digits are malformed.typedCode, not typedCodeIsShortCode", ["12.5.3"]),
+    ("12.5.length", "10 and 12 digits pass step 4", ["12.5.4"]),
+    ("12.5.noCheck", "the Damm check is not made", ["12.5.5"]),
+])
+
+_rules("12.6 CPace", [
+    ("12.6.dsi", "DSI is \"CPaceRistretto\"", ["12.6[DSI]"]),
+    ("12.6.leb", "LEB128 writes the most significant group first", ["12.6[LEB128(n)]"]),
+    ("12.6.prependLen", "prepend_len puts the length after the bytes", ["12.6[prepend_len(s)]", "12.6[lv_cat(parts)]"]),
+    ("12.6.noPadding", "the generator string has no zero padding", ["12.6[len_zpad]"]),
+    ("12.6.paddingOff", "len_zpad leaves out the - 1", ["12.6[len_zpad]"]),
+    ("12.6.genOrder", "the generator string puts sid before CI", ["12.6[generator_string]"]),
+    ("12.6.hashLength", "the element is derived from the first 32 bytes of the hash (and 32 zeros)",
+     ["12.6[g]", "12.6[element_derivation]"]),
+    ("12.6.share", "the share is 2y * g", ["12.6[Y]"]),
+    ("12.6.scalar32", "a scalar is reduced from the first 32 drawn bytes only", ["12.6[sample_scalar]"]),
+    ("12.6.zeroScalar", "a draw that reduces to 0 is kept", ["12.6[sample_scalar]"]),
+    ("12.6.scalarMaxDraws", "63 zero draws end the sampling", ["12.6[sample_scalar]"]),
+    ("12.6.vfyDecode", "a share that does not decode gives K = G.I (32 zero bytes) and no abort",
+     ["12.6[scalar_mult_vfy(y, X)]", "12.6[K]"]),
+    ("12.6.vfyIdentity", "an identity K is accepted (as 32 zero bytes)", ["12.6[scalar_mult_vfy(y, X)]", "12.6[K]"]),
+    ("12.6.transcriptOrder", "transcript_ir puts Yb's part first", ["12.6[transcript_ir]"]),
+    ("12.6.iskLabel", "the ISK label is DSI | \"_isk\"", ["12.6[ISK]"]),
+    ("12.6.identityShare", "an identity share y * g is sent as 32 zero bytes", ["12.6[Identity share]"]),
+    ("12.6.exposeK", "K leaves the run", ["12.6[Secrets]"]),
+])
+
+_rules("12.7 CPace in the typed mode", [
+    ("12.7.roles", "the receiving device is the initiator (its share first in the transcript)", ["12.7[Roles]"]),
+    ("12.7.prs", "PRS is the nameplate and the secret (10 digits)", ["12.7[PRS]"]),
+    ("12.7.ad", "ADa and ADb are \"AD\"", ["12.7[ADa and ADb]"]),
+    ("12.7.sid", "the generator is computed with an empty sid", ["12.7[sid]"]),
+    ("12.7.ciVersion", "CI names version 3", ["12.7[CI]"]),
+    ("12.7.ciOrder", "CI puts the expiry before the nameplate", ["12.7[CI]"]),
+    ("12.7.ciPlain", "CI concatenates its fields without lengths", ["12.7[CI]"]),
+    ("12.7.routeCode", "the local network's route is 00", ["12.7[CI]"]),
+])
+
+_rules("12.8 relay token", [
+    ("12.8.ikmByte", "IKM starts with the byte 04, not the digit 4", ["12.8[relayPRK]"]),
+    ("12.8.salt", "relayPRK = HKDF-Extract(salt = IKM, IKM = \"AH4 typed relay\") (swapped)", ["12.8[relayPRK]"]),
+    ("12.8.tokenLabel", "the token's label is \"AH4 typed relay\"", ["12.8[relayToken]"]),
+    ("12.8.sideLength", "the sender side has 16 bytes", ["12.8[senderSide]"]),
+])
+
+UNOBSERVABLE = {
+    "12.6.identityShare": "no password and CI give the identity as generator (probability about 2^-252), so no vector can "
+                          "make y * g the identity; CPaceRunTests cover the refusal of identity shares received",
+    "12.6.exposeK": "whether a run outputs K is API, not bytes: the vectors record K as test data; CPaceRun has no way to "
+                    "return K (only the package-only test hook VectorPrimitives.cpaceSharedPoint does)",
+}
