@@ -9,6 +9,7 @@ listed in UNOBSERVABLE with the reason no vector can observe it; any other is a 
 fails (exit 1), as it does when an argued switch turns out to be pinned (the argument is stale).
 """
 
+import re
 import time
 
 import check_order
@@ -219,7 +220,7 @@ def write_report(path, results, elapsed, vectors, order, tables):
     lines += [f"| {group} | {c[0]} | {c[1]} | {c[2]} |" for group, c in groups.items()]
     reasons = {}
     for name, why in table_equivalent:
-        reasons.setdefault(why if "U+" not in why else why.split("U+")[0] + "U+…" + why.split("U+")[1][4:], []).append(name)
+        reasons.setdefault(re.sub(r"U\+[0-9A-F]{4,6}", "U+…", why), []).append(name)
     lines += ["", "Equivalent mutations, by reason (each changes nothing a rule of 3.7 reads):", ""]
     lines += [f"- {escape(reason)}: {len(names)}, e.g. {escape(names[0])}" for reason, names in sorted(reasons.items())]
     for name, detail in table_gaps:
