@@ -13,8 +13,17 @@ set; `consistency_failures()` checks that the two agree for every code point.
 import bisect
 import os
 
+import rules
 from errors import ProtocolError
-from rules import broken
+
+
+def broken(switch):
+    """rules.broken for the switches of 3.7, which all start with `T`: the mutation run relies on that to re-check the
+    code point vectors only when such a switch is on (file_checks.py)."""
+    if rules.ACTIVE is None:
+        return False
+    assert switch.startswith("T"), switch
+    return rules.broken(switch)
 
 TABLES = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "Spec", "account-text-tables.txt")
 LENGTHS = {"displayName": (0, 256), "emailAddress": (1, 320), "username": (1, 320), "imapHost": (1, 253)}
@@ -42,6 +51,16 @@ def _load(path):
 GROUPS = _load(TABLES)
 
 
+def edge_code_points():
+    """plaintexts.json#codePoints (Vectors/README.md): every code point that begins or ends a range of a group of
+    the data file, and the code points just before and after such a range, in increasing order; no surrogate."""
+    edges = set()
+    for spans in GROUPS.values():
+        for first, last in spans:
+            edges.update((first - 1, first, last, last + 1))
+    return sorted(cp for cp in edges if 0 <= cp <= MAX and not 0xD800 <= cp <= 0xDFFF)
+
+
 class Ranges:
     """Membership in a group of the data file (binary search over its ranges)."""
 
@@ -64,6 +83,8 @@ HANGUL_JAMO_BLOCK = (0x1100, 0x11FF)  # the jamo of the original block; extended
 
 def category(cp):
     """General_Category, for the values the rules name; `other` for every other one."""
+    if cp == 0x1171E and broken("T.u1171E"):  # its Unicode 16.0 value (Mc) instead of 14.0's (Mn)
+        return "other"
     for value, members in CATEGORY.items():
         if cp in members:
             return value
@@ -155,6 +176,8 @@ def check_field(field, text):
 
 def first_broken_rule(field, text):
     """The first rule of T1-T7 that `text` breaks as `field`, or None."""
+    if broken("T.mapping"):  # the Nickname profile's space mapping applied instead of refusing
+        text = " ".join(part for part in text.split(" ") if part) if field in ("displayName", "username") else text
     cps = [ord(ch) for ch in text]
     low, high = LENGTHS[field]
     if broken("T1bounds"):

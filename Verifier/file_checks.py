@@ -1,10 +1,12 @@
 """Checks of primitives.json, qr-payload.json, frames.json, plaintexts.json and short-code.json."""
 
 import account_rules
+import account_text_standin
 import frames
 import keyschedule
 import plaintexts
 import qr
+import rules
 from checks import CHECKS, account_from_json, h, memory_refused, time_of
 from errors import ProtocolError, outcome_of
 from primitives import SplitMix64, aead_open, aead_seal, hkdf_expand, hkdf_extract, hmac_sha256, sha256, x25519
@@ -141,6 +143,22 @@ def check_plaintexts(vectors):
         # every rule gives the same identifier, so mutation runs leave it out).
         if not CHECKS.behaviour_only:
             CHECKS.equal(account_rules.first_broken_rule(entry["field"], entry["text"]), entry["rule"], name + " rule")
+    edges = account_text_standin.edge_code_points()
+    if rules.ACTIVE is not None and not rules.ACTIVE.startswith("T"):
+        return  # a mutation outside 3.7 cannot change these verdicts (only `T` switches reach account_text_standin)
+    for entry in vectors["codePoints"]:
+        name = f"code points {entry['name']}"
+        refused = h(entry["refused"])
+        CHECKS.equal((entry["codePoints"], len(refused)), (len(edges), (len(edges) + 7) // 8), name + ": one bit per edge code point")
+        wrong = []
+        for index, cp in enumerate(edges):
+            text = entry["before"] + chr(cp) * entry["repeat"] + entry["after"]
+            expected = "malformed." + entry["field"] if refused[index // 8] & (0x80 >> index % 8) else "ok"
+            if outcome_of(lambda: account_rules.check_field(entry["field"], text)) != expected:
+                wrong.append("U+%04X" % cp)
+                if CHECKS.stop_at_first:
+                    break
+        CHECKS.equal(wrong[:10], [], name)
 
 
 def check_short_codes(vectors):
@@ -167,3 +185,4 @@ def check_short_codes(vectors):
         CHECKS.equal(code_result(material), expected, name)
     for entry in vectors["typed"]:
         CHECKS.equal(keyschedule.typed_matches(entry["code"], entry["typed"]), entry["matches"], f"typed {entry['typed']!r}")
+        CHECKS.equal(keyschedule.typed_result(entry["code"], entry["typed"]), entry["result"], f"typed {entry['typed']!r} result")

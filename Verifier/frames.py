@@ -12,9 +12,12 @@ TYPE_VALUES = {name: value for value, name in TYPES.items()}
 
 
 def header(type_name, transfer_id, sequence, body_length):
+    value = TYPE_VALUES[type_name]
+    if broken("F.typeSwap") and value in (3, 4):  # accept and credential exchange their values
+        value = 7 - value
     if broken("F.headerLayout"):
-        return bytes([VERSION, TYPE_VALUES[type_name]]) + transfer_id + u16(body_length) + u32(sequence)
-    return bytes([VERSION, TYPE_VALUES[type_name]]) + transfer_id + u32(sequence) + u16(body_length)
+        return bytes([VERSION, value]) + transfer_id + u16(body_length) + u32(sequence)
+    return bytes([VERSION, value]) + transfer_id + u32(sequence) + u16(body_length)
 
 
 def encode(type_name, transfer_id, sequence, body):

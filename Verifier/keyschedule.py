@@ -10,6 +10,8 @@ LINKED_TYPES = ("accept", "credential", "receipt")
 
 
 def commitment(nonce):
+    if broken("Q.nonceInQR"):  # the QR carries the nonce itself instead of a commitment to it
+        return nonce
     return sha256(nonce) if broken("K.commitment") else sha256(label(b"commitment"), nonce)
 
 
@@ -39,7 +41,7 @@ def derive_keys(shared, commitment_value, hh):
         ikm = commitment_value + shared
     else:
         ikm = shared + commitment_value
-    prk = hkdf_extract(hh, ikm)
+    prk = hkdf_extract(b"" if broken("K.emptySalt") else hh, ikm)
     s2r, r2s = (label(b"r2s"), label(b"s2r")) if broken("K.labels") else (label(b"s2r"), label(b"r2s"))
     hello = label(b"code" if broken("K.helloKeyLabel") else b"hello")
     return {"prk": prk, "helloKey": hkdf_expand(prk, hello, 32), "s2rKey": hkdf_expand(prk, s2r, 32),
@@ -104,6 +106,16 @@ def typed_matches(digits, typed):
     except ProtocolError:
         return False
     return broken("4.4.entryMatch") or equal_constant_time(entry.encode("utf-8"), digits.encode("utf-8"))
+
+
+def typed_result(digits, typed):
+    """Spec 4.4 as short-code.json's `typed[].result` says it: `match`, `mismatch` (an entry that differs: a try is
+    used) or `malformed.typedCode` (no entry: no try is used)."""
+    try:
+        typed_entry(typed)
+    except ProtocolError as error:
+        return error.identifier
+    return "match" if typed_matches(digits, typed) else "mismatch"
 
 
 def aead_nonce(sequence):

@@ -101,7 +101,8 @@ class SplitMix64:
         self.state = seed & 0xFFFFFFFFFFFFFFFF
 
     def next(self):
-        self.state = (self.state + 0x9E3779B97F4A7C15) & 0xFFFFFFFFFFFFFFFF
+        increment = 0x9E3779B97F4A7C13 if broken("X.splitMixIncrement") else 0x9E3779B97F4A7C15
+        self.state = (self.state + increment) & 0xFFFFFFFFFFFFFFFF
         z = self.state
         z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & 0xFFFFFFFFFFFFFFFF
         z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & 0xFFFFFFFFFFFFFFFF

@@ -143,15 +143,15 @@ class Receiver(Session):
         if kind == "frameReceived":
             return self.receive(event["bytes"])
         state = self.state
-        if kind == "codeConfirmed":
-            if state == "reviewingOffer" or (broken("6.2.codeConfirmed") and state == "awaitingOffer"):
+        if kind == "accept":
+            if state == "reviewingOffer" or (broken("6.2.acceptEarly") and state == "awaitingOffer"):
                 frame = self.channel.seal("accept", b"\0" if broken("V.accept") else b"")
                 self.state = "awaitingCredentialFrame"
                 return [("send", frame)]
             return self.refuse(kind)
-        if kind == "codeRejected":
-            if state in LIVE_WITH_CHANNEL and (state != "awaitingReveal" or broken("6.2.codeRejectedReveal")):
-                return self.abort(1 if broken("6.2.codeRejectedReason") else 2, "rejected.local")
+        if kind == "reject":
+            if state in LIVE_WITH_CHANNEL and (state != "awaitingReveal" or broken("6.2.rejectReveal")):
+                return self.abort(1 if broken("6.2.rejectReason") else 2, "rejected.local")
             return self.refuse(kind)
         if kind == "cancel":
             if state in LIVE_WITH_CHANNEL or (broken("6.2.cancelImporting") and state == "awaitingImportResult"):

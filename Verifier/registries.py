@@ -1,5 +1,6 @@
 """Spec 6.3: the sender and receiver registries (in memory; persistence is not observable here)."""
 
+import check_order
 import math
 
 import frames
@@ -35,6 +36,23 @@ class SenderRegistry:
 
     def admit(self, data, now):
         """Returns the frame's transfer ID, or raises the first refusal of Spec 6.3."""
+        return check_order.traced("6.3 admit", lambda: self._admit_checks(data, now), lambda: self._admit(data, now))
+
+    def _admit_checks(self, data, now):
+        """The checks of admit, each on its own (check_order.py)."""
+        try:
+            frames.decode(data)
+            decoding = None
+        except ProtocolError as error:
+            decoding = error.identifier
+        entry = self.entries.get(data[2:18]) if len(data) >= 18 else None
+        finite = isinstance(now, (int, float)) and math.isfinite(now)
+        return [("decoding", decoding), ("clock", None if finite else "invalidClock"),
+                ("unknown", "unknownTransfer" if len(data) >= 18 and entry is None else None),
+                ("consumed", "transferConsumed" if entry is not None and entry[1] is not None else None),
+                ("expired", "expired" if entry is not None and not math.isnan(now) and now >= entry[0] + RECEIPT_WAIT else None)]
+
+    def _admit(self, data, now):
         if broken("R.admitDecode"):
             if len(data) < 18 or data[2:18] not in self.entries:
                 raise ProtocolError("unknownTransfer")

@@ -1,5 +1,6 @@
 """Checks of registries.json: scripts of operations on one sender or receiver registry (Spec 6.3)."""
 
+import check_order
 import qr
 from checks import CHECKS, FirstFailure, h, time_of
 from errors import ProtocolError
@@ -20,6 +21,7 @@ def sender_operation(registry, sessions, operation):
         sender.handle({"type": operation["event"]}, time_of(operation["now"]))
         return sender.outcome
     if op == "admit":
+        check_order.CURRENT = "registry admit " + operation.get("note", "")
         return {"transferID": registry.admit(h(operation["frame"]), time_of(operation["now"])).hex()}
     if op == "status":
         status = registry.status(h(operation["transferID"]))

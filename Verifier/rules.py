@@ -45,6 +45,7 @@ _rules("README / 4.2 primitives", [
     ("P.hkdfLimit", "HKDF-Expand allows outputs longer than 255 x 32 bytes", ["4.2[helloKey]"]),
     ("P.x25519LowOrder", "an all-zero X25519 shared secret is accepted", ["4.2[if shared is 32]"]),
     ("K.labelVersion", "every label starts with \"AH2 \" instead of \"AH3 \"", ["README[2]"]),
+    ("X.splitMixIncrement", "the vectors' SplitMix64 adds 0x9E3779B97F4A7C13 instead of ...15 (Vectors/README.md)", []),
 ])
 
 _rules("2.1-2.3 QR encoding and transfer ID", [
@@ -62,6 +63,7 @@ _rules("2.1-2.3 QR encoding and transfer ID", [
     ("Q.transferIDLabel", "the transfer ID hashes qrBinary without the \"AH3 transfer ID\" label", ["2.1[transferID]"]),
     ("Q.transferIDLength", "the transfer ID is the last 16 bytes of the hash instead of the first", ["2.1[transferID]"]),
     ("Q.drawOrder", "the sender draws its private key before the nonce", ["6.1 start.2"]),
+    ("Q.nonceInQR", "the QR's commitment field carries the nonce itself", []),
 ])
 
 _rules("2.4 QR text decoding", [
@@ -124,6 +126,7 @@ _rules("2.5 scan", [
 _rules("3.1-3.3 frames", [
     ("F.headerLayout", "the header puts bodyLength before sequence", ["3.1[header]"]),
     ("F.frameOrder", "a frame is the body followed by the header", ["3.1[frame]"]),
+    ("F.typeSwap", "the type values of accept (3) and credential (4) are exchanged", []),
     ("F1", "F1 skipped: frames over 4096 bytes decode", ["F1"]),
     ("F1bound", "F1 refuses a frame of exactly 4096 bytes", ["F1"]),
     ("F2", "F2: a short frame reported as malformed.frameLength", ["F2"]),
@@ -238,6 +241,9 @@ _rules("3.7 account text", [
     ("T7empty", "T7: empty labels and a trailing dot accepted", ["T7"]),
     ("T7chars", "T7: '_' accepted in labels", ["T7"]),
     ("T.fieldOrder", "3.7 rules checked T2 before T1", ["T1", "T2"]),
+    ("T.mapping", "the Nickname profile's space mapping is applied (leading, trailing and doubled spaces of a display "
+                  "name or username dropped) instead of refusing", []),
+    ("T.u1171E", "U+1171E has its Unicode 16.0 category (Mc) instead of 14.0's (Mn)", []),
     ("T.t6BeforeT2", "T6 checked before T2", ["T2", "T6"]),
 ])
 
@@ -275,6 +281,8 @@ _rules("4.1-4.4 key schedule", [
     ("K.keysDirection", "the sender seals with r2sKey (keys of the two directions swapped)", ["4.3[Keys]"]),
     ("K.absorbAbort", "abort frames are absorbed into TH", ["4.1[TH(k+1)]"]),
     ("K.absorbBeforeOpen", "a received frame is absorbed before the AD for it is computed", ["4.1[TH(k+1)]"]),
+    ("K.absorbIgnored", "a frame that fails E4 is absorbed into TH anyway", []),
+    ("K.emptySalt", "PRK = HKDF-Extract with an empty salt instead of HH", []),
     ("K.sequenceStart", "the receiver's first encrypted frame has sequence 0 (the hello is not counted)",
      ["4.3[Sequence numbers]"]),
     ("K.sequenceAbort", "sending an abort does not advance the send sequence", ["4.3[Sequence numbers]"]),
@@ -442,13 +450,13 @@ _rules("6.1 sender incoming frames", [
 _rules("6.1 sender local events", [
     ("6.1.codeEnteredAccept", "codeEntered in awaitingAccept is compared and sends another offer",
      ["6.1 local[awaitingAccept | codeEntered(text)]"]),
-    ("6.1.codeRejectedHello", "codeRejected in awaitingHello finishes rejected.local", ["6.1 local[awaitingHello | codeRejected]"]),
-    ("6.1.codeRejectedReceipt", "codeRejected in awaitingReceipt sends abort(2)", ["6.1 local[awaitingReceipt | codeRejected]"]),
+    ("6.1.rejectHello", "reject in awaitingHello finishes rejected.local", ["6.1 local[awaitingHello | reject]"]),
+    ("6.1.rejectReceipt", "reject in awaitingReceipt sends abort(2)", ["6.1 local[awaitingReceipt | reject]"]),
     ("6.1.credentialState", "credentialProvided accepted in awaitingAccept",
      ["6.1 local[awaitingAccept | credentialProvided(pw)]"]),
-    ("6.1.codeRejectedReason", "codeRejected seals abort(1)", ["6.1 local[awaitingCodeConfirmation | codeRejected]",
-                                                               "6.1 local[awaitingAccept | codeRejected]",
-                                                               "6.1 local[awaitingCredential | codeRejected]"]),
+    ("6.1.rejectReason", "reject seals abort(1)", ["6.1 local[awaitingCodeConfirmation | reject]",
+                                                               "6.1 local[awaitingAccept | reject]",
+                                                               "6.1 local[awaitingCredential | reject]"]),
     ("6.1.cancelReason", "cancel seals abort(2)", ["6.1 local[awaitingCodeConfirmation | cancel]",
                                                    "6.1 local[awaitingAccept | cancel]", "6.1 local[awaitingCredential | cancel]"]),
     ("6.1.cancelHello", "cancel in awaitingHello refused invalidEvent", ["6.1 local[awaitingHello | cancel]"]),
@@ -466,7 +474,7 @@ _rules("6.1 sender local events", [
      ["6.1 local[awaitingReceipt | transportLost]"]),
     ("6.1.tick", "tick in a live state finishes expired", ["6.1 local[awaitingHello | tick]"]),
     ("6.1.invalidEvent", "refused local events report sessionFinished instead of invalidEvent",
-     ["6.1 local[awaitingHello | codeRejected]"]),
+     ["6.1 local[awaitingHello | reject]"]),
 ])
 
 _rules("6.2 receiver incoming frames", [
@@ -497,16 +505,16 @@ _rules("6.2 receiver incoming frames", [
 ])
 
 _rules("6.2 receiver local events", [
-    ("6.2.codeConfirmed", "codeConfirmed accepted in awaitingOffer (accept before the account is shown)",
-     ["6.2 local[awaitingOffer | codeConfirmed]"]),
-    ("6.2.codeRejectedReveal", "codeRejected in awaitingReveal sends abort(2)", ["6.2 local[awaitingReveal | codeRejected]"]),
+    ("6.2.acceptEarly", "accept accepted in awaitingOffer (accept before the account is shown)",
+     ["6.2 local[awaitingOffer | accept]"]),
+    ("6.2.rejectReveal", "reject in awaitingReveal sends abort(2)", ["6.2 local[awaitingReveal | reject]"]),
     ("6.2.cancelImporting", "cancel in awaitingImportResult finishes cancelled.local",
      ["6.2 local[awaitingImportResult | cancel]"]),
     ("6.2.importState", "importFinished accepted before the credential arrived",
      ["6.2 local[awaitingCredentialFrame | importFinished(status)]"]),
-    ("6.2.codeRejectedReason", "codeRejected seals abort(1)", ["6.2 local[awaitingOffer | codeRejected]",
-                                                               "6.2 local[reviewingOffer | codeRejected]",
-                                                               "6.2 local[awaitingCredentialFrame | codeRejected]"]),
+    ("6.2.rejectReason", "reject seals abort(1)", ["6.2 local[awaitingOffer | reject]",
+                                                               "6.2 local[reviewingOffer | reject]",
+                                                               "6.2 local[awaitingCredentialFrame | reject]"]),
     ("6.2.cancelReason", "cancel seals abort(2)", ["6.2 local[awaitingReveal | cancel]", "6.2 local[awaitingOffer | cancel]",
                                                    "6.2 local[reviewingOffer | cancel]",
                                                    "6.2 local[awaitingCredentialFrame | cancel]"]),
@@ -575,6 +583,14 @@ _rules("11.1 rendezvous token", [
     ("11.1.portEndian", "ports are little-endian", ["11.1[direct]", "11.1[relay]"]),
     ("11.1.loopbackDefault", "without flag 0x02 the direct address is 0.0.0.0 instead of 127.0.0.1", ["11.1[address]"]),
     ("11.1.encodeLoopback", "the encoder writes 127.0.0.1 out (flag 0x02) instead of leaving it out", ["11.1[Encoding]"]),
+    ("11.1.encodeHost", "the encoder packs a relay host that breaks 11.2 (what it can of it) instead of refusing it",
+     ["11.1[Encoder refusals]", "11.2[Relay host]"]),
+    ("11.1.encodeZeroPort", "the encoder writes a port of 0", ["11.1[Encoder refusals]"]),
+    ("11.1.encodeNoRoute", "the encoder writes a token with neither a direct address nor a relay (flags 0)",
+     ["11.1[Encoder refusals]"]),
+    ("11.1.encodeTooLong", "the encoder writes a token of more than 32 bytes", ["11.1[Encoder refusals]"]),
+    ("11.1.encodeTooLongError", "the encoder's tooLong refusal is the error unsupportedRendezvous, not rendezvousTooLong",
+     ["11.1[Encoder refusals]"]),
 ])
 
 _rules("11.2 relay host packing", [
@@ -595,6 +611,8 @@ _rules("11.2 relay host packing", [
     ("11.2.padGroupOrder", "a misplaced pad is looked for before the group of only pads",
      ["11.2[relayHost.padGroup]", "11.2[relayHost.misplacedPad]"]),
     ("11.2.padEnd", "a pad is accepted anywhere", ["11.2[relayHost.misplacedPad]"]),
+    ("11.2.digitLabels", "a host of digits-only labels is taken for an IPv4 address and refused when it is not one "
+                         "(999.1.1.1)", []),
     ("11.2.hostRulesEarly", "the host rules are applied to the characters so far after each group (not last)",
      ["11.2[relayHost.invalid]"]),
 ])
@@ -622,7 +640,9 @@ _rules("11.4 admission", [
     ("11.4.hintCheck", "the receiver answers a challenge with another session hint", ["11.4[A4]"]),
     ("11.4.answerNonce", "the receiver takes everything after the magic (hint and nonce) as the challenge nonce",
      ["11.4[A5]"]),
-    ("11.4.senderLength", "the sender compares only the first 20 bytes it reads (a longer response is admitted)",
+    ("11.4.senderWhole", "the sender takes every byte the receiver sent before its close as the response (20 right bytes "
+                         "followed by framing are refused)", ["11.4[A6]"]),
+    ("11.4.senderShort", "the sender compares the bytes it got when the receiver closes before 20 (19 right bytes admit)",
      ["11.4[A6]"]),
     ("11.4.senderMagic", "the sender compares only the tag, not the response's magic", ["11.4[A6]"]),
     ("11.4.senderTagPrefix", "the sender compares only the first 8 bytes of the tag", ["11.4[A6]"]),
@@ -631,6 +651,10 @@ _rules("11.4 admission", [
 ])
 
 _rules("11.7 relay handshake", [
+    ("11.7.literalLeadingZero", "a relay host with a leading zero in a label (10.077.0.1) is used as an address",
+     []),
+    ("11.7.literalRange", "a relay host with a label above 255 (999.1.1.1) is used as an address (its labels mod 256)",
+     []),
     ("11.7.line", "the handshake line puts the side before the relay token", ["11.7[line]"]),
     ("11.7.hexCase", "the handshake line writes uppercase hex", ["11.7[line]"]),
     ("11.7.newline", "the handshake line has no newline at the end", ["11.7[line]"]),
@@ -662,3 +686,18 @@ def _from_tables():
 _from_tables()
 
 import typed_code_rules  # noqa: E402,F401 - registers the switches of Spec 12 (typed-code.md)
+
+# The normative sentences of the Spec (sentences.py): their switches of no verifier code (UNRUN), and each sentence
+# added to the Spec rules of the switches that break it.
+def _from_sentences():
+    import sentences
+    for switch, (section, how, _) in sentences.UNRUN.items():
+        _rules(section + " (behaviour no vector holds)", [(switch, how, [])])
+    for sentence, switches in sentences.SENTENCES.items():
+        for switch in switches:
+            if switch not in RULES:
+                raise KeyError(f"sentences.py: {sentence} names the unknown switch {switch}")
+            RULES[switch][2].append(sentence)
+
+
+_from_sentences()

@@ -166,7 +166,7 @@ def session_cases():
         if target == "receiver" and action[0] == "showShortCode":
             return "sender", {"type": "codeEntered", "typed": action[1][:3] + " " + action[1][3:]}
         if target == "receiver" and action[0] == "showAccount":
-            return "receiver", {"type": "codeConfirmed"}
+            return "receiver", {"type": "accept"}
         if target == "sender" and action[0] == "requestCredential":
             return "sender", {"type": "credentialProvided", "credential": b"secret"}
         if target == "receiver" and action[0] == "deliverAccount":
@@ -183,7 +183,7 @@ def session_cases():
 
     def rejecting(target, action):
         if target == "receiver" and action[0] == "showShortCode":
-            return "receiver", {"type": "codeRejected"}
+            return "receiver", {"type": "reject"}
         return None
 
     sender, receiver, _ = run_session(rejecting)
@@ -348,7 +348,7 @@ def harness_cases():
     happy = [("receiver", t, {"type": "scan"}), ("sender", t, {"type": "frameReceived", "frame": ("last", "receiver")}),
              ("receiver", t, {"type": "frameReceived", "frame": ("last", "sender")}),
              ("sender", t, {"type": "codeEntered", "typed": "12"}), ("sender", t, {"type": "codeEntered", "typed": "CODE"}),
-             ("receiver", t, {"type": "frameReceived", "frame": ("last", "sender")}), ("receiver", t, {"type": "codeConfirmed"}),
+             ("receiver", t, {"type": "frameReceived", "frame": ("last", "sender")}), ("receiver", t, {"type": "accept"}),
              ("sender", t, {"type": "frameReceived", "frame": ("last", "receiver")}),
              ("sender", t, {"type": "credentialProvided", "credential": b"pw"}),
              ("receiver", t, {"type": "frameReceived", "frame": ("last", "sender")}),

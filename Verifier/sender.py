@@ -1,5 +1,6 @@
 """Spec 6.1: the sender (start, incoming frames, local events), with 5.1 hello and 5.2 reveal."""
 
+import check_order
 import math
 
 import frames
@@ -137,12 +138,12 @@ class Sender(Session):
             if state == "awaitingCodeConfirmation" or (broken("6.1.codeEnteredAccept") and state == "awaitingAccept"):
                 return self.code_entered(event["typed"])
             return self.refuse(kind)
-        if kind == "codeRejected":
+        if kind == "reject":
             if state in SHARED_STATES:
-                return self.abort(1 if broken("6.1.codeRejectedReason") else 2, "rejected.local")
-            if state == "awaitingHello" and broken("6.1.codeRejectedHello"):
+                return self.abort(1 if broken("6.1.rejectReason") else 2, "rejected.local")
+            if state == "awaitingHello" and broken("6.1.rejectHello"):
                 return self.finish("rejected.local")
-            if state == "awaitingReceipt" and broken("6.1.codeRejectedReceipt"):
+            if state == "awaitingReceipt" and broken("6.1.rejectReceipt"):
                 return self.abort(2, "deliveredUnconfirmed.rejected.local")
             return self.refuse(kind)
         if kind == "cancel":
@@ -300,6 +301,25 @@ class Sender(Session):
         return keys, hh
 
     def receive_hello(self, frame, data):
+        return check_order.traced("5.1 hello", lambda: self._hello_checks(frame, data), lambda: self._receive_hello(frame, data))
+
+    def _hello_checks(self, frame, data):
+        """H1-H4, each on its own (check_order.py)."""
+        answered = [hello for hello, *_ in self.second_devices][-ANSWERED_HELLOS:]
+        replayed = (self.accepted_hello is not None and data == self.accepted_hello) or (
+            self.state == "awaitingReceipt" and data in answered)
+        peer, tag = frame["body"][:32], frame["body"][32:]
+        try:
+            shared, low = x25519(self.private_key, peer), False
+        except ProtocolError:
+            shared, low = bytes(32), True  # what an H4-first reading derives its tag key from
+        hh = keyschedule.handshake_hash(self.th0, peer)
+        keys = keyschedule.derive_keys(shared, self.commitment, hh)
+        wrong_tag = not equal_constant_time(tag, keyschedule.hello_tag(keys["helloKey"], hh, self.th0))
+        return [("H1", "replayed" if replayed else None), ("H2", "malformed.sequence" if frame["sequence"] != 0 else None),
+                ("H3", "lowOrderPublicKey" if low else None), ("H4", "authenticationFailed" if wrong_tag else None)]
+
+    def _receive_hello(self, frame, data):
         def h1():
             if self.accepted_hello is not None and data == self.accepted_hello and not broken("H1"):
                 raise ProtocolError("replayed")

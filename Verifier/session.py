@@ -2,6 +2,7 @@
 
 import math
 
+import check_order
 import frames
 import keyschedule
 import spec_rules
@@ -60,6 +61,24 @@ class Channel:
 
     def open(self, frame, data, expected_type, accepts_nothing=False):
         """Spec 5.3 steps E1-E4; on success advances the sequence and absorbs the frame."""
+        return check_order.traced("5.3 encrypted frame", lambda: self._checks(frame, expected_type, accepts_nothing),
+                                  lambda: self._open(frame, data, expected_type, accepts_nothing))
+
+    def _checks(self, frame, expected_type, accepts_nothing):
+        """E1-E4, each on its own (check_order.py)."""
+        sequence, type_name = frame["sequence"], frame["type"]
+        ad = keyschedule.additional_data(frame["header"], self.expiry, self.bound_transcript(type_name), type_name, self.link_id)
+        try:
+            aead_open(self.receive_key(), keyschedule.aead_nonce(sequence), frame["body"], ad)
+            opened = None
+        except ProtocolError:
+            opened = "authenticationFailed"
+        expected = not accepts_nothing and type_name in ("abort", expected_type)
+        return [("E1", "replayed" if sequence < self.receive_sequence else None),
+                ("E2", "outOfOrder" if sequence > self.receive_sequence and type_name != "abort" else None),
+                ("E3", None if expected else "unexpectedMessage"), ("E4", opened)]
+
+    def _open(self, frame, data, expected_type, accepts_nothing=False):
         sequence, type_name = frame["sequence"], frame["type"]
 
         def e12():
@@ -84,6 +103,8 @@ class Channel:
             except ProtocolError:
                 if broken("E4"):
                     return b""
+                if broken("K.absorbIgnored") and type_name != "abort":
+                    self.th = keyschedule.absorb(self.th, data)
                 raise
 
         if broken("E12order"):
@@ -160,7 +181,8 @@ class Session:
         deadline); raises a refusal."""
         self.memory_refused = memory_refused
         try:
-            actions = self._steps(event, now)
+            actions = check_order.traced("6.0 steps", lambda: self._order_checks(event, now), lambda: self._steps(event, now),
+                                         raised=False)
         finally:
             self.memory_refused = False
         deadline = self.next_deadline()
@@ -168,11 +190,29 @@ class Session:
             self.last_deadline = deadline
         return actions, deadline
 
+    def _order_checks(self, event, now):
+        """Steps 1-3 and the frame steps 1-2 of 6.0, each on its own (check_order.py)."""
+        threshold = self.expiry_threshold() if self.state != FINISHED else self.final_threshold
+        t = self.t if math.isnan(now) else max(self.t, now)
+        decoding = transfer = None
+        if event["type"] == "frameReceived":
+            data = event["bytes"]
+            try:
+                frames.decode(data)
+            except ProtocolError as error:
+                decoding = error.identifier
+            if len(data) >= 18 and data[2:18] != self.transfer_id:
+                transfer = "unknownTransfer"
+        return [("1 clock", None if finite(now) else "invalidClock"), ("2 finished", "finished" if self.state == FINISHED else None),
+                ("3 expiry", "expired" if threshold is not None and t >= threshold else None),
+                ("frame 1 decoding", decoding), ("frame 2 transfer ID", transfer)]
+
     def _steps(self, event, now):
         kind = event["type"]
 
         def step1():
             if not finite(now) and not broken("6.0.1"):
+                check_order.decided("invalidClock")
                 raise ProtocolError("invalidClock")
             if broken("6.0.1back") and finite(now) and now < self.t:
                 raise ProtocolError("invalidClock")
@@ -184,6 +224,7 @@ class Session:
         def step2():
             if self.state != FINISHED:
                 return None
+            check_order.decided("finished")
             self.wipe_event(event)
             if kind == "frameReceived":
                 if broken("6.0.2frame"):
@@ -199,6 +240,7 @@ class Session:
 
         def step3():
             if self.state != FINISHED and self.is_expired():
+                check_order.decided("expired")
                 self.wipe_event(event)
                 return self.expire()
             if broken("6.0.2") and self.state == FINISHED and self.final_threshold is not None and self.t >= self.final_threshold:
@@ -277,7 +319,12 @@ class Session:
         """Frame events, steps 1 and 2 (Spec 6.0): decode, then the transfer ID."""
         if broken("6.0.frame2") and len(data) >= 18 and data[2:18] != self.transfer_id:
             raise ProtocolError("unknownTransfer")
-        frame = frames.decode(data)
+        try:
+            frame = frames.decode(data)
+        except ProtocolError as error:
+            check_order.decided(error.identifier)
+            raise
         if frame["transferID"] != self.transfer_id and not broken("6.0.frame2skip"):
+            check_order.decided("unknownTransfer")
             raise ProtocolError("unknownTransfer")
         return frame

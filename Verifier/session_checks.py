@@ -1,6 +1,7 @@
 """Checks of sessions.json: sender starts, and every scripted session replayed through this
 verifier's own state machines (Spec 4-6), with every derived value and frame annotation."""
 
+import check_order
 import frames
 import keyschedule
 import qr
@@ -123,6 +124,7 @@ class Replay:
     def step(self, index, step):
         actor, event, now = step["actor"], event_of(step, self.frames), time_of(step["now"])
         where = f"{self.name} step {index} ({actor} {event['type']})"
+        check_order.CURRENT = where
         thrown, actions = None, []
         try:
             if event["type"] == "scan":

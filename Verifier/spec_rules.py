@@ -26,7 +26,10 @@ enumerated):
 - every row of the incoming-frame tables of 6.1 and 6.2 (`6.1 frame[STATE | FRAME]`) and every cell
   of their local-event tables (`6.1 local[STATE | EVENT COLUMN]`);
 - in typed-code.md (version 4): the numbered steps of 12.3 and 12.5, the definitions of the code
-  blocks of 12.2, 12.6 and 12.8, and the bullets of 12.4, 12.6 and 12.7.
+  blocks of 12.2, 12.6 and 12.8, and the bullets of 12.4, 12.6 and 12.7;
+- every normative sentence of every Spec/*.md file, outside tables and code blocks, sections 1, 6.4.1, 6.6, 6.7 and
+  7-10 included: a sentence with MUST, must, refuses, refused, ends, never or only is the rule
+  `SECTION "first words" #hash` (sentences.py names the switches that break each; an edited sentence gets a new hash).
 """
 
 import os
@@ -217,6 +220,78 @@ def rules_of(number, title, lines):
     return found
 
 
+# The words that make a sentence normative (the README's RFC 2119 words, and the verbs with which the Spec states
+# refusals, endings and limits). Every sentence outside the tables and code blocks of Spec/*.md with one of them is
+# a rule: `SECTION "first words" #hash` (the hash is of the whole sentence, so an edited sentence is a new rule).
+NORMATIVE = re.compile(r"\b(MUST|must|refuses|refused|ends|never|only)\b")
+# Every Markdown file of Spec/, found on disk, so that a new file cannot hide its sentences.
+SENTENCE_FILES = tuple(sorted(name for name in os.listdir(SPEC) if name.endswith(".md")))
+SENTENCE_TEXT = {}  # sentence rule ID -> the sentence
+
+
+def prose_units(lines):
+    """The paragraphs and bullets of a section, outside code blocks and tables, each as one line of text."""
+    units, current, in_code = [], [], False
+    for line in lines + [""]:
+        if line.startswith("```"):
+            in_code = not in_code
+            if current:
+                units.append(" ".join(current))
+                current = []
+            continue
+        starts_unit = re.match(r"^\s*(?:- |\d+\. |\d+[a-z]\. |- \d+[a-z]\. )", line)
+        if in_code or not line.strip() or line.startswith("|") or starts_unit:
+            if current:
+                units.append(" ".join(current))
+                current = []
+            if in_code or not line.strip() or line.startswith("|"):
+                continue
+        current.append(line.strip())
+    return units
+
+
+def split_sentences(unit):
+    """The sentences of a paragraph: a full stop followed by a space and a capital, a backtick or a parenthesis."""
+    text = re.sub(r"^\s*(?:- |\d+\. |\d+[a-z]\. |- \d+[a-z]\. )", "", unit)
+    parts = re.split(r"(?<!e\.g\.)(?<!i\.e\.)(?<=[.!?])\s+(?=[A-Z`(*\"])", text)
+    return [plain(part) for part in parts if plain(part)]
+
+
+def sentence_rules():
+    """[(rule ID, section)] for every normative sentence outside the tables and code blocks of Spec/*.md."""
+    import hashlib
+    found = []
+    for name in SENTENCE_FILES:
+        with open(os.path.join(SPEC, name), encoding="utf-8") as handle:
+            text = handle.read().split("\n")
+        number, body, chunks = ("README" if name == "README.md" else None), [], []
+        for line in text:
+            heading = re.match(r"^#{1,4} (?:(\d+(?:\.\d+)*)\.? )?(.*)$", line)
+            if heading:
+                chunks.append((number, body))
+                number = heading.group(1) or ("README" if name == "README.md" else number)
+                body = []
+            else:
+                body.append(line)
+        chunks.append((number, body))
+        for number, body in chunks:
+            if number is None:
+                continue
+            sentences = [sentence for unit in prose_units(body) for sentence in split_sentences(unit) if NORMATIVE.search(sentence)]
+            for sentence in sentences:
+                words = sentence.split(" ")
+                count = 6
+                while count < len(words) and sum(1 for other in sentences if other.split(" ")[:count] == words[:count]) > 1:
+                    count += 1
+                digest = hashlib.sha256(sentence.encode("utf-8")).hexdigest()[:4]
+                rule = f'{number} "{" ".join(words[:count]).rstrip(",;:")}" #{digest}'
+                if rule in SENTENCE_TEXT:
+                    continue
+                SENTENCE_TEXT[rule] = sentence
+                found.append((rule, number))
+    return found
+
+
 def all_rules():
     """Every rule ID of the Spec, in Spec order, with its section: [(rule, section)]."""
     out = []
@@ -224,7 +299,7 @@ def all_rules():
         for rule, section in rules_of(number, title, lines):
             if rule not in [r for r, _ in out]:
                 out.append((rule, section))
-    return out
+    return out + sentence_rules()
 
 
 _CELLS = {}
@@ -278,6 +353,11 @@ def main(arguments):
         missing, unknown = compare({switch: entry[2] for switch, entry in rules.RULES.items()})
         for rule in missing:
             print("no switch in rules.py breaks Spec rule:", rule)
+            if rule in SENTENCE_TEXT:
+                print("    the sentence:", SENTENCE_TEXT[rule])
+                stale = sorted({entry.split(": ", 1)[1] for entry in unknown if entry.split(": ", 1)[1].split(" #")[0] == rule.split(" #")[0]})
+                for old in stale:
+                    print(f"    it was {old} in sentences.py: check that its switches still break what it says now, then rename it")
         for entry in unknown:
             print("a switch names a rule the Spec does not have:", entry)
         print(f"spec rules: {len(RULES_CACHE())}, switches: {len(rules.RULES)}, "

@@ -5,7 +5,7 @@ import keyschedule
 import qr
 from checks import CHECKS, h
 from errors import ProtocolError, outcome_of
-from primitives import equal_constant_time, hkdf_expand, hkdf_extract, hmac_sha256
+from primitives import SplitMix64, equal_constant_time, hkdf_expand, hkdf_extract, hmac_sha256
 from rules import broken
 
 DIRECT, ADDRESS, RELAY = 0x01, 0x02, 0x04
@@ -14,7 +14,12 @@ LOOPBACK = bytes([127, 0, 0, 1])
 
 
 class TokenError(ProtocolError):
-    """unsupportedRendezvous, with the rule of 11.1/11.2 that refused the token."""
+    """A refused token, or fields an encoder refuses: `identifier` is the rule of 11.1/11.2, `error` the
+    error identifier of 7.2 (`unsupportedRendezvous`, or `rendezvousTooLong` for the encoder's tooLong)."""
+
+    def __init__(self, rule, error="unsupportedRendezvous"):
+        super().__init__(rule)
+        self.error = error
 
 
 def refuse(rule):
@@ -29,6 +34,8 @@ def valid_host(text):
         return 1 <= len(text) <= 42
     if not 1 <= len(text) <= (43 if broken("11.2.maxLength") else 42):
         return False
+    if broken("11.2.digitLabels") and all(label.isdigit() for label in text.split(".")) and relay_address(text) is None:
+        return False  # digits-only labels taken for an IPv4 address, and refused when they are not one
     for label in text.split("."):
         if not 1 <= len(label) <= 63 or label[0] == "-" or label[-1] == "-":
             return False
@@ -155,6 +162,27 @@ def encode_token(direct, relay):
     return bytes([flags]) + out
 
 
+def encode_fields(direct, relay):
+    """11.1 "Encoder refusals": a port of 0 or an invalid relay host as each field is given (direct, then relay),
+    then no route, then a token longer than 32 bytes (`tooLong`, error rendezvousTooLong); else the token."""
+    fields = [("direct", direct), ("relay", relay)]
+    for kind, field in fields:
+        if field is None:
+            continue
+        if kind == "relay" and not valid_host(field[0]) and not broken("11.1.encodeHost"):
+            refuse("relayHost.invalid")
+        if field[1] == 0 and not broken("11.1.encodeZeroPort"):
+            refuse("zeroPort")
+    if direct is None and relay is None and not broken("11.1.encodeNoRoute"):
+        refuse("noRoute")
+    if relay is not None and not valid_host(relay[0]):  # only with 11.1.encodeHost broken: pack what can be packed
+        relay = ("".join(c for c in relay[0].lower() if c in ALPHABET) or "a", relay[1])
+    token = encode_token(direct, relay)
+    if len(token) > 32 and not broken("11.1.encodeTooLong"):
+        raise TokenError("tooLong", "unsupportedRendezvous" if broken("11.1.encodeTooLongError") else "rendezvousTooLong")
+    return token
+
+
 def decode_token(token):
     """(direct, relay) as in `encode_token`, or TokenError with the rule of the first failing check."""
     if not token:
@@ -275,11 +303,23 @@ def response(keys, nonce):
     return (b"AH3A" if broken("11.4.magic") else b"AH3B") + tag(keys, nonce)
 
 
+def sender_reads(keys, nonce, received):
+    """A6 on a stream: the sender reads the first 20 bytes the receiver sent and no more; it admits the
+    connection when they are the response. Returns (admitted, the bytes left for framing, 11.5)."""
+    first, rest = received[:20], received[20:]
+    if broken("11.4.senderWhole"):  # everything that arrived is taken as the response
+        first, rest = received, b""
+    if len(first) < 20 and not broken("11.4.senderShort"):
+        return False, None
+    admitted = sender_accepts(keys, nonce, first)
+    return admitted, (rest if admitted else None)
+
+
 def sender_accepts(keys, nonce, data):
-    """A6: the sender reads exactly 20 bytes and compares them with the response, the tag in constant time."""
+    """A6: the 20 bytes the sender read are the response, magic and tag, the tag compared in constant time."""
     expected = response(keys, nonce)
-    if broken("11.4.senderLength"):
-        data = data[:len(expected)]
+    if broken("11.4.senderShort"):
+        expected = expected[:len(data)]
     if broken("11.4.senderMagic"):
         data, expected = data[4:], expected[4:]
     if broken("11.4.senderTagPrefix"):
@@ -324,6 +364,21 @@ def parse_address(text):
     return bytes(int(part) for part in text.split("."))
 
 
+def relay_address(host):
+    """11.7: a relay host that is a dotted IPv4 address (four labels of 1...3 decimal digits, 0...255, no leading
+    zero) is used as that address (its dotted text); any other host is a name (None)."""
+    labels = host.split(".")
+    if len(labels) != 4 or not all(label.isdigit() and 1 <= len(label) <= 3 for label in labels):
+        return None
+    if any(len(label) > 1 and label[0] == "0" for label in labels) and not broken("11.7.literalLeadingZero"):
+        return None
+    if any(int(label) > 255 for label in labels):
+        if not broken("11.7.literalRange"):
+            return None
+        return ".".join(str(int(label) % 256) for label in labels)
+    return ".".join(str(int(label)) for label in labels)
+
+
 def check_transport(vectors):
     for entry in vectors["validTokens"]:
         name = "token " + entry["name"]
@@ -344,6 +399,7 @@ def check_transport(vectors):
     for entry in vectors["relayHosts"]:
         name = "relay host " + entry["name"]
         CHECKS.true(valid_host(entry["host"]), name + " is valid")
+        CHECKS.equal(relay_address(entry["host"]), entry["address"], name + " address")
         packed = pack_host(entry["host"])
         CHECKS.equal(packed.hex(), entry["packed"], name + " packs")
         CHECKS.equal([int.from_bytes(packed[i:i + 2], "big") for i in range(0, len(packed), 2)], entry["groups"], name + " groups")
@@ -353,6 +409,16 @@ def check_transport(vectors):
     for entry in vectors["invalidRelayHosts"]:
         CHECKS.equal(entry["host"].encode("utf-8").hex(), entry["utf8"], "invalid relay host utf8 " + entry["name"])
         CHECKS.equal("ok" if valid_host(entry["host"]) else "relayHost.invalid", entry["rule"], "invalid relay host " + entry["name"])
+    for entry in vectors["encoderRefusals"]:
+        name = "encoder refusal " + entry["name"]
+        direct = None if entry["direct"] is None else (parse_address(entry["direct"]["address"]), entry["direct"]["port"])
+        relay = None if entry["relay"] is None else (entry["relay"]["host"], entry["relay"]["port"])
+        try:
+            encode_fields(direct, relay)
+            rule, error = "ok", "ok"
+        except TokenError as refusal:
+            rule, error = refusal.identifier, refusal.error
+        CHECKS.equal((rule, error), (entry["rule"], entry["error"]), name)
     keys_by_name = {}
     for entry in vectors["transportKeys"]:
         name = "transport keys " + entry["name"]
@@ -374,7 +440,9 @@ def check_transport(vectors):
         name = "admission check " + entry["name"]
         keys = keys_by_name[entry["keys"]]
         if entry["side"] == "sender":
-            CHECKS.equal(sender_accepts(keys, h(entry["challengeNonce"]), h(entry["response"])), entry["accepted"], name)
+            admitted, rest = sender_reads(keys, h(entry["challengeNonce"]), h(entry["received"]))
+            CHECKS.equal(admitted, entry["accepted"], name)
+            CHECKS.equal(None if rest is None else rest.hex(), entry.get("framing"), name + " framing")
         else:
             result, answer = receiver_reads(keys, h(entry["challenge"]))
             CHECKS.equal(result, entry["result"], name)
@@ -413,6 +481,9 @@ def check_relay(vectors):
     for entry in vectors["relayHandshakes"]:
         name = "relay handshake " + entry["name"]
         side = h(entry["side"])
+        # Vectors/README.md: the side is the first 8 bytes of the seed's SplitMix64 stream (drawn again if equal to
+        # the sender's side, which no entry needs).
+        CHECKS.equal(SplitMix64(entry["seed"]).fill(8).hex(), entry["side"], name + " side from its seed")
         CHECKS.true(len(side) == 8 and side != sides[entry["qr"]], name + " side is 8 bytes, not the sender's")
         CHECKS.equal(relay_line(tokens[entry["qr"]], side), entry["line"], name + " line")
         CHECKS.equal(len(entry["line"]), 104, name + " length")

@@ -17,11 +17,11 @@ FILES = {
     "primitives.json": (check_primitives, {"sha256", "hmacSha256", "hkdfSha256", "x25519", "chacha20Poly1305"}),
     "qr-payload.json": (check_qr, {"valid", "invalidText", "invalidBinary", "scanChecks"}),
     "frames.json": (check_frames, {"valid", "invalid"}),
-    "plaintexts.json": (check_plaintexts, {"offer", "invalidOffer", "credential", "invalidCredential", "displayStrings"}),
+    "plaintexts.json": (check_plaintexts, {"offer", "invalidOffer", "credential", "invalidCredential", "displayStrings", "codePoints"}),
     "short-code.json": (check_short_codes, {"rejectionBound", "derivations", "codeDerivations", "typed"}),
     "sessions.json": (check_sessions, {"starts", "sessions"}),
     "registries.json": (check_registries, {"sender", "receiver"}),
-    "transport.json": (check_transport, {"validTokens", "invalidTokens", "relayHosts", "invalidRelayHosts", "transportKeys",
+    "transport.json": (check_transport, {"validTokens", "invalidTokens", "relayHosts", "invalidRelayHosts", "encoderRefusals", "transportKeys",
                                          "admission", "admissionChecks", "relayQRs", "relayHandshakes"}),
     "typed-code.json": (check_typed_code, {"dammTable", "checkDigits", "codes", "entries", "channelIdentifiers", "scalars", "runs",
                                            "relay"}),
@@ -63,3 +63,5 @@ def check_rule_list():
     missing, unknown = spec_rules.compare({switch: entry[2] for switch, entry in rules.RULES.items()})
     CHECKS.equal(missing, [], "Spec rules without a switch in rules.py (spec_rules.py --check)")
     CHECKS.equal(unknown, [], "switches in rules.py that name no rule of the Spec")
+    import check_order
+    CHECKS.equal(check_order.unlisted_steps(), [], "steps of ordered Spec tables that check_order.py lists or explains")

@@ -20,6 +20,7 @@ sys.dont_write_bytecode = True  # keep Verifier/ free of __pycache__
 
 
 import account_rules  # noqa: E402
+import check_order  # noqa: E402
 from checks import CHECKS  # noqa: E402
 from vector_run import check_all, check_rule_list, default_directory, load_all  # noqa: E402
 
@@ -38,7 +39,15 @@ def main(arguments):
     if selftest_failed:
         CHECKS.true(False, "selftest (run verify_vectors.py --selftest)")
     check_rule_list()
-    check_all(load_all(directory))
+    vectors = load_all(directory)
+    check_order.TRACES.clear()
+    check_order.TRACING = True
+    try:
+        check_all(vectors)
+    finally:
+        check_order.TRACING = False
+    # Each ordered list of checks, read on its own, gives every vector's identifier (check_order.py).
+    CHECKS.equal(check_order.inconsistencies(check_order.recorded_and_read(vectors)), [], "check order oracles agree")
     print(f"verifier: {CHECKS.passed} passed, {CHECKS.failed} failed")
     if CHECKS.failed:
         print(f"(account text rules: {account_rules.implementation_name()})")

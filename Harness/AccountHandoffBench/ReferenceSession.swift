@@ -88,7 +88,7 @@ package struct ReferenceSession: Sendable {
         }
         let offer = try sender.handle(.codeEntered(shown.digits), now: now)
         try refusal(in: receiver.handle(.frameReceived(frame(offer.actions, "offer", &wire, keep)), now: now).actions)
-        let accept = try receiver.handle(.codeConfirmed, now: now)
+        let accept = try receiver.handle(.accept, now: now)
         try refusal(in: sender.handle(.frameReceived(frame(accept.actions, "accept", &wire, keep)), now: now).actions)
         // The password's buffer comes from the sender's reservation, as a driver's does (Spec 8.5).
         var text = self.password

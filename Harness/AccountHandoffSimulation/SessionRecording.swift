@@ -22,7 +22,7 @@ public struct SessionRecording: Sendable {
     public let qrText: String
     /// The frames in sending order.
     public let frames: [RecordedFrame]
-    /// The short code both devices showed.
+    /// The short code the receiver showed (and the sending person typed).
     public let shortCode: ShortCode
 
     /// Runs `scenario` from start to an imported receipt, with no clock movement.
@@ -58,7 +58,7 @@ public struct SessionRecording: Sendable {
         let typed = receiver.shortCode?.digits ?? ""
         let offer = try sent(first(try sender.handle(.codeEntered(typed), now: now).actions), .toReceiver, .offer)
         _ = try receiver.handle(.frameReceived(offer), now: now)
-        let accept = try sent(first(try receiver.handle(.codeConfirmed, now: now).actions), .toSender, .accept)
+        let accept = try sent(first(try receiver.handle(.accept, now: now).actions), .toSender, .accept)
         _ = try sender.handle(.frameReceived(accept), now: now)
         let password = try SecretBytes(copying: scenario.passwordBytes)
         let credential = try sent(first(try sender.handle(.credentialProvided(password), now: now).actions), .toReceiver, .credential)

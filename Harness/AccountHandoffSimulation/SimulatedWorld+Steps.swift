@@ -47,7 +47,7 @@ extension SimulatedWorld {
             lastIgnoredError = nil
             try deliver(frame.bytes, to: .attacker)
         case .attackerAccepts:
-            try receiverLocal(.attacker, .codeConfirmed)
+            try receiverLocal(.attacker, .accept)
         case .attackerSendsReceipt:
             attackerCredential?.wipe()
             attackerCredential = nil
@@ -228,7 +228,7 @@ extension SimulatedWorld {
                 // careless, a screen that shows no code gives them nothing to type.
                 guard let shown = receiver.shortCode else { return }
                 event = .codeEntered(shown.digits)
-            case .reject: event = .codeRejected
+            case .reject: event = .reject
             case .cancel, .failAuthentication, .storeUnavailable: event = .cancel
             }
             let actions = try senderLocal(event)
@@ -245,8 +245,8 @@ extension SimulatedWorld {
                 if sender.shortCode != receiver.shortCode { choice = .reject }
             }
             let event: ReceiverEvent = switch choice {
-            case .confirm: .codeConfirmed
-            case .reject: .codeRejected
+            case .confirm: .accept
+            case .reject: .reject
             case .cancel, .failAuthentication, .storeUnavailable: .cancel
             }
             let actions = try receiverLocal(.receiver, event)
@@ -256,7 +256,7 @@ extension SimulatedWorld {
 
     /// The local-authentication gate or the store fails on `device` (Spec 8.7): the sender's
     /// when the password is asked for, the receiver's when its person accepts (a careful
-    /// receiving person only gets there once the sending screen confirmed the code).
+    /// receiving person only gets there once the code it shows was typed into the sending device).
     private func gateOrStoreFails(_ device: Device, _ authentication: Bool) throws(InvariantViolation) {
         switch device {
         case .sender:

@@ -9,8 +9,9 @@ import Foundation
 /// Every ``apply(_:)`` checks the safety properties and throws ``InvariantViolation`` when one
 /// breaks; ``finish()`` drives every session to its end and checks the final ones:
 ///
-/// 1. The honest receiver's app gets a credential only if both people confirmed, both devices
-///    show the same code, the sender accepted the honest hello and every frame authenticated.
+/// 1. The honest receiver's app gets a credential only if both people confirmed, the code the
+///    sending person typed matched the one the honest receiver shows, the sender accepted the
+///    honest hello and every frame authenticated.
 /// 2. No account metadata reaches any receiver before the sending person confirmed; the
 ///    shoulder-surfer learns it only if that person confirmed codes that differ (careless people).
 /// 3. Each session reports exactly one terminal outcome; from then on its secrets are zero. The
@@ -134,7 +135,8 @@ public final class SimulatedWorld {
     var receiverOutcomes: [Role: ReceiverOutcome] = [:]
     /// Whether the sending person confirmed (and the sender sent its offer).
     public internal(set) var senderPersonConfirmed = false
-    /// Whether the two devices showed the same code when the sending person confirmed.
+    /// Whether the sender's code equalled the one the honest receiver shows when the sending
+    /// person confirmed it.
     public internal(set) var senderConfirmedMatchingCodes = false
     /// Whether the receiving person confirmed (and the receiver sent its accept).
     public internal(set) var receiverPersonConfirmed = false

@@ -20,8 +20,8 @@ extension VictimHarness {
         secretsMayHaveChanged = true
         if victim == .sender {
             let event: ReceiverEvent = switch choice {
-            case 0: .codeConfirmed
-            case 1: .codeRejected
+            case 0: .accept
+            case 1: .reject
             case 2: .cancel
             case 3: .importFinished(.imported)
             default: .importFinished(.validationFailed)
@@ -32,7 +32,7 @@ extension VictimHarness {
             let event: SenderEvent
             switch choice {
             case 0: event = .codeEntered(receiver.shortCode?.digits ?? "000000")
-            case 1: event = .codeRejected
+            case 1: event = .reject
             case 2: event = .cancel
             default:
                 guard let password = try? SecretBytes(copying: Array("peer-password-\(choice)".utf8)) else { return }
@@ -134,7 +134,7 @@ extension VictimHarness {
             if victim == .sender {
                 let senderEvent: SenderEvent = switch event {
                 case .confirm: .codeEntered(receiver.shortCode?.digits ?? "000000")
-                case .reject: .codeRejected
+                case .reject: .reject
                 case .cancel: .cancel
                 case .credential, .importImported, .importDeclined: .credentialProvided(credential)
                 case .tick: .tick
@@ -145,8 +145,8 @@ extension VictimHarness {
                 try absorb(actions)
             } else {
                 let receiverEvent: ReceiverEvent = switch event {
-                case .confirm: .codeConfirmed
-                case .reject: .codeRejected
+                case .confirm: .accept
+                case .reject: .reject
                 case .cancel: .cancel
                 case .credential, .importImported: .importFinished(.imported)
                 case .importDeclined: .importFinished(.declined)

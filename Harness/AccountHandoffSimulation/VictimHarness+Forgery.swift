@@ -78,7 +78,8 @@ extension VictimHarness {
         }
     }
 
-    /// The code both devices show in an honest run of this harness's scenario.
+    /// The code of an honest run of this harness's scenario: the receiver shows it, the
+    /// sending person types it.
     private func honestCode() throws(InvariantViolation) -> ShortCode {
         if scenario.startsLike(.standard) { return SessionRecording.standard.shortCode }
         return try SessionRecording.record(scenario).shortCode

@@ -70,9 +70,31 @@ package enum AccountTextCases {
         accept("text that looks like the program's own line (Spec 3.7 leaves this to the display)", "Short code: 111 111"),
         accept("email address", "ada@example.org", as: .emailAddress),
         accept("email address with non-ASCII local part and domain", "jos\u{E9}@b\u{FC}cher.example", as: .emailAddress),
+        accept("email address with a ZWNJ between Persian letters", "\u{645}\u{6CC}\u{200C}\u{62E}@example.org", as: .emailAddress),
+        accept("email address with a ZWJ after a Devanagari virama", "\u{915}\u{94D}\u{200D}\u{937}@example.org", as: .emailAddress),
         accept("username", "ada", as: .username),
         accept("username with single inner spaces", "Ada King Lovelace", as: .username),
         accept("username in Cyrillic", "\u{434}\u{43C}\u{438}\u{442}\u{440}\u{438}\u{439}", as: .username),
+    ] + contextRulesNotApplied
+
+    /// Spec 3.7 T2: neither the CONTEXTO rules nor the IDNA2008 Exceptions of RFC 5892 are
+    /// applied, so each code point they name is accepted where those rules would refuse it.
+    private static let contextRulesNotApplied: [AccountTextCase] = [
+        accept("Catalan ela geminada: U+00B7 MIDDLE DOT between two l", "Pau Gol\u{B7}la"),
+        accept("U+00B7 MIDDLE DOT not between two l (CONTEXTO not applied)", "Ada\u{B7}Lovelace"),
+        accept("U+0375 GREEK LOWER NUMERAL SIGN before a Latin letter (CONTEXTO not applied)", "Ada \u{375}A"),
+        accept("U+05F3 HEBREW PUNCTUATION GERESH after a Latin letter (CONTEXTO not applied)", "Ada\u{5F3}"),
+        accept("U+05F4 HEBREW PUNCTUATION GERSHAYIM after a Latin letter (CONTEXTO not applied)", "Ada\u{5F4}"),
+        accept("U+30FB KATAKANA MIDDLE DOT without kana or Han (CONTEXTO not applied)", "Ada\u{30FB}Lovelace"),
+        accept("Arabic-Indic digits U+0660...U+0669 and extended ones U+06F0...U+06F9 together (CONTEXTO not applied)",
+               "\u{660}\u{669}\u{6F0}\u{6F9}"),
+        accept("U+0640 ARABIC TATWEEL (IDNA2008 Exceptions not applied)", "\u{645}\u{640}\u{62D}\u{645}\u{62F}"),
+        accept("U+07FA NKO LAJANYALAN (IDNA2008 Exceptions not applied)", "\u{7CA}\u{7FA}\u{7CB}"),
+        accept("U+302E and U+302F HANGUL SINGLE and DOUBLE DOT TONE MARK (IDNA2008 Exceptions not applied)",
+               "\u{AE40}\u{302E}\u{BBFC}\u{302F}"),
+        accept("U+3031...U+3035 VERTICAL KANA REPEAT MARKS (IDNA2008 Exceptions not applied)",
+               "\u{3084}\u{3031}\u{3032}\u{3033}\u{3034}\u{3035}"),
+        accept("U+303B VERTICAL IDEOGRAPHIC ITERATION MARK (IDNA2008 Exceptions not applied)", "\u{4EBA}\u{303B}"),
     ]
 
     // MARK: T2: refused characters
@@ -149,6 +171,8 @@ package enum AccountTextCases {
         refuse("T3", "ZWNJ after a right-joining letter (alef)", "\u{627}\u{200C}\u{628}"),
         refuse("T3", "ZWNJ before a left-joining-only context (beh, ZWNJ, Latin)", "\u{628}\u{200C}a"),
         refuse("T3", "two ZWNJ between joining letters (ZWNJ itself is U)", "\u{628}\u{200C}\u{200C}\u{628}"),
+        refuse("T3", "a ZWJ after a virama, then a ZWNJ: the ZWJ (Joining_Type C) is not skipped as T",
+               "\u{628}\u{94D}\u{200D}\u{200C}\u{628}"),
         refuse("T3", "ZWNJ after tatweel (join-causing, not L or D)", "\u{640}\u{200C}\u{628}"),
         refuse("T3", "ZWNJ in an email address between Latin letters", "a\u{200C}b@example.org", as: .emailAddress),
         refuse("T3", "ZWNJ before a left-joining letter (Phags-pa RA is L; R or D must follow)", "\u{628}\u{200C}\u{A872}"),

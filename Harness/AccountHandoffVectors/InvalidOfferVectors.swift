@@ -33,6 +33,9 @@ enum InvalidOfferVectors {
         guard (try? VectorPrimitives.decodeOfferPlaintext(good)) != nil else { throw VectorGenerationError("base offer record invalid") }
         let patched = VectorSupport.patched
         let port0 = [UInt8](repeating: 0, count: 2)
+        // Strings that parse but break a rule of 3.7 (step 3), one per field.
+        let badName = utf8("A\u{202E}"), badEmail = utf8("a b"), badUser = utf8(" ada"), badHost = utf8("-imap")
+        let allBad = record(name: badName, email: badEmail, user: badUser, host: badHost)
         var cases: [(String, [UInt8], HandoffError)] = [
             // Step 1: unpad.
             ("empty plaintext", [], .malformed(.padding)),
@@ -44,6 +47,8 @@ enum InvalidOfferVectors {
             ("512 bytes for a one-block record", good + [UInt8](repeating: 0, count: 256), .malformed(.padding)),
             ("record length 255 in 256 bytes (needs 512)", patched(patched(good, 0, 0), 1, 255), .malformed(.padding)),
             ("non-zero padding and a truncated link ID (step 1 before step 2)", patched(pad(Array(record().prefix(10))), 200, 1),
+             .malformed(.padding)),
+            ("four bytes: a size that is not the padded size, and a truncated link ID (step 1 before step 2)", [0, 2, 0x41, 0x42],
              .malformed(.padding)),
             // Step 2: parse.
             ("record length one too large (still one block): a zero byte trails the record", patched(good, 1, good[1] + 1),
@@ -71,6 +76,17 @@ enum InvalidOfferVectors {
              pad(record(host: utf8("imap\n.example.org")) + [0]), .malformed(.trailingBytes)),
             ("invalid UTF-8 in username and U+202E in display name (parse before rules)",
              pad(record(name: utf8("A\u{202E}"), user: [0xff])), .malformed(.username)),
+            ("e-mail cut short and U+202E in display name (parse before rules)",
+             pad(Array(record(name: badName).prefix(16 + 2 + badName.count)) + [0, 64]), .malformed(.emailAddress)),
+            ("username cut short, display name and e-mail breaking the rules (parse before rules)",
+             pad(Array(record(name: badName, email: badEmail).prefix(16 + 4 + badName.count + badEmail.count)) + [0, 64]),
+             .malformed(.username)),
+            ("host cut short, every other string breaking the rules (parse before rules)",
+             pad(Array(allBad.prefix(16 + 6 + badName.count + badEmail.count + badUser.count)) + [0, 64]), .malformed(.imapHost)),
+            ("missing port, every string breaking the rules (parse before rules)", pad(Array(allBad.dropLast(3))), .malformed(.imapPort)),
+            ("missing security byte, every string breaking the rules (parse before rules)", pad(Array(allBad.dropLast())),
+             .malformed(.imapSecurity)),
+            ("a trailing byte, every string breaking the rules (parse before rules)", pad(allBad + [0]), .malformed(.trailingBytes)),
             // Step 3: field rules in field order.
             ("empty e-mail", pad(record(email: [])), .malformed(.emailAddress)),
             ("empty username", pad(record(user: [])), .malformed(.username)),
@@ -97,6 +113,12 @@ enum InvalidOfferVectors {
              .malformed(.emailAddress)),
             ("bad username and bad host: username reported first", pad(record(user: utf8("a\u{200B}"), host: utf8("-imap"))),
              .malformed(.username)),
+            ("every field breaking its rules, port 0: display name reported first",
+             pad(record(name: badName, email: badEmail, user: badUser, host: badHost, port: port0)), .malformed(.displayName)),
+            ("e-mail, username and host breaking their rules, port 0: e-mail reported first",
+             pad(record(email: badEmail, user: badUser, host: badHost, port: port0)), .malformed(.emailAddress)),
+            ("username and host breaking their rules, port 0: username reported first",
+             pad(record(user: badUser, host: badHost, port: port0)), .malformed(.username)),
             // Port 0: checked in step 3, after the strings, not while parsing.
             ("port 0", pad(record(port: port0)), .malformed(.imapPort)),
             ("port 0 and security 3: security reported (port 0 is not a parse error)", pad(record(port: port0, security: [3])),

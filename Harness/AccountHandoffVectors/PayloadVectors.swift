@@ -87,6 +87,8 @@ enum PayloadVectors {
         try add("255 characters of zeros", "AH:" + String(repeating: "0", count: 252), .malformed(.length))
         try add("255 UTF-8 bytes in 129 characters", "AH:" + String(repeating: "\u{e9}", count: 126), .malformed(.length))
         try add("255 bytes without the prefix (length is checked before the magic)", String(repeating: "0", count: 255), .malformed(.length))
+        try add("256 bytes with a non-canonical first group (step 1 before step 5)",
+                "AH:99999999999999999" + String(repeating: "0", count: 236), .malformed(.length))
         // Step 2: magic.
         try add("empty text", "", .badMagic)
         try add("lowercase prefix", "ah:" + digits, .badMagic)
@@ -140,6 +142,9 @@ enum PayloadVectors {
         let cases: [(String, [UInt8], HandoffError)] = [
             ("104 bytes: the largest payload plus one byte (B1)", good + [0], .malformed(.length)),
             ("104 bytes with version 1 (B1 before B3)", VectorSupport.patched(good + [0], 0, 1), .malformed(.length)),
+            ("104 bytes with intent 2 (B1 before B5)", VectorSupport.patched(good + [0], 1, 2), .malformed(.length)),
+            ("104 bytes with rendezvous length 255 (B1 before B10 and B11)", VectorSupport.patched(good + [0], 70, 255),
+             .malformed(.length)),
             ("empty (B2)", [], .malformed(.version)),
             ("version 1: a version-1 payload (B3)", VectorSupport.patched(short, 0, 1), .unsupportedVersion(1)),
             ("version 0 (B3)", VectorSupport.patched(short, 0, 0), .unsupportedVersion(0)),

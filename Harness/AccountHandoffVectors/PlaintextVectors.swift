@@ -5,12 +5,13 @@ import AccountHandoff
 enum PlaintextVectors {
     static func make() throws -> JSONValue {
         .object([
-            "description": .string("Encrypted-frame plaintexts (Spec 3.4-3.7): account metadata records padded to 256-byte blocks, credential plaintexts padded to 1024 bytes, invalid plaintexts with the error of the first failing check, and account strings with the verdict of the text rules."),
+            "description": .string("Encrypted-frame plaintexts (Spec 3.4-3.7): account metadata records padded to 256-byte blocks, credential plaintexts padded to 1024 bytes, invalid plaintexts with the error of the first failing check, and account strings with the verdict of the text rules, also for every code point at an edge of a range of Spec/account-text-tables.txt."),
             "offer": .array(try offers()),
             "invalidOffer": .array(try InvalidOfferVectors.make()),
             "credential": .array(try credentials()),
             "invalidCredential": .array(try invalidCredentials()),
             "displayStrings": .array(try displayStrings()),
+            "codePoints": .array(try CodePointVectors.make()),
         ])
     }
 

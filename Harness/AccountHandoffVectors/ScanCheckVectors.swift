@@ -35,6 +35,14 @@ enum ScanCheckVectors {
                  expected: .invalidConfiguration),
             Case(name: "S0: now is NaN and skew 121: the configuration first (built before the scan)", payload: payload, now: .nan,
                  skew: 121, registryBefore: nil, expected: .invalidConfiguration),
+            Case(name: "S0: skew 121 and an expired QR: the configuration first", payload: payload, now: expiry + 200, skew: 121,
+                 registryBefore: nil, expected: .invalidConfiguration),
+            Case(name: "S0: skew 121 and an expiry too far: the configuration first", payload: payload, now: expiry - 1000, skew: 121,
+                 registryBefore: nil, expected: .invalidConfiguration),
+            Case(name: "S0: skew 121 and the QR already claimed: the configuration first", payload: payload, now: fresh, skew: 121,
+                 registryBefore: [payload], expected: .invalidConfiguration),
+            Case(name: "S0: skew 121 and a low-order key: the configuration first", payload: lowOrder, now: fresh, skew: 121,
+                 registryBefore: nil, expected: .invalidConfiguration),
             Case(name: "S0: skew 120 (the maximum) is accepted", payload: payload, now: fresh, skew: 120, registryBefore: nil, expected: nil),
             // S2
             Case(name: "S2: now = expiry + skew - 0.5 (still valid)", payload: payload, now: expiry + 29.5, skew: 30, registryBefore: nil, expected: nil),
@@ -57,6 +65,8 @@ enum ScanCheckVectors {
             Case(name: "S3: receiver clock a day behind", payload: payload, now: expiry - 86_400, skew: 30, registryBefore: nil, expected: .expiryTooFar),
             Case(name: "S3: too far with the QR already claimed (S3 before S4)", payload: payload, now: expiry - 631, skew: 30,
                  registryBefore: [payload], expected: .expiryTooFar),
+            Case(name: "S3: too far with a low-order key (S3 before S6)", payload: lowOrder, now: expiry - 631, skew: 30,
+                 registryBefore: nil, expected: .expiryTooFar),
             // S4
             Case(name: "S4: registry claims the QR", payload: payload, now: fresh, skew: 30, registryBefore: [], expected: nil),
             Case(name: "S4: registry holding another QR claims this one too", payload: payload, now: fresh, skew: 30,

@@ -7,10 +7,10 @@ enum ScriptEvent {
     case frame([UInt8])
     /// Receiver: the person accepts. Sender: the person types the right code (its own
     /// session's digits, as the receiving screen shows them), recorded as `codeEntered`.
-    case codeConfirmed
+    case accept
     /// Sender: the person types exactly this text.
     case codeTyped(String)
-    case codeRejected
+    case reject
     case storeUnavailable
     case notAuthenticated
     case cancel
@@ -124,14 +124,14 @@ final class SessionRecorder {
     func sender(_ event: ScriptEvent, at now: Double, party: String = "sender", note: String? = nil) throws {
         let session = senders[party]!.session
         var event = event
-        if case .codeConfirmed = event { event = .codeTyped(session.shortCode?.digits ?? "000000") }
+        if case .accept = event { event = .codeTyped(session.shortCode?.digits ?? "000000") }
         try run(party, event, now: now, note: note) { () throws(HandoffError) in
             let real: SenderEvent
             switch event {
             case .frame(let bytes): real = .frameReceived(bytes)
-            case .codeConfirmed: preconditionFailure("resolved to codeTyped above")
+            case .accept: preconditionFailure("resolved to codeTyped above")
             case .codeTyped(let typed): real = .codeEntered(typed)
-            case .codeRejected: real = .codeRejected
+            case .reject: real = .reject
             case .storeUnavailable: real = .storeUnavailable
             case .notAuthenticated: real = .notAuthenticated
             case .cancel: real = .cancel
@@ -152,9 +152,9 @@ final class SessionRecorder {
             let real: ReceiverEvent
             switch event {
             case .frame(let bytes): real = .frameReceived(bytes)
-            case .codeConfirmed: real = .codeConfirmed
+            case .accept: real = .accept
             case .codeTyped: preconditionFailure("codeEntered is a sender event")
-            case .codeRejected: real = .codeRejected
+            case .reject: real = .reject
             case .storeUnavailable: real = .storeUnavailable
             case .notAuthenticated: real = .notAuthenticated
             case .cancel: real = .cancel
@@ -382,9 +382,9 @@ final class SessionRecorder {
     private func describe(_ event: ScriptEvent) -> JSONValue {
         switch event {
         case .frame(let bytes): .object(["type": .string("frameReceived"), "frame": .number(frameIDs[bytes]!)])
-        case .codeConfirmed: .object(["type": .string("codeConfirmed")])
+        case .accept: .object(["type": .string("accept")])
         case .codeTyped(let typed): .object(["type": .string("codeEntered"), "typed": .string(typed)])
-        case .codeRejected: .object(["type": .string("codeRejected")])
+        case .reject: .object(["type": .string("reject")])
         case .storeUnavailable: .object(["type": .string("storeUnavailable")])
         case .notAuthenticated: .object(["type": .string("notAuthenticated")])
         case .cancel: .object(["type": .string("cancel")])

@@ -5,12 +5,12 @@ import AccountHandoff
 extension SessionScenarios {
     static var adversaries: [Scenario] {
         [
-            Scenario("mitm-own-key", "A relay that photographed the QR answers with its own key and drops the real hello: the two short codes differ; both people reject.") { r in
+            Scenario("mitm-own-key", "A relay that photographed the QR answers with its own key and drops the real hello: the two short codes differ; the sending person, with no code on the receiving screen to type, rejects, and the receiver gives up.") { r in
                 try r.scan("intruder", at: t0 + 9)
                 try r.scan(at: t0 + 10)
                 try r.deliver(from: "intruder", to: "sender", at: t0 + 11, note: "the relay forwards its own hello, not the receiver's")
                 try r.deliver(from: "sender", to: "intruder", at: t0 + 12)
-                try r.sender(.codeRejected, at: t0 + 20, note: "the sender shows the intruder's code, the receiver none: they differ")
+                try r.sender(.reject, at: t0 + 20, note: "the sender holds the intruder's code and asks for one; the receiving screen shows none, so its person rejects")
                 try r.deliver(from: "sender", to: "intruder", at: t0 + 21)
                 try r.receiver(.cancel, at: t0 + 22, note: "the receiver never got a reveal")
             },
@@ -22,8 +22,8 @@ extension SessionScenarios {
                 try r.scan("mitm-receiver", of: "sender", at: t0 + 13)
                 try r.deliver(from: "mitm-receiver", to: "sender", at: t0 + 14, note: "M's hello to S, chosen after it knew R's code")
                 try r.deliver(from: "sender", to: "mitm-receiver", at: t0 + 15)
-                try r.sender(.codeRejected, at: t0 + 20, note: "S's code differs from R's")
-                try r.receiver(.codeRejected, at: t0 + 20)
+                try r.sender(.reject, at: t0 + 20, note: "S's code differs from R's")
+                try r.receiver(.reject, at: t0 + 20)
             },
             Scenario("low-order-hello", "Hellos with small-order keys (H3), with sequence 1 (H2, before H3) and with a bad tag are ignored; the genuine hello then works.") { r in
                 try r.scan(at: t0 + 10)
@@ -47,9 +47,9 @@ extension SessionScenarios {
                 try r.inject(VectorSupport.flip(hello, at: 17), origin: "", to: "receiver", at: t0 + 12,
                              note: "a hello for another transfer at the receiver: unknownTransfer before unexpectedMessage")
                 try r.feed(hello, to: "receiver", at: t0 + 12, note: "a hello at the receiver")
-                try r.sender(.codeConfirmed, at: t0 + 20)
+                try r.sender(.accept, at: t0 + 20)
                 try r.deliver(from: "sender", to: "receiver", at: t0 + 21)
-                try r.receiver(.codeConfirmed, at: t0 + 30)
+                try r.receiver(.accept, at: t0 + 30)
                 let accept = r.lastSent["receiver"]!
                 try r.feed(accept, to: "receiver", at: t0 + 31, note: "the receiver's own accept reflected back")
                 try r.deliver(from: "receiver", to: "sender", at: t0 + 31)

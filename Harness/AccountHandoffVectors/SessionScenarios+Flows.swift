@@ -25,9 +25,9 @@ extension SessionScenarios {
                 try r.scan(at: t0 + 1.25)
                 try r.deliver(from: "receiver", to: "sender", at: t0 + 1.5)
                 try r.deliver(from: "sender", to: "receiver", at: t0 + 1.75)
-                try r.sender(.codeConfirmed, at: t0 + 2.25)
+                try r.sender(.accept, at: t0 + 2.25)
                 try r.deliver(from: "sender", to: "receiver", at: t0 + 2.5)
-                try r.receiver(.codeConfirmed, at: t0 + 3.5)
+                try r.receiver(.accept, at: t0 + 3.5)
                 try r.deliver(from: "receiver", to: "sender", at: t0 + 4.25)
                 try r.sender(.credential(password), at: expiry - 0.5, note: "half a second before the sender's expiry")
                 try r.deliver(from: "sender", to: "receiver", at: expiry + 29.75, note: "a quarter second before expiry + skew")
@@ -38,9 +38,9 @@ extension SessionScenarios {
                 try r.scan(at: t0 + 500)
                 try r.deliver(from: "receiver", to: "sender", at: t0 + 501)
                 try r.deliver(from: "sender", to: "receiver", at: t0 + 502)
-                try r.sender(.codeConfirmed, at: t0 + 510)
+                try r.sender(.accept, at: t0 + 510)
                 try r.deliver(from: "sender", to: "receiver", at: t0 + 511)
-                try r.receiver(.codeConfirmed, at: t0 + 520)
+                try r.receiver(.accept, at: t0 + 520)
                 try r.deliver(from: "receiver", to: "sender", at: t0 + 521)
                 try r.sender(.credential(password), at: t0 + 580)
                 try r.deliver(from: "sender", to: "receiver", at: t0 + 581)
@@ -54,47 +54,47 @@ extension SessionScenarios {
         [
             Scenario("receiver-rejects-before-offer", "The receiving person sees different codes before any account data arrives.") { r in
                 try reveal(r)
-                try r.receiver(.codeRejected, at: t0 + 15)
+                try r.receiver(.reject, at: t0 + 15)
                 try r.deliver(from: "receiver", to: "sender", at: t0 + 16)
             },
             Scenario("receiver-rejects-offer", "The receiving person declines the shown account.") { r in
                 try offer(r)
-                try r.receiver(.codeRejected, at: t0 + 30)
+                try r.receiver(.reject, at: t0 + 30)
                 try r.deliver(from: "receiver", to: "sender", at: t0 + 31)
             },
             Scenario("receiver-rejects-after-accept", "The receiving person changes their mind after accepting, before the credential arrives.") { r in
                 try accept(r)
-                try r.receiver(.codeRejected, at: t0 + 35)
+                try r.receiver(.reject, at: t0 + 35)
                 try r.deliver(from: "receiver", to: "sender", at: t0 + 36)
                 try r.sender(.credential(password), at: t0 + 40, note: "too late: the session is over (the password is wiped)")
             },
             Scenario("sender-rejects-code", "The sending person sees different codes and rejects before the reveal arrived at the receiver.") { r in
                 try hello(r)
-                try r.sender(.codeRejected, at: t0 + 20)
+                try r.sender(.reject, at: t0 + 20)
                 try r.deliver(from: "sender", to: "receiver", at: t0 + 21, note: "the abort overtakes the reveal (sequence 1 before 0)")
             },
             Scenario("sender-rejects-awaiting-accept", "The sending person rejects after the offer was sent.") { r in
                 try offer(r)
-                try r.sender(.codeRejected, at: t0 + 25)
+                try r.sender(.reject, at: t0 + 25)
                 try r.deliver(from: "sender", to: "receiver", at: t0 + 26)
             },
             Scenario("sender-rejects-awaiting-credential", "The sending person rejects instead of re-authenticating.") { r in
                 try accept(r)
-                try r.sender(.codeRejected, at: t0 + 35)
+                try r.sender(.reject, at: t0 + 35)
                 try r.deliver(from: "sender", to: "receiver", at: t0 + 36)
             },
             Scenario("wrong-code-typed", "The sending person types a code that does not match the receiving screen's (Spec 4.4), then declines.") { r in
                 try reveal(r)
                 try r.sender(.codeTyped(otherCode(try r.senderCode())), at: t0 + 15, note: "a try is used; the state stays")
-                try r.sender(.codeRejected, at: t0 + 16)
+                try r.sender(.reject, at: t0 + 16)
                 try r.deliver(from: "sender", to: "receiver", at: t0 + 17)
             },
-            Scenario("code-rejected-before-code-exists", "codeRejected while the receiver awaits the reveal is refused (no code shown yet); once the code is shown it rejects.") { r in
+            Scenario("code-rejected-before-code-exists", "reject while the receiver awaits the reveal is refused (no code shown yet); once the code is shown it rejects.") { r in
                 try hello(r)
-                try r.receiver(.codeRejected, at: t0 + 11.5, note: "no code yet: refused, state unchanged")
-                try r.receiver(.codeConfirmed, at: t0 + 11.5, note: "nothing to confirm yet: refused")
+                try r.receiver(.reject, at: t0 + 11.5, note: "no code yet: refused, state unchanged")
+                try r.receiver(.accept, at: t0 + 11.5, note: "nothing to confirm yet: refused")
                 try r.deliver(from: "sender", to: "receiver", at: t0 + 12)
-                try r.receiver(.codeRejected, at: t0 + 13)
+                try r.receiver(.reject, at: t0 + 13)
                 try r.deliver(from: "receiver", to: "sender", at: t0 + 14)
             },
         ]
@@ -151,7 +151,7 @@ extension SessionScenarios {
             },
             Scenario("crossing-abort", "The sender cancels while the receiver's accept is in flight: both transcripts differ, the abort (bound to TH1) still opens; the accept is ignored after the end.") { r in
                 try offer(r)
-                try r.receiver(.codeConfirmed, at: t0 + 30)
+                try r.receiver(.accept, at: t0 + 30)
                 try r.sender(.cancel, at: t0 + 30)
                 try r.deliver(from: "receiver", to: "sender", at: t0 + 31)
                 try r.deliver(from: "sender", to: "receiver", at: t0 + 31)
@@ -198,7 +198,7 @@ extension SessionScenarios {
             Scenario("receiver-rejects-credential-in-flight", "The receiver rejects while the credential is in flight: the sender ends deliveredUnconfirmed.rejected.peer.") { r in
                 try accept(r)
                 try r.sender(.credential(password), at: t0 + 40)
-                try r.receiver(.codeRejected, at: t0 + 40)
+                try r.receiver(.reject, at: t0 + 40)
                 try r.deliver(from: "receiver", to: "sender", at: t0 + 41)
             },
         ]

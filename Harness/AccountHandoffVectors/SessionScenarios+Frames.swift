@@ -39,15 +39,15 @@ extension SessionScenarios {
             },
             Scenario("tampered-offer", "A relay flips a ciphertext bit of the offer; the genuine offer then succeeds and the transfer goes on.") { r in
                 try reveal(r)
-                try r.sender(.codeConfirmed, at: t0 + 20)
+                try r.sender(.accept, at: t0 + 20)
                 try tampered(r, "sender", byte: 40, to: "receiver", at: t0 + 21)
                 try r.deliver(from: "sender", to: "receiver", at: t0 + 22)
-                try r.receiver(.codeConfirmed, at: t0 + 30)
+                try r.receiver(.accept, at: t0 + 30)
                 try r.deliver(from: "receiver", to: "sender", at: t0 + 31)
             },
             Scenario("tampered-accept", "A relay flips the accept's tag; the genuine accept then succeeds.") { r in
                 try offer(r)
-                try r.receiver(.codeConfirmed, at: t0 + 30)
+                try r.receiver(.accept, at: t0 + 30)
                 try tampered(r, "receiver", byte: 39, to: "sender", at: t0 + 31)
                 try r.deliver(from: "receiver", to: "sender", at: t0 + 32)
             },
@@ -73,7 +73,7 @@ extension SessionScenarios {
             },
             Scenario("tampered-headers", "Header changes on the offer (transfer ID, sequence, body length, version, a trailing byte) and a receipt relabelled as abort: each ignored with its error; the genuine frames then complete the transfer.") { r in
                 try reveal(r)
-                try r.sender(.codeConfirmed, at: t0 + 20)
+                try r.sender(.accept, at: t0 + 20)
                 let offer = r.lastSent["sender"]!
                 let id = r.frameID(offer)
                 try r.inject(VectorSupport.flip(offer, at: 2), origin: "frame \(id) with transfer ID byte 0 xor 0x01", to: "receiver", at: t0 + 21)
@@ -82,7 +82,7 @@ extension SessionScenarios {
                 try r.inject(VectorSupport.patched(offer, 0, 1), origin: "frame \(id) with version 1", to: "receiver", at: t0 + 21)
                 try r.inject(offer + [0], origin: "frame \(id) with one trailing byte", to: "receiver", at: t0 + 21)
                 try r.deliver(from: "sender", to: "receiver", at: t0 + 22)
-                try r.receiver(.codeConfirmed, at: t0 + 30)
+                try r.receiver(.accept, at: t0 + 30)
                 try r.deliver(from: "receiver", to: "sender", at: t0 + 31)
                 try r.sender(.credential(password), at: t0 + 40)
                 try r.deliver(from: "sender", to: "receiver", at: t0 + 41)
@@ -100,7 +100,7 @@ extension SessionScenarios {
                 try hello(r)
                 try r.deliver(from: "receiver", to: "sender", at: t0 + 12)
                 let hello = r.handshake().helloFrame
-                try r.sender(.codeConfirmed, at: t0 + 20)
+                try r.sender(.accept, at: t0 + 20)
                 try r.feed(hello, to: "sender", at: t0 + 21)
             },
             Scenario("replayed-reveal", "The reveal arrives twice.") { r in
@@ -127,19 +127,19 @@ extension SessionScenarios {
                 try r.feed(hello, to: "sender", at: t0 + 53, note: "the hello after the end")
                 try r.sender(.cancel, at: t0 + 53)
                 try r.receiver(.tick, at: t0 + 53)
-                try r.sender(.codeConfirmed, at: t0 + 54)
+                try r.sender(.accept, at: t0 + 54)
                 try r.receiver(.importFinished(.declined), at: t0 + 54)
             },
             Scenario("out-of-order", "A relay renumbers the offer to sequence 2: outOfOrder (checked before decryption), then the genuine offer is accepted.") { r in
                 try reveal(r)
-                try r.sender(.codeConfirmed, at: t0 + 20)
+                try r.sender(.accept, at: t0 + 20)
                 let offer = r.lastSent["sender"]!
                 try r.inject(VectorSupport.patched(offer, 21, 2), origin: "frame \(r.frameID(offer)) renumbered to sequence 2", to: "receiver", at: t0 + 21)
                 try r.feed(offer, to: "receiver", at: t0 + 22)
             },
             Scenario("abort-overtakes-offer", "The sender cancels right after sending its offer and the abort arrives first: aborts may skip ahead, so the receiver ends cancelled.peer; the late offer is ignored.") { r in
                 try reveal(r)
-                try r.sender(.codeConfirmed, at: t0 + 20)
+                try r.sender(.accept, at: t0 + 20)
                 let offer = r.lastSent["sender"]!
                 try r.sender(.cancel, at: t0 + 21)
                 try r.deliver(from: "sender", to: "receiver", at: t0 + 22)
@@ -181,7 +181,7 @@ extension SessionScenarios {
                              to: "receiver", at: now)
                 try r.inject(unsealed(r, .abort, sequence: 0, bodyLength: 17), origin: "an abort at sequence 0 (aborts are not exempt from E1)",
                              to: "receiver", at: now)
-                try r.sender(.codeConfirmed, at: t0 + 20)
+                try r.sender(.accept, at: t0 + 20)
                 try r.deliver(from: "sender", to: "receiver", at: t0 + 21)
             },
             Scenario("sender-frame-checks-in-order", "Frames at a sender awaiting the accept, each failing exactly one step: H1 (the accepted hello), H2, E1, E2, E3, E4; then the genuine accept.") { r in
@@ -197,7 +197,7 @@ extension SessionScenarios {
                              to: "sender", at: now)
                 try r.inject(unsealed(r, .accept, sequence: 1, bodyLength: 16), origin: "an accept at sequence 1 that does not authenticate (E4)",
                              to: "sender", at: now)
-                try r.receiver(.codeConfirmed, at: t0 + 30)
+                try r.receiver(.accept, at: t0 + 30)
                 try r.deliver(from: "receiver", to: "sender", at: t0 + 31)
             },
             Scenario("sender-awaiting-hello-frames", "Frames at a sender still awaiting its hello: a malformed frame, one for another transfer, and non-hello frames (unexpectedMessage, without keys); then the genuine hello.") { r in
@@ -215,9 +215,9 @@ extension SessionScenarios {
                 try hello(r)
                 try r.inject(unsealed(r, .accept, sequence: 1, bodyLength: 16), origin: "an accept while the code is shown", to: "sender", at: t0 + 15)
                 try r.deliver(from: "sender", to: "receiver", at: t0 + 16)
-                try r.sender(.codeConfirmed, at: t0 + 20)
+                try r.sender(.accept, at: t0 + 20)
                 try r.deliver(from: "sender", to: "receiver", at: t0 + 21)
-                try r.receiver(.codeConfirmed, at: t0 + 30)
+                try r.receiver(.accept, at: t0 + 30)
                 try r.deliver(from: "receiver", to: "sender", at: t0 + 31)
                 try r.inject(unsealed(r, .accept, sequence: 2, bodyLength: 16), origin: "an accept while the app re-authenticates", to: "sender", at: t0 + 35)
                 try r.inject(unsealed(r, .receipt, sequence: 2, bodyLength: 17), origin: "a receipt before the credential", to: "sender", at: t0 + 35)
@@ -232,10 +232,10 @@ extension SessionScenarios {
                 try r.deliver(from: "sender", to: "receiver", at: t0 + 12)
                 try r.inject(unsealed(r, .reveal, sequence: 1, bodyLength: 48), origin: "a second reveal at sequence 1", to: "receiver", at: t0 + 13)
                 try r.inject(unsealed(r, .accept, sequence: 1, bodyLength: 16), origin: "an accept (the sender's to receive) at sequence 1", to: "receiver", at: t0 + 13)
-                try r.sender(.codeConfirmed, at: t0 + 20)
+                try r.sender(.accept, at: t0 + 20)
                 try r.deliver(from: "sender", to: "receiver", at: t0 + 21)
                 try r.inject(unsealed(r, .credential, sequence: 2, bodyLength: 1040), origin: "a credential while the account is reviewed", to: "receiver", at: t0 + 22)
-                try r.receiver(.codeConfirmed, at: t0 + 30)
+                try r.receiver(.accept, at: t0 + 30)
                 try r.inject(unsealed(r, .offer, sequence: 2, bodyLength: 272), origin: "an offer while awaiting the credential", to: "receiver", at: t0 + 32)
                 try r.inject(unsealed(r, .reveal, sequence: 2, bodyLength: 48), origin: "a reveal while awaiting the credential", to: "receiver", at: t0 + 32)
             },

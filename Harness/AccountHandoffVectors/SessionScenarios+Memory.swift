@@ -18,9 +18,9 @@ extension SessionScenarios {
             },
             Scenario("sender-memory-refused-credential", "Typing the code and accepting need no guarded memory; then, with none, a password of 0 bytes is still refused (its length first) and the genuine one ends the sender with abort(7) and failed.secureMemoryUnavailable; the receiver, awaiting the credential, ends failed.peerSecureMemoryUnavailable.") { r in
                 try reveal(r)
-                try r.withoutGuardedMemory { try r.sender(.codeConfirmed, at: t0 + 20, note: "the offer is sealed from its ordinary bytes") }
+                try r.withoutGuardedMemory { try r.sender(.accept, at: t0 + 20, note: "the offer is sealed from its ordinary bytes") }
                 try r.deliver(from: "sender", to: "receiver", at: t0 + 21)
-                try r.withoutGuardedMemory { try r.receiver(.codeConfirmed, at: t0 + 30, note: "the accept needs no guarded memory") }
+                try r.withoutGuardedMemory { try r.receiver(.accept, at: t0 + 30, note: "the accept needs no guarded memory") }
                 try r.deliver(from: "receiver", to: "sender", at: t0 + 31)
                 try r.withoutGuardedMemory {
                     try r.sender(.credential([]), at: t0 + 40)

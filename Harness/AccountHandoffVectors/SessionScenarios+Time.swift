@@ -16,11 +16,11 @@ extension SessionScenarios {
             Scenario("expired-awaiting-code-confirmation", "The sending person confirms the code too late.") { r in
                 try reveal(r)
                 try r.sender(.tick, at: r.expiry() - 0.25)
-                try r.sender(.codeConfirmed, at: r.expiry())
+                try r.sender(.accept, at: r.expiry())
             },
             Scenario("expired-awaiting-accept", "The accept reaches the sender at expiry.") { r in
                 try offer(r)
-                try r.receiver(.codeConfirmed, at: t0 + 30)
+                try r.receiver(.accept, at: t0 + 30)
                 try r.deliver(from: "receiver", to: "sender", at: r.expiry())
             },
             Scenario("expired-awaiting-credential", "The password arrives from the app at expiry; it is wiped, nothing is sent.") { r in
@@ -34,8 +34,8 @@ extension SessionScenarios {
             },
             Scenario("expiry-before-refusal", "At or after the deadline every event ends the session as expired first, even one the state would refuse (Spec 6.0 step 3 before step 4).") { r in
                 try r.scan(at: t0 + 10)
-                try r.sender(.codeConfirmed, at: r.expiry(), note: "refused in awaitingHello, but the expiry comes first")
-                try r.receiver(.codeRejected, at: r.expiry() + 30, note: "refused in awaitingReveal, but the expiry comes first")
+                try r.sender(.accept, at: r.expiry(), note: "refused in awaitingHello, but the expiry comes first")
+                try r.receiver(.reject, at: r.expiry() + 30, note: "refused in awaitingReveal, but the expiry comes first")
             },
         ]
     }
@@ -51,14 +51,14 @@ extension SessionScenarios {
             },
             Scenario("expired-receiver-awaiting-offer", "The offer reaches the receiver at expiry + skew.") { r in
                 try reveal(r)
-                try r.sender(.codeConfirmed, at: r.expiry() - 1)
+                try r.sender(.accept, at: r.expiry() - 1)
                 try r.deliver(from: "sender", to: "receiver", at: r.expiry() + 30)
             },
             Scenario("expired-receiver-boundary", "The offer reaches the receiver at expiry + skew - 0.5 (accepted); the person confirms at expiry + skew (expired).") { r in
                 try reveal(r)
-                try r.sender(.codeConfirmed, at: r.expiry() - 1)
+                try r.sender(.accept, at: r.expiry() - 1)
                 try r.deliver(from: "sender", to: "receiver", at: r.expiry() + 29.5)
-                try r.receiver(.codeConfirmed, at: r.expiry() + 30)
+                try r.receiver(.accept, at: r.expiry() + 30)
             },
             Scenario("expired-receiver-awaiting-credential-frame", "The credential frame reaches the receiver at expiry + skew; the sender's receipt wait then ends deliveredUnconfirmed.expired.") { r in
                 try accept(r)
@@ -90,18 +90,20 @@ extension SessionScenarios {
                 let late = r.expiry() + 1000
                 try r.inject(Array(abort.prefix(23)), origin: "the first 23 bytes of the abort (step 2 comes before decoding)", to: "sender", at: late)
                 try r.feed(r.handshake().helloFrame, to: "sender", at: late)
+                try r.inject(VectorSupport.flip(r.handshake().helloFrame, at: 2), origin: "the hello with another transfer ID (step 2 comes before the transfer ID)",
+                             to: "sender", at: late)
                 try r.sender(.tick, at: late)
                 try r.sender(.cancel, at: late)
                 try r.sender(.transportLost, at: late)
-                try r.sender(.codeConfirmed, at: late)
-                try r.sender(.codeRejected, at: late)
+                try r.sender(.accept, at: late)
+                try r.sender(.reject, at: late)
                 try r.sender(.credential(password), at: late, note: "refused; the password is wiped")
                 try r.feed(reveal, to: "receiver", at: late)
                 try r.receiver(.tick, at: late)
                 try r.receiver(.cancel, at: late)
                 try r.receiver(.transportLost, at: late)
-                try r.receiver(.codeConfirmed, at: late)
-                try r.receiver(.codeRejected, at: late)
+                try r.receiver(.accept, at: late)
+                try r.receiver(.reject, at: late)
                 try r.receiver(.importFinished(.imported), at: late)
             },
         ]
@@ -113,10 +115,10 @@ extension SessionScenarios {
                 try r.scan(at: t0 + 10)
                 try r.deliver(from: "receiver", to: "sender", at: t0 + 100)
                 try r.deliver(from: "sender", to: "receiver", at: t0 + 5, note: "receiver clock 5 s before its scan")
-                try r.sender(.codeConfirmed, at: t0 - 3600, note: "sender clock an hour before its start")
+                try r.sender(.accept, at: t0 - 3600, note: "sender clock an hour before its start")
                 try r.deliver(from: "sender", to: "receiver", at: t0 + 6)
                 try r.receiver(.tick, at: r.expiry() + 30, note: "the receiver's clock jumps past expiry + skew")
-                try r.receiver(.codeConfirmed, at: t0 + 20, note: "and back: the session stays over")
+                try r.receiver(.accept, at: t0 + 20, note: "and back: the session stays over")
                 try r.sender(.tick, at: r.expiry(), note: "the sender's clock jumps to its expiry")
                 try r.sender(.tick, at: t0 + 20, note: "and back")
             },
@@ -124,6 +126,9 @@ extension SessionScenarios {
                 try r.scan(at: t0 + 10)
                 let hello = r.lastSent["receiver"]!
                 try r.sender(.frame(hello), at: .nan)
+                try r.inject(Array(hello.prefix(23)), origin: "the hello's first 23 bytes (step 1 comes before decoding)", to: "sender", at: .nan)
+                try r.inject(VectorSupport.flip(hello, at: 2), origin: "the hello with another transfer ID (step 1 comes before the transfer ID)",
+                             to: "sender", at: .infinity)
                 try r.sender(.tick, at: .infinity)
                 try r.sender(.cancel, at: -.infinity)
                 try r.feed(hello, to: "sender", at: t0 + 11)
@@ -132,11 +137,11 @@ extension SessionScenarios {
                 try r.receiver(.cancel, at: .infinity)
                 try r.receiver(.tick, at: -.infinity)
                 try r.feed(reveal, to: "receiver", at: t0 + 12)
-                try r.sender(.codeConfirmed, at: .nan)
-                try r.sender(.codeConfirmed, at: t0 + 20)
+                try r.sender(.accept, at: .nan)
+                try r.sender(.accept, at: t0 + 20)
                 try r.deliver(from: "sender", to: "receiver", at: t0 + 21)
-                try r.receiver(.codeConfirmed, at: .infinity)
-                try r.receiver(.codeConfirmed, at: t0 + 30)
+                try r.receiver(.accept, at: .infinity)
+                try r.receiver(.accept, at: t0 + 30)
                 try r.deliver(from: "receiver", to: "sender", at: t0 + 31)
                 try r.sender(.credential(password), at: .nan, note: "refused; the password is wiped")
                 try r.sender(.credential(password), at: t0 + 40)

@@ -7,10 +7,12 @@ import AccountHandoff
 extension SessionScenarios {
     static var typedConfirmation: [Scenario] {
         [
-            Scenario("sender-types-the-code-after-slips", "The sending person types three digits (not a code: refused, no try used), six letters and digits, the code with a tab or a no-break space in it, the code in Arabic-Indic digits (each refused), a wrong six-digit code (one try used, two left), then the receiving screen's code with its space.") { r in
+            Scenario("sender-types-the-code-after-slips", "The sending person types three, five and seven digits (not a code: refused, no try used), six letters and digits, the code with a tab or a no-break space in it, the code in Arabic-Indic digits (each refused), a wrong six-digit code (one try used, two left), then the receiving screen's code with its space.") { r in
                 try reveal(r)
                 let right = try r.senderCode()
                 try r.sender(.codeTyped("861"), at: t0 + 14, note: "three digits: not an entry")
+                try r.sender(.codeTyped("48291"), at: t0 + 14, note: "five digits: not an entry, no try used")
+                try r.sender(.codeTyped(right.digits + "0"), at: t0 + 14, note: "seven digits: not an entry, no try used")
                 try r.sender(.codeTyped("12345a"), at: t0 + 14, note: "a letter: not an entry")
                 let first = String(right.digits.prefix(3)), last = String(right.digits.suffix(3))
                 try r.sender(.codeTyped(first + "\t" + last), at: t0 + 14, note: "only U+0020 is removed: a tab makes it no entry")
@@ -34,7 +36,7 @@ extension SessionScenarios {
                 try r.sender(.codeTyped("000000"), at: t0 + 10.5, note: "no hello accepted yet: refused")
                 try r.sender(.codeTyped("861"), at: t0 + 10.5, note: "no entry, in awaitingHello: invalidEvent (the state first)")
                 try r.deliver(from: "receiver", to: "sender", at: t0 + 11)
-                try r.sender(.codeConfirmed, at: t0 + 12)
+                try r.sender(.accept, at: t0 + 12)
                 try r.sender(.codeTyped("861"), at: t0 + 12.5, note: "no entry, in awaitingAccept: invalidEvent (the state first)")
             },
         ]
@@ -86,7 +88,7 @@ extension SessionScenarios {
 
     static var expiryTold: [Scenario] {
         [
-            Scenario("expired-while-comparing-tells-the-receiver", "The sender's expiry fires while the people compare the code: it sends abort(6), and the receiver ends expired at once, long before its own expiry + skew.") { r in
+            Scenario("expired-while-typing-tells-the-receiver", "The sender's expiry fires while its person is to type the code: it sends abort(6), and the receiver ends expired at once, long before its own expiry + skew.") { r in
                 try reveal(r)
                 try r.sender(.tick, at: r.expiry())
                 try r.deliver(from: "sender", to: "receiver", at: r.expiry() + 0.5)
@@ -102,7 +104,7 @@ extension SessionScenarios {
                 try r.sender(.tick, at: r.expiry())
                 try r.deliver(from: "receiver", to: "sender", at: r.expiry() + 31)
             },
-            Scenario("expired-receiver-ahead-tells-the-sender", "The receiving device's clock runs ahead and it tolerates no skew: its expiry fires while the people compare the code, it sends abort(6), and the sender, whose clock has not reached the expiry yet, ends expired at once.") { r in
+            Scenario("expired-receiver-ahead-tells-the-sender", "The receiving device's clock runs ahead and it tolerates no skew: its expiry fires while the sending person is to type the code, it sends abort(6), and the sender, whose clock has not reached the expiry yet, ends expired at once.") { r in
                 try r.scan(at: t0 + 10, skew: 0)
                 try r.deliver(from: "receiver", to: "sender", at: t0 + 11)
                 try r.deliver(from: "sender", to: "receiver", at: t0 + 12)
@@ -113,9 +115,9 @@ extension SessionScenarios {
                 try r.scan(at: t0 + 10, skew: 0)
                 try r.deliver(from: "receiver", to: "sender", at: t0 + 11)
                 try r.deliver(from: "sender", to: "receiver", at: t0 + 12)
-                try r.sender(.codeConfirmed, at: t0 + 20)
+                try r.sender(.accept, at: t0 + 20)
                 try r.deliver(from: "sender", to: "receiver", at: t0 + 21)
-                try r.receiver(.codeConfirmed, at: t0 + 30)
+                try r.receiver(.accept, at: t0 + 30)
                 try r.deliver(from: "receiver", to: "sender", at: t0 + 31)
                 try r.sender(.credential(password), at: t0 + 40)
                 let credential = r.lastSent["sender"]!

@@ -65,14 +65,14 @@ enum SessionScenarios {
     /// ... the sending person confirms and the offer reaches the receiver.
     static func offer(_ r: SessionRecorder) throws {
         try reveal(r)
-        try r.sender(.codeConfirmed, at: t0 + 20)
+        try r.sender(.accept, at: t0 + 20)
         try r.deliver(from: "sender", to: "receiver", at: t0 + 21)
     }
 
     /// ... the receiving person confirms and the accept reaches the sender.
     static func accept(_ r: SessionRecorder) throws {
         try offer(r)
-        try r.receiver(.codeConfirmed, at: t0 + 30)
+        try r.receiver(.accept, at: t0 + 30)
         try r.deliver(from: "receiver", to: "sender", at: t0 + 31)
     }
 

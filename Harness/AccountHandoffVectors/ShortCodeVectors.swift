@@ -6,7 +6,7 @@ import AccountHandoff
 enum ShortCodeVectors {
     static func make() throws -> JSONValue {
         .object([
-            "description": .string("Short code (Spec 4.4): 64 bytes of code material, 16 big-endian u32 candidates, the first below the rejection bound mod 10^6. 'acceptedIndex' is null and 'error' is set when every candidate is rejected. 'codeDerivations' derive the material from codeKey, nonce and TH1. 'typed' lists typed-code comparisons."),
+            "description": .string("Short code (Spec 4.4): 64 bytes of code material, 16 big-endian u32 candidates, the first below the rejection bound mod 10^6. 'acceptedIndex' is null and 'error' is set when every candidate is rejected. 'codeDerivations' derive the material from codeKey, nonce and TH1. 'typed' lists typed-code comparisons: 'result' is match, mismatch (an entry that differs: a try is used) or malformed.typedCode (no entry: no try is used)."),
             "rejectionBound": .number(VectorPrimitives.shortCodeRejectionBound),
             "derivations": .array(try derivations()),
             "codeDerivations": .array(try codeDerivations()),
@@ -83,14 +83,16 @@ enum ShortCodeVectors {
             throw VectorGenerationError("typed-code material")
         }
         let attempts: [(String, Bool)] = [
-            ("048291", true), ("048 291", true), (" 048 291 ", true), ("0 4 8 2 9 1", true),
-            ("48291", false), ("0482910", false), ("048 292", false), ("048-291", false), ("048\t291", false),
+            ("048291", true), ("048 291", true), (" 048 291 ", true), ("0 4 8 2 9 1", true), ("048  291", true),
+            ("48291", false), ("048 29", false), ("048292", false), ("0482910", false), ("048 292", false), ("048-291", false), ("048\t291", false),
             ("", false), ("\u{660}48291", false), ("048291\n", false),
         ]
         return try attempts.map { typedText, expected in
             // The computed answer must equal what Spec 4.4 says.
             guard code.matches(typed: typedText) == expected else { throw VectorGenerationError("typed code \(typedText)") }
-            return .object(["code": .string(code.digits), "typed": .string(typedText), "matches": .bool(expected)])
+            let result = !ShortCode.isEntry(typedText) ? HandoffError.malformed(.typedCode).identifier : expected ? "match" : "mismatch"
+            return .object(["code": .string(code.digits), "typed": .string(typedText), "matches": .bool(expected),
+                            "result": .string(result)])
         }
     }
 }

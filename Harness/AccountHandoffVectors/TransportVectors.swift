@@ -14,6 +14,7 @@ enum TransportVectors {
             "invalidTokens": .array(try invalidTokens()),
             "relayHosts": .array(try relayHosts()),
             "invalidRelayHosts": .array(try invalidRelayHosts()),
+            "encoderRefusals": .array(try encoderRefusals()),
             "transportKeys": .array(try transportKeys()),
             "admission": .array(try admission()),
             "admissionChecks": .array(try admissionChecks()),
@@ -112,8 +113,16 @@ enum TransportVectors {
             ("empty", [], .empty),
             ("flag 0x08", [0x09, 0x1F, 0x90], .unknownFlags(0x09)),
             ("flag 0x80 (unknown flags before the address rule)", [0x82, 127, 0, 0, 1, 0x1F, 0x90], .unknownFlags(0x82)),
+            ("flag 0x08 with an address and nothing after the flags (unknown flags before truncation)", [0x0B], .unknownFlags(0x0B)),
+            ("flag 0x08 with a direct address and no port (unknown flags before truncation)", [0x09], .unknownFlags(0x09)),
+            ("flag 0x08 with a direct port of 0 (unknown flags before the port)", [0x09, 0, 0], .unknownFlags(0x09)),
+            ("flag 0x08 with a relay and no relay port (unknown flags before truncation)", [0x0C], .unknownFlags(0x0C)),
+            ("flag 0x08 with a relay port of 0 (unknown flags before the port)", [0x0C, 0, 0] + ab, .unknownFlags(0x0C)),
+            ("flag 0x08 with a relay host of one byte (unknown flags before the host)", [0x0C, 0x0F, 0xA1, 0x05], .unknownFlags(0x0C)),
             ("address flag without direct", [0x02, 127, 0, 0, 1, 0x1F, 0x90], .addressWithoutDirect),
             ("address flag without direct, with a relay", [0x06, 127, 0, 0, 1, 0x0F, 0xA1] + ab, .addressWithoutDirect),
+            ("address flag without direct, with a relay and no relay port (the flags before truncation)", [0x06], .addressWithoutDirect),
+            ("address flag without direct, with a relay port of 0 (the flags before the port)", [0x06, 0, 0] + ab, .addressWithoutDirect),
             ("no flags", [0x00], .noRoute),
             ("no flags and bytes", [0x00, 0x1F, 0x90], .noRoute),
             ("direct: no port", [0x01], .truncated),
@@ -127,6 +136,7 @@ enum TransportVectors {
             ("relay port 0", [0x04, 0, 0] + ab, .zeroPort),
             ("direct port 0 before a truncated relay", [0x05, 0, 0, 0x0F], .zeroPort),
             ("direct port 0 and a byte after it (the port before the trailing bytes)", [0x01, 0, 0, 0x00], .zeroPort),
+            ("relay port 0 and a relay host of one byte (the port before the host)", [0x04, 0, 0, 0x05], .zeroPort),
             ("one byte after a direct port", [0x01, 0x1F, 0x90, 0x00], .trailingBytes),
             ("two bytes after an IPv4 direct address", [0x03, 10, 0, 0, 7, 0x13, 0x88, 1, 2], .trailingBytes),
             ("relay host of one byte", relayPrefix + [0x05], .oddRelayHostLength),
@@ -147,6 +157,23 @@ enum TransportVectors {
             ("relay host (a, pad, c)", relayPrefix + group(1, 0, 3), .misplacedRelayHostPad),
             ("relay host (a, b, pad) then (c, c, c): a pad before the last group", relayPrefix + ab + group(3, 3, 3), .misplacedRelayHostPad),
             ("relay host (a, b, pad) then group 65535: group by group", relayPrefix + ab + [0xFF, 0xFF], .misplacedRelayHostPad),
+            ("relay host group of pads and one byte (the byte count before the pads)", relayPrefix + [0x00, 0x00, 0x05], .oddRelayHostLength),
+            ("relay host (pad, pad, a) and one byte (the byte count before a misplaced pad)", relayPrefix + group(0, 0, 1) + [0x05],
+             .oddRelayHostLength),
+            ("relay host group of pads, group 65535 and one byte (the byte count before a later group)", relayPrefix + [0, 0, 0xFF, 0xFF, 0x05],
+             .oddRelayHostLength),
+            ("relay host group 65535, a group of pads and one byte (the byte count first)", relayPrefix + [0xFF, 0xFF, 0, 0, 0x05],
+             .oddRelayHostLength),
+            ("relay host group 65535, (a, pad, c), abc and one byte (the byte count first)",
+             relayPrefix + [0xFF, 0xFF] + group(1, 0, 3) + abc + [0x05], .oddRelayHostLength),
+            ("relay host group 65535 then a group of pads: group by group", relayPrefix + [0xFF, 0xFF, 0x00, 0x00], .relayHostGroupOutOfRange),
+            ("relay host group 65535 then (a, pad, c) and abc: group by group", relayPrefix + [0xFF, 0xFF] + group(1, 0, 3) + abc,
+             .relayHostGroupOutOfRange),
+            ("relay host group of pads then group 65535: group by group", relayPrefix + [0x00, 0x00, 0xFF, 0xFF], .relayHostPadGroup),
+            ("relay host group of pads then (a, pad, c) and abc: group by group", relayPrefix + [0x00, 0x00] + group(1, 0, 3) + abc,
+             .relayHostPadGroup),
+            ("relay host (a, pad, c) then a group of pads: group by group", relayPrefix + group(1, 0, 3) + [0x00, 0x00], .misplacedRelayHostPad),
+            ("relay host (pad, -, a): the misplaced pad before the host rules", relayPrefix + group(0, 37, 1), .misplacedRelayHostPad),
             ("relay host without bytes", relayPrefix, .invalidRelayHost),
             ("relay host -ab (label starts with a hyphen)", relayPrefix + packedSymbols("-ab"), .invalidRelayHost),
             ("relay host ab- (label ends with a hyphen)", relayPrefix + packedSymbols("ab-"), .invalidRelayHost),
@@ -170,7 +197,8 @@ enum TransportVectors {
 
     private static func relayHosts() throws -> [JSONValue] {
         let names = ["a", "ab", "abc", "abcd", "z.9", "relay.example.org", "x-1.y-2.z", "192.0.2.7", "transit.magic-wormhole.io",
-                     "0", "9-9", host(length: 42, seed: "42")]
+                     "0", "9-9", host(length: 42, seed: "42"), "0.0.0.0", "255.255.255.255", "999.1.1.1", "10.077.0.1", "1.2.3",
+                     "1.2.3.4.5", "256.0.0.1"]
         return try names.map { name in
             let host = try RelayHost(name)
             let packed = host.packed
@@ -178,8 +206,10 @@ enum TransportVectors {
                 throw VectorGenerationError("relay host \(name) does not round-trip")
             }
             let groups = stride(from: 0, to: packed.count, by: 2).map { Int(packed[$0]) << 8 | Int(packed[$0 + 1]) }
+            // Spec 11.7: a host that reads as a dotted IPv4 address is used as that address; any other is a name.
+            let address = IPv4Address(name).map { JSONValue.string($0.description) } ?? .null
             return .object(["name": .string("\(name) (\(name.utf8.count) characters)"), "host": .string(name), "packed": .hex(packed),
-                            "groups": .array(groups.map { .number($0) })])
+                            "groups": .array(groups.map { .number($0) }), "address": address])
         }
     }
 
@@ -198,6 +228,59 @@ enum TransportVectors {
                 guard error == .invalidRelayHost else { throw VectorGenerationError("relay host \(name): \(error.rule)") }
             }
             return .object(["name": .string(name), "host": .string(text), "utf8": .hex(Array(text.utf8)), "rule": .string("relayHost.invalid")])
+        }
+    }
+
+    /// Fields an encoder refuses to make a token of (Spec 11.1 "Encoder refusals"), in its order:
+    /// a port of 0 or an invalid relay host as the field is given, no route, then more than 32 bytes.
+    private static func encoderRefusals() throws -> [JSONValue] {
+        enum Field { case direct(String, UInt16), relay(String, UInt16) }
+        let cases: [(String, [Field], String)] = [
+            ("IPv4 and a 34-character relay host: 33 bytes", [.direct("172.16.5.9", 50000), .relay(host(length: 34, seed: "34"), 443)], "tooLong"),
+            ("IPv4 and a 42-character relay host: 35 bytes", [.direct("192.168.1.20", 8080), .relay(host(length: 42, seed: "42"), 4001)], "tooLong"),
+            ("127.0.0.1 and a 40-character relay host: 33 bytes", [.direct("127.0.0.1", 41473), .relay(host(length: 40, seed: "40"), 4001)], "tooLong"),
+            ("IPv4 and a 43-character relay host: the host first", [.direct("192.168.1.20", 8080), .relay(host(length: 43, seed: "43"), 4001)],
+             "relayHost.invalid"),
+            ("a relay host with an uppercase letter", [.relay("Relay.example.org", 4001)], "relayHost.invalid"),
+            ("direct port 0", [.direct("127.0.0.1", 0)], "zeroPort"),
+            ("direct port 0 and an invalid relay host: the direct port first", [.direct("127.0.0.1", 0), .relay("-relay", 4001)], "zeroPort"),
+            ("direct port 0 beside a 34-character relay host (33 bytes): the port first",
+             [.direct("172.16.5.9", 0), .relay(host(length: 34, seed: "34"), 443)], "zeroPort"),
+            ("an invalid relay host and relay port 0: the host first", [.relay("relay.", 0)], "relayHost.invalid"),
+            ("relay port 0 beside an IPv4 address (33 bytes): the port first", [.direct("172.16.5.9", 50000), .relay(host(length: 34, seed: "34"), 0)],
+             "zeroPort"),
+            ("relay port 0", [.relay("relay.example.org", 0)], "zeroPort"),
+            ("neither a direct address nor a relay", [], "noRoute"),
+        ]
+        return try cases.map { name, fields, expected in
+            var rule = "ok"
+            var direct: JSONValue = .null, relay: JSONValue = .null
+            for field in fields {
+                switch field {
+                case .direct(let address, let port): direct = .object(["address": .string(address), "port": .number(port)])
+                case .relay(let host, let port): relay = .object(["host": .string(host), "port": .number(port)])
+                }
+            }
+            do {
+                var endpoint: TCPRendezvous.Endpoint?, relayField: TCPRendezvous.Relay?
+                for field in fields {
+                    switch field {
+                    case .direct(let address, let port):
+                        guard let made = TCPRendezvous.Endpoint(address: IPv4Address(address)!, port: port) else { throw RendezvousTokenError.zeroPort }
+                        endpoint = made
+                    case .relay(let host, let port):
+                        let relayHost = try RelayHost(host)
+                        guard let made = TCPRendezvous.Relay(host: relayHost, port: port) else { throw RendezvousTokenError.zeroPort }
+                        relayField = made
+                    }
+                }
+                _ = try TCPRendezvous(direct: endpoint, relay: relayField)
+            } catch let error as RendezvousTokenError {
+                rule = error.rule
+            }
+            guard rule == expected else { throw VectorGenerationError("encoder refusal \(name): \(rule), meant \(expected)") }
+            let error = rule == "tooLong" ? HandoffError.rendezvousTooLong(0).identifier : "unsupportedRendezvous"
+            return .object(["name": .string(name), "direct": direct, "relay": relay, "rule": .string(rule), "error": .string(error)])
         }
     }
 
@@ -281,21 +364,30 @@ enum TransportVectors {
         let staleNonce = Self.nonce("stale")
         let stale = try response(keys: keys, nonce: staleNonce)
         let otherKeys = try response(keys: renewed, nonce: nonce)
+        let fullTag = try VectorPrimitives.hmac(key: keys.admissionKey.revealedBytes(),
+                                                 message: VectorSupport.ascii("AH3 admission") + keys.sessionHint + nonce)
+        // What the receiver sent after the challenge, up to its close (Spec 11.4 A6: the sender
+        // judges the stream's first 20 bytes; what follows them is framing, 11.5).
         let senderCases: [(String, [UInt8], Bool)] = [
             ("the right response", right, true),
             ("a response to another challenge of the same QR (replayed)", stale, false),
             ("a response with the renewed QR's keys", otherKeys, false),
             ("the right tag with magic AH3A", VectorSupport.ascii("AH3A") + right.dropFirst(4), false),
             ("one tag bit flipped", VectorSupport.flip(right, at: 19), false),
-            ("19 bytes", Array(right.prefix(19)), false),
-            ("21 bytes", right + [0], false),
-            ("the full 32-byte HMAC after the magic", VectorSupport.ascii("AH3B")
-                + (try VectorPrimitives.hmac(key: keys.admissionKey.revealedBytes(), message: VectorSupport.ascii("AH3 admission") + keys.sessionHint + nonce)), false),
+            ("19 bytes of the right response, then the connection closes", Array(right.prefix(19)), false),
+            ("the right response and one byte more: admitted, the byte is framing's", right + [0], true),
+            ("the magic and the whole 32-byte HMAC: its first 20 bytes are the right response, the other 16 are framing's",
+             VectorSupport.ascii("AH3B") + fullTag, true),
+            ("the right response and a framed hello in the same write (Spec 11.4 A5)", right + [0, 88] + Array(repeating: 0x11, count: 88), true),
         ]
-        var out: [JSONValue] = try senderCases.map { name, response, accepted in
-            guard Admission.accepts(response, keys: keys, nonce: nonce) == accepted else { throw VectorGenerationError("admission check \(name)") }
-            return .object(["name": .string("sender: " + name), "side": .string("sender"), "keys": .string(payloads[0].0),
-                            "challengeNonce": .hex(nonce), "response": .hex(response), "accepted": .bool(accepted)])
+        var out: [JSONValue] = try senderCases.map { name, received, accepted in
+            let first = Array(received.prefix(Admission.responseByteCount))
+            let admitted = first.count == Admission.responseByteCount && Admission.accepts(first, keys: keys, nonce: nonce)
+            guard admitted == accepted else { throw VectorGenerationError("admission check \(name)") }
+            var entry: [String: JSONValue] = ["name": .string("sender: " + name), "side": .string("sender"), "keys": .string(payloads[0].0),
+                                              "challengeNonce": .hex(nonce), "received": .hex(received), "accepted": .bool(accepted)]
+            if accepted { entry["framing"] = .hex(Array(received.dropFirst(Admission.responseByteCount))) }
+            return .object(entry)
         }
         let receiverCases: [(String, [UInt8], TransportKeys, String)] = [
             ("a challenge of the scanned QR", challenge, keys, "answer"),
@@ -362,12 +454,15 @@ enum TransportVectors {
         let (name, rendezvous) = try relayQRCases()[0]
         let keys = try TransportKeys(payload: payload("relay QR: " + name, rendezvous: rendezvous))
         return try (0..<3).map { index in
-            let side = RelayHandshake.receiverSide(senderSide: keys.senderSide,
-                                                    random: InsecureDeterministicRandom(seed: VectorSupport.seed("transport/receiver side/\(index)")))
+            let seed = VectorSupport.seed("transport/receiver side/\(index)")
+            let side = RelayHandshake.receiverSide(senderSide: keys.senderSide, random: InsecureDeterministicRandom(seed: seed))
             let line = RelayHandshake.line(relayToken: keys.relayToken, side: side)
-            guard side != keys.senderSide, line.count == 104 else { throw VectorGenerationError("receiver handshake \(index)") }
-            return .object(["name": .string("receiver connection \(index + 1) for " + name), "qr": .string(name), "side": .hex(side),
-                            "line": .string(String(decoding: line, as: UTF8.self))])
+            // The side is the first 8 bytes of the seed's stream (it differs from the sender's side).
+            guard side != keys.senderSide, side == VectorSupport.bytes(seed: seed, count: 8), line.count == 104 else {
+                throw VectorGenerationError("receiver handshake \(index)")
+            }
+            return .object(["name": .string("receiver connection \(index + 1) for " + name), "qr": .string(name), "seed": .number(seed),
+                            "side": .hex(side), "line": .string(String(decoding: line, as: UTF8.self))])
         }
     }
 }

@@ -1,4 +1,5 @@
 import AccountHandoff
+import AccountHandoffVectors
 import Foundation
 import Testing
 
@@ -84,5 +85,26 @@ import Testing
         #expect(rules == ["T1", "T2", "T3", "T4", "T5", "T6", "T7"])
         let accepted = Set(try strings.filter { try $0.string("result") == "ok" }.map { try $0.string("field") })
         #expect(accepted == ["displayName", "emailAddress", "username", "imapHost"])
+    }
+
+    /// Every code point at an edge of a range of Spec/account-text-tables.txt, in each context
+    /// (`plaintexts.json#codePoints`): the library decides each string as the vector says.
+    @Test func codePointsAtTheTablesEdges() throws {
+        let contexts = try VectorFiles.load("plaintexts.json").objects("codePoints")
+        #expect(contexts.count == CodePointVectors.contexts.count)
+        let edges = try CodePointVectors.edgeCodePoints().map(Int.init)
+        for entry in contexts {
+            let field = try #require(HandoffError.Field(rawValue: try entry.string("field")))
+            let before = try entry.string("before"), after = try entry.string("after"), count = Int(try entry.int("repeat"))
+            let refused = try entry.bytes("refused"), declared = Int(try entry.int("codePoints"))
+            #expect(refused.count == (edges.count + 7) / 8 && declared == edges.count, "\(entry.name): one bit per code point")
+            var wrong: [Int] = []
+            for (index, value) in edges.enumerated() {
+                let text = before + String(repeating: String(Character(Unicode.Scalar(UInt32(value))!)), count: count) + after
+                let expected = refused[index / 8] & (0x80 >> UInt8(index % 8)) == 0 ? "ok" : "malformed.\(field.rawValue)"
+                if identifier({ try VectorPrimitives.validateAccountText(text, field: field) }) != expected { wrong.append(value) }
+            }
+            #expect(wrong.isEmpty, "\(entry.name): decided otherwise at \(wrong.prefix(10).map { String($0, radix: 16) })")
+        }
     }
 }

@@ -264,7 +264,7 @@ struct SessionReplay {
         switch try event.string("type") {
         case "frameReceived": .frameReceived(try frame(event))
         case "codeEntered": .codeEntered(try event.string("typed"))
-        case "codeRejected": .codeRejected
+        case "reject": .reject
         case "notAuthenticated": .notAuthenticated
         case "storeUnavailable": .storeUnavailable
         case "cancel": .cancel
@@ -278,8 +278,8 @@ struct SessionReplay {
     private func receiverEvent(_ event: [String: Any]) throws -> ReceiverEvent {
         switch try event.string("type") {
         case "frameReceived": return .frameReceived(try frame(event))
-        case "codeConfirmed": return .codeConfirmed
-        case "codeRejected": return .codeRejected
+        case "accept": return .accept
+        case "reject": return .reject
         case "notAuthenticated": return .notAuthenticated
         case "storeUnavailable": return .storeUnavailable
         case "cancel": return .cancel

@@ -57,6 +57,8 @@ import Testing
             #expect(code.digits == digits)
             let typed = try entry.string("typed")
             #expect(code.matches(typed: typed) == (entry["matches"] as? Bool), "\(typed)")
+            let result = !ShortCode.isEntry(typed) ? "malformed.typedCode" : code.matches(typed: typed) ? "match" : "mismatch"
+            #expect(result == (try entry.string("result")), "\(typed)")
         }
     }
 }

@@ -1,4 +1,5 @@
 import AccountHandoff
+import AccountHandoffTestSupport
 @testable import AccountHandoffTransport
 import Foundation
 import Testing
@@ -36,9 +37,38 @@ import Testing
             let host = try RelayHost(entry.string("host"))
             #expect(host.packed == (try entry.bytes("packed")), "\(entry.name)")
             #expect(try RelayHost(packed: entry.bytes("packed")) == host, "\(entry.name)")
+            // Spec 11.7: the address a dotted IPv4 host is used as; a name has none.
+            #expect(IPv4Address(host.name)?.description == entry["address"] as? String, "\(entry.name)")
         }
         for entry in try Self.objects("invalidRelayHosts") {
             #expect(throws: RendezvousTokenError.invalidRelayHost, "\(entry.name)") { try RelayHost(entry.string("host")) }
+        }
+    }
+
+    /// Spec 11.1 "Encoder refusals": each field as it is given, then the route, then the size.
+    @Test func encoderRefusalsGiveTheirRule() throws {
+        for entry in try Self.objects("encoderRefusals") {
+            var rule = "ok"
+            do {
+                var endpoint: TCPRendezvous.Endpoint?, relay: TCPRendezvous.Relay?
+                if let direct = entry["direct"] as? [String: Any] {
+                    let address = try #require(IPv4Address(try direct.string("address")))
+                    guard let made = TCPRendezvous.Endpoint(address: address, port: UInt16(try direct.int("port"))) else {
+                        throw RendezvousTokenError.zeroPort
+                    }
+                    endpoint = made
+                }
+                if let fields = entry["relay"] as? [String: Any] {
+                    let host = try RelayHost(try fields.string("host"))
+                    guard let made = TCPRendezvous.Relay(host: host, port: UInt16(try fields.int("port"))) else { throw RendezvousTokenError.zeroPort }
+                    relay = made
+                }
+                _ = try TCPRendezvous(direct: endpoint, relay: relay)
+            } catch let error as RendezvousTokenError {
+                rule = error.rule
+            }
+            #expect(rule == (try entry.string("rule")), "\(entry.name)")
+            #expect((rule == "tooLong" ? "rendezvousTooLong" : "unsupportedRendezvous") == (try entry.string("error")), "\(entry.name)")
         }
     }
 
@@ -62,8 +92,15 @@ import Testing
         for entry in try Self.objects("admissionChecks") {
             let keys = try #require(keysByName[try entry.string("keys")])
             if try entry.string("side") == "sender" {
-                let accepted = Admission.accepts(try entry.bytes("response"), keys: keys, nonce: try entry.bytes("challengeNonce"))
+                // Spec 11.4 A6: the stream's first 20 bytes decide; the rest is framing's (11.5).
+                let received = try entry.bytes("received")
+                let first = Array(received.prefix(Admission.responseByteCount))
+                let nonce = try entry.bytes("challengeNonce")
+                let accepted = first.count == Admission.responseByteCount && Admission.accepts(first, keys: keys, nonce: nonce)
                 #expect(accepted == entry["accepted"] as? Bool, "\(entry.name)")
+                if accepted {
+                    #expect(Array(received.dropFirst(Admission.responseByteCount)) == (try entry.bytes("framing")), "\(entry.name)")
+                }
             } else {
                 let verdict = Admission.answer(try entry.bytes("challenge"), keys: keys)
                 let expected: Admission.ChallengeVerdict = switch try entry.string("result") {
@@ -101,6 +138,9 @@ import Testing
             let qr = try #require(try Self.objects("relayQRs").first { $0["name"] as? String == name })
             let side = try entry.bytes("side")
             #expect(side != senderSides[name], "\(entry.name)")
+            let drawn = RelayHandshake.receiverSide(senderSide: try #require(senderSides[name]),
+                                                    random: InsecureDeterministicRandom(seed: UInt64(try entry.int("seed"))))
+            #expect(drawn == side, "\(entry.name)")
             #expect(RelayHandshake.line(relayToken: try qr.bytes("relayToken"), side: side) == Array(try entry.string("line").utf8), "\(entry.name)")
         }
     }

@@ -188,7 +188,7 @@ public actor HandoffReceiverSession<Importer: AccountImporter>: SessionDriver {
     public func accept() async throws(HandoffError) {
         guard let receiver, runtime.outcome == nil else { throw .sessionFinished }
         guard receiver.phase == .reviewingOffer, let preparation, let account = receiver.offeredAccount, !accepting else {
-            throw .invalidEvent(.codeConfirmed, in: .receiver(receiver.phase))
+            throw .invalidEvent(.accept, in: .receiver(receiver.phase))
         }
         do throws(ImportNotReady) {
             try preparation.checkReady()
@@ -214,7 +214,7 @@ public actor HandoffReceiverSession<Importer: AccountImporter>: SessionDriver {
         guard receiver.phase == .reviewingOffer, runtime.outcome == nil else { return }
         switch result {
         case .authenticated:
-            feed(.codeConfirmed)
+            feed(.accept)
             if receiver.phase == .awaitingCredentialFrame { runtime.yield(.accepted) }
         case .cancelled: feed(.cancel)
         case .failed: feed(.notAuthenticated)
@@ -226,7 +226,7 @@ public actor HandoffReceiverSession<Importer: AccountImporter>: SessionDriver {
     /// - Throws: ``HandoffError/invalidEvent(_:in:)`` before a code exists or while importing.
     public func reject() throws(HandoffError) {
         guard let receiver, runtime.outcome == nil else { throw .sessionFinished }
-        perform(try receiver.handle(.codeRejected, now: clock.now()).actions)
+        perform(try receiver.handle(.reject, now: clock.now()).actions)
     }
 
     /// Cancels the transfer. While the account is being imported, this asks the importer to

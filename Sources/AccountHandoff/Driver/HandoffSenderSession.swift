@@ -160,7 +160,7 @@ public actor HandoffSenderSession: SessionDriver {
     /// - Throws: ``HandoffError/invalidEvent(_:in:)`` when there is nothing to decline.
     public func reject() throws(HandoffError) {
         guard let sender, runtime.outcome == nil else { throw .sessionFinished }
-        perform(try sender.handle(.codeRejected, now: clock.now()).actions, from: nil)
+        perform(try sender.handle(.reject, now: clock.now()).actions, from: nil)
     }
 
     /// Cancels the transfer, also while the person is being authenticated (the prompt is

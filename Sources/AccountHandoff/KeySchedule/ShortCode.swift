@@ -1,5 +1,5 @@
 
-/// The six-digit code both people compare (Spec 4.4). It is derived from the session's secret
+/// The six-digit code the receiving device shows and the sending person types (Spec 4.4). It is derived from the session's secret
 /// key material, the handshake transcript and the sender's committed nonce, so a man in the
 /// middle, even one that runs two sessions, cannot grind its inputs to make two codes match.
 public struct ShortCode: Hashable, Sendable, CustomStringConvertible {

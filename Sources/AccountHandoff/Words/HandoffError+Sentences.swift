@@ -118,13 +118,14 @@ extension HandoffError: CustomStringConvertible, LocalizedError {
 
     private static func invalidEventMessage(_ event: LocalEvent, _ phase: SessionPhase) -> String {
         switch (event, phase) {
-        case (.codeConfirmed, .sender(.awaitingHello)), (.codeRejected, .sender(.awaitingHello)),
-             (.codeRejected, .receiver(.awaitingReveal)), (.codeConfirmed, .receiver(.awaitingReveal)):
-            return "There is no code to compare yet; wait until both devices show one."
-        case (.codeConfirmed, .receiver(.awaitingOffer)):
+        case (.codeEntered, .sender(.awaitingHello)), (.reject, .sender(.awaitingHello)):
+            return "No receiving device has joined yet; wait until it shows a code, then type that code here."
+        case (.reject, .receiver(.awaitingReveal)), (.accept, .receiver(.awaitingReveal)):
+            return "The sending device has not sent its code yet; wait until this screen shows the code."
+        case (.accept, .receiver(.awaitingOffer)):
             return "The sending device has not offered the account yet; wait until it is shown, then confirm."
         case (.credentialProvided, _):
-            return "The password is not needed at this step; it is asked for only after both people confirmed the code."
+            return "The password is not needed at this step; it is asked for only after the receiving device accepted the account."
         case (.importFinished, _):
             return "There is no account being imported right now."
         case (_, .receiver(.awaitingImportResult)):

@@ -4,8 +4,8 @@ import AccountHandoffTransport
 import Foundation
 
 /// `handoff send --account FILE (--password-stdin | --password-file FILE)`: shows the QR and
-/// the transfer code, waits for a receiver, asks the person to compare the code (or type the
-/// code the receiving device shows) and to approve the export, then sends the account.
+/// the transfer code, waits for a receiver, asks the person to type the code the receiving
+/// device shows, then sends the account and, once the receiving person accepted it, the password.
 enum SendCommand {
     static let specification = CommandManual.send.specification
 

@@ -32,7 +32,7 @@ import Testing
                 }
             }
             if confirm {
-                pending = try receiver.handle(.codeConfirmed, now: clock.now()).actions
+                pending = try receiver.handle(.accept, now: clock.now()).actions
                 continue
             }
             guard case .frame(let bytes, _)? = try await channels.receiver.receive() else { break }

@@ -112,7 +112,7 @@ import Testing
     func senderRejects(_ testCase: Case) throws {
         let pair = try SessionPair()
         try pair.run(until: testCase.step)
-        let step = try pair.send(.codeRejected)
+        let step = try pair.send(.reject)
         #expect(step.kinds == testCase.local)
         let abort = try #require(step.actions.first?.frame)
         #expect(try pair.receive(.frameReceived(abort)).kinds == testCase.peer)
@@ -131,7 +131,7 @@ import Testing
     func receiverRejects(_ testCase: Case) throws {
         let pair = try SessionPair()
         try pair.run(until: testCase.step)
-        let step = try pair.receive(.codeRejected)
+        let step = try pair.receive(.reject)
         #expect(step.kinds == testCase.local)
         let abort = try #require(step.actions.first?.frame)
         #expect(try pair.send(.frameReceived(abort)).kinds == testCase.peer)
@@ -150,12 +150,12 @@ import Testing
             #expect(try pair.receive(event, at: Fixtures.time(10_000)).kinds == [])
         }
         #expect(throws: HandoffError.sessionFinished) { try pair.sender.handle(pair.typedCode, now: Fixtures.start) }
-        #expect(throws: HandoffError.sessionFinished) { try pair.sender.handle(.codeRejected, now: Fixtures.start) }
+        #expect(throws: HandoffError.sessionFinished) { try pair.sender.handle(.reject, now: Fixtures.start) }
         let late = Fixtures.secret("late password")
         #expect(throws: HandoffError.sessionFinished) { try pair.sender.handle(.credentialProvided(late), now: Fixtures.start) }
         #expect(late.isWiped)
-        #expect(throws: HandoffError.sessionFinished) { try pair.receiver.handle(.codeConfirmed, now: Fixtures.start) }
-        #expect(throws: HandoffError.sessionFinished) { try pair.receiver.handle(.codeRejected, now: Fixtures.start) }
+        #expect(throws: HandoffError.sessionFinished) { try pair.receiver.handle(.accept, now: Fixtures.start) }
+        #expect(throws: HandoffError.sessionFinished) { try pair.receiver.handle(.reject, now: Fixtures.start) }
         #expect(throws: HandoffError.sessionFinished) { try pair.receiver.handle(.importFinished(.declined), now: Fixtures.start) }
         #expect(pair.sender.outcome == .completed(.imported))
         #expect(pair.receiver.outcome == .completed(.imported))

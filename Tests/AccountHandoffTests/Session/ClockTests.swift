@@ -29,11 +29,11 @@ import AccountHandoffTestSupport
         try pair.run(until: .receiverConfirmed)
         let accept = pair.receiverFrames[1]
         let password = Fixtures.secret(Fixtures.password)
-        for event in [SenderEvent.tick, .cancel, .codeRejected, .transportLost, .frameReceived(accept), .credentialProvided(password)] {
+        for event in [SenderEvent.tick, .cancel, .reject, .transportLost, .frameReceived(accept), .credentialProvided(password)] {
             #expect(throws: HandoffError.invalidClock) { try pair.sender.handle(event, now: when) }
         }
         #expect(password.isWiped)
-        for event in [ReceiverEvent.tick, .cancel, .codeRejected, .transportLost, .frameReceived(pair.senderFrames[1])] {
+        for event in [ReceiverEvent.tick, .cancel, .reject, .transportLost, .frameReceived(pair.senderFrames[1])] {
             #expect(throws: HandoffError.invalidClock) { try pair.receiver.handle(event, now: when) }
         }
         #expect(pair.sender.phase == .awaitingAccept)

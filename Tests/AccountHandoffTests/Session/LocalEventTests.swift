@@ -9,46 +9,46 @@ import Testing
     static let refused = "refused"
 
     static let senderTable: [(SessionPair.Step, [LocalEvent: String])] = [
-        (.scanned, [.codeEntered: refused, .codeRejected: refused, .cancel: "finished(cancelled.local)",
+        (.scanned, [.codeEntered: refused, .reject: refused, .cancel: "finished(cancelled.local)",
                     .credentialProvided: refused, .notAuthenticated: refused, .storeUnavailable: refused, .tick: "",
                     .transportLost: "finished(failed.transportLost)"]),
-        (.revealReceived, [.codeEntered: "send(offer)", .codeRejected: "send(abort) finished(rejected.local)",
+        (.revealReceived, [.codeEntered: "send(offer)", .reject: "send(abort) finished(rejected.local)",
                            .cancel: "send(abort) finished(cancelled.local)", .credentialProvided: refused,
                            .notAuthenticated: refused, .storeUnavailable: refused, .tick: "",
                            .transportLost: "finished(failed.transportLost)"]),
-        (.offerReceived, [.codeEntered: refused, .codeRejected: "send(abort) finished(rejected.local)",
+        (.offerReceived, [.codeEntered: refused, .reject: "send(abort) finished(rejected.local)",
                           .cancel: "send(abort) finished(cancelled.local)", .credentialProvided: refused,
                           .notAuthenticated: refused, .storeUnavailable: refused, .tick: "",
                           .transportLost: "finished(failed.transportLost)"]),
-        (.acceptReceived, [.codeEntered: refused, .codeRejected: "send(abort) finished(rejected.local)",
+        (.acceptReceived, [.codeEntered: refused, .reject: "send(abort) finished(rejected.local)",
                            .cancel: "send(abort) finished(cancelled.local)", .credentialProvided: "send(credential)",
                            .notAuthenticated: "send(abort) finished(notAuthenticated.local)",
                            .storeUnavailable: "send(abort) finished(storeUnavailable.local)",
                            .tick: "", .transportLost: "finished(failed.transportLost)"]),
-        (.credentialReceived, [.codeEntered: refused, .codeRejected: refused,
+        (.credentialReceived, [.codeEntered: refused, .reject: refused,
                                .cancel: "finished(deliveredUnconfirmed.cancelled.local)", .credentialProvided: refused,
                                .notAuthenticated: refused, .storeUnavailable: refused,
                                .tick: "", .transportLost: "finished(deliveredUnconfirmed.failed.transportLost)"]),
     ]
 
     static let receiverTable: [(SessionPair.Step, [LocalEvent: String])] = [
-        (.helloAccepted, [.codeConfirmed: refused, .codeRejected: refused, .cancel: "send(abort) finished(cancelled.local)",
+        (.helloAccepted, [.accept: refused, .reject: refused, .cancel: "send(abort) finished(cancelled.local)",
                           .storeUnavailable: refused, .notAuthenticated: refused,
                           .importFinished: refused, .tick: "", .transportLost: "finished(failed.transportLost)"]),
-        (.revealReceived, [.codeConfirmed: refused, .codeRejected: "send(abort) finished(rejected.local)",
+        (.revealReceived, [.accept: refused, .reject: "send(abort) finished(rejected.local)",
                            .cancel: "send(abort) finished(cancelled.local)",
                            .storeUnavailable: "send(abort) finished(storeUnavailable.local)", .notAuthenticated: refused,
                            .importFinished: refused, .tick: "", .transportLost: "finished(failed.transportLost)"]),
-        (.offerReceived, [.codeConfirmed: "send(accept)", .codeRejected: "send(abort) finished(rejected.local)",
+        (.offerReceived, [.accept: "send(accept)", .reject: "send(abort) finished(rejected.local)",
                           .cancel: "send(abort) finished(cancelled.local)",
                           .storeUnavailable: "send(abort) finished(storeUnavailable.local)",
                           .notAuthenticated: "send(abort) finished(notAuthenticated.local)",
                           .importFinished: refused, .tick: "", .transportLost: "finished(failed.transportLost)"]),
-        (.receiverConfirmed, [.codeConfirmed: refused, .codeRejected: "send(abort) finished(rejected.local)",
+        (.receiverConfirmed, [.accept: refused, .reject: "send(abort) finished(rejected.local)",
                               .cancel: "send(abort) finished(cancelled.local)",
                               .storeUnavailable: "send(abort) finished(storeUnavailable.local)", .notAuthenticated: refused,
                               .importFinished: refused, .tick: "", .transportLost: "finished(failed.transportLost)"]),
-        (.credentialReceived, [.codeConfirmed: refused, .codeRejected: refused, .cancel: refused,
+        (.credentialReceived, [.accept: refused, .reject: refused, .cancel: refused,
                                .storeUnavailable: refused, .notAuthenticated: refused,
                                .importFinished: "send(receipt) finished(completed.declined)", .tick: "", .transportLost: ""]),
     ]
@@ -57,20 +57,20 @@ import Testing
     static func senderEvent(_ event: LocalEvent, pair: SessionPair) -> SenderEvent {
         switch event {
         case .codeEntered: pair.typedCode
-        case .codeRejected: .codeRejected
+        case .reject: .reject
         case .cancel: .cancel
         case .credentialProvided: .credentialProvided(Fixtures.secret(Fixtures.password))
         case .notAuthenticated: .notAuthenticated
         case .storeUnavailable: .storeUnavailable
         case .tick: .tick
-        case .transportLost, .importFinished, .codeConfirmed: .transportLost
+        case .transportLost, .importFinished, .accept: .transportLost
         }
     }
 
     static func receiverEvent(_ event: LocalEvent) -> ReceiverEvent {
         switch event {
-        case .codeConfirmed: .codeConfirmed
-        case .codeRejected: .codeRejected
+        case .accept: .accept
+        case .reject: .reject
         case .cancel: .cancel
         case .storeUnavailable: .storeUnavailable
         case .notAuthenticated: .notAuthenticated
@@ -137,7 +137,7 @@ import Testing
     }
 
     @Test func errorsNameThePhaseForPeople() {
-        let error = HandoffError.invalidEvent(.codeConfirmed, in: .receiver(.awaitingReveal))
+        let error = HandoffError.invalidEvent(.accept, in: .receiver(.awaitingReveal))
         #expect(error.identifier == "invalidEvent")
         #expect(SessionPhase.receiver(.awaitingReveal).description == "receiver.awaitingReveal")
         #expect(SessionPhase.sender(.awaitingReceipt).description == "sender.awaitingReceipt")

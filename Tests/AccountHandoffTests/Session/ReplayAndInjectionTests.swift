@@ -33,7 +33,7 @@ import AccountHandoffTestSupport
     @Test func anAbortMaySkipAheadOfTheFrameBeforeIt() throws {
         let pair = try SessionPair()
         try pair.run(until: .receiverConfirmed)
-        let abort = try #require(try pair.receive(.codeRejected).actions.first?.frame)
+        let abort = try #require(try pair.receive(.reject).actions.first?.frame)
         #expect(try Frame(bytes: abort).sequence == 2)
         #expect(try pair.send(.frameReceived(abort)).kinds == ["finished(rejected.peer)"])
     }

@@ -51,7 +51,7 @@ import AccountHandoffTestSupport
         _ = absorb(try receiver.handle(.frameReceived(reveal), now: now))
         let offer = try #require(absorb(try sender.handle(.codeEntered(sender.shortCode!.digits), now: now)))
         _ = absorb(try receiver.handle(.frameReceived(offer), now: now))
-        let accept = try #require(absorb(try receiver.handle(.codeConfirmed, now: now)))
+        let accept = try #require(absorb(try receiver.handle(.accept, now: now)))
         _ = absorb(try sender.handle(.frameReceived(accept), now: now))
         let credential = try #require(absorb(try sender.handle(.credentialProvided(Fixtures.secret(Fixtures.password)), now: now)))
         _ = absorb(try receiver.handle(.frameReceived(credential), now: now))

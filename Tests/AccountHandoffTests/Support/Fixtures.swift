@@ -97,7 +97,7 @@ final class SessionPair {
         case .revealReceived: absorbReceiver(try receiver.handle(.frameReceived(senderFrames[0]), now: now))
         case .senderConfirmed: absorbSender(try sender.handle(typedCode, now: now))
         case .offerReceived: absorbReceiver(try receiver.handle(.frameReceived(senderFrames[1]), now: now))
-        case .receiverConfirmed: absorbReceiver(try receiver.handle(.codeConfirmed, now: now))
+        case .receiverConfirmed: absorbReceiver(try receiver.handle(.accept, now: now))
         case .acceptReceived: absorbSender(try sender.handle(.frameReceived(receiverFrames[1]), now: now))
         case .credentialSent: absorbSender(try sender.handle(.credentialProvided(Fixtures.secret(Fixtures.password)), now: now))
         case .credentialReceived: absorbReceiver(try receiver.handle(.frameReceived(senderFrames[2]), now: now))

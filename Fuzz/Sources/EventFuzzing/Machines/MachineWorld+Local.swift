@@ -18,7 +18,7 @@ extension MachineWorld {
         case 1: try senderLocal(.codeEntered(shown?.grouped ?? " 12 34 56 "))
         case 2: try senderLocal(.codeEntered(String(format: "%06d", (Int(a) << 16 | Int(b) << 8 | Int(c)) % 1_000_000)))
         case 3: try senderLocal(.codeEntered(String(decoding: [a, b, c] + operands.rest(), as: UTF8.self)))
-        case 4: try senderLocal(.codeRejected)
+        case 4: try senderLocal(.reject)
         case 5: try senderLocal(.cancel)
         case 6:
             let length = (Int(a) << 8 | Int(b)) % 1100
@@ -77,8 +77,8 @@ extension MachineWorld {
         let choice = operands.byte() % 8
         let status = ReceiptStatus.allCases[operands.choice(ReceiptStatus.allCases.count)]
         let event: ReceiverEvent = switch choice {
-        case 0: .codeConfirmed
-        case 1: .codeRejected
+        case 0: .accept
+        case 1: .reject
         case 2: .cancel
         case 3: .storeUnavailable
         case 4: .notAuthenticated

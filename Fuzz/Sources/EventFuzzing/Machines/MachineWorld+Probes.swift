@@ -31,7 +31,7 @@ extension MachineWorld {
         case 2:
             guard let secondDevice else { return }
             let status = ReceiptStatus.allCases[Int(a >> 2) % ReceiptStatus.allCases.count]
-            let event: ReceiverEvent = [.codeConfirmed, .importFinished(status), .cancel, .codeRejected][Int(a) % 4]
+            let event: ReceiverEvent = [.accept, .importFinished(status), .cancel, .reject][Int(a) % 4]
             note("secondDevice.\(event)")
             let wasImporting = secondDevice.phase == .awaitingImportResult
             guard let actions = try? secondDevice.handle(event, now: now).actions else { return }

@@ -57,9 +57,9 @@ public enum LocalEvent: String, Hashable, Sendable, CaseIterable, CustomStringCo
     /// Sender: the person typed the code the receiving device shows.
     case codeEntered
     /// Receiver: the person accepted the offered account.
-    case codeConfirmed
+    case accept
     /// The person rejected the code or the account.
-    case codeRejected
+    case reject
     /// Receiver: the app found that it cannot store the offered account.
     case storeUnavailable
     /// Local authentication failed.
@@ -75,6 +75,6 @@ public enum LocalEvent: String, Hashable, Sendable, CaseIterable, CustomStringCo
     /// The transport closed.
     case transportLost
 
-    /// The raw name, e.g. `codeConfirmed`.
+    /// The raw name, e.g. `accept`.
     public var description: String { rawValue }
 }

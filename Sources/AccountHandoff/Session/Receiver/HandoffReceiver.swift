@@ -167,7 +167,7 @@ public final class HandoffReceiver {
             switch event {
             case .frameReceived: return [.ignored(.sessionFinished)]
             case .tick, .transportLost, .cancel: return []
-            case .codeConfirmed, .codeRejected, .storeUnavailable, .notAuthenticated, .importFinished: throw .sessionFinished
+            case .accept, .reject, .storeUnavailable, .notAuthenticated, .importFinished: throw .sessionFinished
             }
         }
         if let deadline = nextDeadline, clock.time >= deadline.timeIntervalSince1970 {
@@ -175,8 +175,8 @@ public final class HandoffReceiver {
         }
         switch event {
         case .frameReceived(let bytes): return apply(receive(bytes))
-        case .codeConfirmed: return apply(try confirm())
-        case .codeRejected: return apply(try reject())
+        case .accept: return apply(try accept())
+        case .reject: return apply(try reject())
         case .cancel: return apply(try cancel())
         case .storeUnavailable: return apply(try storeUnavailable())
         case .notAuthenticated: return apply(try notAuthenticated())
@@ -200,11 +200,11 @@ public final class HandoffReceiver {
 
     private func refuse(_ event: LocalEvent) -> HandoffError { .invalidEvent(event, in: .receiver(state.phase)) }
 
-    private func confirm() throws(HandoffError) -> ReceiverTransition {
+    private func accept() throws(HandoffError) -> ReceiverTransition {
         switch state {
-        case .reviewingOffer(let current): current.codeConfirmed()
+        case .reviewingOffer(let current): current.accept()
         case .awaitingReveal, .awaitingOffer, .awaitingCredentialFrame, .awaitingImportResult, .finished:
-            throw refuse(.codeConfirmed)
+            throw refuse(.accept)
         }
     }
 
@@ -213,7 +213,7 @@ public final class HandoffReceiver {
         case .awaitingOffer(let current): current.reject()
         case .reviewingOffer(let current): current.reject()
         case .awaitingCredentialFrame(let current): current.reject()
-        case .awaitingReveal, .awaitingImportResult, .finished: throw refuse(.codeRejected)
+        case .awaitingReveal, .awaitingImportResult, .finished: throw refuse(.reject)
         }
     }
 

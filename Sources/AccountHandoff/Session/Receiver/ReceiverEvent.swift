@@ -4,9 +4,9 @@ public enum ReceiverEvent: Sendable {
     case frameReceived([UInt8])
     /// The receiving person accepted the offered account (its code was typed on the sending
     /// device, Spec 4.4), after the app prepared the import and authenticated the person.
-    case codeConfirmed
+    case accept
     /// The receiving person declined the account.
-    case codeRejected
+    case reject
     /// The app cannot store the offered account (its store or keychain is locked,
     /// unwritable, full or missing); the sending device is told, before the password travels.
     case storeUnavailable

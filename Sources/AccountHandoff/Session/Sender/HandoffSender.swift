@@ -188,7 +188,7 @@ public final class HandoffSender {
             switch event {
             case .frameReceived: return [.ignored(.sessionFinished)]
             case .tick, .transportLost, .cancel: return []
-            case .codeEntered, .codeRejected, .notAuthenticated, .storeUnavailable, .credentialProvided: throw .sessionFinished
+            case .codeEntered, .reject, .notAuthenticated, .storeUnavailable, .credentialProvided: throw .sessionFinished
             }
         }
         if let deadline = nextDeadline, clock.time >= deadline.timeIntervalSince1970 {
@@ -198,7 +198,7 @@ public final class HandoffSender {
         switch event {
         case .frameReceived(let bytes): return apply(receive(bytes))
         case .codeEntered(let typed): return apply(try enter(typed))
-        case .codeRejected: return apply(try reject())
+        case .reject: return apply(try reject())
         case .notAuthenticated: return apply(try notAuthenticated())
         case .storeUnavailable: return apply(try storeUnavailable())
         case .cancel: return apply(try cancel())
@@ -236,7 +236,7 @@ public final class HandoffSender {
         case .awaitingCodeConfirmation(let current): current.reject()
         case .awaitingAccept(let current): current.reject()
         case .awaitingCredential(let current): current.reject()
-        case .awaitingHello, .awaitingReceipt, .finished: throw refuse(.codeRejected)
+        case .awaitingHello, .awaitingReceipt, .finished: throw refuse(.reject)
         }
     }
 

@@ -7,7 +7,7 @@ public enum SenderEvent: Sendable {
     /// shows none: only the six digits on the receiving screen do.
     case codeEntered(String)
     /// The sending person declined (or the receiving screen shows no code).
-    case codeRejected
+    case reject
     /// The sending person cancelled. After the credential left this only ends the wait.
     case cancel
     /// The app re-authenticated the user and hands over the password. The session wipes the

@@ -5,12 +5,12 @@
 /// - an authenticated credential: a valid plaintext (Spec 3.5) is handed to the app
 ///   (`deliverAccount`), next `awaitingImportResult`; an invalid one ends
 ///   `failed.malformed.credential` or `failed.malformed.padding` without a frame;
-/// - `codeRejected` and `storeUnavailable`: the rows shared by ``ReceiverShowingCodeState``;
+/// - `reject` and `storeUnavailable`: the rows shared by ``ReceiverShowingCodeState``;
 /// - `cancel`, `transportLost`, the expiry and an authenticated abort: the rows shared by
 ///   ``ReceiverEstablishedState``; `tick` changes nothing.
 ///
 /// Refuses a hello and every frame but a credential or an abort at E3 (Spec 5.3:
-/// `ignored(unexpectedMessage)`), and `codeConfirmed`, `notAuthenticated` and `importFinished`
+/// `ignored(unexpectedMessage)`), and `accept`, `notAuthenticated` and `importFinished`
 /// (`invalidEvent`, thrown by ``HandoffReceiver``).
 struct ReceiverAwaitingCredentialFrame: ReceiverShowingCodeState {
     /// What E3 admits here (Spec 5.3): a credential or an abort.

@@ -8,8 +8,8 @@
 ///   decides the outcome); `tick` changes nothing.
 ///
 /// Refuses every frame: E3 admits none here, an abort included (Spec 5.3:
-/// `ignored(unexpectedMessage)`, after `replayed` or `outOfOrder`), and `codeConfirmed`,
-/// `codeRejected`, `cancel` (the import is the app's), `storeUnavailable` and
+/// `ignored(unexpectedMessage)`, after `replayed` or `outOfOrder`), and `accept`,
+/// `reject`, `cancel` (the import is the app's), `storeUnavailable` and
 /// `notAuthenticated` (`invalidEvent`, thrown by ``HandoffReceiver``).
 struct ReceiverAwaitingImportResult {
     /// What E3 admits here (Spec 5.3): nothing.

@@ -4,12 +4,12 @@
 /// Accepts, after the steps of Spec 6.0:
 /// - an authenticated offer: a plaintext that decodes (Spec 3.4) gives `showAccount`, next
 ///   `reviewingOffer`; one that does not ends `failed.<error>` without a frame;
-/// - `codeRejected` and `storeUnavailable`: the rows shared by ``ReceiverShowingCodeState``;
+/// - `reject` and `storeUnavailable`: the rows shared by ``ReceiverShowingCodeState``;
 /// - `cancel`, `transportLost`, the expiry and an authenticated abort: the rows shared by
 ///   ``ReceiverEstablishedState``; `tick` changes nothing.
 ///
 /// Refuses a hello and every frame but an offer or an abort at E3 (Spec 5.3:
-/// `ignored(unexpectedMessage)`), and `codeConfirmed`, `notAuthenticated` and `importFinished`
+/// `ignored(unexpectedMessage)`), and `accept`, `notAuthenticated` and `importFinished`
 /// (`invalidEvent`, thrown by ``HandoffReceiver``).
 struct ReceiverAwaitingOffer: ReceiverShowingCodeState {
     /// What E3 admits here (Spec 5.3): an offer or an abort.

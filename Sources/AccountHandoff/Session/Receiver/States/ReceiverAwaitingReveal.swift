@@ -9,7 +9,7 @@
 ///   ``ReceiverEstablishedState``; `tick` changes nothing.
 ///
 /// Refuses a hello and every frame but a reveal or an abort at E3 (Spec 5.3:
-/// `ignored(unexpectedMessage)`), and `codeConfirmed`, `codeRejected` (no code shown yet),
+/// `ignored(unexpectedMessage)`), and `accept`, `reject` (no code shown yet),
 /// `storeUnavailable`, `notAuthenticated` and `importFinished` (`invalidEvent`, thrown by
 /// ``HandoffReceiver``).
 struct ReceiverAwaitingReveal: ReceiverEstablishedState {

@@ -51,7 +51,7 @@ protocol ReceiverShowingCodeState: ReceiverEstablishedState {
 }
 
 extension ReceiverShowingCodeState {
-    /// `codeRejected`: abort(2), `rejected.local` (Spec 6.2).
+    /// `reject`: abort(2), `rejected.local` (Spec 6.2).
     func reject() -> ReceiverTransition { abort(.rejected, outcome: .rejected(by: .local)) }
 
     /// `storeUnavailable`: abort(4), `storeUnavailable.local` (Spec 6.2).

@@ -2,9 +2,9 @@
 /// account and the code are shown; the person accepts or rejects.
 ///
 /// Accepts, after the steps of Spec 6.0:
-/// - `codeConfirmed`: seals the (empty) accept, next `awaitingCredentialFrame`;
+/// - `accept`: seals the (empty) accept, next `awaitingCredentialFrame`;
 /// - `notAuthenticated`: abort(5), `notAuthenticated.local` (Spec 8.7);
-/// - `codeRejected` and `storeUnavailable`: the rows shared by ``ReceiverShowingCodeState``;
+/// - `reject` and `storeUnavailable`: the rows shared by ``ReceiverShowingCodeState``;
 /// - `cancel`, `transportLost`, the expiry and an authenticated abort: the rows shared by
 ///   ``ReceiverEstablishedState``; `tick` changes nothing.
 ///
@@ -24,8 +24,8 @@ struct ReceiverReviewingOffer: ReceiverShowingCodeState {
         self.account = account
     }
 
-    /// `codeConfirmed`: the person accepted the account; the accept binds its link ID (Spec 3.4).
-    func codeConfirmed() -> ReceiverTransition {
+    /// `accept`: the person accepted the account; the accept binds its link ID (Spec 3.4).
+    func accept() -> ReceiverTransition {
         let frame = channel.seal(.accept, publicBytes: UnsafeRawBufferPointer(start: nil, count: 0), account: account.linkID)
         return .next(.awaitingCredentialFrame(ReceiverAwaitingCredentialFrame(previous: self)), [.send(frame)])
     }

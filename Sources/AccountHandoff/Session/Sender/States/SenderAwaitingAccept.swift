@@ -4,7 +4,7 @@
 /// Accepts, after the steps of Spec 6.0:
 /// - an authenticated accept (Spec 5.3): asks the app for the password
 ///   (`requestCredential`), next `awaitingCredential`;
-/// - `codeRejected`, `cancel`, `transportLost`, the expiry, a second device's hello and an
+/// - `reject`, `cancel`, `transportLost`, the expiry, a second device's hello and an
 ///   authenticated abort: the rows shared by ``SenderEstablishedState``; `tick` changes nothing.
 ///
 /// Refuses every frame but an accept or an abort at E3 (Spec 5.3: `ignored(unexpectedMessage)`),

@@ -6,7 +6,7 @@
 /// - `codeEntered(text)`: a text that is no entry is refused `malformed.typedCode`; a match
 ///   seals the offer (Spec 3.4), next `awaitingAccept`; a mismatch gives `codeMismatch` while
 ///   entries are left, and abort(2) `rejected.local` on the last (Spec 4.4);
-/// - `codeRejected`, `cancel`, `transportLost`, the expiry, a second device's hello and an
+/// - `reject`, `cancel`, `transportLost`, the expiry, a second device's hello and an
 ///   authenticated abort: the rows shared by ``SenderEstablishedState``; `tick` changes nothing.
 ///
 /// Refuses every frame but an abort at E3 (Spec 5.3: `ignored(unexpectedMessage)`), and

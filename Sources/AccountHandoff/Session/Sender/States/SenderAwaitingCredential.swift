@@ -6,7 +6,7 @@
 ///   a password of the wrong size is refused `malformed.credential`;
 /// - `notAuthenticated`: abort(5), `notAuthenticated.local`; `storeUnavailable`: abort(4),
 ///   `storeUnavailable.local` (Spec 6.1);
-/// - `codeRejected`, `cancel`, `transportLost`, the expiry, a second device's hello and an
+/// - `reject`, `cancel`, `transportLost`, the expiry, a second device's hello and an
 ///   authenticated abort: the rows shared by ``SenderEstablishedState``; `tick` changes nothing.
 ///
 /// Refuses every frame but an abort at E3 (Spec 5.3: `ignored(unexpectedMessage)`), and

@@ -9,7 +9,7 @@
 ///
 /// The expiry (Spec 6.0 step 3) and a step that finds no guarded memory (Spec 6.0 step 4) end
 /// it without a frame. Refuses every other frame type (`ignored(unexpectedMessage)`, Spec 6.1),
-/// and `codeEntered`, `codeRejected`, `notAuthenticated`, `storeUnavailable` and
+/// and `codeEntered`, `reject`, `notAuthenticated`, `storeUnavailable` and
 /// `credentialProvided` (`invalidEvent`, thrown by ``HandoffSender``).
 struct SenderAwaitingHello {
     /// The nonce the QR's commitment binds; revealed once a hello authenticates.

@@ -13,7 +13,7 @@
 ///
 /// The expiry (Spec 6.0 step 3) and a step that finds no guarded memory (Spec 6.0 step 4) end
 /// it as `deliveredUnconfirmed` without a frame. Refuses every frame but a receipt or an abort
-/// at E3 (Spec 5.3: `ignored(unexpectedMessage)`), and `codeEntered`, `codeRejected`,
+/// at E3 (Spec 5.3: `ignored(unexpectedMessage)`), and `codeEntered`, `reject`,
 /// `notAuthenticated`, `storeUnavailable` and `credentialProvided` (`invalidEvent`, thrown by
 /// ``HandoffSender``).
 struct SenderAwaitingReceipt {

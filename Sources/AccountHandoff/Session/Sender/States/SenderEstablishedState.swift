@@ -1,6 +1,6 @@
 /// The sender states that hold a receiver's session and can still stop the transfer:
 /// `awaitingCodeConfirmation`, `awaitingAccept` and `awaitingCredential` (Spec 6.0 step 3,
-/// first case). The rows they share live here, once: the expiry, `codeRejected`, `cancel`,
+/// first case). The rows they share live here, once: the expiry, `reject`, `cancel`,
 /// `transportLost`, an authenticated abort, a second device's hello and a step that finds no
 /// guarded memory (Spec 6.0, 6.1).
 ///
@@ -16,7 +16,7 @@ extension SenderEstablishedState {
     /// device says "expired" too.
     func expire() -> SenderTransition { abort(.expired, outcome: .expired) }
 
-    /// `codeRejected`: abort(2), `rejected.local` (Spec 6.1).
+    /// `reject`: abort(2), `rejected.local` (Spec 6.1).
     func reject() -> SenderTransition { abort(.rejected, outcome: .rejected(by: .local)) }
 
     /// `cancel`: abort(1), `cancelled.local` (Spec 6.1).
