@@ -1,0 +1,136 @@
+#if os(Linux)
+import Glibc
+import Foundation
+import SpawnedChild
+
+/// A program running in one host of ``AvahiHosts`` (`ip netns exec`), with exactly the host's
+/// environment (its own system bus), its standard input held open by this process (its end is
+/// the program's cue to stop, also when this process is killed), and its standard output and
+/// error read line by line.
+public final class HostProcess: @unchecked Sendable {
+    // Safety of @unchecked Sendable: `input` is only touched under `lock`; the rest is immutable
+    // or thread-safe (`SpawnedChild`, `ChildOutput`).
+    private let child: SpawnedChild
+    private let output: ChildOutput
+    private let lock = NSLock()
+    private var input: Int32
+
+    /// The process ID of `ip netns exec`, which becomes the program.
+    public var pid: pid_t { child.pid }
+
+    private init(child: SpawnedChild, output: ChildOutput, input: Int32) {
+        self.child = child
+        self.output = output
+        self.input = input
+    }
+
+    deinit {
+        closeInput()
+        if child.isRunning {
+            child.send(SIGKILL)
+            child.waitForExit(timeout: .seconds(5))
+        }
+    }
+
+    /// Starts `executable` with `arguments` in this process's network namespace with
+    /// `environment`.
+    public static func started(_ executable: String, _ arguments: [String], environment: [String: String]) throws(AvahiHostsUnavailable) -> HostProcess {
+        try start(in: nil, executable, arguments, environment: environment)
+    }
+
+    /// Starts `executable` with `arguments` in network namespace `namespace` (nil: this
+    /// process's) with `environment`.
+    static func start(in namespace: String?, _ executable: String, _ arguments: [String],
+                      environment: [String: String]) throws(AvahiHostsUnavailable) -> HostProcess {
+        let stdin = try socketPair()
+        let stdout: (read: Int32, write: Int32)
+        do { stdout = try socketPair() } catch {
+            close(stdin.read)
+            close(stdin.write)
+            throw error
+        }
+        let command = namespace.map { [AvahiHosts.ip, "netns", "exec", $0, executable] } ?? [executable]
+        let started = SpawnedChild.spawn(command[0], Array(command.dropFirst()) + arguments, environment: environment,
+                                         input: .descriptor(stdin.read), output: .descriptor(stdout.write))
+        close(stdin.read)
+        close(stdout.write)
+        switch started {
+        case .success(let child):
+            return HostProcess(child: child, output: ChildOutput(reading: stdout.read), input: stdin.write)
+        case .failure(let failure):
+            close(stdin.write)
+            close(stdout.read)
+            throw .stepFailed("starting \(executable): \(failure.description)")
+        }
+    }
+
+    /// Sends `signal` to the program if it has not been reaped.
+    public func send(signal: Int32) { child.send(signal) }
+
+    /// Every line the program wrote so far.
+    public var lines: [String] { output.all }
+
+    /// Writes `line` and a newline to the program's standard input.
+    public func send(_ line: String) {
+        lock.withLock {
+            guard input >= 0 else { return }
+            let bytes = Array((line + "\n").utf8)
+            _ = bytes.withUnsafeBytes { Glibc.send(input, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+        }
+    }
+
+    /// Ends the program's standard input.
+    public func closeInput() {
+        lock.withLock {
+            if input >= 0 { close(input) }
+            input = -1
+        }
+    }
+
+    /// Waits (off the concurrency pool) for a line, among those written after the first
+    /// `skipping`, that starts with `prefix`; the line, or `nil` when the output ended or
+    /// `timeout` passed first.
+    public func line(startingWith prefix: String, after skipping: Int = 0, timeout: Duration = .seconds(30)) async -> String? {
+        await Self.offThePool { [output] in output.waitForLine(after: skipping, timeout: timeout) { $0.hasPrefix(prefix) } }
+    }
+
+    /// Waits (off the concurrency pool) for the program's end, killing it after `timeout`;
+    /// its exit status (128 + signal when killed).
+    public func finish(timeout: Duration = .seconds(30)) async -> Int32 {
+        await Self.offThePool { [self] in waitForExitBlocking(timeout: timeout) }
+    }
+
+    /// Blocks until the program ended (killing it after `timeout`) and its output was read;
+    /// its exit status. For the harness's own threads only.
+    func waitForExitBlocking(timeout: Duration) -> Int32 {
+        if !child.waitForExit(timeout: timeout) {
+            child.send(SIGKILL)
+            child.waitForExit(timeout: .seconds(5))
+        }
+        output.waitForEnd(timeout: .seconds(5))
+        return child.terminationStatus
+    }
+
+    /// Blocks until a line satisfies `matches` (or the output ends, or `timeout` passes). For
+    /// the harness's own threads only.
+    func lineBlocking(timeout: Duration, where matches: (String) -> Bool) -> String? {
+        output.waitForLine(timeout: timeout, where: matches)
+    }
+
+    static func offThePool<Value: Sendable>(_ body: @escaping @Sendable () -> Value) async -> Value {
+        await withCheckedContinuation { continuation in
+            DispatchQueue.global().async { continuation.resume(returning: body()) }
+        }
+    }
+
+    /// A connected pair, close-on-exec from birth: `read` for the child's end of standard
+    /// input or this process's end of its output, `write` for the other.
+    static func socketPair() throws(AvahiHostsUnavailable) -> (read: Int32, write: Int32) {
+        var ends: [Int32] = [-1, -1]
+        guard socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0, &ends) == 0 else {
+            throw .stepFailed("socketpair failed with errno \(errno)")
+        }
+        return (ends[0], ends[1])
+    }
+}
+#endif
