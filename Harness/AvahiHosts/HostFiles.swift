@@ -65,9 +65,11 @@ enum HostFiles {
         /usr/bin/dbus-daemon --config-file="$D/bus.conf" --nofork --nopidfile >>"$D/daemons.log" 2>&1 &
         BUS=$!
         tries=0
-        while [ ! -S "$D/bus.socket" ]; do
+        # The socket exists from bind(), before the bus listens: wait until it answers.
+        until dbus-send --system --print-reply --reply-timeout=1000 --dest=org.freedesktop.DBus /org/freedesktop/DBus \
+                org.freedesktop.DBus.GetId >/dev/null 2>&1; do
             kill -0 "$BUS" 2>/dev/null || { echo "bus-exited"; exit 1; }
-            tries=$((tries + 1)); [ "$tries" -lt 1500 ] || { echo "bus-timeout"; exit 1; }
+            tries=$((tries + 1)); [ "$tries" -lt 1000 ] || { echo "bus-timeout"; exit 1; }
             sleep 0.01
         done
         echo "bus-ready"

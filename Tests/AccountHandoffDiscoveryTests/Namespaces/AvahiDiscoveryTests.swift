@@ -13,7 +13,7 @@ struct AvahiDiscoveryTests {
             let sender = try hosts.probe(in: 1, "advertise", "427", "40123")
             #expect(await sender.expectLine("established") == "established\t427")
 
-            let receiver = try hosts.probe(in: 2, "browse", "427", "2000")
+            let receiver = try hosts.probe(in: 2, "browse", "427", browsingTime)
             #expect(await receiver.finish() == 0)
             let found = receiver.lines.filter { $0.hasPrefix("found\t") }.map { $0.split(separator: "\t").map(String.init) }
             // found, name, interface index (the host's own numbering), address, port, TXT strings.
@@ -49,7 +49,7 @@ struct AvahiDiscoveryTests {
             #expect(await second.expectLine("established") == "established\t512")
             #expect(second.lines.filter { !$0.hasPrefix("drew") } == ["registering\t427", "collided\t427", "registering\t512", "established\t512"])
 
-            let receiver = try hosts.probe(in: 2, "browse", "427,512", "2000")
+            let receiver = try hosts.probe(in: 2, "browse", "427,512", browsingTime)
             #expect(await receiver.finish() == 0)
             #expect(receiver.lines.suffix(2) == ["decision\t427\tconnect\t10.90.0.1\t40123", "decision\t512\tconnect\t10.90.0.3\t40124"])
             #expect(first.lines == ["registering\t427", "established\t427"], "the first advertiser keeps its name")
@@ -69,9 +69,32 @@ struct AvahiDiscoveryTests {
             #expect(await honest.expectLine("established") == "established\t512")
             #expect(!honest.lines.contains("established\t427"), "the honest sender never shows the taken nameplate")
 
-            let receiver = try hosts.probe(in: 2, "browse", "512", "2000")
+            let receiver = try hosts.probe(in: 2, "browse", "512", browsingTime)
             #expect(await receiver.finish() == 0)
             #expect(receiver.lines.last == "decision\t512\tconnect\t10.90.0.1\t40123")
+        }
+    }
+
+    /// Every name the sender draws is taken (by Avahi's own `avahi-publish` in another
+    /// host): after the first and eight new codes collide, the typed way is withdrawn. Nine
+    /// rounds of mDNS probing take about 10 s, so it runs in the slow slice (`SenderAdvertisingTests`
+    /// checks the limit itself in `swift test`).
+    @Test(.enabled(if: ProcessInfo.processInfo.environment["HANDOFF_SLOW_TESTS"] != nil, "takes about 10 s; set HANDOFF_SLOW_TESTS=1"))
+    func aSenderWhoseNamesAreAllTakenGivesUpAfterEightRedraws() async throws {
+        try await withAvahiHosts(2) { hosts in
+            let taken = (100...108).map { String($0) }
+            var squatters: [HostProcess] = []
+            for nameplate in taken {
+                squatters.append(try hosts.run(in: 2, "/usr/bin/avahi-publish",
+                                               ["--service", "AccountHandoff \(nameplate)", "_accounthandoff._tcp", "4444", "v=4", "np=\(nameplate)"]))
+            }
+            for squatter in squatters { #expect(await squatter.expectLine("Established under name") != nil) }
+
+            let sender = try hosts.probe(in: 1, "advertise", "100", "40123", taken.dropFirst().joined(separator: ","))
+            #expect(await sender.finish(timeout: .seconds(60)) == 3)
+            #expect(sender.lines.filter { $0.hasPrefix("collided") } == taken.map { "collided\t\($0)" })
+            #expect(sender.lines.last == "stopped\tnamesTaken\t9")
+            #expect(!sender.lines.contains { $0.hasPrefix("established") })
         }
     }
 
@@ -84,7 +107,7 @@ struct AvahiDiscoveryTests {
             #expect(await left.expectLine("established") == "established\t427")
             #expect(await right.expectLine("established") == "established\t427")
 
-            let receiver = try hosts.probe(in: 2, "browse", "427", "2000")
+            let receiver = try hosts.probe(in: 2, "browse", "427", browsingTime)
             #expect(await receiver.finish() == 0)
             #expect(receiver.lines.filter { $0.hasPrefix("found\tAccountHandoff 427\t") }.count == 2, "\(receiver.lines)")
             #expect(receiver.lines.last == "decision\t427\tambiguous\t2")
