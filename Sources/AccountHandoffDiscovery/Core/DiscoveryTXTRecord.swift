@@ -45,15 +45,22 @@ public enum DiscoveryTXTRecord {
     /// - Throws: ``DiscoveryIgnoreReason/txtMalformed`` when a length runs past the end;
     ///   otherwise as ``nameplate(inEntries:)``.
     public static func nameplate(inWireFormat bytes: [UInt8]) throws(DiscoveryIgnoreReason) -> DiscoveryNameplate {
-        var entries: [[UInt8]] = []
+        try nameplate(inEntries: strings(inWireFormat: bytes))
+    }
+
+    /// The strings of a record given as its RDATA, in order, empty ones included.
+    ///
+    /// - Throws: ``DiscoveryIgnoreReason/txtMalformed`` when a length runs past the end.
+    public static func strings(inWireFormat bytes: [UInt8]) throws(DiscoveryIgnoreReason) -> [[UInt8]] {
+        var strings: [[UInt8]] = []
         var offset = 0
         while offset < bytes.count {
             let length = Int(bytes[offset])
             offset += 1
             guard length <= bytes.count - offset else { throw .txtMalformed }
-            entries.append(Array(bytes[offset..<offset + length]))
+            strings.append(Array(bytes[offset..<offset + length]))
             offset += length
         }
-        return try nameplate(inEntries: entries)
+        return strings
     }
 }
