@@ -96,7 +96,9 @@ func advertise(_ nameplate: DiscoveryNameplate, port: UInt16, redraws: [Discover
 
 func browse(_ nameplates: [DiscoveryNameplate], milliseconds: Int, policy: DirectAddressPolicy) async -> Int32 {
     do throws(DiscoveryError) {
-        let collection = try await ReceiverDiscovery.collect(with: AvahiBrowser(), for: .milliseconds(milliseconds)) { describe($0) }
+        // One nameplate: resolve only its service, as a receiver does; several: every sender's.
+        let browser = AvahiBrowser(lookingFor: nameplates.count == 1 ? nameplates[0] : nil)
+        let collection = try await ReceiverDiscovery.collect(with: browser, for: .milliseconds(milliseconds)) { describe($0) }
         for nameplate in nameplates {
             switch collection.decision(for: nameplate, policy: policy) {
             case .connect(let address, let port): say("decision", nameplate.digits, "connect", address.description, String(port))

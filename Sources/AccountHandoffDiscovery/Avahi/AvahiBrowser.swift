@@ -9,8 +9,9 @@ import CAvahi
 ///
 /// When the daemon is not running, or stops while browsing, the events end with
 /// ``DNSSDBrowserEvent/failed(_:)`` and a typed ``DiscoveryError``. So does a daemon that can
-/// no longer resolve the services found (too many on the network for one client): deciding on
-/// part of what the network shows could pick the wrong device.
+/// no longer resolve the services found (too many for one client): deciding on part of what
+/// the network shows could pick the wrong device. Only senders' services are resolved (only
+/// the nameplate's, when one is looked for), so other services never use up the daemon.
 public final class AvahiBrowser: DNSSDBrowser {
     /// The daemon's reports, in order.
     public let events: AsyncStream<DNSSDBrowserEvent>
@@ -18,10 +19,13 @@ public final class AvahiBrowser: DNSSDBrowser {
 
     /// Connects to the Avahi daemon and starts browsing, on the adapter's thread; a failure
     /// to connect arrives as the first event.
-    public init() {
+    ///
+    /// - Parameter nameplate: the nameplate looked for: only its service is resolved and
+    ///   reported; `nil`: every sender's (see ``DiscoveryServiceNames/isWorthResolving(_:lookingFor:)``).
+    public init(lookingFor nameplate: DiscoveryNameplate? = nil) {
         let (events, continuation) = AsyncStream.makeStream(of: DNSSDBrowserEvent.self)
         self.events = events
-        core = AvahiClientCore.launch({ AvahiBrowserCore(loop: $0, continuation: continuation) }) { error in
+        core = AvahiClientCore.launch({ AvahiBrowserCore(loop: $0, nameplate: nameplate, continuation: continuation) }) { error in
             continuation.yield(.failed(error))
             continuation.finish()
         }
@@ -38,11 +42,13 @@ public final class AvahiBrowser: DNSSDBrowser {
 /// The browser's state on the loop thread: the service browser and the resolvers of the
 /// services found and not yet resolved.
 final class AvahiBrowserCore: AvahiClientCore, @unchecked Sendable {
+    private let nameplate: DiscoveryNameplate?
     private let continuation: AsyncStream<DNSSDBrowserEvent>.Continuation
     private var browser: OpaquePointer?
     private var resolvers: [DiscoveredServiceKey: OpaquePointer] = [:]
 
-    init(loop: AvahiLoop, continuation: AsyncStream<DNSSDBrowserEvent>.Continuation) {
+    init(loop: AvahiLoop, nameplate: DiscoveryNameplate?, continuation: AsyncStream<DNSSDBrowserEvent>.Continuation) {
+        self.nameplate = nameplate
         self.continuation = continuation
         super.init(loop: loop)
     }
@@ -76,6 +82,7 @@ final class AvahiBrowserCore: AvahiClientCore, @unchecked Sendable {
     fileprivate func browserChanged(_ browser: OpaquePointer, _ interface: Int32, _ proto: Int32, _ event: AvahiBrowserEvent,
                                     _ name: String, _ type: String, _ domain: String) {
         guard !isClosed, browser == self.browser else { return }
+        guard event == AVAHI_BROWSER_FAILURE || DiscoveryServiceNames.isWorthResolving(name, lookingFor: nameplate) else { return }
         let key = DiscoveredServiceKey(instanceName: name, interfaceIndex: interface)
         switch event {
         case AVAHI_BROWSER_NEW:

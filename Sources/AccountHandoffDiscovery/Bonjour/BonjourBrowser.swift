@@ -19,10 +19,13 @@ public final class BonjourBrowser: DNSSDBrowser {
     private let core: BonjourBrowserCore
 
     /// Starts browsing; a failure to reach mDNSResponder arrives as the first event.
-    public init() {
+    ///
+    /// - Parameter nameplate: the nameplate looked for: only its service is resolved and
+    ///   reported; `nil`: every sender's (see ``DiscoveryServiceNames/isWorthResolving(_:lookingFor:)``).
+    public init(lookingFor nameplate: DiscoveryNameplate? = nil) {
         let (events, continuation) = AsyncStream.makeStream(of: DNSSDBrowserEvent.self)
         self.events = events
-        let core = BonjourBrowserCore(continuation: continuation)
+        let core = BonjourBrowserCore(nameplate: nameplate, continuation: continuation)
         self.core = core
         core.queue.async { core.start() }
     }
@@ -39,12 +42,14 @@ public final class BonjourBrowser: DNSSDBrowser {
 final class BonjourBrowserCore: @unchecked Sendable {
     // Safety of @unchecked Sendable: every var is touched on `queue` only.
     let queue = DispatchQueue(label: "handoff.discovery.bonjour-browser")
+    private let nameplate: DiscoveryNameplate?
     private let continuation: AsyncStream<DNSSDBrowserEvent>.Continuation
     private var browser: DNSServiceRef?
     private var resolutions: [DiscoveredServiceKey: BonjourResolution] = [:]
     private var stopped = false
 
-    init(continuation: AsyncStream<DNSSDBrowserEvent>.Continuation) {
+    init(nameplate: DiscoveryNameplate?, continuation: AsyncStream<DNSSDBrowserEvent>.Continuation) {
+        self.nameplate = nameplate
         self.continuation = continuation
     }
 
@@ -97,6 +102,7 @@ final class BonjourBrowserCore: @unchecked Sendable {
     private func browsed(_ flags: DNSServiceFlags, _ interface: UInt32, _ error: DNSServiceErrorType, _ name: String, _ type: String, _ domain: String) {
         guard !stopped else { return }
         guard error == DNSServiceErrorType(kDNSServiceErr_NoError) else { return fail(.bonjour(error, while: .browse)) }
+        guard DiscoveryServiceNames.isWorthResolving(name, lookingFor: nameplate) else { return }
         let key = DiscoveredServiceKey(instanceName: name, interfaceIndex: Int32(bitPattern: interface))
         resolutions.removeValue(forKey: key)?.release()
         guard flags & DNSServiceFlags(kDNSServiceFlagsAdd) != 0 else {

@@ -4,6 +4,9 @@ import AccountHandoffTransport
 /// trusted until ``DiscoveryCollection`` has checked it.
 public struct DiscoveredService: Hashable, Sendable {
     /// The instance name (`AccountHandoff 427` for a sender).
+    ///
+    /// - Warning: anyone on the network chooses it: never show it unescaped (it may hold
+    ///   terminal escapes or look-alike characters).
     public var instanceName: String
     /// The domain, `local` for multicast DNS.
     public var domain: String

@@ -25,4 +25,12 @@ public enum DiscoveryServiceNames {
               let nameplate = DiscoveryNameplate(asciiDigits: Array(bytes.suffix(3))) else { throw .instanceNameNotOurs }
         return nameplate
     }
+
+    /// Whether a browser resolves the service called `name`: only a sender's instance name,
+    /// and only `nameplate`'s when it looks for one. The decision counts nothing else, so a
+    /// flood of other services costs a receiver no resolution (and no daemon objects).
+    public static func isWorthResolving(_ name: String, lookingFor nameplate: DiscoveryNameplate?) -> Bool {
+        guard let named = try? self.nameplate(inInstanceName: name) else { return false }
+        return nameplate.map { $0 == named } ?? true
+    }
 }

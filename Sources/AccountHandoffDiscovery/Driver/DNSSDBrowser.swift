@@ -1,7 +1,9 @@
 /// Browses for typed-mode senders (`_accounthandoff._tcp` in `local`) with the platform's
 /// DNS-SD daemon and resolves each found service to its IPv4 address, port and TXT record.
 /// `AvahiBrowser` (Linux) and `BonjourBrowser` (Apple platforms) implement it;
-/// ``ReceiverDiscovery`` collects its reports into a ``DiscoveryCollection``.
+/// ``ReceiverDiscovery`` collects its reports into a ``DiscoveryCollection``. They resolve and
+/// report only services whose names are worth it
+/// (``DiscoveryServiceNames/isWorthResolving(_:lookingFor:)``).
 ///
 /// Every method returns at once: the daemon's work happens on the adapter's own thread or
 /// queue, never on the caller's.

@@ -91,3 +91,17 @@ import Testing
         #expect(accepted == 0)
     }
 }
+
+/// What a browser resolves: senders' names only, and only the nameplate's when it looks for one.
+@Suite struct ResolutionFilterTests {
+    @Test func onlySendersAndTheNameplateLookedForAreResolved() {
+        let looked = DiscoveryNameplate(427)!
+        #expect(DiscoveryServiceNames.isWorthResolving("AccountHandoff 427", lookingFor: looked))
+        #expect(!DiscoveryServiceNames.isWorthResolving("AccountHandoff 428", lookingFor: looked))
+        #expect(DiscoveryServiceNames.isWorthResolving("AccountHandoff 428", lookingFor: nil))
+        for name in ["Printer 427", "AccountHandoff 427 #2", "", "AccountHandoff"] {
+            #expect(!DiscoveryServiceNames.isWorthResolving(name, lookingFor: looked))
+            #expect(!DiscoveryServiceNames.isWorthResolving(name, lookingFor: nil))
+        }
+    }
+}

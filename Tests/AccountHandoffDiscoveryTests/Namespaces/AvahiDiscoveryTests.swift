@@ -11,7 +11,12 @@ struct AvahiDiscoveryTests {
     @Test func anAdvertisementIsFoundWithItsAddressPortAndTXTRecord() async throws {
         try await withAvahiHosts(2) { hosts in
             let sender = try hosts.probe(in: 1, "advertise", "427", "40123")
+            // Services of the same type that are not this nameplate's are not even resolved.
+            let others = try ["AccountHandoff 428", "Printer 427"].map { name in
+                try hosts.run(in: 1, "/usr/bin/avahi-publish", ["--service", name, "_accounthandoff._tcp", "4444", "v=4", "np=428"])
+            }
             #expect(await sender.expectLine("established") == "established\t427")
+            for other in others { #expect(await other.expectLine("Established under name") != nil) }
 
             let receiver = try hosts.probe(in: 2, "browse", "427", browsingTime)
             #expect(await receiver.finish() == 0)
@@ -23,7 +28,7 @@ struct AvahiDiscoveryTests {
             // Avahi's own client in host 2 resolves the same service.
             let browse = try hosts.run(in: 2, "/usr/bin/avahi-browse", ["--resolve", "--parsable", "--terminate", "_accounthandoff._tcp"])
             #expect(await browse.finish() == 0)
-            let resolved = browse.lines.filter { $0.hasPrefix("=;") }
+            let resolved = browse.lines.filter { $0.hasPrefix("=;") && $0.contains(";AccountHandoff\\032427;") }
             #expect(resolved.count == 1, "\(browse.lines)")
             let fields = resolved.first?.split(separator: ";", omittingEmptySubsequences: false).map(String.init) ?? []
             #expect(Array(fields.dropFirst(2).prefix(8)) == ["IPv4", "AccountHandoff\\032427", "_accounthandoff._tcp", "local",
