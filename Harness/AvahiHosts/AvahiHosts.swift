@@ -14,19 +14,22 @@ import SpawnedChild
 ///  ------------- br0 in the hub namespace ---------------
 /// ```
 ///
-/// Each host's daemons run under a first process of their own (`unshare --pid --mount`, a
-/// tmpfs over `/run` for the Avahi daemon's fixed runtime folder) whose standard input is held
-/// by this process: when it ends (``stop()``, or this process dies in any way, `SIGKILL`
-/// included) that first process exits and the kernel kills the rest of the host's processes
-/// with it; `unshare --kill-child` (`PR_SET_PDEATHSIG`) covers the first process itself. The
-/// namespaces are deleted by ``stop()``; those of a run that was killed are deleted by the next
-/// ``start(hostCount:segments:)``, which finds them by this process ID in their names.
+/// Each host's daemons, and the programs run in it, live in PID and mount namespaces of the
+/// host's own (`unshare --pid --mount --mount-proc`, with a tmpfs over `/run` for the Avahi
+/// daemon's fixed runtime folder). Their first process's standard input is held by this
+/// process: when it ends (``stop()``, or this process dies in any way, `SIGKILL` included) that
+/// first process exits and the kernel kills every other process of the host with it;
+/// `unshare --kill-child` (`PR_SET_PDEATHSIG`) covers the first process itself. The namespaces
+/// are deleted by ``stop()``; those of a run that was killed are deleted by the next
+/// ``start(hostCount:segments:)``, which finds them by the process ID in their names.
 public final class AvahiHosts: @unchecked Sendable {
     // Safety of @unchecked Sendable: `supervisors` and `stopped` are only touched under
     // `lock`; the rest is immutable.
 
     static let ip = "/usr/sbin/ip"
     static let unshare = "/usr/bin/unshare"
+    static let nsenter = "/usr/bin/nsenter"
+    static let setpriv = "/usr/bin/setpriv"
     /// Every namespace of this harness starts with it, then this process's ID and `x`.
     static let namespacePrefix = "ahd"
     private static let serials = Serials()
@@ -57,7 +60,8 @@ public final class AvahiHosts: @unchecked Sendable {
     /// test is skipped with that sentence.
     public static let unavailableReason: String? = {
         guard geteuid() == 0 else { return "The DNS-SD namespace tests need root to create namespaces (.ci/run runs as root); skipped." }
-        for (program, package) in [(ip, "iproute2"), (unshare, "util-linux"), ("/usr/bin/dbus-daemon", "dbus-daemon"),
+        for (program, package) in [(ip, "iproute2"), (unshare, "util-linux"), (nsenter, "util-linux"), (setpriv, "util-linux"),
+                                   ("/usr/bin/dbus-daemon", "dbus-daemon"),
                                    ("/usr/bin/dbus-send", "dbus-bin"), ("/usr/sbin/avahi-daemon", "avahi-daemon")]
         where !FileManager.default.isExecutableFile(atPath: program) {
             return AvahiHostsUnavailable.missingProgram("\(program) (Debian package \(package))").description + " Skipped."
@@ -112,10 +116,17 @@ public final class AvahiHosts: @unchecked Sendable {
         return lab
     }
 
-    /// Starts `executable` in host `number` with the host's environment (see ``HostProcess``).
+    /// Starts `executable` in host `number`, with the host's environment, in its network
+    /// namespace and in the PID and mount namespaces of its daemons (`nsenter`; the mount
+    /// namespace has the `/proc` of that PID namespace), so that it dies with the host however
+    /// this process ends; `setpriv --pdeathsig` ends it with `nsenter` too.
     public func run(in number: Int, _ executable: String, _ arguments: [String]) throws(AvahiHostsUnavailable) -> HostProcess {
         let host = host(number)
-        return try HostProcess.start(in: host.namespace, executable, arguments, environment: host.environment)
+        guard let supervisor = lock.withLock({ supervisors[number] }) else { throw .stepFailed("host \(number) is stopped") }
+        // The supervisor is `unshare`: its mount namespace and its children's PID namespace are the host's.
+        let enter = [Self.nsenter, "--net=/run/netns/\(host.namespace)", "--mount=/proc/\(supervisor.pid)/ns/mnt",
+                     "--pid=/proc/\(supervisor.pid)/ns/pid_for_children", "--", Self.setpriv, "--pdeathsig", "KILL", "--"]
+        return try HostProcess.started(enter + [executable] + arguments, environment: host.environment)
     }
 
     /// Stops host `number`'s Avahi daemon (SIGTERM: it says goodbye and leaves the bus) and
@@ -187,9 +198,9 @@ public final class AvahiHosts: @unchecked Sendable {
             } catch {
                 throw .stepFailed("writing host \(host.number)'s configuration: \(error)")
             }
-            let supervisor = try HostProcess.start(
-                in: host.namespace, Self.unshare,
-                ["--mount", "--pid", "--fork", "--kill-child", "--propagation", "private", "/bin/sh", "-c", HostFiles.hostScript, "sh", host.directory],
+            let supervisor = try HostProcess.started(
+                [Self.ip, "netns", "exec", host.namespace, Self.unshare, "--mount", "--pid", "--fork", "--mount-proc", "--kill-child", "--propagation", "private",
+                 "/bin/sh", "-c", HostFiles.hostScript, "sh", host.directory],
                 environment: ["PATH": "/usr/sbin:/usr/bin:/sbin:/bin", "LC_ALL": "C.UTF-8"])
             lock.withLock { supervisors[host.number] = supervisor }
         }
@@ -226,7 +237,7 @@ public final class AvahiHosts: @unchecked Sendable {
 
     /// Runs a command to its end (at most 30 s) in this process's namespace; its status and output.
     static func command(_ command: [String]) throws(AvahiHostsUnavailable) -> (status: Int32, output: String) {
-        let process = try HostProcess.start(in: nil, command[0], Array(command.dropFirst()), environment: ["PATH": "/usr/sbin:/usr/bin:/sbin:/bin"])
+        let process = try HostProcess.started(command, environment: ["PATH": "/usr/sbin:/usr/bin:/sbin:/bin"])
         process.closeInput()
         let status = process.waitForExitBlocking(timeout: .seconds(30))
         return (status, process.lines.joined(separator: "\n"))

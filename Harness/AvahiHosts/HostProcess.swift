@@ -3,10 +3,10 @@ import Glibc
 import Foundation
 import SpawnedChild
 
-/// A program running in one host of ``AvahiHosts`` (`ip netns exec`), with exactly the host's
-/// environment (its own system bus), its standard input held open by this process (its end is
-/// the program's cue to stop, also when this process is killed), and its standard output and
-/// error read line by line.
+/// A program running in one host of ``AvahiHosts``, in the host's network and PID namespaces
+/// (so it dies with the host), with exactly the host's environment (its own system bus), its
+/// standard input held open by this process (its end is the program's cue to stop, also when
+/// this process is killed), and its standard output and error read line by line.
 public final class HostProcess: @unchecked Sendable {
     // Safety of @unchecked Sendable: `input` is only touched under `lock`; the rest is immutable
     // or thread-safe (`SpawnedChild`, `ChildOutput`).
@@ -15,7 +15,7 @@ public final class HostProcess: @unchecked Sendable {
     private let lock = NSLock()
     private var input: Int32
 
-    /// The process ID of `ip netns exec`, which becomes the program.
+    /// The process ID of the command started (for a host's program, `nsenter`, its parent).
     public var pid: pid_t { child.pid }
 
     private init(child: SpawnedChild, output: ChildOutput, input: Int32) {
@@ -32,16 +32,9 @@ public final class HostProcess: @unchecked Sendable {
         }
     }
 
-    /// Starts `executable` with `arguments` in this process's network namespace with
-    /// `environment`.
-    public static func started(_ executable: String, _ arguments: [String], environment: [String: String]) throws(AvahiHostsUnavailable) -> HostProcess {
-        try start(in: nil, executable, arguments, environment: environment)
-    }
-
-    /// Starts `executable` with `arguments` in network namespace `namespace` (nil: this
-    /// process's) with `environment`.
-    static func start(in namespace: String?, _ executable: String, _ arguments: [String],
-                      environment: [String: String]) throws(AvahiHostsUnavailable) -> HostProcess {
+    /// Starts `command` (an executable's path and its arguments) in this process's namespaces
+    /// with exactly `environment`.
+    public static func started(_ command: [String], environment: [String: String]) throws(AvahiHostsUnavailable) -> HostProcess {
         let stdin = try socketPair()
         let stdout: (read: Int32, write: Int32)
         do { stdout = try socketPair() } catch {
@@ -49,8 +42,7 @@ public final class HostProcess: @unchecked Sendable {
             close(stdin.write)
             throw error
         }
-        let command = namespace.map { [AvahiHosts.ip, "netns", "exec", $0, executable] } ?? [executable]
-        let started = SpawnedChild.spawn(command[0], Array(command.dropFirst()) + arguments, environment: environment,
+        let started = SpawnedChild.spawn(command[0], Array(command.dropFirst()), environment: environment,
                                          input: .descriptor(stdin.read), output: .descriptor(stdout.write))
         close(stdin.read)
         close(stdout.write)
@@ -60,7 +52,7 @@ public final class HostProcess: @unchecked Sendable {
         case .failure(let failure):
             close(stdin.write)
             close(stdout.read)
-            throw .stepFailed("starting \(executable): \(failure.description)")
+            throw .stepFailed("starting \(command[0]): \(failure.description)")
         }
     }
 
