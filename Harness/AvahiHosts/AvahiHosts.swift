@@ -66,7 +66,8 @@ public final class AvahiHosts: @unchecked Sendable {
         where !FileManager.default.isExecutableFile(atPath: program) {
             return AvahiHostsUnavailable.missingProgram("\(program) (Debian package \(package))").description + " Skipped."
         }
-        let probe = "\(namespacePrefix)probe\(getpid())"
+        // Named like the hosts' namespaces, so a run killed right here leaves one the next start deletes.
+        let probe = "\(namespacePrefix)\(getpid())xprobe"
         let made = try? command([ip, "netns", "add", probe])
         _ = try? command([ip, "netns", "del", probe])
         guard let made, made.status == 0 else {
@@ -75,10 +76,10 @@ public final class AvahiHosts: @unchecked Sendable {
         return nil
     }()
 
-    /// ``start(hostCount:segments:)`` on a Dispatch thread: its calls wait for `ip` and the
-    /// daemons, which must not hold a Swift concurrency thread.
+    /// ``start(hostCount:segments:)`` on a thread of its own: its calls wait for `ip` and the
+    /// daemons, which must not hold a Swift concurrency thread (nor one of Dispatch's).
     public static func started(hostCount: Int, segments: [[Int]]? = nil) async throws(AvahiHostsUnavailable) -> AvahiHosts {
-        let result = await HostProcess.offThePool { Result { () throws(AvahiHostsUnavailable) in try start(hostCount: hostCount, segments: segments) } }
+        let result = await HostProcess.onItsOwnThread { Result { () throws(AvahiHostsUnavailable) in try start(hostCount: hostCount, segments: segments) } }
         return try result.get()
     }
 
@@ -140,9 +141,9 @@ public final class AvahiHosts: @unchecked Sendable {
         try await control(number, "start-avahi", expecting: "avahi-running")
     }
 
-    /// ``stop()`` on a Dispatch thread.
+    /// ``stop()`` on a thread of its own.
     public func stopped() async {
-        await HostProcess.offThePool { [self] in stop() }
+        await HostProcess.onItsOwnThread { [self] in stop() }
     }
 
     /// Stops every host's processes, deletes the namespaces and removes the folder. Idempotent.
@@ -244,6 +245,11 @@ public final class AvahiHosts: @unchecked Sendable {
     }
 
     // MARK: What a killed run left
+
+    /// ``removeStale()`` on a thread of its own.
+    public static func removedStale() async {
+        await HostProcess.onItsOwnThread { removeStale() }
+    }
 
     /// Deletes the namespaces (killing what still runs in them) and folders of runs whose
     /// process is gone; ``start(hostCount:segments:)`` calls it first.

@@ -8,6 +8,7 @@ public enum AvahiHostsUnavailable: Error, CustomStringConvertible, Sendable {
     /// A step failed.
     case stepFailed(String)
 
+    /// One sentence saying what failed, and what to do when something is missing.
     public var description: String {
         switch self {
         case .notPermitted(let why): "Hosts in network namespaces cannot be built here: \(why)."

@@ -26,10 +26,10 @@ public final class HostProcess: @unchecked Sendable {
 
     deinit {
         closeInput()
-        if child.isRunning {
-            child.send(SIGKILL)
-            child.waitForExit(timeout: .seconds(5))
-        }
+        // Killed, and reaped on a thread of its own: the last reference may go on any thread.
+        guard child.isRunning else { return }
+        child.send(SIGKILL)
+        Thread { [child] in child.waitForExit(timeout: .seconds(5)) }.start()
     }
 
     /// Starts `command` (an executable's path and its arguments) in this process's namespaces
@@ -79,17 +79,17 @@ public final class HostProcess: @unchecked Sendable {
         }
     }
 
-    /// Waits (off the concurrency pool) for a line, among those written after the first
-    /// `skipping`, that starts with `prefix`; the line, or `nil` when the output ended or
-    /// `timeout` passed first.
+    /// Waits for a line, among those written after the first `skipping`, that starts with
+    /// `prefix`; the line, or `nil` when the output ended or `timeout` passed first.
     public func line(startingWith prefix: String, after skipping: Int = 0, timeout: Duration = .seconds(30)) async -> String? {
-        await Self.offThePool { [output] in output.waitForLine(after: skipping, timeout: timeout) { $0.hasPrefix(prefix) } }
+        await output.line(after: skipping, timeout: timeout) { $0.hasPrefix(prefix) }
     }
 
-    /// Waits (off the concurrency pool) for the program's end, killing it after `timeout`;
-    /// its exit status (128 + signal when killed).
+    /// Waits for the program's end (its output's end), killing it after `timeout`; its exit
+    /// status (128 + signal when killed).
     public func finish(timeout: Duration = .seconds(30)) async -> Int32 {
-        await Self.offThePool { [self] in waitForExitBlocking(timeout: timeout) }
+        if await !output.ended(within: timeout) { child.send(SIGKILL) }
+        return await Self.onItsOwnThread { [self] in waitForExitBlocking(timeout: .seconds(5)) }
     }
 
     /// Blocks until the program ended (killing it after `timeout`) and its output was read;
@@ -109,9 +109,11 @@ public final class HostProcess: @unchecked Sendable {
         output.waitForLine(timeout: timeout, where: matches)
     }
 
-    static func offThePool<Value: Sendable>(_ body: @escaping @Sendable () -> Value) async -> Value {
+    /// Runs `body`, which blocks, on a thread of its own: neither a Swift concurrency thread
+    /// nor one of Dispatch's (other tests need those) is held while it waits.
+    static func onItsOwnThread<Value: Sendable>(_ body: @escaping @Sendable () -> Value) async -> Value {
         await withCheckedContinuation { continuation in
-            DispatchQueue.global().async { continuation.resume(returning: body()) }
+            Thread { continuation.resume(returning: body()) }.start()
         }
     }
 

@@ -27,16 +27,19 @@ public final class AvahiAdvertiser: DNSSDAdvertiser {
 
     deinit { stop() }
 
+    /// Registers `AccountHandoff NNN` at `port` (replacing any earlier registration), on the adapter's thread.
     public func register(_ nameplate: DiscoveryNameplate, port: UInt16) {
         guard let core else { return }
         core.loop.execute { core.register(nameplate, port: port) }
     }
 
+    /// Removes the registered service, on the adapter's thread.
     public func unregister() {
         guard let core else { return }
         core.loop.execute { core.unregister() }
     }
 
+    /// Removes what it registered, disconnects from the daemon and finishes ``events``, on the adapter's thread.
     public func stop() {
         guard let core else { return }
         core.loop.execute { core.stop() }

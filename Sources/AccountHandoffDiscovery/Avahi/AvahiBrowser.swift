@@ -33,6 +33,7 @@ public final class AvahiBrowser: DNSSDBrowser {
 
     deinit { stop() }
 
+    /// Stops browsing, disconnects from the daemon and finishes ``events``, on the adapter's thread.
     public func stop() {
         guard let core else { return }
         core.loop.execute { core.stop() }

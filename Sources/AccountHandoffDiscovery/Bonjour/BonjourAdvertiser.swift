@@ -26,16 +26,19 @@ public final class BonjourAdvertiser: DNSSDAdvertiser {
 
     deinit { stop() }
 
+    /// Registers `AccountHandoff NNN` at `port` (replacing any earlier registration), on the adapter's queue.
     public func register(_ nameplate: DiscoveryNameplate, port: UInt16) {
         let core = core
         core.queue.async { core.register(nameplate, port: port) }
     }
 
+    /// Removes the registered service, on the adapter's queue.
     public func unregister() {
         let core = core
         core.queue.async { core.withdraw() }
     }
 
+    /// Removes what it registered, disconnects from the daemon and finishes ``events``, on the adapter's queue.
     public func stop() {
         let core = core
         core.queue.async { core.stop() }

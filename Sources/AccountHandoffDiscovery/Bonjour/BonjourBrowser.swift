@@ -32,6 +32,7 @@ public final class BonjourBrowser: DNSSDBrowser {
 
     deinit { stop() }
 
+    /// Stops browsing, disconnects from the daemon and finishes ``events``, on the adapter's queue.
     public func stop() {
         let core = core
         core.queue.async { core.stop() }

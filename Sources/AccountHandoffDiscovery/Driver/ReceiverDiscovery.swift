@@ -9,6 +9,8 @@ public enum ReceiverDiscovery {
 
     /// Browses with `browser` for `duration`, then stops it and decides for `nameplate`.
     ///
+    /// - Parameter browser: a browser started for `nameplate` (`AvahiBrowser(lookingFor:)`,
+    ///   `BonjourBrowser(lookingFor:)`), so that no other service is resolved.
     /// - Throws: the ``DiscoveryError`` the browser reported, as soon as it does.
     public static func find(_ nameplate: DiscoveryNameplate, with browser: any DNSSDBrowser, for duration: Duration = browsingTime,
                             policy: DirectAddressPolicy = .localNetworks) async throws(DiscoveryError) -> DiscoveryDecision {

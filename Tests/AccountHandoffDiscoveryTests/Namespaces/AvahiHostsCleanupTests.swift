@@ -12,8 +12,15 @@ struct AvahiHostsCleanupTests {
         let ready = try #require(await probe.line(startingWith: "ready\t", timeout: .seconds(60)), "\(probe.lines)")
         let fields = ready.split(separator: "\t").map(String.init)
         let (hub, namespace, folder) = (fields[1], fields[2], fields[3])
-        let running = try processes(in: namespace)
-        #expect(Set(running.map(\.command)).isSuperset(of: ["avahi-daemon", "dbus-daemon", "sleep"]), "\(running)")
+        // The program may still be on its way in (nsenter, setpriv, then sleep).
+        let expected: Set<String> = ["avahi-daemon", "dbus-daemon", "sleep"]
+        let started = ContinuousClock.now + .seconds(20)
+        var running = try processes(in: namespace)
+        while !Set(running.map(\.command)).isSuperset(of: expected), ContinuousClock.now < started {
+            try await Task.sleep(for: .milliseconds(20))
+            running = try processes(in: namespace)
+        }
+        #expect(Set(running.map(\.command)).isSuperset(of: expected), "\(running)")
 
         probe.send(signal: SIGKILL)
         #expect(await probe.finish() == 128 + SIGKILL)
@@ -24,7 +31,7 @@ struct AvahiHostsCleanupTests {
         for process in running { #expect(!isLive(process.pid), "\(process) still runs") }
         #expect(namespaces().isSuperset(of: [hub, namespace]), "a killed run cannot delete its namespaces")
 
-        AvahiHosts.removeStale()
+        await AvahiHosts.removedStale()
         #expect(namespaces().isDisjoint(with: [hub, namespace]))
         #expect(!FileManager.default.fileExists(atPath: folder))
     }
