@@ -69,8 +69,8 @@ enum HostFiles {
         until dbus-send --system --print-reply --reply-timeout=1000 --dest=org.freedesktop.DBus /org/freedesktop/DBus \
                 org.freedesktop.DBus.GetId >/dev/null 2>&1; do
             kill -0 "$BUS" 2>/dev/null || { echo "bus-exited"; exit 1; }
-            tries=$((tries + 1)); [ "$tries" -lt 1000 ] || { echo "bus-timeout"; exit 1; }
-            sleep 0.01
+            tries=$((tries + 1)); [ "$tries" -lt 300 ] || { echo "bus-timeout"; exit 1; }
+            sleep 0.05
         done
         echo "bus-ready"
         AVAHI=""
@@ -81,8 +81,8 @@ enum HostFiles {
             until dbus-send --system --print-reply --reply-timeout=1000 --dest=org.freedesktop.Avahi / \
                     org.freedesktop.Avahi.Server.GetState 2>/dev/null | grep -q "int32 2"; do
                 kill -0 "$AVAHI" 2>/dev/null || { echo "avahi-exited"; return; }
-                tries=$((tries + 1)); [ "$tries" -lt 750 ] || { echo "avahi-timeout"; return; }
-                sleep 0.02
+                tries=$((tries + 1)); [ "$tries" -lt 300 ] || { echo "avahi-timeout"; return; }
+                sleep 0.05
             done
             echo "avahi-running"
         }
