@@ -187,3 +187,34 @@ let package = Package(
     ],
     swiftLanguageModes: [.v6]
 )
+
+// DNS-SD discovery of the typed mode's sender: Avahi on Linux, Bonjour's dns_sd on Apple platforms,
+// over a core that Linux tests; its harness runs hosts in network namespaces.
+package.products.append(.library(name: "AccountHandoffDiscovery", targets: ["AccountHandoffDiscovery"]))
+package.targets += [
+    // libavahi-client talks to the Avahi daemon over D-Bus; Homebrew has no Avahi (Apple
+    // platforms use dns_sd), so no brew provider.
+    .systemLibrary(
+        name: "CAvahi",
+        pkgConfig: "avahi-client",
+        providers: [.apt(["libavahi-client-dev"])]
+    ),
+    .target(
+        name: "AccountHandoffDiscovery",
+        dependencies: ["AccountHandoff", "AccountHandoffTransport", .target(name: "CAvahi", condition: .when(platforms: [.linux])),
+                       .target(name: "CEventPoll", condition: .when(platforms: [.linux]))]
+    ),
+    // Not a product: hosts in network namespaces, each with its own D-Bus system bus and Avahi daemon.
+    .target(name: "AvahiHosts", dependencies: ["SpawnedChild"], path: "Harness/AvahiHosts"),
+    // Not a product: advertises or browses through AccountHandoffDiscovery in a host of AvahiHosts.
+    .executableTarget(name: "dnssd-probe", dependencies: ["AccountHandoffDiscovery", "AccountHandoffTransport"], path: "Harness/dnssd-probe"),
+    // Not a product: builds one host of AvahiHosts and waits to be killed.
+    .executableTarget(name: "avahi-hosts-probe", dependencies: ["AvahiHosts"], path: "Harness/avahi-hosts-probe"),
+    .testTarget(
+        name: "AccountHandoffDiscoveryTests",
+        dependencies: ["AccountHandoffDiscovery", "AccountHandoffTransport", "AvahiHosts", "dnssd-probe", "avahi-hosts-probe"]
+    ),
+]
+for target in package.targets where target.name == "AccountHandoffErrorSentenceTests" {
+    target.dependencies.append("AccountHandoffDiscovery")
+}

@@ -14,6 +14,10 @@ set -euo pipefail
 packages=(libsodium-dev libqrencode-dev zlib1g-dev pkg-config zbar-tools libmagickcore-6.q16-6-extra python3-cryptography
           libsqlite3-dev libcurl4-openssl-dev dovecot-imapd openssl libpam0g-dev libpam-wrapper
           libsecret-1-dev gnome-keyring dbus-daemon dbus-bin magic-wormhole-transit-relay iproute2)
+# DNS-SD discovery: libavahi-client-dev backs the Avahi adapter; avahi-daemon runs in each host
+# of the namespace tests (on a D-Bus system bus of its own); avahi-utils (avahi-browse) and
+# bind9-dnsutils (dig) are the independent clients those tests cross-check with.
+packages+=(libavahi-client-dev avahi-daemon avahi-utils bind9-dnsutils)
 missing=()
 for package in "${packages[@]}"; do
     dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")
