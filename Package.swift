@@ -136,7 +136,7 @@ let package = Package(
                            "AccountHandoffVectors",
                            "AccountHandoffImport", "AccountHandoffReferenceStore", "AccountHandoffIMAPValidation",
                            "AccountHandoffDovecot", "AccountHandoffSecretService", "AccountHandoffLocalAuthentication", "AccountHandoffTestSupport",
-                           "AccountHandoffTransitRelay"]
+                           "AccountHandoffTransitRelay", "AccountHandoffThunderbird"]
         ),
         // Thunderbird profiles as a source (send) and a destination (receive) of an account.
         .target(name: "AccountHandoffThunderbird", dependencies: ["AccountHandoff", "AccountHandoffImport", "CNSS"]),
@@ -144,7 +144,7 @@ let package = Package(
         // and one Thunderbird import in a process of its own that stops at a named step.
         .target(name: "ThunderbirdHarness", dependencies: ["AccountHandoff", "SpawnedChild"], path: "Harness/ThunderbirdHarness"),
         .executableTarget(name: "thunderbird-import-probe",
-                          dependencies: ["AccountHandoff", "AccountHandoffImport", "AccountHandoffThunderbird"],
+                          dependencies: ["AccountHandoff", "AccountHandoffImport", "AccountHandoffThunderbird", "AccountHandoffIMAPValidation"],
                           path: "Harness/thunderbird-import-probe"),
         // Not a product: the simulated two-device world of the adversarial tests and Fuzz/.
         .target(name: "AccountHandoffSimulation", dependencies: ["AccountHandoff", "AccountHandoffTestSupport"], path: "Harness/AccountHandoffSimulation"),
@@ -169,7 +169,7 @@ let package = Package(
             name: "HandoffCLITests",
             dependencies: ["AccountHandoff", "AccountHandoffTestSupport", "AccountHandoffTransport", "AccountHandoffReferenceStore",
                            "AccountHandoffDovecot", "AccountHandoffImport", "AccountHandoffSecretService", "ThrowawaySecretService", "handoff",
-                           "AccountHandoffTransitRelay"]
+                           "AccountHandoffTransitRelay", "AccountHandoffThunderbird", "ThunderbirdHarness"]
         ),
         .testTarget(
             name: "AccountHandoffImportTests",

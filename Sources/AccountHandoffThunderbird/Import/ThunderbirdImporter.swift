@@ -109,6 +109,12 @@ public final class ThunderbirdImporter: AccountImporter, @unchecked Sendable {
                                          keepBothAllowed: prepared.keepBothAllowed)
     }
 
+    /// Returns once every lock an ended or cancelled import held on the profile is released;
+    /// call it before the process exits, so the profile keeps no lock link behind.
+    public func waitUntilReleased() async {
+        await ProfileWorkThread.shared.run {}
+    }
+
     var currentPrimaryPassword: SecretBytes? { lock.withLock { primaryPassword } }
 }
 

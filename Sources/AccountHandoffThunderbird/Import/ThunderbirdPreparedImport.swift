@@ -111,6 +111,8 @@ public final class ThunderbirdPreparedImport: AccountImportPreparation, @uncheck
         let password = importer.currentPrimaryPassword
         let profile = self.profile
         let result = await ProfileWorkThread.shared.run { () -> Result<String, ProfileImportSession.WriteFailure> in
+            // The lock is released in the same job, before the outcome is reported.
+            defer { session.session.close() }
             do throws(ProfileImportSession.WriteFailure) {
                 return .success(try session.session.write(offer, plan: plan, credential: credential, primaryPassword: password))
             } catch {
@@ -168,7 +170,8 @@ public final class ThunderbirdPreparedImport: AccountImportPreparation, @uncheck
         release()
     }
 
-    /// Releases the profile's lock, on the work thread. Idempotent.
+    /// Releases the profile's lock, on the work thread, without waiting
+    /// (``ThunderbirdImporter/waitUntilReleased()`` waits). Idempotent.
     private func release() {
         let session = self.session
         ProfileWorkThread.shared.post { session.session.close() }
