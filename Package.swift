@@ -200,7 +200,8 @@ let package = Package(
         .testTarget(
             name: "AccountHandoffThunderbirdTests",
             dependencies: ["AccountHandoff", "AccountHandoffImport", "AccountHandoffThunderbird", "AccountHandoffDovecot",
-                           "ThunderbirdHarness", "thunderbird-import-probe", "SpawnedChild"]
+                           "AccountHandoffIMAPValidation", "AccountHandoffTestSupport", "ThunderbirdHarness", "thunderbird-import-probe",
+                           "SpawnedChild"]
         ),
         .testTarget(
             name: "AccountHandoffAdversarialTests",

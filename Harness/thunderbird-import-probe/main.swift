@@ -10,7 +10,7 @@
 // The password (import) or the expected password (read) is the first line of standard input,
 // never an argument. A primary password, when the profile needs one, is the second line.
 // Output: "STOPPED <step>" (then the process waits to be killed), "FINISHED <receipt> <sentence>",
-// "CHECKED <rolledBack|clean> <number of accounts>", "READ <account> PASSWORD MATCHES|DIFFERS",
+// "CHECKED <rolledBack|abandoned:FILES|clean> <number of accounts>", "READ <account> PASSWORD MATCHES|DIFFERS",
 // or "ERROR <sentence>".
 #if canImport(Glibc)
 import Glibc
@@ -100,7 +100,10 @@ case "check":
     if let primary = secretLine() { importer.usePrimaryPassword(primary) }
     do {
         let check = try await importer.check()
-        say("CHECKED \(check.undidInterruptedImport ? "rolledBack" : "clean") \(check.accountAddresses.count)")
+        let state = check.undidInterruptedImport ? "rolledBack"
+            : check.filesChangedAfterInterruptedImport.isEmpty ? "clean" : "abandoned:" + check.filesChangedAfterInterruptedImport.joined(separator: ",")
+        await importer.waitUntilReleased()
+        say("CHECKED \(state) \(check.accountAddresses.count)")
     } catch {
         fail(error.description)
     }

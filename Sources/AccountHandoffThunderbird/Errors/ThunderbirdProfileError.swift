@@ -83,7 +83,7 @@ public enum ThunderbirdProfileError: Error, Hashable, Sendable, CustomStringConv
         case .unsupportedProfilePath(let path):
             "The profile path \(path) contains a quote or a backslash, which the key database library cannot be given. Move or link the profile to a path without them and try again."
         case .newerThunderbird(let path, let version, let newest):
-            "The profile \(path) was last used by Thunderbird \(version), newer than the versions this program knows (up to \(newest)), so it is left unchanged. Update this program, then try again."
+            "The profile \(path) was last used by Thunderbird \(version), newer than the versions this program knows (up to \(newest)), so this program leaves it alone. Update this program, then try again."
         case .compatibilityInvalid(let path, let problem):
             "The profile's compatibility.ini in \(path) could not be read (\(problem)), so the Thunderbird version that last used it is unknown and the profile is left unchanged. Start Thunderbird with the profile once, then try again."
         case .thunderbirdRunning(let path, let processID?):

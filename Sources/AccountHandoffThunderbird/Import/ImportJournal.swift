@@ -13,11 +13,16 @@ import Foundation
 /// then written to a temporary file in the journal folder, flushed, and renamed over the file.
 /// Removing the manifest commits the import; the copies are removed after it.
 ///
+/// Before a profile file is replaced (and after NSS changed its key database), the SHA-256 of
+/// what the import writes is recorded next to the copy (`NAME.written`).
+///
 /// A journal with a manifest is an import that did not commit: ``rollBack()`` (or
 /// ``recover(_:)`` on the next run) puts every saved file back and removes the files that did
-/// not exist, so the profile holds exactly the bytes it held before. A journal folder without a
-/// manifest holds only copies (the import stopped before its manifest, or after its commit):
-/// they are removed. Either way the profile ends as it was or with the whole import.
+/// not exist, so the profile holds exactly the bytes it held before. Recovery does so only when
+/// every journaled file still holds either its old bytes or the bytes the import wrote: when
+/// Thunderbird used the profile after the crash and changed one, nothing is put back over its
+/// changes and the journal is dropped. A journal folder without a manifest holds only copies
+/// (the import stopped before its manifest, or after its commit): they are removed.
 struct ImportJournal {
     static let folderName = ".handoff-import"
     static let manifestName = "manifest"
@@ -47,6 +52,9 @@ struct ImportJournal {
         case rolledBack([String])
         /// Copies left by an import that stopped before its manifest or after its commit were removed.
         case leftoversRemoved
+        /// An uncommitted import was found, but the listed files changed since (Thunderbird
+        /// used the profile): nothing was put back, and the journal was removed.
+        case abandoned(changed: [String])
     }
 
     let profile: ProfileFolder
@@ -103,6 +111,7 @@ struct ImportJournal {
     /// journal folder, then renamed over the file. The name must be one the journal saved.
     func replace(_ name: String, with bytes: [UInt8]) throws(ThunderbirdProfileError) {
         precondition(entries.contains { $0.name == name }, "only files the journal saved are changed")
+        try recordWritten(name, digest: SHA256Digest.of(bytes))
         let temporary = name + ".new"
         try Self.writeFile(bytes, named: temporary, mode: 0o600, in: journal.descriptor, folderPath: journal.path)
         guard renameat(journal.descriptor, temporary, profile.descriptor, name) == 0 else {
@@ -111,6 +120,26 @@ struct ImportJournal {
             throw .fileOperationFailed(path: profile.path(of: name), operation: "written", code: code)
         }
         try profile.sync()
+    }
+
+    /// Records what another writer (NSS) left in the journaled files `names`, so that recovery
+    /// knows those bytes as the import's own.
+    func recordWritten(_ names: [String]) throws(ThunderbirdProfileError) {
+        for name in names {
+            let bytes = try profile.read(name, maximumByteCount: Self.maximumFileByteCount)
+            try recordWritten(name, digest: bytes.flatMap { SHA256Digest.of($0) }, absent: bytes == nil)
+        }
+    }
+
+    private func recordWritten(_ name: String, digest: [UInt8]?, absent: Bool = false) throws(ThunderbirdProfileError) {
+        let text: String
+        if absent {
+            text = "absent\n"
+        } else {
+            guard let digest else { throw .keyDatabaseUnusable(path: profile.path, code: NSSRuntime.lastError) }
+            text = Self.hex(digest)
+        }
+        try Self.writeFile(Array(text.utf8), named: name + ".written", mode: 0o600, in: journal.descriptor, folderPath: journal.path)
     }
 
     /// Commits: removes the manifest (the point of no return), then the copies.
@@ -148,12 +177,41 @@ struct ImportJournal {
             return .leftoversRemoved
         }
         let entries = try parse(manifest, path: journal.path(of: manifestName))
+        let changed = try changedSince(entries, journal: journal, in: profile)
+        guard changed.isEmpty else {
+            removeFolder(journal, in: profile)
+            return .abandoned(changed: changed)
+        }
         try restore(entries, folder: journal.descriptor, in: profile)
         removeFolder(journal, in: profile)
         return .rolledBack(entries.map(\.name))
     }
 
     // MARK: Helpers
+
+    /// The journaled files that hold neither their old bytes nor the bytes the import wrote.
+    private static func changedSince(_ entries: [Entry], journal: ProfileFolder, in profile: ProfileFolder) throws(ThunderbirdProfileError) -> [String] {
+        var changed: [String] = []
+        for entry in entries {
+            let current = try profile.read(entry.name, maximumByteCount: maximumFileByteCount)
+            var old: [UInt8]?
+            if case .saved(let name, _) = entry {
+                // A copy that an interrupted recovery already put back is the current file.
+                old = try journal.read(name + ".saved", maximumByteCount: maximumFileByteCount) ?? current
+            }
+            if current == old { continue }
+            let written = try journal.read(entry.name + ".written", maximumByteCount: 256).map { String(decoding: $0, as: UTF8.self) }
+            let now = current.map { bytes in SHA256Digest.of(bytes).map(hex) ?? "" } ?? "absent\n"
+            if written == now { continue }
+            changed.append(entry.name)
+        }
+        return changed
+    }
+
+    /// Lowercase hexadecimal and a line feed.
+    static func hex(_ bytes: [UInt8]) -> String {
+        bytes.map { String(format: "%02x", $0) }.joined() + "\n"
+    }
 
     private static func line(_ entry: Entry) -> String {
         switch entry {

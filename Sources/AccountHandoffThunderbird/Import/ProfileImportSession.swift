@@ -95,15 +95,18 @@ final class ProfileImportSession {
             var logins = state.logins
             try LoginWriter.store(offer, credential: credential, replacing: plan, in: &logins, ring: ring, accounts: state.accounts,
                                   profilePath: folder.path)
-            try ImportJournal.reach(.keyDatabaseChanged, needsNewKey ? hook : nil)
+            // Every encryption is done: NSS closes its files, and what it wrote is recorded as
+            // the import's own.
+            database?.close()
+            database = nil
+            if needsNewKey {
+                try journal.recordWritten(ProfileState.keyDatabaseNames)
+                try ImportJournal.reach(.keyDatabaseChanged, hook)
+            }
             try journal.replace(ProfileState.loginsName, with: logins.bytes)
             try ImportJournal.reach(.loginsWritten, hook)
             try journal.replace(ProfileState.preferencesName, with: preferences.bytes)
             try ImportJournal.reach(.preferencesWritten, hook)
-            // NSS keeps the database open; it is closed before the commit so that nothing of
-            // this process holds the files a rollback would put back.
-            database?.close()
-            database = nil
         } catch {
             database?.close()
             database = nil

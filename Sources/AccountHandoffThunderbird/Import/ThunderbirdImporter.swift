@@ -71,8 +71,13 @@ public final class ThunderbirdImporter: AccountImporter, @unchecked Sendable {
         return try await ProfileWorkThread.shared.run { () throws(ThunderbirdProfileError) -> ThunderbirdProfileCheck in
             let session = try ProfileImportSession.open(directory, primaryPassword: password, hook: nil)
             defer { session.close() }
-            let recovered: Bool = if case .rolledBack = session.recovery { true } else { false }
-            return ThunderbirdProfileCheck(accountAddresses: session.state.accounts.map(\.emailAddress), undidInterruptedImport: recovered)
+            var check = ThunderbirdProfileCheck(accountAddresses: session.state.accounts.map(\.emailAddress))
+            switch session.recovery {
+            case .nothing, .leftoversRemoved: break
+            case .rolledBack: check.undidInterruptedImport = true
+            case .abandoned(let changed): check.filesChangedAfterInterruptedImport = changed
+            }
+            return check
         }
     }
 
@@ -123,7 +128,10 @@ public struct ThunderbirdProfileCheck: Hashable, Sendable {
     /// The e-mail addresses of the profile's IMAP accounts.
     public let accountAddresses: [String]
     /// Whether an import that a crash had interrupted was undone.
-    public let undidInterruptedImport: Bool
+    public var undidInterruptedImport = false
+    /// The files of the profile that changed after an import was interrupted (Thunderbird used
+    /// the profile before this check), so the interrupted import was not undone over them.
+    public var filesChangedAfterInterruptedImport: [String] = []
 }
 
 /// What preparing found, handed from the work thread to the prepared import.

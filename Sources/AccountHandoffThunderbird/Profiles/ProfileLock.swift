@@ -16,11 +16,14 @@ import Foundation
 ///
 /// Record locks belong to the process, and closing any descriptor of the file drops them, so
 /// nothing else in this process opens `.parentlock`, and a registry refuses a second lock on
-/// the same profile in this process. A `.parentlock` this lock had to create is removed again,
-/// so a refused import leaves the profile as it was.
+/// the same profile in this process. A `.parentlock` this lock had to create (a profile
+/// Thunderbird never started) holds ``createdMark`` and is removed again on release, also by
+/// the next lock after a crash, so the profile is left as it was.
 final class ProfileLock {
     static let recordLockName = ".parentlock"
     static let linkName = "lock"
+    /// What a `.parentlock` made by this lock holds (Thunderbird's own is empty).
+    static let createdMark = Array("AccountHandoff\n".utf8)
 
     private let folder: ProfileFolder
     private let descriptor: Int32
@@ -67,7 +70,10 @@ final class ProfileLock {
                     throw .thunderbirdRunning(path: folder.path, processID: holder(of: descriptor))
                 }
                 let target = try placeLink(folder)
-                return ProfileLock(folder: folder, descriptor: descriptor, identity: identity, createdRecordLockFile: created, linkTarget: target)
+                // A file this lock made before a crash is removed on release too, now that
+                // this process holds it.
+                return ProfileLock(folder: folder, descriptor: descriptor, identity: identity,
+                                   createdRecordLockFile: created || hasCreatedMark(descriptor), linkTarget: target)
             } catch {
                 if created { unlinkat(folder.descriptor, recordLockName, 0) }
                 close(descriptor)
@@ -113,7 +119,18 @@ final class ProfileLock {
         if descriptor < 0, errno == ENOENT {
             // Thunderbird makes it with mode 0666 less the umask, like any new file.
             descriptor = openat(folder.descriptor, recordLockName, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o666)
-            created = descriptor >= 0
+            if descriptor >= 0 {
+                created = true
+                if createdMark.withUnsafeBytes({ ProfileIO.writeAll(descriptor, $0) }) != nil {
+                    let code = errno
+                    unlinkat(folder.descriptor, recordLockName, 0)
+                    close(descriptor)
+                    switch code {
+                    case EROFS, EACCES, EPERM: throw .readOnly(path: folder.path)
+                    default: throw .fileOperationFailed(path: folder.path(of: recordLockName), operation: "written", code: code)
+                    }
+                }
+            }
         }
         guard descriptor >= 0 else {
             switch errno {
@@ -129,6 +146,12 @@ final class ProfileLock {
             throw .notARegularFile(path: folder.path(of: recordLockName))
         }
         return (descriptor, created)
+    }
+
+    private static func hasCreatedMark(_ descriptor: Int32) -> Bool {
+        var bytes = [UInt8](repeating: 0, count: createdMark.count + 1)
+        let count = bytes.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress, $0.count, 0) }
+        return count == createdMark.count && Array(bytes.prefix(count)) == createdMark
     }
 
     /// Places `lock -> 127.0.0.1:+PID`. An existing link that names a live process without the

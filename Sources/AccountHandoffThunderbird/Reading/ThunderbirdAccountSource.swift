@@ -59,7 +59,9 @@ public enum ThunderbirdAccountSource {
                 throw .keyDatabaseMissing(path: folder.path, hasLegacyDatabase: false)
             }
             defer { database.close() }
-            let password = try state.password(of: chosen, ring: SecretDecoderRing(database: database), profilePath: folder.path)
+            let ring = SecretDecoderRing(database: database)
+            try state.checkLoginsMatch(ring, profilePath: folder.path)
+            let password = try state.password(of: chosen, ring: ring, profilePath: folder.path)
             return ThunderbirdAccount(metadata: metadata, password: password, accountKey: chosen.key)
         }
     }

@@ -51,6 +51,9 @@ enum ThunderbirdReceive {
         if result.undidInterruptedImport {
             console.line("An interrupted import into this Thunderbird profile was undone; the profile is as it was before it.")
         }
+        if !result.filesChangedAfterInterruptedImport.isEmpty {
+            console.line("An interrupted import into this Thunderbird profile was not undone, because Thunderbird changed \(result.filesChangedAfterInterruptedImport.joined(separator: ", ")) since; check the profile's accounts in Thunderbird.")
+        }
         console.line("The account will go into the Thunderbird profile \(profile.name) (\(profile.directory.path)); keep Thunderbird closed on it until the transfer ends.")
     }
 
