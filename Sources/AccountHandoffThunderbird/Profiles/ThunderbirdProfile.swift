@@ -27,9 +27,15 @@ public struct ThunderbirdProfileList: Sendable {
     /// The default profile, when the list names exactly one.
     public let defaultProfile: ThunderbirdProfile?
 
+    /// The home folder Thunderbird uses: `$HOME`, else the user's home in the password database.
+    public static var home: URL {
+        if let path = ProcessInfo.processInfo.environment["HOME"], path.hasPrefix("/") { return URL(fileURLWithPath: path, isDirectory: true) }
+        return FileManager.default.homeDirectoryForCurrentUser
+    }
+
     /// Where Thunderbird keeps its profile list for the user whose home is `home`:
     /// `~/.thunderbird` on Linux, `~/Library/Thunderbird` on macOS.
-    public static func standardRoot(home: URL = FileManager.default.homeDirectoryForCurrentUser) -> URL {
+    public static func standardRoot(home: URL = ThunderbirdProfileList.home) -> URL {
         #if canImport(Darwin)
         home.appendingPathComponent("Library/Thunderbird", isDirectory: true)
         #else

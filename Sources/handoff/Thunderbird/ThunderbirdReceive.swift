@@ -62,7 +62,7 @@ enum ThunderbirdReceive {
     private static func registryFolder() throws(CLIError) -> URL {
         let environment = ProcessInfo.processInfo.environment
         let state = environment["XDG_STATE_HOME"].flatMap { $0.hasPrefix("/") ? URL(fileURLWithPath: $0) : nil }
-            ?? FileManager.default.homeDirectoryForCurrentUser.appendingPathComponent(".local/state")
+            ?? ThunderbirdProfileList.home.appendingPathComponent(".local/state")
         let folder = state.appendingPathComponent("handoff", isDirectory: true)
         do {
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
