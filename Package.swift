@@ -195,7 +195,7 @@ let package = Package(
             name: "AccountHandoffErrorSentenceTests",
             dependencies: ["AccountHandoff", "AccountHandoffQR", "AccountHandoffTransport", "AccountHandoffImport",
                            "AccountHandoffIMAPValidation", "AccountHandoffReferenceStore", "AccountHandoffLocalAuthentication",
-                           "AccountHandoffSecretService"]
+                           "AccountHandoffSecretService", "AccountHandoffThunderbird"]
         ),
         .testTarget(
             name: "AccountHandoffThunderbirdTests",

@@ -14,6 +14,11 @@ set -euo pipefail
 packages=(libsodium-dev libqrencode-dev zlib1g-dev pkg-config zbar-tools libmagickcore-6.q16-6-extra python3-cryptography
           libsqlite3-dev libcurl4-openssl-dev dovecot-imapd openssl libpam0g-dev libpam-wrapper
           libsecret-1-dev gnome-keyring dbus-daemon dbus-bin magic-wormhole-transit-relay iproute2)
+# libnss3-dev backs the Thunderbird profile support (the key database's SDR encryption of
+# logins.json); libnss3-tools (certutil) makes the tests' key databases and lets a throwaway
+# profile trust the throwaway CA; thunderbird is the real client the Thunderbird tests run
+# headless (Debian 12's 153 ESR, the newest version the profile support knows).
+packages+=(libnss3-dev libnss3-tools thunderbird)
 missing=()
 for package in "${packages[@]}"; do
     dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")

@@ -2,7 +2,7 @@ extension CommandManual {
     /// `handoff send`.
     static let send = CommandManual(
         command: "send",
-        required: ["(--account FILE (--password-stdin | --password-file FILE) | --from-thunderbird [PROFILE] [--account EMAIL])"],
+        required: ["(--account FILE (--password-stdin | --password-file FILE)", "| --from-thunderbird [PROFILE] [--account EMAIL])"],
         about: [
             "Offers one account to a receiving device. Shows a QR code and the transfer code, waits for a receiving device to connect, then asks you to type the six-digit code that the receiving device shows: only that code, typed here, confirms the receiving device (this device never shows a code of its own, and a yes is not an answer). The account's settings then go to the receiving device, whose person accepts them; you confirm that it is you (your login password), and only then does the password travel, encrypted.",
             "The account file is JSON with these fields (no password):",
