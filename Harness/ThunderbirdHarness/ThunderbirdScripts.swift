@@ -39,27 +39,6 @@ package enum ThunderbirdScripts {
     }
 }
 
-/// A TCP port on 127.0.0.1 that was free a moment ago.
-package enum FreePort {
-    package static func find() -> UInt16? {
-        let probe = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard probe >= 0 else { return nil }
-        defer { close(probe) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = UInt32(0x7F00_0001).bigEndian
-        let bound = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(probe, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-        }
-        guard bound == 0 else { return nil }
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let named = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(probe, $0, &length) }
-        }
-        return named == 0 ? UInt16(bigEndian: address.sin_port) : nil
-    }
-}
-
 /// Trust in a certificate authority for a profile: NSS's `certutil` adds it to the profile's
 /// `cert9.db` (making the key database first when the profile has none), as a person does in
 /// Thunderbird's certificate manager.

@@ -1,3 +1,6 @@
+import AccountHandoff
+import AccountHandoffImport
+import AccountHandoffThunderbird
 import Foundation
 import Testing
 
@@ -99,4 +102,56 @@ import Testing
         try Data(list.utf8).write(to: root.appendingPathComponent("profiles.ini"))
         return home
     }
+}
+
+/// A profile protected by a primary password: asked for on the terminal, never echoed, and a
+/// wrong one is named as such.
+@Suite struct CLIThunderbirdPrimaryPasswordTests {
+    @Test func thePrimaryPasswordIsAskedForWithoutEcho() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("handoff-tb-primary-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let profile = folder.appendingPathComponent("profile")
+        try FileManager.default.createDirectory(at: profile, withIntermediateDirectories: true)
+        let passwordFile = folder.appendingPathComponent("nss-password")
+        try Data("primary-secret-7Q\n".utf8).write(to: passwordFile)
+        let certutil = Process()
+        certutil.executableURL = URL(fileURLWithPath: "/usr/bin/certutil")
+        certutil.arguments = ["-N", "-d", "sql:" + profile.path, "-f", passwordFile.path]
+        try certutil.run()
+        certutil.waitUntilExit()
+        try #require(certutil.terminationStatus == 0)
+        let importer = ThunderbirdImporter(profile: ThunderbirdProfile(name: "locked", directory: profile), validator: AcceptAll())
+        importer.usePrimaryPassword(try SecretBytes(utf8: "primary-secret-7Q"))
+        let account = try AccountMetadata(linkID: AccountLinkID(uuid: UUID()), displayName: "Ada Lovelace", emailAddress: "ada@example.org",
+                                          username: "ada", imapHost: "imap.example.org", imapPort: 993, imapSecurity: .tls)
+        let outcome = await (try importer.prepare(account)).complete(metadata: account, credential: try SecretBytes(utf8: HandoffProcess.testPassword))
+        try #require(outcome.receiptStatus == .imported, "\(outcome.message)")
+        await importer.waitUntilReleased()
+
+        let wrong = try TerminalProcess(["send", "--from-thunderbird", profile.path, "--no-qr", "--no-local-auth"])
+        #expect(await wrong.waitForScreen(containing: "Primary password of the Thunderbird profile profile (not shown): "))
+        #expect(!wrong.echoes, "the primary password is typed without echo")
+        wrong.type("not-the-primary\n")
+        #expect(await wrong.finish() == (65, false))
+        #expect(wrong.screen.contains("The primary password does not unlock the saved passwords of the profile \(profile.path). Type the primary password you use in Thunderbird, then try again."))
+        #expect(!wrong.screen.contains("not-the-primary"))
+
+        let right = try TerminalProcess(["send", "--from-thunderbird", profile.path, "--no-qr", "--no-local-auth"])
+        #expect(await right.waitForScreen(containing: "Primary password of the Thunderbird profile profile (not shown): "))
+        right.type("primary-secret-7Q\n")
+        #expect(await right.waitForScreen(containing: "Transfer code: AH:"))
+        #expect(right.screen.contains("Password: saved in the Thunderbird profile (not shown)."))
+        right.signal(SIGINT)
+        _ = await right.finish()
+        #expect(!right.screen.contains("primary-secret-7Q") && !right.screen.contains(HandoffProcess.testPassword))
+
+        let piped = try await HandoffProcess.run(["send", "--from-thunderbird", profile.path, "--no-local-auth"], stdin: "primary-secret-7Q\n")
+        #expect(piped.status == 65)
+        #expect(piped.stderr == "The saved passwords of the Thunderbird profile profile are protected by a primary password, which can only be typed at a terminal. Run the command in a terminal, or remove the primary password in Thunderbird's settings.\n")
+    }
+}
+
+/// Accepts every account without a server (the profile is only made here).
+private struct AcceptAll: AccountValidator {
+    func validate(_ account: AccountMetadata, credential: SecretBytes) async -> ValidationResult { .notChecked }
 }

@@ -62,7 +62,7 @@ import ThunderbirdHarness
         let source = try lab.profile("source")
         let destination = try lab.profile("destination")
         // Thunderbird sets the account up itself and saves its password with its login manager.
-        let port = try #require(FreePort.find())
+        let port = try #require(LoopbackProbe.freePort())
         let running = try lab.thunderbird.start(profile: source, marionettePort: port)
         let marionette = try Marionette(port: port)
         let key = try marionette.execute(ThunderbirdScripts.createAccount(
