@@ -110,6 +110,7 @@ import Testing
         let output = try ImportProbe.command("/usr/bin/unshare", ["--mount", "--propagation", "private", "/bin/sh", "-c", script, "sh",
                                                                   mount.path, scratch.directory.path, probe,
                                                                   scratch.root.appendingPathComponent("password").path])
+        print("On a full disk the probe said: \(output)")
         let before = try String(contentsOf: scratch.root.appendingPathComponent("before.txt"), encoding: .utf8)
         let after = try String(contentsOf: scratch.root.appendingPathComponent("after.txt"), encoding: .utf8)
         #expect(before.contains("./prefs.js f 600"))

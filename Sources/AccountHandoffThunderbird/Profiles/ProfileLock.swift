@@ -85,15 +85,6 @@ final class ProfileLock {
         }
     }
 
-    /// The process that holds the record lock of the profile in `folder`, if any, without
-    /// taking it; `nil` when it is free or the file does not exist.
-    static func holder(in folder: ProfileFolder) -> Int32? {
-        let descriptor = openat(folder.descriptor, recordLockName, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
-        guard descriptor >= 0 else { return nil }
-        defer { close(descriptor) }
-        return holder(of: descriptor)
-    }
-
     /// Gives the lock back: removes the link and a lock file it created, then drops the record
     /// lock. Idempotent.
     func release() {

@@ -44,9 +44,9 @@ enum ThunderbirdReceive {
             result = try await importer.check()
         } catch .primaryPasswordRequired {
             importer.usePrimaryPassword(try ThunderbirdProfiles.askPrimaryPassword(profile, input: input, console: console))
-            do { result = try await importer.check() } catch { throw ThunderbirdProfiles.failure(error, profile: profile) }
+            do { result = try await importer.check() } catch { throw ThunderbirdProfiles.failure(error) }
         } catch {
-            throw ThunderbirdProfiles.failure(error, profile: profile)
+            throw ThunderbirdProfiles.failure(error)
         }
         if result.undidInterruptedImport {
             console.line("An interrupted import into this Thunderbird profile was undone; the profile is as it was before it.")

@@ -19,19 +19,19 @@ enum ThunderbirdSource {
             let primary = try ThunderbirdProfiles.askPrimaryPassword(profile, input: input, console: console)
             defer { primary.wipe() }
             do { return try await ThunderbirdAccountSource.account(in: profile, emailAddress: address, primaryPassword: primary) } catch {
-                throw ThunderbirdProfiles.failure(error, profile: profile)
+                throw ThunderbirdProfiles.failure(error)
             }
         } catch .ambiguousAccount, .accountNotFound {
             throw try await accountListing(profile, address: address)
         } catch {
-            throw ThunderbirdProfiles.failure(error, profile: profile)
+            throw ThunderbirdProfiles.failure(error)
         }
     }
 
     /// Lists the profile's IMAP accounts (and which cannot be sent) when the choice is not clear.
     private static func accountListing(_ profile: ThunderbirdProfile, address: String?) async throws(CLIError) -> CLIError {
         let accounts: [ThunderbirdAccountSummary]
-        do { accounts = try await ThunderbirdAccountSource.accounts(in: profile) } catch { throw ThunderbirdProfiles.failure(error, profile: profile) }
+        do { accounts = try await ThunderbirdAccountSource.accounts(in: profile) } catch { throw ThunderbirdProfiles.failure(error) }
         let head = address.map { "The Thunderbird profile \(profile.name) holds no IMAP account with the address \($0)." }
             ?? "The Thunderbird profile \(profile.name) holds several IMAP accounts; choose one with --account EMAIL."
         let lines = accounts.map { account in
@@ -74,7 +74,7 @@ enum ThunderbirdProfiles {
     }
 
     /// The command's error for a profile error.
-    static func failure(_ error: ThunderbirdProfileError, profile: ThunderbirdProfile) -> CLIError {
+    static func failure(_ error: ThunderbirdProfileError) -> CLIError {
         CLIError(error.description, exitCode: exitCode(for: error))
     }
 
