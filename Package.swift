@@ -24,6 +24,9 @@ let package = Package(
         // Credentials in the Linux desktop's keyring (Secret Service: GNOME Keyring, KWallet) via libsecret.
         .library(name: "AccountHandoffSecretService", targets: ["AccountHandoffSecretService"]),
         .executable(name: "handoff", targets: ["handoff"]),
+        // Thunderbird profiles: reads an IMAP account and its NSS-encrypted login, and imports
+        // one as a journaled transaction (an AccountImporter).
+        .library(name: "AccountHandoffThunderbird", targets: ["AccountHandoffThunderbird"]),
     ],
     targets: [
         .systemLibrary(
@@ -63,6 +66,12 @@ let package = Package(
             name: "CLibSecret",
             pkgConfig: "libsecret-1",
             providers: [.apt(["libsecret-1-dev"]), .brew(["libsecret"])]
+        ),
+        // Mozilla NSS for Thunderbird's key4.db: the login encryption (SDR) of a profile.
+        .systemLibrary(
+            name: "CNSS",
+            pkgConfig: "nss",
+            providers: [.apt(["libnss3-dev"]), .brew(["nss"])]
         ),
         .target(name: "AccountHandoff", dependencies: ["CSodium"]),
         .target(
@@ -127,8 +136,16 @@ let package = Package(
                            "AccountHandoffVectors",
                            "AccountHandoffImport", "AccountHandoffReferenceStore", "AccountHandoffIMAPValidation",
                            "AccountHandoffDovecot", "AccountHandoffSecretService", "AccountHandoffLocalAuthentication", "AccountHandoffTestSupport",
-                           "AccountHandoffTransitRelay"]
+                           "AccountHandoffTransitRelay", "AccountHandoffThunderbird"]
         ),
+        // Thunderbird profiles as a source (send) and a destination (receive) of an account.
+        .target(name: "AccountHandoffThunderbird", dependencies: ["AccountHandoff", "AccountHandoffImport", "CNSS"]),
+        // Not a product: a real headless Thunderbird (Debian's thunderbird) driven by the tests,
+        // and one Thunderbird import in a process of its own that stops at a named step.
+        .target(name: "ThunderbirdHarness", dependencies: ["AccountHandoff", "SpawnedChild"], path: "Harness/ThunderbirdHarness"),
+        .executableTarget(name: "thunderbird-import-probe",
+                          dependencies: ["AccountHandoff", "AccountHandoffImport", "AccountHandoffThunderbird", "AccountHandoffIMAPValidation"],
+                          path: "Harness/thunderbird-import-probe"),
         // Not a product: the simulated two-device world of the adversarial tests and Fuzz/.
         .target(name: "AccountHandoffSimulation", dependencies: ["AccountHandoff", "AccountHandoffTestSupport"], path: "Harness/AccountHandoffSimulation"),
         .testTarget(
@@ -152,7 +169,7 @@ let package = Package(
             name: "HandoffCLITests",
             dependencies: ["AccountHandoff", "AccountHandoffTestSupport", "AccountHandoffTransport", "AccountHandoffReferenceStore",
                            "AccountHandoffDovecot", "AccountHandoffImport", "AccountHandoffSecretService", "ThrowawaySecretService", "handoff",
-                           "AccountHandoffTransitRelay"]
+                           "AccountHandoffTransitRelay", "AccountHandoffThunderbird", "ThunderbirdHarness"]
         ),
         .testTarget(
             name: "AccountHandoffImportTests",
@@ -178,7 +195,13 @@ let package = Package(
             name: "AccountHandoffErrorSentenceTests",
             dependencies: ["AccountHandoff", "AccountHandoffQR", "AccountHandoffTransport", "AccountHandoffImport",
                            "AccountHandoffIMAPValidation", "AccountHandoffReferenceStore", "AccountHandoffLocalAuthentication",
-                           "AccountHandoffSecretService"]
+                           "AccountHandoffSecretService", "AccountHandoffThunderbird"]
+        ),
+        .testTarget(
+            name: "AccountHandoffThunderbirdTests",
+            dependencies: ["AccountHandoff", "AccountHandoffImport", "AccountHandoffThunderbird", "AccountHandoffDovecot",
+                           "AccountHandoffIMAPValidation", "AccountHandoffTestSupport", "ThunderbirdHarness", "thunderbird-import-probe",
+                           "SpawnedChild"]
         ),
         .testTarget(
             name: "AccountHandoffAdversarialTests",

@@ -18,6 +18,11 @@ packages=(libsodium-dev libqrencode-dev zlib1g-dev pkg-config zbar-tools libmagi
 # of the namespace tests (on a D-Bus system bus of its own); avahi-utils (avahi-browse) and
 # bind9-dnsutils (dig) are the independent clients those tests cross-check with.
 packages+=(libavahi-client-dev avahi-daemon avahi-utils bind9-dnsutils)
+# libnss3-dev backs the Thunderbird profile support (the key database's SDR encryption of
+# logins.json); libnss3-tools (certutil) makes the tests' key databases and lets a throwaway
+# profile trust the throwaway CA; thunderbird is the real client the Thunderbird tests run
+# headless (Debian 12's 153 ESR, the newest version the profile support knows).
+packages+=(libnss3-dev libnss3-tools thunderbird)
 missing=()
 for package in "${packages[@]}"; do
     dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")

@@ -6,9 +6,9 @@ import Darwin
 import Foundation
 
 /// Loopback sockets: free ports for the server, and a check that it greets.
-enum LoopbackProbe {
+package enum LoopbackProbe {
     /// A port on 127.0.0.1 that was free a moment ago (bound to port 0, then closed).
-    static func freePort() -> UInt16? {
+    package static func freePort() -> UInt16? {
         let socket = makeSocket()
         guard socket >= 0 else { return nil }
         defer { close(socket) }

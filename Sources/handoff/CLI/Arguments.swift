@@ -15,6 +15,9 @@ struct ArgumentSpecification {
     let command: String
     let valueOptions: Set<String>
     let flags: Set<String>
+    /// Options whose value may be left out (`--from-thunderbird [PROFILE]`): the value is the
+    /// inline `=value`, or the next argument unless it starts with `-`; left out, it is "".
+    var optionalValueOptions: Set<String> = []
     /// Options accepted only to be refused with their sentence (a usage error).
     var refused: [String: String] = [:]
     let positionals: ClosedRange<Int>
@@ -45,7 +48,16 @@ struct ArgumentSpecification {
                 throw CLIError("Passwords are never taken from the command line, where other users and the shell history can see them; use --password-stdin or --password-file FILE.", exitCode: .usage)
             }
             if let refusal = refused[name] { throw CLIError(refusal, exitCode: .usage) }
-            if flags.contains(name) {
+            if optionalValueOptions.contains(name) {
+                if let inlineValue {
+                    parsed.values[name] = inlineValue
+                } else if index < arguments.count, !arguments[index].hasPrefix("-") {
+                    parsed.values[name] = arguments[index]
+                    index += 1
+                } else {
+                    parsed.values[name] = ""
+                }
+            } else if flags.contains(name) {
                 guard inlineValue == nil else { throw .usage("The option \(name) takes no value.", command: command) }
                 parsed.flags.insert(name)
             } else if valueOptions.contains(name) {

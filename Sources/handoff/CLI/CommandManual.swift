@@ -4,6 +4,8 @@ struct CommandOption {
     /// The placeholder of its value (`DIR`); `nil` for a flag.
     let value: String?
     let help: String
+    /// Whether the value may be left out (the synopsis shows it in brackets).
+    var valueIsOptional = false
 
     init(_ name: String, _ value: String? = nil, _ help: String) {
         self.name = name
@@ -11,8 +13,15 @@ struct CommandOption {
         self.help = help
     }
 
-    /// `--store DIR`, or `--lan`.
-    var synopsis: String { value.map { "\(name) \($0)" } ?? name }
+    /// An option whose value may be left out, such as `--from-thunderbird [PROFILE]`.
+    static func optionalValue(_ name: String, _ value: String, _ help: String) -> CommandOption {
+        var option = CommandOption(name, value, help)
+        option.valueIsOptional = true
+        return option
+    }
+
+    /// `--store DIR`, `--from-thunderbird [PROFILE]`, or `--lan`.
+    var synopsis: String { value.map { valueIsOptional ? "\(name) [\($0)]" : "\(name) \($0)" } ?? name }
 }
 
 /// A command's manual: its synopsis, what it does, its options and notes. The parser
@@ -50,8 +59,9 @@ struct CommandManual {
     /// The parser for exactly these options.
     var specification: ArgumentSpecification {
         ArgumentSpecification(command: command,
-                              valueOptions: Set(options.filter { $0.value != nil }.map(\.name)),
+                              valueOptions: Set(options.filter { $0.value != nil && !$0.valueIsOptional }.map(\.name)),
                               flags: Set(options.filter { $0.value == nil }.map(\.name)),
+                              optionalValueOptions: Set(options.filter(\.valueIsOptional).map(\.name)),
                               refused: refused, positionals: positionals, positionalName: positionalName)
     }
 

@@ -14,19 +14,33 @@ enum ReceiveCommand {
         if let positional = parsed.positionals.first, positional != "-" {
             throw TransferCode.refusalOnCommandLine(command: "receive")
         }
+        if let profile = parsed.value("--into-thunderbird") {
+            return try await ThunderbirdReceive.run(parsed, selector: profile, console: console, input: input)
+        }
         let presetChoice = try conflictChoice(parsed)
         let validation = try validation(parsed)
         // The store is checked (and an interrupted import finished) before the code is asked for.
         let directory = try StorePath(option: parsed.value("--store"))
         let store = try await ReceiverStore.openForImport(directory, requested: try CredentialChoice.requested(parsed, command: "receive"),
                                                           console: console)
+        let importer = ReceiverImport(store, validation: validation)
+        return try await transfer(parsed, importer: importer.coordinator,
+                                  destination: ImportDestination(validates: importer.validates, place: "in \(importer.store.directory.path)"),
+                                  registryFolder: directory.url, presetChoice: presetChoice, console: console, input: input)
+    }
+
+    /// Reads the code, connects, and runs the receiver session with `importer`; the receiver
+    /// registry (the codes used on this device) is kept in `registryFolder`.
+    static func transfer<Importer: AccountImporter>(_ parsed: ParsedArguments, importer: Importer, destination: ImportDestination,
+                                                     registryFolder: URL, presetChoice: ConflictAnswer?, console: Console,
+                                                     input: StandardInput) async throws(CLIError) -> ExitCode
+        where Importer.Preparation: ChoosingPreparation {
         let payload = try TransferCode.read(parsed, input: input, console: console)
         let rendezvous: TCPRendezvous
         do { rendezvous = try TCPRendezvous(token: payload.rendezvous) } catch {
             throw CLIError("This transfer code names a place this tool cannot reach (\(error.description))", exitCode: .invalidInput)
         }
-        let importer = ReceiverImport(store, validation: validation)
-        let registry = try receiverRegistry(in: directory.url)
+        let registry = try receiverRegistry(in: registryFolder)
         // Spec 2.5 checks expiry before the claim; before connecting, so that a code used here
         // is named as such even when its sender is gone (the connection would fail first).
         let skew = Double(ReceiverConfiguration.standard.clockSkewTolerance)
@@ -38,7 +52,7 @@ enum ReceiveCommand {
         // Standard input is read for answers only from here on (the code line came first).
         let asking = Asking(console: console, input: input, answers: AnswerQueue(input: input))
         let notServed = Flag()
-        let session = HandoffReceiverSession(payload: payload, importer: importer.coordinator,
+        let session = HandoffReceiverSession(payload: payload, importer: importer,
                                              authenticator: try LocalGate.authenticator(parsed, asking: asking, command: "receive"),
                                              registry: registry) { payload in
             do { return try await ConnectionFrameChannel.connect(to: payload, progress: { console.line($0.description) }) } catch let error as TransportError {
@@ -48,13 +62,13 @@ enum ReceiveCommand {
                 throw HandoffError.expired
             }
         }
-        let flow = ReceiveFlow(session: session, importer: importer, presetConflictChoice: presetChoice, asking: asking)
+        let flow = ReceiveFlow(session: session, destination: destination, presetConflictChoice: presetChoice, asking: asking)
         let code = await flow.run(codeNotServed: { notServed.isSet })
         return code
     }
 
     /// `--on-conflict replace|keep|cancel`: `nil` when not given (the person is asked).
-    private static func conflictChoice(_ parsed: ParsedArguments) throws(CLIError) -> ConflictAnswer? {
+    static func conflictChoice(_ parsed: ParsedArguments) throws(CLIError) -> ConflictAnswer? {
         guard let text = parsed.value("--on-conflict") else { return nil }
         switch text {
         case "replace": return .replace
@@ -67,7 +81,7 @@ enum ReceiveCommand {
     /// How the account is checked before the commit: a TLS login trusting the system's
     /// authorities (or `--ca-file`), plaintext only with `--allow-plaintext`, or nothing with
     /// `--no-validation`.
-    private static func validation(_ parsed: ParsedArguments) throws(CLIError) -> ReceiverImport.Validation {
+    static func validation(_ parsed: ParsedArguments) throws(CLIError) -> ReceiverImport.Validation {
         if parsed.has("--no-validation") {
             guard parsed.value("--ca-file") == nil, !parsed.has("--allow-plaintext") else {
                 throw .usage("--no-validation cannot be combined with --ca-file or --allow-plaintext.", command: "receive")

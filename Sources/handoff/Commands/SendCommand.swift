@@ -3,20 +3,25 @@ import AccountHandoffQR
 import AccountHandoffTransport
 import Foundation
 
-/// `handoff send --account FILE (--password-stdin | --password-file FILE)`: shows the QR and
-/// the transfer code, waits for a receiver, asks the person to type the code the receiving
-/// device shows, then sends the account and, once the receiving person accepted it, the password.
+/// `handoff send --account FILE (--password-stdin | --password-file FILE)`, or
+/// `handoff send --from-thunderbird [PROFILE] [--account EMAIL]`: shows the QR and the transfer
+/// code, waits for a receiver, asks the person to type the code the receiving device shows,
+/// then sends the account and, once the receiving person accepted it, the password.
 enum SendCommand {
     static let specification = CommandManual.send.specification
 
     static func run(_ arguments: [String], console: Console, input: StandardInput) async throws(CLIError) -> ExitCode {
         let parsed = try specification.parse(arguments)
-        guard let accountPath = parsed.value("--account") else {
-            throw .usage("'handoff send' needs --account FILE, a JSON file with the account's settings.", command: "send")
-        }
+        let thunderbird = parsed.value("--from-thunderbird")
+        let accountPath = parsed.value("--account")
         let passwordFile = parsed.value("--password-file")
-        guard parsed.has("--password-stdin") != (passwordFile != nil) else {
-            throw .usage("'handoff send' needs the password from exactly one of --password-stdin or --password-file FILE.", command: "send")
+        if thunderbird == nil {
+            guard accountPath != nil else {
+                throw .usage("'handoff send' needs --account FILE, a JSON file with the account's settings, or --from-thunderbird to send an account that Thunderbird holds.", command: "send")
+            }
+            guard parsed.has("--password-stdin") != (passwordFile != nil) else {
+                throw .usage("'handoff send' needs the password from exactly one of --password-stdin or --password-file FILE.", command: "send")
+            }
         }
         let level = try OptionValues.errorCorrection(parsed, command: "send")
         let palette = try OptionValues.palette(parsed, command: "send")
@@ -29,8 +34,17 @@ enum SendCommand {
         let codes = try OptionValues.integer(parsed, "--codes", in: 1...100, default: SenderSessionOptions.standard.maximumCodes, command: "send")
         try QRCommand.checkImageTargets(parsed)
 
-        let account = try AccountRecord.load(accountPath)
-        let password = try readPassword(file: passwordFile, input: input, console: console)
+        let account: AccountMetadata
+        let password: SecretBytes
+        let passwordSource: String
+        if let thunderbird {
+            let held = try await ThunderbirdSource.load(parsed, selector: thunderbird, input: input, console: console)
+            (account, password, passwordSource) = (held.metadata, held.password, "saved in the Thunderbird profile")
+        } else {
+            account = try AccountRecord.load(accountPath ?? "")
+            password = try readPassword(file: passwordFile, input: input, console: console)
+            passwordSource = passwordFile.map { "read from \($0)" } ?? "read from standard input"
+        }
         let listener: FrameListener
         do {
             listener = try FrameListener(address: address, port: UInt16(port), relay: relay?.relay, advertisesDirectAddress: !(relay?.relayOnly ?? false))
@@ -60,7 +74,7 @@ enum SendCommand {
                                            options: SenderSessionOptions(configuration: configuration, maximumCodes: codes))
         console.line("Sending this account:")
         OfferDisplay.lines(account).forEach { console.line($0) }
-        console.line("Password: \(passwordFile.map { "read from \($0)" } ?? "read from standard input") (not shown).")
+        console.line("Password: \(passwordSource) (not shown).")
         let drawing = CodeDrawing(level: level, palette: palette, parsed: parsed, console: console,
                                   choice: choice, relay: relay, port: rendezvous.direct?.port ?? 0, maximumCodes: codes)
         defer { secret.wipe() }

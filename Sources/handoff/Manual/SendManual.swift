@@ -2,7 +2,7 @@ extension CommandManual {
     /// `handoff send`.
     static let send = CommandManual(
         command: "send",
-        required: ["--account FILE", "(--password-stdin | --password-file FILE)"],
+        required: ["(--account FILE (--password-stdin | --password-file FILE)", "| --from-thunderbird [PROFILE] [--account EMAIL])"],
         about: [
             "Offers one account to a receiving device. Shows a QR code and the transfer code, waits for a receiving device to connect, then asks you to type the six-digit code that the receiving device shows: only that code, typed here, confirms the receiving device (this device never shows a code of its own, and a yes is not an answer). The account's settings then go to the receiving device, whose person accepts them; you confirm that it is you (your login password), and only then does the password travel, encrypted.",
             "The account file is JSON with these fields (no password):",
@@ -11,10 +11,14 @@ extension CommandManual {
                "emailAddress": "ada@example.org", "username": "ada", "imapHost": "imap.example.org",
                "imapPort": 993, "imapSecurity": "tls"}
             """,
-            "imapSecurity is \"tls\" or \"startTLS\"; imapPort is a number. accountLinkID is the account's identity on every device and is kept unchanged by the transfer. A file from a receiver's store works too.",
+            "imapSecurity is \"tls\" or \"startTLS\"; imapPort is a number. accountLinkID is the account's identity on every device and is kept unchanged by the transfer. No store writes such a file for you: to send an account that Thunderbird holds, use --from-thunderbird instead.",
+            "With --from-thunderbird, the account and its saved password come from a Thunderbird profile: the one named PROFILE in Thunderbird's profile list (~/.thunderbird/profiles.ini), the profile folder PROFILE when it contains a /, or the default profile. --account EMAIL chooses among several IMAP accounts; without it, a profile with several is listed. The password is decrypted with the profile's key database (on a terminal you are asked for its primary password if it has one) and never shown. The profile is not changed, and Thunderbird may keep running.",
         ],
         options: [
-            CommandOption("--account", "FILE", "The account's settings (required)."),
+            CommandOption("--account", "FILE",
+                "The account's settings file (required without --from-thunderbird); with --from-thunderbird, the e-mail address of the account to send."),
+            .optionalValue("--from-thunderbird", "PROFILE",
+                "Send an IMAP account and its saved password from a Thunderbird profile: its name, its folder, or the default profile."),
             CommandOption("--password-stdin", nil,
                 "Read the password from the first line of standard input (not echoed on a terminal). The answers to the questions follow on the next lines, each taken by the next question."),
             CommandOption("--password-file", "FILE", "Read the password from the first line of FILE (which should have mode 0600)."),

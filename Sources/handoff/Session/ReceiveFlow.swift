@@ -7,9 +7,10 @@ import Foundation
 /// shows the offered account (framed, Spec 3.7), settles a collision with a stored account
 /// before the password travels, asks the person to accept, forwards Ctrl-C as a cancel, and
 /// turns the outcome into a sentence and an exit code.
-struct ReceiveFlow {
-    let session: HandoffReceiverSession<ImportCoordinator>
-    let importer: ReceiverImport
+struct ReceiveFlow<Importer: AccountImporter> where Importer.Preparation: ChoosingPreparation {
+    let session: HandoffReceiverSession<Importer>
+    /// Where the account goes, as the progress line names it.
+    let destination: ImportDestination
     /// The answer to a collision given on the command line, if any.
     let presetConflictChoice: ConflictAnswer?
     let asking: Asking
@@ -58,10 +59,10 @@ struct ReceiveFlow {
             case .accepted:
                 console.line("Accepted; waiting for the password (encrypted)...")
             case .importing(let account):
-                if importer.validates {
-                    console.line("Checking the account with its mail server \(account.imapHost):\(account.imapPort) and storing it in \(importer.store.directory.path)...")
+                if destination.validates {
+                    console.line("Checking the account with its mail server \(account.imapHost):\(account.imapPort) and storing it \(destination.place)...")
                 } else {
-                    console.line("Storing the account in \(importer.store.directory.path) without checking it with its mail server (--no-validation)...")
+                    console.line("Storing the account \(destination.place) without checking it with its mail server (--no-validation)...")
                 }
             case .framesIgnored(let count, let last):
                 console.line(IgnoredFrames.sentence(count: count, last: last))
@@ -73,9 +74,9 @@ struct ReceiveFlow {
     }
 
     /// Settles a collision, then asks whether to import; only then does the session accept.
-    private func review(_ prepared: PreparedImport, asking: Asking) async {
+    private func review(_ prepared: Importer.Preparation, asking: Asking) async {
         if let conflict = prepared.conflict {
-            let choice = await choose(for: conflict, asking: asking)
+            let choice = await choose(for: conflict, allowed: prepared.allowedChoices, asking: asking)
             guard choice != .cancel else {
                 await session.cancel()
                 return
@@ -102,15 +103,15 @@ struct ReceiveFlow {
 
     /// Shows the offered and the stored accounts side by side and gets the person's choice
     /// (or the one given with `--on-conflict`).
-    private func choose(for conflict: ImportConflict, asking: Asking) async -> ImportChoice {
+    private func choose(for conflict: ImportConflict, allowed: [ImportChoice], asking: Asking) async -> ImportChoice {
         console.line("This device already has \(conflict.existing.count == 1 ? "an account" : "accounts") like it:")
         for stored in conflict.existing {
             let why = stored.reasons.contains(.sameLinkID) ? "the same account (same link ID)" : "the same address on the same server"
             console.line("  Stored account \(stored.account.id.rawValue), \(why):")
             OfferDisplay.comparison(stored.comparison).forEach { console.line($0) }
         }
-        let replace = conflict.allowedChoices.first { if case .replace = $0 { true } else { false } }
-        let canKeepBoth = conflict.allowedChoices.contains(.keepBoth)
+        let replace = allowed.first { if case .replace = $0 { true } else { false } }
+        let canKeepBoth = allowed.contains(.keepBoth)
         if let preset = presetConflictChoice {
             let chosen: ImportChoice = switch preset {
             case .replace: replace ?? .cancel
@@ -119,7 +120,9 @@ struct ReceiveFlow {
             }
             console.line("Chosen with --on-conflict: \(Self.describe(chosen)).")
             if preset == .keepBoth, !canKeepBoth {
-                console.line("Keeping both is not possible for the same account (the same link ID), so the import is cancelled.")
+                console.line(conflict.canKeepBoth
+                    ? "Keeping both is not possible here (Thunderbird keeps one account per user and server), so the import is cancelled."
+                    : "Keeping both is not possible for the same account (the same link ID), so the import is cancelled.")
             }
             return chosen
         }
@@ -156,4 +159,27 @@ enum ConflictAnswer: Equatable {
 /// The collision question's markers, recognised by the demo.
 enum ConflictPrompt {
     static let markers = ["[replace/keep/cancel] ", "[replace/cancel] ", "[keep/cancel] ", "[cancel] "]
+}
+
+/// A prepared import the person settles a conflict of: the reference store's and a
+/// Thunderbird profile's.
+protocol ChoosingPreparation: AccountImportPreparation {
+    /// The stored accounts the offer conflicts with; `nil` when it can simply be added.
+    var conflict: ImportConflict? { get }
+    /// The choices the person may make.
+    var allowedChoices: [ImportChoice] { get }
+    /// Records the person's choice.
+    func choose(_ choice: ImportChoice) throws(ImportError)
+}
+
+extension PreparedImport: ChoosingPreparation {
+    var allowedChoices: [ImportChoice] { conflict?.allowedChoices ?? [.cancel] }
+}
+
+/// Where an import puts the account, for the progress line.
+struct ImportDestination {
+    /// Whether the account is checked with its mail server first.
+    let validates: Bool
+    /// "in DIR", "into the Thunderbird profile NAME".
+    let place: String
 }

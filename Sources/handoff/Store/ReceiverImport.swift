@@ -35,6 +35,6 @@ final class ReceiverImport: Sendable {
 }
 
 /// Accepts every account without contacting its server: `handoff receive --no-validation`.
-private struct UncheckedAccounts: AccountValidator {
+struct UncheckedAccounts: AccountValidator {
     func validate(_ account: AccountMetadata, credential: SecretBytes) async -> ValidationResult { .notChecked }
 }
