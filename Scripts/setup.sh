@@ -14,6 +14,10 @@ set -euo pipefail
 packages=(libsodium-dev libqrencode-dev zlib1g-dev pkg-config zbar-tools libmagickcore-6.q16-6-extra python3-cryptography
           libsqlite3-dev libcurl4-openssl-dev dovecot-imapd openssl libpam0g-dev libpam-wrapper
           libsecret-1-dev gnome-keyring dbus-daemon dbus-bin magic-wormhole-transit-relay iproute2)
+# Receiving from a photo: libzbar-dev (zbar's QR scanner and video processor), libpng-dev and
+# libjpeg-dev (libjpeg-turbo) decode the photo; imagemagick (convert) photographs codes in
+# software for the photo experiment.
+packages+=(libzbar-dev libpng-dev libjpeg-dev imagemagick)
 missing=()
 for package in "${packages[@]}"; do
     dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")

@@ -6,7 +6,7 @@ import Testing
 /// fails ``everyPublicErrorCaseHasASample()``, and each sample must pass the sentence rules.
 @Suite struct ErrorSentenceTests {
     static let samples: [ErrorSample] =
-        CoreErrorSamples.all + ImportErrorSamples.all + TransportErrorSamples.all + OutputErrorSamples.all
+        CoreErrorSamples.all + ImportErrorSamples.all + TransportErrorSamples.all + OutputErrorSamples.all + ScanErrorSamples.all
 
     /// The public error types of the shipped modules, read from the sources.
     static func scannedErrorTypes() throws -> [ScannedErrorType] {

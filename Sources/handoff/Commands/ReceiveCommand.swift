@@ -10,17 +10,18 @@ enum ReceiveCommand {
     static let specification = CommandManual.receive.specification
 
     static func run(_ arguments: [String], console: Console, input: StandardInput) async throws(CLIError) -> ExitCode {
-        let parsed = try specification.parse(arguments)
+        let parsed = try specification.parse(ScannedTransferCode.withCameraDevice(arguments))
         if let positional = parsed.positionals.first, positional != "-" {
             throw TransferCode.refusalOnCommandLine(command: "receive")
         }
+        let scanned = try ScannedTransferCode(parsed)
         let presetChoice = try conflictChoice(parsed)
         let validation = try validation(parsed)
         // The store is checked (and an interrupted import finished) before the code is asked for.
         let directory = try StorePath(option: parsed.value("--store"))
         let store = try await ReceiverStore.openForImport(directory, requested: try CredentialChoice.requested(parsed, command: "receive"),
                                                           console: console)
-        let payload = try TransferCode.read(parsed, input: input, console: console)
+        let payload = try await scanned.transferCode(parsed, input: input, console: console)
         let rendezvous: TCPRendezvous
         do { rendezvous = try TCPRendezvous(token: payload.rendezvous) } catch {
             throw CLIError("This transfer code names a place this tool cannot reach (\(error.description))", exitCode: .invalidInput)

@@ -21,7 +21,7 @@ import Testing
         let names = Set(products.compactMap { $0["name"] as? String })
         #expect(names == ["AccountHandoff", "AccountHandoffQR", "AccountHandoffTransport", "AccountHandoffImport",
                           "AccountHandoffIMAPValidation", "AccountHandoffReferenceStore", "AccountHandoffLocalAuthentication",
-                          "AccountHandoffSecretService", "handoff"])
+                          "AccountHandoffSecretService", "AccountHandoffScan", "handoff"])
     }
 
     /// Each line reaches for one hook; compiled as an app (without this package's name) every
