@@ -230,8 +230,8 @@ package.targets += [
 for target in package.targets {
     switch target.name {
     case "handoff": target.dependencies.append("AccountHandoffScan")
-    // The CLI tests draw QR codes that are not transfer codes with the library.
-    case "HandoffCLITests": target.dependencies.append("AccountHandoffQR")
+    // The CLI tests draw QR codes that are not transfer codes with the library, and photos with ImageMagick.
+    case "HandoffCLITests": target.dependencies += ["AccountHandoffQR", "AccountHandoffPhotoLab"]
     // Every shipped module's public errors are sentences.
     case "AccountHandoffErrorSentenceTests": target.dependencies.append("AccountHandoffScan")
     default: break

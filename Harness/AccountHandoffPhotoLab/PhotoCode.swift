@@ -17,17 +17,19 @@ package struct PhotoCode: Sendable {
     package static func all() throws -> [PhotoCode] {
         try [(1, 3, 8, "M"), (2, 7, 6, "M"), (3, 25, 8, "L"), (4, 32, 5, "H")].map { seed, tokenByteCount, scale, level in
             PhotoCode(label: "\(tokenByteCount)-byte token, \(scale) px/module, level \(level)",
-                      text: try code(seed: UInt64(seed), tokenByteCount: tokenByteCount), scale: scale, errorCorrection: level)
+                      text: try payload(seed: UInt64(seed), tokenByteCount: tokenByteCount).text, scale: scale, errorCorrection: level)
         }
     }
 
-    static func code(seed: UInt64, tokenByteCount: Int) throws -> String {
+    /// A transfer code as a real sender builds it, from a seeded sender at a fixed time (the
+    /// tests' pictures use it too).
+    package static func payload(seed: UInt64, tokenByteCount: Int) throws -> SessionPayload {
         let account = try AccountMetadata(linkID: AccountLinkID(uuid: UUID(uuidString: "6F1C2B9A-4D3E-4F5A-8B7C-1D2E3F405162")!),
                                           displayName: "Ada Lovelace", emailAddress: "ada@example.org", username: "ada",
                                           imapHost: "imap.example.org", imapPort: 993, imapSecurity: .tls)
         let token = try RendezvousToken(bytes: (0..<tokenByteCount).map { UInt8(truncatingIfNeeded: Int(seed) * 41 + $0 * 37 + 11) })
         let sender = try HandoffSender.start(account: account, rendezvous: token, random: InsecureDeterministicRandom(seed: seed),
                                              now: Date(timeIntervalSince1970: 1_800_000_000))
-        return sender.payload.text
+        return sender.payload
     }
 }

@@ -87,11 +87,17 @@ package struct PhotoLab {
     /// `convert INPUT OPERATORS -depth 8 OUTPUT`: 8 bits, so blur and noise are not cut back to
     /// the 1-bit input's depth.
     func photograph(_ input: URL, _ operators: [String], to output: URL) throws {
+        try Self.convert([input.path] + operators + ["-depth", "8", output.path])
+    }
+
+    /// Runs ImageMagick's `convert` with `arguments` on one thread (the same noise on every
+    /// machine); the tests' pictures are made with it too.
+    package static func convert(_ arguments: [String]) throws {
         var environment = ProcessInfo.processInfo.environment
         environment["MAGICK_THREAD_LIMIT"] = "1"
-        let result = try ChildProcess.run(Self.convert, [input.path] + operators + ["-depth", "8", output.path], environment: environment)
+        let result = try ChildProcess.run(Self.convert, arguments, environment: environment)
         guard result.status == 0 else {
-            throw Failure(description: "convert failed on \(operators): \(String(decoding: result.stderr, as: UTF8.self))")
+            throw Failure(description: "convert \(arguments) failed: \(String(decoding: result.stderr, as: UTF8.self))")
         }
     }
 

@@ -1,6 +1,6 @@
 import AccountHandoff
+import AccountHandoffPhotoLab
 import AccountHandoffQR
-import AccountHandoffTestSupport
 import CZlib
 import Foundation
 import Testing
@@ -26,14 +26,9 @@ struct Pictures {
         return path(name)
     }
 
-    /// A seeded transfer code, as a real sender builds it.
+    /// A seeded transfer code, as a real sender builds it (``PhotoCode/payload(seed:tokenByteCount:)``).
     static func payload(seed: UInt64 = 7, tokenByteCount: Int = 3) throws -> SessionPayload {
-        let account = try AccountMetadata(linkID: AccountLinkID(uuid: UUID(uuidString: "6F1C2B9A-4D3E-4F5A-8B7C-1D2E3F405162")!),
-                                          displayName: "Ada Lovelace", emailAddress: "ada@example.org", username: "ada",
-                                          imapHost: "imap.example.org", imapPort: 993, imapSecurity: .tls)
-        let token = try RendezvousToken(bytes: (0..<tokenByteCount).map { UInt8(truncatingIfNeeded: $0 * 37 + 11) })
-        return try HandoffSender.start(account: account, rendezvous: token, random: InsecureDeterministicRandom(seed: seed),
-                                       now: Date(timeIntervalSince1970: 1_800_000_000)).payload
+        try PhotoCode.payload(seed: seed, tokenByteCount: tokenByteCount)
     }
 
     /// The transfer code's QR as the library draws it (1-bit grey PNG).
@@ -46,14 +41,8 @@ struct Pictures {
         PNGQRRenderer(scale: scale).render(try QRMatrix(automaticallySegmenting: text))
     }
 
-    /// Runs ImageMagick's `convert` with `arguments` (paths in this folder by name), on one thread.
-    func convert(_ arguments: [String]) throws {
-        let executable = URL(fileURLWithPath: "/usr/bin/convert")
-        var environment = ProcessInfo.processInfo.environment
-        environment["MAGICK_THREAD_LIMIT"] = "1"
-        let result = try ChildProcess.run(executable, arguments, environment: environment)
-        try #require(result.status == 0, "convert \(arguments) failed: \(String(decoding: result.stderr, as: UTF8.self))")
-    }
+    /// Runs ImageMagick's `convert` (``PhotoLab/convert(_:)``).
+    func convert(_ arguments: [String]) throws { try PhotoLab.convert(arguments) }
 
     /// A PNG whose header declares `width` x `height` 8-bit grey pixels, followed by a few
     /// bytes of image data: a decompression bomb's header, not a whole picture.

@@ -1,6 +1,6 @@
 import AccountHandoff
+import AccountHandoffPhotoLab
 import AccountHandoffQR
-import AccountHandoffTestSupport
 import Foundation
 import Testing
 
@@ -20,12 +20,7 @@ import Testing
         return photo
     }
 
-    static func convert(_ arguments: [String]) throws {
-        var environment = ProcessInfo.processInfo.environment
-        environment["MAGICK_THREAD_LIMIT"] = "1"
-        let result = try ChildProcess.run(URL(fileURLWithPath: "/usr/bin/convert"), arguments, environment: environment)
-        try #require(result.status == 0, "convert failed: \(String(decoding: result.stderr, as: UTF8.self))")
-    }
+    static func convert(_ arguments: [String]) throws { try PhotoLab.convert(arguments) }
 
     static func write(_ bytes: [UInt8], _ name: String, in scratch: Scratch) throws -> URL {
         let file = scratch.file(name)
