@@ -102,7 +102,7 @@ import Testing
         let result = try await HandoffProcess.run(scratch.receiveArguments(["--camera", device]))
         #expect(result.status == 70)
         #expect(result.stderr == "There is no camera at \(device); connect one, or name another device, or take a photo of the QR code and read it from the file, or type the code the sending device shows.\n")
-        #expect(result.stdout == "Hold the QR code that the sending device shows in front of the camera \(device) (looking for up to 60 seconds).\n")
+        #expect(result.stdout.isEmpty, "nothing asks the person to hold up the code: \(result.stdout)")
     }
 
     /// `--camera` alone names the first camera; the test machines have none.

@@ -24,21 +24,23 @@ public struct QRCameraScanner: Sendable {
     /// concurrency thread blocks). Frames with other codes are passed over; when the time runs
     /// out, the last such refusal is reported, or that no code was seen.
     ///
+    /// - Parameter watching: called once the camera runs, before the first frame (the moment to
+    ///   ask the person to hold up the code); on the scanner's thread.
     /// - Throws: ``QRScanError/camera(_:)`` when the camera cannot be used or sees no code,
     ///   ``QRScanError/refused(_:)`` when it saw only codes that are not a valid transfer code.
-    public func transferCode() async throws(QRScanError) -> SessionPayload {
+    public func transferCode(watching: @escaping @Sendable () -> Void = {}) async throws(QRScanError) -> SessionPayload {
         let scanner = self
         return try await OwnThread.run(named: "handoff.scan-camera") { () throws(QRScanError) -> SessionPayload in
-            try scanner.transferCodeBlocking()
+            try scanner.transferCodeBlocking(watching: watching)
         }
     }
 
-    /// The same as ``transferCode()``, on the calling thread.
+    /// The same as ``transferCode(watching:)``, on the calling thread.
     ///
     /// - Warning: Blocks for up to ``timeoutSeconds``: call it from a thread of your own.
-    /// - Throws: as ``transferCode()``.
-    public func transferCodeBlocking() throws(QRScanError) -> SessionPayload {
+    /// - Throws: as ``transferCode(watching:)``.
+    public func transferCodeBlocking(watching: () -> Void = {}) throws(QRScanError) -> SessionPayload {
         do throws(CameraError) { try CameraDevice.check(device) } catch { throw .camera(error) }
-        return try ZBarCamera.transferCode(device: device, timeoutSeconds: timeoutSeconds)
+        return try ZBarCamera.transferCode(device: device, timeoutSeconds: timeoutSeconds, watching: watching)
     }
 }

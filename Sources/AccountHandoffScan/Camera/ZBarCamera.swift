@@ -4,7 +4,7 @@ import AccountHandoff
 /// zbar's video processor without a window (the only file that calls it): frames from the
 /// camera until one holds a transfer code or the time is up.
 enum ZBarCamera {
-    static func transferCode(device: String, timeoutSeconds: Int) throws(QRScanError) -> SessionPayload {
+    static func transferCode(device: String, timeoutSeconds: Int, watching: () -> Void) throws(QRScanError) -> SessionPayload {
         guard let processor = zbar_processor_create(0) else { throw .camera(.unavailable(device: device, .outOfMemory)) }
         defer { zbar_processor_destroy(processor) }
         func failure() -> QRScanError { .camera(.unavailable(device: device, kind(zbar_processor_get_error_code(processor)))) }
@@ -14,6 +14,7 @@ enum ZBarCamera {
         guard zbar_processor_init(processor, device, 0) == 0 else { throw failure() }
         guard zbar_processor_set_active(processor, 1) == 0 else { throw failure() }
         defer { zbar_processor_set_active(processor, 0) }
+        watching()
         let clock = ContinuousClock()
         let deadline = clock.now + .seconds(timeoutSeconds)
         var lastRefusal: ScannedCodeRefusal?

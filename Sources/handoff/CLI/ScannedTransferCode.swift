@@ -87,8 +87,12 @@ enum ScannedTransferCode {
                 throw CLIError(error.description, exitCode: Self.exitCode(error))
             }
         case .camera(let device):
-            console.line("Hold the QR code that the sending device shows in front of the camera \(device) (looking for up to \(Self.cameraSeconds) seconds).")
-            do { return try await QRCameraScanner(device: device, timeoutSeconds: Self.cameraSeconds).transferCode() } catch {
+            let camera = QRCameraScanner(device: device, timeoutSeconds: Self.cameraSeconds)
+            do {
+                return try await camera.transferCode {
+                    console.line("Hold the QR code that the sending device shows in front of the camera \(device) (looking for up to \(Self.cameraSeconds) seconds).")
+                }
+            } catch {
                 throw CLIError(error.description, exitCode: Self.exitCode(error))
             }
         }
