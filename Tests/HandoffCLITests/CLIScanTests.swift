@@ -32,7 +32,8 @@ import Testing
     @Test func receiveReadsTheCodeFromAPhotoOfTheSendersQR() async throws {
         let scratch = try Scratch()
         defer { scratch.remove() }
-        let sender = try HandoffProcess(scratch.sendArguments())
+        // The photo is made after the sender started: the default lifetime leaves room for a busy machine.
+        let sender = try HandoffProcess(scratch.sendArguments(lifetime: 180))
         let code = try #require(await sender.transferCode())
         let photo = try await Self.photo(of: code, in: scratch)
         // Nothing is written to the receiver's standard input but the answers.

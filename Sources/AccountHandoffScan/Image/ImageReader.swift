@@ -13,7 +13,7 @@ public struct ImageReader: Sendable {
     /// Reads and decodes the file at `path`.
     ///
     /// Blocking (it reads the file and decodes it): call it from a thread of your own, never
-    /// from a Swift concurrency thread. ``QRImageScanner/transferCode(inImageAt:)-(String)``
+    /// from a Swift concurrency thread. ``QRImageScanner/transferCode(inImageAt:)``
     /// does that hop for you.
     ///
     /// - Throws: ``ImageReadError`` naming the file and what is wrong with it.
