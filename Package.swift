@@ -241,3 +241,53 @@ package.targets += [
 for target in package.targets where target.name == "AccountHandoffErrorSentenceTests" {
     target.dependencies.append("AccountHandoffDiscovery")
 }
+
+// Receiving from a photo: `handoff receive --scan IMAGE` and the `AccountHandoffScan` product
+// read the transfer code from a photo or screenshot of the QR code (PNG through libpng, JPEG
+// through libjpeg, QR codes through zbar), or from a camera through zbar's video processor.
+// Kept as one block of additions so that it merges beside other changes to the manifest.
+package.products.append(.library(name: "AccountHandoffScan", targets: ["AccountHandoffScan"]))
+package.targets += [
+    .systemLibrary(
+        name: "CZbar",
+        pkgConfig: "zbar",
+        providers: [.apt(["libzbar-dev"]), .brew(["zbar"])]
+    ),
+    .systemLibrary(
+        name: "CPNG",
+        pkgConfig: "libpng",
+        providers: [.apt(["libpng-dev"]), .brew(["libpng"])]
+    ),
+    // libjpeg-turbo; Homebrew's jpeg-turbo ships libjpeg.pc too.
+    .systemLibrary(
+        name: "CJPEG",
+        pkgConfig: "libjpeg",
+        providers: [.apt(["libjpeg-dev"]), .brew(["jpeg-turbo"])]
+    ),
+    // libjpeg's errors jump (longjmp) out of its calls, which must never cross Swift frames:
+    // this C shim makes every libjpeg call below a setjmp of its own and returns status codes.
+    .target(name: "CJPEGDecode", dependencies: ["CJPEG"]),
+    .target(name: "AccountHandoffScan", dependencies: ["AccountHandoff", "CZbar", "CPNG", "CJPEGDecode"]),
+    // Not a product: the photo experiment (codes drawn by `handoff qr --png`, photographed in
+    // software by ImageMagick, read by AccountHandoffScan and by zbarimg) for its slow test
+    // and Scripts/photo-table.sh.
+    .target(name: "AccountHandoffPhotoLab", dependencies: ["AccountHandoff", "AccountHandoffScan", "AccountHandoffTestSupport"],
+            path: "Harness/AccountHandoffPhotoLab"),
+    // Not a product: prints the photo experiment's table (Scripts/photo-table.sh).
+    .executableTarget(name: "photo-table", dependencies: ["AccountHandoffPhotoLab"], path: "Harness/photo-table"),
+    .testTarget(
+        name: "AccountHandoffScanTests",
+        dependencies: ["AccountHandoff", "AccountHandoffScan", "AccountHandoffQR", "AccountHandoffTestSupport", "AccountHandoffPhotoLab",
+                       "CZlib", "handoff"]
+    ),
+]
+for target in package.targets {
+    switch target.name {
+    case "handoff": target.dependencies.append("AccountHandoffScan")
+    // The CLI tests draw QR codes that are not transfer codes with the library, and photos with ImageMagick.
+    case "HandoffCLITests": target.dependencies += ["AccountHandoffQR", "AccountHandoffPhotoLab"]
+    // Every shipped module's public errors are sentences.
+    case "AccountHandoffErrorSentenceTests": target.dependencies.append("AccountHandoffScan")
+    default: break
+    }
+}

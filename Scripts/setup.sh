@@ -23,6 +23,10 @@ packages+=(libavahi-client-dev avahi-daemon avahi-utils bind9-dnsutils)
 # profile trust the throwaway CA; thunderbird is the real client the Thunderbird tests run
 # headless (Debian 12's 153 ESR, the newest version the profile support knows).
 packages+=(libnss3-dev libnss3-tools thunderbird)
+# Receiving from a photo: libzbar-dev (zbar's QR scanner and video processor), libpng-dev and
+# libjpeg-dev (libjpeg-turbo) decode the photo; imagemagick (convert) photographs codes in
+# software for the photo experiment.
+packages+=(libzbar-dev libpng-dev libjpeg-dev imagemagick)
 missing=()
 for package in "${packages[@]}"; do
     dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")

@@ -7,7 +7,7 @@ import Testing
 @Suite struct ErrorSentenceTests {
     static let samples: [ErrorSample] =
         CoreErrorSamples.all + ImportErrorSamples.all + TransportErrorSamples.all + OutputErrorSamples.all + DiscoveryErrorSamples.all
-            + ThunderbirdErrorSamples.all
+            + ThunderbirdErrorSamples.all + ScanErrorSamples.all
 
     /// The public error types of the shipped modules, read from the sources.
     static func scannedErrorTypes() throws -> [ScannedErrorType] {

@@ -10,10 +10,12 @@ enum ReceiveCommand {
     static let specification = CommandManual.receive.specification
 
     static func run(_ arguments: [String], console: Console, input: StandardInput) async throws(CLIError) -> ExitCode {
-        let parsed = try specification.parse(arguments)
+        let parsed = try specification.parse(ScannedTransferCode.withCameraDevice(arguments))
         if let positional = parsed.positionals.first, positional != "-" {
             throw TransferCode.refusalOnCommandLine(command: "receive")
         }
+        // --scan and --camera are checked before anything else is asked.
+        _ = try ScannedTransferCode(parsed)
         if let profile = parsed.value("--into-thunderbird") {
             return try await ThunderbirdReceive.run(parsed, selector: profile, console: console, input: input)
         }
@@ -35,7 +37,7 @@ enum ReceiveCommand {
                                                      registryFolder: URL, presetChoice: ConflictAnswer?, console: Console,
                                                      input: StandardInput) async throws(CLIError) -> ExitCode
         where Importer.Preparation: ChoosingPreparation {
-        let payload = try TransferCode.read(parsed, input: input, console: console)
+        let payload = try await ScannedTransferCode(parsed).transferCode(parsed, input: input, console: console)
         let rendezvous: TCPRendezvous
         do { rendezvous = try TCPRendezvous(token: payload.rendezvous) } catch {
             throw CLIError("This transfer code names a place this tool cannot reach (\(error.description))", exitCode: .invalidInput)

@@ -15,6 +15,8 @@ extension CommandManual {
             CommandOption("--credentials", "WHERE",
                 "Where a new store keeps passwords: keyring (the default: the desktop's Secret Service keyring) or files (0600 files in the store directory)."),
             .codeFile,
+            .scan,
+            .camera,
             CommandOption("--on-conflict", "CHOICE",
                 "What to do with a stored account like the offered one, instead of asking: replace, keep (both; not for the same link ID) or cancel."),
             CommandOption("--ca-file", "FILE", "Trust the certificate authorities in FILE (PEM) for the mail server's certificate instead of the system's."),
@@ -27,6 +29,7 @@ extension CommandManual {
         ],
         notes: [
             "To the import question, answer yes, no or cancel. Ctrl-C cancels the transfer and tells the other device; while the account is being checked it cancels the import, and nothing is kept.",
+            scanNote,
             "A code may name the sending device's address, a transit relay, or both. The receiver connects directly first and, when that fails or gets no answer within 2 seconds, also through the relay; it says where it connects. The relay only copies encrypted bytes.",
         ],
         refused: [

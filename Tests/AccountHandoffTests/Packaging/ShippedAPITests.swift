@@ -22,7 +22,7 @@ import Testing
         #expect(names == ["AccountHandoff", "AccountHandoffQR", "AccountHandoffTransport", "AccountHandoffImport",
                           "AccountHandoffIMAPValidation", "AccountHandoffReferenceStore", "AccountHandoffLocalAuthentication",
                           "AccountHandoffSecretService", "AccountHandoffDiscovery",
-                          "AccountHandoffThunderbird", "handoff"])
+                          "AccountHandoffThunderbird", "AccountHandoffScan", "handoff"])
     }
 
     /// Each line reaches for one hook; compiled as an app (without this package's name) every

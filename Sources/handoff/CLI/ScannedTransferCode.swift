@@ -1,0 +1,130 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import AccountHandoff
+import AccountHandoffScan
+
+/// `handoff receive --scan IMAGE` and `--camera [DEVICE]`: the transfer code read from a photo
+/// or screenshot of the sending device's QR code, or from a camera, instead of standard input
+/// (which then carries only the answers). The scan runs on a thread of its own.
+enum ScannedTransferCode {
+    /// Where the code comes from.
+    case typedOrPiped
+    case image(path: String)
+    case camera(device: String)
+
+    static let scanOption = "--scan"
+    static let cameraOption = "--camera"
+    /// How long the camera looks for a code.
+    static let cameraSeconds = 60
+
+    /// `--camera` without a device takes the default one: the arguments with it written out,
+    /// so that the parser sees a value. A device is the next argument unless that is an option.
+    static func withCameraDevice(_ arguments: [String]) -> [String] {
+        var result: [String] = []
+        var index = 0
+        while index < arguments.count {
+            let argument = arguments[index]
+            index += 1
+            if argument == "--" {
+                result += arguments[(index - 1)...]
+                break
+            }
+            guard argument == cameraOption else {
+                result.append(argument)
+                continue
+            }
+            if index < arguments.count, !arguments[index].hasPrefix("-") {
+                result += [argument, arguments[index]]
+                index += 1
+            } else {
+                result.append("\(cameraOption)=\(QRCameraScanner.defaultDevice)")
+            }
+        }
+        return result
+    }
+
+    /// The source the options name; refuses two sources at once.
+    init(_ parsed: ParsedArguments) throws(CLIError) {
+        let path = parsed.value(Self.scanOption)
+        let device = parsed.value(Self.cameraOption)
+        let others = [parsed.value("--code-file") != nil ? "--code-file" : nil, parsed.positionals.first == "-" ? "'-'" : nil].compactMap { $0 }
+        switch (path, device) {
+        case (nil, nil):
+            self = .typedOrPiped
+            return
+        case (.some, .some):
+            throw .usage("--scan and --camera are two ways to read the code; choose one.", command: "receive")
+        case (.some(let path), nil):
+            self = .image(path: path)
+        case (nil, .some(let device)):
+            self = .camera(device: device.isEmpty ? QRCameraScanner.defaultDevice : device)
+        }
+        if let other = others.first {
+            let option = if case .image = self { Self.scanOption } else { Self.cameraOption }
+            throw .usage("\(option) reads the transfer code, so \(other) cannot be given too; choose one.", command: "receive")
+        }
+    }
+
+    /// The code from the image or the camera, or else as ``TransferCode/read(_:input:console:)``
+    /// reads it.
+    ///
+    /// - Throws: ``CLIError`` with 65 for an image that holds no transfer code (or is not a
+    ///   readable PNG or JPEG), 70 when zbar or the camera fails.
+    func transferCode(_ parsed: ParsedArguments, input: StandardInput, console: Console) async throws(CLIError) -> SessionPayload {
+        switch self {
+        case .typedOrPiped:
+            return try TransferCode.read(parsed, input: input, console: console)
+        case .image(let path):
+            Self.warnIfOthersCanRead(path, console: console)
+            do {
+                let payload = try await QRImageScanner().transferCode(inImageAt: path)
+                console.line("Read the transfer code from the QR code in \(path).")
+                return payload
+            } catch {
+                throw CLIError(error.description, exitCode: Self.exitCode(error))
+            }
+        case .camera(let device):
+            let camera = QRCameraScanner(device: device, timeoutSeconds: Self.cameraSeconds)
+            do {
+                return try await camera.transferCode {
+                    console.line("Hold the QR code that the sending device shows in front of the camera \(device) (looking for up to \(Self.cameraSeconds) seconds).")
+                }
+            } catch {
+                throw CLIError(error.description, exitCode: Self.exitCode(error))
+            }
+        }
+    }
+
+    static func exitCode(_ error: QRScanError) -> ExitCode {
+        switch error {
+        case .image, .refused: .invalidInput
+        case .scannerUnavailable, .camera: .failure
+        }
+    }
+
+    /// The picture shows the transfer code, a secret until the transfer ends, as a code file
+    /// holds it (``InputFile/warnIfOthersCanRead(_:path:what:console:)``).
+    private static func warnIfOthersCanRead(_ path: String, console: Console) {
+        var status = stat()
+        guard stat(path, &status) == 0, status.st_mode & S_IFMT == S_IFREG, status.st_mode & 0o077 != 0 else { return }
+        console.error("Warning: the image \(path) is readable by other users, who could use the transfer code in it before you; restrict it with 'chmod 600 \(path)', and delete it after the transfer.")
+    }
+}
+
+extension CommandOption {
+    static let scan = CommandOption(ScannedTransferCode.scanOption, "IMAGE",
+        "Read the transfer code from a photo or screenshot of the sending device's QR code (PNG or JPEG) instead of standard input.")
+    static let camera = CommandOption(ScannedTransferCode.cameraOption, "[DEVICE]",
+        "Read the transfer code from a camera (default \(QRCameraScanner.defaultDevice)) instead of standard input, looking for up to \(ScannedTransferCode.cameraSeconds) seconds. Not yet tried with a real camera.")
+}
+
+extension CommandManual {
+    /// The note of `handoff receive` on reading the code from a picture.
+    static var scanNote: String {
+        let limits = ImageLimits.standard
+        return "With --scan or --camera the transfer code comes from the QR code (the picture must hold that one QR code, and a code that is not a transfer code is refused with what it holds, never its contents); standard input then carries only your answers. The image is read as PNG or JPEG by its contents, whatever its name, up to \(limits.maximumFileByteCount >> 20) MiB and \(limits.maximumPixelCount / 1_000_000) megapixels."
+    }
+}
