@@ -227,7 +227,7 @@ enum TransportVectors {
         try keyPayloads().map { name, payload in
             let keys = try TransportKeys(payload: payload)
             let th0 = VectorPrimitives.transcriptHash(payload)
-            let prk = try VectorPrimitives.hkdfExtract(salt: th0, inputKeyMaterial: [payload.commitment])
+            let prk = VectorPrimitives.hkdfExtract(salt: th0, inputKeyMaterial: [payload.commitment])
             func expand(_ label: String, _ count: Int) throws -> [UInt8] {
                 try VectorPrimitives.hkdfExpand(pseudorandomKey: prk, info: VectorSupport.ascii(label), length: count)
             }
@@ -250,7 +250,7 @@ enum TransportVectors {
 
     /// The response of Spec 11.4, from the formula.
     static func response(keys: TransportKeys, nonce: [UInt8]) throws -> [UInt8] {
-        let tag = try VectorPrimitives.hmac(key: keys.admissionKey.revealedBytes(),
+        let tag = VectorPrimitives.hmac(key: keys.admissionKey.revealedBytes(),
                                             message: VectorSupport.ascii("AH3 admission") + keys.sessionHint + nonce)
         return VectorSupport.ascii("AH3B") + tag.prefix(16)
     }
@@ -290,7 +290,7 @@ enum TransportVectors {
             ("19 bytes", Array(right.prefix(19)), false),
             ("21 bytes", right + [0], false),
             ("the full 32-byte HMAC after the magic", VectorSupport.ascii("AH3B")
-                + (try VectorPrimitives.hmac(key: keys.admissionKey.revealedBytes(), message: VectorSupport.ascii("AH3 admission") + keys.sessionHint + nonce)), false),
+                + (VectorPrimitives.hmac(key: keys.admissionKey.revealedBytes(), message: VectorSupport.ascii("AH3 admission") + keys.sessionHint + nonce)), false),
         ]
         var out: [JSONValue] = try senderCases.map { name, response, accepted in
             guard Admission.accepts(response, keys: keys, nonce: nonce) == accepted else { throw VectorGenerationError("admission check \(name)") }

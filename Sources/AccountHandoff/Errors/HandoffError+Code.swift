@@ -63,8 +63,6 @@ extension HandoffError {
         public static let peerStoreUnavailable = Code("peerStoreUnavailable")
         /// The code of ``HandoffError/peerNotAuthenticated``.
         public static let peerNotAuthenticated = Code("peerNotAuthenticated")
-        /// The code of ``HandoffError/peerSecureMemoryUnavailable``.
-        public static let peerSecureMemoryUnavailable = Code("peerSecureMemoryUnavailable")
 
         // Misuse: the app asked for something the session or its settings do not allow.
         /// The code of ``HandoffError/invalidEvent(_:in:)``.
@@ -138,7 +136,6 @@ extension HandoffError {
         case .transferConsumed: .transferConsumed
         case .invalidConfiguration: .invalidConfiguration
         case .secureMemoryUnavailable: .secureMemoryUnavailable
-        case .peerSecureMemoryUnavailable: .peerSecureMemoryUnavailable
         case .registryUnavailable: .registryUnavailable
         }
     }
