@@ -113,9 +113,14 @@ let package = Package(
         // Not a product: seeded randomness and forged frames for tests, vectors and the bench.
         .target(name: "AccountHandoffTestSupport", dependencies: ["AccountHandoff"], path: "Harness/AccountHandoffTestSupport"),
         // Not a product: the bench's exact libsodium floor of a session and the reference
-        // session it mirrors (`handoff bench`); the only code besides Crypto/ that calls libsodium.
-        .target(name: "AccountHandoffBench", dependencies: ["AccountHandoff", "CSodium"], path: "Harness/AccountHandoffBench"),
-        // Not a product: counts a thread's heap allocations for `handoff bench`. With glibc it
+        // session it mirrors (`handoff-dev bench`); the only code besides Crypto/ that calls libsodium.
+        .target(name: "AccountHandoffBench", dependencies: ["AccountHandoff", "CSodium", "CSodiumCounter"], path: "Harness/AccountHandoffBench"),
+        // Not a product: counts a thread's libsodium calls for the bench's floor, where libsodium is
+        // called (with glibc it defines the primitives in the program that links it, forwarding each).
+        // DWARF 4: Scripts/allocations.sh runs session-probe, which links it, under Debian 12's
+        // valgrind (3.19), which cannot read clang's default DWARF 5.
+        .target(name: "CSodiumCounter", path: "Harness/CSodiumCounter", cSettings: [.unsafeFlags(["-gdwarf-4"])]),
+        // Not a product: counts a thread's heap allocations for `handoff-dev bench`. With glibc it
         // defines the malloc family of the program that links it, forwarding to glibc's own.
         .target(name: "CHeapCounter", path: "Harness/CHeapCounter"),
         // Not a product: runs the bench's reference session under a profiler (Scripts/allocations.sh).
@@ -130,13 +135,24 @@ let package = Package(
         .target(name: "CEventPoll"),
         // closefrom for the throwaway Dovecot's spawn: it inherits only its standard streams (glibc).
         .target(name: "CPOSIXSpawn", path: "Harness/CPOSIXSpawn"),
+        // The command-line tool people run: library products only, and its own command-line code.
+        .executableTarget(name: "handoff", dependencies: ["HandoffCLI"]),
+        // The `handoff` command line (console, parser, manuals, the commands): shipped inside
+        // `handoff`; the developer tool reuses its console and parser. Not a product.
+        .target(
+            name: "HandoffCLI",
+            dependencies: ["AccountHandoff", "AccountHandoffQR", "AccountHandoffTransport", "AccountHandoffImport",
+                           "AccountHandoffReferenceStore", "AccountHandoffIMAPValidation", "AccountHandoffSecretService",
+                           "AccountHandoffLocalAuthentication", "AccountHandoffThunderbird"]
+        ),
+        // Not a product: the developer tool (`handoff-dev demo`, `bench`, `vectors`) with the lab
+        // it needs; the demo runs the `handoff` built next to it.
         .executableTarget(
-            name: "handoff",
-            dependencies: ["AccountHandoff", "AccountHandoffBench", "CHeapCounter", "AccountHandoffQR", "AccountHandoffTransport",
-                           "AccountHandoffVectors",
-                           "AccountHandoffImport", "AccountHandoffReferenceStore", "AccountHandoffIMAPValidation",
-                           "AccountHandoffDovecot", "AccountHandoffSecretService", "AccountHandoffLocalAuthentication", "AccountHandoffTestSupport",
-                           "AccountHandoffTransitRelay", "AccountHandoffThunderbird"]
+            name: "handoff-dev",
+            dependencies: ["handoff", "HandoffCLI", "AccountHandoff", "AccountHandoffBench", "CHeapCounter", "AccountHandoffQR",
+                           "AccountHandoffTransport", "AccountHandoffVectors", "AccountHandoffImport", "AccountHandoffReferenceStore",
+                           "AccountHandoffDovecot", "AccountHandoffTestSupport", "AccountHandoffTransitRelay"],
+            path: "Harness/handoff-dev"
         ),
         // Thunderbird profiles as a source (send) and a destination (receive) of an account.
         .target(name: "AccountHandoffThunderbird", dependencies: ["AccountHandoff", "AccountHandoffImport", "CNSS"]),
@@ -169,7 +185,7 @@ let package = Package(
             name: "HandoffCLITests",
             dependencies: ["AccountHandoff", "AccountHandoffTestSupport", "AccountHandoffTransport", "AccountHandoffReferenceStore",
                            "AccountHandoffDovecot", "AccountHandoffImport", "AccountHandoffSecretService", "ThrowawaySecretService", "handoff",
-                           "AccountHandoffTransitRelay", "AccountHandoffThunderbird", "ThunderbirdHarness"]
+                           "handoff-dev", "AccountHandoffTransitRelay", "AccountHandoffThunderbird", "ThunderbirdHarness"]
         ),
         .testTarget(
             name: "AccountHandoffImportTests",
@@ -283,7 +299,8 @@ package.targets += [
 ]
 for target in package.targets {
     switch target.name {
-    case "handoff": target.dependencies.append("AccountHandoffScan")
+    // The command line's `receive --scan` and `--camera` (the executable links HandoffCLI only).
+    case "HandoffCLI": target.dependencies.append("AccountHandoffScan")
     // The CLI tests draw QR codes that are not transfer codes with the library, and photos with ImageMagick.
     case "HandoffCLITests": target.dependencies += ["AccountHandoffQR", "AccountHandoffPhotoLab"]
     // Every shipped module's public errors are sentences.

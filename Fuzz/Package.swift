@@ -3,8 +3,11 @@
 // built with never reach the library's users. Build and run everything with Scripts/fuzz.sh.
 //
 // The library and the simulated world are not products an app could link, so this package
-// builds them itself: Sources/CSodium, AccountHandoff, AccountHandoffTestSupport and
-// AccountHandoffSimulation are symbolic links to the root package's folders of those names.
+// builds them itself: Sources/CSodium, AccountHandoffTestSupport and AccountHandoffSimulation
+// are symbolic links to the root package's folders of those names, and Sources/AccountHandoff
+// holds a link to the library's folder (Library) next to the fuzz build's own shortcuts
+// (FuzzShortcuts: memoised X25519 and session keys, selected by Scripts/fuzz.sh's flags), which
+// are no part of the library an app links.
 import PackageDescription
 
 let fuzzTargets = ["FuzzQRPayload", "FuzzFrame", "FuzzSender", "FuzzReceiver", "FuzzSession"]

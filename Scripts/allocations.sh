@@ -11,8 +11,8 @@
 # variants), with their callers (--separate-callers). The first run does 50 warm-up sessions
 # and 1 measured one, the second the same and SESSIONS more; the difference of the two
 # counts, divided by SESSIONS, is one session in steady state (warm-up work such as type
-# metadata, lazy statics and the guarded pool's first slabs cancels out). Every session uses
-# fresh randomness from the system, as `handoff bench` does. Scripts/callgrind-calls.py does
+# metadata and lazy statics cancels out). Every session uses
+# fresh randomness from the system, as `handoff-dev bench` does. Scripts/callgrind-calls.py does
 # the arithmetic and names, per site, the innermost AccountHandoff function that made the call.
 set -euo pipefail
 cd "$(dirname "$0")/.."

@@ -6,10 +6,10 @@
 BASE ran W warm-up sessions and 1 measured one, MORE the same plus SESSIONS more; both were
 taken with --separate-callers, so every call edge carries its callers. A call counted in MORE
 and not in BASE belongs to those extra sessions, so (MORE - BASE) / SESSIONS is what one
-session in steady state does: warm-up work (metadata, lazy statics, the pool's slabs) cancels.
+session in steady state does: warm-up work (metadata, lazy statics) cancels.
 
 Prints calls per session to the heap allocator (malloc, calloc, realloc, posix_memalign,
-aligned_alloc, memalign: what `handoff bench` counts as heap_allocations) and to swift_retain /
+aligned_alloc, memalign: what `handoff-dev bench` counts as heap_allocations) and to swift_retain /
 swift_release (and their _n and bridge-object variants), then, per counted function, the
 sites: the innermost frame of AccountHandoff code that led to the call (with the
 standard-library frame in between, if any).

@@ -31,7 +31,7 @@ done
 # The fuzz build's memoising flags, so the code measured is the code Scripts/fuzz.sh fuzzes.
 build_flags=(-c release --scratch-path "$root/Fuzz/.build/coverage" -Xswiftc -sanitize=fuzzer
              -Xswiftc -profile-generate -Xswiftc -profile-coverage-mapping -Xswiftc -warnings-as-errors
-             -Xswiftc -DHANDOFF_FUZZ_ALLOCATOR -Xswiftc -DHANDOFF_FUZZ_X25519_CACHE -Xswiftc -DHANDOFF_FUZZ_KEY_CACHE)
+             -Xswiftc -DHANDOFF_FUZZ_X25519_CACHE -Xswiftc -DHANDOFF_FUZZ_KEY_CACHE)
 [ -x "$toolchain_bin/ld.lld" ] && build_flags+=(-Xswiftc -use-ld=lld)
 build_start=$(date +%s)
 (cd Fuzz && swift build "${build_flags[@]}")

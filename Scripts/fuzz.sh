@@ -21,7 +21,7 @@ targets=("$@")
 source Scripts/fuzz-targets.sh
 [ "${#targets[@]}" -gt 0 ] || targets=("${all_targets[@]}")
 
-build_flags=(-c release -Xswiftc -sanitize=address -Xswiftc -warnings-as-errors -Xswiftc -DHANDOFF_FUZZ_ALLOCATOR
+build_flags=(-c release -Xswiftc -sanitize=address -Xswiftc -warnings-as-errors
              -Xswiftc -DHANDOFF_FUZZ_X25519_CACHE -Xswiftc -DHANDOFF_FUZZ_KEY_CACHE)
 # Link with the toolchain's lld when it ships one (Swift's Linux toolchains do): the system's
 # gold warns about every AddressSanitizer executable ("Cannot export local symbol

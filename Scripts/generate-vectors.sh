@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Regenerates Vectors/*.json from the Swift generator (VectorGenerator.writeAll, the same code
-# as `handoff vectors --out Vectors`, reached through the vector test target so that the CLI
+# as `handoff-dev vectors --out Vectors`, reached through the vector test target so that the tool
 # need not build), then checks them with the independent Python verifier. Review the diff
 # before committing; Vectors/README.md and Vectors/COVERAGE.md are written by hand.
 set -euo pipefail

@@ -146,8 +146,8 @@ STATIC = {(table, check): identifier for table, checks in {
 
 # Pairs that no vector can fail at once, with the reason: (table, earlier check, later check) -> why.
 _S1 = "S1 cannot fail: B5 refuses every intent but sendAccount while decoding, the only intent a version-3 receiver expects"
-_MEMORY = ("S5 and start step 2 fail only where a vector refuses guarded memory (Vectors/README.md, guardedMemory), a test "
-           "setting that the vectors combine with the checks next to them only")
+_MEMORY = ("S5 and start step 2 fail only when the system refuses the session's arena of guarded memory (8.5: the "
+           "memory-lock or mapping limit of the process), which no vector sets; GuardedMemoryLimitTests plays it")
 _ENDS = "the token ends in the earlier field, so the later one is not there to check"
 ARGUED = {
     ("11.4 receiver", "A2 28 bytes", "A3 magic"): "the receiver reads exactly 28 bytes; fewer is no challenge before the "
@@ -186,6 +186,7 @@ for _other in ("S2", "S3", "S4", "S5", "S6"):
     ARGUED[("2.5 scan", "S1", _other)] = _S1
 for _earlier in ("S0 skew", "S0 now", "S2", "S3", "S4"):
     ARGUED[("2.5 scan", _earlier, "S5")] = _MEMORY
+ARGUED[("2.5 scan", "S5", "S6")] = _MEMORY
 for _earlier in ("0a", "0b", "0c", "1"):
     ARGUED[("6.1 start", _earlier, "2")] = _MEMORY
 _FIELDS = ("address truncated", "direct port truncated", "direct port 0", "relay port truncated", "relay port 0",
@@ -368,7 +369,7 @@ def scan_checks(entry, fields, binary, transfer_id, registry_before):
         ("S2", "expired" if now >= expiry + skew else None),
         ("S3", "expiryTooFar" if expiry > now + 600 + skew else None),
         ("S4", "alreadyScanned" if registry_before is not None and transfer_id in registry_before else None),
-        ("S5", "secureMemoryUnavailable" if entry.get("guardedMemory") == "refused" else None),
+        ("S5", None),  # the arena's refusal: no vector sets the system's limits (_MEMORY)
         ("S6", "lowOrderPublicKey" if low else None),
     ]
 
@@ -391,7 +392,7 @@ def start_checks(entry):
         ("0b", "rendezvousTooLong" if len(bytes.fromhex(entry["rendezvous"])) > 32 else None),
         ("0c", bad_account),
         ("1", "invalidClock" if clock_bad else None),
-        ("2", "secureMemoryUnavailable" if entry.get("guardedMemory") == "refused" else None),
+        ("2", None),  # the arena's refusal: no vector sets the system's limits (_MEMORY)
     ]
 
 
@@ -566,11 +567,11 @@ def traces(vectors):
 # Steps of the Spec's ordered tables that refuse nothing of their own, or whose order is pinned elsewhere.
 UNLISTED = {
     "S7": "derives the keys and builds the hello; it refuses nothing",
-    "6.0.4": "guarded memory in a session (6.0 step 4): its order against steps 3 and H2, E4 and the password's length "
-             "is pinned by the switches 6.0.4expiryOrder, 6.0.4beforeH2, 6.0.4beforeE4 and 6.0.4credentialLength",
+    "6.0.4": "the table row (6.0 step 4): its checks are the lists 5.1 hello and 5.3 encrypted frame, and its place "
+             "after step 3 is pinned by the switch 6.0.3beforeRow",
     "6.0 frame.3": "the type rules of the tables: their checks are the lists 5.1 hello and 5.3 encrypted frame",
-    "6.1 start.3": "needs a registry that already holds the ID (registries.json); its place after step 2 is pinned by "
-                   "the registry script (a start refused for want of memory registers nothing)",
+    "6.1 start.3": "needs a registry that already holds the ID (registries.json); it registers the transfer ID that "
+                   "step 2 builds, so it cannot run before step 2",
     "11.4[A1]": "the sender's challenge: no check", "11.4[A5]": "the receiver's answer: no check",
     "11.4[A6]": "the sender's one check (the 20 bytes it reads)", "11.4[A7]": "a deadline: time, not in vectors",
     "11.4[A8]": "a reconnection: time, not in vectors",

@@ -94,11 +94,3 @@ def account_to_json(account):
     value = dict(account)
     value["linkID"] = account["linkID"].hex()
     return value
-
-
-def memory_refused(entry):
-    """Vectors/README.md `guardedMemory`: True for "refused" (no guarded memory for that call), False when absent."""
-    setting = entry.get("guardedMemory")
-    if setting not in (None, "refused"):
-        raise ValueError(f"guardedMemory is {setting!r}, not \"refused\"")
-    return setting == "refused"

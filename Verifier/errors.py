@@ -9,10 +9,6 @@ class ProtocolError(Exception):
         self.identifier = identifier
 
 
-class MemoryRefused(Exception):
-    """A point of a table row that needs guarded memory found none (Spec 6.0 step 4, `guardedMemory: "refused"`)."""
-
-
 def outcome_of(function):
     """`ok` when `function()` succeeds, otherwise the identifier of the ProtocolError it raised."""
     try:

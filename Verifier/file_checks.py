@@ -7,7 +7,7 @@ import keyschedule
 import plaintexts
 import qr
 import rules
-from checks import CHECKS, account_from_json, h, memory_refused, time_of
+from checks import CHECKS, account_from_json, h, time_of
 from errors import ProtocolError, outcome_of
 from primitives import SplitMix64, aead_open, aead_seal, hkdf_expand, hkdf_extract, hmac_sha256, sha256, x25519
 from receiver import Receiver
@@ -84,8 +84,7 @@ def check_qr(vectors):
                 registry.claims[h(claim["transferID"])] = claim["expiry"]
         binary, payload = qr.decode_text(entry["text"])
         result = outcome_of(lambda: Receiver.scan(binary, payload, qr.INTENT_SEND_ACCOUNT, entry["skew"],
-                                                  SplitMix64(entry["receiverSeed"]), time_of(entry["now"]), registry,
-                                                  memory_refused=memory_refused(entry)))
+                                                  SplitMix64(entry["receiverSeed"]), time_of(entry["now"]), registry))
         CHECKS.equal(result, entry["result"], name)
         if registry is not None:
             CHECKS.equal(claims_json(registry), entry["registry"]["after"], name + " registry after")

@@ -13,8 +13,7 @@ CREDENTIAL_SIZE = 1024
 RECEIPTS = {1: "imported", 2: "validationFailed", 3: "declined", 4: "storeFailed", 5: "cancelled"}
 RECEIPT_VALUES = {name: value for value, name in RECEIPTS.items()}
 ABORTS = {1: "cancelled.peer", 2: "rejected.peer", 3: "contested", 4: "storeUnavailable.peer", 5: "notAuthenticated.peer",
-          6: "expired", 7: "failed.peerSecureMemoryUnavailable"}
-SECURE_MEMORY_UNAVAILABLE = 7  # Spec 3.6: the abort reason of 6.0 step 4
+          6: "expired"}
 
 
 def padded_size(record_length):
@@ -154,7 +153,7 @@ def receipt_plaintext(status):
 def abort_outcome(plaintext):
     """Spec 3.6 and 6.1/6.2: the outcome an authenticated abort gives."""
     value = plaintext[0] if len(plaintext) == 1 else None
-    if broken("V.abort") and value == 8:
+    if broken("V.abort") and value == 7:
         value = 3
     if value in ABORTS and broken(f"3.6[abort {value}]"):
         value = None
@@ -162,6 +161,4 @@ def abort_outcome(plaintext):
         value = 1
     if broken("V.abortMap") and value in (1, 2):
         value = 3 - value
-    if broken("V.abortMemoryPeer") and value == SECURE_MEMORY_UNAVAILABLE:
-        return "failed.secureMemoryUnavailable"
     return ABORTS.get(value, "failed.malformed.abortReason")

@@ -21,9 +21,9 @@ class Receiver(Session):
     SECTION = "6.2"
 
     @classmethod
-    def scan(cls, binary, payload, expected_intent, skew, random, now, registry=None, memory_refused=False):
-        """Spec 2.5 steps S0-S7 for a decoded payload; returns (receiver, actions, next deadline). S5 begins with
-        the admission, which `memory_refused` (no guarded memory) fails."""
+    def scan(cls, binary, payload, expected_intent, skew, random, now, registry=None):
+        """Spec 2.5 steps S0-S7 for a decoded payload; returns (receiver, actions, next deadline) (the arena of
+        S5 is an environment the vectors do not refuse)."""
 
         def clock():
             if not finite(now) and not broken("S0clock"):
@@ -67,18 +67,8 @@ class Receiver(Session):
             if registry is not None and not broken("S4"):
                 registry.claim(transfer_id, expiry)
 
-        def admission(claimed=True):
-            if memory_refused and not broken("S5admission"):
-                if registry is not None and claimed and not broken("S5admissionGiveBack"):
-                    registry.give_back(transfer_id)  # the S4 claim
-                raise ProtocolError("secureMemoryUnavailable")
-
-        if broken("S5admissionOrder"):
-            admission(claimed=False)  # before the claim
         if not broken("S4order"):
             s4()
-        if not broken("S5admissionOrder") and not broken("S5admissionAfterS6"):
-            admission()
         if broken("S5"):
             random.fill(32)
         self = cls()
@@ -91,8 +81,6 @@ class Receiver(Session):
                     registry.give_back(transfer_id)
                 raise
             self.shared = bytes(32)
-        if broken("S5admissionAfterS6"):
-            admission()
         if broken("S4order"):
             s4()
         self.public_key = x25519_public(self.private_key)
@@ -205,12 +193,9 @@ class Receiver(Session):
             if broken("6.2.expectReviewing") and self.state == "reviewingOffer":
                 expected = "offer"
             importing = self.state == "awaitingImportResult" and not broken("6.2.importing")
-            if broken("6.0.4beforeE4"):
-                self.need_memory()
             plaintext = self.channel.open(frame, data, expected, accepts_nothing=importing)
         except ProtocolError as error:
             return [("ignored", error.identifier)]
-        self.need_memory()  # Spec 6.0 step 4: the plaintext, once E4 verified the tag
         if frame["type"] == "reveal":
             return self.receive_reveal(plaintext)
         if frame["type"] == "offer":
@@ -232,7 +217,6 @@ class Receiver(Session):
                 if broken("6.2.credentialFail"):
                     return [("ignored", error.identifier)]
                 return self.finish("failed." + error.identifier)
-            self.need_memory()  # Spec 6.0 step 4: the credential handed to the app (the plaintext needed memory first)
             if not broken("6.2.deliverState"):
                 self.state = "awaitingImportResult"
             return [("deliverAccount", self.account, password)]
@@ -249,7 +233,6 @@ class Receiver(Session):
             if broken("6.2.commitmentOutcome"):
                 return self.abort(2, "failed.commitmentMismatch")
             return self.finish("failed.commitmentMismatch")
-        self.need_memory()  # Spec 6.0 step 4: the code derivation (the reveal's plaintext needed memory first)
         _, self.code_material = keyschedule.code_material(self.keys["codeKey"], nonce, self.th1, self.hh)
         try:
             self.code_index, self.code = keyschedule.short_code(self.code_material)

@@ -116,10 +116,6 @@ _rules("2.5 scan", [
     ("S5", "S5: the receiver draws 32 bytes it discards before its private key", ["S5"]),
     ("S6", "S6 skipped: a small-order sender key is accepted at scan", ["S6"]),
     ("S6giveBack", "S6: the registry claim is kept after lowOrderPublicKey", ["S6", "6.3[receiver scan]"]),
-    ("S5admission", "S5: a scan without guarded memory for the session is admitted", ["S5"]),
-    ("S5admissionOrder", "S5: the admission before the S4 claim (no guarded memory beats alreadyScanned)", ["S4", "S5"]),
-    ("S5admissionGiveBack", "S5: the registry claim is kept after a refused admission", ["S5", "6.3[receiver scan]"]),
-    ("S5admissionAfterS6", "S5: the admission after S6 (a small-order key beats no guarded memory)", ["S5", "S6"]),
     ("S7", "S7: the hello body is helloTag | receiverPublicKey (fields swapped)", ["S7", "5.1[helloFrame]"]),
 ])
 
@@ -188,14 +184,9 @@ _rules("3.6 reveal, accept, receipt and abort values", [
     ("V.accept", "the accept carries one zero byte", ["3.6[accept]"]),
     ("V.receipt", "receipt status 6 accepted as declined", ["3.6[receipt]"]),
     ("V.receiptMap", "receipt statuses 2 and 3 swapped", ["3.6[receipt 2]", "3.6[receipt 3]"]),
-    ("V.abort", "abort reason 7 accepted as contested", ["3.6[abort]"]),
+    ("V.abort", "abort reason 7 (the first undefined value) accepted as contested", ["3.6[abort]"]),
     ("V.abortMap", "abort reasons 1 and 2 swapped", ["3.6[abort 1]", "3.6[abort 2]"]),
     ("V.abortZero", "abort reason 0 accepted as cancelled", ["3.6[abort]"]),
-    ("V.abortMemoryPeer", "abort reason 7 ends the peer as failed.secureMemoryUnavailable (the aborting side's own "
-                          "ending) instead of failed.peerSecureMemoryUnavailable",
-     ["3.6[abort 7]", "6.1 frame[awaitingCodeConfirmation, awaitingAccept, awaitingCredential | abort authenticated]",
-      "6.1 frame[awaitingReceipt | abort authenticated]",
-      "6.2 frame[awaitingReveal ... awaitingCredentialFrame | abort authenticated]"]),
 ])
 
 _rules("3.7 account text", [
@@ -366,24 +357,6 @@ _rules("6.0 steps before every row", [
     ("6.0.deadlineReceiver", "next deadline: receiver reports expiry without skew", ["6.0.3"]),
     ("6.0.deadlineImporting", "next deadline: receiver in awaitingImportResult reports expiry + skew", ["6.0.3"]),
     ("6.0.deadlineFinished", "next deadline: a finished session reports its last deadline", ["6.0.3"]),
-    ("6.0.4", "step 4: a point that needs guarded memory goes on without it (the row runs as if memory were there)",
-     ["6.0.4"]),
-    ("6.0.4(a)", "step 4: a side that holds the keys ends failed.secureMemoryUnavailable without sealing abort(7)",
-     ["6.0.4(a)"]),
-    ("6.0.4abortReason", "step 4: the abort sealed for want of memory carries reason 1 instead of 7", ["6.0.4(a)"]),
-    ("6.0.4abortOrder", "step 4: finished(failed.secureMemoryUnavailable) before send(abort)", ["6.0.4(a)"]),
-    ("6.0.4(b)", "step 4: the sender in awaitingReceipt seals abort(7) to the receiver", ["6.0.4(b)"]),
-    ("6.0.4unconfirmed", "step 4: the sender in awaitingReceipt ends failed.secureMemoryUnavailable without "
-                         "deliveredUnconfirmed", ["6.0.4(b)"]),
-    ("6.0.4expiryOrder", "step 4 before step 3: a step without guarded memory skips the expiry rule", ["6.0.3", "6.0.4"]),
-    ("6.0.4beforeE4", "step 4: an encrypted frame needs guarded memory before E1-E4 (a tampered frame ends the session)",
-     ["6.0.4", "E4"]),
-    ("6.0.4beforeH2", "step 4: a hello needs guarded memory before H2 (a hello with sequence 1 ends the session)",
-     ["6.0.4", "H2"]),
-    ("6.0.4credentialLength", "step 4: credentialProvided needs guarded memory before the password's length is checked",
-     ["6.0.4", "6.1 local[awaitingCredential | credentialProvided(pw)]"]),
-    ("6.0.4localEvents", "step 4: every local event needs guarded memory (sealing the offer or the accept included)",
-     ["6.0.4"]),
     ("6.0.frame2", "frame events: the transfer-ID check before decoding errors (decode error ignored as "
                    "unknownTransfer when the ID differs)", ["6.0 frame.1", "6.0 frame.2"]),
     ("6.0.frame2skip", "frame events: the transfer ID is not checked", ["6.0 frame.2"]),
@@ -399,11 +372,6 @@ _rules("6.1 sender start", [
     ("6.1.start1", "start: a non-finite now accepted", ["6.1 start.1"]),
     ("6.1.start1neg", "start: a negative start time accepted", ["6.1 start.1"]),
     ("6.1.start1max", "start: floor(now) + lifetime may reach 2^32", ["6.1 start.1"]),
-    ("6.1.start2admission", "start: a start without guarded memory for the session is admitted", ["6.1 start.2"]),
-    ("6.1.start2admissionOrder", "start: the admission before steps 0a-1 (no guarded memory beats invalidClock)",
-     ["6.1 start.1", "6.1 start.2"]),
-    ("6.1.start2admissionLate", "start: the admission after step 3 (a refused start has registered its ID)",
-     ["6.1 start.2", "6.1 start.3"]),
     ("6.1.start3", "start: the sender registry is not consulted", ["6.1 start.3", "6.3[sender start]"]),
     ("6.1.start3record", "start: the ID is not registered", ["6.1 start.3", "6.3[sender start]"]),
 ])

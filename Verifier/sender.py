@@ -23,9 +23,9 @@ class Sender(Session):
     SECTION = "6.1"
 
     @classmethod
-    def start(cls, account, rendezvous, lifetime, random, now, registry=None, memory_refused=False):
-        """Spec 6.1 `start`: steps 0a-0c (the inputs are built: configuration, token, account), then 1-3; step 2
-        begins with the admission, which `memory_refused` (no guarded memory) fails."""
+    def start(cls, account, rendezvous, lifetime, random, now, registry=None):
+        """Spec 6.1 `start`: steps 0a-0c (the inputs are built: configuration, token, account), then 1-3 (the
+        arena of step 2 is an environment the vectors do not refuse)."""
         def step0a():
             low, high = (29, 601) if broken("6.1.start0a") else (30, 600)
             if not low <= lifetime <= high:
@@ -49,18 +49,11 @@ class Sender(Session):
                 if math.floor(now) + lifetime > limit:
                     raise ProtocolError("invalidClock")
 
-        def admission():
-            if memory_refused and not broken("6.1.start2admission"):
-                raise ProtocolError("secureMemoryUnavailable")
 
         order = [step0a, step0b, step0c, step1]
         for rule, first in (("6.1.start0aOrder", 0), ("6.1.start0bOrder", 1), ("6.1.start0cOrder", 2)):
             if broken(rule):  # this step swapped with the next one
                 order[first], order[first + 1] = order[first + 1], order[first]
-        if broken("6.1.start2admissionOrder"):
-            order.insert(0, admission)  # admission before the inputs and the clock
-        elif not broken("6.1.start2admissionLate"):
-            order.append(admission)
         for step in order:
             step()
         self = cls()
@@ -84,8 +77,6 @@ class Sender(Session):
         self.th0 = keyschedule.th0(self.binary)
         if registry is not None and not broken("6.1.start3"):
             registry.register(self.transfer_id, self.expiry)
-        if broken("6.1.start2admissionLate"):
-            admission()  # after the registration
         self.registry = registry
         self.t = now
         self.state = "awaitingHello"
@@ -165,15 +156,12 @@ class Sender(Session):
             return self.refuse(kind)
         if kind == "credentialProvided":
             if state == "awaitingCredential" or (broken("6.1.credentialState") and state == "awaitingAccept"):
-                if broken("6.0.4credentialLength"):
-                    self.need_memory()  # before the length check
                 try:
                     padded = plaintexts.encode_credential(event["credential"])
                 except ProtocolError:
                     if broken("6.1.credentialLength"):
                         return self.finish("failed.malformed.credential")
                     raise
-                self.need_memory()  # Spec 6.0 step 4: the padded plaintext
                 frame = self.channel.seal("credential", padded)
                 self.state = "awaitingReceipt"
                 return [("send", frame)]
@@ -239,12 +227,9 @@ class Sender(Session):
                 expected = "accept"
             if broken("6.1.expectCredential") and self.state == "awaitingCredential":
                 expected = "receipt"
-            if broken("6.0.4beforeE4"):
-                self.need_memory()
             plaintext = self.channel.open(frame, data, expected)
         except ProtocolError as error:
             return [("ignored", error.identifier)]
-        self.need_memory()  # Spec 6.0 step 4: the plaintext, once E4 verified the tag
         delivered = self.state == "awaitingReceipt"
         if frame["type"] == "accept":
             self.state = "awaitingReceipt" if broken("6.1.accept") else "awaitingCredential"
@@ -274,7 +259,6 @@ class Sender(Session):
                 raise ProtocolError("malformed.sequence")
 
         def h3():
-            self.need_memory()  # Spec 6.0 step 4: the shared secret, PRK, keys and tag
             try:
                 return x25519(self.private_key, peer)
             except ProtocolError:
@@ -282,8 +266,6 @@ class Sender(Session):
                     return bytes(32)
                 raise
 
-        if broken("6.0.4beforeH2"):
-            self.need_memory()
         if broken("H3order"):
             shared = h3()
             h2()
@@ -365,7 +347,6 @@ class Sender(Session):
         self.channel.pair = data[24:56]
         self.accepted_hello = data
         self.keys = keys
-        self.need_memory()  # Spec 6.0 step 4: the code derivation (H3 needed memory first)
         _, material = keyschedule.code_material(keys["codeKey"], self.nonce, th1, keyschedule.handshake_hash(self.th0, data[24:56]))
         self.code_material = material
         try:

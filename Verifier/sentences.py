@@ -40,6 +40,10 @@ UNRUN = {
         'MUST is read as SHOULD: a requirement of the Spec becomes optional',
         'a convention for reading the Spec, not behaviour: every sentence with MUST is a rule of its own here, '
         'with its own switches'),
+    'U.versionThreeMemory': ('10',
+        'version 3 is described as ending a session whose step finds no guarded memory otherwise than with abort(7)',
+        'history of version 3, which "Changes for version 4" removes: this version has no step that finds no memory '
+        '(U.arenaSuffices) and no reason 7 (V.abort pins it as undefined)'),
     'U.th6': ('4.1',
         'the receipt is absorbed into a TH6 that is then used, or TH6 is never computed',
         'nothing is derived from TH6 and the receipt ends the session, so no output depends on it'),
@@ -75,7 +79,7 @@ UNRUN = {
         "the driver's memory, not protocol output (PasswordMemoryTests, ReceiverSessionImportTests)"),
     'U.wipedTraps': ('6.5',
         'reading a wiped buffer yields zeros instead of trapping',
-        'a programming error that stops the process, which no vector can hold (SecureMemoryTrapTests)'),
+        'a programming error that stops the process, which no vector can hold (GuardedMemoryTrapTests)'),
     'U.secretsNeverShown': ('6.5',
         "an error's description or a log line carries a key or the password",
         'descriptions and logs are not in the vectors (LeakScanTests searches them)'),
@@ -85,9 +89,6 @@ UNRUN = {
     'U.unboundClosed': ('6.7',
         'a connection that is not bound is kept open whatever it sends',
         'connections are not in the vectors (ListenerLimitsTests)'),
-    'U.senderDriver': ('6.7',
-        'the reference sender driver does not renew an expired QR, or leaves a connection open after the end',
-        'driver behaviour over time, not in the vectors (RenewalTests, TransferScreensTests)'),
     'U.errorsSecretFree': ('7.1',
         'an error carries the password or a key in its description',
         'descriptions are not in the vectors (LeakScanTests, ErrorSentenceTests)'),
@@ -111,21 +112,31 @@ UNRUN = {
     'U.revocation': ('8.4',
         "the sender's sentence for deliveredUnconfirmed says nothing of changing the password",
         'a sentence of the library, not protocol output (ErrorSentenceTests)'),
-    'U.poolFailsClosed': ('8.5',
-        'the pool hands out unlocked memory when the lock limit is reached',
-        'an environment limit no vector holds (SecureMemoryLimitTests)'),
-    'U.reservationSuffices': ('8.5',
-        'a step of an admitted session allocates beyond its reservation',
-        'memory, not output (SessionMemoryTests)'),
-    'U.admissionMeasured': ('8.5',
-        'sessions start past the lock limit and cannot finish',
-        'a measurement under a lock limit (SessionAdmissionTests)'),
-    'U.memoryTests': ('8.5',
-        'the tests named do not cover the pool',
-        'names tests, not behaviour'),
+    'U.arenaSuffices': ('8.5',
+        'a step of a started session takes guarded memory beyond its arena, and can fail for want of it',
+        'memory, not output: SessionArenaTests runs every kind of ending within its arena; no outcome or abort reason '
+        'of the vectors names memory (V.abort pins reason 7 as undefined)'),
+    'U.arenaRefusedStart': ('8.5',
+        'a start or scan that cannot get its arena goes on, or a started session cannot finish while starts are refused',
+        'an environment limit no vector holds (GuardedMemoryLimitTests)'),
+    'U.keptPages': ('8.5',
+        'a kept page is reused unwiped, unguarded or unlocked, more than 8 are kept, or they are kept when a mapping '
+        'is refused',
+        'memory, not output (GuardedMemoryTrapTests.keptPagesAreWipedGuardedAndFew, GuardedMemoryLimitTests)'),
+    'U.arenaGuarded': ('8.5',
+        'an arena or an app secret is not locked, not excluded from core dumps, or has no guard page before or after it',
+        'memory, not output (GuardedMemoryTrapTests.arenasAndSecretsAreLockedNotDumpedAndGuarded)'),
+    'U.guardFaults': ('8.5',
+        "a write past a secret's end or an arena's ends, or before an arena's start, does not fault",
+        'a fault stops the process, which no vector can hold (GuardedMemoryTrapTests)'),
+    'U.passwordInArena': ('8.5',
+        "the sender's copy of the password is refused for want of memory, or a password an app cannot copy into "
+        'guarded memory ends the session otherwise than storeUnavailable',
+        'memory, not output (PasswordMemoryTests); the abort of storeUnavailable is pinned by '
+        '6.1.storeUnavailableReason'),
     'U.fuzzShortcuts': ('8.5',
-        "an app's build contains the fuzzers' memory and key shortcuts",
-        'a build setting, not output (FuzzBuildShortcutsTests)'),
+        "an app's build contains the fuzzers' key caches",
+        'a build setting, not output (FuzzShortcutsTests)'),
     'U.iosLocking': ('8.5',
         'iOS refuses mlock and every transfer fails',
         'a release item for a device, not behaviour here'),
@@ -178,8 +189,7 @@ UNRUN = {
 # sentence rule -> the switches that break it
 SENTENCES = {
     'README "The key words MUST, MUST NOT" #c4d1': ['U.rfc2119'],
-    # guarded memory in a session (Spec 6.0 step 4, 8.5):
-    'README "Vectors/README.md is normative for the vectors" #7da2': ['X.splitMixIncrement', 'Q.drawOrder'],
+    'README "Vectors/README.md is normative for the vectors" #0ae5': ['X.splitMixIncrement', 'Q.drawOrder'],
     'README "This specification defines version 3 only" #b2e8': ['Q.version', 'B3', 'F3'],
     'README "A field never changes meaning within" #3fcb': ['F.typeSwap', 'F4reveal'],
     '1 "The QR carries the sender\'s public" #2cd5': ['Q.nonceInQR', 'V.reveal'],
@@ -220,8 +230,8 @@ SENTENCES = {
     '5.2 "The sender, right after accepting the" #aa2d': ['6.1.helloReveal', '6.1.revealTranscript', '6.1.showsCode'],
     '5.2 "A mismatch ends the session with" #4528': ['6.2.commitmentOutcome', 'K.revealCommitCheck'],
     '5.3 "An abort may skip ahead because" #b5ff': ['E2abort', 'K.sequenceAbort'],
-    # guarded memory in a session (Spec 6.0 step 4, 8.5):
-    '10 "Admission. A session sets aside all" #cd08': ['S5admission', '6.1.start2admission', '6.0.4(a)'],
+    # the history of version 3, whose memory rules version 4 removes (10, "Changes for version 4"):
+    '10 "Admission. A session sets aside all" #cd08': ['U.versionThreeMemory'],
     '10 "Expiry is told. A device whose" #9f98': ['6.0.3abort', '6.2.transportLostExpiry'],
     '10 "Frames, the QR and every label" #ac8e': ['K.labelVersion', 'Q.version', 'B3', 'F3'],
     '10.1 "Version 2 adds a commitment and" #7940': ['K.revealCommitCheck', 'K.codeIKM'],
@@ -232,22 +242,10 @@ SENTENCES = {
     '6.0 "A session keeps the largest time" #3fb7': ['6.0.1max', '6.0.1back'],
     '6.0 "Finished. In state finished: frameReceived gives" #7d35': ['6.0.2frame', '6.0.2cancel', '6.0.2tick', '6.0.2local'],
     '6.0 "The receiver\'s deadline is expiry +" #e641': ['6.0.3receiverSkew', '6.0.3importing'],
-    '6.0 "a side that holds the session\'s keys and has not sent the credential (sender" #cba4': ['6.0.3abort', '6.0.3abortReason', '6.0.3abortOrder', '6.0.3abortReveal'],
-    '6.0 "the sender in awaitingHello ends with [finished(expired)]" #d7e7': ['6.0.3outcome'],
-    # guarded memory in a session (Spec 6.0 step 4, 8.5):
-    '6.0 "The row draws its guarded memory" #07ef': ['6.0.4'],
-    # guarded memory in a session (Spec 6.0 step 4, 8.5):
-    '6.0 "a side that holds the session\'s keys and has not sent the credential (the" #0d94': ['6.0.4(a)', '6.0.4abortReason', '6.0.4abortOrder'],
-    # guarded memory in a session (Spec 6.0 step 4, 8.5):
-    '6.0 "the sender in awaitingHello ends with [finished(failed.secureMemoryUnavailable)]" #4f00': ['6.0.4(b)', '6.0.4unconfirmed'],
-    # guarded memory in a session (Spec 6.0 step 4, 8.5):
-    '6.0 "The points of a row that" #7b24': ['6.0.4localEvents', '6.0.4beforeE4', '6.0.4beforeH2'],
-    # guarded memory in a session (Spec 6.0 step 4, 8.5):
-    '6.0 "credentialProvided with a password of 1...1022" #a1d3': ['6.0.4credentialLength'],
+    '6.0 "a side that holds the session\'s" #cba4': ['6.0.3abort', '6.0.3abortReason', '6.0.3abortOrder', '6.0.3abortReveal'],
+    '6.0 "the sender in awaitingHello ends with" #d7e7': ['6.0.3outcome'],
     '6.0 "The sender holds the QR secret" #c986': ['6.0.3sender', '6.0.3receiverSkew'],
     '6.0 "The frame\'s transfer ID must be" #5981': ['6.0.frame2skip'],
-    # guarded memory in a session (Spec 6.0 step 4, 8.5):
-    '6.1 "Admission (8.5): set aside, in guarded" #b5d8': ['6.1.start2admission', '6.1.start2admissionLate'],
     '6.1 "The sender\'s local events are exactly" #2ee8': ['U.receiverEventAtSender'],
     '6.1 "codeEntered(text) is what the sending person" #9731': ['4.4.entryBeforeState', '6.1.codeEnteredAccept', '6.1.notAuthenticatedReason', '6.1.storeUnavailableReason'],
     '6.1 "The pw buffer of credentialProvided is" #d376': ['U.passwordWiped'],
@@ -258,27 +256,25 @@ SENTENCES = {
     '6.3 "By then nothing could use it" #6672': ['R.admitExpired', 'S2'],
     '6.3 "admit(frameBytes, now), for transports that serve" #d3fd': ['R.admitDecode', 'R.admitClock', 'R.admitClockOrder', 'R.admitUnknown', 'R.admitConsumed', 'R.admitExpired', 'R.admitExpiredBound', 'R.admitOrder'],
     '6.3 "prune(now) forgets entries with expiry + 3600 <= now" #545c': ['R.senderPrune', 'R.senderPruneBound', 'R.pruneConsumed'],
-    '6.3 "scan claims the ID at S4" #fd6d': ['S4', 'S4record', 'S6giveBack', 'S5admissionGiveBack'],
+    '6.3 "scan claims the ID at S4" #fd6d': ['S4', 'S4record', 'S6giveBack'],
     '6.3 "release(transferID): the app gives a claim" #d1c9': ['R.release', 'R.releaseAll'],
     '6.3 "After a hello has been written" #95b7': ['U.releaseAfterHello'],
     '6.3 "prune(now) forgets entries with expiry + 3600 <= now" #7db7': ['R.receiverPrune', 'R.receiverPruneBound'],
     '6.3 "A durable registry MUST write a" #f856': ['U.durableRegistry'],
     '6.3 "Storage that several processes of one" #f399': ['U.sharedRegistry'],
-    '6.4.1 "In every row, a .peer ending" #6c34': ['V.abortMap', '6.1.abortOutcome', '6.2.abortOutcome'],
+    '6.4.1 "In every row, a .peer ending" #1f6c': ['V.abortMap', '6.1.abortOutcome', '6.2.abortOutcome'],
     '6.4.1 "When the sender\'s code ran out" #2db6': ['6.2.transportLostExpiry'],
     '6.5 "Its X25519 private key and its" #dfca': ['U.receiverKeyWiped'],
     '6.5 "The credential delivered by deliverAccount is" #f45d': ['U.deliveredKept'],
     '6.5 "Whoever imports it wipes it when" #7cd0': ['U.importerWipes'],
     '6.5 "Reading a buffer that was wiped" #dc8e': ['U.wipedTraps'],
-    # guarded memory in a session (Spec 6.0 step 4, 8.5):
+    # guarded memory (Spec 8.5):
     '6.5 "Secrets live in guarded memory and" #6106': ['U.secretsNeverShown'],
     '6.6 "The people must start again with" #f977': ['6.1.contested', '6.1.contestedSecond'],
     '6.6 "The same after the credential left" #3775': ['6.1.lateHello', '6.1.lateHelloWarn'],
     '6.6 "A hello that fails H2-H4 (e.g." #44b4': ['H2', 'H3', 'H4'],
     '6.7 "A copy of the hello on" #f2ac': ['U.helloCopies'],
     '6.7 "Connections that are not bound are" #bf5a': ['U.unboundClosed'],
-    # guarded memory in a session (Spec 6.0 step 4, 8.5):
-    '6.7 "Sender. Show each QR; when one" #51b9': ['U.senderDriver'],
     '7.1 "Errors never contain secret bytes, account" #25dd': ['U.errorsSecretFree'],
     '7.1 "A human-readable sentence accompanies every identifier" #dab1': ['U.errorSentences'],
     '7.4 "An encoder given fields whose token" #2e74': ['11.1.encodeTooLong', '11.1.encodeTooLongError'],
@@ -302,22 +298,15 @@ SENTENCES = {
     '8.4 "The state machine says so: from" #428f': ['6.1.abortUnconfirmed', '6.1.receiptUnconfirmed', '6.0.3outcome', '6.1.cancelReceiptOutcome'],
     '8.4 "A cancel works only while the" #0c6c': ['6.1.cancelReceipt'],
     '8.4 "Changing the password on the mail" #20b9': ['U.revocation'],
-    # guarded memory in a session (Spec 6.0 step 4, 8.5):
-    '8.5 "The pool fails closed: when the" #0115': ['U.poolFailsClosed'],
-    # guarded memory in a session (Spec 6.0 step 4, 8.5):
-    '8.5 "Admission. A session reserves, when it" #aaa2': ['S5admission', '6.1.start2admission'],
-    # guarded memory in a session (Spec 6.0 step 4, 8.5):
-    '8.5 "Every step of an admitted session" #feec': ['U.reservationSuffices'],
-    # guarded memory in a session (Spec 6.0 step 4, 8.5):
-    '8.5 "Measured without CAP_IPC_LOCK: a 1 MiB" #b09a': ['U.admissionMeasured'],
-    # guarded memory in a session (Spec 6.0 step 4, 8.5):
-    '8.5 "A step of a live session" #3d19': ['6.0.4(a)', 'V.abortMemoryPeer'],
-    # guarded memory in a session (Spec 6.0 step 4, 8.5):
-    '8.5 "A frame whose plaintext buffer cannot" #19d5': ['6.0.4beforeE4'],
-    # guarded memory in a session (Spec 6.0 step 4, 8.5):
-    '8.5 "Tests: SecureMemoryReservationTests, SessionMemoryTests (every path of" #1958': ['U.memoryTests'],
-    '8.5 "These are compile-time flags that the" #30ef': ['U.fuzzShortcuts'],
-    # guarded memory in a session (Spec 6.0 step 4, 8.5):
+    '8.5 "When an arena (or an app\'s" #2add': ['U.keptPages'],
+    '8.5 "A session that started therefore never" #9df0': ['U.arenaSuffices', 'V.abort'],
+    '8.5 "Every session that started finishes, however" #3a50': ['U.arenaRefusedStart'],
+    '8.5 "Guarded, locked, never dumped: every arena" #4e97': ['U.arenaGuarded'],
+    '8.5 "A write past a secret\'s end" #e04c': ['U.guardFaults'],
+    '8.5 "A read after a wipe traps" #182b': ['U.wipedTraps'],
+    '8.5 "HandoffSender.credential(copying:) puts the first copy of" #64eb': ['U.passwordInArena', '6.1.storeUnavailableReason'],
+    '8.5 "The caches are source files of" #a3f6': ['U.fuzzShortcuts'],
+    # guarded memory (Spec 8.5):
     '8.5 "If an iOS app\'s sandbox refuses" #1394': ['U.iosLocking'],
     '8.6 "Noise NNpsk0 (ephemeral-ephemeral with a pre-shared" #8ee0': ['K.ikm'],
     '8.6 "Here the sender must first learn" #90fc': ['4.4.entryMatch'],

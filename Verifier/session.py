@@ -6,7 +6,7 @@ import check_order
 import frames
 import keyschedule
 import spec_rules
-from errors import MemoryRefused, ProtocolError
+from errors import ProtocolError
 from primitives import aead_open, aead_seal, u32
 from rules import broken
 
@@ -138,7 +138,6 @@ class Session:
     channel = None
     final_threshold = None
     last_deadline = None
-    memory_refused = False  # the step being handled finds no guarded memory (Vectors/README.md `guardedMemory`)
 
     def finish(self, outcome):
         self.final_threshold = self.expiry_threshold()
@@ -176,15 +175,10 @@ class Session:
             return self.last_deadline if broken("6.0.deadlineFinished") else None
         return self.deadline_for_state()
 
-    def handle(self, event, now, memory_refused=False):
-        """One event (Spec 6.0, then the table row), with or without guarded memory. Returns (actions, next
-        deadline); raises a refusal."""
-        self.memory_refused = memory_refused
-        try:
-            actions = check_order.traced("6.0 steps", lambda: self._order_checks(event, now), lambda: self._steps(event, now),
-                                         raised=False)
-        finally:
-            self.memory_refused = False
+    def handle(self, event, now):
+        """One event (Spec 6.0, then the table row). Returns (actions, next deadline); raises a refusal."""
+        actions = check_order.traced("6.0 steps", lambda: self._order_checks(event, now), lambda: self._steps(event, now),
+                                     raised=False)
         deadline = self.next_deadline()
         if self.state != FINISHED:
             self.last_deadline = deadline
@@ -262,8 +256,7 @@ class Session:
             done = step2()
             if done is not None:
                 return done
-        memory_first = broken("6.0.4expiryOrder") and self.memory_refused  # step 4's ending before step 3
-        if not broken("6.0.2") and not broken("6.0.3beforeRow") and not memory_first:
+        if not broken("6.0.2") and not broken("6.0.3beforeRow"):
             done = step3()
             if done is not None:
                 return done
@@ -272,12 +265,7 @@ class Session:
             if spec_rules.CELL_TEXT[cell].startswith("refused"):
                 return []
             raise ProtocolError("invalidEvent")
-        if broken("6.0.4localEvents") and self.memory_refused and kind != "frameReceived":
-            return self.memory_ending()
-        try:
-            actions = self.row(event)
-        except MemoryRefused:
-            return self.memory_ending()
+        actions = self.row(event)
         if broken("6.0.3beforeRow") and self.state != FINISHED and self.is_expired():
             actions = actions + self.expire()
         return actions
@@ -291,26 +279,6 @@ class Session:
             finished = self.finish("expired")
             return finished + [("send", frame)] if broken("6.0.3abortOrder") else [("send", frame)] + finished
         return self.finish(self.expired_outcome())
-
-    def need_memory(self):
-        """A point of the row that needs guarded memory (Spec 6.0 step 4): ends the step when there is none."""
-        if self.memory_refused and not broken("6.0.4"):
-            raise MemoryRefused()
-
-    def memory_ending(self):
-        """Spec 6.0 step 4: (a) a side that holds the keys and has not sent the credential seals abort(7);
-        (b) the sender in awaitingHello or awaitingReceipt ends without a frame."""
-        outcome = "failed.secureMemoryUnavailable"
-        if self.state in self.TELLS_EXPIRY and not broken("6.0.4(a)"):
-            frame = self.channel.seal("abort", bytes([1 if broken("6.0.4abortReason") else 7]))
-            finished = self.finish(outcome)
-            return finished + [("send", frame)] if broken("6.0.4abortOrder") else [("send", frame)] + finished
-        if self.state == "awaitingReceipt" and broken("6.0.4(b)"):
-            frame = self.channel.seal("abort", bytes([7]))
-            return [("send", frame)] + self.finish(outcome)
-        if self.state == "awaitingReceipt" and not broken("6.0.4unconfirmed"):
-            outcome = "deliveredUnconfirmed." + outcome
-        return self.finish(outcome)
 
     def wipe_event(self, event):
         """A password handed in is wiped (not observable here)."""

@@ -5,7 +5,7 @@ import check_order
 import frames
 import keyschedule
 import qr
-from checks import CHECKS, FirstFailure, account_from_json, account_to_json, h, memory_refused, time_of
+from checks import CHECKS, FirstFailure, account_from_json, account_to_json, h, time_of
 from errors import ProtocolError
 from primitives import SplitMix64, aead_seal
 from receiver import Receiver
@@ -17,8 +17,7 @@ from session import FINISHED
 
 def start_sender(setup, registry=None):
     return Sender.start(account_from_json(setup["account"]), h(setup["rendezvous"]), setup["lifetime"],
-                        SplitMix64(setup["seed"]), time_of(setup.get("start", setup.get("now"))), registry,
-                        memory_refused=memory_refused(setup))
+                        SplitMix64(setup["seed"]), time_of(setup.get("start", setup.get("now"))), registry)
 
 
 def check_starts(entries):
@@ -128,13 +127,12 @@ class Replay:
         thrown, actions = None, []
         try:
             if event["type"] == "scan":
-                CHECKS.equal(memory_refused(step), False, where + " a session's scan has its memory")
                 actions = self.scan(actor, now)
             elif event["type"] == "forge":
                 forged = self.forge(actor, event)
                 CHECKS.equal(self.frame_ids.get(forged, "unrecorded " + forged[:40].hex()), step.get("forged"), where + " forged frame")
             else:
-                actions, _ = self.parties[actor].handle(event, now, memory_refused=memory_refused(step))
+                actions, _ = self.parties[actor].handle(event, now)
         except ProtocolError as error:
             thrown = error.identifier
         outcomes = [key for key in ("throws", "actions", "forged") if key in step]

@@ -3,7 +3,7 @@ import Foundation
 
 /// One complete transfer between two devices, in memory, through both state machines: the
 /// sender starts, the receiver decodes the QR text and scans it, both people confirm, the
-/// credential is imported and the receipt comes back. It is what `handoff bench` times as "the
+/// credential is imported and the receipt comes back. It is what `handoff-dev bench` times as "the
 /// full session", and what ``SessionFloor`` mirrors call for call.
 package struct ReferenceSession: Sendable {
     /// What a run put on the wire.
@@ -35,7 +35,7 @@ package struct ReferenceSession: Sendable {
         self.password = password
     }
 
-    /// The account, rendezvous and password `handoff bench` uses: a typical account whose offer
+    /// The account, rendezvous and password `handoff-dev bench` uses: a typical account whose offer
     /// fills one 256-byte block, a 10-byte rendezvous (the CLI's port and tag).
     package static let typical = ReferenceSession(
         account: try! AccountMetadata(
@@ -82,49 +82,34 @@ package struct ReferenceSession: Sendable {
         let (receiver, hello) = try HandoffReceiver.scan(payload: scanned, random: random, now: now)
         let reveal = try sender.handle(.frameReceived(frame(hello.actions, "hello", &wire, keep)), now: now)
         let code = try receiver.handle(.frameReceived(frame(reveal.actions, "reveal", &wire, keep)), now: now)
-        try refusal(in: code.actions)
         guard case .showShortCode(let shown)? = code.actions.first, shown == sender.shortCode else {
             throw Failure.unexpected(step: "short code")
         }
         let offer = try sender.handle(.codeEntered(shown.digits), now: now)
-        try refusal(in: receiver.handle(.frameReceived(frame(offer.actions, "offer", &wire, keep)), now: now).actions)
+        _ = try receiver.handle(.frameReceived(frame(offer.actions, "offer", &wire, keep)), now: now)
         let accept = try receiver.handle(.accept, now: now)
-        try refusal(in: sender.handle(.frameReceived(frame(accept.actions, "accept", &wire, keep)), now: now).actions)
-        // The password's buffer comes from the sender's reservation, as a driver's does (Spec 8.5).
+        _ = try sender.handle(.frameReceived(frame(accept.actions, "accept", &wire, keep)), now: now)
+        // The password in guarded memory of its own, as an app's credential reader returns it (Spec 8.5).
         var text = self.password
         let password = try text.withUTF8 { try sender.credential(copying: UnsafeRawBufferPointer($0)) }
         let credential = try sender.handle(.credentialProvided(password), now: now)
         let delivered = try receiver.handle(.frameReceived(frame(credential.actions, "credential", &wire, keep)), now: now)
-        try refusal(in: delivered.actions)
         guard case .deliverAccount(let imported)? = delivered.actions.first else { throw Failure.unexpected(step: "delivery") }
         imported.credential.wipe()
         let receipt = try receiver.handle(.importFinished(.imported), now: now)
         let end = try sender.handle(.frameReceived(frame(receipt.actions, "receipt", &wire, keep)), now: now)
-        try refusal(in: end.actions)
         guard sender.outcome == .completed(.imported), receiver.outcome == .completed(.imported),
               case .finished? = end.actions.last else { throw Failure.unexpected(step: "completion") }
     }
 
     private func frame(_ actions: [SenderAction], _ step: String, _ wire: inout Wire, _ keep: Bool) throws(Failure) -> [UInt8] {
         for case .send(let bytes) in actions { return counted(bytes, &wire, keep) }
-        try refusal(in: actions)
         throw .unexpected(step: step)
     }
 
     private func frame(_ actions: [ReceiverAction], _ step: String, _ wire: inout Wire, _ keep: Bool) throws(Failure) -> [UInt8] {
         for case .send(let bytes) in actions { return counted(bytes, &wire, keep) }
-        try refusal(in: actions)
         throw .unexpected(step: step)
-    }
-
-    /// A frame that could not be handled for want of guarded memory is ignored, not thrown
-    /// (Spec 8.5); the run reports it as that refusal rather than as a missing next frame.
-    private func refusal(in actions: [SenderAction]) throws(Failure) {
-        for case .ignored(let error) in actions where error.code == .secureMemoryUnavailable { throw .refused(error) }
-    }
-
-    private func refusal(in actions: [ReceiverAction]) throws(Failure) {
-        for case .ignored(let error) in actions where error.code == .secureMemoryUnavailable { throw .refused(error) }
     }
 
     private func counted(_ bytes: [UInt8], _ wire: inout Wire, _ keep: Bool) -> [UInt8] {

@@ -1,7 +1,7 @@
 import AccountHandoff
 internal import CSodium
 
-/// The exact libsodium floor of one version-2 session: the primitive calls of a
+/// The exact libsodium floor of one session: the primitive calls of a
 /// ``ReferenceSession`` (both sides, the receiver decoding the QR text), in the same order and
 /// with the same input lengths: every random draw, SHA-256, HMAC (HKDF included), X25519 and
 /// AEAD seal and open, with the real transcript and additional-data lengths and an offer of
@@ -9,12 +9,12 @@ internal import CSodium
 /// frame objects, arrays or state machines, and on real values: the keys agree, every tag
 /// verifies and every frame opens, so libsodium takes its success path throughout.
 ///
-/// What it leaves out is the cost of doing this safely and in Swift: wiping, guarded slots,
-/// frame encoding and parsing, the state machines. `handoff bench` reports a session's time
+/// What it leaves out is the cost of doing this safely and in Swift: wiping, guarded memory,
+/// frame encoding and parsing, the state machines. `handoff-dev bench` reports a session's time
 /// divided by this floor's.
 ///
-/// Each call is recorded with ``CryptoMeter/recordForFloor(_:)`` where it is made, so
-/// `CryptoMeter.measure` can show that the floor and a real session make the same calls.
+/// ``SodiumCalls/measure(_:)`` counts the calls where libsodium is called, for the floor and a
+/// real session alike, so it can show that both make the same calls.
 /// One instance per thread: `runOneSession()` reuses its buffers.
 package final class SessionFloor {
     /// The session sizes that depend on the inputs.
@@ -42,7 +42,7 @@ package final class SessionFloor {
     /// A floor for transferring `account` with `rendezvous` in the QR.
     package init(account: AccountMetadata, rendezvous: RendezvousToken) {
         precondition(sodium_init() >= 0, "libsodium failed to initialise")
-        let offer = VectorPrimitives.offerPlaintext(account)
+        let offer = AccountMetadataCodec.encode(account)
         shape = Shape(qrBinaryByteCount: SessionPayload.fixedByteCount + rendezvous.bytes.count,
                       offerPlaintextByteCount: offer.count)
         let capacity = 8192 + 3 * offer.count
@@ -80,7 +80,7 @@ package final class SessionFloor {
         (qrBinary + 71).update(from: rendezvous.bytes, count: rendezvous.bytes.count)
     }
 
-    /// A floor for the session `handoff bench` times.
+    /// A floor for the session `handoff-dev bench` times.
     package convenience init(_ session: ReferenceSession) {
         self.init(account: session.account, rendezvous: session.rendezvous)
     }
@@ -185,7 +185,7 @@ package final class SessionFloor {
         expand(side.codePRK, ShortCode.materialLabel, into: side.codeMaterial, blocks: 2)
     }
 
-    /// HKDF-Expand of whole blocks, as ``HKDF/expand(pseudorandomKey:info:length:)`` does it.
+    /// HKDF-Expand of whole blocks, as ``HKDF`` does it.
     private func expand(_ prk: UnsafePointer<UInt8>, _ info: [UInt8], into output: UnsafeMutablePointer<UInt8>, blocks: Int) {
         var counter: UInt8 = 1
         for block in 0..<blocks {
@@ -208,7 +208,6 @@ package final class SessionFloor {
         var sealedCount: UInt64 = 0
         _ = crypto_aead_chacha20poly1305_ietf_encrypt(frame + 24, &sealedCount, plaintext, UInt64(count),
                                                       side.additionalData, UInt64(adCount), nil, side.aeadNonce, key)
-        CryptoMeter.recordForFloor { $0.aeadSeals += 1; $0.aeadSealedBytes += count; $0.aeadSealADBytes += adCount }
         if type != .receipt { absorb(side, frame, 24 + count + 16) }  // the receipt ends the session: no TH6
     }
 
@@ -223,7 +222,6 @@ package final class SessionFloor {
         var openedCount: UInt64 = 0
         let status = crypto_aead_chacha20poly1305_ietf_decrypt(output, &openedCount, nil, frame + 24, UInt64(sealedCount),
                                                                side.additionalData, UInt64(adCount), side.aeadNonce, key)
-        CryptoMeter.recordForFloor { $0.aeadOpens += 1; $0.aeadOpenedBytes += sealedCount; $0.aeadOpenADBytes += adCount }
         precondition(status == 0, "floor: a frame did not authenticate")
         if type != .receipt { absorb(side, frame, 24 + sealedCount) }
     }
@@ -243,21 +241,18 @@ package final class SessionFloor {
         sha256(into: side.transcript, side.transcript, 32, frame, count)
     }
 
-    // MARK: Primitives, each recorded where it is called
+    // MARK: Primitives
 
     private func randomFill(_ buffer: UnsafeMutablePointer<UInt8>, _ count: Int) {
         randombytes_buf(buffer, count)
-        CryptoMeter.recordForFloor { $0.randomCalls += 1; $0.randomBytes += count }
     }
 
     private func scalarMultBase(_ publicKey: UnsafeMutablePointer<UInt8>, _ privateKey: UnsafePointer<UInt8>) {
         _ = crypto_scalarmult_base(publicKey, privateKey)
-        CryptoMeter.recordForFloor { $0.scalarMultBase += 1 }
     }
 
     private func scalarMult(_ shared: UnsafeMutablePointer<UInt8>, _ privateKey: UnsafePointer<UInt8>, _ peer: UnsafePointer<UInt8>) {
         let status = crypto_scalarmult(shared, privateKey, peer)
-        CryptoMeter.recordForFloor { $0.scalarMult += 1 }
         precondition(status == 0, "floor: low-order key")
     }
 
@@ -269,31 +264,23 @@ package final class SessionFloor {
         crypto_hash_sha256_update(&state, first, UInt64(firstCount))
         crypto_hash_sha256_update(&state, second, UInt64(secondCount))
         crypto_hash_sha256_final(&state, digest)
-        CryptoMeter.recordForFloor { $0.sha256Hashes += 1; $0.sha256Bytes += firstCount + secondCount }
     }
 }
 
-/// An incremental HMAC-SHA256 on the stack, recorded when it finishes.
+/// An incremental HMAC-SHA256 on the stack.
 private struct FloorHMAC {
     private var state = crypto_auth_hmacsha256_state()
-    private let keyByteCount: Int
-    private var messageByteCount = 0
 
     init(key: UnsafePointer<UInt8>, count: Int) {
-        keyByteCount = count
         crypto_auth_hmacsha256_init(&state, key, count)
     }
 
     mutating func update(_ bytes: UnsafePointer<UInt8>, _ count: Int) {
         crypto_auth_hmacsha256_update(&state, bytes, UInt64(count))
-        messageByteCount += count
     }
 
     mutating func finish(into tag: UnsafeMutablePointer<UInt8>) {
         crypto_auth_hmacsha256_final(&state, tag)
-        CryptoMeter.recordForFloor { [keyByteCount, messageByteCount] in
-            $0.hmacs += 1; $0.hmacKeyBytes += keyByteCount; $0.hmacMessageBytes += messageByteCount
-        }
     }
 }
 

@@ -1,4 +1,5 @@
 import AccountHandoff
+import AccountHandoffTestSupport
 import Foundation
 
 /// Seed inputs for each fuzz target, built from deterministic sessions (and from `Vectors/`

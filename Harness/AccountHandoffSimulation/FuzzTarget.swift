@@ -1,4 +1,5 @@
 import AccountHandoff
+import AccountHandoffTestSupport
 import Foundation
 
 /// The five libFuzzer targets. Their bodies live here, in the root package, so that the

@@ -45,8 +45,6 @@ public final class LeakScanner {
     }
 
     private let passwordBytes: [UInt8]
-    private var seenSecrets: Set<ObjectIdentifier> = []
-    private var retained: [SecretBytes] = []
     private var learnedPrefixes: Set<Prefix> = []
     private var rawPrefixes: [[UInt8]] = []
     private var hexPrefixes: [[UInt8]] = []
@@ -76,8 +74,6 @@ public final class LeakScanner {
             shared[password] = scanner
             return scanner
         }
-        scanner.seenSecrets.removeAll(keepingCapacity: true)
-        scanner.retained.removeAll(keepingCapacity: true)
         scanner.paused = false
         return scanner
     }
@@ -86,8 +82,6 @@ public final class LeakScanner {
     public init(password: String) {
         passwordBytes = Array(password.utf8)
         // Room for the secrets of a few sessions, so learning never regrows a table.
-        seenSecrets.reserveCapacity(48)
-        retained.reserveCapacity(48)
         learnedPrefixes.reserveCapacity(48)
         rawPrefixes.reserveCapacity(48)
         hexPrefixes.reserveCapacity(96)
@@ -95,30 +89,18 @@ public final class LeakScanner {
     }
 
     /// Remembers the contents of `secrets` that are new to the scanner as key material (skipping
-    /// wiped buffers and ones shorter than 16 bytes). Each new buffer is read once, in one locked
-    /// access; one whose first 16 bytes are still zero is looked at again later.
-    public func learn(_ secrets: [SecretBytes]) {
-        for secret in secrets {
-            let identity = ObjectIdentifier(secret)
-            guard !seenSecrets.contains(identity) else { continue }
-            guard secret.count >= Self.rawPrefixLength, let prefix = secret.withUnsafeBytesUnlessWiped({ Prefix($0) }) else {
-                remember(secret, identity)
-                continue
-            }
-            guard !prefix.isZero else { continue }  // not filled yet: look again later
-            remember(secret, identity)
-            guard learnedPrefixes.insert(prefix).inserted else { continue }
+    /// wiped ones and ones shorter than 16 bytes). A session's kept secrets are filled when they
+    /// are made, so each is read once, as it is learned.
+    package func learn(_ secrets: [SessionSecret]) {
+        for secret in secrets where secret.count >= Self.rawPrefixLength && !secret.isWiped {
+            let prefix = secret.withUnsafeBytes { Prefix($0) }
+            guard !prefix.isZero, learnedPrefixes.insert(prefix).inserted else { continue }
             let forms = KeyMaterialForms.shared.forms(of: prefix)
             rawPrefixes.append(forms.raw)
             hexPrefixes += forms.hex
             decimalPrefixes.append(forms.decimal)
             cleanTexts.removeAll(keepingCapacity: true)
         }
-    }
-
-    private func remember(_ secret: SecretBytes, _ identity: ObjectIdentifier) {
-        seenSecrets.insert(identity)
-        retained.append(secret)
     }
 
     /// How many distinct secrets were learned.

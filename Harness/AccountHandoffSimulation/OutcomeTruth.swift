@@ -67,9 +67,8 @@ public enum OutcomeTruth {
         return nil
     }
 
-    /// An ending blamed on the peer is the one the peer chose (the peer's memory ran out only
-    /// where the peer says its own did, Spec 6.0 step 4); an honest pair never fails but by
-    /// transport loss or a device without guarded memory.
+    /// An ending blamed on the peer is the one the peer chose; an honest pair never fails but
+    /// by transport loss.
     private static func blame(_ end: SessionEnd, onPeerWhoEnded peer: SessionEnd?, senderSide: Bool, _ pair: String) -> String? {
         let me = senderSide ? "sender" : "receiver"
         switch end {
@@ -78,13 +77,6 @@ public enum OutcomeTruth {
             return "the \(me) blames its peer for an ending the peer did not choose: \(pair)"
         case .contested where !senderSide && peer != .contested:
             return "the receiver says contested while the sender did not: \(pair)"
-        case .failed(.peerSecureMemoryUnavailable):
-            guard case .failed(let peerError)? = peer, peerError.code == .secureMemoryUnavailable else {
-                return "the \(me) says its peer ran out of guarded memory while the peer did not say so: \(pair)"
-            }
-            return nil
-        case .failed(let error) where error.code == .secureMemoryUnavailable:
-            return nil
         case .failed(let error) where error != .transportLost:
             return "an honest pair failed with \(error.identifier): \(pair)"
         default:

@@ -4,8 +4,6 @@ import Foundation
 /// Exhaustive exploration of schedules on the real state machines: every sequence of up to
 /// `depth` effective steps drawn from deliveries (of any frame in flight, so every reordering
 /// of the hello, reveal, offer, accept, credential, receipt and aborts is included), drops,
-/// deliveries and the sender app's credential on a device whose guarded memory has run out
-/// (Spec 6.0 step 4; the only steps of the honest pair that need guarded memory),
 /// each person's confirm/reject/cancel, the sender app's credential, the receiver app's three
 /// import results, clock jumps to each deadline (the expiry, the receiver's expiry plus skew,
 /// and the sender's receipt wait at expiry + 120 s; a receiver that is importing never
@@ -167,14 +165,13 @@ public final class ScheduleExplorer {
         for direction in [Direction.toSender, .toReceiver] {
             for index in (world.inFlight[direction] ?? []).indices {
                 steps.append(.deliver(direction, index))
-                if !race { steps += [.drop(direction, index), .withoutGuardedMemory(.deliver(direction, index))] }
+                if !race { steps.append(.drop(direction, index)) }
             }
         }
         for device in Device.allCases {
             for choice in race ? [.confirm] : PersonChoice.allCases { steps.append(.person(device, choice)) }
         }
         steps.append(.provideCredential)
-        if !race { steps.append(.withoutGuardedMemory(.provideCredential)) }
         for status in race ? [.imported] : ReceiptStatus.allCases { steps.append(.importFinished(status)) }
         for deadline in [world.senderExpiry, world.receiverExpiry, world.receiptDeadline] where world.now < deadline {
             steps.append(.advanceClock(seconds: UInt32(deadline.timeIntervalSince(world.now).rounded(.up))))

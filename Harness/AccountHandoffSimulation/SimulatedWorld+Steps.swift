@@ -68,17 +68,7 @@ extension SimulatedWorld {
             try rescan()
         case .senderCloses:
             try senderCloses()
-        case .withoutGuardedMemory(let inner):
-            refusingGuardedMemory = true
-            defer { refusingGuardedMemory = false }
-            try perform(inner)
         }
-    }
-
-    /// Runs a machine's step, with its guarded memory refused inside ``WorldStep/withoutGuardedMemory(_:)``.
-    func guarded<Result>(_ body: () throws(HandoffError) -> Result) throws(HandoffError) -> Result {
-        guard refusingGuardedMemory else { return try body() }
-        return try GuardedAllocator.refusing(body)
     }
 
     private func removeFrame(_ direction: Direction, _ index: Int) -> InFlightFrame? {
@@ -118,7 +108,7 @@ extension SimulatedWorld {
         let reaction: FrameReaction
         if role == .sender {
             let actions: [SenderAction]
-            do { actions = try guarded { () throws(HandoffError) in try sender.handle(.frameReceived(bytes), now: now).actions } } catch {
+            do { actions = try sender.handle(.frameReceived(bytes), now: now).actions } catch {
                 throw violation("the sender threw \(error.identifier) for a frame instead of ignoring it")
             }
             reaction = FrameReaction(actions)
@@ -127,7 +117,7 @@ extension SimulatedWorld {
         } else {
             guard let machine = receiverMachine(role) else { return }
             let actions: [ReceiverAction]
-            do { actions = try guarded { () throws(HandoffError) in try machine.handle(.frameReceived(bytes), now: now).actions } } catch {
+            do { actions = try machine.handle(.frameReceived(bytes), now: now).actions } catch {
                 throw violation("the \(role) threw \(error.identifier) for a frame instead of ignoring it")
             }
             reaction = FrameReaction(actions)
@@ -160,7 +150,7 @@ extension SimulatedWorld {
     func senderLocal(_ event: SenderEvent) throws(InvariantViolation) -> [SenderAction]? {
         let before = machineState(.sender)
         let actions: [SenderAction]
-        do { actions = try guarded { () throws(HandoffError) in try sender.handle(event, now: now).actions } } catch {
+        do { actions = try sender.handle(event, now: now).actions } catch {
             try checkRefusal(error, of: .sender, before: before, allowing: event.isCredential ? [.malformed(.credential)] : [])
             return nil
         }
@@ -174,7 +164,7 @@ extension SimulatedWorld {
         guard let machine = receiverMachine(role) else { return nil }
         let before = machineState(role)
         let actions: [ReceiverAction]
-        do { actions = try guarded { () throws(HandoffError) in try machine.handle(event, now: now).actions } } catch {
+        do { actions = try machine.handle(event, now: now).actions } catch {
             try checkRefusal(error, of: role, before: before, allowing: [])
             return nil
         }

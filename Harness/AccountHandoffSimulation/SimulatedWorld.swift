@@ -166,8 +166,6 @@ public final class SimulatedWorld {
     var learnedAtPhases: LearnedPhases?
     /// The credential the receiver's app is importing: the app's buffer, never the session's.
     var pendingImport: ImportedAccount?
-    /// Whether the step being applied runs without guarded memory (``WorldStep/withoutGuardedMemory(_:)``).
-    var refusingGuardedMemory = false
     /// The credential the attacker's app holds, if a careless person let it get that far.
     var attackerCredential: SecretBytes?
     var initialSenderStore: [SimulatedAccountStore.Summary] = []
@@ -214,7 +212,7 @@ public final class SimulatedWorld {
             initialSenderStore = senderStore.snapshot()
             initialReceiverStore = receiverStore.snapshot()
             initialStoreWrites = (senderStore.writeCount, receiverStore.writeCount)
-            leaks.learn(sender.guardedSecrets)
+            leaks.learn(sender.keptSecrets)
             if started?.passwordCheckedInQRText != scenario.password { try leaks.check(text: qrText, "QR text") }
             if options.dumpSessions { try leaks.check(renderingsOf: sender.payload, "QR payload") }
             try absorb(scanActions, from: .receiver, trigger: nil)
@@ -278,12 +276,22 @@ public final class SimulatedWorld {
         }
     }
 
-    /// The guarded buffers the machine playing `role` owns (never the app's delivered credential).
-    func secrets(_ role: Role) -> [SecretBytes] {
+    /// The secrets the machine playing `role` keeps in its arena (never the app's delivered
+    /// credential).
+    func secrets(_ role: Role) -> [SessionSecret] {
         switch role {
-        case .sender: sender.guardedSecrets
-        case .receiver: receiver.guardedSecrets
-        case .attacker: attacker?.guardedSecrets ?? []
+        case .sender: sender.keptSecrets
+        case .receiver: receiver.keptSecrets
+        case .attacker: attacker?.keptSecrets ?? []
+        }
+    }
+
+    /// Whether the machine playing `role` wiped and gave back its arena (or does not exist).
+    func hasWipedItsMemory(_ role: Role) -> Bool {
+        switch role {
+        case .sender: sender.memory.hasEnded
+        case .receiver: receiver.memory.hasEnded
+        case .attacker: attacker?.memory.hasEnded ?? true
         }
     }
 
@@ -295,9 +303,9 @@ public final class SimulatedWorld {
         let phases = LearnedPhases(sender: sender.phase, receiver: receiver.phase, attacker: attacker?.phase)
         guard phases != learnedAtPhases else { return }
         learnedAtPhases = phases
-        leaks.learn(sender.guardedSecrets)
-        leaks.learn(receiver.guardedSecrets)
-        if let attacker { leaks.learn(attacker.guardedSecrets) }
+        leaks.learn(sender.keptSecrets)
+        leaks.learn(receiver.keptSecrets)
+        if let attacker { leaks.learn(attacker.keptSecrets) }
     }
 
     /// When the sender's QR expires.

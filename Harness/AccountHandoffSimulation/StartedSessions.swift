@@ -49,7 +49,7 @@ final class StartedSessions: @unchecked Sendable {
         (receiver, self.hello) = (scanned.receiver, hello)
         passwordCheckedInQRText = scenario.password
         let leaks = LeakScanner(password: scenario.password)
-        leaks.learn(sender.guardedSecrets)
+        leaks.learn(sender.keptSecrets)
         try leaks.check(text: qrText, "QR text")
     }
 }

@@ -65,7 +65,7 @@ extension VictimHarness {
             let th0 = VectorPrimitives.sha256([Array("AH3 transcript".utf8), payload.binary])
             let handshakeHash = VectorPrimitives.sha256([th0, receiverKey])
             let th1 = VectorPrimitives.sha256([th0, hello])
-            let prk = try VectorPrimitives.hkdfExtract(salt: handshakeHash, inputKeyMaterial: [shared, payload.commitment])
+            let prk = VectorPrimitives.hkdfExtract(salt: handshakeHash, inputKeyMaterial: [shared, payload.commitment])
             let key = try VectorPrimitives.hkdfExpand(pseudorandomKey: prk, info: Array("AH3 s2r".utf8), length: 32)
             let header = VectorPrimitives.frameHeader(type: .reveal, transferID: payload.transferID, sequence: 0,
                                                       bodyLength: plaintext.count + 16)

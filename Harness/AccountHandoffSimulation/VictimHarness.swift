@@ -113,7 +113,10 @@ public final class VictimHarness {
     /// How the victim's session ended, once it has (its Spec 6.4 identifier).
     public var victimOutcome: String? { victim == .sender ? sender.outcome?.identifier : receiver.outcome?.identifier }
 
-    var victimSecrets: [SecretBytes] { victim == .sender ? sender.guardedSecrets : receiver.guardedSecrets }
+    var victimSecrets: [SessionSecret] { victim == .sender ? sender.keptSecrets : receiver.keptSecrets }
+
+    /// Whether the victim's session wiped and gave back its arena.
+    var victimMemoryWiped: Bool { victim == .sender ? sender.memory.hasEnded : receiver.memory.hasEnded }
 
     func violation(_ message: String) -> InvariantViolation { InvariantViolation("\(victim) victim: \(message)", trace: trace) }
 
@@ -133,7 +136,7 @@ public final class VictimHarness {
         try checkDeliveredCredential()
         if victim == .receiver, receiver.phase == .awaitingImportResult { _ = try victimLocal(.importImported) }
         guard finishedCount == 1 else { throw violation("did not end in exactly one terminal state") }
-        guard victimSecrets.allSatisfy({ $0.isAllZero }) else { throw violation("secrets left after the end") }
+        guard victimMemoryWiped else { throw violation("secrets left after the end") }
         deliveredCredential?.wipe()
         if let secondDevice, secondDevice.phase != .finished { _ = try? secondDevice.handle(.tick, now: now) }
     }
@@ -210,7 +213,7 @@ public final class VictimHarness {
         let phases = (sender.phase, receiver.phase)
         if let learnedAtPhases, learnedAtPhases == phases { return }
         learnedAtPhases = phases
-        leaks.learn(sender.guardedSecrets)
-        leaks.learn(receiver.guardedSecrets)
+        leaks.learn(sender.keptSecrets)
+        leaks.learn(receiver.keptSecrets)
     }
 }

@@ -135,11 +135,6 @@ public enum WorldStep: Hashable, Sendable, CustomStringConvertible {
     /// frame it sent reaches the receiver in order, then the receiver's transport reports the
     /// loss. A receiver whose sender's code ran out must say `expired`, never `transportLost`.
     case senderCloses
-    /// Runs `step` with every guarded allocation of the device it reaches refused, as if that
-    /// device's pool had nothing left (Spec 6.0 step 4): the device ends its session, telling
-    /// its peer with `abort(7)` where it can. The events' own buffers (a password the app hands
-    /// in) are made before.
-    indirect case withoutGuardedMemory(WorldStep)
 
     /// A compact name for traces.
     public var description: String {
@@ -163,7 +158,6 @@ public enum WorldStep: Hashable, Sendable, CustomStringConvertible {
         case .transportLost(let device): "\(device).transportLost"
         case .rescan: "rescan"
         case .senderCloses: "senderCloses"
-        case .withoutGuardedMemory(let step): "noMemory:\(step)"
         }
     }
 }

@@ -1,4 +1,5 @@
 import AccountHandoff
+import AccountHandoffTestSupport
 import Foundation
 
 /// `plaintexts.json#codePoints` (Spec 3.7): every code point at an edge of a range of

@@ -1,4 +1,5 @@
 import AccountHandoff
+import AccountHandoffTestSupport
 
 /// `frames.json`: each message type encoded from its fields, and invalid frames with the error
 /// of the first failing check (Spec 3.1-3.3).

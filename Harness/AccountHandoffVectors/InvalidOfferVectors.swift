@@ -1,4 +1,5 @@
 import AccountHandoff
+import AccountHandoffTestSupport
 
 /// `plaintexts.json` `invalidOffer`: offer plaintexts that fail, each with the error of the
 /// first failing check of Spec 3.4 (unpad, parse, then the field rules of 3.7 in field order

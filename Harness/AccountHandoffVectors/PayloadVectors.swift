@@ -1,4 +1,5 @@
 import AccountHandoff
+import AccountHandoffTestSupport
 import Foundation
 
 /// `qr-payload.json`: field values to exact binary and text forms with the derived transfer
@@ -29,7 +30,7 @@ enum PayloadVectors {
         let seed = VectorSupport.seed("qr/" + name)
         let (nonce, privateKey) = VectorSupport.senderDraws(seed: seed)
         let rendezvous = VectorSupport.bytes(seed: VectorSupport.seed("qr/rendezvous/" + name), count: rendezvousLength)
-        let payload = try VectorPrimitives.payload(expiry: expiry, commitment: try VectorPrimitives.commitment(nonce: nonce),
+        let payload = try VectorPrimitives.payload(expiry: expiry, commitment: VectorPrimitives.commitment(nonce: nonce),
                                                    senderPublicKey: try senderPublicKey ?? VectorPrimitives.x25519PublicKey(privateKey: privateKey),
                                                    rendezvous: rendezvous)
         return Seeded(payload: payload, nonce: nonce)

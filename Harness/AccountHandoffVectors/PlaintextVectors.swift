@@ -1,4 +1,5 @@
 import AccountHandoff
+import AccountHandoffTestSupport
 
 /// `plaintexts.json`: offer (account metadata) and credential plaintexts with their padding,
 /// invalid plaintexts with their errors, and the account text rules (Spec 3.4-3.7).

@@ -26,7 +26,7 @@ enum RegistryVectors {
 
         /// Starts a session; same `seed`, `now`, `lifetime` and rendezvous give the same QR.
         @discardableResult
-        func start(_ session: String, seed name: String, now: Double, lifetime: UInt32 = 180, memoryRefused: Bool = false,
+        func start(_ session: String, seed name: String, now: Double, lifetime: UInt32 = 180,
                    expect expected: HandoffError? = nil) throws -> SessionPayload? {
             let seed = VectorSupport.seed("registry/" + name)
             let account = try VectorSupport.standardAccount("registry/" + name)
@@ -36,11 +36,9 @@ enum RegistryVectors {
             do {
                 let token = try RendezvousToken(bytes: rendezvous)
                 let configuration = try SenderConfiguration(lifetime: lifetime)
-                let start = { [registry] () throws(HandoffError) in
-                    try HandoffSender.start(account: account, rendezvous: token, configuration: configuration,
-                                            random: InsecureDeterministicRandom(seed: seed), now: VectorSupport.date(now), registry: registry)
-                }
-                let sender = try memoryRefused ? GuardedAllocator.refusing(start) : start()
+                let sender = try HandoffSender.start(account: account, rendezvous: token, configuration: configuration,
+                                                     random: InsecureDeterministicRandom(seed: seed), now: VectorSupport.date(now),
+                                                     registry: registry)
                 sessions[session] = sender
                 payload = sender.payload
                 result = .object(["transferID": .hex(sender.payload.transferID.bytes), "expiry": .number(sender.payload.expiry)])
@@ -48,11 +46,9 @@ enum RegistryVectors {
                 result = .string(error.identifier)
             }
             try check(result, expected, "start \(session)")
-            var operation: [String: JSONValue] = ["op": .string("start"), "session": .string(session), "seed": .number(seed),
-                                                  "now": .time(now), "lifetime": .number(lifetime), "rendezvous": .hex(rendezvous),
-                                                  "account": VectorSupport.account(account), "result": result]
-            if memoryRefused { operation["guardedMemory"] = .string("refused") }
-            operations.append(.object(operation))
+            operations.append(.object(["op": .string("start"), "session": .string(session), "seed": .number(seed),
+                                       "now": .time(now), "lifetime": .number(lifetime), "rendezvous": .hex(rendezvous),
+                                       "account": VectorSupport.account(account), "result": result]))
             return payload
         }
 
@@ -117,8 +113,6 @@ enum RegistryVectors {
     private static func senderLifecycle() throws -> JSONValue {
         let script = try SenderScript()
         let t0 = VectorSupport.startTime
-        // A start that admission refuses registers nothing (Spec 6.1 step 2 before step 3): the same start then succeeds.
-        try script.start("refused", seed: "first", now: t0, memoryRefused: true, expect: .secureMemoryUnavailable(.capReached))
         guard let first = try script.start("first", seed: "first", now: t0) else { throw VectorGenerationError("registry start") }
         let id = first.transferID
         let expiry = Double(first.expiry)

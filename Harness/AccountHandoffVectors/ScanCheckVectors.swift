@@ -12,8 +12,6 @@ enum ScanCheckVectors {
         let now: Double
         let skew: UInt32
         let registryBefore: [SessionPayload]?
-        /// Admission finds no guarded memory (Spec 2.5 S5; `guardedMemory: "refused"`).
-        var memoryRefused = false
         let expected: HandoffError?
     }
 
@@ -80,13 +78,6 @@ enum ScanCheckVectors {
                  expected: .lowOrderPublicKey),
             Case(name: "S6: small-order key, the S4 claim is given back", payload: lowOrder, now: fresh, skew: 30, registryBefore: [other],
                  expected: .lowOrderPublicKey),
-            // S5
-            Case(name: "S5: no guarded memory for the session: admission refuses it, the S4 claim is given back", payload: payload,
-                 now: fresh, skew: 30, registryBefore: [other], memoryRefused: true, expected: .secureMemoryUnavailable(.capReached)),
-            Case(name: "S5: no guarded memory and the QR already claimed (S4 before S5)", payload: payload, now: fresh, skew: 30,
-                 registryBefore: [payload], memoryRefused: true, expected: .alreadyScanned),
-            Case(name: "S5: no guarded memory and a small-order key (S5 before S6)", payload: lowOrder, now: fresh, skew: 30,
-                 registryBefore: nil, memoryRefused: true, expected: .secureMemoryUnavailable(.capReached)),
         ]
         return try cases.map(entry)
     }
@@ -101,7 +92,7 @@ enum ScanCheckVectors {
                 try HandoffReceiver.scan(payload: check.payload, configuration: configuration, random: InsecureDeterministicRandom(seed: seed),
                                          now: VectorSupport.date(check.now), registry: registry)
             }
-            let (receiver, step) = try check.memoryRefused ? GuardedAllocator.refusing(scan) : scan()
+            let (receiver, step) = try scan()
             guard step.actions.count == 1, case .send = step.actions[0], receiver.phase == .awaitingReveal else {
                 throw VectorGenerationError("scan \(check.name): not a single hello")
             }
@@ -115,16 +106,14 @@ enum ScanCheckVectors {
         if let registry, let before = check.registryBefore {
             let after = (before + [check.payload]).filter { registry.hasClaimed($0.transferID) }
             if result == "ok", !after.contains(check.payload) { throw VectorGenerationError("scan \(check.name): no claim") }
-            if ["lowOrderPublicKey", "secureMemoryUnavailable"].contains(result), after.contains(check.payload) {
+            if result == "lowOrderPublicKey", after.contains(check.payload) {
                 throw VectorGenerationError("scan \(check.name): claim kept")
             }
             registryJSON = .object(["before": claims(before), "after": claims(after)])
         }
-        var entry: [String: JSONValue] = ["name": .string(check.name), "text": .string(check.payload.text), "now": .time(check.now),
-                                          "skew": .number(check.skew), "receiverSeed": .number(seed), "registry": registryJSON,
-                                          "result": .string(result)]
-        if check.memoryRefused { entry["guardedMemory"] = .string("refused") }
-        return .object(entry)
+        return .object(["name": .string(check.name), "text": .string(check.payload.text), "now": .time(check.now),
+                        "skew": .number(check.skew), "receiverSeed": .number(seed), "registry": registryJSON,
+                        "result": .string(result)])
     }
 
     /// Registry claims as sorted `{transferID, expiry}` objects.

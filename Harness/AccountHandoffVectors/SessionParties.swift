@@ -27,7 +27,7 @@ final class SenderParty {
                                           random: InsecureDeterministicRandom(seed: seed), now: VectorSupport.date(start))
         (nonce, privateKey) = VectorSupport.senderDraws(seed: seed)
         let payload = session.payload
-        guard try VectorPrimitives.commitment(nonce: nonce) == payload.commitment,
+        guard VectorPrimitives.commitment(nonce: nonce) == payload.commitment,
               try VectorPrimitives.x25519PublicKey(privateKey: privateKey) == payload.senderPublicKey.bytes,
               payload.expiry == UInt32(start.rounded(.down)) + lifetime else {
             throw VectorGenerationError("\(scenario): \(name)'s QR is not what its seed and start give (Spec 2.1, 6.1)")
@@ -120,13 +120,13 @@ struct Handshake {
         guard try VectorPrimitives.x25519(privateKey: sender.privateKey, peer: receiverPublicKey) == sharedSecret else {
             throw VectorGenerationError("\(sender.name) and \(receiver.name) disagree on the shared secret")
         }
-        let prk = try VectorPrimitives.hkdfExtract(salt: hh, inputKeyMaterial: [sharedSecret, payload.commitment])
+        let prk = VectorPrimitives.hkdfExtract(salt: hh, inputKeyMaterial: [sharedSecret, payload.commitment])
         self.prk = prk
         let keys = try ["AH3 hello", "AH3 s2r", "AH3 r2s", "AH3 code key"].map { label in
             try VectorPrimitives.hkdfExpand(pseudorandomKey: prk, info: VectorSupport.ascii(label), length: 32)
         }
         (helloKey, s2rKey, r2sKey, codeKey) = (keys[0], keys[1], keys[2], keys[3])
-        helloTag = try VectorPrimitives.hmac(key: helloKey, message: hh)
+        helloTag = VectorPrimitives.hmac(key: helloKey, message: hh)
         helloFrame = VectorPrimitives.frameBytes(type: .hello, transferID: transferID, sequence: 0, body: receiverPublicKey + helloTag)
         th1 = VectorPrimitives.sha256([th0, helloFrame])
         (codePRK, codeMaterial) = try ShortCodeVectors.codeMaterial(codeKey: codeKey, nonce: sender.nonce, th1: th1)

@@ -39,9 +39,6 @@ final class SessionRecorder {
     /// The last frame each party sent with `send`, and the last `reply` of each sender.
     private(set) var lastSent: [String: [UInt8]] = [:]
     private(set) var lastReply: [String: [UInt8]] = [:]
-    /// Whether the steps being recorded run with every guarded allocation refused
-    /// (``withoutGuardedMemory(_:)``).
-    private var refusingGuardedMemory = false
 
     init(_ name: String, _ summary: String, start: Double = VectorSupport.startTime, lifetime: UInt32 = 180) throws {
         self.name = name
@@ -85,7 +82,6 @@ final class SessionRecorder {
     /// `party` scans the QR of `sender` at `now`.
     func scan(_ party: String = "receiver", of sender: String = "sender", at now: Double, skew: UInt32 = 30,
               registry: String? = nil) throws {
-        guard !refusingGuardedMemory else { throw VectorGenerationError("\(name): a session's scan is recorded with memory") }
         let setup = receivers[party] ?? ReceiverParty(name: party, scenario: name, skew: skew, scans: sender, registry: registry)
         receivers[party] = setup
         let registryObject = try setup.registry.map { key in
@@ -140,7 +136,7 @@ final class SessionRecorder {
             case .transportLost: real = .transportLost
             case .importFinished: preconditionFailure("importFinished is a receiver event")
             }
-            let step = try guarded { () throws(HandoffError) in try session.handle(real, now: VectorSupport.date(now)) }
+            let step = try session.handle(real, now: VectorSupport.date(now))
             return (step.actions.map(RecordedAction.init), step.nextDeadline)
         }
     }
@@ -163,25 +159,9 @@ final class SessionRecorder {
             case .transportLost: real = .transportLost
             case .credential: preconditionFailure("credentialProvided is a sender event")
             }
-            let step = try guarded { () throws(HandoffError) in try session.handle(real, now: VectorSupport.date(now)) }
+            let step = try session.handle(real, now: VectorSupport.date(now))
             return (step.actions.map(RecordedAction.init), step.nextDeadline)
         }
-    }
-
-    /// Runs the steps `script` records with every guarded allocation they make refused, as if
-    /// the pool had nothing left (Spec 6.0 step 4); each is recorded with `guardedMemory:
-    /// "refused"` (Vectors/README.md). The events' own buffers (a password handed in) are made
-    /// before, as an app holds them already.
-    func withoutGuardedMemory(_ script: () throws -> Void) throws {
-        refusingGuardedMemory = true
-        defer { refusingGuardedMemory = false }
-        try script()
-    }
-
-    /// Runs a party's step, refusing its guarded memory inside ``withoutGuardedMemory(_:)``.
-    private func guarded<Result>(_ body: () throws(HandoffError) -> Result) throws(HandoffError) -> Result {
-        guard refusingGuardedMemory else { return try body() }
-        return try GuardedAllocator.refusing(body)
     }
 
     /// Delivers the last frame `from` sent (its last `send`) to `to`.
@@ -229,7 +209,6 @@ final class SessionRecorder {
     /// (or the receiver's), playing a malicious peer that holds the session keys.
     @discardableResult
     func forge(by party: String, _ type: MessageType, plaintext: [UInt8], linkID: AccountLinkID?, at now: Double) throws -> [UInt8] {
-        guard !refusingGuardedMemory else { throw VectorGenerationError("\(name): a forge reads no memory setting") }
         let before = transcript(party)
         let forged = senders[party].map { $0.session.sealForgedFrame(type, plaintext: plaintext, linkID: linkID) }
             ?? receivers[party]!.session!.sealForgedFrame(type, plaintext: plaintext, linkID: linkID)
@@ -250,7 +229,6 @@ final class SessionRecorder {
         let before = transcript(party)
         var step: [String: JSONValue] = ["actor": .string(party), "now": .time(now), "event": describe(event)]
         if let note { step["note"] = .string(note) }
-        if refusingGuardedMemory { step["guardedMemory"] = .string("refused") }
         do {
             let (actions, deadline) = try body()
             step["actions"] = .array(try actions.map { try record($0, by: party, transcriptBefore: before, event: event) })

@@ -1,4 +1,5 @@
 import AccountHandoff
+import AccountHandoffTestSupport
 
 /// Men in the middle, second devices, low-order keys, and key-holding peers that send
 /// authenticated but invalid plaintexts (Spec 5, 6.1, 6.2, 6.6, 8.2).
@@ -150,9 +151,9 @@ extension SessionScenarios {
                 try r.forge(by: "receiver", .abort, plaintext: [3], linkID: nil, at: t0 + 14)
                 try r.deliver(from: "receiver", to: "sender", at: t0 + 15)
             },
-            Scenario("authenticated-bad-abort-reason-awaiting-code-confirmation", "A key-holding receiver sends an abort with reason 8 (the first undefined value) while the sender waits for the typed code: failed.malformed.abortReason.") { r in
+            Scenario("authenticated-bad-abort-reason-awaiting-code-confirmation", "A key-holding receiver sends an abort with reason 7 (the first undefined value; it meant secureMemoryUnavailable until version 4, Spec 10) while the sender waits for the typed code: failed.malformed.abortReason.") { r in
                 try reveal(r)
-                try r.forge(by: "receiver", .abort, plaintext: [8], linkID: nil, at: t0 + 14)
+                try r.forge(by: "receiver", .abort, plaintext: [7], linkID: nil, at: t0 + 14)
                 try r.deliver(from: "receiver", to: "sender", at: t0 + 15)
             },
             Scenario("authenticated-contested-awaiting-credential", "A key-holding receiver sends abort(3) while the sender's app re-authenticates: contested.") { r in
@@ -160,14 +161,14 @@ extension SessionScenarios {
                 try r.forge(by: "receiver", .abort, plaintext: [3], linkID: nil, at: t0 + 34)
                 try r.deliver(from: "receiver", to: "sender", at: t0 + 35)
             },
-            Scenario("authenticated-bad-abort-reason-awaiting-offer", "A key-holding sender sends an abort with reason 8 while the receiver's code is shown: failed.malformed.abortReason.") { r in
+            Scenario("authenticated-bad-abort-reason-awaiting-offer", "A key-holding sender sends an abort with reason 7 while the receiver's code is shown: failed.malformed.abortReason.") { r in
                 try reveal(r)
-                try r.forge(by: "sender", .abort, plaintext: [8], linkID: nil, at: t0 + 14)
+                try r.forge(by: "sender", .abort, plaintext: [7], linkID: nil, at: t0 + 14)
                 try r.deliver(from: "sender", to: "receiver", at: t0 + 15)
             },
-            Scenario("authenticated-bad-abort-reason-awaiting-credential", "A key-holding receiver sends an abort with reason 8 while the sender's app re-authenticates: failed.malformed.abortReason.") { r in
+            Scenario("authenticated-bad-abort-reason-awaiting-credential", "A key-holding receiver sends an abort with reason 7 while the sender's app re-authenticates: failed.malformed.abortReason.") { r in
                 try accept(r)
-                try r.forge(by: "receiver", .abort, plaintext: [8], linkID: nil, at: t0 + 34)
+                try r.forge(by: "receiver", .abort, plaintext: [7], linkID: nil, at: t0 + 34)
                 try r.deliver(from: "receiver", to: "sender", at: t0 + 35)
             },
             Scenario("authenticated-bad-abort-reason-reviewing-offer", "A key-holding sender sends an abort with reason 0 while the account is reviewed: failed.malformed.abortReason.") { r in
@@ -185,9 +186,9 @@ extension SessionScenarios {
                 try r.forge(by: "receiver", .abort, plaintext: [5], linkID: nil, at: t0 + 44)
                 try r.deliver(from: "receiver", to: "sender", at: t0 + 45)
             },
-            Scenario("authenticated-bad-abort-reason-after-delivery", "A key-holding receiver sends an abort with reason 8 after the credential left: deliveredUnconfirmed.failed.malformed.abortReason.") { r in
+            Scenario("authenticated-bad-abort-reason-after-delivery", "A key-holding receiver sends an abort with reason 7 after the credential left: deliveredUnconfirmed.failed.malformed.abortReason.") { r in
                 try credential(r)
-                try r.forge(by: "receiver", .abort, plaintext: [8], linkID: nil, at: t0 + 44)
+                try r.forge(by: "receiver", .abort, plaintext: [7], linkID: nil, at: t0 + 44)
                 try r.deliver(from: "receiver", to: "sender", at: t0 + 45)
             },
             Scenario("authenticated-bad-receipt", "A key-holding receiver sends a receipt with status 0: the sender ends with deliveredUnconfirmed.failed.malformed.receiptStatus.") { r in

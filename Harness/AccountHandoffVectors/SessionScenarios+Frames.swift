@@ -1,4 +1,5 @@
 import AccountHandoff
+import AccountHandoffTestSupport
 
 /// Tampered, replayed, reordered and out-of-place frames (Spec 3.3, 5.1, 5.3, 6.0): each is
 /// ignored and changes nothing, in the order of the checks.

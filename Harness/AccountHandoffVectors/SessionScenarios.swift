@@ -45,7 +45,7 @@ enum SessionScenarios {
     static var all: [Scenario] {
         happy + rejections + cancels + deliveredUnconfirmed + transportLoss + tampering + senderExpiry + receiverExpiry
             + endings + replays + frameChecks + adversaries + contested + authenticatedInvalid + importing + clocks + misuse
-            + typedConfirmation + declinesBeforeTheCredential + newReceipts + expiryTold + memoryRefused
+            + typedConfirmation + declinesBeforeTheCredential + newReceipts + expiryTold
     }
 
     // MARK: Building blocks

@@ -1,4 +1,5 @@
 import AccountHandoff
+import AccountHandoffTestSupport
 
 /// `short-code.json`: code material to candidates, the accepted index and every form of the
 /// code, including rejected candidates and exhaustion; the version-2 code derivation from
@@ -52,7 +53,7 @@ enum ShortCodeVectors {
 
     /// `codePRK = HKDF-Extract(TH1, codeKey | nonce)`, `codeMaterial = HKDF-Expand(codePRK, "AH3 code", 64)`.
     static func codeMaterial(codeKey: [UInt8], nonce: [UInt8], th1: [UInt8]) throws -> (prk: [UInt8], material: [UInt8]) {
-        let prk = try VectorPrimitives.hkdfExtract(salt: th1, inputKeyMaterial: [codeKey, nonce])
+        let prk = VectorPrimitives.hkdfExtract(salt: th1, inputKeyMaterial: [codeKey, nonce])
         return (prk, try VectorPrimitives.hkdfExpand(pseudorandomKey: prk, info: VectorSupport.ascii("AH3 code"), length: 64))
     }
 

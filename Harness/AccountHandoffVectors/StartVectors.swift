@@ -13,8 +13,6 @@ enum StartVectors {
         var rendezvousLength = 8
         var displayName = "Ada Lovelace"
         var port: UInt16 = 993
-        /// Admission finds no guarded memory (Spec 6.1 step 2; `guardedMemory: "refused"`).
-        var memoryRefused = false
         let expected: HandoffError?
     }
 
@@ -52,10 +50,6 @@ enum StartVectors {
             Case(name: "rendezvous of 33 bytes cannot be built", rendezvousLength: 33, expected: .rendezvousTooLong(33)),
             Case(name: "account with port 0 cannot be built", port: 0, expected: .malformed(.imapPort)),
             Case(name: "account with U+202E in the display name cannot be built", displayName: "Ada \u{202E}", expected: .malformed(.displayName)),
-            Case(name: "no guarded memory for the session: admission refuses it (step 2)", memoryRefused: true,
-                 expected: .secureMemoryUnavailable(.capReached)),
-            Case(name: "now is NaN and no guarded memory: the clock first (step 1 before step 2)", now: .nan, memoryRefused: true,
-                 expected: .invalidClock),
         ]
         return try cases.map(entry)
     }
@@ -72,15 +66,12 @@ enum StartVectors {
             let account = try AccountMetadata(linkID: AccountLinkID(bytes: linkID)!, displayName: item.displayName,
                                               emailAddress: "ada@example.org", username: "ada", imapHost: "imap.example.org",
                                               imapPort: item.port, imapSecurity: .tls)
-            let start = { () throws(HandoffError) in
-                try HandoffSender.start(account: account, rendezvous: token, configuration: configuration,
-                                        random: InsecureDeterministicRandom(seed: seed), now: VectorSupport.date(item.now))
-            }
-            let sender = try item.memoryRefused ? GuardedAllocator.refusing(start) : start()
+            let sender = try HandoffSender.start(account: account, rendezvous: token, configuration: configuration,
+                                                 random: InsecureDeterministicRandom(seed: seed), now: VectorSupport.date(item.now))
             let payload = sender.payload
             let (nonce, privateKey) = VectorSupport.senderDraws(seed: seed)
             guard payload.expiry == UInt32(item.now.rounded(.down)) + item.lifetime,
-                  try VectorPrimitives.commitment(nonce: nonce) == payload.commitment,
+                  VectorPrimitives.commitment(nonce: nonce) == payload.commitment,
                   try VectorPrimitives.x25519PublicKey(privateKey: privateKey) == payload.senderPublicKey.bytes,
                   sender.phase == .awaitingHello, sender.nextDeadline == payload.expiryDate else {
                 throw VectorGenerationError("start \(item.name): QR differs from Spec 6.1")
@@ -91,7 +82,6 @@ enum StartVectors {
         }
         let meant = item.expected?.identifier ?? "ok"
         guard meant == result else { throw VectorGenerationError("start \(item.name): got \(result), meant \(meant)") }
-        if item.memoryRefused { fields["guardedMemory"] = .string("refused") }
         return .object(fields.merging([
             "name": .string(item.name), "now": .time(item.now), "lifetime": .number(item.lifetime), "seed": .number(seed),
             "rendezvous": .hex(rendezvous),

@@ -310,7 +310,7 @@ enum TransportVectors {
         try keyPayloads().map { name, payload in
             let keys = try TransportKeys(payload: payload)
             let th0 = VectorPrimitives.transcriptHash(payload)
-            let prk = try VectorPrimitives.hkdfExtract(salt: th0, inputKeyMaterial: [payload.commitment])
+            let prk = VectorPrimitives.hkdfExtract(salt: th0, inputKeyMaterial: [payload.commitment])
             func expand(_ label: String, _ count: Int) throws -> [UInt8] {
                 try VectorPrimitives.hkdfExpand(pseudorandomKey: prk, info: VectorSupport.ascii(label), length: count)
             }
@@ -333,7 +333,7 @@ enum TransportVectors {
 
     /// The response of Spec 11.4, from the formula.
     static func response(keys: TransportKeys, nonce: [UInt8]) throws -> [UInt8] {
-        let tag = try VectorPrimitives.hmac(key: keys.admissionKey.revealedBytes(),
+        let tag = VectorPrimitives.hmac(key: keys.admissionKey.revealedBytes(),
                                             message: VectorSupport.ascii("AH3 admission") + keys.sessionHint + nonce)
         return VectorSupport.ascii("AH3B") + tag.prefix(16)
     }
@@ -364,7 +364,7 @@ enum TransportVectors {
         let staleNonce = Self.nonce("stale")
         let stale = try response(keys: keys, nonce: staleNonce)
         let otherKeys = try response(keys: renewed, nonce: nonce)
-        let fullTag = try VectorPrimitives.hmac(key: keys.admissionKey.revealedBytes(),
+        let fullTag = VectorPrimitives.hmac(key: keys.admissionKey.revealedBytes(),
                                                  message: VectorSupport.ascii("AH3 admission") + keys.sessionHint + nonce)
         // What the receiver sent after the challenge, up to its close (Spec 11.4 A6: the sender
         // judges the stream's first 20 bytes; what follows them is framing, 11.5).

@@ -331,7 +331,7 @@ enum TypedCodeVectors {
             let nameplate = TypedCode.Nameplate(value: UInt16(value))!
             let keys = try TypedRelayKeys(nameplate: nameplate)
             let ikm = VectorSupport.ascii("4") + nameplate.bytes
-            let prk = try VectorPrimitives.hkdfExtract(salt: VectorSupport.ascii("AH4 typed relay"), inputKeyMaterial: [ikm])
+            let prk = VectorPrimitives.hkdfExtract(salt: VectorSupport.ascii("AH4 typed relay"), inputKeyMaterial: [ikm])
             guard try VectorPrimitives.hkdfExpand(pseudorandomKey: prk, info: VectorSupport.ascii("AH4 typed relay token"), length: 32) == keys.relayToken,
                   try VectorPrimitives.hkdfExpand(pseudorandomKey: prk, info: VectorSupport.ascii("AH4 typed relay sender side"), length: 8) == keys.senderSide else {
                 throw VectorGenerationError("relay \(value)")

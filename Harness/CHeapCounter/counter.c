@@ -1,4 +1,4 @@
-// Counts one thread's heap allocations for `handoff bench`. With glibc, the program's malloc
+// Counts one thread's heap allocations for `handoff-dev bench`. With glibc, the program's malloc
 // family is defined here and forwards every call to glibc's own (`__libc_malloc` and kin, the
 // replacement glibc documents in "Replacing malloc"), so the whole process, the Swift runtime
 // included, allocates through these functions; each adds one comparison, and counts only while
@@ -67,7 +67,6 @@ int posix_memalign(void **result, size_t alignment, size_t size) {
     return 0;
 }
 
-int handoff_heap_counter_available(void) { return 1; }
 
 int handoff_heap_counter_start(void) {
     if (__atomic_load_n(&counting, __ATOMIC_ACQUIRE)) return 0;
@@ -86,7 +85,6 @@ uint64_t handoff_heap_counter_stop(void) {
 
 #else
 
-int handoff_heap_counter_available(void) { return 0; }
 int handoff_heap_counter_start(void) { return 0; }
 uint64_t handoff_heap_counter_stop(void) { return 0; }
 

@@ -40,22 +40,18 @@ import Testing
         #expect(scanned > 10_000)
     }
 
-    /// A buffer the scanner meets before it is filled is learned once it holds key bytes, and
-    /// then found in a frame; a wiped buffer is skipped without a trap.
-    @Test func aSecretMetBeforeItIsFilledIsLearnedOnceFilled() throws {
+    /// A session's kept secret is learned and then found in a frame; a wiped one is skipped
+    /// without a trap (reading it would trap).
+    @Test func aKeptSecretIsLearnedAndAWipedOneSkipped() throws {
         let scanner = LeakScanner(password: "marker-password")
-        let secret = try SecretBytes(copying: [UInt8](repeating: 0, count: 32))
-        scanner.learn([secret])
-        #expect(scanner.keyMaterialCount == 0)
-        secret.withUnsafeMutableBytes { buffer in
-            for index in buffer.indices { buffer[index] = UInt8(index + 1) }
-        }
+        let arena = try SessionArena(byteCount: 64)
+        let secret = Array(UInt8(1)...32).withUnsafeBytes { arena.keep(copying: $0) }
         scanner.learn([secret])
         #expect(scanner.keyMaterialCount == 1)
         let frame: [UInt8] = [0x41, 0x48] + Array(1...16) + [0]
         #expect(throws: InvariantViolation.self) { try scanner.check(bytes: frame, "a frame") }
         try scanner.check(bytes: [0x41, 0x48] + Array(1...15) + [0], "a frame with 15 of the 16 bytes")
-        let wiped = try SecretBytes(copying: [UInt8](repeating: 7, count: 32))
+        let wiped = [UInt8](repeating: 7, count: 32).withUnsafeBytes { arena.keep(copying: $0) }
         wiped.wipe()
         scanner.learn([wiped])
         #expect(scanner.keyMaterialCount == 1)
@@ -103,16 +99,18 @@ import Testing
     @Test func theScannerDetectsPlantedLeaks() throws {
         let scanner = LeakScanner(password: Scenario.markerPassword)
         let keyBytes = Array(UInt8(100)..<UInt8(132))
-        let key = try SecretBytes(copying: keyBytes)
+        let arena = try SessionArena(byteCount: 32)
+        let key = keyBytes.withUnsafeBytes { arena.keep(copying: $0) }
         scanner.learn([key])
-        scanner.learn([key])  // learning the same buffer again adds nothing
+        scanner.learn([key])  // learning the same secret again adds nothing
         #expect(scanner.keyMaterialCount == 1)
         #expect(throws: InvariantViolation.self) { try scanner.check(text: "x \(Scenario.markerPassword) y", "text") }
         #expect(throws: InvariantViolation.self) { try scanner.check(bytes: [1, 2] + Array(Scenario.markerPassword.utf8), "bytes") }
         #expect(throws: InvariantViolation.self) { try scanner.check(text: Hex.encode(keyBytes).uppercased(), "hex") }
         #expect(throws: InvariantViolation.self) { try scanner.check(bytes: [0] + keyBytes, "raw") }
         #expect(throws: InvariantViolation.self) { try scanner.check(renderingsOf: keyBytes, "array") }
-        try scanner.check(renderingsOf: key, "SecretBytes")  // redacted: passes
+        try scanner.check(renderingsOf: key, "SessionSecret")  // where it lies, not what it holds: passes
+        try scanner.check(renderingsOf: try SecretBytes(copying: keyBytes), "SecretBytes")  // redacted: passes
         try scanner.check(text: "SessionPayload(v2, sendAccount)", "clean")
         key.wipe()
         scanner.learn([key])  // a wiped secret is not read (reading it would trap)

@@ -20,7 +20,7 @@ import Testing
     enum Row: String, CaseIterable {
         case sameReceipt = "6.4.1 row 1-3: completed.X | completed.X"
         case deliveredThenImported = "6.4.1 row 4: deliveredUnconfirmed.* | completed.*"
-        case deliveredWhileReceiverStopped = "6.4.1 row 5: deliveredUnconfirmed.* | cancelled.local/rejected.local/failed.secureMemoryUnavailable"
+        case deliveredWhileReceiverStopped = "6.4.1 row 5: deliveredUnconfirmed.* | cancelled.local/rejected.local/storeUnavailable.local"
         case deliveredNeverArrived = "6.4.1 row 6: deliveredUnconfirmed.* | expired, failed.transportLost"
         case nothingSent = "6.4.1 row 7: nothing sent | nothing imported"
 
@@ -35,11 +35,7 @@ import Testing
                 if receiver == "\(ending).peer", sender != "\(ending).local" { return nil }
             }
             if receiver == "contested", sender != "contested" { return nil }
-            // A device that ran out of guarded memory tells its peer with abort(7) (Spec 6.0 step 4).
-            if senderEnd == "failed.peerSecureMemoryUnavailable", receiver != "failed.secureMemoryUnavailable" { return nil }
-            if receiver == "failed.peerSecureMemoryUnavailable", sender != "failed.secureMemoryUnavailable" { return nil }
-            let receiverStopped = ["cancelled.local", "rejected.local", "notAuthenticated.local", "storeUnavailable.local",
-                                   "failed.secureMemoryUnavailable"].contains(receiver)
+            let receiverStopped = ["cancelled.local", "rejected.local", "notAuthenticated.local", "storeUnavailable.local"].contains(receiver)
             let receiverNothing = receiverStopped
                 || ["cancelled.peer", "rejected.peer", "notAuthenticated.peer", "storeUnavailable.peer", "contested", "expired"].contains(receiver)
                 || receiver.hasPrefix("failed.")
@@ -71,17 +67,6 @@ import Testing
         #expect(Row.classify(sender: "deliveredUnconfirmed.expired", receiver: "completed.imported") == .deliveredThenImported)
         #expect(Row.classify(sender: "deliveredUnconfirmed.expired", receiver: "cancelled.local") == .deliveredWhileReceiverStopped)
         #expect(Row.classify(sender: "cancelled.peer", receiver: "cancelled.local") == .nothingSent)
-        // abort(7): the peer's memory ran out only where the peer says its own did (Spec 6.0 step 4).
-        #expect(Row.classify(sender: "failed.peerSecureMemoryUnavailable", receiver: "cancelled.local") == nil)
-        #expect(Row.classify(sender: "cancelled.local", receiver: "failed.peerSecureMemoryUnavailable") == nil)
-        #expect(Row.classify(sender: "deliveredUnconfirmed.failed.peerSecureMemoryUnavailable", receiver: "completed.imported") == nil)
-        #expect(Row.classify(sender: "failed.secureMemoryUnavailable", receiver: "failed.peerSecureMemoryUnavailable") == .nothingSent)
-        #expect(Row.classify(sender: "failed.peerSecureMemoryUnavailable", receiver: "failed.secureMemoryUnavailable") == .nothingSent)
-        #expect(Row.classify(sender: "deliveredUnconfirmed.failed.peerSecureMemoryUnavailable", receiver: "failed.secureMemoryUnavailable")
-            == .deliveredWhileReceiverStopped)
-        #expect(Row.classify(sender: "deliveredUnconfirmed.failed.secureMemoryUnavailable", receiver: "completed.imported")
-            == .deliveredThenImported)
-        #expect(Row.classify(sender: "failed.secureMemoryUnavailable", receiver: "completed.imported") == nil)
     }
 
     /// Every pair reached by both explorations fits a row of Spec 6.4.1; the table is printed.
@@ -110,13 +95,7 @@ import Testing
         for pair in ["completed.imported | completed.imported", "completed.declined | completed.declined",
                      "completed.validationFailed | completed.validationFailed", "deliveredUnconfirmed.expired | completed.imported",
                      "deliveredUnconfirmed.cancelled.local | completed.imported", "deliveredUnconfirmed.cancelled.peer | cancelled.local",
-                     "deliveredUnconfirmed.failed.transportLost | completed.imported", "contested | contested",
-                     // A device without guarded memory (Spec 6.0 step 4): abort(7) both ways, and the ends without a frame.
-                     "failed.secureMemoryUnavailable | failed.peerSecureMemoryUnavailable",
-                     "failed.peerSecureMemoryUnavailable | failed.secureMemoryUnavailable",
-                     "deliveredUnconfirmed.failed.peerSecureMemoryUnavailable | failed.secureMemoryUnavailable",
-                     "deliveredUnconfirmed.failed.secureMemoryUnavailable | completed.imported",
-                     "failed.secureMemoryUnavailable | failed.transportLost"] {
+                     "deliveredUnconfirmed.failed.transportLost | completed.imported", "contested | contested"] {
             #expect(reached.contains(pair), "never reached \(pair)")
         }
         // The review's findings can no longer be reached at all.

@@ -21,7 +21,7 @@ enum VersionOneCodeDerivation {
     static func value(qrBinary: [UInt8], challenge: [UInt8], receiverPublicKey: [UInt8], shared: [UInt8]) throws -> UInt32 {
         let transcript = VectorPrimitives.sha256([Array("AH1 transcript".utf8), qrBinary])
         let handshakeHash = VectorPrimitives.sha256([transcript, receiverPublicKey])
-        let prk = try VectorPrimitives.hkdfExtract(salt: handshakeHash, inputKeyMaterial: [shared, challenge])
+        let prk = VectorPrimitives.hkdfExtract(salt: handshakeHash, inputKeyMaterial: [shared, challenge])
         let material = try VectorPrimitives.hkdfExpand(pseudorandomKey: prk, info: Array("AH1 code".utf8), length: 64)
         guard let code = VectorPrimitives.shortCode(material: material) else { throw HandoffError.keyDerivationFailed }
         return code.value

@@ -1,4 +1,5 @@
 import AccountHandoff
+import AccountHandoffTestSupport
 import AccountHandoffVectors
 import Foundation
 import Testing

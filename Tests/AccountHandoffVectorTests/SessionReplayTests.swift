@@ -66,10 +66,8 @@ enum SessionFiles {
                 let rendezvous = try RendezvousToken(bytes: try entry.bytes("rendezvous"))
                 let metadata = try SessionReplay.account(account)
                 let seed = UInt64(try entry.int("seed")), now = try entry.date("now")
-                let sender = try entry.withGuardedMemory {
-                    try HandoffSender.start(account: metadata, rendezvous: rendezvous, configuration: configuration,
-                                            random: InsecureDeterministicRandom(seed: seed), now: now)
-                }
+                let sender = try HandoffSender.start(account: metadata, rendezvous: rendezvous, configuration: configuration,
+                                                     random: InsecureDeterministicRandom(seed: seed), now: now)
                 #expect(try sender.payload.expiry == UInt32(entry.int("expiry")), "\(entry.name): expiry")
                 #expect(try sender.payload.transferID.bytes == entry.bytes("transferID"), "\(entry.name): transfer ID")
                 #expect(try sender.payload.text == entry.string("text"), "\(entry.name): text")

@@ -118,12 +118,3 @@ extension Dictionary where Key == String, Value == Any {
     var name: String { self["name"] as? String ?? "?" }
 }
 
-extension Dictionary where Key == String, Value == Any {
-    /// Runs `body` as the entry says: with every guarded allocation refused when it has
-    /// `guardedMemory: "refused"` (Vectors/README.md, Spec 6.0 step 4), as usual otherwise.
-    func withGuardedMemory<Result>(_ body: () throws -> Result) throws -> Result {
-        guard let setting = self["guardedMemory"] else { return try body() }
-        guard setting as? String == "refused" else { throw VectorFormatError("guardedMemory is \(setting), not \"refused\"") }
-        return try GuardedAllocator.refusing(body)
-    }
-}

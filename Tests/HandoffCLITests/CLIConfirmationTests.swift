@@ -9,11 +9,11 @@ import Testing
         defer { scratch.remove() }
         let send = try await HandoffProcess.run(scratch.sendArguments(["--yes"]))
         #expect(send.status == 64)
-        #expect(send.stderr.hasSuffix("'handoff send' never confirms by itself: only the code the receiving device shows confirms it, typed by the person who reads it there. ('handoff demo --yes' answers for you, because both ends are its own processes.)\n"))
+        #expect(send.stderr.hasSuffix("'handoff send' never confirms by itself: only the code the receiving device shows confirms it, typed by the person who reads it there. (The demo of the source tree, Scripts/demo.sh, answers for you, because both ends are its own processes.)\n"))
         #expect(!send.stdout.contains("Transfer code"), "nothing was offered")
         let receive = try await HandoffProcess.run(scratch.receiveArguments(["--yes"]), stdin: try Scratch.validCode().text + "\n")
         #expect(receive.status == 64)
-        #expect(receive.stderr.hasSuffix("'handoff receive' never accepts an account by itself: the person at this terminal decides. ('handoff demo --yes' answers for you.)\n"))
+        #expect(receive.stderr.hasSuffix("'handoff receive' never accepts an account by itself: the person at this terminal decides. (The demo of the source tree, Scripts/demo.sh, answers for you.)\n"))
         #expect(!FileManager.default.fileExists(atPath: scratch.store.path))
     }
 

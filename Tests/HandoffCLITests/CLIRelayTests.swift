@@ -3,7 +3,7 @@ import Foundation
 import Testing
 
 /// `handoff send --relay HOST:PORT [--relay-only]`, `handoff receive` following the code
-/// through Debian's transit relay, and `handoff demo --relay` (Spec 11.7, 11.8).
+/// through Debian's transit relay, and `handoff-dev demo --relay` (Spec 11.7, 11.8).
 @Suite(.enabled(if: TransitRelay.twistd != nil, "needs Debian's transit relay: apt-get install magic-wormhole-transit-relay"),
        .timeLimit(.minutes(2)))
 struct CLIRelayTests {
@@ -60,7 +60,7 @@ struct CLIRelayTests {
     }
 }
 
-/// `handoff bench` through Debian's relay: bytes, flights and the scan-to-code time (never
+/// `handoff-dev bench` through Debian's relay: bytes, flights and the scan-to-code time (never
 /// asserted: times are reported, not checked).
 @Suite(.enabled(if: TransitRelay.twistd != nil, "needs Debian's transit relay: apt-get install magic-wormhole-transit-relay"))
 struct CLIRelayBenchTests {

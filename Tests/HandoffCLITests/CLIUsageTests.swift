@@ -6,8 +6,11 @@ import Testing
     @Test func overviewListsEveryCommandAndExitCode() async throws {
         let result = try await HandoffProcess.run(["help"])
         #expect(result.status == 0)
-        for command in ["demo", "send", "receive", "inspect", "qr", "vectors", "bench", "help"] {
+        for command in ["send", "receive", "accounts", "inspect", "qr", "help"] {
             #expect(result.stdout.contains("  \(command) "), "\(command)")
+        }
+        for command in HandoffProcess.developerCommands {
+            #expect(!result.stdout.contains("  \(command) "), "the shipped handoff lists the developer tool's \(command)")
         }
         for code in ["0", "64", "65", "66", "67", "68", "69", "70", "71"] {
             #expect(result.stdout.contains("\n  \(code) "), "exit code \(code)")
@@ -15,7 +18,19 @@ import Testing
         #expect(try await HandoffProcess.run(["--help"]).stdout == result.stdout)
     }
 
-    @Test(arguments: ["demo", "send", "receive", "inspect", "qr", "vectors", "bench"])
+    /// The developer tool has the commands the shipped `handoff` leaves out, each with its help.
+    @Test(arguments: ["demo", "bench", "vectors"])
+    func everyDeveloperCommandHasHelp(command: String) async throws {
+        let overview = try await HandoffProcess.run(["help", command])
+        #expect(overview.status == 0)
+        #expect(overview.stdout.hasPrefix("Usage: handoff-dev \(command)"))
+        let viaFlag = try await HandoffProcess.run([command, "--help"])
+        #expect(viaFlag.status == 0 && viaFlag.stdout == overview.stdout)
+        let shipped = try await HandoffProcess.run(["help", command], program: "handoff")
+        #expect(shipped.status == 64)
+    }
+
+    @Test(arguments: ["send", "receive", "inspect", "qr"])
     func everyCommandHasHelp(command: String) async throws {
         let viaHelp = try await HandoffProcess.run(["help", command])
         #expect(viaHelp.status == 0)
@@ -45,7 +60,7 @@ import Testing
     @Test func noCommandOrUnknownCommandIsUsage() async throws {
         let none = try await HandoffProcess.run([])
         #expect(none.status == 64)
-        #expect(none.stderr == "handoff needs a command. Run 'handoff help' to see them, or 'handoff demo --yes' to watch a whole transfer.\n")
+        #expect(none.stderr == "handoff needs a command. Run 'handoff help' to see them.\n")
         let unknown = try await HandoffProcess.run(["frobnicate"])
         #expect(unknown.status == 64)
         #expect(unknown.stderr == "'frobnicate' is not a handoff command. Run 'handoff help' to see how to use it.\n")

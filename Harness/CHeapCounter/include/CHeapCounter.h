@@ -3,9 +3,6 @@
 
 #include <stdint.h>
 
-/// 1 when this process's heap allocations go through the counter (Linux with glibc), 0 otherwise.
-int handoff_heap_counter_available(void);
-
 /// Starts counting the heap allocations of the calling thread: calls to malloc, calloc,
 /// realloc, memalign, posix_memalign and aligned_alloc. One thread counts at a time; 0 when the
 /// counter is not available or another thread is counting.

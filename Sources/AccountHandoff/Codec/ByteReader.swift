@@ -59,7 +59,11 @@ struct ByteReader<Bytes: RandomAccessCollection<UInt8>> where Bytes.Index == Int
     }
 
     /// Whether every byte left is zero (padding), without consuming them.
-    var restIsAllZero: Bool { bytes[offset...].allSatisfy { $0 == 0 } }
+    var restIsAllZero: Bool {
+        let rest = bytes[offset...]
+        return rest.withContiguousStorageIfAvailable { ConstantTime.isZero(UnsafeRawBufferPointer($0)) }
+            ?? rest.allSatisfy { $0 == 0 }
+    }
 
     /// Fails with `.malformed(.trailingBytes)` unless every byte has been consumed.
     func expectEnd() throws(HandoffError) {

@@ -3,14 +3,14 @@
 /// group of n bytes uses the fewest digits that can hold 256^n - 1.
 ///
 /// QR numeric mode packs 3 digits into 10 bits, so this costs about 8.03 bits per byte.
-enum DecimalChunks {
+package enum DecimalChunks {
     /// Digits used for a group of `index` bytes (index 0...7).
     static let digitsPerByteCount = [0, 3, 5, 8, 10, 13, 15, 17]
     /// Bytes in a full group.
     static let groupByteCount = 7
 
     /// Encodes `bytes` as decimal digits, after `prefix` (ASCII) when one is given.
-    static func encode(_ bytes: [UInt8], prefixedWith prefix: String = "") -> String {
+    package static func encode(_ bytes: [UInt8], prefixedWith prefix: String = "") -> String {
         let prefixLength = prefix.utf8.count
         let length = prefixLength + bytes.count / groupByteCount * 17 + digitsPerByteCount[bytes.count % groupByteCount]
         return String(unsafeUninitializedCapacity: length) { text in
@@ -37,7 +37,7 @@ enum DecimalChunks {
     ///
     /// - Throws: `.malformed(.digits)` for a non-digit or a length no byte count produces;
     ///   `.nonCanonicalEncoding` for a group whose value does not fit its byte count.
-    static func decode(_ text: Substring) throws(HandoffError) -> [UInt8] {
+    package static func decode(_ text: Substring) throws(HandoffError) -> [UInt8] {
         var text = String(text)
         return try text.withUTF8 { digits in Result { () throws(HandoffError) in try decode(digits: digits[...]) } }.get()
     }
@@ -49,19 +49,25 @@ enum DecimalChunks {
         guard let tailBytes = digitsPerByteCount.firstIndex(of: digits.count % 17), tailBytes < groupByteCount else {
             throw .malformed(.digits)
         }
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(fullGroups * groupByteCount + tailBytes)
-        var offset = digits.startIndex
-        for group in 0..<(fullGroups + (tailBytes > 0 ? 1 : 0)) {
-            let byteCount = group < fullGroups ? groupByteCount : tailBytes
-            let width = digitsPerByteCount[byteCount]
-            let value = digits[offset..<offset + width].reduce(UInt64(0)) { $0 * 10 + UInt64($1 - 0x30) }
-            guard value >> UInt64(8 * byteCount) == 0 else { throw .nonCanonicalEncoding }
-            for shift in stride(from: 8 * (byteCount - 1), through: 0, by: -8) {
-                bytes.append(UInt8(truncatingIfNeeded: value >> UInt64(shift)))
+        var bytes = [UInt8](repeating: 0, count: fullGroups * groupByteCount + tailBytes)
+        let canonical = bytes.withUnsafeMutableBufferPointer { output in
+            var offset = digits.startIndex
+            var written = 0
+            for group in 0..<(fullGroups + (tailBytes > 0 ? 1 : 0)) {
+                let byteCount = group < fullGroups ? groupByteCount : tailBytes
+                let width = digitsPerByteCount[byteCount]
+                var value: UInt64 = 0  // at most 17 digits: below 2^57
+                for digit in digits[offset..<offset + width] { value = value &* 10 &+ UInt64(digit &- 0x30) }
+                guard value >> UInt64(8 * byteCount) == 0 else { return false }
+                for index in 0..<byteCount {
+                    output[written + index] = UInt8(truncatingIfNeeded: value >> UInt64(8 * (byteCount - 1 - index)))
+                }
+                written += byteCount
+                offset += width
             }
-            offset += width
+            return true
         }
+        guard canonical else { throw .nonCanonicalEncoding }
         return bytes
     }
 }

@@ -1,21 +1,22 @@
 /// HKDF-SHA256 (RFC 5869) built on libsodium's HMAC-SHA256; libsodium 1.0.18 has no HKDF API.
-enum HKDF {
+/// Every secret input and output is read and written where it lies, in guarded memory.
+package enum HKDF {
     /// The largest output RFC 5869 allows for SHA-256: 255 blocks of 32 bytes.
-    static let maximumOutputLength = 255 * HMACSHA256.byteCount
+    package static let maximumOutputLength = 255 * HMACSHA256.byteCount
 
-    /// HKDF-Extract: `PRK = HMAC(salt, IKM)` with `IKM` the concatenation of `inputKeyMaterial`.
-    /// An empty salt means 32 zero bytes (RFC 5869 section 2.2).
-    ///
-    /// - Throws: ``HandoffError/secureMemoryUnavailable(_:)``.
-    static func extract(salt: [UInt8], inputKeyMaterial: [SecretBytes]) throws(HandoffError) -> SecretBytes {
-        let effectiveSalt = salt.isEmpty ? [UInt8](repeating: 0, count: HMACSHA256.byteCount) : salt
-        let mac = effectiveSalt.withUnsafeBytes { HMACSHA256(keyBytes: $0) }
+    /// HKDF-Extract: `PRK = HMAC(salt, IKM)` written into `output` (32 bytes of guarded
+    /// memory), with `IKM` the concatenation of `inputKeyMaterial`. An empty salt means 32
+    /// zero bytes (RFC 5869 section 2.2).
+    package static func extract(salt: UnsafeRawBufferPointer, inputKeyMaterial: [UnsafeRawBufferPointer],
+                                into output: UnsafeMutableRawBufferPointer) {
+        let zeros = [UInt8](repeating: 0, count: HMACSHA256.byteCount)
+        let mac = salt.isEmpty ? zeros.withUnsafeBytes { HMACSHA256(keyBytes: $0) } : HMACSHA256(keyBytes: salt)
         for part in inputKeyMaterial { mac.update(part) }
-        return try mac.finalize()
+        mac.finalize(into: output)
     }
 
     /// HKDF-Extract with a transcript hash as the salt and `first | second` as `IKM`: the
-    /// protocol's two extractions (Spec 4.2, 4.4), the PRK written into `output` (32 bytes of
+    /// protocol's extractions (Spec 4.2, 4.4, 11.3), the PRK written into `output` (32 bytes of
     /// guarded memory) and every part read where it lies.
     static func extract(salt: SHA256.Digest, _ first: UnsafeRawBufferPointer, _ second: UnsafeRawBufferPointer,
                         into output: UnsafeMutableRawBufferPointer) {
@@ -25,39 +26,29 @@ enum HKDF {
         mac.finalize(into: output)
     }
 
-    /// HKDF-Expand: the first `length` bytes of `T(1) || T(2) || ...`, where
-    /// `T(i) = HMAC(PRK, T(i-1) || info || i)` and `T(0)` is empty.
-    ///
-    /// - Throws: ``HandoffError/keyDerivationFailed`` when `length` exceeds 255 x 32 bytes;
-    ///   ``HandoffError/secureMemoryUnavailable(_:)``.
-    static func expand(pseudorandomKey: SecretBytes, info: [UInt8], length: Int) throws(HandoffError) -> SecretBytes {
-        try pseudorandomKey.withUnsafeBytes { (prk) throws(HandoffError) in
-            try expand(pseudorandomKey: prk, info: info, length: length)
-        }
+    /// HKDF-Expand of exactly one block: `T(1) = HMAC(PRK, info || 1)`, written into `output`
+    /// (32 bytes of guarded memory); what every 32-byte key of the protocol is.
+    static func expand(pseudorandomKey: UnsafeRawBufferPointer, info: [UInt8], intoBlock output: UnsafeMutableRawBufferPointer) {
+        precondition(output.count == HMACSHA256.byteCount, "one HKDF block")
+        let mac = HMACSHA256(keyBytes: pseudorandomKey)
+        mac.update(info)
+        withUnsafeBytes(of: UInt8(1)) { mac.update($0) }
+        mac.finalize(into: output)
     }
 
-    /// ``expand(pseudorandomKey:info:length:)-(SecretBytes,_,_)`` with the PRK read from a
-    /// guarded buffer.
-    static func expand(pseudorandomKey: UnsafeRawBufferPointer, info: [UInt8], length: Int) throws(HandoffError) -> SecretBytes {
-        guard length >= 0, length <= maximumOutputLength else { throw .keyDerivationFailed }
-        let output = try SecretBytes(zeroedCount: length)
-        try output.withUnsafeMutableBytes { (out) throws(HandoffError) in
-            try expand(pseudorandomKey: pseudorandomKey, info: info, into: out)
-        }
-        return output
-    }
-
-    /// HKDF-Expand into `output` (guarded memory; its count is the length).
+    /// HKDF-Expand into `output` (its count is the length): the first `length` bytes of
+    /// `T(1) || T(2) || ...`, where `T(i) = HMAC(PRK, T(i-1) || info || i)` and `T(0)` is empty.
     ///
     /// Full blocks are written straight into the output and read back from it as `T(i-1)`,
-    /// so only a final partial block needs a scratch buffer: every byte stays in guarded memory.
+    /// so only a final partial block needs a temporary, taken from `arena`: every byte stays
+    /// in guarded memory.
     ///
-    /// - Throws: ``HandoffError/keyDerivationFailed`` when the length exceeds 255 x 32 bytes;
-    ///   ``HandoffError/secureMemoryUnavailable(_:)`` (for the scratch block).
-    static func expand(pseudorandomKey: UnsafeRawBufferPointer, info: [UInt8],
-                       into out: UnsafeMutableRawBufferPointer) throws(HandoffError) {
+    /// - Precondition: the length is at most ``maximumOutputLength`` (a longer one is
+    ///   `keyDerivationFailed`, Spec 4.2, for whoever takes lengths from outside).
+    package static func expand(pseudorandomKey: UnsafeRawBufferPointer, info: [UInt8],
+                               into out: UnsafeMutableRawBufferPointer, arena: SessionArena) {
         let length = out.count
-        guard length <= maximumOutputLength else { throw .keyDerivationFailed }
+        precondition(length <= maximumOutputLength, "HKDF-Expand of more than 255 blocks")
         let blockSize = HMACSHA256.byteCount
         var written = 0
         var counter: UInt8 = 1
@@ -74,7 +65,7 @@ enum HKDF {
             written += blockSize
         }
         guard written < length else { return }
-        try SecretBytes.withTemporary(byteCount: blockSize) { (block) throws(HandoffError) in
+        arena.withScratch(byteCount: blockSize) { block in
             nextBlock().finalize(into: block)
             out.baseAddress!.advanced(by: written).copyMemory(from: block.baseAddress!, byteCount: length - written)
         }

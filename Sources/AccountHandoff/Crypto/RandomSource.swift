@@ -21,7 +21,6 @@ public final class SystemRandomSource: RandomSource, @unchecked Sendable {
     public func fill(_ buffer: UnsafeMutableRawBufferPointer) {
         guard let base = buffer.baseAddress, buffer.count > 0 else { return }
         randombytes_buf(base, buffer.count)
-        CryptoMeter.record { $0.randomCalls += 1; $0.randomBytes += buffer.count }
     }
 }
 
@@ -33,11 +32,9 @@ extension RandomSource {
         return result
     }
 
-    /// `count` random bytes generated straight into guarded memory.
-    ///
-    /// - Throws: ``HandoffError/secureMemoryUnavailable(_:)``.
-    func secret(_ count: Int) throws(HandoffError) -> SecretBytes {
-        let secret = try SecretBytes(zeroedCount: count)
+    /// `count` random bytes generated straight into a session's arena, kept there.
+    func secret(_ count: Int, in arena: SessionArena) -> SessionSecret {
+        let secret = arena.keep(count)
         secret.withUnsafeMutableBytes { fill($0) }
         return secret
     }

@@ -5,11 +5,11 @@ internal import CSodium
 /// are their 32-byte canonical encodings; scalars are 32 bytes little-endian, reduced below
 /// the group order. Every function reads and writes buffers where they lie, so secret scalars,
 /// generators and products stay in guarded memory.
-enum Ristretto255 {
+package enum Ristretto255 {
     /// Bytes of an encoded element (`crypto_core_ristretto255_BYTES`).
-    static let elementByteCount = 32
+    package static let elementByteCount = 32
     /// Bytes of a scalar (`crypto_core_ristretto255_SCALARBYTES`).
-    static let scalarByteCount = 32
+    package static let scalarByteCount = 32
     /// Bytes of the hash that `elementFromHash` maps (`crypto_core_ristretto255_HASHBYTES`).
     static let hashByteCount = 64
     /// Bytes of the wide value that `reduce` reduces (`crypto_core_ristretto255_NONREDUCEDSCALARBYTES`).

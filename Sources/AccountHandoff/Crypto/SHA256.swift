@@ -44,8 +44,8 @@ package enum SHA256 {
     }
 
     /// The digest of the concatenation of `parts`.
-    static func hash(parts: [[UInt8]]) -> [UInt8] {
-        digest(ofByteCount: parts.reduce(0) { $0 + $1.count }) { state in
+    package static func hash(parts: [[UInt8]]) -> [UInt8] {
+        digest { state in
             for part in parts { crypto_hash_sha256_update(&state, part, UInt64(part.count)) }
         }.bytes
     }
@@ -55,7 +55,7 @@ package enum SHA256 {
     /// the hash state is wiped afterwards (for a part read straight from guarded memory).
     static func digest(_ first: UnsafeRawBufferPointer, _ second: UnsafeRawBufferPointer,
                        wipingState: Bool = false) -> Digest {
-        digest(ofByteCount: first.count + second.count, wipingState: wipingState) { state in
+        digest(wipingState: wipingState) { state in
             update(&state, first)
             update(&state, second)
         }
@@ -76,8 +76,8 @@ package enum SHA256 {
         crypto_hash_sha256_update(&state, base.assumingMemoryBound(to: UInt8.self), UInt64(bytes.count))
     }
 
-    /// Runs `absorb` (`byteCount` bytes in all) between init and final.
-    private static func digest(ofByteCount byteCount: Int, wipingState: Bool = false,
+    /// Runs `absorb` between init and final.
+    private static func digest(wipingState: Bool = false,
                                _ absorb: (inout crypto_hash_sha256_state) -> Void) -> Digest {
         Sodium.ensureInitialised()
         var state = crypto_hash_sha256_state()
@@ -86,90 +86,46 @@ package enum SHA256 {
         absorb(&state)
         var digest = Digest()
         digest.withUnsafeMutableBytes { _ = crypto_hash_sha256_final(&state, $0.baseAddress!.assumingMemoryBound(to: UInt8.self)) }
-        CryptoMeter.record { $0.sha256Hashes += 1; $0.sha256Bytes += byteCount }
         return digest
     }
 }
 
 /// Incremental HMAC-SHA256 (RFC 2104) through libsodium, which accepts keys of any length.
 /// Secret inputs are fed straight from guarded memory; the state is wiped on release.
-final class HMACSHA256 {
+package final class HMACSHA256 {
     /// Tag length in bytes.
-    static let byteCount = 32
+    package static let byteCount = 32
 
     private var state = crypto_auth_hmacsha256_state()
-    private var keyByteCount = 0
-    private var messageByteCount = 0
 
-    /// Starts an HMAC keyed with `keyBytes`.
-    init(keyBytes: UnsafeRawBufferPointer) {
+    /// Starts an HMAC keyed with `keyBytes` (read where they lie).
+    package init(keyBytes: UnsafeRawBufferPointer) {
         Sodium.ensureInitialised()
-        keyByteCount = Self.start(&state, keyBytes)
-    }
-
-    /// Starts an HMAC keyed with a secret.
-    init(key: SecretBytes) {
-        Sodium.ensureInitialised()
-        keyByteCount = key.withUnsafeBytes { Self.start(&state, $0) }
-    }
-
-    private static func start(_ state: inout crypto_auth_hmacsha256_state, _ key: UnsafeRawBufferPointer) -> Int {
         // libsodium wants a valid pointer even for an empty key.
         var empty: UInt8 = 0
-        if let base = key.baseAddress, key.count > 0 {
-            crypto_auth_hmacsha256_init(&state, base.assumingMemoryBound(to: UInt8.self), key.count)
+        if let base = keyBytes.baseAddress, keyBytes.count > 0 {
+            crypto_auth_hmacsha256_init(&state, base.assumingMemoryBound(to: UInt8.self), keyBytes.count)
         } else {
             crypto_auth_hmacsha256_init(&state, &empty, 0)
         }
-        return key.count
     }
 
     deinit { sodium_memzero(&state, MemoryLayout<crypto_auth_hmacsha256_state>.size) }
 
     /// Absorbs public bytes.
-    func update(_ bytes: [UInt8]) {
+    package func update(_ bytes: [UInt8]) {
         crypto_auth_hmacsha256_update(&state, bytes, UInt64(bytes.count))
-        messageByteCount += bytes.count
     }
 
-    /// Absorbs secret bytes without copying them out of guarded memory.
-    func update(_ secret: SecretBytes) {
-        secret.withUnsafeBytes { update($0) }
-    }
-
-    /// The tag, in guarded memory.
-    ///
-    /// - Throws: ``HandoffError/secureMemoryUnavailable(_:)``.
-    func finalize() throws(HandoffError) -> SecretBytes {
-        let tag = try SecretBytes(zeroedCount: Self.byteCount)
-        tag.withUnsafeMutableBytes { finalize(into: $0) }
-        return tag
+    /// Absorbs bytes where they lie (in guarded memory for a secret), without copying them.
+    package func update(_ bytes: UnsafeRawBufferPointer) {
+        guard let base = bytes.baseAddress, bytes.count > 0 else { return }
+        crypto_auth_hmacsha256_update(&state, base.assumingMemoryBound(to: UInt8.self), UInt64(bytes.count))
     }
 
     /// Writes the tag into the first 32 bytes of `output` (guarded memory of the caller).
-    func finalize(into output: UnsafeMutableRawBufferPointer) {
+    package func finalize(into output: UnsafeMutableRawBufferPointer) {
         precondition(output.count >= Self.byteCount, "HMAC output buffer too small")
         _ = crypto_auth_hmacsha256_final(&state, output.baseAddress!.assumingMemoryBound(to: UInt8.self))
-        CryptoMeter.record { [keyByteCount, messageByteCount] counts in
-            counts.hmacs += 1
-            counts.hmacKeyBytes += keyByteCount
-            counts.hmacMessageBytes += messageByteCount
-        }
-    }
-
-    /// Absorbs bytes that already sit in guarded memory, without copying them out.
-    func update(_ bytes: UnsafeRawBufferPointer) {
-        guard let base = bytes.baseAddress, bytes.count > 0 else { return }
-        crypto_auth_hmacsha256_update(&state, base.assumingMemoryBound(to: UInt8.self), UInt64(bytes.count))
-        messageByteCount += bytes.count
-    }
-
-    /// One-shot `HMAC(key, message)` for a secret key and public message.
-    ///
-    /// - Throws: ``HandoffError/secureMemoryUnavailable(_:)``.
-    static func authenticate(key: SecretBytes, message: [UInt8]) throws(HandoffError) -> SecretBytes {
-        let mac = HMACSHA256(key: key)
-        mac.update(message)
-        return try mac.finalize()
     }
 }

@@ -4,9 +4,9 @@ internal import CSodium
 /// CPace suite CPACE-RISTR255-SHA512 (Spec 12.6). Secret parts (the password, `K`) are fed
 /// straight from guarded memory, and the state is wiped when the hasher is released, so no
 /// copy of them outlives the hash.
-final class SHA512 {
+package final class SHA512 {
     /// Digest length in bytes.
-    static let byteCount = 64
+    package static let byteCount = 64
     /// The input block size `s_in_bytes` of the CPace draft: 128 bytes for SHA-512.
     static let blockByteCount = 128
 
@@ -46,7 +46,7 @@ final class SHA512 {
     }
 
     /// The digest of the concatenation of public `parts`.
-    static func hash(_ parts: [UInt8]...) -> [UInt8] {
+    package static func hash(_ parts: [UInt8]...) -> [UInt8] {
         let hasher = SHA512()
         for part in parts { hasher.update(part) }
         return hasher.finalize()

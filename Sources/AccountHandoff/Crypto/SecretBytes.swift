@@ -1,37 +1,48 @@
 internal import CSodium
 
-/// A secret (private key, derived key, nonce, credential) kept in guarded memory.
+/// A secret (a password, a key) kept in guarded memory, with a life its owner decides.
 ///
-/// The bytes live in a slot of the guarded memory pool (``GuardedAllocator``: slabs with guard
-/// pages, locked, excluded from core dumps, a canary between slots), drawn from the session's
-/// reservation when a session step makes them (``SecureMemoryReservation``), are wiped by
-/// ``wipe()`` and again when the object is released, and never appear in
-/// `description`, `debugDescription` or reflection. Reading a secret after it was wiped is a
-/// programming error and traps: a wiped secret never reads as zeros.
+/// The bytes live in whole pages of guarded memory (``GuardedPages``: a guard page before and
+/// after, locked, excluded from core dumps, Spec 8.5): a secret an app makes has pages of its
+/// own, its bytes placed at their end so that a write past the end faults on the guard page;
+/// the password a receiving session delivers stays in that session's arena. The bytes are
+/// wiped by ``wipe()`` and when the object goes, and never appear in `description`,
+/// `debugDescription` or reflection. Reading a secret after it was wiped is a programming
+/// error and traps: a wiped secret never reads as zeros.
 ///
 /// - Warning: Copying the bytes out of ``withUnsafeBytes(_:)`` into ordinary Swift values
 ///   (`String`, `Data`, `[UInt8]`) defeats the wiping; hand the buffer straight to its
 ///   destination (for example the Keychain), then call ``wipe()``.
 public final class SecretBytes: @unchecked Sendable {
-    // Safety of @unchecked Sendable: the buffer and `wiped` are only touched under `lock`.
+    // Safety of @unchecked Sendable: the bytes and `wiped` are only touched under `lock`.
     // The lock is not recursive: code inside an access closure must not access the same
     // secret again.
-    private let allocation: GuardedAllocation
-    private var pointer: UnsafeMutableRawPointer { allocation.pointer }
+    private let pages: GuardedPages
+    private let pointer: UnsafeMutableRawPointer
     private let lock = UnfairLock()
     private var wiped = false
 
     /// The number of secret bytes.
     public let count: Int
 
-    /// Allocates `count` zero bytes of guarded memory.
+    /// Allocates `count` zero bytes in guarded pages of their own.
     ///
     /// - Throws: ``HandoffError/secureMemoryUnavailable(_:)`` when no guarded, locked memory
     ///   can be had; nothing is allocated then.
     package init(zeroedCount count: Int) throws(HandoffError) {
         Sodium.ensureInitialised()
         precondition(count >= 0, "negative secret size")
-        do { allocation = try GuardedAllocator.allocate(max(count, 1)) } catch { throw .secureMemoryUnavailable(error) }  // zeroed
+        do { pages = try GuardedPages(byteCount: count) } catch { throw .secureMemoryUnavailable(error) }
+        // At the end of the pages: the byte after the secret is the trailing guard page.
+        pointer = pages.base + (pages.byteCount - count)
+        self.count = count
+    }
+
+    /// A secret that lies in `pages` already (handed over by a ``SessionArena``).
+    init(pages: GuardedPages, offset: Int, count: Int) {
+        precondition(offset >= 0 && offset + count <= pages.byteCount, "a secret outside its pages")
+        self.pages = pages
+        pointer = pages.base + offset
         self.count = count
     }
 
@@ -81,25 +92,7 @@ public final class SecretBytes: @unchecked Sendable {
     }
 
     deinit {
-        GuardedAllocator.release(allocation)  // wipes before releasing
-    }
-
-    /// Calls `body` with `count` zero bytes of guarded memory that live only for the call: a
-    /// secret that one computation makes and uses up (a shared secret, a PRK, a tag, the code
-    /// material). The bytes come from the pool as a ``SecretBytes``' would (drawn from the bound
-    /// reservation) and are wiped and released when `body` returns or throws, with no object
-    /// made for them.
-    ///
-    /// - Throws: ``HandoffError/secureMemoryUnavailable(_:)``, or what `body` throws.
-    static func withTemporary<Result>(
-        byteCount count: Int, _ body: (UnsafeMutableRawBufferPointer) throws(HandoffError) -> Result
-    ) throws(HandoffError) -> Result {
-        Sodium.ensureInitialised()
-        precondition(count >= 0, "negative secret size")
-        let allocation: GuardedAllocation
-        do { allocation = try GuardedAllocator.allocate(max(count, 1)) } catch { throw .secureMemoryUnavailable(error) }
-        defer { GuardedAllocator.release(allocation) }  // wipes before releasing
-        return try body(UnsafeMutableRawBufferPointer(start: allocation.pointer, count: count))
+        if !wiped { sodium_memzero(pointer, count) }  // the pages are wiped as a whole when they go too
     }
 
     /// Calls `body` with read access to the secret bytes. Do not let the pointer escape.
@@ -129,7 +122,7 @@ public final class SecretBytes: @unchecked Sendable {
     /// Overwrites the secret with zeros. Idempotent; any later read traps.
     public func wipe() {
         lock.withLock {
-            sodium_memzero(pointer, max(count, 1))
+            sodium_memzero(pointer, count)
             wiped = true
         }
     }
@@ -145,27 +138,6 @@ public final class SecretBytes: @unchecked Sendable {
     /// - Precondition: the secret has not been wiped.
     package func copy() throws(HandoffError) -> SecretBytes {
         try withUnsafeBytes { (bytes) throws(HandoffError) in try SecretBytes(copying: bytes) }
-    }
-
-    /// One secret made by `make` from each of `sources`, in order; when one cannot be made,
-    /// those made so far are wiped before the error is thrown, so nothing is left behind.
-    static func all<Source>(_ sources: [Source],
-                            _ make: (Source) throws(HandoffError) -> SecretBytes) throws(HandoffError) -> [SecretBytes] {
-        var made: [SecretBytes] = []
-        made.reserveCapacity(sources.count)
-        do {
-            for source in sources { made.append(try make(source)) }
-        } catch {
-            made.forEach { $0.wipe() }
-            throw error
-        }
-        return made
-    }
-
-    /// Test hook: calls `body` with read access unless the secret was wiped (then `nil`), in
-    /// one locked access. Leak scanners read every live secret after each step of a fuzz input.
-    package func withUnsafeBytesUnlessWiped<Result>(_ body: (UnsafeRawBufferPointer) -> Result) -> Result? {
-        lock.withLock { wiped ? nil : body(UnsafeRawBufferPointer(start: pointer, count: count)) }
     }
 
     /// Whether every byte is zero (checked by libsodium in constant time), without trapping on
@@ -194,6 +166,9 @@ public final class SecretBytes: @unchecked Sendable {
     public func constantTimeEquals(_ bytes: [UInt8]) -> Bool {
         withUnsafeBytes { mine in bytes.withUnsafeBytes { theirs in ConstantTime.equal(mine, theirs) } }
     }
+
+    /// The guarded pages the bytes lie in, for tests that check their protections.
+    package var guardedPages: GuardedPages { pages }
 
     /// Copies the bytes into a plain array. Only for test vectors and verification tools.
     package func revealedBytes() -> [UInt8] {

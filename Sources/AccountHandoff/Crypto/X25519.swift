@@ -15,26 +15,22 @@ public struct X25519PublicKey: Hashable, Sendable {
     }
 }
 
-/// An ephemeral X25519 key pair whose private half lives in guarded memory.
+/// An ephemeral X25519 key pair whose private half lives in a session's arena.
 struct X25519KeyPair {
     /// The private scalar (32 bytes, clamped by libsodium when used).
-    let privateKey: SecretBytes
+    let privateKey: SessionSecret
     /// The matching public key.
     let publicKey: X25519PublicKey
 
-    /// Generates a fresh key pair from `random`.
-    ///
-    /// - Throws: ``HandoffError/secureMemoryUnavailable(_:)``.
-    init(random: RandomSource) throws(HandoffError) {
-        self.privateKey = try random.secret(X25519PublicKey.byteCount)
-        self.publicKey = X25519.publicKey(for: privateKey)
+    /// Generates a fresh key pair from `random`, the private key kept in `arena`.
+    init(random: RandomSource, in arena: SessionArena) {
+        privateKey = random.secret(X25519PublicKey.byteCount, in: arena)
+        publicKey = privateKey.withUnsafeBytes { X25519.publicKey(for: $0) }
     }
 
-    /// A key pair with a copy of `other`'s private key in a new guarded buffer.
-    ///
-    /// - Throws: ``HandoffError/secureMemoryUnavailable(_:)``.
-    init(copying other: X25519KeyPair) throws(HandoffError) {
-        privateKey = try other.privateKey.copy()
+    /// A key pair with a copy of `other`'s private key, kept in `arena`.
+    init(copying other: X25519KeyPair, in arena: SessionArena) {
+        privateKey = other.privateKey.withUnsafeBytes { arena.keep(copying: $0) }
         publicKey = other.publicKey
     }
 
@@ -42,77 +38,49 @@ struct X25519KeyPair {
     func wipe() { privateKey.wipe() }
 }
 
-/// X25519 (RFC 7748) through libsodium's `crypto_scalarmult`.
-enum X25519 {
-    /// The public key `X25519(privateKey, 9)`.
-    static func publicKey(for privateKey: SecretBytes) -> X25519PublicKey {
+/// X25519 (RFC 7748) through libsodium's `crypto_scalarmult`, on keys read where they lie.
+package enum X25519 {
+    /// The public key `X25519(privateKey, 9)` of a 32-byte private key.
+    package static func publicKey(for privateKey: UnsafeRawBufferPointer) -> X25519PublicKey {
+        precondition(privateKey.count == X25519PublicKey.byteCount, "X25519 private key size")
         Sodium.ensureInitialised()
         var output = [UInt8](repeating: 0, count: X25519PublicKey.byteCount)
-        privateKey.withUnsafeBytes { scalar in
+        output.withUnsafeMutableBytes { out in
             #if HANDOFF_FUZZ_X25519_CACHE
-            output.withUnsafeMutableBytes { out in
-                _ = FuzzX25519Cache.compute(into: out, scalar: scalar, point: nil) {
-                    crypto_scalarmult_base($0, scalar.baseAddress!.assumingMemoryBound(to: UInt8.self))
-                }
+            _ = FuzzX25519Cache.compute(into: out, scalar: privateKey, point: nil) {
+                crypto_scalarmult_base($0, privateKey.baseAddress!.assumingMemoryBound(to: UInt8.self))
             }
             #else
-            _ = crypto_scalarmult_base(&output, scalar.baseAddress!.assumingMemoryBound(to: UInt8.self))
+            _ = crypto_scalarmult_base(out.baseAddress!.assumingMemoryBound(to: UInt8.self),
+                                       privateKey.baseAddress!.assumingMemoryBound(to: UInt8.self))
             #endif
         }
-        CryptoMeter.record { $0.scalarMultBase += 1 }
         return X25519PublicKey(bytes: output)!
     }
 
-    /// The shared secret `X25519(privateKey, peer)` in guarded memory.
+    /// Writes the shared secret `X25519(privateKey, peer)` into `output` (32 bytes of guarded
+    /// memory), the peer's 32 key bytes read where they lie (in a received hello or the QR);
+    /// on failure `output` is left all zero.
     ///
     /// - Throws: ``HandoffError/lowOrderPublicKey`` when the result is all zeros, which is what
     ///   every small-order peer key produces (RFC 7748 section 6.1); such a value is never a key.
-    ///   ``HandoffError/secureMemoryUnavailable(_:)``.
-    static func sharedSecret(privateKey: SecretBytes, peer: X25519PublicKey) throws(HandoffError) -> SecretBytes {
-        let shared = try SecretBytes(zeroedCount: X25519PublicKey.byteCount)
-        do {
-            try shared.withUnsafeMutableBytes { (output) throws(HandoffError) in
-                try sharedSecret(privateKey: privateKey, peer: peer, into: output)
-            }
-        } catch {
-            shared.wipe()
-            throw error
-        }
-        return shared
-    }
-
-    /// Writes the shared secret `X25519(privateKey, peer)` into `output` (32 bytes of guarded
-    /// memory); on failure `output` is left all zero.
-    ///
-    /// - Throws: ``HandoffError/lowOrderPublicKey``, as ``sharedSecret(privateKey:peer:)``.
-    static func sharedSecret(privateKey: SecretBytes, peer: X25519PublicKey,
-                             into output: UnsafeMutableRawBufferPointer) throws(HandoffError) {
-        try peer.bytes.withUnsafeBytes { peer in
-            Result { () throws(HandoffError) in try sharedSecret(privateKey: privateKey, peer: peer, into: output) }
-        }.get()
-    }
-
-    /// ``sharedSecret(privateKey:peer:into:)-(_,X25519PublicKey,_)`` with the peer's 32 key
-    /// bytes read where they lie (in a received hello).
-    static func sharedSecret(privateKey: SecretBytes, peer: UnsafeRawBufferPointer,
+    package static func sharedSecret(privateKey: UnsafeRawBufferPointer, peer: UnsafeRawBufferPointer,
                              into output: UnsafeMutableRawBufferPointer) throws(HandoffError) {
         precondition(output.count == X25519PublicKey.byteCount, "X25519 output size")
         precondition(peer.count == X25519PublicKey.byteCount, "X25519 public key size")
+        precondition(privateKey.count == X25519PublicKey.byteCount, "X25519 private key size")
         Sodium.ensureInitialised()
-        let status = privateKey.withUnsafeBytes { scalar in
-            #if HANDOFF_FUZZ_X25519_CACHE
-            FuzzX25519Cache.compute(into: output, scalar: scalar, point: Array(peer)) {
-                crypto_scalarmult($0, scalar.baseAddress!.assumingMemoryBound(to: UInt8.self),
-                                  peer.baseAddress!.assumingMemoryBound(to: UInt8.self))
-            }
-            #else
-            crypto_scalarmult(
-                output.baseAddress!.assumingMemoryBound(to: UInt8.self),
-                scalar.baseAddress!.assumingMemoryBound(to: UInt8.self),
-                peer.baseAddress!.assumingMemoryBound(to: UInt8.self))
-            #endif
+        #if HANDOFF_FUZZ_X25519_CACHE
+        let status = FuzzX25519Cache.compute(into: output, scalar: privateKey, point: Array(peer)) {
+            crypto_scalarmult($0, privateKey.baseAddress!.assumingMemoryBound(to: UInt8.self),
+                              peer.baseAddress!.assumingMemoryBound(to: UInt8.self))
         }
-        CryptoMeter.record { $0.scalarMult += 1 }
+        #else
+        let status = crypto_scalarmult(
+            output.baseAddress!.assumingMemoryBound(to: UInt8.self),
+            privateKey.baseAddress!.assumingMemoryBound(to: UInt8.self),
+            peer.baseAddress!.assumingMemoryBound(to: UInt8.self))
+        #endif
         // libsodium returns -1 exactly when the output is all zeros; check both to be explicit.
         guard status == 0, !ConstantTime.isZero(UnsafeRawBufferPointer(output)) else {
             sodium_memzero(output.baseAddress!, output.count)

@@ -187,8 +187,7 @@ public actor HandoffSenderSession: SessionDriver {
         codeWaiters.removeAll()
         codesShown += 1
         connections = CandidateConnections()
-        // The transport keys (Spec 11.3) come from the session's reservation too.
-        await next.memory.bind { await channel.serve(next.payload) }
+        await channel.serve(next.payload)
         runtime.yield(.showCode(next.payload, number: codesShown))
         runtime.deadlineMayHaveChanged()
     }
@@ -277,16 +276,11 @@ public actor HandoffSenderSession: SessionDriver {
         switch result {
         case .authenticated:
             let credential: SecretBytes
-            // The password's buffer comes from the session's reservation (Spec 8.5).
-            do { credential = try await current.memory.bind { try await readCredential(account) } } catch {
+            // A password that cannot be read, or has no guarded memory to go to, is this
+            // device's store failing (Spec 6.7, 8.5).
+            do { credential = try await readCredential(account) } catch {
                 guard current.phase == .awaitingCredential else { return }
-                // A password with no guarded memory to go to is no unreadable keychain (Spec 6.7).
-                let step = if let failure = (error as? HandoffError)?.secureMemoryFailure {
-                    try? current.endForWantOfMemory(failure, now: clock.now())
-                } else {
-                    try? current.handle(.storeUnavailable, now: clock.now())
-                }
-                if let step { perform(step.actions, from: nil) }
+                if let step = try? current.handle(.storeUnavailable, now: clock.now()) { perform(step.actions, from: nil) }
                 return
             }
             guard current.phase == .awaitingCredential, !cancelled else { return credential.wipe() }

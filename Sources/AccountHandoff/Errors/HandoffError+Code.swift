@@ -69,8 +69,6 @@ extension HandoffError {
         public static let peerStoreUnavailable = Code("peerStoreUnavailable")
         /// The code of ``HandoffError/peerNotAuthenticated``.
         public static let peerNotAuthenticated = Code("peerNotAuthenticated")
-        /// The code of ``HandoffError/peerSecureMemoryUnavailable``.
-        public static let peerSecureMemoryUnavailable = Code("peerSecureMemoryUnavailable")
 
         // Misuse: the app asked for something the session or its settings do not allow.
         /// The code of ``HandoffError/invalidEvent(_:in:)``.
@@ -147,7 +145,6 @@ extension HandoffError {
         case .transferConsumed: .transferConsumed
         case .invalidConfiguration: .invalidConfiguration
         case .secureMemoryUnavailable: .secureMemoryUnavailable
-        case .peerSecureMemoryUnavailable: .peerSecureMemoryUnavailable
         case .registryUnavailable: .registryUnavailable
         }
     }

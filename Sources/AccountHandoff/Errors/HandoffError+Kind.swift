@@ -87,12 +87,9 @@ extension HandoffError {
         case transferConsumed
         /// A configuration value is outside its allowed range.
         case invalidConfiguration
-        /// Guarded, locked memory for a secret could not be obtained; nothing secret was placed
-        /// in unguarded memory.
+        /// Guarded, locked memory for a session or a secret could not be obtained; nothing
+        /// secret was placed in unguarded memory.
         case secureMemoryUnavailable(SecureMemoryFailure)
-        /// The other device found no guarded memory for a step of the session and stopped it with
-        /// an authenticated abort (Spec 6.0 step 4): the error of `failed.peerSecureMemoryUnavailable`.
-        case peerSecureMemoryUnavailable
         /// A durable registry could not record a claim or registration (Spec 6.3).
         case registryUnavailable(RegistryStorageFailure)
     }

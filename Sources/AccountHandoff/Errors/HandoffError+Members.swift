@@ -101,10 +101,6 @@ extension HandoffError {
 
     /// Local authentication failed on the other device (Spec 8.7).
     public static let peerNotAuthenticated = HandoffError(.peerNotAuthenticated)
-
-    /// The other device found no guarded memory for a step of the session and stopped it with
-    /// an authenticated abort (Spec 6.0 step 4): the error of `failed.peerSecureMemoryUnavailable`.
-    public static let peerSecureMemoryUnavailable = HandoffError(.peerSecureMemoryUnavailable)
 }
 
 // MARK: Misuse: the app asked for something the session or its settings do not allow

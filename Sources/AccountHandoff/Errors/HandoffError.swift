@@ -50,7 +50,6 @@
 /// - ``anotherDeviceJoined``
 /// - ``peerStoreUnavailable``
 /// - ``peerNotAuthenticated``
-/// - ``peerSecureMemoryUnavailable``
 ///
 /// ### Misuse: the app asked for something the session or its settings do not allow
 /// - ``invalidEvent(_:in:)``

@@ -25,7 +25,7 @@ public struct Frame: Hashable, Sendable {
     var bodyBytes: ArraySlice<UInt8> { bytes[Self.headerByteCount...] }
 
     /// Builds a frame; the body must fit the type's length rules.
-    init(type: MessageType, transferID: TransferID, sequence: UInt32, body: [UInt8]) {
+    package init(type: MessageType, transferID: TransferID, sequence: UInt32, body: [UInt8]) {
         self.init(type: type, transferID: transferID, sequence: sequence, bytes: Self.wire(
             type: type, transferID: transferID, sequence: sequence, bodyLength: body.count) { _, out in
             body.withUnsafeBytes { out.copyMemory(from: $0) }

@@ -56,15 +56,11 @@ enum AbortReason: UInt8, CaseIterable {
     case notAuthenticated = 5
     /// The aborting side's expiry rule fired (Spec 6.0 step 3).
     case expired = 6
-    /// The aborting side found no guarded memory for a step of the live session (Spec 6.0
-    /// step 4, 8.5).
-    case secureMemoryUnavailable = 7
 
     /// The ending an authenticated abort from the peer leads to; an unknown reason byte from
     /// an authenticated peer ends the session as a failure.
-    static func endingOfPeerAbort(_ plaintext: SecretBytes) -> SessionEnd {
-        let byte: UInt8? = plaintext.withUnsafeBytes { $0.count == 1 ? $0[0] : nil }
-        guard let byte, let reason = AbortReason(rawValue: byte) else { return .failed(.malformed(.abortReason)) }
+    static func endingOfPeerAbort(_ plaintext: UnsafeRawBufferPointer) -> SessionEnd {
+        guard plaintext.count == 1, let reason = AbortReason(rawValue: plaintext[0]) else { return .failed(.malformed(.abortReason)) }
         switch reason {
         case .cancelled: return .cancelled(by: .peer)
         case .rejected: return .rejected(by: .peer)
@@ -72,7 +68,6 @@ enum AbortReason: UInt8, CaseIterable {
         case .storeUnavailable: return .storeUnavailable(by: .peer)
         case .notAuthenticated: return .notAuthenticated(by: .peer)
         case .expired: return .expired
-        case .secureMemoryUnavailable: return .failed(.peerSecureMemoryUnavailable)
         }
     }
 }

@@ -10,18 +10,13 @@ package enum Commitment {
     /// Domain label.
     package static let label = Array("AH3 commitment".utf8)
 
-    /// The commitment of `nonce`.
-    static func commit(to nonce: SecretBytes) -> [UInt8] {
-        digest(of: nonce).bytes
-    }
-
-    /// Whether `nonce` opens `commitment`, compared in constant time.
-    static func opens(_ commitment: ArraySlice<UInt8>, with nonce: SecretBytes) -> Bool {
+    /// Whether `nonce` (read where it lies) opens `commitment`, compared in constant time.
+    static func opens(_ commitment: ArraySlice<UInt8>, with nonce: UnsafeRawBufferPointer) -> Bool {
         digest(of: nonce).withUnsafeBytes { digest in commitment.withUnsafeBytes { ConstantTime.equal(digest, $0) } }
     }
 
     /// `SHA-256("AH3 commitment" | nonce)`, the nonce read straight from guarded memory.
-    static func digest(of nonce: SecretBytes) -> SHA256.Digest {
-        nonce.withUnsafeBytes { nonce in label.withUnsafeBytes { SHA256.digest($0, nonce, wipingState: true) } }
+    package static func digest(of nonce: UnsafeRawBufferPointer) -> SHA256.Digest {
+        label.withUnsafeBytes { SHA256.digest($0, nonce, wipingState: true) }
     }
 }

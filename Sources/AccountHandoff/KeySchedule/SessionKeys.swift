@@ -1,4 +1,4 @@
-/// The keys of one session (Spec 4.2), all in guarded memory:
+/// The keys of one session (Spec 4.2), kept in the session's arena:
 ///
 /// - `PRK = HKDF-Extract(salt = HH, IKM = sharedSecret | commitment)`
 /// - `helloKey = HKDF-Expand(PRK, "AH3 hello", 32)`: the receiver's key-confirmation key
@@ -14,63 +14,69 @@ package struct SessionKeys {
     }
 
     static let keyByteCount = 32
+    /// The four keys side by side, as ``derive(sharedSecret:commitment:handshakeHash:into:arena:)``
+    /// writes them: hello, sender-to-receiver, receiver-to-sender, code.
+    static let derivedByteCount = 4 * keyByteCount
 
-    let helloKey: SecretBytes
-    let senderToReceiver: SecretBytes
-    let receiverToSender: SecretBytes
-    let codeKey: SecretBytes
+    let helloKey: SessionSecret
+    let senderToReceiver: SessionSecret
+    let receiverToSender: SessionSecret
+    let codeKey: SessionSecret
 
-    /// Derives every key from the DH result (in guarded memory), the QR's commitment and the
-    /// handshake hash. The PRK lives only in a temporary guarded buffer; on failure nothing
-    /// derived is left.
-    ///
-    /// - Throws: ``HandoffError/secureMemoryUnavailable(_:)``.
-    init(sharedSecret: UnsafeRawBufferPointer, commitment: SecretBytes, handshakeHash: SHA256.Digest) throws(HandoffError) {
-        #if HANDOFF_FUZZ_KEY_CACHE
-        let derived = try FuzzSessionKeysCache.keys(sharedSecret: sharedSecret, commitment: commitment, handshakeHash: handshakeHash) {
-            () throws(HandoffError) in
-            let keys = try Self.derive(sharedSecret: sharedSecret, commitment: commitment, handshakeHash: handshakeHash)
-            return [keys.hello, keys.senderToReceiver, keys.receiverToSender, keys.code]
+    /// Keeps, in `arena`, the four keys that ``derive(sharedSecret:commitment:handshakeHash:into:arena:)``
+    /// wrote into `derived`.
+    init(keeping derived: UnsafeRawBufferPointer, in arena: SessionArena) {
+        precondition(derived.count == Self.derivedByteCount, "four session keys")
+        func key(_ index: Int) -> SessionSecret {
+            arena.keep(copying: UnsafeRawBufferPointer(rebasing: derived[(index * Self.keyByteCount)..<((index + 1) * Self.keyByteCount)]))
         }
-        (helloKey, senderToReceiver, receiverToSender, codeKey) = (derived[0], derived[1], derived[2], derived[3])
-        #else
+        (helloKey, senderToReceiver, receiverToSender, codeKey) = (key(0), key(1), key(2), key(3))
+    }
+
+    /// Copies of `other`'s keys, kept in `arena` (for ``SecureChannel/copy(in:)``).
+    init(copying other: SessionKeys, in arena: SessionArena) {
+        func copy(_ key: SessionSecret) -> SessionSecret { key.withUnsafeBytes { arena.keep(copying: $0) } }
         (helloKey, senderToReceiver, receiverToSender, codeKey) =
-            try Self.derive(sharedSecret: sharedSecret, commitment: commitment, handshakeHash: handshakeHash)
+            (copy(other.helloKey), copy(other.senderToReceiver), copy(other.receiverToSender), copy(other.codeKey))
+    }
+
+    /// Derives the four keys from the DH result, the QR's commitment and the handshake hash
+    /// into `derived` (``derivedByteCount`` bytes of guarded memory); the PRK lives only in a
+    /// temporary of `arena`.
+    static func derive(sharedSecret: UnsafeRawBufferPointer, commitment: UnsafeRawBufferPointer, handshakeHash: SHA256.Digest,
+                       into derived: UnsafeMutableRawBufferPointer, arena: SessionArena) {
+        precondition(derived.count == derivedByteCount, "four session keys")
+        #if HANDOFF_FUZZ_KEY_CACHE
+        FuzzSessionKeysCache.derive(sharedSecret: sharedSecret, commitment: commitment, handshakeHash: handshakeHash,
+                                    into: derived) { deriveKeys(sharedSecret, commitment, handshakeHash, into: derived, arena: arena) }
+        #else
+        deriveKeys(sharedSecret, commitment, handshakeHash, into: derived, arena: arena)
         #endif
     }
 
-    /// The hello, sender-to-receiver, receiver-to-sender and code keys. Should one of them
-    /// fail, those made before it are released as the error leaves, and a released secret is
-    /// wiped (``SecretBytes``).
-    private static func derive(sharedSecret: UnsafeRawBufferPointer, commitment: SecretBytes, handshakeHash: SHA256.Digest)
-        throws(HandoffError) -> (hello: SecretBytes, senderToReceiver: SecretBytes, receiverToSender: SecretBytes, code: SecretBytes) {
-        try SecretBytes.withTemporary(byteCount: HMACSHA256.byteCount) { (prk) throws(HandoffError) in
-            commitment.withUnsafeBytes { HKDF.extract(salt: handshakeHash, sharedSecret, $0, into: prk) }
-            func key(_ label: [UInt8]) throws(HandoffError) -> SecretBytes {
-                try HKDF.expand(pseudorandomKey: UnsafeRawBufferPointer(prk), info: label, length: keyByteCount)
+    private static func deriveKeys(_ sharedSecret: UnsafeRawBufferPointer, _ commitment: UnsafeRawBufferPointer,
+                                   _ handshakeHash: SHA256.Digest, into derived: UnsafeMutableRawBufferPointer,
+                                   arena: SessionArena) {
+        arena.withScratch(byteCount: HMACSHA256.byteCount) { prk in
+            HKDF.extract(salt: handshakeHash, sharedSecret, commitment, into: prk)
+            for (index, label) in [Label.hello, Label.senderToReceiver, Label.receiverToSender, Label.codeKey].enumerated() {
+                let key = UnsafeMutableRawBufferPointer(rebasing: derived[(index * keyByteCount)..<((index + 1) * keyByteCount)])
+                HKDF.expand(pseudorandomKey: UnsafeRawBufferPointer(prk), info: label, intoBlock: key)
             }
-            return (try key(Label.hello), try key(Label.senderToReceiver), try key(Label.receiverToSender), try key(Label.codeKey))
         }
-    }
-
-    /// Copies of `other`'s keys in new guarded buffers (for ``SecureChannel/copy()``).
-    ///
-    /// - Throws: ``HandoffError/secureMemoryUnavailable(_:)``; nothing is kept when it throws.
-    init(copying other: SessionKeys) throws(HandoffError) {
-        let copies = try SecretBytes.all(other.secrets) { (key) throws(HandoffError) in try key.copy() }
-        (helloKey, senderToReceiver, receiverToSender, codeKey) = (copies[0], copies[1], copies[2], copies[3])
     }
 
     /// Writes the hello tag `HMAC-SHA256(helloKey, HH)`, which proves knowledge of the QR's
     /// commitment, into `output` (32 bytes of guarded memory).
-    func writeHelloTag(handshakeHash: SHA256.Digest, into output: UnsafeMutableRawBufferPointer) {
-        let mac = HMACSHA256(key: helloKey)
+    static func writeHelloTag(helloKey: UnsafeRawBufferPointer, handshakeHash: SHA256.Digest,
+                              into output: UnsafeMutableRawBufferPointer) {
+        let mac = HMACSHA256(keyBytes: helloKey)
         handshakeHash.withUnsafeBytes { mac.update($0) }
         mac.finalize(into: output)
     }
 
-    /// Every secret this object holds, for wiping and for memory-cleanup checks.
-    var secrets: [SecretBytes] { [helloKey, senderToReceiver, receiverToSender, codeKey] }
+    /// Every key, for wiping and for tests.
+    var secrets: [SessionSecret] { [helloKey, senderToReceiver, receiverToSender, codeKey] }
 
     /// Wipes every key.
     func wipe() {

@@ -9,20 +9,20 @@ public struct ShortCode: Hashable, Sendable, CustomStringConvertible {
     static let materialByteCount = 64
     /// Candidates at or above this bound are rejected so `value % 10^6` is unbiased:
     /// the largest multiple of 10^6 not above 2^32.
-    static let rejectionBound: UInt32 = 4_294_000_000
+    package static let rejectionBound: UInt32 = 4_294_000_000
 
     /// The code as a number below 10^6.
     public let value: UInt32
 
     /// The first accepted candidate of `material` mapped to six digits, or `nil` when every
     /// candidate is rejected (probability below 2^-194).
-    init?(material: UnsafeRawBufferPointer) {
+    package init?(material: UnsafeRawBufferPointer) {
         guard let index = Self.acceptedCandidateIndex(material) else { return nil }
         value = Self.candidate(material, index) % 1_000_000
     }
 
     /// The index of the first candidate below ``rejectionBound``; exposed for vectors.
-    static func acceptedCandidateIndex(_ material: UnsafeRawBufferPointer) -> Int? {
+    package static func acceptedCandidateIndex(_ material: UnsafeRawBufferPointer) -> Int? {
         (0..<material.count / 4).first { candidate(material, $0) < rejectionBound }
     }
 

@@ -11,10 +11,10 @@ package struct Transcript {
     private(set) var digest: SHA256.Digest
 
     /// The current transcript hash, in an array (for vectors and tests).
-    var hash: [UInt8] { digest.bytes }
+    package var hash: [UInt8] { digest.bytes }
 
     /// Starts from the exact QR binary bytes.
-    init(payload: SessionPayload) {
+    package init(payload: SessionPayload) {
         digest = SHA256.digest(Self.label, payload.binary)
     }
 

@@ -43,27 +43,37 @@ public struct TransportKeys: Sendable {
     /// The sender's side in the relay handshake (public to the relay).
     public let senderSide: [UInt8]
 
-    /// Derives the transport keys of a QR payload (Spec 11.3).
-    ///
-    /// - Throws: ``HandoffError/secureMemoryUnavailable(_:)``.
-    public init(payload: SessionPayload) throws(HandoffError) {
-        let transcriptHash = Transcript(payload: payload).hash
-        let commitment = try SecretBytes(copying: payload.commitmentBytes)
-        defer { commitment.wipe() }
-        let prk = try HKDF.extract(salt: transcriptHash, inputKeyMaterial: [commitment])
-        defer { prk.wipe() }
-        admissionKey = try HKDF.expand(pseudorandomKey: prk, info: Self.admissionLabel, length: Self.admissionKeyByteCount)
-        sessionHint = try Self.expandPublic(prk, Self.sessionHintLabel, Self.sessionHintByteCount)
-        relayToken = try Self.expandPublic(prk, Self.relayTokenLabel, Self.relayTokenByteCount)
-        senderSide = try Self.expandPublic(prk, Self.senderSideLabel, Self.senderSideByteCount)
-    }
+    /// Guarded memory for the derivation: the commitment, `transportPRK` and a partial HKDF
+    /// block as temporaries, the admission key kept.
+    private static let arenaByteCount = 4 * HMACSHA256.byteCount
 
-    /// `HKDF-Expand(prk, label, count)` of a value that is public, in an array (the guarded
-    /// output is wiped); the typed mode's relay keys use it too (Spec 12.8).
-    static func expandPublic(_ prk: SecretBytes, _ label: [UInt8], _ count: Int) throws(HandoffError) -> [UInt8] {
-        let value = try HKDF.expand(pseudorandomKey: prk, info: label, length: count)
-        defer { value.wipe() }
-        return value.revealedBytes()
+    /// Derives the transport keys of a QR payload (Spec 11.3). The admission key gets guarded
+    /// pages of its own, in which the commitment and `transportPRK` are temporaries.
+    ///
+    /// - Throws: ``HandoffError/secureMemoryUnavailable(_:)`` when no guarded memory can be had.
+    public init(payload: SessionPayload) throws(HandoffError) {
+        let arena = try SessionArena(byteCount: Self.arenaByteCount)
+        defer { arena.end() }
+        let transcriptHash = Transcript(payload: payload).digest
+        var hint = [UInt8](repeating: 0, count: Self.sessionHintByteCount)
+        var token = [UInt8](repeating: 0, count: Self.relayTokenByteCount)
+        var side = [UInt8](repeating: 0, count: Self.senderSideByteCount)
+        let key = arena.keep(Self.admissionKeyByteCount)
+        arena.withScratch(byteCount: SessionPayload.commitmentByteCount) { commitment in
+            payload.commitmentBytes.withUnsafeBytes { commitment.copyMemory(from: $0) }
+            arena.withScratch(byteCount: HMACSHA256.byteCount) { prk in
+                HKDF.extract(salt: transcriptHash, UnsafeRawBufferPointer(commitment), UnsafeRawBufferPointer(start: nil, count: 0),
+                             into: prk)
+                let prk = UnsafeRawBufferPointer(prk)
+                key.withUnsafeMutableBytes { HKDF.expand(pseudorandomKey: prk, info: Self.admissionLabel, intoBlock: $0) }
+                // The public values: hint and side are a partial block, whose temporary comes from the arena.
+                hint.withUnsafeMutableBytes { HKDF.expand(pseudorandomKey: prk, info: Self.sessionHintLabel, into: $0, arena: arena) }
+                token.withUnsafeMutableBytes { HKDF.expand(pseudorandomKey: prk, info: Self.relayTokenLabel, intoBlock: $0) }
+                side.withUnsafeMutableBytes { HKDF.expand(pseudorandomKey: prk, info: Self.senderSideLabel, into: $0, arena: arena) }
+            }
+        }
+        admissionKey = arena.handOver(key)
+        (sessionHint, relayToken, senderSide) = (hint, token, side)
     }
 
     /// The admission tag for a challenge nonce: the first 16 bytes of
@@ -71,7 +81,7 @@ public struct TransportKeys: Sendable {
     ///
     /// - Parameter challengeNonce: the 16 bytes of the challenge (any length is hashed as given).
     public func admissionTag(challengeNonce: [UInt8]) -> [UInt8] {
-        let mac = HMACSHA256(key: admissionKey)
+        let mac = admissionKey.withUnsafeBytes { HMACSHA256(keyBytes: $0) }
         mac.update(Self.admissionLabel)
         mac.update(sessionHint)
         mac.update(challengeNonce)

@@ -25,15 +25,26 @@ package struct TypedRelayKeys: Hashable, Sendable {
     /// The sending device's side in the relay handshake (8 bytes).
     package let senderSide: [UInt8]
 
-    /// The relay token and sender side of a nameplate.
+    /// The relay token and sender side of a nameplate. Nothing here is secret: `relayPRK` is
+    /// an ordinary array, and the arena only gives HKDF-Expand its partial last block.
     ///
-    /// - Throws: ``HandoffError/secureMemoryUnavailable(_:)`` (HKDF works in guarded memory).
+    /// - Throws: ``HandoffError/secureMemoryUnavailable(_:)`` (that block is guarded memory).
     package init(nameplate: TypedCode.Nameplate) throws(HandoffError) {
-        let inputKeyMaterial = try SecretBytes(copying: Self.versionDigit + nameplate.bytes)
-        defer { inputKeyMaterial.wipe() }
-        let prk = try HKDF.extract(salt: Self.salt, inputKeyMaterial: [inputKeyMaterial])
-        defer { prk.wipe() }
-        relayToken = try TransportKeys.expandPublic(prk, Self.relayTokenLabel, TransportKeys.relayTokenByteCount)
-        senderSide = try TransportKeys.expandPublic(prk, Self.senderSideLabel, TransportKeys.senderSideByteCount)
+        let arena = try SessionArena(byteCount: HMACSHA256.byteCount)
+        defer { arena.end() }
+        let inputKeyMaterial = Self.versionDigit + nameplate.bytes
+        var prk = [UInt8](repeating: 0, count: HMACSHA256.byteCount)
+        var token = [UInt8](repeating: 0, count: TransportKeys.relayTokenByteCount)
+        var side = [UInt8](repeating: 0, count: TransportKeys.senderSideByteCount)
+        Self.salt.withUnsafeBytes { salt in
+            inputKeyMaterial.withUnsafeBytes { material in
+                prk.withUnsafeMutableBytes { HKDF.extract(salt: salt, inputKeyMaterial: [material], into: $0) }
+            }
+        }
+        prk.withUnsafeBytes { prk in
+            token.withUnsafeMutableBytes { HKDF.expand(pseudorandomKey: prk, info: Self.relayTokenLabel, into: $0, arena: arena) }
+            side.withUnsafeMutableBytes { HKDF.expand(pseudorandomKey: prk, info: Self.senderSideLabel, into: $0, arena: arena) }
+        }
+        (relayToken, senderSide) = (token, side)
     }
 }

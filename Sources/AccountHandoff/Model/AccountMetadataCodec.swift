@@ -1,13 +1,13 @@
 /// Encodes and decodes the offer plaintext (Spec 3.4): a length-prefixed record padded with zeros to a
 /// multiple of ``blockByteCount`` so the ciphertext length reveals little about the account.
-enum AccountMetadataCodec {
+package enum AccountMetadataCodec {
     /// Padding granularity of the offer plaintext.
-    static let blockByteCount = 256
+    package static let blockByteCount = 256
 
     /// `u16 recordLength | record | zero padding`, where the record is
     /// `linkID(16) | str(displayName) | str(email) | str(username) | str(host) | port(2) | security(1)`
     /// and `str(x)` is `u16 length | UTF-8 bytes`.
-    static func encode(_ account: AccountMetadata) -> [UInt8] {
+    package static func encode(_ account: AccountMetadata) -> [UInt8] {
         [UInt8](unsafeUninitializedCapacity: encodedByteCount(account)) { buffer, initialized in
             encode(account, into: UnsafeMutableRawBufferPointer(buffer))
             initialized = buffer.count
@@ -51,7 +51,7 @@ enum AccountMetadataCodec {
 
     /// Strictly decodes an offer plaintext (Spec 3.4 steps 1-3); every field is re-validated as in
     /// ``AccountMetadata`` (Spec 3.7), after the whole record has been parsed.
-    static func decode(_ plaintext: [UInt8]) throws(HandoffError) -> AccountMetadata {
+    package static func decode(_ plaintext: [UInt8]) throws(HandoffError) -> AccountMetadata {
         try plaintext.withUnsafeBytes { plaintext in Result { () throws(HandoffError) in try decode(plaintext) } }.get()
     }
 
@@ -88,14 +88,18 @@ extension String {
         // U+10FFFF, truncated) with U+FFFD, so the text re-encodes to exactly these bytes only
         // when they were valid UTF-8.
         let text = String(decoding: bytes, as: UTF8.self)
-        guard text.utf8.elementsEqual(bytes) else { return nil }
+        // Both sides are contiguous in practice (a native string, a buffer): compare them whole.
+        let same = text.utf8.withContiguousStorageIfAvailable { decoded in
+            bytes.withContiguousStorageIfAvailable { original in decoded.elementsEqual(original) }
+        } ?? nil
+        guard same ?? text.utf8.elementsEqual(bytes) else { return nil }
         self = text
     }
 }
 
 /// Length-prefixed zero padding (Spec 3.4): `u16 n | content(n) | zeros` to the smallest
 /// multiple of the block size that holds `2 + n` bytes.
-enum Padding {
+package enum Padding {
     /// Total padded size for `contentByteCount` bytes.
     static func paddedByteCount(for contentByteCount: Int, blockByteCount: Int) -> Int {
         let needed = 2 + contentByteCount
@@ -103,7 +107,7 @@ enum Padding {
     }
 
     /// Pads public bytes.
-    static func pad(_ content: [UInt8], blockByteCount: Int) -> [UInt8] {
+    package static func pad(_ content: [UInt8], blockByteCount: Int) -> [UInt8] {
         let total = paddedByteCount(for: content.count, blockByteCount: blockByteCount)
         var writer = ByteWriter(capacity: total)
         writer.write(UInt16(content.count))
@@ -114,7 +118,7 @@ enum Padding {
 
     /// Removes padding, checking the length prefix, the block multiple and that padding is zero;
     /// the content is returned as part of `padded`, not copied.
-    static func unpad<Bytes: RandomAccessCollection<UInt8>>(_ padded: Bytes, blockByteCount: Int) throws(HandoffError)
+    package static func unpad<Bytes: RandomAccessCollection<UInt8>>(_ padded: Bytes, blockByteCount: Int) throws(HandoffError)
         -> Bytes.SubSequence where Bytes.Index == Int {
         var reader = ByteReader(padded)
         let length = Int(try reader.readUInt16(.padding))

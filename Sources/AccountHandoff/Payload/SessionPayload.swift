@@ -46,7 +46,7 @@ public struct SessionPayload: Hashable, Sendable {
     /// The expiry as a `Date`.
     public var expiryDate: Date { Date(timeIntervalSince1970: TimeInterval(expiry)) }
 
-    init(intent: TransferIntent, expiry: UInt32, commitment: [UInt8], senderPublicKey: X25519PublicKey,
+    package init(intent: TransferIntent, expiry: UInt32, commitment: [UInt8], senderPublicKey: X25519PublicKey,
          rendezvous: RendezvousToken) {
         self.init(intent: intent, expiry: expiry, commitment: commitment[...], senderPublicKey: senderPublicKey,
                   rendezvous: rendezvous)

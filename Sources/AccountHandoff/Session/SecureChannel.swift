@@ -23,7 +23,7 @@ package final class SecureChannel {
     /// cross another frame in flight, after which the two transcripts differ. It is also the
     /// salt of the short code (Spec 4.4).
     let handshakeTranscript: SHA256.Digest
-    private(set) var transcript: Transcript
+    package private(set) var transcript: Transcript
     private var nextSendSequence: UInt32
     private var nextReceiveSequence: UInt32
 
@@ -35,10 +35,12 @@ package final class SecureChannel {
         self.keys = keys
         self.handshakeTranscript = transcript.digest
         self.transcript = transcript
-        // The hello used sequence 0 of the receiver-to-sender direction.
-        self.nextSendSequence = role == .receiver ? 1 : 0
+        self.nextSendSequence = Self.firstSendSequence(role)
         self.nextReceiveSequence = role == .sender ? 1 : 0
     }
+
+    /// The hello used sequence 0 of the receiver-to-sender direction.
+    private static func firstSendSequence(_ role: Role) -> UInt32 { role == .receiver ? 1 : 0 }
 
     private init(copying other: SecureChannel, keys: SessionKeys) {
         role = other.role
@@ -52,18 +54,17 @@ package final class SecureChannel {
     }
 
     /// A channel in exactly this channel's state (keys, transcript, sequence numbers) with its
-    /// own copies of the keys, so either can be used and wiped without touching the other.
-    ///
-    /// - Throws: ``HandoffError/secureMemoryUnavailable(_:)``.
-    func copy() throws(HandoffError) -> SecureChannel {
-        SecureChannel(copying: self, keys: try SessionKeys(copying: keys))
+    /// own copies of the keys, kept in `arena`, so either can be used and wiped without
+    /// touching the other.
+    func copy(in arena: SessionArena) -> SecureChannel {
+        SecureChannel(copying: self, keys: SessionKeys(copying: keys, in: arena))
     }
 
-    private var sendKey: SecretBytes { role == .sender ? keys.senderToReceiver : keys.receiverToSender }
-    private var receiveKey: SecretBytes { role == .sender ? keys.receiverToSender : keys.senderToReceiver }
+    private var sendKey: SessionSecret { role == .sender ? keys.senderToReceiver : keys.receiverToSender }
+    private var receiveKey: SessionSecret { role == .sender ? keys.receiverToSender : keys.senderToReceiver }
 
     /// The 96-bit AEAD nonce: eight zero bytes, then the sequence number big-endian.
-    static func nonce(sequence: UInt32) -> [UInt8] {
+    package static func nonce(sequence: UInt32) -> [UInt8] {
         [UInt8](unsafeUninitializedCapacity: ChaCha20Poly1305.nonceByteCount) { buffer, initialized in
             var writer = BufferWriter(UnsafeMutableRawBufferPointer(buffer))
             writeNonce(sequence: sequence, to: &writer)
@@ -90,41 +91,42 @@ package final class SecureChannel {
     /// Calls `body` with the AEAD nonce of `sequence` and the AD of a frame of `type` with
     /// this `header`, both built on the stack. The AD is `header | expiry(4) | transcript hash |
     /// linkID (accept, credential, receipt only)`, where the hash is `TH1` for aborts and the
-    /// current transcript hash otherwise (Spec 4.3).
-    private func withNonceAndAdditionalData<Result>(
-        sequence: UInt32, header: UnsafeRawBufferPointer, type: MessageType, account: AccountLinkID?,
-        _ body: (_ nonce: UnsafeRawBufferPointer, _ additionalData: UnsafeRawBufferPointer) -> Result
+    /// current transcript hash otherwise (Spec 4.3); the caller passes the right one.
+    private static func withNonceAndAdditionalData<Result>(
+        sequence: UInt32, header: UnsafeRawBufferPointer, type: MessageType, expiry: UInt32, transcriptHash: SHA256.Digest,
+        account: AccountLinkID?, _ body: (_ nonce: UnsafeRawBufferPointer, _ additionalData: UnsafeRawBufferPointer) -> Result
     ) -> Result {
         let nonceCount = ChaCha20Poly1305.nonceByteCount
-        return withUnsafeTemporaryAllocation(byteCount: nonceCount + Self.maximumAdditionalDataByteCount, alignment: 8) { buffer in
+        return withUnsafeTemporaryAllocation(byteCount: nonceCount + maximumAdditionalDataByteCount, alignment: 8) { buffer in
             var nonce = BufferWriter(UnsafeMutableRawBufferPointer(rebasing: buffer[..<nonceCount]))
-            Self.writeNonce(sequence: sequence, to: &nonce)
+            writeNonce(sequence: sequence, to: &nonce)
             var additionalData = BufferWriter(UnsafeMutableRawBufferPointer(rebasing: buffer[nonceCount...]))
             additionalData.write(header)
             additionalData.write(expiry)
-            (type == .abort ? handshakeTranscript : transcript.digest).withUnsafeBytes { additionalData.write($0) }
-            if Self.bindsAccount(type), let account { additionalData.write(account.bytes) }
+            transcriptHash.withUnsafeBytes { additionalData.write($0) }
+            if bindsAccount(type), let account { additionalData.write(account.bytes) }
             return body(nonce.written, additionalData.written)
         }
     }
 
-    /// Encrypts `plaintext` into the next frame of `type`, chains it into the transcript
-    /// (unless it is an abort) and returns its wire bytes. `account` is the link ID both
-    /// people confirmed, bound into accept, credential and receipt frames.
+    /// The hash the AD of a frame of `type` binds: `TH1` for aborts, the current one otherwise.
+    private func boundTranscriptHash(_ type: MessageType) -> SHA256.Digest {
+        type == .abort ? handshakeTranscript : transcript.digest
+    }
+
+    /// Encrypts `plaintext` (read where it lies: guarded memory for a secret) into the next
+    /// frame of `type`, chains it into the transcript (unless it is an abort) and returns its
+    /// wire bytes. `account` is the link ID both people confirmed, bound into accept,
+    /// credential and receipt frames.
     ///
     /// - Parameter endsSession: the session finishes as soon as this frame is sent, so the
     ///   transcript hash that would absorb it is never read; it is not computed (the receipt's
     ///   `TH6`, Spec 4.1).
-    func seal(_ type: MessageType, plaintext: SecretBytes, account: AccountLinkID? = nil,
+    package func seal(_ type: MessageType, plaintext: UnsafeRawBufferPointer, account: AccountLinkID? = nil,
               endsSession: Bool = false) -> [UInt8] {
-        plaintext.withUnsafeBytes { seal(type, plaintextBytes: $0, account: account, endsSession: endsSession) }
-    }
-
-    /// Seals a plaintext that is no secret, straight from its bytes: a receipt status, the
-    /// empty accept (Spec 3.6). It needs no guarded memory, so it cannot fail.
-    func seal(_ type: MessageType, publicBytes bytes: UnsafeRawBufferPointer, account: AccountLinkID? = nil,
-              endsSession: Bool = false) -> [UInt8] {
-        seal(type, plaintextBytes: bytes, account: account, endsSession: endsSession)
+        seal(type, plaintextByteCount: plaintext.count, account: account, endsSession: endsSession) { key, nonce, additionalData, body in
+            ChaCha20Poly1305.seal(key: key, nonce: nonce, plaintext: plaintext, additionalData: additionalData, into: body)
+        }
     }
 
     /// Seals a plaintext that is no secret, written by `write` straight into the frame (exactly
@@ -132,38 +134,31 @@ package final class SecureChannel {
     /// with the frame's wire bytes as its only allocation.
     func seal(_ type: MessageType, publicByteCount byteCount: Int, account: AccountLinkID? = nil,
               writingPlaintext write: (UnsafeMutableRawBufferPointer) -> Void) -> [UInt8] {
-        seal(type, plaintextByteCount: byteCount, account: account, endsSession: false) { nonce, additionalData, body in
+        seal(type, plaintextByteCount: byteCount, account: account, endsSession: false) { key, nonce, additionalData, body in
             let plaintext = UnsafeMutableRawBufferPointer(rebasing: body[..<byteCount])
             write(plaintext)
             // libsodium's AEAD encrypts in place: the ciphertext overwrites the plaintext.
-            ChaCha20Poly1305.seal(key: sendKey, nonce: nonce, plaintext: UnsafeRawBufferPointer(plaintext),
+            ChaCha20Poly1305.seal(key: key, nonce: nonce, plaintext: UnsafeRawBufferPointer(plaintext),
                                   additionalData: additionalData, into: body)
         }
     }
 
-    /// Seals an abort with `reason`; aborts are bound to `TH1` (Spec 4.3).
+    /// Seals an abort with `reason`; aborts are bound to `TH1` (Spec 4.3). Its plaintext is no
+    /// secret, so it needs no guarded memory and cannot fail.
     func sealAbort(_ reason: AbortReason) -> [UInt8] {
-        withUnsafeBytes(of: reason.rawValue) { seal(.abort, plaintextBytes: $0, account: nil, endsSession: false) }
-    }
-
-    private func seal(_ type: MessageType, plaintextBytes plaintext: UnsafeRawBufferPointer, account: AccountLinkID?,
-                      endsSession: Bool) -> [UInt8] {
-        seal(type, plaintextByteCount: plaintext.count, account: account, endsSession: endsSession) { nonce, additionalData, body in
-            ChaCha20Poly1305.seal(key: sendKey, nonce: nonce, plaintext: plaintext, additionalData: additionalData, into: body)
-        }
+        withUnsafeBytes(of: reason.rawValue) { seal(.abort, plaintext: $0) }
     }
 
     /// The frame's wire bytes are its only allocation: the header is written into them and
     /// `sealBody` fills the body (ciphertext and tag) right after it, with the nonce and AD on
-    /// the stack.
+    /// the stack and the send key read where it lies.
     private func seal(_ type: MessageType, plaintextByteCount: Int, account: AccountLinkID?, endsSession: Bool,
-                      sealBody: (_ nonce: UnsafeRawBufferPointer, _ additionalData: UnsafeRawBufferPointer,
-                                 _ body: UnsafeMutableRawBufferPointer) -> Void) -> [UInt8] {
-        let sequence = nextSendSequence
-        let bytes = Frame.wire(type: type, transferID: transferID, sequence: sequence,
-                               bodyLength: plaintextByteCount + ChaCha20Poly1305.tagByteCount) { header, body in
-            withNonceAndAdditionalData(sequence: sequence, header: header, type: type, account: account) { nonce, additionalData in
-                sealBody(nonce, additionalData, body)
+                      sealBody: (_ key: UnsafeRawBufferPointer, _ nonce: UnsafeRawBufferPointer,
+                                 _ additionalData: UnsafeRawBufferPointer, _ body: UnsafeMutableRawBufferPointer) -> Void) -> [UInt8] {
+        let bytes = sendKey.withUnsafeBytes { key in
+            Self.sealFrame(type, sequence: nextSendSequence, transferID: transferID, expiry: expiry,
+                           transcriptHash: boundTranscriptHash(type), account: account, plaintextByteCount: plaintextByteCount) {
+                sealBody(key, $0, $1, $2)
             }
         }
         nextSendSequence += 1
@@ -171,16 +166,48 @@ package final class SecureChannel {
         return bytes
     }
 
-    /// Checks sequence and type (E1-E3), then authenticates and decrypts (E4): the common path
-    /// of every encrypted frame. On success the receive sequence advances and the frame is
-    /// chained into the transcript (unless it is an abort, or `endsSession`: the session
-    /// finishes whatever authenticates, so that hash would never be read).
+    private static func sealFrame(_ type: MessageType, sequence: UInt32, transferID: TransferID, expiry: UInt32,
+                                  transcriptHash: SHA256.Digest, account: AccountLinkID?, plaintextByteCount: Int,
+                                  sealBody: (_ nonce: UnsafeRawBufferPointer, _ additionalData: UnsafeRawBufferPointer,
+                                             _ body: UnsafeMutableRawBufferPointer) -> Void) -> [UInt8] {
+        Frame.wire(type: type, transferID: transferID, sequence: sequence,
+                   bodyLength: plaintextByteCount + ChaCha20Poly1305.tagByteCount) { header, body in
+            withNonceAndAdditionalData(sequence: sequence, header: header, type: type, expiry: expiry,
+                                       transcriptHash: transcriptHash, account: account) { nonce, additionalData in
+                sealBody(nonce, additionalData, body)
+            }
+        }
+    }
+
+    /// The first abort of a channel that is never kept: a second device's, whose keys a hello
+    /// just established and that only ever gets this one frame (Spec 6.1: `abort(3)` on its
+    /// keys, at its own first sequence number). `keys` are the four derived keys side by side
+    /// (``SessionKeys/derivedByteCount``, a temporary), `handshakeTranscript` its `TH1`.
+    static func sealFirstAbort(_ reason: AbortReason, from role: Role, payload: SessionPayload,
+                               keys: UnsafeRawBufferPointer, handshakeTranscript: SHA256.Digest) -> [UInt8] {
+        let keyCount = SessionKeys.keyByteCount
+        // hello | s2r | r2s | code
+        let sendKey = UnsafeRawBufferPointer(rebasing: keys[(role == .sender ? 1 : 2) * keyCount..<(role == .sender ? 2 : 3) * keyCount])
+        return withUnsafeBytes(of: reason.rawValue) { plaintext in
+            sealFrame(.abort, sequence: firstSendSequence(role), transferID: payload.transferID, expiry: payload.expiry,
+                      transcriptHash: handshakeTranscript, account: nil, plaintextByteCount: plaintext.count) { nonce, ad, body in
+                ChaCha20Poly1305.seal(key: sendKey, nonce: nonce, plaintext: plaintext, additionalData: ad, into: body)
+            }
+        }
+    }
+
+    /// Checks sequence and type (E1-E3), then authenticates and decrypts (E4) into a temporary
+    /// of `arena`, and calls `body` with the plaintext, which is wiped when it returns: the
+    /// common path of every encrypted frame. On success the receive sequence advances and the
+    /// frame is chained into the transcript (unless it is an abort, or `endsSession`: the
+    /// session finishes whatever authenticates, so that hash would never be read).
     ///
     /// - Throws: ``HandoffError/replayed``, ``HandoffError/outOfOrder``,
-    ///   ``HandoffError/unexpectedMessage(_:in:)``, ``HandoffError/authenticationFailed``,
-    ///   ``HandoffError/secureMemoryUnavailable(_:)``. State is unchanged when it throws.
-    func open(_ frame: Frame, received bytes: [UInt8], expecting expected: Expectation, in phase: SessionPhase,
-              account: AccountLinkID?, endsSession: Bool = false) throws(HandoffError) -> SecretBytes {
+    ///   ``HandoffError/unexpectedMessage(_:in:)``, ``HandoffError/authenticationFailed``.
+    ///   State is unchanged when it throws, and `body` is not called.
+    func open<Result>(_ frame: Frame, received bytes: [UInt8], expecting expected: Expectation, in phase: SessionPhase,
+                      account: AccountLinkID?, endsSession: Bool = false, arena: SessionArena,
+                      _ body: (MessageType, UnsafeRawBufferPointer) -> Result) throws(HandoffError) -> Result {
         // The strict decoder keeps exactly the received bytes, so they serve as the frame's
         // header, body and wire bytes without building them again.
         assert(bytes == frame.bytes, "frame and received bytes differ")
@@ -194,20 +221,28 @@ package final class SecureChannel {
         case .type(let type):
             guard frame.type == .abort || frame.type == type else { throw .unexpectedMessage(frame.type, in: phase) }
         }
-        let opened = bytes.withUnsafeBytes { wire in
-            let header = UnsafeRawBufferPointer(rebasing: wire[..<Frame.headerByteCount])
-            let body = UnsafeRawBufferPointer(rebasing: wire[Frame.headerByteCount...])
-            return withNonceAndAdditionalData(sequence: frame.sequence, header: header, type: frame.type, account: account) {
-                nonce, additionalData in
-                Result { () throws(HandoffError) in
-                    try ChaCha20Poly1305.open(key: receiveKey, nonce: nonce, sealed: body, additionalData: additionalData)
+        let sealedCount = bytes.count - Frame.headerByteCount
+        guard sealedCount >= ChaCha20Poly1305.tagByteCount else { throw .authenticationFailed }
+        return try arena.withScratch(byteCount: sealedCount - ChaCha20Poly1305.tagByteCount) { (plaintext) throws(HandoffError) in
+            let opened = bytes.withUnsafeBytes { wire in
+                let header = UnsafeRawBufferPointer(rebasing: wire[..<Frame.headerByteCount])
+                let sealed = UnsafeRawBufferPointer(rebasing: wire[Frame.headerByteCount...])
+                return Self.withNonceAndAdditionalData(sequence: frame.sequence, header: header, type: frame.type, expiry: expiry,
+                                                       transcriptHash: boundTranscriptHash(frame.type), account: account) {
+                    nonce, additionalData in
+                    receiveKey.withUnsafeBytes { key in
+                        Swift.Result { () throws(HandoffError) in
+                            try ChaCha20Poly1305.open(key: key, nonce: nonce, sealed: sealed, additionalData: additionalData,
+                                                      into: plaintext)
+                        }
+                    }
                 }
             }
+            try opened.get()
+            nextReceiveSequence = frame.sequence &+ 1
+            if frame.type != .abort, !endsSession { transcript.absorb(frame: bytes) }
+            return body(frame.type, UnsafeRawBufferPointer(plaintext))
         }
-        let plaintext = try opened.get()
-        nextReceiveSequence = frame.sequence &+ 1
-        if frame.type != .abort, !endsSession { transcript.absorb(frame: bytes) }
-        return plaintext
     }
 
     /// Decodes `bytes` and checks that they belong to `transferID` (Spec 6.0).
@@ -219,7 +254,4 @@ package final class SecureChannel {
 
     /// Wipes the keys.
     func wipe() { keys.wipe() }
-
-    /// The keys' secrets, for tests that prove terminal states wipe them.
-    var secrets: [SecretBytes] { keys.secrets }
 }

@@ -12,35 +12,40 @@ extension TypedCode {
     /// Draws a new code from `random` (Spec 12.3), in this order: the nameplate (2 bytes a draw,
     /// big-endian, drawn again at or above 64000, then `mod 1000`), then the secret (4 bytes a
     /// draw, big-endian, drawn again at or above 4290000000, then `mod 10^7`), then the check
-    /// digit over the ten digits. The secret's bytes are drawn into guarded memory.
+    /// digit over the ten digits. The secret's bytes are drawn into guarded memory (a temporary
+    /// of an arena of their own).
     ///
     /// - Throws: ``HandoffError/keyDerivationFailed`` when 64 draws of one part are all
     ///   rejected (only a broken random source does that); ``HandoffError/secureMemoryUnavailable(_:)``.
     package static func draw(from random: RandomSource) throws(HandoffError) -> TypedCode {
         let nameplate = try drawNameplate(from: random)
+        let arena = try SessionArena(byteCount: secretDrawByteCount)
+        defer { arena.end() }
         let storage = try SecretBytes(zeroedCount: digitCount)
-        do throws(HandoffError) {
-            try storage.withUnsafeMutableBytes { (digits) throws(HandoffError) in
-                write(UInt32(nameplate.value), digitCount: nameplateDigitCount, into: digits, at: 0)
-                try SecretBytes.withTemporary(byteCount: 4) { (draw) throws(HandoffError) in
-                    for _ in 0..<maximumDraws {
-                        random.fill(draw)
-                        let value = draw.reduce(UInt32(0)) { $0 << 8 | UInt32($1) }
-                        guard value < secretRejectionBound else { continue }
-                        write(value % 10_000_000, digitCount: secretDigitCount, into: digits, at: nameplateDigitCount)
-                        let checked = UnsafeRawBufferPointer(rebasing: digits[..<(digitCount - 1)])
-                        digits[digitCount - 1] = 0x30 + DammCheckDigit.interim(checked)
-                        return
-                    }
-                    throw .keyDerivationFailed
+        let drawn = storage.withUnsafeMutableBytes { digits in
+            write(UInt32(nameplate.value), digitCount: nameplateDigitCount, into: digits, at: 0)
+            return arena.withScratch(byteCount: secretDrawByteCount) { draw in
+                for _ in 0..<maximumDraws {
+                    random.fill(draw)
+                    let value = draw.reduce(UInt32(0)) { $0 << 8 | UInt32($1) }
+                    guard value < secretRejectionBound else { continue }
+                    write(value % 10_000_000, digitCount: secretDigitCount, into: digits, at: nameplateDigitCount)
+                    let checked = UnsafeRawBufferPointer(rebasing: digits[..<(digitCount - 1)])
+                    digits[digitCount - 1] = 0x30 + DammCheckDigit.interim(checked)
+                    return true
                 }
+                return false
             }
-        } catch {
+        }
+        guard drawn else {
             storage.wipe()
-            throw error
+            throw .keyDerivationFailed
         }
         return TypedCode(checkedDigits: storage)
     }
+
+    /// Bytes of one draw of the secret (big-endian).
+    private static let secretDrawByteCount = 4
 
     private static func drawNameplate(from random: RandomSource) throws(HandoffError) -> Nameplate {
         var draw: [UInt8] = [0, 0]

@@ -94,8 +94,6 @@ extension HandoffError: CustomStringConvertible, LocalizedError {
             return "A transfer setting is out of range: the lifetime must be 30 to 600 seconds and the clock tolerance at most 120 seconds."
         case .secureMemoryUnavailable(let failure):
             return failure.description
-        case .peerSecureMemoryUnavailable:
-            return "\(Self.capitalised(other)) ran out of protected memory for the transfer's secrets, so it stopped the transfer\(role == .receiver ? " before the password was sent" : ""); close other apps on it or restart it, then \(restart)."
         case .registryUnavailable(let failure):
             return "This device cannot record which transfers it has used, because \(failure.summary); fix the storage, then \(restart)."
         }

@@ -35,10 +35,6 @@ extension SenderOutcome: CustomStringConvertible {
         case .notAuthenticated: "its person could not be authenticated"
         case .expired: "its confirmation did not arrive in time"
         case .failed(.transportLost): "the connection was lost before its confirmation arrived"
-        case .failed(let error) where error.code == .secureMemoryUnavailable:
-            "this device ran out of protected memory before it could read its confirmation"
-        case .failed(.peerSecureMemoryUnavailable):
-            "it ran out of protected memory while the password was on its way (it reports that it could not take it)"
         case .failed: "its confirmation was malformed"
         }
     }

@@ -22,7 +22,7 @@ enum CoreErrorSamples {
     static let secureMemoryFailures: [SecureMemoryFailure] = [
         .lockLimitReached, .mappingLimitReached, .mappingFailed(errno: EINVAL), .mappingFailed(errno: ESRCH),
         .mappingFailed(errno: 9999), .protectionFailed(errno: ENOMEM), .lockFailed(errno: EPERM),
-        .dumpExclusionFailed(errno: EINVAL), .capReached,
+        .dumpExclusionFailed(errno: EINVAL),
     ]
 
     static let registryFailures: [RegistryStorageFailure] = [
@@ -50,7 +50,7 @@ enum CoreErrorSamples {
             .invalidClock, .sessionFinished, .cancelledByPeer, .rejectedByPeer, .anotherDeviceJoined, .storeUnavailable,
             .peerStoreUnavailable, .notAuthenticated, .peerNotAuthenticated, .importChoiceRequired, .transportLost,
             .senderUnreachable, .transferIDInUse, .alreadyScanned, .transferConsumed, .invalidConfiguration,
-            .peerSecureMemoryUnavailable, .typedCodeCheckFailed, .typedCodeIsShortCode, .invalidPakeShare,
+            .typedCodeCheckFailed, .typedCodeIsShortCode, .invalidPakeShare,
         ]
         errors += HandoffError.Field.allCases.map(HandoffError.malformed)
         errors += MessageType.allCases.flatMap { type in phases.map { HandoffError.unexpectedMessage(type, in: $0) } }

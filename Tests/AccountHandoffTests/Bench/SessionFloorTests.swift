@@ -5,17 +5,21 @@ import Testing
 
 /// The benchmark's floor makes exactly the libsodium calls of a real session: the
 /// same counts of random draws, X25519, SHA-256, HMAC and AEAD calls with the same byte counts,
-/// measured with `CryptoMeter` on a real session (both state machines, the production random
-/// source) and on the floor. Times are never asserted.
+/// counted where libsodium is called (``SodiumCalls``, with glibc) on a real session (both state
+/// machines, the production random source) and on the floor. Times are never asserted.
 @Suite struct SessionFloorTests {
     /// A real session and the floor of the same inputs, each measured once.
-    private static func measure(_ session: ReferenceSession) throws -> (session: CryptoMeter.Counts, floor: CryptoMeter.Counts, wire: ReferenceSession.Wire) {
-        let (wire, sessionCounts) = try CryptoMeter.measure { () throws(ReferenceSession.Failure) in
+    private static func measure(_ session: ReferenceSession) throws -> (session: SodiumCalls.Counts, floor: SodiumCalls.Counts, wire: ReferenceSession.Wire) {
+        let (wire, sessionCounts) = try SodiumCalls.measure { () throws(ReferenceSession.Failure) in
             try session.run(random: SystemRandomSource(), now: Date())
         }
         let floor = SessionFloor(session)
-        let ((), floorCounts) = CryptoMeter.measure { floor.runOneSession() }
-        return (sessionCounts, floorCounts, wire)
+        return (try #require(sessionCounts), try counts { floor.runOneSession() }, wire)
+    }
+
+    /// The libsodium calls `body` makes.
+    private static func counts(_ body: () -> Void) throws -> SodiumCalls.Counts {
+        try #require(SodiumCalls.measure(body).1, "libsodium calls are counted with glibc")
     }
 
     @Test func theFloorMakesTheCallsOfTheBenchmarkedSession() throws {
@@ -27,7 +31,7 @@ import Testing
         // checked), the transfer ID and TH0 (each side), HH and TH1 (each side) and every later
         // frame but the receipt, which ends the session (each side); per side an HKDF-Extract and four Expands, the hello
         // tag, and three HMACs for the short code; five frames sealed and opened.
-        var expected = CryptoMeter.Counts()
+        var expected = SodiumCalls.Counts()
         expected.randomCalls = 3; expected.randomBytes = 96
         expected.scalarMultBase = 2; expected.scalarMult = 2
         let qr = SessionPayload.fixedByteCount + ReferenceSession.typical.rendezvous.bytes.count
@@ -70,20 +74,20 @@ import Testing
         let longer = try AccountMetadata(
             linkID: typical.account.linkID, displayName: typical.account.displayName, emailAddress: typical.account.emailAddress,
             username: String(repeating: "x", count: 300), imapHost: typical.account.imapHost, imapPort: 993, imapSecurity: .tls)
-        let ((), largerOffer) = CryptoMeter.measure { SessionFloor(account: longer, rendezvous: typical.rendezvous).runOneSession() }
+        let largerOffer = try Self.counts { SessionFloor(account: longer, rendezvous: typical.rendezvous).runOneSession() }
         #expect(largerOffer != session)
         #expect(largerOffer.aeadSealedBytes == session.aeadSealedBytes + 256)
-        let ((), shorterQR) = CryptoMeter.measure {
+        let shorterQR = try Self.counts {
             SessionFloor(account: typical.account, rendezvous: try! RendezvousToken(bytes: [])).runOneSession()
         }
         #expect(shorterQR.sha256Bytes == session.sha256Bytes - 4 * typical.rendezvous.bytes.count)
     }
 
     /// Each run of one floor does the same work: its buffers are reused, not grown.
-    @Test func repeatedRunsOfOneFloorCountTheSame() {
+    @Test func repeatedRunsOfOneFloorCountTheSame() throws {
         let floor = SessionFloor(.typical)
-        let ((), first) = CryptoMeter.measure { floor.runOneSession() }
-        let ((), three) = CryptoMeter.measure { for _ in 0..<3 { floor.runOneSession() } }
+        let first = try Self.counts { floor.runOneSession() }
+        let three = try Self.counts { for _ in 0..<3 { floor.runOneSession() } }
         #expect(three.sha256Bytes == 3 * first.sha256Bytes)
         #expect(three.hmacs == 3 * first.hmacs && three.aeadOpens == 3 * first.aeadOpens && three.randomCalls == 3 * first.randomCalls)
     }

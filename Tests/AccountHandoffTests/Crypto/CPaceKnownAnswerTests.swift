@@ -1,5 +1,6 @@
+import AccountHandoffTestSupport
 import Testing
-@_spi(Vectors) @testable import AccountHandoff
+@testable import AccountHandoff
 
 /// CPACE-RISTR255-SHA512 (Spec 12.6) against every known answer the CPace draft publishes for
 /// ristretto255 (`G_Coffee25519` and `G_Coffee25519_points` of the vendored

@@ -1,6 +1,6 @@
 import AccountHandoffTestSupport
 import Testing
-@_spi(Vectors) @testable import AccountHandoff
+@testable import AccountHandoff
 
 /// CPace runs of this protocol's construction (Spec 12.6, 12.7): scalars drawn from the
 /// injected random source, both roles agreeing only on the same password, `CI` and `sid`, and

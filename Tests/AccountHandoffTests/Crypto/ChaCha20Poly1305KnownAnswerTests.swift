@@ -1,5 +1,5 @@
 import Testing
-@_spi(Vectors) @testable import AccountHandoff
+@testable import AccountHandoff
 
 /// ChaCha20-Poly1305 against RFC 8439 section 2.8.2, and every way a sealed message can be
 /// tampered with.

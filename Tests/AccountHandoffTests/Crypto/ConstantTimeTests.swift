@@ -1,7 +1,7 @@
 import Testing
 @testable import AccountHandoff
 
-/// `ConstantTime.equal` semantics for both of its entry points.
+/// `ConstantTime.equal` semantics for both of its entry points, and `ConstantTime.isZero`.
 @Suite struct ConstantTimeTests {
     @Test func equalArraysAreEqual() {
         #expect(ConstantTime.equal([1, 2, 3], [1, 2, 3]))
@@ -40,5 +40,27 @@ import Testing
             other.withUnsafeBytes { o in #expect(!ConstantTime.equal(l, o)) }
             #expect(!ConstantTime.equal(l, UnsafeRawBufferPointer(rebasing: l.dropLast())))
         }
+    }
+
+    /// Any set bit anywhere makes a buffer non-zero, at every length from 0 to 40 and every
+    /// start within a word (the check reads eight bytes at a time, then the tail).
+    @Test func isZeroSeesEveryBitAtEveryLengthAndAlignment() {
+        var buffer = [UInt8](repeating: 0, count: 48)
+        buffer.withUnsafeMutableBytes { raw in
+            for start in 0..<8 {
+                for length in 0...40 {
+                    let window = UnsafeMutableRawBufferPointer(rebasing: raw[start..<start + length])
+                    #expect(ConstantTime.isZero(UnsafeRawBufferPointer(window)), "start \(start) length \(length)")
+                    for index in 0..<length {
+                        for bit in 0..<8 {
+                            window[index] = 1 << bit
+                            #expect(!ConstantTime.isZero(UnsafeRawBufferPointer(window)), "start \(start) length \(length) byte \(index) bit \(bit)")
+                            window[index] = 0
+                        }
+                    }
+                }
+            }
+        }
+        #expect(ConstantTime.isZero(UnsafeRawBufferPointer(start: nil, count: 0)))
     }
 }

@@ -1,4 +1,4 @@
-@_spi(Vectors) @testable import AccountHandoff
+@testable import AccountHandoff
 
 /// Hex helpers for the crypto tests. Decoding is strict: anything that is not an even
 /// number of hex digits is a broken test input, so decoding throws `Hex.Invalid` and the test fails.

@@ -1,5 +1,5 @@
 import Testing
-@_spi(Vectors) @testable import AccountHandoff
+@testable import AccountHandoff
 
 /// HKDF-SHA256 against RFC 5869 appendix A.1 to A.3, plus its length limit.
 @Suite struct HKDFKnownAnswerTests {

@@ -1,4 +1,4 @@
-@_spi(Vectors) @testable import AccountHandoff
+@testable import AccountHandoff
 
 // A minimal RFC 9180 HPKE for DHKEM(X25519, HKDF-SHA256), HKDF-SHA256, ChaCha20Poly1305
 // (suite 0x0020 / 0x0001 / 0x0003), written in the test target only to check AccountHandoff's

@@ -1,5 +1,5 @@
 import Testing
-@_spi(Vectors) @testable import AccountHandoff
+@testable import AccountHandoff
 
 /// RFC 9180 vectors for DHKEM(X25519, HKDF-SHA256) / HKDF-SHA256 / ChaCha20Poly1305 (from
 /// cloudflare/circl), replayed through the test-only HPKE in `HPKE.swift`: key derivation,
@@ -122,19 +122,19 @@ import Testing
         try ThirdPartyVectors.load("hpke_rfc9180_x25519_sha256_chacha20poly1305.json", as: [Vector].self)
     }
 
-    @Test(.enabled(if: ThirdPartyVectors.areAvailable, ThirdPartyVectors.skipComment))
+    @Test
     func baseModeKeyScheduleEncryptionsAndExportsMatch() throws {
         let vector = try #require(try vectors().first { $0.mode == HPKE.Mode.base.rawValue })
         #expect(try run(vector) == Counts(encryptions: 257, exports: 3))
     }
 
-    @Test(.enabled(if: ThirdPartyVectors.areAvailable, ThirdPartyVectors.skipComment))
+    @Test
     func pskModeKeyScheduleEncryptionsAndExportsMatch() throws {
         let vector = try #require(try vectors().first { $0.mode == HPKE.Mode.psk.rawValue })
         #expect(try run(vector) == Counts(encryptions: 257, exports: 3))
     }
 
-    @Test(.enabled(if: ThirdPartyVectors.areAvailable, ThirdPartyVectors.skipComment))
+    @Test
     func authAndAuthPSKModesKeyScheduleEncryptionsAndExportsMatch() throws {
         let all = try vectors()
         #expect(all.map(\.mode) == [0, 1, 2, 3])

@@ -1,5 +1,5 @@
 import Testing
-@_spi(Vectors) @testable import AccountHandoff
+@testable import AccountHandoff
 
 /// The cacophony Noise vectors for `*_25519_ChaChaPoly_SHA256` (59 handshakes, 6 messages each),
 /// replayed through the test-only Noise runner built on AccountHandoff's primitives: every
@@ -90,20 +90,20 @@ import Testing
         try ThirdPartyVectors.load(Self.fileName, as: VectorFile.self).vectors
     }
 
-    @Test(.enabled(if: ThirdPartyVectors.areAvailable, ThirdPartyVectors.skipComment))
+    @Test
     func nnHandshakeAndTransportMessagesMatch() throws {
         let vector = try #require(try vectors().first { $0.protocolName == "Noise_NN" + Self.suffix })
         #expect(try run(vector) == 6)
     }
 
-    @Test(.enabled(if: ThirdPartyVectors.areAvailable, ThirdPartyVectors.skipComment))
+    @Test
     func nnPsk0HandshakeAndTransportMessagesMatch() throws {
         let vector = try #require(try vectors().first { $0.protocolName == "Noise_NNpsk0" + Self.suffix })
         #expect(try run(vector) == 6)
     }
 
     /// All 59 patterns of the file: one-way, interactive, deferred and psk variants.
-    @Test(.enabled(if: ThirdPartyVectors.areAvailable, ThirdPartyVectors.skipComment))
+    @Test
     func everyPatternsHandshakeAndTransportMessagesMatch() throws {
         let all = try vectors()
         var handshakes = 0

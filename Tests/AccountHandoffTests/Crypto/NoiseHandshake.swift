@@ -1,4 +1,4 @@
-@_spi(Vectors) @testable import AccountHandoff
+@testable import AccountHandoff
 
 // A minimal Noise (revision 34) implementation for Noise_*_25519_ChaChaPoly_SHA256, written in
 // the test target only to check AccountHandoff's primitives against the cacophony vectors:
@@ -71,12 +71,12 @@ final class NoiseSymmetricState {
 
     /// Noise's HKDF(chaining_key, input_key_material, num_outputs), built from HMAC-SHA256 alone.
     static func hkdf(chainingKey: SecretBytes, inputKeyMaterial: SecretBytes, outputs: Int) throws -> [SecretBytes] {
-        let temporaryKey = HMACSHA256(key: chainingKey)
+        let temporaryKey = HMACSHA256.keyed(chainingKey)
         temporaryKey.update(inputKeyMaterial)
         let tempKey = try temporaryKey.finalize()
         var results: [SecretBytes] = []
         for index in 1...outputs {
-            let mac = HMACSHA256(key: tempKey)
+            let mac = HMACSHA256.keyed(tempKey)
             if let previous = results.last { mac.update(previous) }
             mac.update([UInt8(index)])
             results.append(try mac.finalize())

@@ -1,42 +1,15 @@
 import Foundation
-import Testing
 
-/// Finds the third-party conformance vectors (Wycheproof, cacophony, RFC 9180) and decodes
-/// them with Codable. They are not part of this repository (see their README and licences);
-/// they are read from `$HANDOFF_THIRD_PARTY_VECTORS`, or else from
-/// `../shared/third-party-vectors` next to the repository root.
-///
-/// Policy: when the variable is unset and the default directory does not exist, the vector
-/// tests are skipped with ``skipComment`` (visible in the test output). When the variable is
-/// set, or the directory exists, the tests run, and a missing or malformed file fails them.
+/// Reads the third-party conformance vectors (Wycheproof, cacophony, RFC 9180), vendored
+/// unchanged with their licences and provenance under `Tests/Test Vectors/` (see its README),
+/// and decodes them with Codable. Every clone has them, so no vector test is ever skipped: a
+/// missing or malformed file fails the test that reads it.
 enum ThirdPartyVectors {
-    /// The environment variable that points at the vector directory.
-    static let environmentVariable = "HANDOFF_THIRD_PARTY_VECTORS"
-
-    private static var configuredPath: String? {
-        guard let path = ProcessInfo.processInfo.environment[environmentVariable], !path.isEmpty else { return nil }
-        return path
-    }
-
-    /// The directory the vectors are read from.
-    static var directory: URL {
-        if let configuredPath { return URL(fileURLWithPath: configuredPath, isDirectory: true) }
-        // This file is <root>/Tests/AccountHandoffTests/Crypto/ThirdPartyVectors.swift.
-        let root = URL(fileURLWithPath: #filePath)
-            .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        return root.deletingLastPathComponent().appendingPathComponent("shared/third-party-vectors", isDirectory: true)
-    }
-
-    /// Whether the vector tests run (see the type's policy).
-    static var areAvailable: Bool {
-        configuredPath != nil || FileManager.default.fileExists(atPath: directory.path)
-    }
-
-    /// Why a vector test was skipped; shown by `swift test`.
-    static var skipComment: Comment {
-        Comment(rawValue: "SKIPPED: third-party vectors not found at \(directory.path); "
-            + "set \(environmentVariable) to their directory to run them")
-    }
+    /// The vendored vector directory, found from this file's own path
+    /// (`<root>/Tests/AccountHandoffTests/Crypto/ThirdPartyVectors.swift`).
+    static let directory = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("Test Vectors", isDirectory: true)
 
     /// Decodes `fileName` from ``directory`` (snake_case keys map to camelCase properties).
     static func load<Vectors: Decodable>(_ fileName: String, as type: Vectors.Type = Vectors.self) throws -> Vectors {

@@ -1,5 +1,5 @@
 import Testing
-@_spi(Vectors) @testable import AccountHandoff
+@testable import AccountHandoff
 
 /// ChaCha20-Poly1305 against Wycheproof's `chacha20_poly1305_test.json` (325 cases: 256 valid,
 /// 60 invalid with a modified tag, 9 invalid with a nonce that is not 96 bits).
@@ -19,7 +19,7 @@ import Testing
         let result: WycheproofResult
     }
 
-    @Test(.enabled(if: ThirdPartyVectors.areAvailable, ThirdPartyVectors.skipComment))
+    @Test
     func validCasesSealAndOpenAndInvalidCasesThrowAuthenticationFailed() throws {
         let file = try ThirdPartyVectors.load("chacha20_poly1305_test.json", as: WycheproofFile<Case>.self)
         var valid = 0

@@ -1,5 +1,5 @@
 import Testing
-@_spi(Vectors) @testable import AccountHandoff
+@testable import AccountHandoff
 
 /// HKDF-SHA256 against Wycheproof's `hkdf_sha256_test.json` (86 cases: 83 valid, 23 of them
 /// with an empty salt; 3 invalid asking for more than 255 x 32 bytes).
@@ -14,7 +14,7 @@ import Testing
         let result: WycheproofResult
     }
 
-    @Test(.enabled(if: ThirdPartyVectors.areAvailable, ThirdPartyVectors.skipComment))
+    @Test
     func validCasesMatchAndOversizedOutputThrowsKeyDerivationFailed() throws {
         let file = try ThirdPartyVectors.load("hkdf_sha256_test.json", as: WycheproofFile<Case>.self)
         var valid = 0

@@ -1,5 +1,5 @@
 import Testing
-@_spi(Vectors) @testable import AccountHandoff
+@testable import AccountHandoff
 
 /// X25519 against Wycheproof's `x25519_test.json` (518 cases: 264 valid, 254 acceptable).
 /// Every case must give Wycheproof's shared secret, except the 31 whose shared secret is
@@ -14,7 +14,7 @@ import Testing
         let result: WycheproofResult
     }
 
-    @Test(.enabled(if: ThirdPartyVectors.areAvailable, ThirdPartyVectors.skipComment))
+    @Test
     func everyCaseMatchesOrIsRejectedAsLowOrder() throws {
         let file = try ThirdPartyVectors.load("x25519_test.json", as: WycheproofFile<Case>.self)
         var matchedValid = 0

@@ -13,8 +13,8 @@ import AccountHandoff
         .commitmentMismatch, .keyDerivationFailed, .invalidEvent(.cancel, in: .receiver(.finished)), .invalidClock,
         .sessionFinished, .cancelledByPeer, .rejectedByPeer, .anotherDeviceJoined, .storeUnavailable, .peerStoreUnavailable,
         .notAuthenticated, .peerNotAuthenticated, .importChoiceRequired, .transportLost, .senderUnreachable,
-        .transferIDInUse, .alreadyScanned, .transferConsumed, .invalidConfiguration, .secureMemoryUnavailable(.capReached),
-        .peerSecureMemoryUnavailable, .registryUnavailable(.corrupt), .typedCodeCheckFailed, .typedCodeIsShortCode, .invalidPakeShare,
+        .transferIDInUse, .alreadyScanned, .transferConsumed, .invalidConfiguration, .secureMemoryUnavailable(.lockLimitReached),
+        .registryUnavailable(.corrupt), .typedCodeCheckFailed, .typedCodeIsShortCode, .invalidPakeShare,
     ] + HandoffError.Field.allCases.map(HandoffError.malformed)
 
     @Test func staticMembersBuildTheKindTheyName() {
@@ -32,7 +32,7 @@ import AccountHandoff
     @Test func identifiersAreTheSpecsTable() throws {
         let identifiers = Self.everyKind.map(\.identifier)
         #expect(Set(identifiers) == (try Self.specIdentifiers()))
-        #expect(Set(Self.everyKind.map(\.code)).count == 41)
+        #expect(Set(Self.everyKind.map(\.code)).count == 40)
         for error in Self.everyKind {
             #expect(error.identifier == [error.code.description, error.field?.rawValue].compactMap(\.self).joined(separator: "."))
         }
@@ -42,7 +42,7 @@ import AccountHandoff
 
     @Test func payloadsReadBackOnlyFromTheirKind() {
         #expect(HandoffError.malformed(.typedCode).field == .typedCode)
-        #expect(HandoffError.secureMemoryUnavailable(.capReached).secureMemoryFailure == .capReached)
+        #expect(HandoffError.secureMemoryUnavailable(.lockLimitReached).secureMemoryFailure == .lockLimitReached)
         #expect(HandoffError.registryUnavailable(.corrupt).registryFailure == .corrupt)
         let others = Self.everyKind.filter { ![.malformed, .secureMemoryUnavailable, .registryUnavailable].contains($0.code) }
         #expect(others.count == Self.everyKind.count - HandoffError.Field.allCases.count - 2)

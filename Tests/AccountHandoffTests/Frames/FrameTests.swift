@@ -1,5 +1,6 @@
 import Testing
 @testable import AccountHandoff
+import AccountHandoffTestSupport
 
 /// Spec 3.1-3.3: the frame layout, the body length rules and strict decoding (F1-F7).
 @Suite struct FrameTests {

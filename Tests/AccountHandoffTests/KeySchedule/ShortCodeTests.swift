@@ -1,5 +1,6 @@
 import Testing
 @testable import AccountHandoff
+import AccountHandoffTestSupport
 
 /// Spec 4.4: the six-digit code from 64 bytes of code material, its forms and comparison.
 @Suite struct ShortCodeTests {
@@ -64,14 +65,13 @@ import Testing
 
     /// Both sides derive the same code from the same inputs, and a different nonce gives another.
     @Test func theCodeDependsOnTheNonce() throws {
-        let codeKey = try SecretBytes(copying: [UInt8](repeating: 1, count: 32))
+        let arena = try SessionArena(byteCount: 512)
+        func secret(_ byte: UInt8) -> SessionSecret { [UInt8](repeating: byte, count: 32).withUnsafeBytes { arena.keep(copying: $0) } }
+        let codeKey = secret(1)
         let transcript = try #require(SHA256.Digest(bytes: [UInt8](repeating: 2, count: 32)))
-        let first = try ShortCode.derive(codeKey: codeKey, nonce: SecretBytes(copying: [UInt8](repeating: 3, count: 32)),
-                                         handshakeTranscript: transcript)
-        let again = try ShortCode.derive(codeKey: codeKey, nonce: SecretBytes(copying: [UInt8](repeating: 3, count: 32)),
-                                         handshakeTranscript: transcript)
-        let other = try ShortCode.derive(codeKey: codeKey, nonce: SecretBytes(copying: [UInt8](repeating: 4, count: 32)),
-                                         handshakeTranscript: transcript)
+        let first = try ShortCode.derive(codeKey: codeKey, nonce: secret(3), handshakeTranscript: transcript, arena: arena)
+        let again = try ShortCode.derive(codeKey: codeKey, nonce: secret(3), handshakeTranscript: transcript, arena: arena)
+        let other = try ShortCode.derive(codeKey: codeKey, nonce: secret(4), handshakeTranscript: transcript, arena: arena)
         #expect(first == again)
         #expect(first != other)
     }

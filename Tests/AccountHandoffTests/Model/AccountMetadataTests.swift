@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import AccountHandoff
+import AccountHandoffTestSupport
 
 /// Spec 3.4 and 3.7: account metadata, its offer plaintext and the decoding order.
 @Suite struct AccountMetadataTests {

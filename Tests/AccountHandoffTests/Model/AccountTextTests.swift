@@ -70,6 +70,25 @@ import Testing
         }
     }
 
+    /// The ASCII shortcut gives the table walk's answer: for every ASCII byte alone, between
+    /// letters and repeated to the display-unit limit and past it, for each kind; and it
+    /// declines every string with a byte of 0x80 or more.
+    @Test func theASCIIShortcutAgreesWithTheTables() {
+        let kinds: [AccountText.Kind] = [.displayName, .emailAddress, .username, .imapHost]
+        for byte in UInt8(0)..<0x80 {
+            let scalar = String(UnicodeScalar(byte))
+            for value in [scalar, "a\(scalar)b", String(repeating: scalar, count: 64), String(repeating: scalar, count: 65)] {
+                for kind in kinds {
+                    let shortcut = Array(value.utf8).withUnsafeBufferPointer { AccountText.asciiCodePointsAreValid($0, kind: kind) }
+                    #expect(shortcut == AccountText.codePointsAreValid(value.unicodeScalars, kind: kind), "\(kind) \(Self.escaped(value))")
+                }
+            }
+        }
+        for value in ["caf\u{E9}", "\u{80}", "a\u{301}", "\u{1F4EC}"] {
+            #expect(Array(value.utf8).withUnsafeBufferPointer { AccountText.asciiCodePointsAreValid($0, kind: .displayName) } == nil)
+        }
+    }
+
     @Test func pythonVerifierAgreesOnEveryCase() throws {
         let input = try Self.cases.map { field, value, _ in
             String(decoding: try JSONSerialization.data(withJSONObject: ["field": field.rawValue, "value": value]), as: UTF8.self)

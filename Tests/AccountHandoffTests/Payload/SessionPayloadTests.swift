@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import AccountHandoff
+import AccountHandoffTestSupport
 
 /// Spec 2: the QR payload's binary and text forms, strict decoding in the order of 2.4.
 @Suite struct SessionPayloadTests {

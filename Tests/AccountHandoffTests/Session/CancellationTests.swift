@@ -35,12 +35,12 @@ import Testing
         #expect(step.kinds == testCase.local)
         #expect(step.nextDeadline == nil)
         #expect(pair.sender.phase == .finished)
-        #expect(allZero(pair.sender.guardedSecrets))
+        #expect(pair.sender.memory.hasEnded)
         if testCase.local.isEmpty { #expect(pair.sender.outcome == outcomeBefore) }
         if let peer = testCase.peer {
             let abort = try #require(step.actions.first?.frame)
             #expect(try pair.receive(.frameReceived(abort)).kinds == peer)
-            #expect(allZero(pair.receiver.guardedSecrets))
+            #expect(pair.receiver.memory.hasEnded)
         }
     }
 
@@ -74,11 +74,11 @@ import Testing
         #expect(step.kinds == testCase.local)
         #expect(step.nextDeadline == nil)
         #expect(pair.receiver.phase == .finished)
-        #expect(allZero(pair.receiver.guardedSecrets))
+        #expect(pair.receiver.memory.hasEnded)
         if let peer = testCase.peer {
             let abort = try #require(step.actions.first?.frame)
             #expect(try pair.send(.frameReceived(abort)).kinds == peer)
-            #expect(allZero(pair.sender.guardedSecrets))
+            #expect(pair.sender.memory.hasEnded)
         }
     }
 

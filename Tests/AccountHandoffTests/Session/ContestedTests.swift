@@ -21,7 +21,7 @@ import AccountHandoffTestSupport
         let contested = try pair.send(.frameReceived(hello))
         #expect(contested.kinds == ["send(abort)", "reply(abort)", "finished(contested)"])
         #expect(pair.sender.outcome == .ended(.contested))
-        #expect(allZero(pair.sender.guardedSecrets))
+        #expect(pair.sender.memory.hasEnded)
         // The first receiver, on the session's channel:
         let toFirst = try #require(contested.actions[0].frame)
         #expect(try pair.receive(.frameReceived(toFirst)).kinds == ["finished(contested)"])

@@ -31,7 +31,7 @@ import AccountHandoffTestSupport
         // With a receiver's keys, the sender tells it with abort(expired) (Spec 6.0 step 3).
         #expect(at.kinds == (step == .qrShown ? ["finished(expired)"] : ["send(abort)", "finished(expired)"]))
         #expect(at.nextDeadline == nil)
-        #expect(allZero(pair.sender.guardedSecrets))
+        #expect(pair.sender.memory.hasEnded)
     }
 
     /// Whatever the event, at the expiry the session ends (no frame is processed; the only frame
@@ -67,7 +67,7 @@ import AccountHandoffTestSupport
         #expect(pair.sender.phase == .awaitingReceipt)
         #expect(try pair.send(.tick, at: receiptWait).kinds == ["finished(deliveredUnconfirmed.expired)"])
         #expect(pair.sender.outcome?.credentialLeft == true)
-        #expect(allZero(pair.sender.guardedSecrets))
+        #expect(pair.sender.memory.hasEnded)
     }
 
     /// A receipt that arrives after the expiry but within the receipt wait completes both sides.
@@ -96,7 +96,7 @@ import AccountHandoffTestSupport
             #expect(pair.receiver.nextDeadline == effective)
             #expect(try pair.receive(.tick, at: Self.at(Self.expiry + Fixtures.skew - 0.001)).kinds == [], "\(step)")
             #expect(try pair.receive(.tick, at: effective).kinds == ["send(abort)", "finished(expired)"], "\(step)")
-            #expect(allZero(pair.receiver.guardedSecrets))
+            #expect(pair.receiver.memory.hasEnded)
         }
     }
 

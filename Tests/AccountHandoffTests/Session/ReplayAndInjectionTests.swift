@@ -135,7 +135,7 @@ import AccountHandoffTestSupport
         #expect(pair.receiver.outcome == .ended(.failed(.commitmentMismatch)))
         #expect(pair.receiver.shortCode == nil)
         #expect(pair.receiverFrames.count == 1)  // no frame sent in answer
-        #expect(allZero(pair.receiver.guardedSecrets))
+        #expect(pair.receiver.memory.hasEnded)
     }
 
     @Test func theRealNonceThroughTheSameForgeryPathShowsTheCode() throws {
@@ -240,7 +240,7 @@ import AccountHandoffTestSupport
 
         let toReceiver = try SessionPair()
         try toReceiver.run(until: .offerReceived)
-        let senderAbort = try #require(toReceiver.sender.sealForgedFrame(.abort, plaintext: [8], linkID: nil))
+        let senderAbort = try #require(toReceiver.sender.sealForgedFrame(.abort, plaintext: [7], linkID: nil))
         #expect(try toReceiver.receive(.frameReceived(senderAbort)).kinds == ["finished(failed.malformed.abortReason)"])
     }
 
@@ -265,18 +265,16 @@ struct MaliciousSender {
 
     init(pair: SessionPair) throws {
         let payload = pair.sender.payload
-        let privateKey = try SecretBytes(copying: Array(Fixtures.randomBytes(seed: Fixtures.senderSeed, count: 64)[32...]))
+        let arena = try SessionArena(byteCount: HandoffSender.arenaByteCount)
+        let privateKey = Array(Fixtures.randomBytes(seed: Fixtures.senderSeed, count: 64)[32...]).withUnsafeBytes { arena.keep(copying: $0) }
+        let commitment = payload.commitment.withUnsafeBytes { arena.keep(copying: $0) }
         let hello = pair.receiverFrames[0]
-        let keys = try HelloHandshake.verify(Frame(bytes: hello), privateKey: privateKey,
-                                             commitment: SecretBytes(copying: payload.commitment),
-                                             initial: Transcript(payload: payload))
-        var transcript = Transcript(payload: payload)
-        transcript.absorb(frame: hello)
-        channel = SecureChannel(role: .sender, payload: payload, keys: keys, transcript: transcript)
+        channel = try HelloHandshake.verify(Frame(bytes: hello), bytes: hello, privateKey: privateKey, commitment: commitment,
+                                            initial: Transcript(payload: payload), arena: arena) { $0.keep(in: arena, payload: payload) }
     }
 
     func seal(_ type: MessageType, plaintext: [UInt8]) throws -> [UInt8] {
-        channel.seal(type, plaintext: try SecretBytes(copying: plaintext))
+        plaintext.withUnsafeBytes { channel.seal(type, plaintext: $0) }
     }
 }
 

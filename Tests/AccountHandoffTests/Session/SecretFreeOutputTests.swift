@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import AccountHandoff
+import AccountHandoffTestSupport
 
 /// Nothing a session prints, dumps, returns as an action or throws contains key material, the
 /// nonce before its reveal, the QR's commitment or the credential (Spec 6.5, 7.1).
@@ -9,8 +10,8 @@ import Testing
     /// (read before they are wiped), the QR commitment and the password.
     static func secrets(of pair: SessionPair) -> [[UInt8]] {
         var all = [pair.sender.payload.commitment, Array(Fixtures.password.utf8)]
-        all += pair.sender.guardedSecrets.filter { !$0.isWiped && !$0.isAllZero }.map { $0.revealedBytes() }
-        all += (pair.receiver?.guardedSecrets ?? []).filter { !$0.isWiped && !$0.isAllZero }.map { $0.revealedBytes() }
+        all += pair.sender.keptSecrets.filter { !$0.isWiped }.map { $0.revealedBytes() }
+        all += (pair.receiver?.keptSecrets ?? []).filter { !$0.isWiped }.map { $0.revealedBytes() }
         return all
     }
 
@@ -132,7 +133,7 @@ import Testing
             .authenticationFailed, .lowOrderPublicKey, .commitmentMismatch, .keyDerivationFailed,
             .invalidEvent(.cancel, in: .receiver(.awaitingImportResult)), .invalidClock, .sessionFinished,
             .cancelledByPeer, .rejectedByPeer, .anotherDeviceJoined, .transportLost, .transferIDInUse, .alreadyScanned,
-            .transferConsumed, .invalidConfiguration, .secureMemoryUnavailable(.capReached), .registryUnavailable(.corrupt),
+            .transferConsumed, .invalidConfiguration, .secureMemoryUnavailable(.lockLimitReached), .registryUnavailable(.corrupt),
         ]
         #expect(Set(errors.map(\.identifier)).count == errors.count)
         #expect(HandoffError.malformed(.displayName).identifier == "malformed.displayName")

@@ -150,9 +150,10 @@ final class SessionPair {
     /// sender's in one session; before the reveal, the sender's own).
     var typedCode: SenderEvent { .codeEntered((receiverCode ?? sender.shortCode)?.digits ?? "000000") }
 
-    /// Whether every guarded buffer both sessions own reads as zeros.
+    /// Whether both sessions wiped and gave back their arenas (``ArenaWipeTests`` proves that
+    /// the end of a session leaves its memory all zero).
     var allSessionSecretsWiped: Bool {
-        sender.guardedSecrets.allSatisfy(\.isAllZero) && (receiver?.guardedSecrets.allSatisfy(\.isAllZero) ?? true)
+        sender.memory.hasEnded && (receiver?.memory.hasEnded ?? true)
     }
 
     /// The sender's phase for a pair that stopped after `step` on the happy path.
@@ -245,6 +246,3 @@ func frameType(_ bytes: [UInt8]) -> String {
 
 /// The bytes of a delivered credential (the app's reading, which traps if it were wiped).
 func bytes(of secret: SecretBytes) -> [UInt8] { secret.withUnsafeBytes { Array($0) } }
-
-/// Whether every buffer reads as zeros.
-func allZero(_ secrets: [SecretBytes]) -> Bool { secrets.allSatisfy { $0.isAllZero } }

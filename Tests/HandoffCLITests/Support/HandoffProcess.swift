@@ -49,9 +49,11 @@ final class HandoffProcess: @unchecked Sendable {
     ///   - withoutFileOverride: run without the power to ignore file permissions, so a
     ///     directory without write permission is read-only for the child even when the tests
     ///     run as root (setpriv drops CAP_DAC_OVERRIDE, CAP_DAC_READ_SEARCH and CAP_FOWNER).
-    init(_ arguments: [String], directory: URL? = nil, environment: [String: String] = [:], withoutFileOverride: Bool = false) throws {
+    ///   - program: the executable, when not the one ``binary(for:)`` picks for `arguments`.
+    init(_ arguments: [String], directory: URL? = nil, environment: [String: String] = [:], withoutFileOverride: Bool = false,
+         program: String? = nil) throws {
         try CLIKeyring.service()  // before the child inherits this process's environment
-        let binary = try Self.binary()
+        let binary = try program.map { try Self.binary(named: $0) } ?? Self.binary(for: arguments)
         if withoutFileOverride, geteuid() == 0 {
             let capabilities = "-dac_override,-dac_read_search,-fowner"
             process.executableURL = URL(fileURLWithPath: "/usr/bin/setpriv")
@@ -83,8 +85,9 @@ final class HandoffProcess: @unchecked Sendable {
 
     /// Runs to completion with `stdin` as standard input (then end of input).
     static func run(_ arguments: [String], stdin: String = "", directory: URL? = nil, environment: [String: String] = [:],
-                    withoutFileOverride: Bool = false, timeout: Duration = .seconds(20)) async throws -> Result {
-        let running = try HandoffProcess(arguments, directory: directory, environment: environment, withoutFileOverride: withoutFileOverride)
+                    withoutFileOverride: Bool = false, timeout: Duration = .seconds(20), program: String? = nil) async throws -> Result {
+        let running = try HandoffProcess(arguments, directory: directory, environment: environment, withoutFileOverride: withoutFileOverride,
+                                         program: program)
         running.write(stdin)
         running.closeInput()
         return await running.finish(timeout: timeout)
@@ -191,8 +194,18 @@ final class HandoffProcess: @unchecked Sendable {
         }.start()
     }
 
-    /// The `handoff` executable that `swift build --build-tests` put next to the test bundle.
-    static func binary() throws -> URL {
+    /// The developer tool's commands (`handoff-dev`); every other command runs `handoff`.
+    static let developerCommands: Set<String> = ["demo", "bench", "vectors"]
+
+    /// The program that runs `arguments`: `handoff-dev` for its commands (and their help),
+    /// `handoff` for everything else.
+    static func binary(for arguments: [String]) throws -> URL {
+        let command = arguments.first == "help" ? arguments.dropFirst().first : arguments.first
+        return try binary(named: command.map(developerCommands.contains) == true ? "handoff-dev" : "handoff")
+    }
+
+    /// An executable that `swift build --build-tests` put next to the test bundle.
+    static func binary(named name: String = "handoff") throws -> URL {
         var candidates: [URL] = []
         if let first = CommandLine.arguments.first {
             candidates.append(URL(fileURLWithPath: first).deletingLastPathComponent())
@@ -203,14 +216,15 @@ final class HandoffProcess: @unchecked Sendable {
             .deletingLastPathComponent().deletingLastPathComponent()
         candidates.append(root.appendingPathComponent(".build/debug"))
         for directory in candidates {
-            let binary = directory.appendingPathComponent("handoff")
+            let binary = directory.appendingPathComponent(name)
             if FileManager.default.isExecutableFile(atPath: binary.path) { return binary }
         }
-        throw MissingBinary()
+        throw MissingBinary(name: name)
     }
 
     struct MissingBinary: Error, CustomStringConvertible {
-        var description: String { "The handoff executable was not found next to the tests; build it with 'swift build --build-tests'." }
+        let name: String
+        var description: String { "The \(name) executable was not found next to the tests; build it with 'swift build --build-tests'." }
     }
 }
 

@@ -12,7 +12,7 @@ enum Asked {
 }
 
 extension HandoffProcess {
-    /// Plays the person at an interactive `handoff demo`: types the code the receiving side
+    /// Plays the person at an interactive `handoff-dev demo`: types the code the receiving side
     /// shows into the sending side, accepts, and gives each gate the demo's login password,
     /// each answer once its question is on screen. `false` when a question never came.
     func walkThroughDemo() async -> Bool {

@@ -126,8 +126,6 @@ final class ScriptedKeychain: @unchecked Sendable {
     // Safety of @unchecked Sendable: every job of a driver input runs on the fuzzer's thread.
     let mode: UInt8
     private(set) var handedOut: [SecretBytes] = []
-    /// How many reads found no guarded memory (mode 4).
-    private(set) var readsWithoutMemory = 0
     /// Whether the gate had said yes when the password was read.
     private(set) var readsWithoutGate = 0
     let gate: ScriptedGate
@@ -147,9 +145,8 @@ final class ScriptedKeychain: @unchecked Sendable {
         default: bytes = Scenario.standard.passwordBytes
         }
         if mode % 8 == 4 {
-            // The copy runs in the session's task, inside its reservation, and finds no memory.
-            readsWithoutMemory += 1
-            return try GuardedAllocator.refusing { () throws(HandoffError) in try SecretBytes(copying: bytes) }
+            // The app's own guarded copy finds no memory (Spec 8.5): the password cannot be read.
+            throw HandoffError.secureMemoryUnavailable(.lockLimitReached)
         }
         let secret = try SecretBytes(copying: bytes)
         handedOut.append(secret)

@@ -31,14 +31,10 @@ extension DriverWorld {
             throw violation("the sender session kept password \(index) from the keychain unwiped")
         }
         if keychain.readsWithoutGate > 0 { throw violation("the sender read the password before the gate said yes") }
-        // Only a password with no guarded memory to go to ends the sender for want of memory,
-        // and only that tells a receiver so, with abort(7) (Spec 6.0 step 4, 6.7).
-        let senderRanOut = senderOutcome.error?.secureMemoryFailure != nil
-        if senderRanOut, keychain.readsWithoutMemory == 0 || senderOutcome.credentialLeft {
-            throw violation("the sender ended \(senderOutcome.identifier) without a password left without memory")
-        }
-        for end in receivers where end.outcome?.error == .peerSecureMemoryUnavailable && !senderRanOut {
-            throw violation("receiver \(end.index) was told the sender had no guarded memory, but it had")
+        // A session that started never ends for want of memory (Spec 8.5): a password that
+        // found none is the sender's store failing (Spec 6.7).
+        if senderOutcome.error?.secureMemoryFailure != nil {
+            throw violation("the sender ended \(senderOutcome.identifier), for want of memory, after it started")
         }
         for end in receivers { try check(end) }
         if let code = matchedCodes.first, !receivers.contains(where: { $0.shownCode?.digits == code }) {

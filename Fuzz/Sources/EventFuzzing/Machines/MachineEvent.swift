@@ -36,9 +36,6 @@ enum MachineEvent: Int, CaseIterable {
     case scanProbe
     /// `what, a`: descriptions, dumps, transport keys; searched for secrets.
     case render
-    /// `kind, operands...`: the event of that kind (any but this one) happens, and every step
-    /// it makes either machine take finds no guarded memory (Spec 6.0 step 4).
-    case withoutGuardedMemory
 
     /// The usual operand count of each kind, for the mutator's new events.
     static let operandCounts: [Int] = allCases.map { kind in
@@ -46,7 +43,7 @@ enum MachineEvent: Int, CaseIterable {
         case .deliver, .replay, .drop, .receiverLocal, .secondDevice, .foreign, .render: 2
         case .clock: 3
         case .senderLocal, .registry: 4
-        case .damage, .scanProbe, .withoutGuardedMemory: 6
+        case .damage, .scanProbe: 6
         case .forge, .shaped, .raw: 8
         }
     }

@@ -8,9 +8,6 @@ enum MachineSeeds {
 
     static func event(_ kind: MachineEvent, _ operands: [UInt8] = []) -> Event { Event(UInt8(kind.rawValue), operands) }
 
-    /// `inner`, with every step it makes a machine take finding no guarded memory.
-    static func withoutGuardedMemory(_ inner: Event) -> Event { event(.withoutGuardedMemory, [inner.kind] + inner.operands) }
-
     static let toSender: UInt8 = 0
     static let toReceiver: UInt8 = 1
     static var passwordLength: UInt8 { UInt8(Scenario.markerPassword.utf8.count) }
@@ -45,18 +42,7 @@ enum MachineSeeds {
         for cut in 0...honest.count {
             for ending in endings { seeds.append(EventScript(events: Array(honest.prefix(cut)) + ending)) }
         }
-        // Each step of the honest transfer finding no guarded memory (Spec 6.0 step 4), then
-        // the peer reading what it sent; a second device's hello and a local event without memory.
-        let readBoth = [event(.deliver, [toSender, 0]), event(.deliver, [toReceiver, 0])]
-        for cut in 0..<honest.count {
-            seeds.append(EventScript(events: Array(honest.prefix(cut)) + [withoutGuardedMemory(honest[cut])] + readBoth))
-        }
-        let secondHello = [event(.secondDevice, [0]), withoutGuardedMemory(event(.deliver, [toSender, 1]))]
-        seeds.append(EventScript(events: Array(honest.prefix(2)) + secondHello))
-        let cancel = [withoutGuardedMemory(event(.senderLocal, [5])), event(.deliver, [toReceiver, 0])]
-        seeds.append(EventScript(events: Array(honest.prefix(4)) + cancel))
-        seeds.append(EventScript(events: [withoutGuardedMemory(event(.damage, [toSender, 0, 0, 1, 64, 0]))]))
-        // The password copied into the sender's reservation (`credential(copying:)`).
+        // The password copied into the sender's arena (`credential(copying:)`).
         let copied = event(.senderLocal, [6, 0, passwordLength, 0x10])
         seeds.append(EventScript(events: Array(honest.prefix(6)) + [copied] + Array(honest.dropFirst(7))))
         // Forged frames of every kind at the state that expects them.

@@ -42,11 +42,9 @@ extension MachineWorld {
     /// nothing, and a password handed in is wiped in every case.
     func senderLocal(_ event: SenderEvent, password: [UInt8]? = nil) throws(InvariantViolation) {
         let before = observation(.sender)
-        let wasFinished = isFinished(.sender)
-        let expiresFirst = before.deadline.map { max(machineTime[0], now.timeIntervalSince1970) >= $0.timeIntervalSince1970 } ?? false
         note("sender.\(event)")
         let actions: [SenderAction]
-        do { actions = try step { () throws(HandoffError) in try sender.handle(event, now: now).actions } } catch {
+        do { actions = try sender.handle(event, now: now).actions } catch {
             switch (error.kind, event) {
             case (.invalidEvent, _), (.sessionFinished, _), (.malformed(.typedCode), .codeEntered): break
             case (.malformed(.credential), .credentialProvided) where password.map({ $0.isEmpty || $0.count > HandoffSender.maximumCredentialByteCount }) ?? false:
@@ -61,8 +59,6 @@ extension MachineWorld {
             if refusals.count < 4 { refusals.append(error) }
             return
         }
-        let sends = actions.count { if case .send = $0 { true } else { false } }
-        try checkMemoryEnding(.sender, before: before, wasFinished: wasFinished, expiresFirst: expiresFirst, sends: sends)
         machineTime[0] = max(machineTime[0], now.timeIntervalSince1970)
         if case .credentialProvided(let credential) = event {
             guard credential.isWiped else { throw violation("the sender kept a password it was handed") }
@@ -93,11 +89,9 @@ extension MachineWorld {
     /// changes nothing.
     func receiverLocal(_ event: ReceiverEvent) throws(InvariantViolation) {
         let before = observation(.receiver)
-        let wasFinished = isFinished(.receiver)
-        let expiresFirst = before.deadline.map { max(machineTime[1], now.timeIntervalSince1970) >= $0.timeIntervalSince1970 } ?? false
         note("receiver.\(event)")
         let actions: [ReceiverAction]
-        do { actions = try step { () throws(HandoffError) in try receiver.handle(event, now: now).actions } } catch {
+        do { actions = try receiver.handle(event, now: now).actions } catch {
             switch error.kind {
             case .invalidEvent, .sessionFinished: break
             default: throw violation("the receiver threw \(error.identifier) for a local event")
@@ -107,8 +101,6 @@ extension MachineWorld {
             if refusals.count < 4 { refusals.append(error) }
             return
         }
-        let sends = actions.count { if case .send = $0 { true } else { false } }
-        try checkMemoryEnding(.receiver, before: before, wasFinished: wasFinished, expiresFirst: expiresFirst, sends: sends)
         machineTime[1] = max(machineTime[1], now.timeIntervalSince1970)
         if case .importFinished(let status) = event, before.phase == .receiver(.awaitingImportResult),
            actions.contains(where: { if case .send = $0 { true } else { false } }) {

@@ -344,7 +344,7 @@ extension MachineWorld {
                   !keys.isAdmissionTag(FrameBytes.flippingBit(tag, bit: Int(a)), challengeNonce: challenge) else {
                 throw violation("an admission tag does not verify, or a damaged one does")
             }
-            needles.learn([keys.admissionKey])
+            needles.learn(key: keys.admissionKey.revealedBytes())
             try needles.check(text: "\(keys)", "the transport keys' description")
             try needles.check(bytes: keys.sessionHint + keys.relayToken + keys.senderSide, "the transport keys' public values")
         default:

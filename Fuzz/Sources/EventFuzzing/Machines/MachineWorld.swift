@@ -21,8 +21,7 @@ import Foundation
 /// changes nothing; a password handed to the sender is wiped whatever happens; no frame holds
 /// the password or key material; without forged frames, the receiver is offered the real
 /// account and handed the real password, and a sender's receipt is the one the receiver sent;
-/// only a step without guarded memory ends a machine for want of it, as Spec 6.0 step 4 says.
-/// At the end each machine ended exactly once with every secret zero, and the credential
+/// no step runs its session's arena past its end (that would trap, Spec 8.5). At the end each machine ended exactly once with every secret zero, and the credential
 /// handed to the receiver's app was never wiped or changed by the session.
 final class MachineWorld {
     enum Side: Int { case sender = 0, receiver = 1 }
@@ -65,9 +64,6 @@ final class MachineWorld {
     var transferStartedTwice = false
     /// The first errors local events were refused with, for the renderings.
     var refusals: [HandoffError] = []
-    /// Whether the event being played makes every step of either machine find no guarded
-    /// memory (``MachineEvent/withoutGuardedMemory``).
-    var refusingGuardedMemory = false
 
     /// Sets the world up as the script's header says (see ``MachineSetup``).
     init(header: [UInt8], tracing: Bool) throws(InvariantViolation) {
@@ -136,20 +132,14 @@ final class MachineWorld {
 
     func isFinished(_ side: Side) -> Bool { side == .sender ? sender.phase == .finished : receiver.phase == .finished }
 
-    /// Whether `side` ended because a step found no guarded memory (Spec 6.0 step 4).
-    func endedForWantOfMemory(_ side: Side) -> Bool {
-        let error = side == .sender ? sender.outcome?.error : receiver.outcome?.error
-        return error?.secureMemoryFailure != nil
-    }
-
     /// Teaches the needles the sessions' secrets when a phase changed since the last time.
     func learnSecrets() {
         let phases = (sender.phase, receiver.phase, secondDevice != nil)
         if let learnedAt, learnedAt == phases { return }
         learnedAt = phases
-        needles.learn(sender.guardedSecrets)
-        needles.learn(receiver.guardedSecrets)
-        if let secondDevice { needles.learn(secondDevice.guardedSecrets) }
+        needles.learn(sender.keptSecrets)
+        needles.learn(receiver.keptSecrets)
+        if let secondDevice { needles.learn(secondDevice.keptSecrets) }
     }
 
     // MARK: Carrying out actions
@@ -187,9 +177,6 @@ final class MachineWorld {
                     throw violation("the receiver was offered an account the sender never offered")
                 }
             case .deliverAccount(let imported):
-                guard !receiver.guardedSecrets.contains(where: { $0 === imported.credential }) else {
-                    throw violation("the receiver handed its app one of the session's own buffers")
-                }
                 let bytes = imported.credential.revealedBytes()
                 if !forgedTo[Side.receiver.rawValue], bytes != passwordSent {
                     throw violation("the receiver was handed a password the sender never sent")
@@ -206,8 +193,8 @@ final class MachineWorld {
     private func noteFinished(_ side: Side) throws(InvariantViolation) {
         finishedCount[side.rawValue] += 1
         guard finishedCount[side.rawValue] == 1 else { throw violation("the \(side) finished twice") }
-        let secrets = side == .sender ? sender.guardedSecrets : receiver.guardedSecrets
-        guard secrets.allSatisfy({ $0.isAllZero }) else { throw violation("the \(side) finished with secrets in memory") }
+        let memory = side == .sender ? sender.memory : receiver.memory
+        guard memory.hasEnded else { throw violation("the \(side) finished with secrets in memory") }
     }
 
     func secondDeviceReads(_ frame: [UInt8]) {
@@ -233,23 +220,21 @@ final class MachineWorld {
         if receiver.phase == .awaitingImportResult { try receiverLocal(.importFinished(.imported)) }
         try checkDelivered()
         guard finishedCount == [1, 1] else { throw violation("the machines did not each end exactly once: \(finishedCount)") }
-        guard sender.guardedSecrets.allSatisfy({ $0.isAllZero }), receiver.guardedSecrets.allSatisfy({ $0.isAllZero }) else {
-            throw violation("secrets left after the end")
-        }
+        guard sender.memory.hasEnded, receiver.memory.hasEnded else { throw violation("secrets left after the end") }
         if let secondDevice {
             _ = try? secondDevice.handle(.tick, now: now)
             if secondDevice.phase == .awaitingImportResult { _ = try? secondDevice.handle(.importFinished(.declined), now: now) }
-            guard secondDevice.guardedSecrets.allSatisfy({ $0.isAllZero }) else { throw violation("the second device kept secrets") }
+            guard secondDevice.memory.hasEnded else { throw violation("the second device kept secrets") }
         }
         for probe in probeSenders {
             _ = try? probe.handle(.cancel, now: now)
-            guard probe.phase == .finished, probe.guardedSecrets.allSatisfy({ $0.isAllZero }) else {
+            guard probe.phase == .finished, probe.memory.hasEnded else {
                 throw violation("a probe sender kept secrets after a cancel")
             }
         }
         for probe in probeReceivers {
             _ = try? probe.handle(.cancel, now: now)
-            guard probe.phase == .finished, probe.guardedSecrets.allSatisfy({ $0.isAllZero }) else {
+            guard probe.phase == .finished, probe.memory.hasEnded else {
                 throw violation("a probe receiver kept secrets after a cancel")
             }
         }

@@ -8,31 +8,25 @@ import Glibc
 /// What a world searches its outputs for: the password, and the first 16 bytes of every secret
 /// its sessions held (raw in frames; lowercase and uppercase hex of the first 12 in text).
 ///
-/// Secrets are read only when a session may hold new ones (after a change of phase), each
-/// buffer once per input; the hex forms of each distinct secret are built once per process.
+/// Secrets are read only when a session may hold new ones (after a change of phase); the hex
+/// forms of each distinct secret are built once per process.
 struct KeyNeedles {
     private let password: [UInt8]
     private var raw: [[UInt8]] = []
     private var hex: [[UInt8]] = []
-    private var seen: Set<ObjectIdentifier> = []
-    /// Buffers read, kept alive so that an identity is never reused within the input.
-    private var kept: [SecretBytes] = []
 
     init(password: [UInt8]) { self.password = password }
 
-    /// Learns the contents of `secrets` not read before (wiped and short buffers are skipped;
-    /// a buffer whose first 16 bytes are still zero is looked at again next time).
-    mutating func learn(_ secrets: [SecretBytes]) {
-        for secret in secrets where !seen.contains(ObjectIdentifier(secret)) {
-            guard secret.count >= 16, let prefix = secret.withUnsafeBytesUnlessWiped({ Array($0.prefix(16)) }) else {
-                seen.insert(ObjectIdentifier(secret))
-                kept.append(secret)
-                continue
-            }
-            guard prefix.contains(where: { $0 != 0 }) else { continue }
-            seen.insert(ObjectIdentifier(secret))
-            kept.append(secret)
-            guard !raw.contains(prefix) else { continue }
+    /// Learns the contents of a session's kept `secrets` (wiped and short ones are skipped;
+    /// a session's secrets are filled when they are made).
+    mutating func learn(_ secrets: [SessionSecret]) {
+        for secret in secrets where secret.count >= 16 && !secret.isWiped { learn(key: secret.revealedBytes()) }
+    }
+
+    /// Learns one secret's bytes (an app's, such as the transport's admission key).
+    mutating func learn(key bytes: [UInt8]) {
+        let prefix = Array(bytes.prefix(16))
+        if prefix.count == 16, prefix.contains(where: { $0 != 0 }), !raw.contains(prefix) {
             raw.append(prefix)
             hex += HexForms.shared.forms(of: prefix)
         }

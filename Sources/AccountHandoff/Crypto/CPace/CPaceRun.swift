@@ -25,6 +25,10 @@ package struct CPaceRun: Sendable {
     /// `ya` or `yb`, reduced, never zero.
     private let scalar: SecretBytes
 
+    /// Guarded memory of a run's start: the generator and its 64-byte hash, or before them the
+    /// scalar's 64-byte draw, as temporaries of one arena that the start gives back.
+    static let startArenaByteCount = Ristretto255.elementByteCount + SHA512.byteCount
+
     /// Starts a run: `g = calculate_generator(PRS, CI, sid)`, a fresh scalar from `random`,
     /// and the share `y * g`.
     ///
@@ -38,23 +42,38 @@ package struct CPaceRun: Sendable {
     ///   when the random source gives only zero scalars or the generator is the identity.
     package init(role: Role, password: SecretBytes, channelIdentifier: [UInt8], sessionID: [UInt8],
                  random: RandomSource) throws(HandoffError) {
-        let scalar = try CPace.sampleScalar(from: random)
+        let arena = try SessionArena(byteCount: Self.startArenaByteCount)
+        defer { arena.end() }
+        let scalar = try CPace.sampleScalar(from: random, arena: arena)
         try self.init(role: role, password: password, channelIdentifier: channelIdentifier, sessionID: sessionID,
-                      scalar: scalar)
+                      scalar: scalar, arena: arena)
     }
 
     /// Starts a run with a given scalar (the draft's known answers give `ya` and `yb`). The run
     /// owns `scalar` from here on and wipes it; on a throw it is wiped already.
     ///
     /// - Throws: as ``init(role:password:channelIdentifier:sessionID:random:)``.
-    init(role: Role, password: SecretBytes, channelIdentifier: [UInt8], sessionID: [UInt8],
-         scalar: SecretBytes) throws(HandoffError) {
+    package init(role: Role, password: SecretBytes, channelIdentifier: [UInt8], sessionID: [UInt8],
+                 scalar: SecretBytes) throws(HandoffError) {
+        let arena: SessionArena
+        do { arena = try SessionArena(byteCount: Self.startArenaByteCount) } catch {
+            scalar.wipe()
+            throw error
+        }
+        defer { arena.end() }
+        try self.init(role: role, password: password, channelIdentifier: channelIdentifier, sessionID: sessionID,
+                      scalar: scalar, arena: arena)
+    }
+
+    /// The start of both: the generator a temporary of `arena`, wiped once the share is made.
+    private init(role: Role, password: SecretBytes, channelIdentifier: [UInt8], sessionID: [UInt8],
+                 scalar: SecretBytes, arena: SessionArena) throws(HandoffError) {
         do throws(HandoffError) {
-            let share = try SecretBytes.withTemporary(byteCount: Ristretto255.elementByteCount) {
+            let share = try arena.withScratch(byteCount: Ristretto255.elementByteCount) {
                 (generator) throws(HandoffError) -> CPaceShare in
-                try password.withUnsafeBytes { (password) throws(HandoffError) in
-                    try CPace.calculateGenerator(password: password, channelIdentifier: channelIdentifier,
-                                                 sessionID: sessionID, into: generator)
+                password.withUnsafeBytes { password in
+                    CPace.calculateGenerator(password: password, channelIdentifier: channelIdentifier,
+                                             sessionID: sessionID, into: generator, arena: arena)
                 }
                 return try scalar.withUnsafeBytes { (scalar) throws(HandoffError) in
                     try CPace.scalarMult(scalar: scalar, generator: UnsafeRawBufferPointer(generator))
@@ -107,7 +126,9 @@ package struct CPaceRun: Sendable {
     ///   or what `body` throws.
     func withSharedPoint<Result>(_ peerShare: CPaceShare,
                                  _ body: (UnsafeRawBufferPointer) throws(HandoffError) -> Result) throws(HandoffError) -> Result {
-        try SecretBytes.withTemporary(byteCount: Ristretto255.elementByteCount) { (k) throws(HandoffError) -> Result in
+        let arena = try SessionArena(byteCount: Ristretto255.elementByteCount)
+        defer { arena.end() }
+        return try arena.withScratch(byteCount: Ristretto255.elementByteCount) { (k) throws(HandoffError) -> Result in
             try scalar.withUnsafeBytes { (scalar) throws(HandoffError) in
                 try CPace.scalarMultVerified(scalar: scalar, share: peerShare, into: k)
             }

@@ -1,10 +1,10 @@
 /// The CPace draft's length-value encodings (Spec 12.6): `prepend_len` writes a byte string's
 /// length in LEB128 before it, and `lv_cat` concatenates byte strings, each with its length
 /// prepended. They are what makes the hashed inputs of CPace unambiguous.
-enum LengthValue {
+package enum LengthValue {
     /// LEB128 of `count`: seven bits a byte, least significant first, bit 7 set on every byte
     /// but the last (`0` is one zero byte, `127` is `7f`, `128` is `80 01`).
-    static func length(_ count: Int) -> [UInt8] {
+    package static func length(_ count: Int) -> [UInt8] {
         precondition(count >= 0, "negative length")
         var rest = UInt(count)
         var encoded: [UInt8] = []
@@ -17,12 +17,12 @@ enum LengthValue {
     }
 
     /// `prepend_len(bytes)`: the LEB128 length of `bytes`, then `bytes`.
-    static func prepended(_ bytes: [UInt8]) -> [UInt8] {
+    package static func prepended(_ bytes: [UInt8]) -> [UInt8] {
         length(bytes.count) + bytes
     }
 
     /// `lv_cat(parts...)`: every part with its length prepended, in order.
-    static func concatenated(_ parts: [[UInt8]]) -> [UInt8] {
+    package static func concatenated(_ parts: [[UInt8]]) -> [UInt8] {
         parts.flatMap(prepended)
     }
 }

@@ -1,8 +1,8 @@
-/// Why guarded, locked memory for a secret could not be provided.
+/// Why guarded, locked memory for a session's arena or a secret could not be provided.
 ///
 /// Secrets are never placed in memory that lacks guard pages or a memory lock: when the
 /// operating system refuses either, the allocation fails with one of these cases instead of
-/// silently handing out weaker memory. No case carries secret material.
+/// silently handing out weaker memory (Spec 8.5). No case carries secret material.
 public enum SecureMemoryFailure: Error, Hashable, Sendable {
     /// `mlock` failed with `ENOMEM`, `EPERM` or `EAGAIN`: the process reached its limit of
     /// locked memory (`RLIMIT_MEMLOCK`, `ulimit -l`).
@@ -18,8 +18,6 @@ public enum SecureMemoryFailure: Error, Hashable, Sendable {
     case lockFailed(errno: Int32)
     /// `madvise(MADV_DONTDUMP)` (exclusion from core dumps) failed; the value is its `errno`.
     case dumpExclusionFailed(errno: Int32)
-    /// The process-wide cap on locked secret memory, set when the process starts, is reached.
-    case capReached
 }
 
 extension SecureMemoryFailure: CustomStringConvertible {
@@ -45,9 +43,6 @@ extension SecureMemoryFailure: CustomStringConvertible {
         case .dumpExclusionFailed(let code):
             "The system refused to exclude a secret's memory from core dumps (madvise): \(SystemErrorWords.cause(code)). "
                 + "Try again; if it persists, report it to the app's developers."
-        case .capReached:
-            "The cap on memory for guarded secrets is reached. Finish or cancel pending handoffs, "
-                + "or start the process with a larger cap, then try again."
         }
     }
 }

@@ -49,9 +49,7 @@ public enum SessionEnd: Hashable, Sendable {
     case notAuthenticated(by: Party)
     /// The expiry passed.
     case expired
-    /// The transport was lost, the peer broke the protocol with an authenticated message, or
-    /// this or (``HandoffError/peerSecureMemoryUnavailable``) the other device found no guarded
-    /// memory for a step of the session (Spec 6.0 step 4).
+    /// The transport was lost, or the peer broke the protocol with an authenticated message.
     case failed(HandoffError)
 
     /// A stable identifier (Spec 6.4): `cancelled.local`, `contested`, `failed.transportLost`, ...

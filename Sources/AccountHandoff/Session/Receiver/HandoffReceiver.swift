@@ -6,18 +6,28 @@ import Foundation
 /// the app then feeds ``ReceiverEvent``s with the current time and carries out the returned
 /// ``ReceiverAction``s. Most apps use ``HandoffReceiverSession``, which does that loop.
 ///
-/// Admission (Spec 8.5): `scan` reserves, in the guarded memory pool, every secret the session
-/// can hold at once until it ends (the key schedule, the short code, the longest offer, the
-/// credential and the delivered password), or throws
-/// ``HandoffError/secureMemoryUnavailable(_:)`` and gives its claim back; every later step
-/// draws from that reservation, which goes back to the pool when the session ends.
+/// Guarded memory (Spec 8.5): `scan` takes one arena of guarded memory sized for everything the
+/// session will hold (its keys, the delivered password, and the temporaries of its busiest
+/// step: the longest offer a frame can carry), or throws
+/// ``HandoffError/secureMemoryUnavailable(_:)`` and gives its claim back. No later step needs
+/// more memory; the arena is wiped and given back once, when the session finishes (or is
+/// dropped), all but the delivered password, which is the app's.
 public final class HandoffReceiver {
     /// The scanned QR payload.
     public let payload: SessionPayload
 
-    /// The guarded memory set aside for this session at `scan`, bound while it runs a step and
-    /// handed back when it finishes.
-    package let memory: SecureMemoryReservation
+    /// The longest offer plaintext a frame can carry: the largest multiple of the offer's
+    /// block within a frame's body (Spec 3.2, 3.4).
+    static let longestOfferPlaintext = (Frame.maximumByteCount - Frame.headerByteCount - ChaCha20Poly1305.tagByteCount)
+        / AccountMetadataCodec.blockByteCount * AccountMetadataCodec.blockByteCount
+
+    /// Guarded memory a receiver needs at most (Spec 8.5): its four keys, kept, and its largest
+    /// temporary, the longest offer opened (the handshake's temporaries, and the delivered
+    /// password with its opened plaintext, are smaller).
+    package static let arenaByteCount = SessionKeys.derivedByteCount + longestOfferPlaintext
+
+    /// The session's guarded memory, taken at `scan`, wiped and given back when it finishes.
+    package let memory: SessionArena
     private let configuration: ReceiverConfiguration
     private var clock: SessionClock
     private var state: ReceiverState
@@ -36,22 +46,20 @@ public final class HandoffReceiver {
     /// - Throws: ``HandoffError/invalidClock``, ``HandoffError/wrongIntent(_:)``,
     ///   ``HandoffError/expired``, ``HandoffError/expiryTooFar``, ``HandoffError/alreadyScanned``,
     ///   ``HandoffError/registryUnavailable(_:)``, ``HandoffError/lowOrderPublicKey``,
-    ///   ``HandoffError/secureMemoryUnavailable(_:)`` (the pool cannot set aside what the
-    ///   session needs: the memory-lock limit, the map count or the pool's cap is reached), in
-    ///   the order of Spec 2.5; the claim is given back for the last two.
+    ///   ``HandoffError/secureMemoryUnavailable(_:)`` (the system refuses the session's guarded
+    ///   memory: the memory-lock limit or the map count is reached), in the order of Spec 2.5;
+    ///   the claim is given back for the last two.
     public static func scan(payload: SessionPayload, expecting intent: TransferIntent = .sendAccount,
                             configuration: ReceiverConfiguration = .standard, random: RandomSource,
                             now: Date, registry: ReceiverRegistry? = nil) throws(HandoffError) -> (receiver: HandoffReceiver, step: ReceiverStep) {
         let clock = try checkTime(payload: payload, expecting: intent, configuration: configuration, now: now)
         try registry?.claim(payload)
-        let memory: SecureMemoryReservation
+        let memory: SessionArena
         let channel: SecureChannel
         let hello: [UInt8]
         do throws(HandoffError) {
-            do { memory = try GuardedAllocator.reserve(SessionMemory.receiver) } catch { throw .secureMemoryUnavailable(error) }
-            do {
-                (channel, hello) = try memory.bind { () throws(HandoffError) in try Self.handshake(payload, random: random) }
-            } catch {
+            memory = try SessionArena(byteCount: arenaByteCount)
+            do { (channel, hello) = try Self.handshake(payload, random: random, arena: memory) } catch {
                 memory.end()
                 throw error
             }
@@ -88,21 +96,17 @@ public final class HandoffReceiver {
         return clock
     }
 
-    /// Steps S5-S7: draws the key pair, derives the keys, builds the hello; the private key
-    /// and the commitment copy are wiped before returning.
-    private static func handshake(_ payload: SessionPayload, random: RandomSource) throws(HandoffError) -> (SecureChannel, [UInt8]) {
-        let keyPair = try X25519KeyPair(random: random)
-        defer { keyPair.wipe() }
-        let commitment = try SecretBytes(copying: payload.commitmentBytes)
-        defer { commitment.wipe() }
+    /// Steps S5-S7 in the session's arena: draws the key pair, derives the keys, builds the
+    /// hello; the private key and the commitment copy are temporaries, wiped before returning.
+    private static func handshake(_ payload: SessionPayload, random: RandomSource,
+                                  arena: SessionArena) throws(HandoffError) -> (SecureChannel, [UInt8]) {
         var transcript = Transcript(payload: payload)
-        let (keys, hello) = try HelloHandshake.make(payload: payload, keyPair: keyPair, commitment: commitment,
-                                                    initial: transcript)
+        let (keys, hello) = try HelloHandshake.make(payload: payload, random: random, initial: transcript, arena: arena)
         transcript.absorb(frame: hello)
         return (SecureChannel(role: .receiver, payload: payload, keys: keys, transcript: transcript), hello)
     }
 
-    private init(payload: SessionPayload, memory: SecureMemoryReservation, configuration: ReceiverConfiguration,
+    private init(payload: SessionPayload, memory: SessionArena, configuration: ReceiverConfiguration,
                  clock: SessionClock, state: ReceiverState) {
         self.payload = payload
         self.memory = memory
@@ -151,12 +155,9 @@ public final class HandoffReceiver {
     /// - Throws: ``HandoffError/invalidClock`` for a `now` that is not finite;
     ///   ``HandoffError/invalidEvent(_:in:)`` when a local event does not fit the phase;
     ///   ``HandoffError/sessionFinished`` for local events after the end (`cancel`, `tick` and
-    ///   `transportLost` are no-ops then). The state is unchanged when it throws. Guarded memory
-    ///   comes from the session's reservation; should a step still find none, the session ends
-    ///   as `failed.secureMemoryUnavailable` instead of waiting, and tells the sender with an
-    ///   abort it ends `failed.peerSecureMemoryUnavailable` on (Spec 6.0 step 4).
+    ///   `transportLost` are no-ops then). The state is unchanged when it throws.
     public func handle(_ event: ReceiverEvent, now: Date) throws(HandoffError) -> ReceiverStep {
-        let actions = try memory.bind { () throws(HandoffError) in try process(event, now: now) }
+        let actions = try process(event, now: now)
         return ReceiverStep(actions: actions, nextDeadline: nextDeadline)
     }
 
@@ -275,19 +276,6 @@ public final class HandoffReceiver {
         }
     }
 
-    /// A step found no guarded memory, which the session's reservation rules out (Spec 8.5):
-    /// the session ends with that failure instead of waiting for a frame it cannot handle, and
-    /// tells the sender with `abort(7)` (Spec 6.0 step 4).
-    private func endForWantOfMemory(_ failure: SecureMemoryFailure) -> ReceiverTransition {
-        switch state {
-        case .awaitingReveal(let current): current.endForWantOfMemory(failure)
-        case .awaitingOffer(let current): current.endForWantOfMemory(failure)
-        case .reviewingOffer(let current): current.endForWantOfMemory(failure)
-        case .awaitingCredentialFrame(let current): current.endForWantOfMemory(failure)
-        case .awaitingImportResult, .finished: .nothing  // neither needs guarded memory
-        }
-    }
-
     // MARK: Frames: decoding and authentication, then the state's row (Spec 6.0, 6.2)
 
     private func receive(_ bytes: [UInt8]) -> ReceiverTransition {
@@ -297,7 +285,7 @@ public final class HandoffReceiver {
         switch state {
         case .awaitingReveal(let current):
             return open(frame, bytes, on: current.channel, expecting: ReceiverAwaitingReveal.expectation, account: nil) {
-                current.receive($0, opened: $1, commitment: payload.commitmentBytes)
+                current.receive($0, opened: $1, commitment: payload.commitmentBytes, arena: memory)
             }
         case .awaitingOffer(let current):
             return open(frame, bytes, on: current.channel, expecting: ReceiverAwaitingOffer.expectation, account: nil) {
@@ -308,7 +296,7 @@ public final class HandoffReceiver {
                         account: current.account.linkID) { current.receive($0, opened: $1) }
         case .awaitingCredentialFrame(let current):
             return open(frame, bytes, on: current.channel, expecting: ReceiverAwaitingCredentialFrame.expectation,
-                        account: current.account.linkID) { current.receive($0, opened: $1) }
+                        account: current.account.linkID) { current.receive($0, opened: $1, arena: memory) }
         case .awaitingImportResult(let current):
             return open(frame, bytes, on: current.channel, expecting: ReceiverAwaitingImportResult.expectation,
                         account: current.account.linkID) { current.receive($0, opened: $1) }
@@ -317,52 +305,36 @@ public final class HandoffReceiver {
         }
     }
 
-    /// Steps E1-E4 (Spec 5.3) on the session's channel, then `row` with the plaintext, which
-    /// is wiped after it.
+    /// Steps E1-E4 (Spec 5.3) on the session's channel, then `row` with the plaintext, a
+    /// temporary of the session's arena wiped after it.
     private func open(_ frame: Frame, _ bytes: [UInt8], on channel: SecureChannel,
                       expecting expectation: SecureChannel.Expectation, account: AccountLinkID?,
-                      then row: (MessageType, SecretBytes) -> ReceiverTransition) -> ReceiverTransition {
-        let plaintext: SecretBytes
+                      then row: (MessageType, UnsafeRawBufferPointer) -> ReceiverTransition) -> ReceiverTransition {
         do {
-            plaintext = try channel.open(frame, received: bytes, expecting: expectation, in: .receiver(state.phase),
-                                         account: account)
+            return try channel.open(frame, received: bytes, expecting: expectation, in: .receiver(state.phase), account: account,
+                                    arena: memory, row)
         } catch {
-            guard let failure = error.secureMemoryFailure else { return .ignore(error) }
-            // The frame authenticated (an unauthenticated one fails as such first): the session
-            // cannot go on (Spec 6.0 step 4).
-            return endForWantOfMemory(failure)
+            return .ignore(error)
         }
-        defer { plaintext.wipe() }
-        return row(frame.type, plaintext)
     }
 
     // MARK: Ending
 
-    /// Wipes every secret the session owns and hands its memory back (Spec 6.5); the
-    /// transition's actions already end with `finished(outcome)`.
+    /// Wipes every secret the session owns and gives its memory back (Spec 6.5, 8.5), all but
+    /// the delivered password, which is the app's; the transition's actions already end with
+    /// `finished(outcome)`.
     private func finish(_ outcome: ReceiverOutcome) {
-        let channel = ownedChannel
-        channel?.wipe()
-        state = .finished(ReceiverFinished(outcome: outcome, shortCode: state.shortCode, account: state.account,
-                                           wipedChannel: channel))
+        state = .finished(ReceiverFinished(outcome: outcome, shortCode: state.shortCode, account: state.account))
         memory.end()
     }
 
     /// The channel until the session ends.
-    var currentChannel: SecureChannel? { state.channel }
+    package var currentChannel: SecureChannel? { state.channel }
 
-    /// Every guarded buffer the session owns (not the delivered credential, which is the
-    /// app's), for tests that prove terminal states wipe them.
-    package var guardedSecrets: [SecretBytes] { ownedChannel?.secrets ?? [] }
-
-    /// The channel whose keys are every guarded buffer the session owns, wiped once it ended.
-    private var ownedChannel: SecureChannel? {
-        switch state {
-        case .finished(let finished): finished.wipedChannel
-        case .awaitingReveal, .awaitingOffer, .reviewingOffer, .awaitingCredentialFrame, .awaitingImportResult:
-            state.channel
-        }
-    }
+    /// Every secret the session keeps in its arena (not the delivered password, which is the
+    /// app's), for tests and leak scanners (read with ``SessionSecret/isWiped`` first: a wiped
+    /// one traps).
+    package var keptSecrets: [SessionSecret] { state.channel?.keys.secrets ?? [] }
 }
 
 extension HandoffReceiver {
@@ -375,16 +347,9 @@ extension HandoffReceiver {
     ///   ``HandoffError/secureMemoryUnavailable(_:)``; nothing is kept when it throws.
     package func copyAwaitingReveal(registry: ReceiverRegistry? = nil) throws(HandoffError) -> HandoffReceiver {
         guard case .awaitingReveal(let current) = state else { preconditionFailure("only a receiver awaiting the reveal can be copied") }
-        let memory: SecureMemoryReservation
-        do { memory = try GuardedAllocator.reserve(self.memory.demand) } catch { throw .secureMemoryUnavailable(error) }
-        let channel: SecureChannel
-        do throws(HandoffError) {
-            channel = try memory.bind { () throws(HandoffError) in try current.channel.copy() }
-            do { try registry?.claim(payload) } catch {
-                channel.wipe()
-                throw error
-            }
-        } catch {
+        let memory = try SessionArena(byteCount: Self.arenaByteCount)
+        let channel = current.channel.copy(in: memory)
+        do { try registry?.claim(payload) } catch {
             memory.end()
             throw error
         }

@@ -15,12 +15,12 @@ import Foundation
 /// scheduleTimer(at: step.nextDeadline)
 /// ```
 ///
-/// Admission (Spec 8.5): `start` reserves, in the guarded memory pool, every secret the
-/// session can hold at once until it ends (the key schedule, the short code, a second device's
-/// hello, the password and its padded plaintext, the reference transport's keys), or throws
-/// ``HandoffError/secureMemoryUnavailable(_:)`` and nothing is pending. Every later step draws
-/// from that reservation, so a session that starts can finish however many others are
-/// pending; the reservation goes back to the pool when the session ends.
+/// Guarded memory (Spec 8.5): `start` takes one arena of guarded memory sized for everything
+/// the session will hold (its private key, the nonce, the commitment copy, the accepted
+/// receiver's keys, and the temporaries of its busiest step: the padded password), or throws
+/// ``HandoffError/secureMemoryUnavailable(_:)`` before anything exists. No later step needs
+/// more memory, so none can fail for want of it; the arena is wiped and given back once, when
+/// the session finishes (or is dropped).
 ///
 /// - Warning: Authenticate the user locally before `start`, and again right before feeding
 ///   ``SenderEvent/credentialProvided(_:)``.
@@ -40,15 +40,23 @@ public final class HandoffSender {
     /// What to encode into the QR code.
     public var payload: SessionPayload { context.payload }
 
+    /// Guarded memory a sender needs at most (Spec 8.5): what it keeps (the nonce, its private
+    /// key, the commitment copy, the accepted receiver's four keys, a copy of the password,
+    /// ``credential(copying:)``) and its largest temporary, the padded password it seals (the
+    /// short code's and a hello's temporaries are smaller).
+    package static let arenaByteCount = Commitment.nonceByteCount + X25519PublicKey.byteCount + SessionPayload.commitmentByteCount
+        + SessionKeys.derivedByteCount + maximumCredentialByteCount + CredentialPlaintext.paddedByteCount
+
     private let context: SenderContext
-    /// The guarded memory set aside for this session at `start`, bound while it runs a step
-    /// and handed back when it finishes.
-    package let memory: SecureMemoryReservation
+    /// The session's guarded memory, taken at `start`, wiped and given back when it finishes.
+    package let memory: SessionArena
     private let registry: SenderRegistry?
+    /// Whether ``credential(copying:)`` handed out the password copy its arena has room for.
+    private var credentialCopyTaken = false
     private var clock: SessionClock
     private var state: SenderState
 
-    /// Starts a session (Spec 6.1): reserves the guarded memory the whole session needs
+    /// Starts a session (Spec 6.1): takes the guarded memory the whole session needs
     /// (Spec 8.5), draws the nonce and the ephemeral key pair, and sets the expiry.
     ///
     /// - Parameters:
@@ -61,63 +69,33 @@ public final class HandoffSender {
     /// - Throws: ``HandoffError/invalidClock`` for a time that is not finite or outside the
     ///   protocol's range; ``HandoffError/transferIDInUse`` if the registry already knows the
     ///   transfer; ``HandoffError/registryUnavailable(_:)``;
-    ///   ``HandoffError/secureMemoryUnavailable(_:)`` when the pool cannot set aside what the
-    ///   session needs (the memory-lock limit, the map count or the pool's cap is reached):
-    ///   nothing is pending then, and finishing or cancelling other sessions makes room.
+    ///   ``HandoffError/secureMemoryUnavailable(_:)`` when the system refuses the session's
+    ///   guarded memory (the memory-lock limit or the map count is reached): nothing is pending
+    ///   then, and finishing or cancelling other sessions makes room.
     public static func start(account: AccountMetadata, rendezvous: RendezvousToken,
                              configuration: SenderConfiguration = .standard, random: RandomSource,
                              now: Date, registry: SenderRegistry? = nil) throws(HandoffError) -> HandoffSender {
         let seconds = now.timeIntervalSince1970
         guard seconds.isFinite, seconds >= 0,
               seconds.rounded(.down) + Double(configuration.lifetime) <= Double(UInt32.max) else { throw .invalidClock }
-        let memory: SecureMemoryReservation
-        do { memory = try GuardedAllocator.reserve(SessionMemory.sender) } catch { throw .secureMemoryUnavailable(error) }
-        do throws(HandoffError) {
-            return try memory.bind { () throws(HandoffError) in
-                try begin(account: account, rendezvous: rendezvous, configuration: configuration, random: random,
-                          now: now, registry: registry, memory: memory)
-            }
-        } catch {
-            memory.end()  // nothing is pending: the slots go back at once
-            throw error
-        }
-    }
-
-    /// Steps 3 and 4 of `start`, drawing from `memory`.
-    private static func begin(account: AccountMetadata, rendezvous: RendezvousToken, configuration: SenderConfiguration,
-                              random: RandomSource, now: Date, registry: SenderRegistry?,
-                              memory: SecureMemoryReservation) throws(HandoffError) -> HandoffSender {
-        let seconds = now.timeIntervalSince1970
-        let nonce = try random.secret(Commitment.nonceByteCount)
-        let commitment = Commitment.digest(of: nonce)
-        let keyPair: X25519KeyPair
-        let commitmentCopy: SecretBytes
-        do throws(HandoffError) {
-            keyPair = try X25519KeyPair(random: random)
-            do {
-                commitmentCopy = try commitment.withUnsafeBytes { (bytes) throws(HandoffError) in try SecretBytes(copying: bytes) }
-            } catch {
-                keyPair.wipe()
-                throw error
-            }
-        } catch {
-            nonce.wipe()
-            throw error
-        }
+        let memory = try SessionArena(byteCount: arenaByteCount)
+        let nonce = random.secret(Commitment.nonceByteCount, in: memory)
+        let commitment = nonce.withUnsafeBytes { Commitment.digest(of: $0) }
+        let keyPair = X25519KeyPair(random: random, in: memory)
+        let commitmentCopy = commitment.withUnsafeBytes { memory.keep(copying: $0) }
         let payload = SessionPayload(intent: .sendAccount, expiry: UInt32(seconds.rounded(.down)) + configuration.lifetime,
                                      commitment: commitment, senderPublicKey: keyPair.publicKey, rendezvous: rendezvous)
         let context = SenderContext(payload: payload, account: account, initialTranscript: Transcript(payload: payload),
                                     keyPair: keyPair, commitment: commitmentCopy)
         do { try registry?.register(payload) } catch {
-            context.wipe()
-            nonce.wipe()
+            memory.end()
             throw error
         }
         return HandoffSender(context: context, memory: memory, registry: registry, clock: try SessionClock(start: now),
                              state: .awaitingHello(SenderAwaitingHello(nonce: nonce)))
     }
 
-    private init(context: SenderContext, memory: SecureMemoryReservation, registry: SenderRegistry?, clock: SessionClock,
+    private init(context: SenderContext, memory: SessionArena, registry: SenderRegistry?, clock: SessionClock,
                  state: SenderState) {
         self.context = context
         self.memory = memory
@@ -165,15 +143,11 @@ public final class HandoffSender {
     ///   ``HandoffError/invalidEvent(_:in:)`` when a local event does not fit the phase;
     ///   ``HandoffError/sessionFinished`` for local events after the end (`cancel`, `tick` and
     ///   `transportLost` are no-ops then); `malformed.credential` for a password of the wrong
-    ///   size. The state is unchanged when it throws. Guarded memory comes from the session's
-    ///   reservation; should a step still find none, the session ends as
-    ///   `failed.secureMemoryUnavailable` instead of waiting, and tells the receiver with an
-    ///   abort it ends `failed.peerSecureMemoryUnavailable` on, unless no receiver's session
-    ///   exists yet or the password already left (Spec 6.0 step 4).
+    ///   size. The state is unchanged when it throws.
     public func handle(_ event: SenderEvent, now: Date) throws(HandoffError) -> SenderStep {
         let actions: [SenderAction]
         do {
-            actions = try memory.bind { () throws(HandoffError) in try process(event, now: now) }
+            actions = try process(event, now: now)
         } catch {
             event.wipeCredential()
             throw error
@@ -269,7 +243,7 @@ public final class HandoffSender {
 
     private func send(_ credential: SecretBytes) throws(HandoffError) -> SenderTransition {
         switch state {
-        case .awaitingCredential(let current): try current.credentialProvided(credential, account: context.account.linkID)
+        case .awaitingCredential(let current): try current.credentialProvided(credential, account: context.account.linkID, arena: memory)
         case .awaitingHello, .awaitingCodeConfirmation, .awaitingAccept, .awaitingReceipt, .finished:
             throw refuse(.credentialProvided)
         }
@@ -295,20 +269,6 @@ public final class HandoffSender {
         case .awaitingCredential(let current): current.expire()
         case .awaitingReceipt(let current): current.expire()
         case .finished: .nothing  // a finished session has no deadline
-        }
-    }
-
-    /// A step found no guarded memory, which the session's reservation rules out (Spec 8.5):
-    /// the session ends with that failure instead of waiting for a frame it cannot handle
-    /// (Spec 6.0 step 4); each state says whether it tells the receiver.
-    private func endForWantOfMemory(_ failure: SecureMemoryFailure) -> SenderTransition {
-        switch state {
-        case .awaitingHello(let current): current.endForWantOfMemory(failure)
-        case .awaitingCodeConfirmation(let current): current.endForWantOfMemory(failure)
-        case .awaitingAccept(let current): current.endForWantOfMemory(failure)
-        case .awaitingCredential(let current): current.endForWantOfMemory(failure)
-        case .awaitingReceipt(let current): current.endForWantOfMemory(failure)
-        case .finished: .nothing  // a finished session runs no step
         }
     }
 
@@ -343,134 +303,96 @@ public final class HandoffSender {
     }
 
     /// Steps E1-E4 (Spec 5.3) on the accepted receiver's channel, then `row` with the
-    /// plaintext, which is wiped after it.
+    /// plaintext, a temporary of the session's arena wiped after it.
     private func open(_ frame: Frame, _ bytes: [UInt8], on established: SenderEstablished,
                       expecting expectation: SecureChannel.Expectation, endsSession: Bool = false,
-                      then row: (MessageType, SecretBytes) -> SenderTransition) -> SenderTransition {
-        let plaintext: SecretBytes
+                      then row: (MessageType, UnsafeRawBufferPointer) -> SenderTransition) -> SenderTransition {
         do {
-            plaintext = try established.channel.open(frame, received: bytes, expecting: expectation,
-                                                     in: .sender(state.phase), account: context.account.linkID,
-                                                     endsSession: endsSession)
+            return try established.channel.open(frame, received: bytes, expecting: expectation, in: .sender(state.phase),
+                                                 account: context.account.linkID, endsSession: endsSession, arena: memory, row)
         } catch {
-            guard let failure = error.secureMemoryFailure else { return .ignore(error) }
-            // The frame authenticated (an unauthenticated one fails as such first).
-            return endForWantOfMemory(failure)
+            return .ignore(error)
         }
-        defer { plaintext.wipe() }
-        return row(frame.type, plaintext)
     }
 
     private func receiveHello(_ frame: Frame, bytes: [UInt8]) -> SenderTransition {
         switch state {
         case .awaitingHello(let current):
-            return verifyHello(frame, bytes) { current.receiveHello(on: $0, bytes: bytes) }
+            return verifyHello(frame, bytes) { current.receiveHello($0, bytes: bytes, payload: payload, arena: memory) }
         case .awaitingCodeConfirmation(let current):
             if current.isReplay(ofHello: bytes) { return .ignore(.replayed) }
-            return verifyHello(frame, bytes) { current.receiveSecondHello(on: $0) }
+            return verifyHello(frame, bytes) { current.receiveSecondHello($0, payload: payload) }
         case .awaitingAccept(let current):
             if current.isReplay(ofHello: bytes) { return .ignore(.replayed) }
-            return verifyHello(frame, bytes) { current.receiveSecondHello(on: $0) }
+            return verifyHello(frame, bytes) { current.receiveSecondHello($0, payload: payload) }
         case .awaitingCredential(let current):
             if current.isReplay(ofHello: bytes) { return .ignore(.replayed) }
-            return verifyHello(frame, bytes) { current.receiveSecondHello(on: $0) }
+            return verifyHello(frame, bytes) { current.receiveSecondHello($0, payload: payload) }
         case .awaitingReceipt(let current):
             if current.isReplay(ofHello: bytes) { return .ignore(.replayed) }
-            return verifyHello(frame, bytes) { current.receiveSecondHello(on: $0, bytes: bytes) }
+            return verifyHello(frame, bytes) { current.receiveSecondHello($0, bytes: bytes, payload: payload) }
         case .finished:
             return .ignore(.sessionFinished)
         }
     }
 
-    /// Steps H1-H4 (Spec 5.1) with the QR's secrets, then `row` with a channel on the keys of
-    /// the hello's sender.
+    /// Steps H2-H4 (Spec 5.1) with the QR's secrets, then `row` with what the hello
+    /// establishes (its keys a temporary of the session's arena).
     private func verifyHello(_ frame: Frame, _ bytes: [UInt8],
-                             then row: (SecureChannel) -> SenderTransition) -> SenderTransition {
-        let keys: SessionKeys
+                             then row: (VerifiedHello) -> SenderTransition) -> SenderTransition {
         do {
-            keys = try HelloHandshake.verify(frame, privateKey: context.keyPair.privateKey, commitment: context.commitment,
-                                             initial: context.initialTranscript)
+            return try HelloHandshake.verify(frame, bytes: bytes, privateKey: context.keyPair.privateKey,
+                                             commitment: context.commitment, initial: context.initialTranscript,
+                                             arena: memory, row)
         } catch {
-            guard let failure = error.secureMemoryFailure else { return .ignore(error) }
-            // H3 needs this memory to check any hello at all: the session cannot go on.
-            return endForWantOfMemory(failure)
+            return .ignore(error)
         }
-        var transcript = context.initialTranscript
-        transcript.absorb(frame: bytes)
-        return row(SecureChannel(role: .sender, payload: payload, keys: keys, transcript: transcript))
     }
 
     // MARK: Ending
 
-    /// The driver could not copy the password into guarded memory for
-    /// ``SenderEvent/credentialProvided(_:)`` (Spec 6.7): the session ends as a step that finds
-    /// no guarded memory (Spec 6.0 step 4, `abort(7)`), after the clock and expiry steps.
-    ///
-    /// - Throws: ``HandoffError/invalidClock``; ``HandoffError/invalidEvent(_:in:)`` outside
-    ///   `awaitingCredential` (as for `credentialProvided`); ``HandoffError/sessionFinished``.
-    func endForWantOfMemory(_ failure: SecureMemoryFailure, now: Date) throws(HandoffError) -> SenderStep {
-        let actions = try memory.bind { () throws(HandoffError) -> [SenderAction] in
-            try clock.advance(to: now)
-            if case .finished = state { throw .sessionFinished }
-            if let deadline = nextDeadline, clock.time >= deadline.timeIntervalSince1970 { return apply(expire()) }
-            guard case .awaitingCredential(let current) = state else { throw refuse(.credentialProvided) }
-            return apply(current.endForWantOfMemory(failure))
-        }
-        return SenderStep(actions: actions, nextDeadline: nextDeadline)
-    }
-
-    /// Wipes every secret the session owns, hands its memory back and records the outcome
-    /// (Spec 6.5); the transition's actions already end with `finished(outcome)`.
+    /// Wipes every secret the session owns and gives its memory back (Spec 6.5, 8.5), and
+    /// records the outcome; the transition's actions already end with `finished(outcome)`.
     private func finish(_ outcome: SenderOutcome) {
-        let code = shortCode
-        let (nonce, channel) = ownedBesideContext
-        context.wipe()
-        nonce?.wipe()
-        channel?.wipe()
-        state = .finished(SenderFinished(outcome: outcome, shortCode: code, wipedNonce: nonce, wipedChannel: channel))
+        state = .finished(SenderFinished(outcome: outcome, shortCode: shortCode))
         memory.end()
         registry?.end(payload.transferID, outcome: outcome)
     }
 
     /// The channel, once a hello was accepted and until the session ends.
-    var currentChannel: SecureChannel? { state.established?.channel }
+    package var currentChannel: SecureChannel? { state.established?.channel }
 
-    /// Every guarded buffer the session owns, for tests that prove terminal states wipe them.
-    package var guardedSecrets: [SecretBytes] {
-        let (nonce, channel) = ownedBesideContext
-        if let nonce { return context.secrets(with: nonce) }
-        return context.secrets(with: channel?.keys)
-    }
-
-    /// What the session owns besides the context's secrets: the nonce until a hello is
-    /// accepted, then that receiver's channel (wiped, once the session ended).
-    private var ownedBesideContext: (nonce: SecretBytes?, channel: SecureChannel?) {
+    /// Every secret the session keeps in its arena, for tests and leak scanners (read with
+    /// ``SessionSecret/isWiped`` first: a wiped one traps).
+    package var keptSecrets: [SessionSecret] {
+        var secrets = [context.keyPair.privateKey, context.commitment]
         switch state {
-        case .awaitingHello(let current): (current.nonce, nil)
-        case .awaitingCodeConfirmation, .awaitingAccept, .awaitingCredential, .awaitingReceipt: (nil, state.established?.channel)
-        case .finished(let finished): (finished.wipedNonce, finished.wipedChannel)
+        case .awaitingHello(let current): secrets.append(current.nonce)
+        case .awaitingCodeConfirmation, .awaitingAccept, .awaitingCredential, .awaitingReceipt:
+            secrets += state.established?.channel.keys.secrets ?? []
+        case .finished: break
         }
+        return secrets
     }
 }
 
 extension HandoffSender {
-    /// Copies a password into guarded memory from this session's reservation, for
-    /// ``SenderEvent/credentialProvided(_:)``: the session set a buffer of
-    /// ``maximumCredentialByteCount`` bytes aside for it at `start`, so reading the password
-    /// cannot be refused for want of locked memory however many other sessions are pending
-    /// (Spec 8.5). A buffer made with ``SecretBytes/init(copying:)-(UnsafeRawBufferPointer)``
-    /// works too, but comes from the pool's shared slots.
+    /// Copies a password into guarded memory for ``SenderEvent/credentialProvided(_:)``,
+    /// checking its length first. The first copy lies in the session's own arena, which has
+    /// room for it (Spec 8.5), so it cannot be refused however many other sessions are
+    /// pending; any further copy, or one after the end, gets guarded pages of its own.
     ///
     /// - Parameter password: the password's bytes (UTF-8 for text), 1 to
     ///   ``maximumCredentialByteCount`` of them.
     /// - Returns: a new guarded buffer; feeding it to the session wipes it.
     /// - Throws: `malformed.credential` for an empty or longer password;
-    ///   ``HandoffError/secureMemoryUnavailable(_:)`` only when the reservation's buffer is in
-    ///   use (a second copy) and the pool has no slot left either.
+    ///   ``HandoffError/secureMemoryUnavailable(_:)`` when a further copy finds no guarded memory.
     /// - Warning: The caller still owns `password` and should wipe it.
     public func credential(copying password: UnsafeRawBufferPointer) throws(HandoffError) -> SecretBytes {
-        guard password.count > 0, password.count <= Self.maximumCredentialByteCount else { throw .malformed(.credential) }
-        return try memory.bind { () throws(HandoffError) in try SecretBytes(copying: password) }
+        guard CredentialPlaintext.isValidLength(password.count) else { throw .malformed(.credential) }
+        guard !credentialCopyTaken, !memory.hasEnded else { return try SecretBytes(copying: password) }
+        credentialCopyTaken = true
+        return memory.handOver(memory.keep(copying: password))
     }
 }
 
@@ -484,34 +406,19 @@ extension HandoffSender {
     ///   ``HandoffError/secureMemoryUnavailable(_:)``; nothing is kept when it throws.
     package func copyAwaitingHello(registry: SenderRegistry? = nil) throws(HandoffError) -> HandoffSender {
         guard case .awaitingHello(let current) = state else { preconditionFailure("only a sender awaiting its hello can be copied") }
-        let memory: SecureMemoryReservation
-        do { memory = try GuardedAllocator.reserve(self.memory.demand) } catch { throw .secureMemoryUnavailable(error) }
-        do throws(HandoffError) {
-            return try memory.bind { () throws(HandoffError) in try copy(current, memory: memory, registry: registry) }
-        } catch {
+        let memory = try SessionArena(byteCount: Self.arenaByteCount)
+        func copy(_ secret: SessionSecret) -> SessionSecret { secret.withUnsafeBytes { memory.keep(copying: $0) } }
+        let copiedContext = SenderContext(payload: context.payload, account: context.account,
+                                          initialTranscript: context.initialTranscript,
+                                          keyPair: X25519KeyPair(copying: context.keyPair, in: memory),
+                                          commitment: copy(context.commitment))
+        let nonce = copy(current.nonce)
+        do { try registry?.register(payload) } catch {
             memory.end()
             throw error
         }
-    }
-
-    private func copy(_ current: SenderAwaitingHello, memory: SecureMemoryReservation,
-                      registry: SenderRegistry?) throws(HandoffError) -> HandoffSender {
-        var copies: [SecretBytes] = []
-        do throws(HandoffError) {
-            let keyPair = try X25519KeyPair(copying: context.keyPair)
-            copies.append(keyPair.privateKey)
-            for secret in [context.commitment, current.nonce] {
-                copies.append(try secret.copy())
-            }
-            let copiedContext = SenderContext(payload: context.payload, account: context.account,
-                                              initialTranscript: context.initialTranscript, keyPair: keyPair, commitment: copies[1])
-            try registry?.register(payload)
-            return HandoffSender(context: copiedContext, memory: memory, registry: registry, clock: clock,
-                                 state: .awaitingHello(SenderAwaitingHello(nonce: copies[2])))
-        } catch {
-            copies.forEach { $0.wipe() }
-            throw error
-        }
+        return HandoffSender(context: copiedContext, memory: memory, registry: registry, clock: clock,
+                             state: .awaitingHello(SenderAwaitingHello(nonce: nonce)))
     }
 }
 

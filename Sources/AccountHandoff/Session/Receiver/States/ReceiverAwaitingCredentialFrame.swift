@@ -27,18 +27,18 @@ struct ReceiverAwaitingCredentialFrame: ReceiverShowingCodeState {
     }
 
     /// A frame that passed E1-E4 with ``expectation``: a credential or an abort. The delivered
-    /// password's buffer is the app's from here on (Spec 6.5); unpadding it needs guarded
-    /// memory (Spec 6.0 step 4).
-    func receive(_ type: MessageType, opened plaintext: SecretBytes) -> ReceiverTransition {
+    /// password is kept in the session's arena and handed to the app, whose it is from here on
+    /// (Spec 6.5).
+    func receive(_ type: MessageType, opened plaintext: UnsafeRawBufferPointer, arena: SessionArena) -> ReceiverTransition {
         switch type {
         case .credential:
             do {
-                let credential = try CredentialPlaintext.unpad(plaintext)
+                let password = try CredentialPlaintext.credential(in: plaintext)
+                let credential = arena.handOver(arena.keep(copying: password))
                 return .next(.awaitingImportResult(ReceiverAwaitingImportResult(previous: self)),
                              [.deliverAccount(ImportedAccount(metadata: account, credential: credential))])
             } catch {
-                guard let failure = error.secureMemoryFailure else { return .finish(.ended(.failed(error))) }
-                return endForWantOfMemory(failure)
+                return .finish(.ended(.failed(error)))
             }
         case .abort:
             return receiveAbort(plaintext)

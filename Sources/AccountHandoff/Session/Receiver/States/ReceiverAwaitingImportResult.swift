@@ -1,6 +1,6 @@
 /// Receiver state `awaitingImportResult` (Spec 6.2, the `awaitingImportResult` rows of both
-/// tables): the account is the app's. It never expires (Spec 6.0 step 3) and needs no guarded
-/// memory (Spec 6.0 step 4): only the app's import result ends it.
+/// tables): the account is the app's. It never expires (Spec 6.0 step 3): only the app's import
+/// result ends it.
 ///
 /// Accepts, after the steps of Spec 6.0:
 /// - `importFinished(status)`: seals the receipt, ends `completed.<status>`;
@@ -31,7 +31,7 @@ struct ReceiverAwaitingImportResult {
     /// so the channel's transcript is not extended (Spec 3.6).
     func importFinished(_ status: ReceiptStatus) -> ReceiverTransition {
         let frame = withUnsafeBytes(of: status.rawValue) {
-            channel.seal(.receipt, publicBytes: $0, account: account.linkID, endsSession: true)
+            channel.seal(.receipt, plaintext: $0, account: account.linkID, endsSession: true)
         }
         return .finish(.completed(status), sending: frame)
     }
@@ -44,7 +44,7 @@ struct ReceiverAwaitingImportResult {
     }
 
     /// E3 admits nothing here, so no frame reaches this (Spec 5.3).
-    func receive(_ type: MessageType, opened plaintext: SecretBytes) -> ReceiverTransition {
+    func receive(_ type: MessageType, opened plaintext: UnsafeRawBufferPointer) -> ReceiverTransition {
         .ignore(.unexpectedMessage(type, in: .receiver(.awaitingImportResult)))
     }
 }

@@ -24,11 +24,11 @@ struct ReceiverAwaitingOffer: ReceiverShowingCodeState {
     }
 
     /// A frame that passed E1-E4 with ``expectation``: an offer or an abort.
-    func receive(_ type: MessageType, opened plaintext: SecretBytes) -> ReceiverTransition {
+    func receive(_ type: MessageType, opened plaintext: UnsafeRawBufferPointer) -> ReceiverTransition {
         switch type {
         case .offer:
             do {
-                let account = try plaintext.withUnsafeBytes { (bytes) throws(HandoffError) in try AccountMetadataCodec.decode(bytes) }
+                let account = try AccountMetadataCodec.decode(plaintext)
                 return .next(.reviewingOffer(ReceiverReviewingOffer(previous: self, account: account)), [.showAccount(account)])
             } catch {
                 return .finish(.ended(.failed(error)))

@@ -20,9 +20,10 @@ struct ReceiverAwaitingReveal: ReceiverEstablishedState {
 
     /// A frame that passed E1-E4 with ``expectation``: a reveal, checked against the QR's
     /// `commitment`, or an abort.
-    func receive(_ type: MessageType, opened plaintext: SecretBytes, commitment: ArraySlice<UInt8>) -> ReceiverTransition {
+    func receive(_ type: MessageType, opened plaintext: UnsafeRawBufferPointer, commitment: ArraySlice<UInt8>,
+                 arena: SessionArena) -> ReceiverTransition {
         switch type {
-        case .reveal: receiveReveal(plaintext, commitment: commitment)
+        case .reveal: receiveReveal(plaintext, commitment: commitment, arena: arena)
         case .abort: receiveAbort(plaintext)
         case .hello, .offer, .accept, .credential, .receipt:
             .ignore(.unexpectedMessage(type, in: .receiver(.awaitingReveal)))
@@ -31,16 +32,17 @@ struct ReceiverAwaitingReveal: ReceiverEstablishedState {
 
     /// The sender's reveal: check the commitment, derive the code (Spec 5.2); the code key is
     /// wiped right after use.
-    private func receiveReveal(_ nonce: SecretBytes, commitment: ArraySlice<UInt8>) -> ReceiverTransition {
+    private func receiveReveal(_ nonce: UnsafeRawBufferPointer, commitment: ArraySlice<UInt8>,
+                               arena: SessionArena) -> ReceiverTransition {
         guard Commitment.opens(commitment, with: nonce) else { return .finish(.ended(.failed(.commitmentMismatch))) }
         do {
-            let code = try ShortCode.derive(codeKey: channel.keys.codeKey, nonce: nonce,
-                                            handshakeTranscript: channel.handshakeTranscript)
+            let code = try channel.keys.codeKey.withUnsafeBytes { (codeKey) throws(HandoffError) in
+                try ShortCode.derive(codeKey: codeKey, nonce: nonce, handshakeTranscript: channel.handshakeTranscript, arena: arena)
+            }
             channel.keys.codeKey.wipe()
             return .next(.awaitingOffer(ReceiverAwaitingOffer(previous: self, shortCode: code)), [.showShortCode(code)])
         } catch {
-            guard let failure = error.secureMemoryFailure else { return .finish(.ended(.failed(error))) }
-            return endForWantOfMemory(failure)
+            return .finish(.ended(.failed(error)))  // keyDerivationFailed (Spec 4.4)
         }
     }
 }

@@ -1,8 +1,7 @@
 /// The receiver states that hold the session's keys before the credential arrived:
 /// `awaitingReveal`, `awaitingOffer`, `reviewingOffer` and `awaitingCredentialFrame` (Spec 6.0
 /// step 3, first case). The rows they share live here, once: the expiry, `cancel`,
-/// `transportLost`, an authenticated abort and a step that finds no guarded memory (Spec 6.0,
-/// 6.2).
+/// `transportLost` and an authenticated abort (Spec 6.0, 6.2).
 ///
 /// `awaitingImportResult` holds the keys too, but the credential is the app's: it never
 /// expires, cannot be cancelled and outlives a lost transport (``ReceiverAwaitingImportResult``).
@@ -25,19 +24,13 @@ extension ReceiverEstablishedState {
         .finish(.ended(afterExpiry ? .expired : .failed(.transportLost)))
     }
 
-    /// No guarded memory for a step (Spec 6.0 step 4, 8.5): tell the sender with `abort(7)`,
-    /// which needs no guarded memory.
-    func endForWantOfMemory(_ failure: SecureMemoryFailure) -> ReceiverTransition {
-        abort(.secureMemoryUnavailable, outcome: .failed(.secureMemoryUnavailable(failure)))
-    }
-
     /// Seals an abort with `reason` and ends with `outcome` (Spec 6.2: "abort(r)").
     func abort(_ reason: AbortReason, outcome: SessionEnd) -> ReceiverTransition {
         .finish(.ended(outcome), sending: channel.sealAbort(reason))
     }
 
     /// An authenticated abort ends with the outcome its reason names (Spec 6.2).
-    func receiveAbort(_ plaintext: SecretBytes) -> ReceiverTransition {
+    func receiveAbort(_ plaintext: UnsafeRawBufferPointer) -> ReceiverTransition {
         .finish(.ended(AbortReason.endingOfPeerAbort(plaintext)))
     }
 }

@@ -8,7 +8,4 @@ struct ReceiverFinished {
     let outcome: ReceiverOutcome
     let shortCode: ShortCode?
     let account: AccountMetadata?
-    /// The channel whose keys were every secret the session owned, all wiped; kept only so
-    /// tests can prove it.
-    let wipedChannel: SecureChannel?
 }

@@ -26,7 +26,7 @@ struct ReceiverReviewingOffer: ReceiverShowingCodeState {
 
     /// `accept`: the person accepted the account; the accept binds its link ID (Spec 3.4).
     func accept() -> ReceiverTransition {
-        let frame = channel.seal(.accept, publicBytes: UnsafeRawBufferPointer(start: nil, count: 0), account: account.linkID)
+        let frame = channel.seal(.accept, plaintext: UnsafeRawBufferPointer(start: nil, count: 0), account: account.linkID)
         return .next(.awaitingCredentialFrame(ReceiverAwaitingCredentialFrame(previous: self)), [.send(frame)])
     }
 
@@ -34,7 +34,7 @@ struct ReceiverReviewingOffer: ReceiverShowingCodeState {
     func notAuthenticated() -> ReceiverTransition { abort(.notAuthenticated, outcome: .notAuthenticated(by: .local)) }
 
     /// A frame that passed E1-E4 with ``expectation``: only an abort can.
-    func receive(_ type: MessageType, opened plaintext: SecretBytes) -> ReceiverTransition {
+    func receive(_ type: MessageType, opened plaintext: UnsafeRawBufferPointer) -> ReceiverTransition {
         switch type {
         case .abort: receiveAbort(plaintext)
         case .hello, .reveal, .offer, .accept, .credential, .receipt:

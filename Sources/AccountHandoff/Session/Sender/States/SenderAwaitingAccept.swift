@@ -21,7 +21,7 @@ struct SenderAwaitingAccept: SenderEstablishedState {
     }
 
     /// A frame that passed E1-E4 with ``expectation``: an accept or an abort.
-    func receive(_ type: MessageType, opened plaintext: SecretBytes) -> SenderTransition {
+    func receive(_ type: MessageType, opened plaintext: UnsafeRawBufferPointer) -> SenderTransition {
         switch type {
         case .accept: .next(.awaitingCredential(SenderAwaitingCredential(previous: self)), [.requestCredential])
         case .abort: receiveAbort(plaintext)

@@ -46,7 +46,7 @@ struct SenderAwaitingCodeConfirmation: SenderEstablishedState {
     }
 
     /// A frame that passed E1-E4 with ``expectation``: only an abort can.
-    func receive(_ type: MessageType, opened plaintext: SecretBytes) -> SenderTransition {
+    func receive(_ type: MessageType, opened plaintext: UnsafeRawBufferPointer) -> SenderTransition {
         switch type {
         case .abort: receiveAbort(plaintext)
         case .hello, .reveal, .offer, .accept, .credential, .receipt:

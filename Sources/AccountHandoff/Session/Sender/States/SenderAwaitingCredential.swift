@@ -21,18 +21,16 @@ struct SenderAwaitingCredential: SenderEstablishedState {
         established = previous.established
     }
 
-    /// `credentialProvided(pw)`: the padded password is sealed bound to `account` (Spec 3.5)
-    /// and wiped; the caller wipes `credential`. Padding needs guarded memory (Spec 6.0 step 4).
+    /// `credentialProvided(pw)`: the password is padded in a temporary of the session's arena,
+    /// sealed bound to `account` (Spec 3.5) and wiped; the caller wipes `credential`.
     ///
     /// - Throws: `malformed.credential` for a password of the wrong size; nothing changes.
-    func credentialProvided(_ credential: SecretBytes, account: AccountLinkID) throws(HandoffError) -> SenderTransition {
-        let padded: SecretBytes
-        do { padded = try CredentialPlaintext.pad(credential) } catch {
-            guard let failure = error.secureMemoryFailure else { throw error }
-            return endForWantOfMemory(failure)
+    func credentialProvided(_ credential: SecretBytes, account: AccountLinkID, arena: SessionArena) throws(HandoffError) -> SenderTransition {
+        guard CredentialPlaintext.isValidLength(credential.count) else { throw .malformed(.credential) }
+        let frame = arena.withScratch(byteCount: CredentialPlaintext.paddedByteCount) { padded in
+            credential.withUnsafeBytes { CredentialPlaintext.pad($0, into: padded) }
+            return established.channel.seal(.credential, plaintext: UnsafeRawBufferPointer(padded), account: account)
         }
-        defer { padded.wipe() }
-        let frame = established.channel.seal(.credential, plaintext: padded, account: account)
         return .next(.awaitingReceipt(SenderAwaitingReceipt(previous: self)), [.send(frame)])
     }
 
@@ -43,7 +41,7 @@ struct SenderAwaitingCredential: SenderEstablishedState {
     func storeUnavailable() -> SenderTransition { abort(.storeUnavailable, outcome: .storeUnavailable(by: .local)) }
 
     /// A frame that passed E1-E4 with ``expectation``: only an abort can.
-    func receive(_ type: MessageType, opened plaintext: SecretBytes) -> SenderTransition {
+    func receive(_ type: MessageType, opened plaintext: UnsafeRawBufferPointer) -> SenderTransition {
         switch type {
         case .abort: receiveAbort(plaintext)
         case .hello, .reveal, .offer, .accept, .credential, .receipt:

@@ -7,33 +7,27 @@
 /// - `cancel`: ends `cancelled.local` without a frame (no receiver's keys yet);
 /// - `transportLost`: ends `failed.transportLost`; `tick` changes nothing.
 ///
-/// The expiry (Spec 6.0 step 3) and a step that finds no guarded memory (Spec 6.0 step 4) end
-/// it without a frame. Refuses every other frame type (`ignored(unexpectedMessage)`, Spec 6.1),
+/// The expiry (Spec 6.0 step 3) ends it without a frame. Refuses every other frame type (`ignored(unexpectedMessage)`, Spec 6.1),
 /// and `codeEntered`, `reject`, `notAuthenticated`, `storeUnavailable` and
 /// `credentialProvided` (`invalidEvent`, thrown by ``HandoffSender``).
 struct SenderAwaitingHello {
     /// The nonce the QR's commitment binds; revealed once a hello authenticates.
-    let nonce: SecretBytes
+    let nonce: SessionSecret
 
-    /// The first hello passing H1-H4, whose keys `channel` holds: derive the code with the
-    /// nonce, then reveal the nonce (Spec 5.2); the code key is wiped right after use.
-    func receiveHello(on channel: SecureChannel, bytes hello: [UInt8]) -> SenderTransition {
+    /// The first hello passing H1-H4: its keys are kept (`arena`), the code is derived with
+    /// the nonce, then the nonce is revealed (Spec 5.2); the code key is wiped right after use.
+    func receiveHello(_ hello: VerifiedHello, bytes: [UInt8], payload: SessionPayload, arena: SessionArena) -> SenderTransition {
+        let channel = hello.keep(in: arena, payload: payload)
         let code: ShortCode
         do {
-            code = try ShortCode.derive(codeKey: channel.keys.codeKey, nonce: nonce,
-                                        handshakeTranscript: channel.handshakeTranscript)
-        } catch .keyDerivationFailed {
-            channel.wipe()
-            return .finish(.ended(.failed(.keyDerivationFailed)))
+            code = try ShortCode.derive(codeKey: channel.keys.codeKey, nonce: nonce, handshakeTranscript: channel.handshakeTranscript,
+                                        arena: arena)
         } catch {
-            channel.wipe()
-            guard let failure = error.secureMemoryFailure else { return .ignore(error) }
-            // Still awaitingHello: no receiver's session is established, so no frame goes out.
-            return endForWantOfMemory(failure)
+            return .finish(.ended(.failed(error)))  // keyDerivationFailed (Spec 4.4)
         }
-        let reveal = channel.seal(.reveal, plaintext: nonce)
+        let reveal = nonce.withUnsafeBytes { channel.seal(.reveal, plaintext: $0) }
         channel.keys.codeKey.wipe()
-        let established = SenderEstablished(channel: channel, acceptedHello: hello, shortCode: code)
+        let established = SenderEstablished(channel: channel, acceptedHello: bytes, shortCode: code)
         let next = SenderAwaitingCodeConfirmation(previous: self, established: established)
         return .next(.awaitingCodeConfirmation(next), [.send(reveal), .askForCode])
     }
@@ -46,9 +40,4 @@ struct SenderAwaitingHello {
 
     /// The expiry rule (Spec 6.0 step 3): no receiver to tell.
     func expire() -> SenderTransition { .finish(.ended(.expired)) }
-
-    /// No guarded memory for a step (Spec 6.0 step 4): no receiver to tell.
-    func endForWantOfMemory(_ failure: SecureMemoryFailure) -> SenderTransition {
-        .finish(.ended(.failed(.secureMemoryUnavailable(failure))))
-    }
 }

@@ -11,8 +11,7 @@
 /// - `cancel`: `deliveredUnconfirmed.cancelled.local` without a frame; `transportLost`:
 ///   `deliveredUnconfirmed.failed.transportLost`; `tick` changes nothing.
 ///
-/// The expiry (Spec 6.0 step 3) and a step that finds no guarded memory (Spec 6.0 step 4) end
-/// it as `deliveredUnconfirmed` without a frame. Refuses every frame but a receipt or an abort
+/// The expiry (Spec 6.0 step 3) ends it as `deliveredUnconfirmed` without a frame. Refuses every frame but a receipt or an abort
 /// at E3 (Spec 5.3: `ignored(unexpectedMessage)`), and `codeEntered`, `reject`,
 /// `notAuthenticated`, `storeUnavailable` and `credentialProvided` (`invalidEvent`, thrown by
 /// ``HandoffSender``).
@@ -38,11 +37,10 @@ struct SenderAwaitingReceipt {
     }
 
     /// A second device's hello passed H1-H4 after the credential left: it is told `contested`
-    /// on its own keys (then wiped) and remembered (the oldest is forgotten beyond the limit);
-    /// the session goes on (Spec 6.1, 6.6).
-    func receiveSecondHello(on secondDevice: SecureChannel, bytes hello: [UInt8]) -> SenderTransition {
-        defer { secondDevice.wipe() }
-        let abort = secondDevice.sealAbort(.contested)
+    /// on its own keys (a temporary, wiped as the row returns) and remembered (the oldest is
+    /// forgotten beyond the limit); the session goes on (Spec 6.1, 6.6).
+    func receiveSecondHello(_ secondDevice: VerifiedHello, bytes hello: [UInt8], payload: SessionPayload) -> SenderTransition {
+        let abort = secondDevice.sealAbort(.contested, payload: payload)
         var next = self
         next.answeredHellos.append(hello)
         if next.answeredHellos.count > Self.rememberedSecondHellos { next.answeredHellos.removeFirst() }
@@ -50,12 +48,12 @@ struct SenderAwaitingReceipt {
     }
 
     /// A frame that passed E1-E4 with ``expectation``: a receipt or an abort.
-    func receive(_ type: MessageType, opened plaintext: SecretBytes) -> SenderTransition {
+    func receive(_ type: MessageType, opened plaintext: UnsafeRawBufferPointer) -> SenderTransition {
         switch type {
         case .abort:
             return .finish(.deliveredUnconfirmed(AbortReason.endingOfPeerAbort(plaintext)))
         case .receipt:
-            let status = plaintext.withUnsafeBytes { $0.count == 1 ? ReceiptStatus(rawValue: $0[0]) : nil }
+            let status = plaintext.count == 1 ? ReceiptStatus(rawValue: plaintext[0]) : nil
             guard let status else { return .finish(.deliveredUnconfirmed(.failed(.malformed(.receiptStatus)))) }
             return .finish(.completed(status))
         case .hello, .reveal, .offer, .accept, .credential:
@@ -71,9 +69,4 @@ struct SenderAwaitingReceipt {
 
     /// The receipt wait ran out (Spec 6.0 step 3): no frame.
     func expire() -> SenderTransition { .finish(.deliveredUnconfirmed(.expired)) }
-
-    /// No guarded memory for a step (Spec 6.0 step 4): the credential left, so no frame.
-    func endForWantOfMemory(_ failure: SecureMemoryFailure) -> SenderTransition {
-        .finish(.deliveredUnconfirmed(.failed(.secureMemoryUnavailable(failure))))
-    }
 }

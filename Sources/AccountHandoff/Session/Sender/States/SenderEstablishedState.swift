@@ -1,8 +1,7 @@
 /// The sender states that hold a receiver's session and can still stop the transfer:
 /// `awaitingCodeConfirmation`, `awaitingAccept` and `awaitingCredential` (Spec 6.0 step 3,
 /// first case). The rows they share live here, once: the expiry, `reject`, `cancel`,
-/// `transportLost`, an authenticated abort, a second device's hello and a step that finds no
-/// guarded memory (Spec 6.0, 6.1).
+/// `transportLost`, an authenticated abort and a second device's hello (Spec 6.0, 6.1).
 ///
 /// `awaitingReceipt` holds the session too, but the credential has left: its endings send no
 /// frame and are `deliveredUnconfirmed` (``SenderAwaitingReceipt``).
@@ -25,19 +24,13 @@ extension SenderEstablishedState {
     /// `transportLost` (Spec 6.1): there is no connection left to send an abort on.
     func transportLost() -> SenderTransition { .finish(.ended(.failed(.transportLost))) }
 
-    /// No guarded memory for a step (Spec 6.0 step 4, 8.5): tell the receiver with `abort(7)`,
-    /// which needs no guarded memory.
-    func endForWantOfMemory(_ failure: SecureMemoryFailure) -> SenderTransition {
-        abort(.secureMemoryUnavailable, outcome: .failed(.secureMemoryUnavailable(failure)))
-    }
-
     /// Seals an abort with `reason` and ends with `outcome` (Spec 6.1: "abort(r)").
     func abort(_ reason: AbortReason, outcome: SessionEnd) -> SenderTransition {
         .finish(.ended(outcome), sending: established.channel.sealAbort(reason))
     }
 
     /// An authenticated abort ends with the outcome its reason names (Spec 6.1).
-    func receiveAbort(_ plaintext: SecretBytes) -> SenderTransition {
+    func receiveAbort(_ plaintext: UnsafeRawBufferPointer) -> SenderTransition {
         .finish(.ended(AbortReason.endingOfPeerAbort(plaintext)))
     }
 
@@ -45,10 +38,10 @@ extension SenderEstablishedState {
     func isReplay(ofHello hello: [UInt8]) -> Bool { ConstantTime.equal(established.acceptedHello, hello) }
 
     /// A second device's hello passed H1-H4 before the credential left: it proved it saw the
-    /// QR, so the session ends as contested for everyone (Spec 6.1, 6.6). Its keys are wiped.
-    func receiveSecondHello(on secondDevice: SecureChannel) -> SenderTransition {
-        defer { secondDevice.wipe() }
-        let toSecond = secondDevice.sealAbort(.contested)
+    /// QR, so the session ends as contested for everyone (Spec 6.1, 6.6). Its keys are a
+    /// temporary, wiped as the row returns.
+    func receiveSecondHello(_ secondDevice: VerifiedHello, payload: SessionPayload) -> SenderTransition {
+        let toSecond = secondDevice.sealAbort(.contested, payload: payload)
         let toFirst = established.channel.sealAbort(.contested)
         return .finish(.ended(.contested), sending: toFirst, replying: toSecond)
     }

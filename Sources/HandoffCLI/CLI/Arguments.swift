@@ -1,0 +1,88 @@
+/// A small, strict command-line parser: `--name value`, `--name=value`, flags, positionals,
+/// and `--` to end options. Error messages name an unknown option but never repeat its value,
+/// so a secret typed by mistake is not echoed.
+package struct ParsedArguments {
+    var positionals: [String] = []
+    var values: [String: String] = [:]
+    var flags: Set<String> = []
+
+    package func value(_ name: String) -> String? { values[name] }
+    package func has(_ flag: String) -> Bool { flags.contains(flag) }
+}
+
+/// Which options a command accepts.
+package struct ArgumentSpecification {
+    let command: String
+    let valueOptions: Set<String>
+    let flags: Set<String>
+    /// Options whose value may be left out (`--from-thunderbird [PROFILE]`): the value is the
+    /// inline `=value`, or the next argument unless it starts with `-`; left out, it is "".
+    var optionalValueOptions: Set<String> = []
+    /// Options accepted only to be refused with their sentence (a usage error).
+    var refused: [String: String] = [:]
+    let positionals: ClosedRange<Int>
+    let positionalName: String
+
+    /// Options that would put a secret on the command line; refused with their own message.
+    static let secretOptions: Set<String> = ["--password", "--pass", "--passwd", "--credential", "--secret"]
+
+    package func parse(_ arguments: [String]) throws(CLIError) -> ParsedArguments {
+        var parsed = ParsedArguments()
+        var index = 0
+        var optionsEnded = false
+        while index < arguments.count {
+            let argument = arguments[index]
+            index += 1
+            if argument.hasPrefix(TransferCode.prefix) { throw TransferCode.refusalOnCommandLine(command: command) }
+            guard !optionsEnded, argument.hasPrefix("--"), argument.count > 2 else {
+                if argument == "--", !optionsEnded { optionsEnded = true; continue }
+                if !optionsEnded, argument.hasPrefix("-"), argument != "-" {
+                    throw .usage("The option \(Self.name(of: argument)) is not known to '\(CommandManual.program) \(command)'.", command: command)
+                }
+                parsed.positionals.append(argument)
+                continue
+            }
+            let name = Self.name(of: argument)
+            let inlineValue = argument.firstIndex(of: "=").map { String(argument[argument.index(after: $0)...]) }
+            if Self.secretOptions.contains(name) {
+                throw CLIError("Passwords are never taken from the command line, where other users and the shell history can see them; use --password-stdin or --password-file FILE.", exitCode: .usage)
+            }
+            if let refusal = refused[name] { throw CLIError(refusal, exitCode: .usage) }
+            if optionalValueOptions.contains(name) {
+                if let inlineValue {
+                    parsed.values[name] = inlineValue
+                } else if index < arguments.count, !arguments[index].hasPrefix("-") {
+                    parsed.values[name] = arguments[index]
+                    index += 1
+                } else {
+                    parsed.values[name] = ""
+                }
+            } else if flags.contains(name) {
+                guard inlineValue == nil else { throw .usage("The option \(name) takes no value.", command: command) }
+                parsed.flags.insert(name)
+            } else if valueOptions.contains(name) {
+                if let inlineValue {
+                    parsed.values[name] = inlineValue
+                } else {
+                    guard index < arguments.count else { throw .usage("The option \(name) needs a value.", command: command) }
+                    parsed.values[name] = arguments[index]
+                    index += 1
+                }
+            } else {
+                throw .usage("The option \(name) is not known to '\(CommandManual.program) \(command)'.", command: command)
+            }
+        }
+        guard positionals.contains(parsed.positionals.count) else {
+            if parsed.positionals.count < positionals.lowerBound {
+                throw .usage("'\(CommandManual.program) \(command)' needs \(positionalName).", command: command)
+            }
+            throw .usage("'\(CommandManual.program) \(command)' takes \(positionals.upperBound == 0 ? "no arguments" : "only \(positionalName)"), but got more.", command: command)
+        }
+        return parsed
+    }
+
+    /// The option name without any `=value`, cut to a sane length.
+    static func name(of argument: String) -> String {
+        String(argument.prefix { $0 != "=" }.prefix(40))
+    }
+}

@@ -1,0 +1,84 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import AccountHandoff
+import AccountHandoffImport
+
+/// Shows an account so that no field can pass for one of the program's own lines: every line
+/// of the block starts with the same frame `  │ `, each field follows a fixed label, and a
+/// value too wide for the terminal continues on lines that start with the frame and `┊`. The
+/// library already refused control, format, bidirectional and invisible characters, line
+/// separators and over-long names (Spec 3.7), so what is shown is what was sent.
+package enum OfferDisplay {
+    /// The frame every line of an account block starts with.
+    static let frame = "  │ "
+    /// Marks a line that continues the value above it.
+    static let continuation = "┊ "
+    private static let labelWidth = 15
+
+    /// The account's lines.
+    package static func lines(_ account: AccountMetadata, width: Int = terminalWidth()) -> [String] {
+        let security = account.imapSecurity == .tls ? "TLS" : "STARTTLS"
+        let fields: [(String, String)] = [
+            ("Display name", account.displayName.isEmpty ? "(none)" : account.displayName),
+            ("E-mail address", account.emailAddress),
+            ("User name", account.username),
+            ("Mail server", "\(account.imapHost):\(account.imapPort) (\(security))"),
+            ("Account link ID", account.linkID.description),
+        ]
+        let valueWidth = max(20, width - frame.count - labelWidth - 2)
+        return fields.flatMap { label, value in
+            let chunks = wrap(value, columns: valueWidth)
+            let head = frame + label.padding(toLength: labelWidth, withPad: " ", startingAt: 0) + "  " + chunks[0]
+            let indent = frame + String(repeating: " ", count: labelWidth) + continuation
+            return [head] + chunks.dropFirst().map { indent + $0 }
+        }
+    }
+
+    /// A stored account next to the offered one, field by field, framed like ``lines(_:width:)``:
+    /// a `≠` marks the fields that differ.
+    static func comparison(_ rows: [ComparedField], width: Int = terminalWidth()) -> [String] {
+        let valueWidth = max(16, (width - frame.count - labelWidth - 6) / 2)
+        return rows.flatMap { row -> [String] in
+            let offered = wrap(row.offered, columns: valueWidth)
+            let existing = wrap(row.existing, columns: valueWidth)
+            return (0..<max(offered.count, existing.count)).map { index in
+                let label = index == 0 ? row.field.label.padding(toLength: labelWidth, withPad: " ", startingAt: 0)
+                                       : String(repeating: " ", count: labelWidth)
+                let left = index < offered.count ? offered[index] : ""
+                let right = index < existing.count ? existing[index] : ""
+                let mark = index == 0 ? (row.differs ? "≠ " : "  ") : continuation
+                return frame + label + "  offered: " + left + " " + mark + "stored: " + right
+            }
+        }
+    }
+
+    /// Splits `value` into pieces of at most `columns` terminal columns, counting every
+    /// non-ASCII character as two (wide) and combining marks as none.
+    static func wrap(_ value: String, columns: Int) -> [String] {
+        var chunks: [String] = []
+        var current = ""
+        var used = 0
+        for character in value {
+            let width = character.unicodeScalars.allSatisfy(\.isASCII) ? 1 : 2
+            if used + width > columns, !current.isEmpty {
+                chunks.append(current)
+                current = ""
+                used = 0
+            }
+            current.append(character)
+            used += width
+        }
+        chunks.append(current)
+        return chunks
+    }
+
+    /// The terminal's width, or 80 when standard output is not a terminal.
+    static func terminalWidth() -> Int {
+        var size = winsize()
+        guard isatty(STDOUT_FILENO) == 1, ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &size) == 0, size.ws_col >= 40 else { return 80 }
+        return Int(size.ws_col)
+    }
+}

@@ -1,0 +1,185 @@
+import AccountHandoff
+import AccountHandoffImport
+import AccountHandoffTransport
+import Foundation
+
+/// The terminal side of a receiver session: it shows the code for the sending person to type,
+/// shows the offered account (framed, Spec 3.7), settles a collision with a stored account
+/// before the password travels, asks the person to accept, forwards Ctrl-C as a cancel, and
+/// turns the outcome into a sentence and an exit code.
+struct ReceiveFlow<Importer: AccountImporter> where Importer.Preparation: ChoosingPreparation {
+    let session: HandoffReceiverSession<Importer>
+    /// Where the account goes, as the progress line names it.
+    let destination: ImportDestination
+    /// The answer to a collision given on the command line, if any.
+    let presetConflictChoice: ConflictAnswer?
+    let asking: Asking
+    var console: Console { asking.console }
+
+    /// - Parameter codeNotServed: whether the sender refused the connection because it serves
+    ///   another code (renewed, or this copy was changed; Spec 11.4): the ending says both.
+    func run(codeNotServed: @Sendable () -> Bool = { false }) async -> ExitCode {
+        let session = self.session
+        let outcome = await TerminalSessionRun.run(asking: asking, cancel: { await session.cancel() },
+                                                   show: { await show(asking: $0, answers: $1) }, session: { await session.run() })
+        // Past the code's own expiry, "expired" is the whole truth; before it, the sender
+        // serving another code means this copy was changed, or the clocks disagree.
+        if case .ended(.expired) = outcome, codeNotServed(), Date() < session.expiryDate {
+            console.error(TransportError.codeRenewed.description + " Nothing was imported.")
+            return .invalidInput
+        }
+        let code = ExitCode(outcome)
+        // The importer's own sentence says what was checked and stored (or which server
+        // refused what, which then replaces the general one).
+        let detail = await session.detail
+        if code == .success {
+            if let detail { console.line(detail) }
+            console.line(outcome.message)
+        } else {
+            console.error(detail ?? outcome.message)
+        }
+        return code
+    }
+
+    private func show(asking: Asking, answers: AnswerQueue) async {
+        var question: Task<Void, Never>?
+        for await update in session.updates {
+            switch update {
+            case .connected:
+                console.line("Connected; waiting for the sending device to answer...")
+            case .codeReady(let code):
+                console.line("Code for the sending device: \(code.grouped) (\(code.spoken)).")
+                console.line("Type it on the sending device; waiting for its person to do so...")
+            case .accountOffered(let account, let prepared):
+                console.line("The sending device confirmed the code and offers this account:")
+                OfferDisplay.lines(account).forEach { console.line($0) }
+                question = Task { await review(prepared, asking: asking) }
+            case .authenticating:
+                break  // said by the gate itself, right before it asks (AnnouncingAuthenticator)
+            case .accepted:
+                console.line("Accepted; waiting for the password (encrypted)...")
+            case .importing(let account):
+                if destination.validates {
+                    console.line("Checking the account with its mail server \(account.imapHost):\(account.imapPort) and storing it \(destination.place)...")
+                } else {
+                    console.line("Storing the account \(destination.place) without checking it with its mail server (--no-validation)...")
+                }
+            case .framesIgnored(let count, let last):
+                console.line(IgnoredFrames.sentence(count: count, last: last))
+            case .finished:
+                await answers.abandonWaiting()
+                await question?.value
+            }
+        }
+    }
+
+    /// Settles a collision, then asks whether to import; only then does the session accept.
+    private func review(_ prepared: Importer.Preparation, asking: Asking) async {
+        if let conflict = prepared.conflict {
+            let choice = await choose(for: conflict, allowed: prepared.allowedChoices, asking: asking)
+            guard choice != .cancel else {
+                await session.cancel()
+                return
+            }
+            do { try prepared.choose(choice) } catch {
+                console.error(ImportOutcome.declined(.failed(error)).message)
+                await session.cancel()
+                return
+            }
+        }
+        let left = Durations.left(until: session.expiryDate)
+        let question = "Import this account (the sending device should now say that the code was confirmed; \(left))?"
+        guard let answer = await asking.ask(question, acceptsCode: false) else { return }
+        do throws(HandoffError) {
+            switch answer {
+            case .yes, .typedCode: try await session.accept()
+            case .no: try await session.reject()
+            case .cancel: await session.cancel()
+            }
+        } catch {
+            console.error(error.message(for: .receiver))
+        }
+    }
+
+    /// Shows the offered and the stored accounts side by side and gets the person's choice
+    /// (or the one given with `--on-conflict`).
+    private func choose(for conflict: ImportConflict, allowed: [ImportChoice], asking: Asking) async -> ImportChoice {
+        console.line("This device already has \(conflict.existing.count == 1 ? "an account" : "accounts") like it:")
+        for stored in conflict.existing {
+            let why = stored.reasons.contains(.sameLinkID) ? "the same account (same link ID)" : "the same address on the same server"
+            console.line("  Stored account \(stored.account.id.rawValue), \(why):")
+            OfferDisplay.comparison(stored.comparison).forEach { console.line($0) }
+        }
+        let replace = allowed.first { if case .replace = $0 { true } else { false } }
+        let canKeepBoth = allowed.contains(.keepBoth)
+        if let preset = presetConflictChoice {
+            let chosen: ImportChoice = switch preset {
+            case .replace: replace ?? .cancel
+            case .keepBoth: canKeepBoth ? .keepBoth : .cancel
+            case .cancel: .cancel
+            }
+            console.line("Chosen with --on-conflict: \(Self.describe(chosen)).")
+            if preset == .keepBoth, !canKeepBoth {
+                console.line(conflict.canKeepBoth
+                    ? "Keeping both is not possible here (Thunderbird keeps one account per user and server), so the import is cancelled."
+                    : "Keeping both is not possible for the same account (the same link ID), so the import is cancelled.")
+            }
+            return chosen
+        }
+        var options: [String] = []
+        if replace != nil { options.append("replace it (replace)") }
+        if canKeepBoth { options.append("keep both (keep)") }
+        options.append("cancel the import (cancel)")
+        let words = (replace != nil ? ["replace"] : []) + (canKeepBoth ? ["keep"] : []) + ["cancel"]
+        let question = "What should happen: " + options.joined(separator: ", ") + "?"
+        while true {
+            guard let line = await asking.askLine(question, marker: "[" + words.joined(separator: "/") + "] ") else { return .cancel }
+            let word = line.lowercased()
+            if let replace, ["replace", "r"].contains(word) { return replace }
+            if canKeepBoth, ["keep", "keep both", "keep-both", "k"].contains(word) { return .keepBoth }
+            if ["cancel", "c", "no", "n"].contains(word) { return .cancel }
+            console.line("Please answer with one of the words in brackets: \(words.joined(separator: ", ")).")
+        }
+    }
+
+    private static func describe(_ choice: ImportChoice) -> String {
+        switch choice {
+        case .replace: "replace the stored account"
+        case .keepBoth: "keep both"
+        case .cancel: "cancel the import"
+        }
+    }
+}
+
+/// What `--on-conflict` says to do when the offered account collides with a stored one.
+enum ConflictAnswer: Equatable {
+    case replace, keepBoth, cancel
+}
+
+/// The collision question's markers, recognised by the demo.
+package enum ConflictPrompt {
+    package static let markers = ["[replace/keep/cancel] ", "[replace/cancel] ", "[keep/cancel] ", "[cancel] "]
+}
+
+/// A prepared import the person settles a conflict of: the reference store's and a
+/// Thunderbird profile's.
+protocol ChoosingPreparation: AccountImportPreparation {
+    /// The stored accounts the offer conflicts with; `nil` when it can simply be added.
+    var conflict: ImportConflict? { get }
+    /// The choices the person may make.
+    var allowedChoices: [ImportChoice] { get }
+    /// Records the person's choice.
+    func choose(_ choice: ImportChoice) throws(ImportError)
+}
+
+extension PreparedImport: ChoosingPreparation {
+    var allowedChoices: [ImportChoice] { conflict?.allowedChoices ?? [.cancel] }
+}
+
+/// Where an import puts the account, for the progress line.
+struct ImportDestination {
+    /// Whether the account is checked with its mail server first.
+    let validates: Bool
+    /// "in DIR", "into the Thunderbird profile NAME".
+    let place: String
+}
