@@ -1,10 +1,11 @@
 import AccountHandoffTestSupport
 import Foundation
 import Testing
+import TestProcesses
 
 /// `handoff bench`: the shape of its table and JSON on a short run of the debug binary, never
 /// its times. The counts of libsodium calls per session must equal the floor's.
-@Suite(.serialized) struct BenchCommandTests {
+@Suite(.startsProcesses, .serialized) struct BenchCommandTests {
     /// Every key of the JSON object, by level, as the help documents it.
     static let topLevelKeys: Set<String> = [
         "format", "build", "processors", "load_average_before", "load_average_after", "iterations", "repetitions", "quick",
@@ -192,12 +193,6 @@ enum BenchProcess {
 
     /// The executable `swift build --build-tests` put next to the test bundle.
     static func binary() throws -> URL {
-        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        let candidates = [URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent(),
-                          Bundle.main.bundleURL.deletingLastPathComponent(), root.appendingPathComponent(".build/debug")]
-        for directory in candidates where FileManager.default.isExecutableFile(atPath: directory.appendingPathComponent("handoff").path) {
-            return directory.appendingPathComponent("handoff")
-        }
-        throw CocoaError(.fileNoSuchFile)
+        try BuiltExecutable.url(named: "handoff")
     }
 }
