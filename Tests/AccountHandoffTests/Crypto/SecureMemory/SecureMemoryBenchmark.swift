@@ -82,6 +82,11 @@ struct SecureMemoryBenchmark {
                 double.append(Double(2 * pairs) / Self.seconds(ContinuousClock.now - twoStart))
             }
             let after = thePool.statistics
+            // Every allocation of the runs was released: the benchmark's own pool holds nothing
+            // (the process's pool is shared with whatever else runs).
+            if allocator == .pool {
+                #expect(after.liveSlots == 0 && after.liveLargeAllocations == 0, "\(after.liveSlots) slots left live")
+            }
             let totalPairs = Self.rounds * 3 * pairs
             let calls = allocator == .sodium
                 ? "n/a (strace)" : String(format: "%.5f", Double(after.systemCalls - before.systemCalls) / Double(totalPairs))
