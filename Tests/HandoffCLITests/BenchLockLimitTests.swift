@@ -1,12 +1,13 @@
 #if os(Linux)
 import Foundation
 import Testing
+import TestProcesses
 
 /// `handoff bench` under a memory-lock limit that applies (no `CAP_IPC_LOCK`): it measures the
 /// pending-sender counts the limit admits and reports the others as refused by the pool, with
 /// how many were pending then, instead of failing; every admitted sender completes, as
 /// admission reserved at its start all its session needs (Spec 8.5). Never its times.
-@Suite(.serialized) struct BenchLockLimitTests {
+@Suite(.startsProcesses, .serialized) struct BenchLockLimitTests {
     /// The limit of a non-root user on the development machine (`ulimit -l` 8192).
     static let eightMiB = 8 << 20
 
