@@ -308,3 +308,20 @@ for target in package.targets {
     default: break
     }
 }
+
+// Not a product: what the test targets share about the processes they start: the executables
+// built next to the tests, and the slots that cap how many tests that start processes run at
+// once. Every test target may use it; the CLI tests start their `handoff` children through
+// SpawnedChild, which ties each child's life to the test process.
+package.targets += [
+    .target(name: "TestProcesses", path: "Harness/TestProcesses"),
+    // Starts every throwaway server and a `handoff` child, then waits to be killed: the test of
+    // what a killed test run leaves behind.
+    .executableTarget(name: "servers-probe",
+                      dependencies: ["AccountHandoff", "AccountHandoffDovecot", "AccountHandoffTransitRelay", "ThrowawaySecretService",
+                                     "SpawnedChild"], path: "Harness/servers-probe"),
+]
+for target in package.targets where target.type == .test {
+    target.dependencies.append("TestProcesses")
+    if target.name == "HandoffCLITests" { target.dependencies += ["SpawnedChild", "servers-probe"] }
+}

@@ -4,6 +4,7 @@ import AccountHandoffImportTestSupport
 import AccountHandoffReferenceStore
 import AccountHandoffTestSupport
 import Foundation
+import TestProcesses
 import Testing
 
 /// An app that always validates (the example's mail server is not reachable here).
@@ -45,9 +46,11 @@ private struct AcceptingValidator: AccountValidator {
     }
 }
 
-/// Waits (briefly) until `condition` holds; the sessions run on their own tasks.
+/// Waits until `condition` holds (the sessions run on their own tasks), with a deadline only a
+/// hung session meets.
 @MainActor private func eventually(_ condition: () -> Bool) async throws {
-    for _ in 0..<500 where !condition() { try await Task.sleep(nanoseconds: 10_000_000) }
+    let deadline = ContinuousClock.now + Patience.deadline
+    while !condition(), ContinuousClock.now < deadline { try await Task.sleep(nanoseconds: 10_000_000) }
     #expect(condition())
 }
 

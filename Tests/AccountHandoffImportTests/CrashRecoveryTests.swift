@@ -4,11 +4,12 @@ import AccountHandoffImportTestSupport
 import AccountHandoffReferenceStore
 import Foundation
 import Testing
+import TestProcesses
 
 /// A real process killed with SIGKILL at every step of the transaction, with credentials in
 /// files and in the Secret Service: what a reader finds afterwards, and after recovery, is the
 /// complete old account or the complete new one.
-@Suite struct CrashRecoveryTests {
+@Suite(.startsProcesses) struct CrashRecoveryTests {
     @Test(arguments: ScenarioRun.allPoints())
     func killAtEveryStepThenRecover(credentials: CredentialKind, scenario: ImportScenario, point: TransactionPoint) throws {
         let run = try ScenarioRun(scenario, credentials: credentials)

@@ -4,6 +4,7 @@ import AccountHandoffIMAPValidation
 import AccountHandoffImport
 import AccountHandoffTestSupport
 import Foundation
+import TestProcesses
 import Testing
 
 /// Validation against a real Dovecot over TLS: every failure the validator distinguishes.
@@ -132,7 +133,8 @@ import Testing
         let validator = ImportFixtures.validator(server, totalTimeout: .seconds(20))
         let credential = try ImportFixtures.rightPassword()
         let task = Task { await validator.validate(account, credential: credential) }
-        try await Task.sleep(for: .milliseconds(100))
+        // Cancelled once the login is under way: the server that never answers has its connection.
+        #expect(await Patience.waitUntil { silent.hasConnection }, "the validator never connected")
         task.cancel()
         #expect(await task.value == .failed(.cancelled))
     }

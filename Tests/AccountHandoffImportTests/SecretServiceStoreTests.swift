@@ -5,10 +5,11 @@ import AccountHandoffTestSupport
 import Foundation
 import Testing
 import ThrowawaySecretService
+import TestProcesses
 
 /// The Secret Service credential store against a real gnome-keyring-daemon on a throwaway
 /// session bus: the same staging semantics as the reference store's credential files.
-@Suite struct SecretServiceStoreTests {
+@Suite(.startsProcesses) struct SecretServiceStoreTests {
     @Test func stageActivateDiscardListAndDeleteRoundTrip() throws {
         let store = try SharedSecretService.store()
         try store.checkCredentialsWritable()

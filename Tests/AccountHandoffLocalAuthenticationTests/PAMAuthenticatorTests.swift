@@ -3,10 +3,11 @@ import Foundation
 import Glibc
 import AccountHandoffTestSupport
 import Testing
+import TestProcesses
 
 /// PAMAuthenticator against real libpam, in a child process under pam_wrapper with the
 /// pam_matrix module and a throwaway password file: nothing reads /etc/pam.d (Spec 8.7).
-@Suite struct PAMAuthenticatorTests {
+@Suite(.startsProcesses) struct PAMAuthenticatorTests {
     static let password = "correct horse 7Qx!battery"
     static let wrong = ["wrong staple 1", "wrong staple 2", "wrong staple 3"]
     static let tryAgain = "error That password was not right. Try again."

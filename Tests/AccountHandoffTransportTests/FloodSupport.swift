@@ -2,6 +2,7 @@ import AccountHandoff
 import AccountHandoffTestSupport
 @testable import AccountHandoffTransport
 import Foundation
+import TestProcesses
 import Testing
 
 /// Wraps a receiver's channel and runs `beforeFirstSend` with the hello before it goes out.
@@ -34,7 +35,7 @@ typealias TestReceiver = HandoffReceiverSession<RecordingImporter>
 
 /// A sender session on `channel` whose person authenticates and whose password is fixed.
 func testSender(rendezvous: RendezvousToken, channel: any FrameChannel, maximumCodes: Int = 1,
-                lifetime: UInt32 = 180) throws -> HandoffSenderSession {
+                lifetime: UInt32 = 600) throws -> HandoffSenderSession {
     HandoffSenderSession(account: try Loopback.account(), rendezvous: rendezvous, channel: channel,
                          credential: { _ in try SecretBytes(utf8: "correct horse") },
                          authenticator: ScriptedAuthenticator(always: .authenticated), registry: try SenderRegistry(),
@@ -71,8 +72,10 @@ final class SessionPair: Sendable {
         keys = try TransportKeys(payload: payload)
     }
 
-    /// A listener and a running sender session showing its QR.
-    static func start(configuration: TransportConfiguration = .standard) async throws -> SessionPair {
+    /// A listener and a running sender session showing its QR. By default the deadlines are
+    /// ``Loopback/sessions``' minute: a test that holds a frame back (the hello, while it
+    /// delivers copies) must not meet the bind deadline because the machine is loaded.
+    static func start(configuration: TransportConfiguration = Loopback.sessions) async throws -> SessionPair {
         let listener = try FrameListener(configuration: configuration)
         let sender = try testSender(rendezvous: listener.rendezvous.token, channel: listener)
         let running = Task { await sender.run() }
@@ -81,7 +84,7 @@ final class SessionPair: Sendable {
     }
 
     /// A receiver session whose connector hands its channel to `wrap` (to hold the hello, say).
-    func receiver(configuration: TransportConfiguration = .standard,
+    func receiver(configuration: TransportConfiguration = Loopback.sessions,
                   wrap: @escaping @Sendable (ConnectionFrameChannel) -> any FrameChannel = { $0 }) throws -> TestReceiver {
         try testReceiver(payload) { payload in
             wrap(try await ConnectionFrameChannel.connect(to: payload, configuration: configuration))
@@ -99,7 +102,7 @@ final class SessionPair: Sendable {
 
     /// Runs the receiver (the sender is already running, see ``startSender()``) with people
     /// who confirm, until both end or `timeout` passes (then both are cancelled).
-    func transfer(_ receiver: TestReceiver, sender running: Task<SenderOutcome, Never>, timeout: Duration = .seconds(60),
+    func transfer(_ receiver: TestReceiver, sender running: Task<SenderOutcome, Never>, timeout: Duration = Patience.deadline,
                   beforeAccepting: @escaping @Sendable () async -> Void = {}) async -> Outcomes {
         let start = ContinuousClock.now
         let people = confirmBothSides(sender, receiver, beforeAccepting: beforeAccepting)

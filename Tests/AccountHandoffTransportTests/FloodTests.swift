@@ -2,6 +2,7 @@
 import AccountHandoffTestSupport
 @testable import AccountHandoffTransport
 import Foundation
+import TestProcesses
 import Testing
 
 /// Floods as the attacker plays them (Spec 8.3, "Stray or hostile local peers"; Spec 11.4,
@@ -130,7 +131,7 @@ import Testing
         // The session keeps every copy and the honest connection as candidates (up to
         // HandoffSenderSession.maximumCandidates, which is also the listener's bound cap).
         // After: the receiving person accepts only once the session saw every copy.
-        let outcomes = await pair.transfer(receiver, sender: running, timeout: .seconds(60)) {
+        let outcomes = await pair.transfer(receiver, sender: running) {
             await holder.delivered()
         }
         let statistics = await listener.statistics
@@ -147,12 +148,12 @@ import Testing
     static func deliver(_ count: Int, of hello: [UInt8], to listener: FrameListener, keys: TransportKeys, holder: PeerHolder,
                         after handedBefore: Int) async {
         guard count > 0 else { return }
-        _ = await Loopback.eventually(within: .seconds(10)) { await listener.statistics.hellosHandedOver >= handedBefore }
+        _ = await Loopback.eventually(within: Patience.deadline) { await listener.statistics.hellosHandedOver >= handedBefore }
         for _ in 0..<count {
             guard let peer = try? await RawPeer.admitted(to: listener, keys: keys, sending: FrameStream.encode(hello)) else { continue }
             holder.keep(peer)
         }
-        _ = await Loopback.eventually(within: .seconds(10)) { await listener.statistics.hellosHandedOver >= handedBefore + count }
+        _ = await Loopback.eventually(within: Patience.deadline) { await listener.statistics.hellosHandedOver >= handedBefore + count }
     }
 }
 

@@ -1,9 +1,10 @@
 import Foundation
 import Testing
+import TestProcesses
 
 /// The transfer code is a secret while the transfer is pending (Spec 8.3): it never travels
 /// on a command line, where every local user can read it in `/proc/PID/cmdline`.
-@Suite struct CLICodeSecrecyTests {
+@Suite(.startsProcesses) struct CLICodeSecrecyTests {
     static func refusal(_ command: String) -> String {
         """
         A transfer code is not accepted on the command line: until the transfer ends it is a secret, and \

@@ -1,9 +1,10 @@
 import Foundation
 import Testing
+import TestProcesses
 
 /// Nobody confirms without a person, and the sending person confirms only by typing the code
 /// the receiving device shows (Spec 4.4, 8.2): a careless "yes" confirms nothing.
-@Suite struct CLIConfirmationTests {
+@Suite(.startsProcesses) struct CLIConfirmationTests {
     @Test func yesIsRefusedOutsideTheDemo() async throws {
         let scratch = try Scratch()
         defer { scratch.remove() }

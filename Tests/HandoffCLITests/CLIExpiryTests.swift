@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestProcesses
 
 /// Clear ends for expiry (Spec 6.0, 7.2 `expired` and `senderUnreachable`). The receiver accepts a code up to its clock-skew
 /// tolerance (30 s) after the code's expiry; inside that window a sender that stopped at its
@@ -8,7 +9,7 @@ import Testing
 /// The two tests on real senders wait for the shortest lifetime the CLI allows (30 s); they
 /// run in parallel with the rest of the suite. The other tests use codes made in the test
 /// with a past expiry, naming a port where nobody listens, so they need no waiting.
-@Suite struct CLIExpiryTests {
+@Suite(.startsProcesses) struct CLIExpiryTests {
     static let expiredForReceiver = "The code expired before the transfer finished; scan the code the sending device shows now, or ask for a new one. Nothing was imported.\n"
 
     @Test(arguments: [-2.0, -25.0, -40.0])
@@ -27,7 +28,7 @@ import Testing
         defer { scratch.remove() }
         let sender = try HandoffProcess(scratch.sendArguments(["--codes", "1"], lifetime: 30))
         let code = try #require(await sender.transferCode())
-        let sent = await sender.finish(timeout: .seconds(50))
+        let sent = await sender.finish()
         #expect(sent.status == 66)
         #expect(sent.stderr == "The transfer expired before it finished; start a new transfer. The password was not sent.\n")
 
@@ -45,7 +46,7 @@ import Testing
         defer { scratch.remove() }
         let pair = try await TransferPair.start(scratch, sender: ["--lifetime", "30"])
         _ = try await pair.receiversCode()
-        let (sent, received) = await pair.finish(timeout: .seconds(50))
+        let (sent, received) = await pair.finish()
         #expect(sent.status == 66)
         #expect(sent.stderr.hasSuffix("The transfer expired before it finished; start a new transfer. The password was not sent.\n"))
         #expect(received.status == 66)
@@ -61,7 +62,7 @@ import Testing
         defer { scratch.remove() }
         let sender = try HandoffProcess(scratch.sendArguments(["--codes", "2"], lifetime: 30))
         let first = try #require(await sender.transferCode())
-        #expect(await sender.waitForOutput(containing: "here is a new one (code 2 of 2); the old one no longer works.", timeout: .seconds(45)) != nil)
+        #expect(await sender.waitForOutput(containing: "here is a new one (code 2 of 2); the old one no longer works.") != nil)
         let late = try await HandoffProcess.run(scratch.receiveArguments(store: scratch.otherStore), stdin: first + "\n")
         #expect(late.status == 66)
         #expect(late.stderr.hasSuffix(Self.expiredForReceiver))
@@ -102,7 +103,7 @@ import Testing
         receiver.signal(SIGSTOP)
         sender.write(CLIGate.password + "\n")
         #expect(await sender.waitForOutput(containing: "Password sent (encrypted); it cannot be taken back.") != nil)
-        let sent = await sender.finish(timeout: .seconds(180))
+        let sent = await sender.finish()
         receiver.signal(SIGCONT)
         let received = await receiver.finish()
 

@@ -3,11 +3,12 @@ import Glibc
 #endif
 import Foundation
 import Testing
+import TestProcesses
 
 /// Files the CLI writes: the QR images hold the code, so they are for their owner
 /// only, and a path that is not a regular file is never replaced; the store directory is
 /// private; a code works once per store.
-@Suite struct CLIFileTargetTests {
+@Suite(.startsProcesses) struct CLIFileTargetTests {
     @Test func qrImagesAreCreatedForTheirOwnerOnly() async throws {
         let scratch = try Scratch()
         defer { scratch.remove() }

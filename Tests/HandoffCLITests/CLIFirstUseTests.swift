@@ -3,10 +3,11 @@ import AccountHandoffDovecot
 import AccountHandoffTestSupport
 import Foundation
 import Testing
+import TestProcesses
 
 /// What a newcomer meets on a first use: each sentence is true in the case that prints it and
 /// says what to do next, with the documented exit code, on both devices.
-@Suite struct CLIFirstUseTests {
+@Suite(.startsProcesses) struct CLIFirstUseTests {
     /// `--no-validation` checks nothing, and the ending says so instead of claiming a login.
     @Test func noValidationSaysThatNothingWasChecked() async throws {
         let scratch = try Scratch()
@@ -57,7 +58,8 @@ import Testing
         let pair = try await TransferPair.start(scratch, receiver: ["--ca-file", authority.caFile.path], validated: true)
         try await pair.confirmByTypingCodes()
         #expect(await pair.receiver.waitForOutput(containing: "Checking the account with its mail server 127.0.0.1:\(silent.port)") != nil)
-        try await Task.sleep(for: .milliseconds(300))
+        // Ctrl-C once the check is under way: the server that never answers has its connection.
+        #expect(await Patience.waitUntil { silent.hasConnection }, "the receiver never connected to the mail server")
         pair.receiver.signal(SIGINT)
         let (sent, received) = await pair.finish()
         #expect(received.status == 68, "\(received.stderr)")
@@ -150,7 +152,7 @@ import Testing
     /// A demo whose receiver cannot use its store stops at once with the receiver's reason,
     /// instead of the sender waiting for its code to expire.
     @Test func aDemoWithAStoreItCannotUseStopsAtOnce() async throws {
-        let result = try await HandoffProcess.run(["demo", "--yes", "--store", "/proc/handoff-no-store"], timeout: .seconds(15))
+        let result = try await HandoffProcess.run(["demo", "--yes", "--store", "/proc/handoff-no-store"])
         #expect(result.status == 70)
         #expect(result.all.contains("receiver │ The store /proc/handoff-no-store cannot be created: the folder /proc does not take new folders; choose another --store directory.\n"))
         #expect(result.stderr.hasSuffix("The demo transfer did not complete (sender exit code 68, receiver exit code 70); see the messages above.\n"))

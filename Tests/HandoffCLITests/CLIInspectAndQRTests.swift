@@ -2,8 +2,9 @@ import AccountHandoff
 import AccountHandoffTestSupport
 import Foundation
 import Testing
+import TestProcesses
 
-@Suite struct CLIInspectAndQRTests {
+@Suite(.startsProcesses) struct CLIInspectAndQRTests {
     @Test func inspectShowsTheFieldsButNotTheCommitment() async throws {
         let (text, payload) = try Scratch.validCode()
         let result = try await HandoffProcess.run(["inspect"], stdin: text + "\n")

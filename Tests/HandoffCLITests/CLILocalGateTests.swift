@@ -1,11 +1,12 @@
 import Foundation
 import Testing
+import TestProcesses
 
 /// The local-authentication gate of the real binaries (Spec 8.7), through PAM under
 /// pam_wrapper with a throwaway service and password: the receiver's person proves who they
 /// are before it accepts, the sender's before the password leaves; a failure ends the
 /// transfer on both devices with exit code 72 and nothing sent or kept.
-@Suite struct CLILocalGateTests {
+@Suite(.startsProcesses) struct CLILocalGateTests {
     /// Both people type the right login password: the transfer completes, and neither
     /// password appears in any output.
     @Test func theRightLoginPasswordOnBothSidesCompletes() async throws {

@@ -3,11 +3,12 @@ import AccountHandoffPhotoLab
 import AccountHandoffQR
 import Foundation
 import Testing
+import TestProcesses
 
 /// `handoff receive --scan IMAGE` and `--camera [DEVICE]` against the built binary: a whole
 /// transfer from a photo of a real sender's QR code, and each failure's sentence and exit code.
 /// The photos are made by ImageMagick from the QR that `handoff qr --png` draws.
-@Suite struct CLIScanTests {
+@Suite(.startsProcesses) struct CLIScanTests {
     static let noCode = "This image holds no QR code that could be read; take a sharper photo from closer, with the whole code in the picture and no glare on the screen, or type the code the sending device shows instead.\n"
 
     /// A QR as `handoff qr --png` draws it, then "photographed": rotated, blurred, saved as JPEG.
@@ -32,8 +33,8 @@ import Testing
     @Test func receiveReadsTheCodeFromAPhotoOfTheSendersQR() async throws {
         let scratch = try Scratch()
         defer { scratch.remove() }
-        // The photo is made after the sender started: the default lifetime leaves room for a busy machine.
-        let sender = try HandoffProcess(scratch.sendArguments(lifetime: 180))
+        // The photo is made after the sender started: the longest lifetime leaves room for a busy machine.
+        let sender = try HandoffProcess(scratch.sendArguments())
         let code = try #require(await sender.transferCode())
         let photo = try await Self.photo(of: code, in: scratch)
         // Nothing is written to the receiver's standard input but the answers.

@@ -11,12 +11,13 @@ import AccountHandoffTestSupport
 import Foundation
 import Testing
 import ThrowawaySecretService
+import TestProcesses
 
 /// The receiver's store as the real `handoff` binary opens it: refused before anything else
 /// when unusable, never changed when not its own, never hanging on a held lock, always
 /// finishing an interrupted import first, listable when read-only, and the keyring (the
 /// default place for passwords) reported in one sentence when it cannot be used.
-@Suite struct CLIStoreTests {
+@Suite(.startsProcesses) struct CLIStoreTests {
     // MARK: Unusable paths
 
     /// `--store ""` would be the working directory: refused before anything else, and the
@@ -105,7 +106,7 @@ import ThrowawaySecretService
         // A thread of its own sends Ctrl-C as soon as the message is out: the test's async
         // tasks may wait seconds for a turn while the whole suite runs on two cores.
         Thread {
-            let deadline = Date().addingTimeInterval(20)
+            let deadline = Date().addingTimeInterval(180)
             while Date() < deadline, receiver.isRunning {
                 if receiver.stdoutSoFar.contains("waiting up to 10 s...") {
                     receiver.signal(SIGINT)
@@ -114,7 +115,7 @@ import ThrowawaySecretService
                 usleep(2_000)
             }
         }.start()
-        let result = await receiver.finish(timeout: .seconds(20))
+        let result = await receiver.finish()
         #expect(result.status == 68)
         #expect(result.stderr == "Stopped waiting for the store \(scratch.store.path) (interrupted); nothing was changed.\n")
     }

@@ -1,8 +1,9 @@
 import Foundation
 import Testing
+import TestProcesses
 
 /// Whole transfers between separate `handoff` processes on 127.0.0.1.
-@Suite struct CLITransferTests {
+@Suite(.startsProcesses) struct CLITransferTests {
     @Test func demoCompletes() async throws {
         let result = try await HandoffProcess.run(["demo", "--yes"])
         #expect(result.status == 0, "\(result.stderr)")
@@ -82,7 +83,7 @@ import Testing
     @Test func interactiveAnswersAndPasswordFromStandardInput() async throws {
         let scratch = try Scratch()
         defer { scratch.remove() }
-        let sender = try HandoffProcess(["send", "--account", scratch.accountFile.path, "--password-stdin", "--lifetime", "60",
+        let sender = try HandoffProcess(["send", "--account", scratch.accountFile.path, "--password-stdin", "--lifetime", String(Scratch.longestLifetime),
                                          "--no-local-auth"])
         sender.write(HandoffProcess.testPassword + "\n")
         let code = try #require(await sender.transferCode())

@@ -1,8 +1,9 @@
 import Foundation
 import Testing
+import TestProcesses
 
 /// Stray connections and lost connections against the real `handoff send` process.
-@Suite struct CLITransportFailureTests {
+@Suite(.startsProcesses) struct CLITransportFailureTests {
     @Test func strayConnectionsDoNotKillThePendingSession() async throws {
         let scratch = try Scratch()
         defer { scratch.remove() }
@@ -18,7 +19,7 @@ import Testing
         #expect(target.admit(admitted))
         #expect(admitted.writeAll(ScannedTarget.onTheWire([UInt8](repeating: 0x41, count: 30))))
         #expect(await sender.waitForOutput(containing: "Ignored a message that is not part of this transfer (unsupportedVersion); the transfer goes on.\n") != nil)
-        #expect(stray.waitForPeerClose(timeout: .seconds(10)), "the sender keeps a connection that never answered the challenge")
+        #expect(stray.waitForPeerClose(timeout: .seconds(60)), "the sender keeps a connection that never answered the challenge")
 
         let receiver = try HandoffProcess(scratch.receiveArguments())
         receiver.write(code + "\n")

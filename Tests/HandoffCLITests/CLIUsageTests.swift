@@ -1,8 +1,9 @@
 import Foundation
 import Testing
+import TestProcesses
 
 /// Help, usage errors and exit codes of the built binary.
-@Suite struct CLIUsageTests {
+@Suite(.startsProcesses) struct CLIUsageTests {
     @Test func overviewListsEveryCommandAndExitCode() async throws {
         let result = try await HandoffProcess.run(["help"])
         #expect(result.status == 0)

@@ -2,10 +2,11 @@ import AccountHandoff
 import AccountHandoffDovecot
 import Foundation
 import Testing
+import TestProcesses
 
 /// `handoff receive` logs in to the account's mail server over TLS before it keeps the
 /// account (Spec 6, action `deliverAccount`): a real Dovecot on 127.0.0.1 with a throwaway certificate authority.
-@Suite struct CLIValidationTests {
+@Suite(.startsProcesses) struct CLIValidationTests {
     /// A Dovecot whose one user has `HandoffProcess.testPassword`, and a scratch whose account
     /// points at it.
     private func dovecotScratch() throws -> (ThrowawayDovecot, Scratch) {

@@ -1,9 +1,10 @@
 import Foundation
 import Testing
+import TestProcesses
 
 /// How the CLI shows an offered account (Spec 3.7): a sender chooses every byte of the offer,
 /// so nothing in it may pass for one of the program's own lines.
-@Suite struct OfferDisplayTests {
+@Suite(.startsProcesses) struct OfferDisplayTests {
     static let linkID = Scratch.linkID
 
     static func account(displayName: String, username: String = "ada") -> String {

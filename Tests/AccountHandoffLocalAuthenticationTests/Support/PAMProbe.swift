@@ -2,6 +2,7 @@
 import AccountHandoffTestSupport
 import Foundation
 import Glibc
+import TestProcesses
 
 /// Runs the `pam-probe` in a ``PAMWrapperWorld``.
 extension PAMWrapperWorld {
@@ -65,18 +66,7 @@ struct ProbeRun {
 /// The probe built next to the test bundle by `swift build --build-tests`.
 enum ProbeBinary {
     static func url() throws -> URL {
-        var candidates: [URL] = []
-        if let first = CommandLine.arguments.first { candidates.append(URL(fileURLWithPath: first).deletingLastPathComponent()) }
-        candidates.append(Bundle.main.bundleURL.deletingLastPathComponent())
-        candidates.append(Bundle.main.bundleURL)
-        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().deletingLastPathComponent()
-        candidates.append(root.appendingPathComponent(".build/debug"))
-        for directory in candidates {
-            let binary = directory.appendingPathComponent("pam-probe")
-            if FileManager.default.isExecutableFile(atPath: binary.path) { return binary }
-        }
-        throw PAMWrapperWorld.Failure(description: "pam-probe was not found next to the tests; build it with 'swift build --build-tests'.")
+        try BuiltExecutable.url(named: "pam-probe")
     }
 }
 #endif

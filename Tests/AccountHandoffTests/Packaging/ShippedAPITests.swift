@@ -1,12 +1,13 @@
 import AccountHandoffTestSupport
 import Foundation
 import Testing
+import TestProcesses
 
 /// What an app can link and call: only the app-facing libraries are products, and
 /// the test hooks (seeded randomness, forged frames, raw primitives, plaintext reads of
 /// guarded memory, the bench's reference session) are `package` symbols that an app's
-/// compiler refuses. Played as the review did: by compiling an app against the built modules.
-@Suite struct ShippedAPITests {
+/// compiler refuses. Played as an app's developer would: by compiling an app against the built modules.
+@Suite(.startsProcesses) struct ShippedAPITests {
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent().deletingLastPathComponent()
 
@@ -153,11 +154,7 @@ import Testing
 
     /// The folder of built `.swiftmodule`s next to the test bundle.
     static func modulesDirectory() throws -> URL {
-        var candidates: [URL] = []
-        if let first = CommandLine.arguments.first { candidates.append(URL(fileURLWithPath: first).deletingLastPathComponent()) }
-        candidates.append(Bundle.main.bundleURL.deletingLastPathComponent())
-        candidates.append(root.appendingPathComponent(".build/debug"))
-        for directory in candidates {
+        for directory in BuiltExecutable.candidateDirectories {
             let modules = directory.appendingPathComponent("Modules")
             if FileManager.default.fileExists(atPath: modules.appendingPathComponent("AccountHandoff.swiftmodule").path) { return modules }
         }

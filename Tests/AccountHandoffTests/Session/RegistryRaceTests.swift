@@ -7,10 +7,11 @@ import AccountHandoff
 import AccountHandoffTestSupport
 import Foundation
 import Testing
+import TestProcesses
 
 /// Spec 6.3 across processes: receivers started at once on one registry file, each a real
 /// process (`registry-claim-probe`) released at the same moment.
-@Suite struct RegistryRaceTests {
+@Suite(.startsProcesses) struct RegistryRaceTests {
     static let trials = 50
 
     /// Eight processes claim one QR at once: exactly one claim succeeds, in every trial.
@@ -122,17 +123,6 @@ enum ClaimProbe {
 
     /// The probe built next to the test bundle by `swift build --build-tests`.
     static func binary() throws -> URL {
-        var candidates: [URL] = []
-        if let first = CommandLine.arguments.first { candidates.append(URL(fileURLWithPath: first).deletingLastPathComponent()) }
-        candidates.append(Bundle.main.bundleURL.deletingLastPathComponent())
-        candidates.append(Bundle.main.bundleURL)
-        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().deletingLastPathComponent()
-        candidates.append(root.appendingPathComponent(".build/debug"))
-        for directory in candidates {
-            let binary = directory.appendingPathComponent("registry-claim-probe")
-            if FileManager.default.isExecutableFile(atPath: binary.path) { return binary }
-        }
-        throw Failure(description: "registry-claim-probe was not found next to the tests; build it with 'swift build --build-tests'.")
+        try BuiltExecutable.url(named: "registry-claim-probe")
     }
 }

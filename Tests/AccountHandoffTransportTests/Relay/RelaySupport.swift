@@ -2,6 +2,7 @@ import AccountHandoff
 import AccountHandoffTestSupport
 @testable import AccountHandoffTransport
 import Foundation
+import TestProcesses
 import Testing
 
 /// An importer that keeps exactly what arrived, so a test can check that nothing was imported
@@ -59,10 +60,11 @@ final class RelayedTransfer: Sendable {
         keys = try TransportKeys(payload: payload)
     }
 
-    /// Deadlines of a minute (the drivers share two threads with every other test) and the
-    /// Spec's relay timing.
-    static let configuration = TransportConfiguration(connectTimeout: .seconds(10), admissionTimeout: .seconds(10), bindTimeout: .seconds(60),
-                                                      readTimeout: .seconds(60), writeTimeout: .seconds(30), closeLinger: .milliseconds(200))
+    /// Deadlines of ``Patience/deadline`` (the drivers share two threads with every other test,
+    /// and wait minutes for one on a loaded machine) and the Spec's relay timing.
+    static let configuration = TransportConfiguration(connectTimeout: Patience.deadline, admissionTimeout: Patience.deadline,
+                                                      bindTimeout: Patience.deadline, readTimeout: Patience.deadline,
+                                                      writeTimeout: Patience.deadline, closeLinger: .milliseconds(200))
 
     /// A sender that shows a relay-only code (or one with its direct address too) naming the
     /// relay at `relayHost:relayPort`, and runs. With `advertisedDirectPort`, the code names
@@ -88,7 +90,7 @@ final class RelayedTransfer: Sendable {
 
     /// A receiver session for the sender's code that connects with the transport (through the
     /// relay, waiting there until `pairingWithin` from now).
-    func receiver(for scanned: SessionPayload? = nil, pairingWithin: Duration = .seconds(60), configuration: TransportConfiguration = configuration,
+    func receiver(for scanned: SessionPayload? = nil, pairingWithin: Duration = Patience.deadline, configuration: TransportConfiguration = configuration,
                   progress: @escaping @Sendable (ConnectionProgress) -> Void = { _ in }) throws -> HandoffReceiverSession<VerifyingImporter> {
         let deadline = Date().addingTimeInterval(Double(pairingWithin.components.seconds))
         return HandoffReceiverSession(payload: scanned ?? payload, importer: importer, authenticator: ScriptedAuthenticator(always: .authenticated),

@@ -26,6 +26,8 @@ struct Scratch {
         {"accountLinkID": "\(linkID)", "displayName": "Ada Lovelace", "emailAddress": "ada@example.org",
          "username": "ada", "imapHost": "imap.example.org", "imapPort": 993, "imapSecurity": "tls"}
         """
+    /// The longest code lifetime `handoff send --lifetime` takes, in seconds.
+    static let longestLifetime = 600
     /// The name the receiver's persisted registry has in the store.
     static let registryFileName = "scanned-codes"
 
@@ -77,10 +79,12 @@ struct Scratch {
         return secret.withUnsafeBytes { Data($0) }
     }
 
-    /// `send` arguments with the password file, no terminal QR, and `lifetime` seconds.
-    /// `send` arguments; without the local-authentication gate unless `gated` (then start it
-    /// with ``CLIGate/start(_:writing:)``).
-    func sendArguments(_ extra: [String] = [], lifetime: Int = 60, gated: Bool = false) -> [String] {
+    /// `send` arguments with the password file, no terminal QR, and `lifetime` seconds: by
+    /// default the longest the CLI allows, so that only a test about expiry (which asks for a
+    /// short one and waits for the expiry itself) ever meets one, however loaded the machine.
+    /// Without the local-authentication gate unless `gated` (then start it with
+    /// ``CLIGate/start(_:writing:)``).
+    func sendArguments(_ extra: [String] = [], lifetime: Int = Scratch.longestLifetime, gated: Bool = false) -> [String] {
         ["send", "--account", accountFile.path, "--password-file", passwordFile.path, "--lifetime", String(lifetime), "--no-qr"]
             + (gated ? [] : ["--no-local-auth"]) + extra
     }

@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import Foundation
+import SpawnedChild
 
 /// Runs `handoff` on a pseudo-terminal, as when a person types into it: standard input,
 /// output and error are the terminal, and the test reads the terminal's settings (termios)
@@ -10,7 +11,7 @@ final class TerminalProcess: @unchecked Sendable {
     // Safety of @unchecked Sendable: `output` and `reading` are only touched under `lock`.
     private let master: Int32
     private let slave: Int32
-    private let process = Process()
+    private let process: SpawnedChild
     private let lock = NSLock()
     private var output = Data()
     private var reading = true
@@ -29,13 +30,8 @@ final class TerminalProcess: @unchecked Sendable {
         }
         slave = open("/dev/pts/\(number)", O_RDWR | O_NOCTTY | O_CLOEXEC)
         guard slave >= 0 else { throw TerminalUnavailable() }
-        let terminal = FileHandle(fileDescriptor: slave, closeOnDealloc: false)
-        process.executableURL = try HandoffProcess.binary()
-        process.arguments = arguments
-        process.standardInput = terminal
-        process.standardOutput = terminal
-        process.standardError = terminal
-        try process.run()
+        process = try SpawnedChild.spawn(try HandoffProcess.binary().path, arguments, input: .descriptor(slave),
+                                         output: .descriptor(slave), errors: .descriptor(slave)).get()
         Thread { [self] in read() }.start()
     }
 
@@ -46,7 +42,7 @@ final class TerminalProcess: @unchecked Sendable {
         close(slave)
     }
 
-    var pid: Int32 { process.processIdentifier }
+    var pid: Int32 { process.pid }
 
     /// Everything the process wrote to the terminal so far (and the terminal's echo).
     var screen: String { lock.withLock { String(decoding: output, as: UTF8.self) } }
@@ -63,10 +59,10 @@ final class TerminalProcess: @unchecked Sendable {
         _ = text.utf8CString.dropLast().withUnsafeBytes { write(master, $0.baseAddress, $0.count) }
     }
 
-    func signal(_ number: Int32) { kill(process.processIdentifier, number) }
+    func signal(_ number: Int32) { process.send(number) }
 
     /// Waits until the screen shows `text`.
-    func waitForScreen(containing text: String, timeout: Duration = .seconds(20)) async -> Bool {
+    func waitForScreen(containing text: String, timeout: Duration = HandoffProcess.patience) async -> Bool {
         await waitUntil(timeout: timeout) { self.screen.contains(text) }
     }
 
@@ -82,11 +78,12 @@ final class TerminalProcess: @unchecked Sendable {
 
     /// Waits for the end (killing the process after `timeout`): the status and whether a
     /// signal ended it.
-    func finish(timeout: Duration = .seconds(20)) async -> (status: Int32, killedBySignal: Bool) {
-        if !(await waitUntil(timeout: timeout) { !process.isRunning }) { kill(process.processIdentifier, SIGKILL) }
-        process.waitUntilExit()
+    func finish(timeout: Duration = HandoffProcess.patience) async -> (status: Int32, killedBySignal: Bool) {
+        if !(await waitUntil(timeout: timeout) { !process.isRunning }) { process.send(SIGKILL) }
+        while process.isRunning { try? await Task.sleep(for: .milliseconds(5)) }
         try? await Task.sleep(for: .milliseconds(50))  // the last output
-        return (process.terminationStatus, process.terminationReason == .uncaughtSignal)
+        let signal = process.terminationSignal
+        return (signal ?? process.terminationStatus, signal != nil)
     }
 
     private func read() {
