@@ -19,7 +19,7 @@ import Testing
         let result = try await HandoffProcess.run(scratch.receiveArguments(), stdin: code + "\n")
         #expect(result.status == 66)
         #expect(result.stderr == Self.expiredForReceiver)
-        #expect(scratch.storeSnapshot() == [:])
+        #expect(await scratch.storeSnapshot() == [:])
     }
 
     @Test func aSenderThatExpiredIsReportedAsExpiredToALateReceiver() async throws {
@@ -111,7 +111,7 @@ import Testing
         #expect(!sent.all.contains("start a new transfer"))
         #expect(received.status == 66, "\(received.stderr)")
         #expect(received.stderr == Self.expiredForReceiver)
-        #expect(scratch.storeSnapshot() == [:])
-        #expect(scratch.storedCredential == nil)
+        #expect(await scratch.storeSnapshot() == [:])
+        #expect(await scratch.storedCredential == nil)
     }
 }

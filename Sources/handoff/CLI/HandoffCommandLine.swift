@@ -21,9 +21,10 @@ enum HandoffCommandLine {
             case "demo": return try await DemoCommand.run(rest, console: console, input: input)
             case "send": return try await SendCommand.run(rest, console: console, input: input)
             case "receive": return try await ReceiveCommand.run(rest, console: console, input: input)
-            case "accounts": return try AccountsCommand.run(rest, console: console)
-            case "inspect": return try InspectCommand.run(rest, console: console, input: input)
-            case "qr": return try QRCommand.run(rest, console: console, input: input)
+            // These commands block throughout (standard input, files, the store).
+            case "accounts": return try await blockingStep { () throws(CLIError) in try AccountsCommand.run(rest, console: console) }
+            case "inspect": return try await blockingStep { () throws(CLIError) in try InspectCommand.run(rest, console: console, input: input) }
+            case "qr": return try await blockingStep { () throws(CLIError) in try QRCommand.run(rest, console: console, input: input) }
             case "bench": return try await BenchCommand.run(rest, console: console)
             case "vectors": return try VectorsCommand.run(rest, console: console)
             default:

@@ -27,10 +27,10 @@ enum SendCommand {
         let lifetime = try OptionValues.integer(parsed, "--lifetime", in: Int(SenderConfiguration.minimumLifetime)...Int(SenderConfiguration.maximumLifetime),
                                                 default: Int(SenderConfiguration.standard.lifetime), command: "send")
         let codes = try OptionValues.integer(parsed, "--codes", in: 1...100, default: SenderSessionOptions.standard.maximumCodes, command: "send")
-        try QRCommand.checkImageTargets(parsed)
-
-        let account = try AccountRecord.load(accountPath)
-        let password = try readPassword(file: passwordFile, input: input, console: console)
+        let (account, password) = try await blockingStep { () throws(CLIError) in
+            try QRCommand.checkImageTargets(parsed)
+            return (try AccountRecord.load(accountPath), try readPassword(file: passwordFile, input: input, console: console))
+        }
         let listener: FrameListener
         do {
             listener = try FrameListener(address: address, port: UInt16(port), relay: relay?.relay, advertisesDirectAddress: !(relay?.relayOnly ?? false))
