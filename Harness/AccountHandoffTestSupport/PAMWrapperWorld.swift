@@ -1,4 +1,5 @@
 #if canImport(Glibc)
+import AccountHandoff
 import Foundation
 import Glibc
 
@@ -83,14 +84,12 @@ package final class PAMWrapperWorld {
     /// advisory `flock` on a file in /tmp, where pam_wrapper makes its directories; released
     /// if this process dies).
     package static func withStartLock<Result>(_ body: () throws -> Result) throws -> Result {
-        let descriptor = open("/tmp/accounthandoff-pam_wrapper.lock", O_RDONLY | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0o644)
-        guard descriptor >= 0 else {
-            throw Failure(description: "The pam_wrapper start lock /tmp/accounthandoff-pam_wrapper.lock cannot be opened (errno \(errno)).")
+        let lock: FileLock
+        do { lock = try FileLock.open("/tmp/accounthandoff-pam_wrapper.lock") } catch {
+            throw Failure(description: "The pam_wrapper start lock /tmp/accounthandoff-pam_wrapper.lock cannot be opened (\(error)).")
         }
-        defer { close(descriptor) }
-        while flock(descriptor, LOCK_EX) != 0 {
-            guard errno == EINTR else { throw Failure(description: "The pam_wrapper start lock cannot be taken (errno \(errno)).") }
-        }
+        defer { lock.unlockAndClose() }
+        do { try lock.lock(.exclusive) } catch { throw Failure(description: "The pam_wrapper start lock cannot be taken (\(error)).") }
         return try body()
     }
 

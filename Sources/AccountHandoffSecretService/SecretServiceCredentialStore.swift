@@ -21,6 +21,10 @@ import Foundation
 /// `SecretValue` (non-pageable memory) and back, with no other copy in this process; D-Bus
 /// carries them inside the Secret Service's encrypted session.
 ///
+/// Every method makes synchronous D-Bus calls and so blocks: call them on the
+/// ``AccountHandoff/BlockingIOPool`` (``AccountHandoffImport/ImportCoordinator`` and the
+/// receiver session do).
+///
 /// - Warning: libsecret connects to the session bus named by `DBUS_SESSION_BUS_ADDRESS` when
 ///   this process first uses it and keeps that connection: set the variable before the first
 ///   call if it must differ from the inherited one.

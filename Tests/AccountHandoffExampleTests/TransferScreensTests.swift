@@ -23,13 +23,18 @@ private struct AcceptingValidator: AccountValidator {
     let sending: SendingScreen
     let directory: URL
 
-    init(receiverGate: LocalAuthenticationResult = .authenticated, seedConflict: Bool) throws {
-        directory = FileManager.default.temporaryDirectory.appendingPathComponent("example-\(UUID().uuidString)")
-        store = try ReferenceAccountStore.open(at: directory)
+    /// The devices, with the receiving store opened (and seeded) on the I/O pool, as an app does.
+    init(receiverGate: LocalAuthenticationResult = .authenticated, seedConflict: Bool) async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("example-\(UUID().uuidString)")
+        self.directory = directory
+        let store = try await blocking { try ReferenceAccountStore.open(at: directory) }
+        self.store = store
         coordinator = ImportCoordinator(metadataStore: store, credentialStore: store, validator: AcceptingValidator())
         if seedConflict, let old = try ImportScenario.replace.oldAccount(host: "imap.example.org", port: 993, user: "ada") {
-            try ImportScenario.seed(store, id: ImportScenario.oldAccountID, metadata: old,
-                                    password: try SecretBytes(utf8: ImportScenario.oldPassword))
+            try await blocking {
+                try ImportScenario.seed(store, id: ImportScenario.oldAccountID, metadata: old,
+                                        password: try SecretBytes(utf8: ImportScenario.oldPassword))
+            }
         }
         senderGate = ScriptedAuthenticator(always: .authenticated)
         self.receiverGate = ScriptedAuthenticator(always: receiverGate)
@@ -72,7 +77,7 @@ private struct AcceptingValidator: AccountValidator {
     /// sending person types the receiving screen's code, the receiving person replaces the
     /// stored account; both gates were asked at their Spec 8.7 points; the account arrives.
     @Test func renewalConflictGatesAndImport() async throws {
-        let devices = try TwoDevices(seedConflict: true)
+        let devices = try await TwoDevices(seedConflict: true)
         let sending = devices.sending
         let sent = Task { await sending.run() }
         try await eventually { !sending.qrSVG.isEmpty }
@@ -97,7 +102,8 @@ private struct AcceptingValidator: AccountValidator {
         #expect(await sent.value == .completed(.imported))
         #expect(devices.senderGate.purposes.count == 1)
         #expect(devices.receiverGate.purposes.count == 1)
-        let stored = try devices.store.accounts()
+        let store = devices.store
+        let stored = try await blocking { try store.accounts() }
         #expect(stored.count == 1 && stored[0].metadata.linkID == ImportScenario.offeredLinkID)
         #expect(receiving.status.hasPrefix("The account ada@example.org was imported and replaced"))
     }
@@ -105,7 +111,7 @@ private struct AcceptingValidator: AccountValidator {
     /// A receiving person who cancels the local-authentication prompt stops the transfer
     /// before the password travels; both devices say who stopped it.
     @Test func aCancelledGateOnTheReceiverSendsNothing() async throws {
-        let devices = try TwoDevices(receiverGate: .cancelled, seedConflict: false)
+        let devices = try await TwoDevices(receiverGate: .cancelled, seedConflict: false)
         let sending = devices.sending
         let sent = Task { await sending.run() }
         try await eventually { !sending.qrText.isEmpty }
@@ -118,7 +124,8 @@ private struct AcceptingValidator: AccountValidator {
         #expect(await received.value == .ended(.cancelled(by: .local)))
         #expect(await sent.value == .ended(.cancelled(by: .peer)))
         #expect(devices.senderGate.purposes.isEmpty, "the sender never reached its gate")
-        #expect(try devices.store.accounts().isEmpty)
+        let store = devices.store
+        #expect(try await blocking { try store.accounts() }.isEmpty)
     }
 
 }

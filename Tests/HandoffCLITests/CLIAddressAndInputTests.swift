@@ -90,7 +90,7 @@ import TestProcesses
         let (sent, received) = await pair.finish()
         #expect(sent.status == 0, "\(sent.stderr)")
         #expect(received.status == 0, "\(received.stderr)")
-        #expect(scratch.storedCredential == Data(HandoffProcess.testPassword.utf8))
+        #expect(await scratch.storedCredential == Data(HandoffProcess.testPassword.utf8))
     }
 
     @Test func aDirectoryHasItsOwnSentence() async throws {

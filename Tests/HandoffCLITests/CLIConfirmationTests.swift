@@ -30,7 +30,7 @@ import TestProcesses
         #expect(sent.stderr.hasSuffix("You cancelled the transfer. The password was not sent.\n"))
         #expect(!sent.stdout.contains("Sending the account details"))
         #expect(received.status == 68)
-        #expect(scratch.storeSnapshot() == [:])
+        #expect(await scratch.storeSnapshot() == [:])
     }
 
     /// Answers waiting on standard input before any device joined (typed ahead, or a script's
@@ -54,7 +54,7 @@ import TestProcesses
         #expect(sent.status == 68)
         #expect(!sent.stdout.contains("Sending the account details"), "an answer given before any device joined confirmed its code")
         #expect(!attacked.stdout.contains("offers this account"))
-        #expect(scratch.storeSnapshot(scratch.otherStore).isEmpty, "the first device to join got the account")
+        #expect(await scratch.storeSnapshot(scratch.otherStore).isEmpty, "the first device to join got the account")
     }
 
     /// `yes` at the code question is refused with a sentence, then the code completes.
@@ -97,7 +97,7 @@ import TestProcesses
         #expect(sent.stdout.contains("The code typed did not match 3 times. If the receiving screen showed a code, another device may have scanned yours; the password was not sent.\n"))
         #expect(sent.stderr.hasSuffix("You stopped the transfer; start a new transfer if you want to try again. The password was not sent.\n"))
         #expect(received.stderr.hasSuffix("The sending device stopped the transfer (its person declined, or the code typed there did not match the one on this screen); if you did not expect that, you may have scanned another device's code. Ask for a new code to try again. Nothing was imported.\n"))
-        #expect(scratch.storeSnapshot() == [:])
+        #expect(await scratch.storeSnapshot() == [:])
     }
 
     /// The right code typed without its space, after one slip, completes the transfer.
@@ -115,6 +115,6 @@ import TestProcesses
         #expect(sent.status == 0, "\(sent.stderr)")
         #expect(received.status == 0, "\(received.stderr)")
         #expect(sent.stdout.contains("Code \(shown) confirmed."))
-        #expect(scratch.storedCredential == Data(HandoffProcess.testPassword.utf8))
+        #expect(await scratch.storedCredential == Data(HandoffProcess.testPassword.utf8))
     }
 }

@@ -43,7 +43,7 @@ import TestProcesses
                 #expect(received.status == expected && sent.status == expected, "round \(round), \(answer): \(received.stderr)")
                 #expect(!received.all.contains("No question is waiting"))
                 if answer == "keep" { stored += 1 }
-                #expect(scratch.storeSnapshot().count == stored, "round \(round), \(answer)")
+                #expect(await scratch.storeSnapshot().count == stored, "round \(round), \(answer)")
             }
         }
     }

@@ -20,7 +20,7 @@ import TestProcesses
         let result = try await HandoffProcess.run(scratch.receiveArguments(), stdin: code + "\n")
         #expect(result.status == 66)
         #expect(result.stderr == Self.expiredForReceiver)
-        #expect(scratch.storeSnapshot() == [:])
+        #expect(await scratch.storeSnapshot() == [:])
     }
 
     @Test func aSenderThatExpiredIsReportedAsExpiredToALateReceiver() async throws {
@@ -112,7 +112,7 @@ import TestProcesses
         #expect(!sent.all.contains("start a new transfer"))
         #expect(received.status == 66, "\(received.stderr)")
         #expect(received.stderr == Self.expiredForReceiver)
-        #expect(scratch.storeSnapshot() == [:])
-        #expect(scratch.storedCredential == nil)
+        #expect(await scratch.storeSnapshot() == [:])
+        #expect(await scratch.storedCredential == nil)
     }
 }

@@ -41,7 +41,7 @@ import TestProcesses
         try await pair.confirmByTypingCodes()
         let (sent, received) = await pair.finish()
         #expect(sent.status == 0 && received.status == 0, "\(sent.stderr)\(received.stderr)")
-        #expect(scratch.storedCredential == Data(HandoffProcess.testPassword.utf8))
+        #expect(await scratch.storedCredential == Data(HandoffProcess.testPassword.utf8))
     }
 
     /// Ctrl-C at the receiver while the mail server is being checked (here one that never
@@ -67,7 +67,7 @@ import TestProcesses
         #expect(received.stderr.hasSuffix("Checking the account with the mail server was cancelled. The account was not imported and your existing accounts are unchanged.\n"))
         #expect(sent.stderr.hasSuffix("The person at the receiving device cancelled the import, so the account was not kept there; start a new transfer if you want to try again.\n"))
         #expect(!received.all.contains("could not log in") && !sent.all.contains("could not log in"))
-        #expect(scratch.storedAccount == nil)
+        #expect(await scratch.storedAccount == nil)
     }
 
     /// The account file's mistakes are named: the unknown security value with the two that
@@ -135,7 +135,7 @@ import TestProcesses
         let first = try await TransferPair.start(scratch)
         try await first.confirmByTypingCodes()
         #expect(await first.finish().received.status == 0)
-        let before = scratch.storeSnapshot()
+        let before = await scratch.storeSnapshot()
 
         let second = try await TransferPair.start(scratch)
         try await second.senderTypesTheReceiversCode()
@@ -146,7 +146,7 @@ import TestProcesses
         #expect(sent.status == 68)
         #expect(received.stdout.contains("[replace/cancel] \nStandard input ended before an answer; cancelling the transfer.\n"))
         #expect(received.stderr.hasSuffix("You cancelled the transfer. Nothing was imported.\n"))
-        #expect(scratch.storeSnapshot() == before)
+        #expect(await scratch.storeSnapshot() == before)
     }
 
     /// A demo whose receiver cannot use its store stops at once with the receiver's reason,

@@ -53,7 +53,7 @@ import TestProcesses
         #expect(hello != nil, "the real receiver's hello was not captured")
         #expect(received.status == 0, "the real receiver did not complete: \(received.stderr)")
         #expect(sent.status == 0, "the sender did not complete: \(sent.stderr)")
-        #expect(scratch.storedCredential == Data(HandoffProcess.testPassword.utf8))
+        #expect(await scratch.storedCredential == Data(HandoffProcess.testPassword.utf8))
         #expect(replayDropped, "the connection that replayed the hello is still open after the real receiver was bound")
     }
 
@@ -92,7 +92,7 @@ import TestProcesses
         #expect(report.closedBySender >= 1, "the sender never closed a connection that sent only invalid frames")
         #expect(received.status == 0, "\(received.stderr)")
         #expect(sent.status == 0, "\(sent.stderr)")
-        #expect(scratch.storedCredential == Data(HandoffProcess.testPassword.utf8))
+        #expect(await scratch.storedCredential == Data(HandoffProcess.testPassword.utf8))
     }
 
     /// The length-prefixed hello that a client other than the flood sent after its admission

@@ -21,7 +21,7 @@ import TestProcesses
         #expect(received.stdout.contains("To receive the password and store it on this device, confirm that it is you.\nPassword ("))
         #expect(sent.stdout.contains("The receiving device accepted the account.\nTo send the password of ada@example.org, confirm that it is you.\nPassword ("))
         #expect(!sent.all.contains(CLIGate.password) && !received.all.contains(CLIGate.password))
-        #expect(scratch.storedCredential == Data(HandoffProcess.testPassword.utf8))
+        #expect(await scratch.storedCredential == Data(HandoffProcess.testPassword.utf8))
     }
 
     /// A wrong login password is asked again; the right one on the second try passes.
@@ -51,7 +51,7 @@ import TestProcesses
         #expect(received.status == 72)
         #expect(sent.stderr.hasSuffix("You could not be authenticated on this device, so the transfer was stopped; start a new transfer when you can authenticate. The password was not sent.\n"))
         #expect(received.stderr.hasSuffix("The person at the sending device could not be authenticated there, so the transfer was stopped and the password was not sent; ask the sending device for a new code if you want to try again. Nothing was imported.\n"))
-        #expect(scratch.storeSnapshot() == [:])
+        #expect(await scratch.storeSnapshot() == [:])
     }
 
     /// Ctrl-C at the receiver's login-password question cancels the transfer on both devices
@@ -67,7 +67,7 @@ import TestProcesses
         #expect(sent.status == 68)
         #expect(received.stderr.hasSuffix("You cancelled the transfer. Nothing was imported.\n"))
         #expect(sent.stderr.hasSuffix("The receiving device cancelled the transfer. The password was not sent.\n"))
-        #expect(scratch.storeSnapshot() == [:])
+        #expect(await scratch.storeSnapshot() == [:])
     }
 
     /// `--no-local-auth` turns the gate off only with a warning that says what it costs.

@@ -25,8 +25,8 @@ import TestProcesses
         #expect(first.stderr.hasSuffix(Self.contestedForReceiver))
         #expect(secondResult.status == 69)
         #expect(secondResult.stderr.hasSuffix(Self.contestedForReceiver))
-        #expect(scratch.storeSnapshot() == [:])
-        #expect(scratch.storeSnapshot(scratch.otherStore) == [:])
+        #expect(await scratch.storeSnapshot() == [:])
+        #expect(await scratch.storeSnapshot(scratch.otherStore) == [:])
     }
 
     /// The race of Spec 8.2 with the real binaries: a shoulder-surfer who photographed the
@@ -58,7 +58,7 @@ import TestProcesses
         #expect(surfed.status == 68)
         #expect(!surfed.stdout.contains("offers this account"), "the shoulder-surfer saw the account")
         #expect(!sent.all.contains(surfersCode), "the sender printed the code of its session")
-        #expect(scratch.storeSnapshot(scratch.otherStore) == [:])
+        #expect(await scratch.storeSnapshot(scratch.otherStore) == [:])
     }
 
     /// A second hello while the sender waits for the receipt (the password already left to
@@ -84,9 +84,9 @@ import TestProcesses
 
         #expect(secondResult.status == 69)
         #expect(secondResult.stderr.hasSuffix(Self.contestedForReceiver))
-        #expect(scratch.storeSnapshot(scratch.otherStore) == [:], "the second device stored nothing")
+        #expect(await scratch.storeSnapshot(scratch.otherStore) == [:], "the second device stored nothing")
         #expect(first.status == 0, "\(first.stderr)")
-        #expect(scratch.storedCredential == Data(HandoffProcess.testPassword.utf8))
+        #expect(await scratch.storedCredential == Data(HandoffProcess.testPassword.utf8))
         #expect(sent.status == 0, "\(sent.stderr)")
         #expect(sent.stdout.hasSuffix("Done: the receiving device imported the account.\n"))
         #expect(sent.stderr == "Warning: another device proved it saw this transfer code after the password had left; it received nothing. Keep transfer codes out of sight.\n")
@@ -118,6 +118,6 @@ import TestProcesses
         #expect(!sent.all.contains("The password was not sent"))
         #expect(received.status == 0, "\(received.stderr)")
         #expect(received.stdout.hasSuffix("Done: the account was imported.\n"))
-        #expect(scratch.storedCredential == Data(HandoffProcess.testPassword.utf8))
+        #expect(await scratch.storedCredential == Data(HandoffProcess.testPassword.utf8))
     }
 }

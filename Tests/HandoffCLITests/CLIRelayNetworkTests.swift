@@ -57,8 +57,8 @@ struct CLIRelayNetworkTests {
         #expect(receiver.text.contains("Connecting through the relay \(relayName); waiting for it to pair this device with the sending device..."))
         #expect(receiver.text.contains("Connected to the sending device through the relay \(relayName)."))
         #expect(receiver.text.hasSuffix("Done: the account was imported.\n"))
-        #expect(scratch.storedCredential == Data(HandoffProcess.testPassword.utf8))
-        #expect(scratch.storedAccount?.metadata.linkID.description == Scratch.linkID)
+        #expect(await scratch.storedCredential == Data(HandoffProcess.testPassword.utf8))
+        #expect(await scratch.storedAccount?.metadata.linkID.description == Scratch.linkID)
         #expect(!sender.text.contains(HandoffProcess.testPassword) && !receiver.text.contains(HandoffProcess.testPassword))
 
         // Measured, never asserted: when the receiver said what, from its start.

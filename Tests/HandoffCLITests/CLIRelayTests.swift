@@ -23,8 +23,8 @@ struct CLIRelayTests {
         #expect(run.received.stdout.contains("Connected to the sending device through the relay 127.0.0.1:\(relay.port).\n"))
         #expect(!run.received.stdout.contains("Connecting directly"))
         #expect(run.received.stdout.hasSuffix("Done: the account was imported.\n"))
-        #expect(scratch.storedCredential == Data(HandoffProcess.testPassword.utf8))
-        #expect(scratch.storedAccount?.metadata.linkID.description == Scratch.linkID)
+        #expect(await scratch.storedCredential == Data(HandoffProcess.testPassword.utf8))
+        #expect(await scratch.storedAccount?.metadata.linkID.description == Scratch.linkID)
     }
 
     /// A code with this machine's address and a relay: the receiver connects directly first,
@@ -41,7 +41,7 @@ struct CLIRelayTests {
         #expect(run.received.stdout.contains("Connecting directly to 127.0.0.1:"))
         #expect(run.received.stdout.contains("Connected to the sending device directly at 127.0.0.1:"))
         #expect(!run.received.stdout.contains("through the relay"))
-        #expect(scratch.storedCredential == Data(HandoffProcess.testPassword.utf8))
+        #expect(await scratch.storedCredential == Data(HandoffProcess.testPassword.utf8))
     }
 
     @Test func demoRunsThroughDebiansRelayAndStopsIt() async throws {

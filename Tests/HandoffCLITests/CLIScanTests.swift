@@ -50,7 +50,7 @@ import TestProcesses
         #expect(!received.all.contains(code.dropFirst(3).prefix(17)), "the code itself is never printed")
         // convert made the photo readable by everyone: the person is told, as for a code file.
         #expect(received.stderr.contains("Warning: the image \(photo.path) is readable by other users, who could use the transfer code in it before you; restrict it with 'chmod 600 \(photo.path)', and delete it after the transfer.\n"))
-        #expect(scratch.storedCredential == Data(HandoffProcess.testPassword.utf8))
+        #expect(await scratch.storedCredential == Data(HandoffProcess.testPassword.utf8))
     }
 
     @Test func aPhotoOfAnExpiredCodeEndsAsForATypedOne() async throws {
@@ -94,7 +94,7 @@ import TestProcesses
             #expect(result.stderr.hasSuffix(sentence), "\(image.lastPathComponent)")
             #expect(result.stdout.isEmpty, "\(image.lastPathComponent): \(result.stdout)")
         }
-        #expect(scratch.storeSnapshot() == [:])
+        #expect(await scratch.storeSnapshot() == [:])
     }
 
     @Test func noCameraIsSaidInASentence() async throws {

@@ -46,6 +46,6 @@ import TestProcesses
                                                : "The receiving device cancelled the transfer. The password was not sent.\n"))
         #expect(received.stderr.hasSuffix(atSender ? "The sending device cancelled the transfer. Nothing was imported.\n"
                                                    : "You cancelled the transfer. Nothing was imported.\n"))
-        #expect(scratch.storeSnapshot() == [:])
+        #expect(await scratch.storeSnapshot() == [:])
     }
 }

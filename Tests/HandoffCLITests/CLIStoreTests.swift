@@ -55,7 +55,7 @@ import TestProcesses
     @Test func aStoreThatIsNotWritableIsNamedInASentence() async throws {
         let scratch = try Scratch()
         defer { chmod(scratch.store.path, 0o700); scratch.remove() }
-        try Self.makeStore(scratch.store)
+        try await Self.makeStore(scratch.store)
         chmod(scratch.store.path, 0o500)
         let result = try await HandoffProcess.run(scratch.receiveArguments(), stdin: try Scratch.validCode().text + "\n",
                                                   withoutFileOverride: true)
@@ -69,7 +69,7 @@ import TestProcesses
         let scratch = try Scratch()
         let credentials = scratch.store.appendingPathComponent(ReferenceAccountStore.credentialsDirectoryName)
         defer { chmod(credentials.path, 0o700); scratch.remove() }
-        try Self.makeStore(scratch.store)
+        try await Self.makeStore(scratch.store)
         chmod(credentials.path, 0o500)
         let result = try await HandoffProcess.run(scratch.receiveArguments(), stdin: try Scratch.validCode().text + "\n",
                                                   withoutFileOverride: true)
@@ -84,7 +84,7 @@ import TestProcesses
     @Test func aHeldLockGivesAMessageAndABoundedWait() async throws {
         let scratch = try Scratch()
         defer { scratch.remove() }
-        try Self.makeStore(scratch.store)
+        try await Self.makeStore(scratch.store)
         let holder = try LockHolder(scratch.store.appendingPathComponent("import.lock"))
         defer { holder.stop() }
         let result = try await HandoffProcess.run(scratch.receiveArguments(), stdin: try Scratch.validCode().text + "\n",
@@ -98,7 +98,7 @@ import TestProcesses
     @Test func theWaitForAHeldLockEndsOnCtrlC() async throws {
         let scratch = try Scratch()
         defer { scratch.remove() }
-        try Self.makeStore(scratch.store)
+        try await Self.makeStore(scratch.store)
         let holder = try LockHolder(scratch.store.appendingPathComponent("import.lock"))
         defer { holder.stop() }
         let receiver = try HandoffProcess(scratch.receiveArguments())
@@ -124,7 +124,7 @@ import TestProcesses
     @Test func aLockFileLeftByAKilledProcessDoesNotBlock() async throws {
         let scratch = try Scratch()
         defer { scratch.remove() }
-        try Self.makeStore(scratch.store)
+        try await Self.makeStore(scratch.store)
         let holder = try LockHolder(scratch.store.appendingPathComponent("import.lock"))
         holder.stop()  // SIGKILL: the lock file stays, its lock does not
         let result = try await HandoffProcess.run(["accounts", "--store", scratch.store.path])
@@ -140,13 +140,14 @@ import TestProcesses
     func accountsFinishesAnInterruptedImportFirst(credentials: String) async throws {
         let scratch = try Scratch()
         defer { scratch.remove() }
-        let store = try Self.makeStore(scratch.store, credentials: credentials)
-        _ = try store.credentials.stage(SecretBytes(utf8: "left by a killed import"))
-        #expect(try CLIKeyring.stagedCredentials(in: scratch.store).count == 1)
+        let store = try await Self.makeStore(scratch.store, credentials: credentials)
+        let credentialStore = store.credentials
+        _ = try await blocking { try credentialStore.stage(SecretBytes(utf8: "left by a killed import")) }
+        #expect(try await CLIKeyring.stagedCredentials(in: scratch.store).count == 1)
         let result = try await HandoffProcess.run(["accounts", "--store", scratch.store.path])
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stdout == "The store finished or undid an import that was interrupted earlier.\nNo accounts in \(scratch.store.path).\n")
-        #expect(try CLIKeyring.stagedCredentials(in: scratch.store).isEmpty)
+        #expect(try await CLIKeyring.stagedCredentials(in: scratch.store).isEmpty)
     }
 
     /// A read-only store is listed (listing needs no write), with a note that an interrupted
@@ -155,12 +156,15 @@ import TestProcesses
         let scratch = try Scratch()
         let credentials = scratch.store.appendingPathComponent(ReferenceAccountStore.credentialsDirectoryName)
         defer { chmod(scratch.store.path, 0o700); chmod(credentials.path, 0o700); scratch.remove() }
-        let store = try Self.makeStore(scratch.store)
+        let store = try await Self.makeStore(scratch.store)
         let account = try AccountMetadata(linkID: AccountLinkID(uuid: UUID()), displayName: "Ada", emailAddress: "ada@example.org",
                                           username: "ada", imapHost: "imap.example.org", imapPort: 993, imapSecurity: .tls)
         let id = LocalAccountID(rawValue: "00000000-0000-4000-8000-0000000000c3")!
-        let staged = try store.metadata.stage(SecretBytes(utf8: "stored password"))
-        try store.metadata.commit(.add(id, account, credential: staged)) { _ in true }  // committed, not yet activated
+        let metadata = store.metadata
+        try await blocking {
+            let staged = try metadata.stage(SecretBytes(utf8: "stored password"))
+            try metadata.commit(.add(id, account, credential: staged)) { _ in true }  // committed, not yet activated
+        }
         chmod(credentials.path, 0o500)
         chmod(scratch.store.path, 0o500)
         let result = try await HandoffProcess.run(["accounts", "--store", scratch.store.path], withoutFileOverride: true)
@@ -203,7 +207,7 @@ import TestProcesses
     @Test func aStoreKeepsWhereItsPasswordsGo() async throws {
         let scratch = try Scratch()
         defer { scratch.remove() }
-        try Self.makeStore(scratch.store, credentials: "keyring")
+        try await Self.makeStore(scratch.store, credentials: "keyring")
         let result = try await HandoffProcess.run(scratch.receiveArguments(["--credentials", "files"]), stdin: try Scratch.validCode().text + "\n")
         #expect(result.status == 64)
         #expect(result.stderr == "The store \(scratch.store.path) keeps its passwords in the keyring, not in files; leave out --credentials or pass --credentials keyring.\n")
@@ -217,8 +221,9 @@ import TestProcesses
     /// A store as `handoff receive` creates it, its passwords in `credentials` (files or a
     /// fresh keyring namespace on the tests' keyring).
     @discardableResult
-    static func makeStore(_ directory: URL, credentials: String = "files") throws -> (metadata: ReferenceAccountStore, credentials: any CredentialStore) {
-        let metadata = try ReferenceAccountStore.open(at: directory)
+    static func makeStore(_ directory: URL, credentials: String = "files") async throws
+        -> (metadata: ReferenceAccountStore, credentials: any CredentialStore) {
+        let metadata = try await blocking { try ReferenceAccountStore.open(at: directory) }
         let record = directory.appendingPathComponent("credential-store")
         guard credentials == "keyring" else {
             try Data("files\n".utf8).write(to: record)

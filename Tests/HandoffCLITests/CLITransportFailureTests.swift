@@ -43,7 +43,7 @@ import TestProcesses
         #expect(received.killedBySignal)
         #expect(sent.status == 70)
         #expect(sent.stderr == "The transfer failed: The connection to the receiving device was lost; start a new transfer. The password was not sent.\n")
-        #expect(scratch.storeSnapshot() == [:])
+        #expect(await scratch.storeSnapshot() == [:])
     }
 
     @Test func senderDyingMidTransferEndsTheReceiverWithFailure() async throws {
@@ -56,6 +56,6 @@ import TestProcesses
         #expect(sent.killedBySignal)
         #expect(received.status == 70)
         #expect(received.stderr == "The transfer failed: The connection to the sending device was lost; ask the sending device for a new code. Nothing was imported.\n")
-        #expect(scratch.storeSnapshot() == [:])
+        #expect(await scratch.storeSnapshot() == [:])
     }
 }

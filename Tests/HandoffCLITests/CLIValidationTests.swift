@@ -27,7 +27,7 @@ import TestProcesses
         #expect(received.status == 0, "\(received.stderr)")
         #expect(sent.status == 0, "\(sent.stderr)")
         #expect(received.stdout.contains("The account ada@example.org was imported. The mail server accepted the password, so you can use it now.\n"))
-        #expect(scratch.storedCredential == Data(HandoffProcess.testPassword.utf8))
+        #expect(await scratch.storedCredential == Data(HandoffProcess.testPassword.utf8))
     }
 
     /// The server refuses the password: nothing is kept, the stored account stays as it was,
@@ -38,7 +38,7 @@ import TestProcesses
         let first = try await TransferPair.start(scratch, receiver: ["--ca-file", server.caFile.path], validated: true)
         try await first.confirmByTypingCodes()
         #expect(await first.finish().received.status == 0)
-        let before = scratch.storeSnapshot()
+        let before = await scratch.storeSnapshot()
         try Data("not-the-password\n".utf8).write(to: scratch.passwordFile)
 
         let second = try await TransferPair.start(scratch, receiver: ["--ca-file", server.caFile.path, "--on-conflict", "replace"],
@@ -49,8 +49,8 @@ import TestProcesses
         #expect(sent.status == 70)
         #expect(received.stderr.contains("The mail server \(server.host):\(server.tlsPort) rejected the user name or password. The account was not imported and your existing accounts are unchanged."))
         #expect(sent.stderr.hasSuffix("The receiving device could not log in to the mail server with this account, so it did not keep it; check the account's settings and password, then try again.\n"))
-        #expect(scratch.storeSnapshot() == before, "the old account and its password are intact")
-        #expect(try CLIKeyring.stagedCredentials(in: scratch.store).isEmpty, "no staged leftovers")
+        #expect(await scratch.storeSnapshot() == before, "the old account and its password are intact")
+        #expect(try await CLIKeyring.stagedCredentials(in: scratch.store).isEmpty, "no staged leftovers")
     }
 
     /// A server whose certificate this device does not trust (no --ca-file): not imported.
@@ -63,6 +63,6 @@ import TestProcesses
         #expect(received.status == 70)
         #expect(sent.status == 70)
         #expect(received.stderr.contains("presented a certificate that this device does not trust"))
-        #expect(scratch.storeSnapshot().isEmpty)
+        #expect(await scratch.storeSnapshot().isEmpty)
     }
 }

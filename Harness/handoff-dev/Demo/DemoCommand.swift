@@ -58,7 +58,8 @@ enum DemoCommand {
                                console: console) { line in
             seen.read(line, from: .sender)
         }
-        do { if let gate { try gate.start(sender) } else { try sender.start() } } catch {
+        // Starting under the PAM start lock waits (a file lock, the child's first line): on the I/O pool.
+        do { if gate != nil { try await BlockingIOPool.shared.run { _ in try DemoGate.start(sender) } } else { try sender.start() } } catch {
             throw CLIError("Cannot start the sending process (\(executable.path)); rebuild with 'swift build --product handoff' and try again.", exitCode: .failure)
         }
         let interrupts = Signals.interrupts()
@@ -81,7 +82,7 @@ enum DemoCommand {
                                       environment: gate?.environment, console: console) { line in seen.read(line, from: .receiver) }
                 // The code travels on the child's standard input, not its command line.
                 do {
-                    if let gate { try gate.start(child) { child.answer(code) } } else {
+                    if gate != nil { try await BlockingIOPool.shared.run { _ in try DemoGate.start(child) { child.answer(code) } } } else {
                         try child.start()
                         child.answer(code)
                     }
@@ -119,7 +120,8 @@ enum DemoCommand {
             console.error("The demo transfer did not complete (sender exit code \(senderCode), receiver exit code \(receiverCode)); see the messages above.")
             return ExitCode(rawValue: receiverCode != 0 ? receiverCode : senderCode) ?? .failure
         }
-        try DemoReport.showImported(files: files, store: store, keepStore: parsed.value("--store") != nil, console: console)
+        let keepStore = parsed.value("--store") != nil
+        try await blockingStep { [files] () throws(CLIError) in try DemoReport.showImported(files: files, store: store, keepStore: keepStore, console: console) }
         console.line(String(format: "The demo finished in %.2f s.", seconds))
         return .success
     }

@@ -19,7 +19,7 @@ public protocol AccountImporter: Sendable {
 public protocol AccountImportPreparation: Sendable {
     /// The person accepts: checks that every conflict has a choice and that the store is
     /// still writable. The session calls it before it authenticates the person and before
-    /// anything is sent.
+    /// anything is sent, on the ``BlockingIOPool``: it may block (a database, a keyring).
     ///
     /// - Throws: ``ImportNotReady/choiceRequired`` (nothing happens; ask the person, then
     ///   accept again) or ``ImportNotReady/storeUnavailable(reason:)`` (the session stops).

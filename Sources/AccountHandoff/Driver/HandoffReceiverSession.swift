@@ -158,12 +158,21 @@ public actor HandoffReceiverSession<Importer: AccountImporter>: SessionDriver {
         }
         self.random = nil
         let started: (receiver: HandoffReceiver, step: ReceiverStep)
+        let (configuration, now, registry, source) = (configuration, clock.now(), registry, SessionRandomSource(source: random))
         do {
-            started = try HandoffReceiver.scan(payload: payload, configuration: configuration, random: random,
-                                               now: clock.now(), registry: registry)
+            started = try await RegistryStep.run(blocking: registry.hasStorage) { () throws(HandoffError) in
+                try HandoffReceiver.scan(payload: payload, configuration: configuration, random: source.source, now: now, registry: registry)
+            }
         } catch {
             await channel.close()
             return end(.ended(error == .expired ? .expired : .failed(error)))
+        }
+        guard runtime.outcome == nil else {
+            // Cancelled while the registry wrote: no hello leaves, so the claim goes back (Spec 6.3).
+            _ = try? started.receiver.handle(.cancel, now: clock.now())
+            registry.release(payload.transferID)
+            await channel.close()
+            return await outcomeWhenFinished()
         }
         receiver = started.receiver
         revealDeadline = clock.now().addingTimeInterval(Self.revealTimeout.seconds)
@@ -190,8 +199,11 @@ public actor HandoffReceiverSession<Importer: AccountImporter>: SessionDriver {
         guard receiver.phase == .reviewingOffer, let preparation, let account = receiver.offeredAccount, !accepting else {
             throw .invalidEvent(.accept, in: .receiver(receiver.phase))
         }
+        accepting = true
+        defer { accepting = false }
         do throws(ImportNotReady) {
-            try preparation.checkReady()
+            // The check asks the stores, which may block.
+            try await BlockingIOPool.shared.run { _ throws(ImportNotReady) in try preparation.checkReady() }
         } catch {
             switch error {
             case .choiceRequired:
@@ -202,8 +214,7 @@ public actor HandoffReceiverSession<Importer: AccountImporter>: SessionDriver {
                 return
             }
         }
-        accepting = true
-        defer { accepting = false }
+        guard receiver.phase == .reviewingOffer, runtime.outcome == nil else { return }
         let purpose = LocalAuthenticationPurpose.receiveCredential(account)
         runtime.yield(.authenticating(purpose))
         let authenticator = self.authenticator

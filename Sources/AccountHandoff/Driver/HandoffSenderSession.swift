@@ -180,8 +180,17 @@ public actor HandoffSenderSession: SessionDriver {
     // MARK: Driving the state machine
 
     private func showNextCode() async throws(HandoffError) {
-        let next = try HandoffSender.start(account: account, rendezvous: rendezvous, configuration: options.configuration,
-                                           random: random, now: clock.now(), registry: registry)
+        let (account, rendezvous, configuration, now, registry) = (account, rendezvous, options.configuration, clock.now(), registry)
+        let random = SessionRandomSource(source: random)
+        let next = try await RegistryStep.run(blocking: registry.hasStorage) { () throws(HandoffError) in
+            try HandoffSender.start(account: account, rendezvous: rendezvous, configuration: configuration,
+                                    random: random.source, now: now, registry: registry)
+        }
+        guard runtime.outcome == nil else {
+            // The session ended while the registry wrote: this QR is never shown.
+            _ = try? next.handle(.cancel, now: clock.now())
+            return
+        }
         sender = next
         codeWaiters.forEach { $0.resume(returning: next.payload) }
         codeWaiters.removeAll()

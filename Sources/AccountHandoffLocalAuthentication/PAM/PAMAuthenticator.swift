@@ -68,7 +68,10 @@ public struct PAMAuthenticator: LocalAuthenticator {
         let bridge = PAMPromptBridge()
         let transaction = PAMTransaction(serviceName: configuration.serviceName, maximumTries: configuration.maximumTries,
                                          userID: userID ?? getuid(), context: PAMConversationContext(bridge: bridge))
-        let thread = Thread { bridge.finish(transaction.run()) }
+        // PAM's calls block, and wait for the person's answers, which the app's conversation
+        // may fetch with work of the I/O pool: so not on a pool thread (work there never waits
+        // for other work of the pool), on a thread of its own.
+        let thread = Thread { bridge.finish(BlockingCall.run("pam_authenticate") { transaction.run() }) }
         thread.name = "AccountHandoff PAM"
         thread.start()
         return await withTaskCancellationHandler {

@@ -17,11 +17,6 @@ final class ConnectionCore: LoopConnectionDelegate, DeadlineTarget, @unchecked S
         case closed
     }
 
-    private struct Waiter {
-        let identifier: UInt64
-        let continuation: CheckedContinuation<FrameChannelEvent?, any Error>
-    }
-
     static let peer = FramePeer(id: 0)
 
     let loop: EventLoop
@@ -45,7 +40,8 @@ final class ConnectionCore: LoopConnectionDelegate, DeadlineTarget, @unchecked S
     /// Whether the session holds the last frame handed over.
     private var frameWithSession = false
     private var peerLeftReported = false
-    private var waiter: Waiter?
+    /// The driver waiting in ``ConnectionFrameChannel/receive()``.
+    private var waiter = ReceiveWaiter()
     private var pendingWake: ContinuousClock.Instant?
 
     init(loop: EventLoop, configuration: TransportConfiguration, keys: TransportKeys, relayed: Bool = false) {
@@ -239,26 +235,21 @@ final class ConnectionCore: LoopConnectionDelegate, DeadlineTarget, @unchecked S
     // MARK: The session's side
 
     func receive(_ identifier: UInt64, _ continuation: CheckedContinuation<FrameChannelEvent?, any Error>) {
-        guard waiter == nil else {
-            continuation.resume(throwing: TransportError.closedLocally)  // one reader at a time
-            return
-        }
+        guard waiter.admits(continuation) else { return }
         if frameWithSession {
             frameWithSession = false
             readFrame()
         }
-        waiter = Waiter(identifier: identifier, continuation: continuation)
+        waiter.wait(identifier, continuation)
         deliver()
     }
 
     func cancelReceive(_ identifier: UInt64) {
-        guard let waiter, waiter.identifier == identifier else { return }
-        self.waiter = nil
-        waiter.continuation.resume(throwing: CancellationError())
+        waiter.cancel(identifier)
     }
 
     private func deliver() {
-        guard let waiter else { return }
+        guard waiter.isWaiting else { return }
         let event: FrameChannelEvent?
         if let frame {
             self.frame = nil
@@ -275,8 +266,7 @@ final class ConnectionCore: LoopConnectionDelegate, DeadlineTarget, @unchecked S
                 event = nil
             }
         }
-        self.waiter = nil
-        waiter.continuation.resume(returning: event)
+        waiter.resume(returning: event)
     }
 
     func send(_ frame: [UInt8], _ continuation: CheckedContinuation<Void, any Error>) {
@@ -293,9 +283,7 @@ final class ConnectionCore: LoopConnectionDelegate, DeadlineTarget, @unchecked S
             unsentResponse = nil
             bytes = response + bytes
         }
-        link.write(bytes, deadline: .now + configuration.writeTimeout) { failure in
-            if let failure { continuation.resume(throwing: failure) } else { continuation.resume() }
-        }
+        link.write(bytes, deadline: .now + configuration.writeTimeout, resuming: continuation)
     }
 
     /// Closes cleanly: frames already sent are written, then the connection stops sending and
@@ -303,10 +291,7 @@ final class ConnectionCore: LoopConnectionDelegate, DeadlineTarget, @unchecked S
     func close(_ continuation: CheckedContinuation<Void, Never>) {
         finishAdmission(TransportError.closedLocally)
         phase = .closed
-        if let waiter {
-            self.waiter = nil
-            waiter.continuation.resume(returning: nil)
-        }
+        waiter.resume(returning: nil)
         guard let link else {
             continuation.resume()
             return
@@ -319,10 +304,7 @@ final class ConnectionCore: LoopConnectionDelegate, DeadlineTarget, @unchecked S
         finishAdmission(TransportError.closedLocally)
         phase = .closed
         link?.closeNow()
-        if let waiter {
-            self.waiter = nil
-            waiter.continuation.resume(returning: nil)
-        }
+        waiter.resume(returning: nil)
     }
 
     // MARK: Deadlines

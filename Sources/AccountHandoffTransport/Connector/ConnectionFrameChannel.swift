@@ -102,9 +102,7 @@ public final class ConnectionFrameChannel: FrameChannel, @unchecked Sendable {
     package var descriptors: [Int32] {
         get async {
             let core = self.core
-            return await withCheckedContinuation { continuation in
-                loop.execute { continuation.resume(returning: core.descriptors) }
-            }
+            return await loop.wait { $0.resume(returning: core.descriptors) }
         }
     }
 
@@ -115,16 +113,8 @@ public final class ConnectionFrameChannel: FrameChannel, @unchecked Sendable {
     ///
     /// - Throws: `CancellationError` when the calling task is cancelled.
     public func receive() async throws -> FrameChannelEvent? {
-        let identifier = receiveCounter.next()
         let core = self.core
-        let loop = self.loop
-        return try await withTaskCancellationHandler {
-            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<FrameChannelEvent?, any Error>) in
-                loop.execute { core.receive(identifier, continuation) }
-            }
-        } onCancel: {
-            loop.execute { core.cancelReceive(identifier) }
-        }
+        return try await loop.receive(receiveCounter.next()) { core.receive($0, $1) } cancel: { core.cancelReceive($0) }
     }
 
     /// Sends one frame; returns once it is written to the socket.
@@ -134,9 +124,7 @@ public final class ConnectionFrameChannel: FrameChannel, @unchecked Sendable {
     ///   ``TransportConfiguration/writeTimeout``; a framing error for a frame outside the cap.
     public func send(_ frame: [UInt8], to peer: FramePeer) async throws {
         let core = self.core
-        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
-            loop.execute { core.send(frame, continuation) }
-        }
+        try await loop.wait(forThrowing: { core.send(frame, $0) })
     }
 
     /// Closes the connection (the channel has one peer).
@@ -149,8 +137,6 @@ public final class ConnectionFrameChannel: FrameChannel, @unchecked Sendable {
     /// returns `nil`. Idempotent.
     public func close() async {
         let core = self.core
-        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            loop.execute { core.close(continuation) }
-        }
+        await loop.wait { core.close($0) }
     }
 }

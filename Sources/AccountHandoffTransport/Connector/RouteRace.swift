@@ -129,13 +129,7 @@ struct RouteRace: Sendable {
                           _ start: @escaping @Sendable (ConnectionCore, CheckedContinuation<Void, any Error>) -> Void) async throws
         -> ConnectionFrameChannel {
         let loop = self.loop
-        try await withTaskCancellationHandler {
-            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
-                loop.execute { start(core, continuation) }
-            }
-        } onCancel: {
-            loop.execute { core.cancelAdmission() }
-        }
+        try await loop.wait(forThrowing: { start(core, $0) }, onCancel: { core.cancelAdmission() })
         return ConnectionFrameChannel(route: route, core: core, loop: loop)
     }
 }

@@ -170,16 +170,8 @@ public final class FrameListener: FrameChannel, @unchecked Sendable {
     ///
     /// - Throws: when the listening socket failed, or `CancellationError`.
     public func receive() async throws -> FrameChannelEvent? {
-        let identifier = receiveCounter.next()
         let core = self.core
-        let loop = self.loop
-        return try await withTaskCancellationHandler {
-            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<FrameChannelEvent?, any Error>) in
-                loop.execute { core.receive(identifier, continuation) }
-            }
-        } onCancel: {
-            loop.execute { core.cancelReceive(identifier) }
-        }
+        return try await loop.receive(receiveCounter.next()) { core.receive($0, $1) } cancel: { core.cancelReceive($0) }
     }
 
     /// Sends one frame to `peer`; returns once it is written to the socket.
@@ -191,9 +183,7 @@ public final class FrameListener: FrameChannel, @unchecked Sendable {
     ///   outside the cap.
     public func send(_ frame: [UInt8], to peer: FramePeer) async throws {
         let core = self.core
-        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
-            loop.execute { core.send(frame, to: peer, continuation) }
-        }
+        try await loop.wait(forThrowing: { core.send(frame, to: peer, $0) })
     }
 
     /// Binds `peer` to the session: call it when the session authenticated the hello that came
@@ -224,15 +214,11 @@ public final class FrameListener: FrameChannel, @unchecked Sendable {
     /// `nil`. Idempotent.
     public func close() async {
         let core = self.core
-        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            loop.execute { core.close(continuation) }
-        }
+        await loop.wait { core.close($0) }
     }
 
     private func onLoop<Result: Sendable>(_ body: @escaping @Sendable (ListenerCore) -> Result) async -> Result {
         let core = self.core
-        return await withCheckedContinuation { (continuation: CheckedContinuation<Result, Never>) in
-            loop.execute { continuation.resume(returning: body(core)) }
-        }
+        return await loop.wait { $0.resume(returning: body(core)) }
     }
 }

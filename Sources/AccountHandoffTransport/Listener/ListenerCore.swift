@@ -12,12 +12,6 @@ final class ListenerCore: PollHandler, DeadlineTarget, @unchecked Sendable {
         case left(Int)
     }
 
-    /// A driver waiting in ``FrameListener/receive()``.
-    private struct Waiter {
-        let identifier: UInt64
-        let continuation: CheckedContinuation<FrameChannelEvent?, any Error>
-    }
-
     let loop: EventLoop
     let configuration: TransportConfiguration
     let capacity: Int
@@ -37,7 +31,8 @@ final class ListenerCore: PollHandler, DeadlineTarget, @unchecked Sendable {
     private var gate: HelloRateGate
     /// The connection whose frame the session holds.
     private var withSession: Int?
-    private var waiter: Waiter?
+    /// The driver waiting in ``FrameListener/receive()``.
+    private var waiter = ReceiveWaiter()
     private var closed = false
     private var failure: TransportError?
     private var closeWaiters: [CheckedContinuation<Void, Never>] = []
@@ -323,20 +318,15 @@ final class ListenerCore: PollHandler, DeadlineTarget, @unchecked Sendable {
             continuation.resume(returning: nil)
             return
         }
-        guard waiter == nil else {
-            continuation.resume(throwing: TransportError.closedLocally)  // one reader at a time
-            return
-        }
+        guard waiter.admits(continuation) else { return }
         let now = ContinuousClock.now
         sessionFinishedFrame(now: now)
-        waiter = Waiter(identifier: identifier, continuation: continuation)
+        waiter.wait(identifier, continuation)
         deliver(now: now)
     }
 
     func cancelReceive(_ identifier: UInt64) {
-        guard let waiter, waiter.identifier == identifier else { return }
-        self.waiter = nil
-        waiter.continuation.resume(throwing: CancellationError())
+        waiter.cancel(identifier)
     }
 
     private func sessionFinishedFrame(now: ContinuousClock.Instant) {
@@ -351,9 +341,8 @@ final class ListenerCore: PollHandler, DeadlineTarget, @unchecked Sendable {
 
     /// Hands the next event to a waiting driver, if there is one and an event may go.
     private func deliver(now: ContinuousClock.Instant) {
-        guard let waiter, let event = nextEvent(now: now) else { return }
-        self.waiter = nil
-        waiter.continuation.resume(returning: event)
+        guard waiter.isWaiting, let event = nextEvent(now: now) else { return }
+        waiter.resume(returning: event)
     }
 
     private func nextEvent(now: ContinuousClock.Instant) -> FrameChannelEvent? {
@@ -415,9 +404,7 @@ final class ListenerCore: PollHandler, DeadlineTarget, @unchecked Sendable {
             continuation.resume(throwing: error)
             return
         }
-        connection.link.write(bytes, deadline: .now + configuration.writeTimeout) { failure in
-            if let failure { continuation.resume(throwing: failure) } else { continuation.resume() }
-        }
+        connection.link.write(bytes, deadline: .now + configuration.writeTimeout, resuming: continuation)
     }
 
     /// Closes one connection for the driver: no event follows for it. One that was sent
@@ -449,10 +436,7 @@ final class ListenerCore: PollHandler, DeadlineTarget, @unchecked Sendable {
         closed = true
         stopListening()
         relayRoom?.stop()
-        if let waiter {
-            self.waiter = nil
-            waiter.continuation.resume(returning: nil)
-        }
+        waiter.resume(returning: nil)
         for connection in connections.values.sorted(by: { $0.identifier < $1.identifier }) {
             forget(connection)
             let link = connection.link
@@ -478,10 +462,7 @@ final class ListenerCore: PollHandler, DeadlineTarget, @unchecked Sendable {
         for connection in connections.values { forget(connection); connection.link.closeNow() }
         for link in lingering.values { link.closeNow() }
         lingering.removeAll()
-        if let waiter {
-            self.waiter = nil
-            waiter.continuation.resume(returning: nil)
-        }
+        waiter.resume(returning: nil)
     }
 
     private func finishClosingIfDone() {
@@ -504,10 +485,7 @@ final class ListenerCore: PollHandler, DeadlineTarget, @unchecked Sendable {
         failure = error
         stopListening()
         relayRoom?.stop()
-        if let waiter {
-            self.waiter = nil
-            waiter.continuation.resume(throwing: error)
-        }
+        waiter.resume(throwing: error)
     }
 
     // MARK: Ending connections

@@ -48,10 +48,6 @@ public struct ListenerStatistics: Hashable, Sendable, CustomStringConvertible {
     /// Connections closed to make room for newer ones, before or after admission.
     public var evicted: Int { evictedBeforeAdmission + evictedAfterAdmission }
 
-    /// Connections closed without a single byte reaching the session: refused or late
-    /// admission, evicted before admission, or refused at capacity.
-    public var droppedBeforeAdmission: Int { refusedAdmission + admissionTimedOut + evictedBeforeAdmission + refusedAtCapacity }
-
     /// One line with every counter.
     public var description: String {
         "accepted \(accepted) (relayed \(relayPaired)), admitted \(admitted), refused admission \(refusedAdmission), admission timed out \(admissionTimedOut), "

@@ -31,9 +31,10 @@ package enum HandoffCommandLine {
             switch command {
             case "send": return try await SendCommand.run(rest, console: console, input: input)
             case "receive": return try await ReceiveCommand.run(rest, console: console, input: input)
-            case "accounts": return try AccountsCommand.run(rest, console: console)
-            case "inspect": return try InspectCommand.run(rest, console: console, input: input)
-            case "qr": return try QRCommand.run(rest, console: console, input: input)
+            // These commands block throughout (standard input, files, the store).
+            case "accounts": return try await blockingStep { () throws(CLIError) in try AccountsCommand.run(rest, console: console) }
+            case "inspect": return try await blockingStep { () throws(CLIError) in try InspectCommand.run(rest, console: console, input: input) }
+            case "qr": return try await blockingStep { () throws(CLIError) in try QRCommand.run(rest, console: console, input: input) }
             default:
                 throw CLIError.usage("'\(ArgumentSpecification.name(of: command))' is not a handoff command.", command: nil)
             }

@@ -76,7 +76,7 @@ enum ScannedTransferCode {
     func transferCode(_ parsed: ParsedArguments, input: StandardInput, console: Console) async throws(CLIError) -> SessionPayload {
         switch self {
         case .typedOrPiped:
-            return try TransferCode.read(parsed, input: input, console: console)
+            return try await blockingStep { () throws(CLIError) in try TransferCode.read(parsed, input: input, console: console) }
         case .image(let path):
             Self.warnIfOthersCanRead(path, console: console)
             do {

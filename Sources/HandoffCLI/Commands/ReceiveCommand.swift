@@ -20,7 +20,7 @@ enum ReceiveCommand {
             return try await ThunderbirdReceive.run(parsed, selector: profile, console: console, input: input)
         }
         let presetChoice = try conflictChoice(parsed)
-        let validation = try validation(parsed)
+        let validation = try await blockingStep { () throws(CLIError) in try Self.validation(parsed) }
         // The store is checked (and an interrupted import finished) before the code is asked for.
         let directory = try StorePath(option: parsed.value("--store"))
         let store = try await ReceiverStore.openForImport(directory, requested: try CredentialChoice.requested(parsed, command: "receive"),
@@ -42,7 +42,7 @@ enum ReceiveCommand {
         do { rendezvous = try TCPRendezvous(token: payload.rendezvous) } catch {
             throw CLIError("This transfer code names a place this tool cannot reach (\(error.description))", exitCode: .invalidInput)
         }
-        let registry = try receiverRegistry(in: registryFolder)
+        let registry = try await blockingStep { () throws(CLIError) in try receiverRegistry(in: registryFolder) }
         // Spec 2.5 checks expiry before the claim; before connecting, so that a code used here
         // is named as such even when its sender is gone (the connection would fail first).
         let skew = Double(ReceiverConfiguration.standard.clockSkewTolerance)
@@ -53,7 +53,7 @@ enum ReceiveCommand {
         console.line("Transfer \(payload.transferID) from \(rendezvous) (the code expires in \(Durations.text(max(left, 0)))).")
         // Standard input is read for answers only from here on (the code line came first).
         let asking = Asking(console: console, input: input, answers: AnswerQueue(input: input))
-        let notServed = Flag()
+        let notServed = OnceFlag()
         let session = HandoffReceiverSession(payload: payload, importer: importer,
                                              authenticator: try LocalGate.authenticator(parsed, asking: asking, command: "receive"),
                                              registry: registry) { payload in

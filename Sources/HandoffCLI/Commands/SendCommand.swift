@@ -32,7 +32,7 @@ enum SendCommand {
         let lifetime = try OptionValues.integer(parsed, "--lifetime", in: Int(SenderConfiguration.minimumLifetime)...Int(SenderConfiguration.maximumLifetime),
                                                 default: Int(SenderConfiguration.standard.lifetime), command: "send")
         let codes = try OptionValues.integer(parsed, "--codes", in: 1...100, default: SenderSessionOptions.standard.maximumCodes, command: "send")
-        try QRCommand.checkImageTargets(parsed)
+        try await blockingStep { () throws(CLIError) in try QRCommand.checkImageTargets(parsed) }
 
         let account: AccountMetadata
         let password: SecretBytes
@@ -41,8 +41,9 @@ enum SendCommand {
             let held = try await ThunderbirdSource.load(parsed, selector: thunderbird, input: input, console: console)
             (account, password, passwordSource) = (held.metadata, held.password, "saved in the Thunderbird profile")
         } else {
-            account = try AccountRecord.load(accountPath ?? "")
-            password = try readPassword(file: passwordFile, input: input, console: console)
+            (account, password) = try await blockingStep { () throws(CLIError) in
+                (try AccountRecord.load(accountPath ?? ""), try readPassword(file: passwordFile, input: input, console: console))
+            }
             passwordSource = passwordFile.map { "read from \($0)" } ?? "read from standard input"
         }
         let listener: FrameListener

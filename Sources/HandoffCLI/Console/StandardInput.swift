@@ -31,8 +31,7 @@ package final class StandardInput: @unchecked Sendable {
         var bytes: [UInt8] = []
         var byte: UInt8 = 0
         while true {
-            let count = read(STDIN_FILENO, &byte, 1)
-            if count < 0, errno == EINTR { continue }
+            let count = BlockingCall.read(STDIN_FILENO, into: &byte, count: 1)
             guard count == 1 else { break }
             if byte == 0x0A { return String(decoding: bytes, as: UTF8.self) }
             if bytes.count < Self.maximumLineByteCount { bytes.append(byte) }
@@ -59,8 +58,7 @@ package final class StandardInput: @unchecked Sendable {
             var count = 0
             var byte: UInt8 = 0
             while true {
-                let got = read(STDIN_FILENO, &byte, 1)
-                if got < 0, errno == EINTR { continue }
+                let got = BlockingCall.read(STDIN_FILENO, into: &byte, count: 1)
                 guard got == 1, byte != 0x0A else { break }
                 guard count <= maximumByteCount else { continue }  // keep reading to the end of the line
                 buffer[count] = byte
@@ -119,8 +117,7 @@ package final class StandardInput: @unchecked Sendable {
             overlong = false
         }
         while true {
-            let got = read(STDIN_FILENO, &byte, 1)
-            if got < 0, errno == EINTR { continue }
+            let got = BlockingCall.read(STDIN_FILENO, into: &byte, count: 1)
             guard got == 1 else { break }
             if byte == 0x0A {
                 emit()

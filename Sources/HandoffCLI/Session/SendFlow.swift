@@ -25,7 +25,7 @@ struct SendFlow {
         for await update in session.updates {
             switch update {
             case .showCode(let payload, let number):
-                do { try drawing.show(payload, number: number) } catch {
+                do { try await blockingStep { [drawing] () throws(CLIError) in try drawing.show(payload, number: number) } } catch {
                     console.error(error.message)
                     await session.cancel()
                 }

@@ -43,7 +43,8 @@ enum ThunderbirdReceive {
         do {
             result = try await importer.check()
         } catch .primaryPasswordRequired {
-            importer.usePrimaryPassword(try ThunderbirdProfiles.askPrimaryPassword(profile, input: input, console: console))
+            let primary = try await blockingStep { () throws(CLIError) in try ThunderbirdProfiles.askPrimaryPassword(profile, input: input, console: console) }
+            importer.usePrimaryPassword(primary)
             do { result = try await importer.check() } catch { throw ThunderbirdProfiles.failure(error) }
         } catch {
             throw ThunderbirdProfiles.failure(error)

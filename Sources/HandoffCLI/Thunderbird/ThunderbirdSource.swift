@@ -16,7 +16,7 @@ enum ThunderbirdSource {
         do {
             return try await ThunderbirdAccountSource.account(in: profile, emailAddress: address)
         } catch .primaryPasswordRequired {
-            let primary = try ThunderbirdProfiles.askPrimaryPassword(profile, input: input, console: console)
+            let primary = try await blockingStep { () throws(CLIError) in try ThunderbirdProfiles.askPrimaryPassword(profile, input: input, console: console) }
             defer { primary.wipe() }
             do { return try await ThunderbirdAccountSource.account(in: profile, emailAddress: address, primaryPassword: primary) } catch {
                 throw ThunderbirdProfiles.failure(error)

@@ -8,13 +8,14 @@ import TestProcesses
 extension PAMWrapperWorld {
     /// Runs the probe with `arguments`, its answers `answers` on standard input (one line
     /// each; none means the end of input at the first question). The whole run holds the
-    /// pam_wrapper start lock: a probe lives for milliseconds.
+    /// pam_wrapper start lock: a probe lives for milliseconds. The lock and the run block, so
+    /// they happen on a thread of their own, not on the test's.
     func probe(_ arguments: [String] = ["--service", PAMWrapperWorld.service], answers: [String],
-               extraEnvironment: [String: String] = [:]) throws -> ProbeRun {
+               extraEnvironment: [String: String] = [:]) async throws -> ProbeRun {
         let input = answers.map { $0 + "\n" }.joined()
         let environment = try environment().merging(extraEnvironment) { $1 }
         let binary = try ProbeBinary.url()
-        let result = try PAMWrapperWorld.withStartLock {
+        let result = try await PAMWrapperWorld.withStartLockOnItsOwnThread {
             try ChildProcess.run(binary, arguments, input: Data(input.utf8), environment: environment)
         }
         return ProbeRun(arguments: arguments, environment: environment, result: result)

@@ -24,7 +24,7 @@ import TestProcesses
             let results = try ClaimProbe.race(path: path, payloads: Array(repeating: payload, count: 8))
             for result in results { tally[result, default: 0] += 1 }
             #expect(results.sorted() == ["CLAIMED"] + Array(repeating: "REFUSED alreadyScanned", count: 7), "trial \(trial)")
-            #expect(try FileRegistryStorage(path: path).load().map(\.transferID) == [payload.transferID])
+            #expect(try await blocking { try FileRegistryStorage(path: path).load() }.map(\.transferID) == [payload.transferID])
         }
         #expect(tally == ["CLAIMED": Self.trials, "REFUSED alreadyScanned": 7 * Self.trials])
     }
@@ -37,7 +37,7 @@ import TestProcesses
             let payloads = [try Self.payload(), try Self.payload()]
             let results = try ClaimProbe.race(path: path, payloads: payloads)
             #expect(results == ["CLAIMED", "CLAIMED"], "trial \(trial)")
-            let stored = Set(try FileRegistryStorage(path: path).load().map(\.transferID))
+            let stored = Set(try await blocking { try FileRegistryStorage(path: path).load() }.map(\.transferID))
             #expect(stored == Set(payloads.map(\.transferID)), "trial \(trial): a claim was lost")
         }
     }
@@ -99,11 +99,12 @@ enum ClaimProbe {
         }
     }
 
-    /// A process (flock(1), which execs sleep(1) with the lock held) that holds `<path>.lock` until killed.
-    static func holdLock(path: String) throws -> Process {
+    /// A process (flock(1), which execs sleep(1) with the lock held) that holds `<path>.lock` until
+    /// killed, or for `seconds`.
+    static func holdLock(path: String, seconds: Int = 60) throws -> Process {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/flock")
-        process.arguments = ["--exclusive", "--no-fork", path + ".lock", "/bin/sleep", "60"]
+        process.arguments = ["--exclusive", "--no-fork", path + ".lock", "/bin/sleep", String(seconds)]
         try process.run()
         // Wait until the lock is taken: a non-blocking attempt fails while the holder has it.
         let deadline = Date().addingTimeInterval(10)

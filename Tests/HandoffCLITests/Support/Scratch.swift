@@ -1,5 +1,6 @@
 import AccountHandoff
 import AccountHandoffReferenceStore
+import AccountHandoffTestSupport
 import AccountHandoffTransport
 import Foundation
 import Testing
@@ -17,8 +18,10 @@ struct Scratch {
     var databaseFile: URL { store.appendingPathComponent(ReferenceAccountStore.databaseName) }
     /// The active credential file of the stored account with ``linkID``, once there is one.
     var credentialFile: URL? {
-        storedAccount.map { store.appendingPathComponent(ReferenceAccountStore.credentialsDirectoryName)
-            .appendingPathComponent("account-\($0.id).credential") }
+        get async {
+            await storedAccount.map { store.appendingPathComponent(ReferenceAccountStore.credentialsDirectoryName)
+                .appendingPathComponent("account-\($0.id).credential") }
+        }
     }
 
     static let linkID = "6F1C2B9A-4D3E-4F5A-8B7C-1D2E3F405162"
@@ -48,8 +51,13 @@ struct Scratch {
 
     /// What a store holds, to prove it did not change: per local account ID, the account's
     /// metadata and its password. Empty when there is no store (reading never creates one).
-    func storeSnapshot(_ store: URL? = nil) -> [String: String] {
+    /// Read on the I/O pool (the store blocks).
+    func storeSnapshot(_ store: URL? = nil) async -> [String: String] {
         let directory = store ?? self.store
+        return await ((try? blocking { Self.snapshot(of: directory) }) ?? [:])
+    }
+
+    private static func snapshot(of directory: URL) -> [String: String] {
         guard FileManager.default.fileExists(atPath: directory.appendingPathComponent(ReferenceAccountStore.databaseName).path),
               let opened = try? ReferenceAccountStore.open(at: directory), let accounts = try? opened.listAccounts() else { return [:] }
         var snapshot: [String: String] = [:]
@@ -62,21 +70,32 @@ struct Scratch {
         return snapshot
     }
 
-    /// The stored account with ``linkID``, if any.
+    /// The stored account with ``linkID``, if any (read on the I/O pool).
     var storedAccount: (id: String, metadata: AccountMetadata)? {
-        guard FileManager.default.fileExists(atPath: databaseFile.path),
-              let opened = try? ReferenceAccountStore.open(at: store),
-              let account = try? opened.listAccounts().first(where: { $0.metadata.linkID.description == Scratch.linkID }) else { return nil }
-        return (account.id.rawValue, account.metadata)
+        get async {
+            let (database, store) = (databaseFile, self.store)
+            return await ((try? blocking { () -> (id: String, metadata: AccountMetadata)? in
+                guard FileManager.default.fileExists(atPath: database.path),
+                      let opened = try? ReferenceAccountStore.open(at: store),
+                      let account = try? opened.listAccounts().first(where: { $0.metadata.linkID.description == Scratch.linkID }) else { return nil }
+                return (account.id.rawValue, account.metadata)
+            }) ?? nil)
+        }
     }
 
-    /// The password the receiver stored for the account with ``linkID``, if any.
+    /// The password the receiver stored for the account with ``linkID``, if any (read on the
+    /// I/O pool).
     var storedCredential: Data? {
-        guard FileManager.default.fileExists(atPath: databaseFile.path),
-              let opened = try? ReferenceAccountStore.open(at: store),
-              let account = try? opened.listAccounts().first(where: { $0.metadata.linkID.description == Scratch.linkID }),
-              let secret = try? CLIKeyring.credential(of: account.id, in: store, opened: opened) else { return nil }
-        return secret.withUnsafeBytes { Data($0) }
+        get async {
+            let (database, store) = (databaseFile, self.store)
+            return await ((try? blocking { () -> Data? in
+                guard FileManager.default.fileExists(atPath: database.path),
+                      let opened = try? ReferenceAccountStore.open(at: store),
+                      let account = try? opened.listAccounts().first(where: { $0.metadata.linkID.description == Scratch.linkID }),
+                      let secret = try? CLIKeyring.credential(of: account.id, in: store, opened: opened) else { return nil }
+                return secret.withUnsafeBytes { Data($0) }
+            }) ?? nil)
+        }
     }
 
     /// `send` arguments with the password file, no terminal QR, and `lifetime` seconds: by

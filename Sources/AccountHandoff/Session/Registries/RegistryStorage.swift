@@ -22,6 +22,10 @@ public struct RegistryRecord: Hashable, Sendable {
 /// Registries change their records only through ``update(_:)``, so a storage that several
 /// processes share (one store, several receivers started at once) can make each change one
 /// step: read, change, write, with no other process's change in between.
+///
+/// The methods may block (files, locks, a database): registries call them only where blocking
+/// is allowed, on the ``BlockingIOPool`` or a thread that runs no task, never on a thread of
+/// Swift concurrency.
 public protocol RegistryStorage: Sendable {
     /// Reads every stored record; empty when nothing was stored yet.
     ///
