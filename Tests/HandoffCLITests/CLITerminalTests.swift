@@ -11,7 +11,7 @@ import Testing
         defer { scratch.remove() }
         let terminal = try TerminalProcess(["send", "--account", scratch.accountFile.path, "--password-stdin", "--no-qr", "--lifetime", "60"])
         #expect(terminal.echoes, "a fresh terminal echoes")
-        #expect(await terminal.waitForScreen(containing: "Password (not shown): "))
+        #expect(await terminal.waitForScreen(containing: "Mail password of ada@example.org, the one to send (not shown): "))
         #expect(await terminal.waitUntil(timeout: .seconds(30)) { !terminal.echoes }, "echo stays on while the password is asked for")
         terminal.signal(signal)
         let ended = await terminal.finish()
@@ -29,7 +29,7 @@ import Testing
         let scratch = try Scratch()
         defer { scratch.remove() }
         let terminal = try TerminalProcess(["send", "--account", scratch.accountFile.path, "--password-stdin", "--no-qr", "--lifetime", "60"])
-        #expect(await terminal.waitForScreen(containing: "Password (not shown): "))
+        #expect(await terminal.waitForScreen(containing: "Mail password of ada@example.org, the one to send (not shown): "))
         #expect(await terminal.waitUntil(timeout: .seconds(30)) { !terminal.echoes })
         terminal.type(HandoffProcess.testPassword + "\n")
         #expect(await terminal.waitForScreen(containing: "Transfer code: AH:"))

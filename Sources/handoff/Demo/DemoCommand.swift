@@ -129,7 +129,7 @@ enum DemoCommand {
                                             seen: DemoTranscript, console: Console) async {
         let answer: String
         if prompt.hasSuffix(TerminalPAMConversation.marker) {
-            console.raw("\(child.label) │ \(prompt)(typed by the demo, not shown)\n")
+            console.raw("\(child.label) │ \(DemoWording.loginQuestionAnswered)\n")
             child.answer(DemoGate.password)
             return
         } else if prompt.hasSuffix(Prompt.codeMarker) {
@@ -153,7 +153,7 @@ enum DemoCommand {
                               console: Console, seen: DemoTranscript) async {
         let secret = prompt.hasSuffix(TerminalPAMConversation.marker)
         await answers.openQuestion(secret: secret)
-        console.ask("\(child.label) │ \(prompt)")
+        console.ask("\(child.label) │ \(secret ? DemoWording.loginQuestion : prompt)")
         // Cancelled once the answer arrived: a cancelled sleep returns at once, so the loop
         // must stop on cancellation, or it spins and starves the demo's other tasks.
         let waiting = Task {

@@ -49,6 +49,8 @@ actor AnswerQueue {
     }
 
     private var questionOpen = false
+    private var closed = false
+    private var unansweredQuestion: Question?
     private var secretOpen = false
     private var lines: [SecretBytes] = []
     private var ended = false
@@ -73,7 +75,10 @@ actor AnswerQueue {
 
     /// A question is now on screen: the next line answers it. For a secret question on a
     /// terminal, lines typed ahead (they were shown) are discarded and echo is turned off.
-    func openQuestion(secret: Bool = false) {
+    /// `false`, and nothing changes, once the queue is closed: the question is not asked.
+    @discardableResult
+    func openQuestion(secret: Bool = false) -> Bool {
+        guard !closed else { return false }
         questionOpen = true
         secretOpen = secret
         if secret, isTerminal {
@@ -81,6 +86,7 @@ actor AnswerQueue {
             lines.removeAll()
             TerminalEcho.turnOff()
         }
+        return true
     }
 
     /// The question was answered (or abandoned).
@@ -90,8 +96,10 @@ actor AnswerQueue {
         secretOpen = false
     }
 
-    /// The next answer line to the open question, waiting for it if needed.
+    /// The next answer line to the open question, waiting for it if needed; `abandoned` once
+    /// the queue is closed.
     func next() async -> Delivery {
+        if closed { return .abandoned }
         if !lines.isEmpty { return .line(lines.removeFirst()) }
         if ended { return .endOfInput }
         return await withCheckedContinuation { waiter = $0 }
@@ -106,7 +114,25 @@ actor AnswerQueue {
         waiter = nil
     }
 
+    /// The transfer is being cancelled: the waiting question is abandoned, and no line typed
+    /// from now on answers anything (lines typed ahead are wiped).
+    func close() {
+        closed = true
+        lines.forEach { $0.wipe() }
+        lines.removeAll()
+        abandonWaiting()
+    }
+
+    /// Records that standard input ended while `question` waited for its answer.
+    func noteUnanswered(_ question: Question) {
+        if unansweredQuestion == nil { unansweredQuestion = question }
+    }
+
+    /// The question that was waiting when standard input ended, if one was.
+    var unanswered: Question? { unansweredQuestion }
+
     private func push(_ line: SecretBytes) {
+        if closed { return line.wipe() }
         if !questionOpen, ["c", "cancel"].contains(Self.text(line, wipe: false).lowercased()) {
             line.wipe()
             let cancel = cancelTransfer

@@ -20,17 +20,19 @@ final class HandoffProcess: @unchecked Sendable {
         /// Whether the process was ended by a signal (`status` is then the signal number).
         let killedBySignal: Bool
         let stdout: String
-        /// Standard error as printed, including the `--no-local-auth` warning.
+        /// Standard error as printed, including the warnings below.
         let stderrAsPrinted: String
-        /// Standard error without the `--no-local-auth` warning line, which most tests run
-        /// with and one test (`CLILocalGateTests`) checks on its own.
+        /// Standard error without the `--no-local-auth` warning line and the warning that the
+        /// answers come from a pipe, which most tests run with and a few tests
+        /// (`CLILocalGateTests`, `CLIStandardInputTests`) check on their own.
         var stderr: String {
             stderrAsPrinted.split(separator: "\n", omittingEmptySubsequences: false)
-                .filter { !$0.hasPrefix(Self.noGateWarningPrefix) }
+                .filter { !$0.hasPrefix(Self.noGateWarningPrefix) && !$0.hasPrefix(Self.pipedAnswersWarningPrefix) }
                 .joined(separator: "\n")
         }
         var all: String { stdout + stderr }
         static let noGateWarningPrefix = "Warning: --no-local-auth: "
+        static let pipedAnswersWarningPrefix = "Warning: standard input is not a terminal, "
     }
 
     private let process = Process()
@@ -49,10 +51,15 @@ final class HandoffProcess: @unchecked Sendable {
     ///   - withoutFileOverride: run without the power to ignore file permissions, so a
     ///     directory without write permission is read-only for the child even when the tests
     ///     run as root (setpriv drops CAP_DAC_OVERRIDE, CAP_DAC_READ_SEARCH and CAP_FOWNER).
-    init(_ arguments: [String], directory: URL? = nil, environment: [String: String] = [:], withoutFileOverride: Bool = false) throws {
+    ///   - userID: run as this user (and its group), through setpriv (the tests must run as root).
+    init(_ arguments: [String], directory: URL? = nil, environment: [String: String] = [:], withoutFileOverride: Bool = false,
+         userID: uid_t? = nil) throws {
         try CLIKeyring.service()  // before the child inherits this process's environment
         let binary = try Self.binary()
-        if withoutFileOverride, geteuid() == 0 {
+        if let userID {
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/setpriv")
+            process.arguments = ["--reuid=\(userID)", "--regid=\(userID)", "--clear-groups", "--", binary.path] + arguments
+        } else if withoutFileOverride, geteuid() == 0 {
             let capabilities = "-dac_override,-dac_read_search,-fowner"
             process.executableURL = URL(fileURLWithPath: "/usr/bin/setpriv")
             process.arguments = ["--bounding-set", capabilities, "--inh-caps", capabilities, "--", binary.path] + arguments
@@ -83,8 +90,9 @@ final class HandoffProcess: @unchecked Sendable {
 
     /// Runs to completion with `stdin` as standard input (then end of input).
     static func run(_ arguments: [String], stdin: String = "", directory: URL? = nil, environment: [String: String] = [:],
-                    withoutFileOverride: Bool = false, timeout: Duration = .seconds(20)) async throws -> Result {
-        let running = try HandoffProcess(arguments, directory: directory, environment: environment, withoutFileOverride: withoutFileOverride)
+                    withoutFileOverride: Bool = false, userID: uid_t? = nil, timeout: Duration = .seconds(20)) async throws -> Result {
+        let running = try HandoffProcess(arguments, directory: directory, environment: environment, withoutFileOverride: withoutFileOverride,
+                                         userID: userID)
         running.write(stdin)
         running.closeInput()
         return await running.finish(timeout: timeout)

@@ -1,22 +1,27 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import AccountHandoffTestSupport
 import Foundation
 
 /// Runs `handoff` on a pseudo-terminal, as when a person types into it: standard input,
 /// output and error are the terminal, and the test reads the terminal's settings (termios)
 /// the way `stty -a` would.
 final class TerminalProcess: @unchecked Sendable {
-    // Safety of @unchecked Sendable: `output` and `reading` are only touched under `lock`.
+    // Safety of @unchecked Sendable: the descriptors and the process are set up in init; what
+    // changes afterwards lives in `record`, under its lock.
     private let master: Int32
     private let slave: Int32
     private let process = Process()
-    private let lock = NSLock()
-    private var output = Data()
-    private var reading = true
-    private var readerDone = false
+    private let record = Record()
 
-    init(_ arguments: [String]) throws {
+    /// Starts `handoff arguments...` on a new terminal.
+    ///
+    /// - Parameters:
+    ///   - environment: variables to set on top of this process's (an empty value removes one).
+    ///   - userID: run as this user (and its group) instead of this process's, through
+    ///     setpriv (this process must be root).
+    init(_ arguments: [String], environment: [String: String] = [:], userID: uid_t? = nil) throws {
         try CLIKeyring.service()  // before the child inherits this process's environment
         // posix_openpt and friends are not visible from Swift's Glibc module; this is what
         // they do on Linux: open the multiplexer, unlock the new terminal (TIOCSPTLCK), ask
@@ -30,26 +35,55 @@ final class TerminalProcess: @unchecked Sendable {
         slave = open("/dev/pts/\(number)", O_RDWR | O_NOCTTY | O_CLOEXEC)
         guard slave >= 0 else { throw TerminalUnavailable() }
         let terminal = FileHandle(fileDescriptor: slave, closeOnDealloc: false)
-        process.executableURL = try HandoffProcess.binary()
-        process.arguments = arguments
+        let binary = try HandoffProcess.binary()
+        if let userID {
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/setpriv")
+            process.arguments = ["--reuid=\(userID)", "--regid=\(userID)", "--clear-groups", "--", binary.path] + arguments
+        } else {
+            process.executableURL = binary
+            process.arguments = arguments
+        }
+        if !environment.isEmpty {
+            var merged = ProcessInfo.processInfo.environment
+            for (name, value) in environment { merged[name] = value.isEmpty ? nil : value }
+            process.environment = merged
+        }
         process.standardInput = terminal
         process.standardOutput = terminal
         process.standardError = terminal
+        process.terminationHandler = { [record] _ in record.noteEnd() }
         try process.run()
-        Thread { [self] in read() }.start()
+        Thread { [record, master] in record.read(from: master) }.start()
+    }
+
+    /// Starts `handoff arguments...` under `gate` (pam_wrapper): no other pam_wrapper process
+    /// starts meanwhile, and the start lock is held until the child printed something.
+    static func start(_ arguments: [String], gate: CLIGate, environment: [String: String] = [:]) async throws -> TerminalProcess {
+        let merged = gate.environment.merging(environment) { $1 }
+        return try await PAMWrapperWorld.withStartLockOnItsOwnThread {
+            let terminal = try TerminalProcess(arguments, environment: merged)
+            let deadline = Date().addingTimeInterval(10)
+            while Date() < deadline, terminal.screen.isEmpty, terminal.isRunning { usleep(5_000) }
+            return terminal
+        }
     }
 
     deinit {
-        lock.withLock { reading = false }
-        while !lock.withLock({ readerDone }) { usleep(5_000) }
+        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+        record.stopReading()
         close(master)
         close(slave)
     }
 
     var pid: Int32 { process.processIdentifier }
+    var isRunning: Bool { process.isRunning }
 
-    /// Everything the process wrote to the terminal so far (and the terminal's echo).
-    var screen: String { lock.withLock { String(decoding: output, as: UTF8.self) } }
+    /// Everything the process wrote to the terminal so far (and the terminal's echo), with
+    /// the terminal's line endings (`\r\n`) as `\n`.
+    var screen: String { record.text.replacingOccurrences(of: "\r\n", with: "\n") }
+
+    /// When the process ended, if it has.
+    var endedAt: ContinuousClock.Instant? { record.ended }
 
     /// Whether the terminal echoes what is typed (the ECHO flag of its termios).
     var echoes: Bool {
@@ -65,9 +99,9 @@ final class TerminalProcess: @unchecked Sendable {
 
     func signal(_ number: Int32) { kill(process.processIdentifier, number) }
 
-    /// Waits until the screen shows `text`.
-    func waitForScreen(containing text: String, timeout: Duration = .seconds(20)) async -> Bool {
-        await waitUntil(timeout: timeout) { self.screen.contains(text) }
+    /// Waits until the screen shows `text` (`count` times).
+    func waitForScreen(containing text: String, count: Int = 1, timeout: Duration = .seconds(20)) async -> Bool {
+        await waitUntil(timeout: timeout) { self.screen.components(separatedBy: text).count - 1 >= count }
     }
 
     /// Waits until `condition` holds (checked every 10 ms).
@@ -89,7 +123,34 @@ final class TerminalProcess: @unchecked Sendable {
         return (process.terminationStatus, process.terminationReason == .uncaughtSignal)
     }
 
-    private func read() {
+    struct TerminalUnavailable: Error {}
+}
+
+/// What the terminal showed and when the process ended, shared with the reading thread and
+/// the termination handler (neither keeps the ``TerminalProcess`` alive).
+private final class Record: @unchecked Sendable {
+    // Safety of @unchecked Sendable: every stored property is only touched under `lock`.
+    private let lock = NSLock()
+    private var output = Data()
+    private var reading = true
+    private var readerDone = false
+    private var endInstant: ContinuousClock.Instant?
+
+    var text: String { lock.withLock { String(decoding: output, as: UTF8.self) } }
+    var ended: ContinuousClock.Instant? { lock.withLock { endInstant } }
+
+    func noteEnd() {
+        let now = ContinuousClock.now
+        lock.withLock { if endInstant == nil { endInstant = now } }
+    }
+
+    /// Stops the reader and waits until it has let go of the descriptor.
+    func stopReading() {
+        lock.withLock { reading = false }
+        while !lock.withLock({ readerDone }) { usleep(5_000) }
+    }
+
+    func read(from master: Int32) {
         var buffer = [UInt8](repeating: 0, count: 4096)
         while lock.withLock({ reading }) {
             var entry = pollfd(fd: master, events: Int16(POLLIN), revents: 0)
@@ -99,6 +160,4 @@ final class TerminalProcess: @unchecked Sendable {
         }
         lock.withLock { readerDone = true }
     }
-
-    struct TerminalUnavailable: Error {}
 }

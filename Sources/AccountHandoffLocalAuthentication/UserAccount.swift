@@ -1,12 +1,16 @@
-#if canImport(CPAM) && canImport(Glibc)
+#if canImport(Glibc)
 import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// The name of a user ID, from the system's user database (`getpwuid_r`, which may ask NSS
-/// services such as LDAP, so it runs on the PAM thread).
-enum UserAccount {
+/// services such as LDAP, so call it off the Swift concurrency threads: on the PAM thread, or
+/// before any task runs).
+package enum UserAccount {
     /// The user name of `userID`; `nil` when the database has no entry for it (or cannot be
     /// read).
-    static func name(of userID: uid_t) -> String? {
+    package static func name(of userID: uid_t) -> String? {
         let suggested = sysconf(Int32(_SC_GETPW_R_SIZE_MAX))
         var capacity = suggested > 0 ? suggested : 1024
         while capacity <= 1 << 20 {
@@ -24,5 +28,11 @@ enum UserAccount {
         }
         return nil
     }
+
+    /// How a person is told who `userID` is: "root" for user ID 0 (whatever its entry is
+    /// called), the user name otherwise, or "user ID N" when the database has none.
+    package static func spokenName(of userID: uid_t) -> String {
+        guard userID != 0 else { return "root" }
+        return name(of: userID) ?? "user ID \(userID)"
+    }
 }
-#endif
