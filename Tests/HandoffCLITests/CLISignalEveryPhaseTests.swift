@@ -83,7 +83,8 @@ import Testing
             try await first.confirmByTypingCodes()
             try #require(await first.finish().received.status == 0)
         }
-        let pair = try await TerminalPair.start(scratch, gates: try Self.gates(played), validated: played.phase == .whileImporting)
+        let (senderGate, receiverGate) = try Self.gates(played)
+        let pair = try await TerminalPair.start(scratch, sender: senderGate, receiver: receiverGate, validated: played.phase == .whileImporting)
         let (target, openQuestion) = try await Self.reach(played.phase, atSender: played.atSender, in: pair)
         let signalled = ContinuousClock.now
         target.signal(played.signal)
@@ -139,15 +140,16 @@ import Testing
     /// The gates for a case: under pam_wrapper both pass with ``CLIGate/password``; with the
     /// system's PAM, a side that must get past its gate uses runuser (pam_rootok lets root
     /// through), and a side whose question is played uses the default service, which asks.
-    private static func gates(_ played: Case) throws -> TerminalPair.Gates {
+    private static func gates(_ played: Case) throws -> (sender: TerminalPair.Gate, receiver: TerminalPair.Gate) {
         switch played.pam {
         case .pamWrapper:
-            return .pamWrapper(try CLIGate())
+            let gate = try CLIGate()
+            return (.pamWrapper(gate), .pamWrapper(gate))
         case .systemPAM:
             switch played.phase {
-            case .atTheSendersLoginPassword: return .systemPAM(sender: nil, receiver: "runuser")
-            case .whileImporting: return .systemPAM(sender: "runuser", receiver: "runuser")
-            default: return .systemPAM(sender: nil, receiver: nil)
+            case .atTheSendersLoginPassword: return (.systemPAM(nil), .systemPAM("runuser"))
+            case .whileImporting: return (.systemPAM("runuser"), .systemPAM("runuser"))
+            default: return (.systemPAM(nil), .systemPAM(nil))
             }
         }
     }
@@ -173,11 +175,11 @@ import Testing
         let importQuestion = try await opened(Asked.importQuestion, on: pair.receiver)
         if phase == .atTheImportQuestion { return (target, importQuestion) }
         pair.receiver.type("yes\n")
-        let systemPasses = if case .systemPAM = pair.gates { true } else { false }
+        // Past the receiver's question, a gate of the system's PAM is runuser: it asks nothing.
         if phase == .atTheReceiversLoginPassword { return (target, try await opened(Asked.loginPassword, on: pair.receiver)) }
-        if !systemPasses { try await pair.answerGate(of: pair.receiver) }
+        if case .pamWrapper = pair.receiverGate { try await pair.answerGate(of: pair.receiver) }
         if phase == .atTheSendersLoginPassword { return (target, try await opened(Asked.loginPassword, on: pair.sender)) }
-        if !systemPasses { try await pair.answerGate(of: pair.sender) }
+        if case .pamWrapper = pair.senderGate { try await pair.answerGate(of: pair.sender) }
         try #require(await pair.receiver.waitForScreen(containing: "Checking the account with its mail server 127.0.0.1:"), "\(pair.receiver.screen)")
         return (target, nil)
     }

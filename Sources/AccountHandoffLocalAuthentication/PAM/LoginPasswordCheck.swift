@@ -116,24 +116,14 @@ enum ShadowEntry {
     /// empty), which says whether it can hold a hash; `nil` when there is no entry or it
     /// cannot be read (only root may: `EACCES` otherwise).
     static func passwordFieldStart(of user: String) -> String? {
-        var capacity = 1024
-        while capacity <= 1 << 20 {
-            var buffer = [CChar](repeating: 0, count: capacity)
-            let (status, field) = buffer.withUnsafeMutableBufferPointer { storage -> (Int32, String?) in
-                var entry = spwd()
-                var found: UnsafeMutablePointer<spwd>?
-                let status = getspnam_r(user, &entry, storage.baseAddress!, storage.count, &found)
-                guard status == 0, found != nil, let field = entry.sp_pwdp else { return (status, nil) }
-                // Only whether it is empty or starts with '*' or '!' matters; the hash is not kept.
-                let first = field.pointee == 0 ? "" : String(UnicodeScalar(UInt8(bitPattern: field.pointee)))
-                return (status, first)
-            }
-            // The buffer held the hash: wipe it.
-            buffer.withUnsafeMutableBytes { if let start = $0.baseAddress { explicit_bzero(start, $0.count) } }
-            guard status == ERANGE else { return field }
-            capacity *= 2
+        ReentrantLookup.run { storage in
+            var entry = spwd()
+            var found: UnsafeMutablePointer<spwd>?
+            let status = getspnam_r(user, &entry, storage.baseAddress!, storage.count, &found)
+            guard status == 0, found != nil, let field = entry.sp_pwdp else { return (status, nil) }
+            // Only whether it is empty or starts with '*' or '!' matters; the hash is not kept.
+            return (status, field.pointee == 0 ? "" : String(UnicodeScalar(UInt8(bitPattern: field.pointee))))
         }
-        return nil
     }
 }
 #endif

@@ -48,9 +48,9 @@ enum GateWords {
     static func noUsablePassword(_ user: String, entry: UnusablePasswordEntry, service: String) -> String {
         switch entry {
         case .noPassword:
-            "\(user) has no login password on this computer (\"*\" in /etc/shadow), so no password can pass the login-password check (PAM service \(service))."
+            "\(user) has no login password on this computer (its entry in the shadow password file, /etc/shadow, is \"*\"), so no password can pass the login-password check (PAM service \(service))."
         case .locked:
-            "The login password of \(user) is locked on this computer (\"!\" in /etc/shadow), so no password can pass the login-password check (PAM service \(service))."
+            "\(user)'s login password is locked on this computer (its entry in the shadow password file, /etc/shadow, starts with \"!\"), so no password can pass the login-password check (PAM service \(service))."
         case .empty:
             "\(user) has an empty login password on this computer, which the login-password check (PAM service \(service)) refuses, so no password can pass it."
         }
@@ -65,7 +65,7 @@ enum GateWords {
     /// After the last wrong try, when the command could not find out whether a password can
     /// pass (only root may read /etc/shadow).
     static func perhapsNoPassword(_ user: String) -> String {
-        "If \(user) has no login password (root on many servers and containers has none, nor do system accounts such as nobody), no answer can pass this check."
+        "If the account \(user) has no login password (root on many servers and containers has none, nor do system accounts such as nobody), no answer can pass this check."
     }
 
     /// What to do when the gate cannot pass.

@@ -55,6 +55,26 @@ final class HandoffProcess: @unchecked Sendable {
     init(_ arguments: [String], directory: URL? = nil, environment: [String: String] = [:], withoutFileOverride: Bool = false,
          userID: uid_t? = nil) throws {
         try CLIKeyring.service()  // before the child inherits this process's environment
+        try Self.prepare(process, arguments, environment: environment, withoutFileOverride: withoutFileOverride, userID: userID)
+        if let directory { process.currentDirectoryURL = directory }
+        process.standardInput = input.fileHandleForReading
+        let outputPipe = InheritanceSafePipe()
+        let errorPipe = InheritanceSafePipe()
+        process.standardOutput = outputPipe.fileHandleForWriting
+        process.standardError = errorPipe.fileHandleForWriting
+        try process.run()
+        // The child has its copies; the test keeps only its own ends, so closing the input
+        // ends the child's standard input and the child's exit ends the output.
+        try input.fileHandleForReading.close()
+        try outputPipe.fileHandleForWriting.close()
+        try errorPipe.fileHandleForWriting.close()
+        collect(outputPipe.fileHandleForReading, isError: false)
+        collect(errorPipe.fileHandleForReading, isError: true)
+    }
+
+    /// Sets `process` up to run `handoff arguments...` (see ``init(_:directory:environment:withoutFileOverride:userID:)``).
+    static func prepare(_ process: Process, _ arguments: [String], environment: [String: String], withoutFileOverride: Bool = false,
+                        userID: uid_t?) throws {
         let binary = try Self.binary()
         if let userID {
             process.executableURL = URL(fileURLWithPath: "/usr/bin/setpriv")
@@ -72,20 +92,6 @@ final class HandoffProcess: @unchecked Sendable {
             for (name, value) in environment { merged[name] = value.isEmpty ? nil : value }
             process.environment = merged
         }
-        if let directory { process.currentDirectoryURL = directory }
-        process.standardInput = input.fileHandleForReading
-        let outputPipe = InheritanceSafePipe()
-        let errorPipe = InheritanceSafePipe()
-        process.standardOutput = outputPipe.fileHandleForWriting
-        process.standardError = errorPipe.fileHandleForWriting
-        try process.run()
-        // The child has its copies; the test keeps only its own ends, so closing the input
-        // ends the child's standard input and the child's exit ends the output.
-        try input.fileHandleForReading.close()
-        try outputPipe.fileHandleForWriting.close()
-        try errorPipe.fileHandleForWriting.close()
-        collect(outputPipe.fileHandleForReading, isError: false)
-        collect(errorPipe.fileHandleForReading, isError: true)
     }
 
     /// Runs to completion with `stdin` as standard input (then end of input).

@@ -5,18 +5,23 @@ import Testing
 /// person types: the receiving person pastes the transfer code at its prompt, the sending
 /// person types the code the receiving terminal shows, and each gate asks on its terminal.
 struct TerminalPair {
-    /// How the two local-authentication gates run.
-    enum Gates {
-        /// `--no-local-auth` on both sides.
+    /// How one side's local-authentication gate runs.
+    enum Gate {
+        /// `--no-local-auth`.
         case off
         /// PAM under pam_wrapper with pam_matrix: the login password is ``CLIGate/password``.
         case pamWrapper(CLIGate)
-        /// The system's PAM (/etc/pam.d), with these services (`nil`: the default, `handoff`,
+        /// The system's PAM (/etc/pam.d) with this service (`nil`: the default, `handoff`,
         /// which falls back to `other`).
-        case systemPAM(sender: String?, receiver: String?)
+        case systemPAM(String?)
 
         var isOn: Bool {
             if case .off = self { false } else { true }
+        }
+
+        var serviceArguments: [String] {
+            guard case .systemPAM(let service?) = self else { return [] }
+            return ["--auth-service", service]
         }
     }
 
@@ -32,32 +37,47 @@ struct TerminalPair {
 
     let sender: TerminalProcess
     let receiver: TerminalProcess
-    let gates: Gates
+    let senderGate: Gate
+    let receiverGate: Gate
 
     /// Starts the sender, reads its code, starts the receiver and pastes the code at its prompt.
-    static func start(_ scratch: Scratch, gates: Gates, receiver receiverExtra: [String] = [], store: URL? = nil,
-                      validated: Bool = false) async throws -> TerminalPair {
-        let senderArguments = scratch.sendArguments(service(of: gates, sender: true), gated: gates.isOn)
-        let sender = try await launch(senderArguments, gates: gates)
+    ///
+    /// - Parameters:
+    ///   - typedPassword: the sending person types the account's password at the sender's
+    ///     first question (`--password-stdin`) instead of naming the password file.
+    ///   - environment: set in both processes' environments.
+    ///   - receiverUserID: run the receiver as this user (the tests must run as root).
+    static func start(_ scratch: Scratch, sender senderGate: Gate, receiver receiverGate: Gate, receiver receiverExtra: [String] = [],
+                      store: URL? = nil, validated: Bool = false, typedPassword: Bool = false, environment: [String: String] = [:],
+                      receiverUserID: uid_t? = nil) async throws -> TerminalPair {
+        var senderArguments = scratch.sendArguments(senderGate.serviceArguments, gated: senderGate.isOn)
+        if typedPassword, let file = senderArguments.firstIndex(of: "--password-file") {
+            senderArguments.replaceSubrange(file...(file + 1), with: ["--password-stdin"])
+        }
+        let sender = try await launch(senderArguments, gate: senderGate, environment: environment, userID: nil)
+        if typedPassword {
+            try #require(await sender.waitForScreen(containing: Shown.mailPasswordPrompt), "the sender never asked for the password: \(sender.screen)")
+            sender.type(HandoffProcess.testPassword + "\n")
+        }
         try #require(await sender.waitForScreen(containing: "Transfer code: AH:"), "the sender showed no code: \(sender.screen)")
         let line = try #require(sender.screen.split(separator: "\n").first { $0.hasPrefix("Transfer code: ") })
         let code = String(line.dropFirst("Transfer code: ".count))
-        let receiverArguments = scratch.receiveArguments(service(of: gates, sender: false) + receiverExtra, store: store,
-                                                         validated: validated, gated: gates.isOn)
-        let receiver = try await launch(receiverArguments, gates: gates)
+        let receiverArguments = scratch.receiveArguments(receiverGate.serviceArguments + receiverExtra, store: store,
+                                                         validated: validated, gated: receiverGate.isOn)
+        let receiver = try await launch(receiverArguments, gate: receiverGate, environment: environment, userID: receiverUserID)
         try #require(await receiver.waitForScreen(containing: Shown.codePrompt), "the receiver never asked for the code: \(receiver.screen)")
         receiver.type(code + "\n")
-        return TerminalPair(sender: sender, receiver: receiver, gates: gates)
+        return TerminalPair(sender: sender, receiver: receiver, senderGate: senderGate, receiverGate: receiverGate)
     }
 
-    private static func service(of gates: Gates, sender: Bool) -> [String] {
-        guard case .systemPAM(let senderService, let receiverService) = gates, let service = sender ? senderService : receiverService else { return [] }
-        return ["--auth-service", service]
+    /// Both sides with the same kind of gate.
+    static func start(_ scratch: Scratch, gates gate: Gate, store: URL? = nil, validated: Bool = false) async throws -> TerminalPair {
+        try await start(scratch, sender: gate, receiver: gate, store: store, validated: validated)
     }
 
-    private static func launch(_ arguments: [String], gates: Gates) async throws -> TerminalProcess {
-        if case .pamWrapper(let gate) = gates { return try await TerminalProcess.start(arguments, gate: gate) }
-        return try TerminalProcess(arguments)
+    private static func launch(_ arguments: [String], gate: Gate, environment: [String: String], userID: uid_t?) async throws -> TerminalProcess {
+        if case .pamWrapper(let world) = gate { return try await TerminalProcess.start(arguments, gate: world, environment: environment) }
+        return try TerminalProcess(arguments, environment: environment, userID: userID)
     }
 
     /// The code the receiving terminal shows.
@@ -110,4 +130,6 @@ struct TerminalPair {
 enum Shown {
     /// The receiver's prompt for the transfer code.
     static let codePrompt = "Transfer code (shown by the sending device, AH:...): "
+    /// The sender's prompt for the account's password (`--password-stdin` on a terminal).
+    static let mailPasswordPrompt = "Mail password of ada@example.org, the one to send (not shown): "
 }

@@ -35,19 +35,7 @@ final class TerminalProcess: @unchecked Sendable {
         slave = open("/dev/pts/\(number)", O_RDWR | O_NOCTTY | O_CLOEXEC)
         guard slave >= 0 else { throw TerminalUnavailable() }
         let terminal = FileHandle(fileDescriptor: slave, closeOnDealloc: false)
-        let binary = try HandoffProcess.binary()
-        if let userID {
-            process.executableURL = URL(fileURLWithPath: "/usr/bin/setpriv")
-            process.arguments = ["--reuid=\(userID)", "--regid=\(userID)", "--clear-groups", "--", binary.path] + arguments
-        } else {
-            process.executableURL = binary
-            process.arguments = arguments
-        }
-        if !environment.isEmpty {
-            var merged = ProcessInfo.processInfo.environment
-            for (name, value) in environment { merged[name] = value.isEmpty ? nil : value }
-            process.environment = merged
-        }
+        try HandoffProcess.prepare(process, arguments, environment: environment, userID: userID)
         process.standardInput = terminal
         process.standardOutput = terminal
         process.standardError = terminal
