@@ -70,6 +70,26 @@ import Testing
         try await Self.play(played)
     }
 
+    /// `cancel` typed at the sender after the password left says what it does then: it only
+    /// stops waiting (71), and the receiver's import goes on.
+    @Test func cancelTypedAfterThePasswordLeftOnlyStopsWaiting() async throws {
+        let silent = try SilentListener()
+        defer { silent.close() }
+        let scratch = try Scratch(account: Scratch.accountJSON.replacingOccurrences(of: "\"imap.example.org\"", with: "\"127.0.0.1\"")
+            .replacingOccurrences(of: "993", with: String(silent.port)))
+        defer { scratch.remove() }
+        let pair = try await TerminalPair.start(scratch, gates: .off, validated: true)
+        let (sender, _) = try await Self.reach(.whileImporting, atSender: true, in: pair)
+        sender.type("cancel\n")
+        let sent = await TerminalPair.ending(of: pair.sender, timeout: .seconds(10))
+        #expect(sent.status == 71, "\(sent.screen)")
+        #expect(sent.screen.contains("\ncancel\nYou typed cancel: the password has already been sent, so this only stops waiting for the receiving device to confirm the import.\n"))
+        #expect(!sent.screen.contains("Cancelling"))
+        #expect(pair.receiver.isRunning, "the receiver stopped its import: \(pair.receiver.screen)")
+        pair.receiver.signal(SIGINT)
+        #expect(await TerminalPair.ending(of: pair.receiver, timeout: .seconds(10)).status == 68)
+    }
+
     private static func play(_ played: Case) async throws {
         let silent = try SilentListener()
         defer { silent.close() }

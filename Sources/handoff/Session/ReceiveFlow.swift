@@ -22,7 +22,7 @@ struct ReceiveFlow {
     func run(codeNotServed: @Sendable () -> Bool = { false }) async -> ExitCode {
         let session = self.session
         let outcome = await TerminalSessionRun.run(asking: asking, cancel: { await session.cancel() },
-                                                   interrupted: { Self.interruptedLine(await session.phase) },
+                                                   cancelling: { Self.cancellingLine($0, phase: await session.phase) },
                                                    show: { await show(asking: $0, answers: $1) }, session: { await session.run() })
         // Past the code's own expiry, "expired" is the whole truth; before it, the sender
         // serving another code means this copy was changed, or the clocks disagree.
@@ -46,10 +46,15 @@ struct ReceiveFlow {
         return code
     }
 
-    /// What the first Ctrl-C or SIGTERM prints: while the account is being checked and
-    /// stored, it cancels the import.
-    private static func interruptedLine(_ phase: ReceiverPhase?) -> String {
-        phase == .awaitingImportResult ? "Cancelling the import (interrupted)." : "Cancelling the transfer (interrupted)."
+    /// What the first cancel prints: while the account is being checked and stored, it
+    /// cancels the import.
+    private static func cancellingLine(_ cause: CancelCause, phase: ReceiverPhase?) -> String {
+        switch (cause, phase == .awaitingImportResult) {
+        case (.interrupted, false): "Cancelling the transfer (interrupted)."
+        case (.typedCancel, false): "Cancelling the transfer (you typed cancel)."
+        case (.interrupted, true): "Cancelling the import (interrupted)."
+        case (.typedCancel, true): "Cancelling the import (you typed cancel)."
+        }
     }
 
     private func show(asking: Asking, answers: AnswerQueue) async {

@@ -18,7 +18,7 @@ struct SendFlow {
     func run() async -> ExitCode {
         let session = self.session
         let outcome = await TerminalSessionRun.run(asking: asking, cancel: { await session.cancel() },
-                                                   interrupted: { Self.interruptedLine(await session.phase) },
+                                                   cancelling: { Self.cancellingLine($0, phase: await session.phase) },
                                                    show: { await show(asking: $0, answers: $1) }, session: { await session.run() })
         let code = ExitCode(outcome)
         code == .success ? console.line(outcome.message) : console.error(await ending(of: outcome))
@@ -40,11 +40,14 @@ struct SendFlow {
         return outcome.message
     }
 
-    /// What the first Ctrl-C or SIGTERM prints: after the password left, it only stops waiting.
-    private static func interruptedLine(_ phase: SenderPhase?) -> String {
-        phase == .awaitingReceipt
-            ? "Interrupted: the password has already been sent, so this only stops waiting for the receiving device to confirm the import."
-            : "Cancelling the transfer (interrupted)."
+    /// What the first cancel prints: after the password left, it only stops waiting.
+    private static func cancellingLine(_ cause: CancelCause, phase: SenderPhase?) -> String {
+        switch (cause, phase == .awaitingReceipt) {
+        case (.interrupted, false): "Cancelling the transfer (interrupted)."
+        case (.typedCancel, false): "Cancelling the transfer (you typed cancel)."
+        case (.interrupted, true): "Interrupted: the password has already been sent, so this only stops waiting for the receiving device to confirm the import."
+        case (.typedCancel, true): "You typed cancel: the password has already been sent, so this only stops waiting for the receiving device to confirm the import."
+        }
     }
 
     private func show(asking: Asking, answers: AnswerQueue) async {

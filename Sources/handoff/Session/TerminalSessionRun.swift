@@ -7,10 +7,11 @@ enum TerminalSessionRun {
     /// Runs `session` to its outcome, with `show` presenting the updates meanwhile; returns
     /// once both have finished, with terminal echo on.
     ///
-    /// - Parameter interrupted: the line for the first Ctrl-C or SIGTERM, which depends on how
-    ///   far the transfer got (after the password left, a cancel only stops waiting).
+    /// - Parameter cancelling: the line for the first cancel (Ctrl-C, SIGTERM or a typed
+    ///   `cancel`), which depends on how far the transfer got (after the password left, a
+    ///   cancel only stops waiting).
     static func run<Outcome>(asking: Asking, cancel: @escaping @Sendable () async -> Void,
-                             interrupted: @escaping @Sendable () async -> String,
+                             cancelling: @escaping @Sendable (CancelCause) async -> String,
                              show: @escaping @Sendable (Asking, AnswerQueue) async -> Void,
                              session: () async -> Outcome) async -> Outcome {
         let console = asking.console
@@ -18,7 +19,7 @@ enum TerminalSessionRun {
         // process without it.
         let signals = Signals.interrupts()
         await asking.answers.onCancel {
-            console.line("Cancelling the transfer (you typed cancel).")
+            console.line(await cancelling(.typedCancel))
             await cancel()
         }
         let interrupts = Task {
@@ -28,7 +29,7 @@ enum TerminalSessionRun {
                     first = false
                     // Said before anything can end: the open question is left as it is, and
                     // nothing typed from now on answers it.
-                    let sentence = await interrupted()
+                    let sentence = await cancelling(.interrupted)
                     console.abandonQuestion()
                     console.line(sentence)
                     await asking.answers.close()
@@ -47,4 +48,12 @@ enum TerminalSessionRun {
         TerminalEcho.restore()
         return outcome
     }
+}
+
+/// What asked to cancel the transfer.
+enum CancelCause: Sendable {
+    /// Ctrl-C (SIGINT) or SIGTERM.
+    case interrupted
+    /// `cancel` typed while no question was open.
+    case typedCancel
 }
