@@ -61,6 +61,8 @@ extension PAMAuthenticator {
     ///
     /// - Returns: the check; its ``LoginPasswordCheck/unusableEntry`` is `nil` whenever a
     ///   password is not ruled out for certain.
+    /// - Note: Call it while no other PAM transaction runs in the process (for example before
+    ///   the transfer starts): the modules another one loaded would count as the service's.
     public func checkLoginPassword() async -> LoginPasswordCheck {
         let service = configuration.serviceName
         let userID = authenticatedUserID
