@@ -112,6 +112,10 @@ package struct PAMWrapperPaths: Sendable {
     package let matrixModule: String
     /// `pam_deny.so`, which refuses everyone.
     package let denyModule: String
+    /// `pam_unix.so`, which checks the system's password database.
+    package let unixModule: String
+    /// `pam_rootok.so`, which lets root through without a question.
+    package let rootOKModule: String
 
     private static let found: Result<PAMWrapperPaths, PAMWrapperWorld.Failure> = {
         do {
@@ -119,10 +123,12 @@ package struct PAMWrapperPaths: Sendable {
             let modules = try files(of: "libpam-modules")
             guard let library = wrapper.first(where: { $0.hasSuffix("/libpam_wrapper.so") }),
                   let matrix = wrapper.first(where: { $0.hasSuffix("/pam_matrix.so") }),
-                  let deny = modules.first(where: { $0.hasSuffix("/pam_deny.so") }) else {
+                  let deny = modules.first(where: { $0.hasSuffix("/pam_deny.so") }),
+                  let unix = modules.first(where: { $0.hasSuffix("/pam_unix.so") }),
+                  let rootOK = modules.first(where: { $0.hasSuffix("/pam_rootok.so") }) else {
                 return .failure(.init(description: "libpam-wrapper or libpam-modules lacks its modules; run Scripts/setup.sh."))
             }
-            return .success(PAMWrapperPaths(wrapperLibrary: library, matrixModule: matrix, denyModule: deny))
+            return .success(PAMWrapperPaths(wrapperLibrary: library, matrixModule: matrix, denyModule: deny, unixModule: unix, rootOKModule: rootOK))
         } catch let failure as PAMWrapperWorld.Failure {
             return .failure(failure)
         } catch {

@@ -2,11 +2,15 @@
 // (LD_PRELOAD must be set when a process starts, hence a process of its own). Not a product.
 //
 //   pam-probe [--service NAME] [--tries N] [--uid N] [--cancel-task-at-prompt N]
+//   pam-probe --check-login-password yes [--service NAME] [--uid N]
 //
 // Answers come from standard input, one line per question, never from arguments or the
 // environment (both are readable by other users); the end of input is the person
 // cancelling. With --cancel-task-at-prompt N, the N-th prompt cancels the authenticating
 // task and is then answered anyway (a conversation that ignores the cancel).
+//
+// With --check-login-password, it only checks what the service would check, asks nothing,
+// and prints `check <user> <unusable entry: *, !, empty, or none>`.
 //
 // Output, one line each, in order:
 //   prompt secret|text|error|info <the prompt's text>
@@ -46,6 +50,11 @@ let authenticator = PAMAuthenticator(configuration: configuration, conversation:
 let account = try AccountMetadata(
     linkID: AccountLinkID(uuid: UUID(uuidString: "6F1C2A9E-3B4D-4E5F-8A7B-1C2D3E4F5A6B")!), displayName: "Ada Lovelace",
     emailAddress: "ada@example.org", username: "ada", imapHost: "imap.example.org", imapPort: 993, imapSecurity: .tls)
+if options["check-login-password"] == "yes" {
+    let check = await authenticator.checkLoginPassword()
+    say("check \(check.user) \(check.unusableEntry.map { $0 == .empty ? "empty" : $0.rawValue } ?? "none")")
+    exit(0)
+}
 let task = Task { await authenticator.authenticate(for: .sendCredential(account)) }
 let result = await task.value
 say("exposed \(conversation.exposure)")

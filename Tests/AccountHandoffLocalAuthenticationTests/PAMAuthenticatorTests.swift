@@ -10,7 +10,10 @@ import TestProcesses
 @Suite(.startsProcesses) struct PAMAuthenticatorTests {
     static let password = "correct horse 7Qx!battery"
     static let wrong = ["wrong staple 1", "wrong staple 2", "wrong staple 3"]
-    static let tryAgain = "error That password was not right. Try again."
+    /// The message after a wrong try, with two tries left (of three).
+    static let tryAgain = "error That password was not right. Try again (2 tries left)."
+    /// The message after the second wrong try.
+    static let lastTry = "error That password was not right. Try again (1 try left)."
 
     @Test func theRightPasswordAuthenticates() async throws {
         let fixture = try PAMWrapperWorld()
@@ -37,7 +40,7 @@ import TestProcesses
         // A fourth answer is there, so only the maximum of tries can stop the asking.
         let run = try await fixture.probe(answers: Self.wrong + [Self.password])
         #expect(run.passwordPrompts == 3)
-        #expect(run.prompts == ["secret Password: ", Self.tryAgain, "secret Password: ", Self.tryAgain, "secret Password: "])
+        #expect(run.prompts == ["secret Password: ", Self.tryAgain, "secret Password: ", Self.lastTry, "secret Password: "])
         #expect(run.outcome == "failed notRecognized", "\(run.diagnosis)")
     }
 

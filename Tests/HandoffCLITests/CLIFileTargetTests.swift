@@ -106,13 +106,26 @@ import TestProcesses
         } else {
             try FileManager.default.createDirectory(at: scratch.store, withIntermediateDirectories: false)
             try #require(chown(scratch.store.path, 65_534, 65_534) == 0, "chown needs root")
-            expected = "The store \(scratch.store.path) cannot be used: it belongs to user 65534; use a directory you own.\n"
+            expected = "The store \(scratch.store.path) cannot be used: it belongs to nobody; use a directory you own.\n"
         }
         let result = try await HandoffProcess.run(scratch.receiveArguments(), stdin: try Scratch.validCode().text + "\n")
         #expect(result.status == 70)
         #expect(result.stderr == expected)
         #expect(try FileManager.default.contentsOfDirectory(atPath: elsewhere.path).isEmpty)
         #expect(try FileManager.default.contentsOfDirectory(atPath: scratch.store.path).isEmpty)
+    }
+
+    /// A store of root's, used by another user (here nobody), names its owner as root.
+    @Test(.enabled(if: getuid() == 0, "runs handoff as nobody, which needs root"))
+    func aStoreOfRootsIsNamedAsRoots() async throws {
+        let scratch = try Scratch()
+        defer { scratch.remove() }
+        try FileManager.default.createDirectory(at: scratch.store, withIntermediateDirectories: false,
+                                                attributes: [.posixPermissions: 0o700])
+        let result = try await HandoffProcess.run(scratch.receiveArguments(["--credentials", "files"]), stdin: try Scratch.validCode().text + "\n",
+                                                  userID: 65_534)
+        #expect(result.status == 70)
+        #expect(result.stderr == "The store \(scratch.store.path) cannot be used: it belongs to root; use a directory you own.\n")
     }
 
     /// A code works once per store, across `receive` runs: a second run while the first is

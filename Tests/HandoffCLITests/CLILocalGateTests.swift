@@ -18,8 +18,8 @@ import TestProcesses
         let (sent, received) = await pair.finish()
         #expect(sent.status == 0 && received.status == 0, "\(sent.stderr)\(received.stderr)")
         // Each gate says why right before it asks (never after the question opened).
-        #expect(received.stdout.contains("To receive the password and store it on this device, confirm that it is you.\nPassword ("))
-        #expect(sent.stdout.contains("The receiving device accepted the account.\nTo send the password of ada@example.org, confirm that it is you.\nPassword ("))
+        #expect(received.stdout.contains("To receive the password and store it on this device, confirm that it is you.\nLogin password of "))
+        #expect(sent.stdout.contains("The receiving device accepted the account.\nTo send the password of ada@example.org, confirm that it is you.\nLogin password of "))
         #expect(!sent.all.contains(CLIGate.password) && !received.all.contains(CLIGate.password))
         #expect(await scratch.storedCredential == Data(HandoffProcess.testPassword.utf8))
     }
@@ -35,7 +35,7 @@ import TestProcesses
         let (sent, received) = await pair.finish()
         #expect(sent.status == 0 && received.status == 0, "\(sent.stderr)\(received.stderr)")
         #expect(!received.all.contains("not-the-login-password"))
-        #expect(received.stderr.contains("That password was not right. Try again.\n"))
+        #expect(received.stderr.contains("That password was not right. Try again (2 tries left).\n"))
     }
 
     /// Three wrong login passwords at the sender: the password never leaves, and both devices

@@ -12,7 +12,7 @@ import TestProcesses
         defer { scratch.remove() }
         let terminal = try TerminalProcess(["send", "--account", scratch.accountFile.path, "--password-stdin", "--no-qr", "--lifetime", String(Scratch.longestLifetime)])
         #expect(terminal.echoes, "a fresh terminal echoes")
-        #expect(await terminal.waitForScreen(containing: "Password (not shown): "))
+        #expect(await terminal.waitForScreen(containing: "Mail password of ada@example.org, the one to send (not shown): "))
         #expect(await terminal.waitUntil(timeout: HandoffProcess.patience) { !terminal.echoes }, "echo stays on while the password is asked for")
         terminal.signal(signal)
         let ended = await terminal.finish()
@@ -30,7 +30,7 @@ import TestProcesses
         let scratch = try Scratch()
         defer { scratch.remove() }
         let terminal = try TerminalProcess(["send", "--account", scratch.accountFile.path, "--password-stdin", "--no-qr", "--lifetime", String(Scratch.longestLifetime)])
-        #expect(await terminal.waitForScreen(containing: "Password (not shown): "))
+        #expect(await terminal.waitForScreen(containing: "Mail password of ada@example.org, the one to send (not shown): "))
         #expect(await terminal.waitUntil(timeout: HandoffProcess.patience) { !terminal.echoes })
         terminal.type(HandoffProcess.testPassword + "\n")
         #expect(await terminal.waitForScreen(containing: "Transfer code: AH:"))

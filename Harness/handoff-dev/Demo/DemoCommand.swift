@@ -131,8 +131,8 @@ enum DemoCommand {
     private static func answerAutomatically(_ prompt: String, to child: DemoChild, side: DemoTranscript.Side,
                                             seen: DemoTranscript, console: Console) async {
         let answer: String
-        if prompt.hasSuffix(Prompt.loginPasswordMarker) {
-            console.raw("\(child.label) │ \(prompt)(typed by the demo, not shown)\n")
+        if prompt.hasSuffix(TerminalPAMConversation.marker) {
+            console.raw("\(child.label) │ \(DemoWording.loginQuestionAnswered)\n")
             child.answer(DemoGate.password)
             return
         } else if prompt.hasSuffix(Prompt.codeMarker) {
@@ -156,7 +156,7 @@ enum DemoCommand {
                               console: Console, seen: DemoTranscript) async {
         let secret = prompt.hasSuffix(Prompt.loginPasswordMarker)
         await answers.openQuestion(secret: secret)
-        console.ask("\(child.label) │ \(prompt)")
+        console.ask("\(child.label) │ \(secret ? DemoWording.loginQuestion : prompt)")
         // Cancelled once the answer arrived: a cancelled sleep returns at once, so the loop
         // must stop on cancellation, or it spins and starves the demo's other tasks.
         let waiting = Task {

@@ -37,6 +37,7 @@ enum ReceiveCommand {
                                                      registryFolder: URL, presetChoice: ConflictAnswer?, console: Console,
                                                      input: StandardInput) async throws(CLIError) -> ExitCode
         where Importer.Preparation: ChoosingPreparation {
+        let gate = try await LocalGate.prepare(parsed, console: console, command: "receive")
         let payload = try await ScannedTransferCode(parsed).transferCode(parsed, input: input, console: console)
         let rendezvous: TCPRendezvous
         do { rendezvous = try TCPRendezvous(token: payload.rendezvous) } catch {
@@ -53,9 +54,13 @@ enum ReceiveCommand {
         console.line("Transfer \(payload.transferID) from \(rendezvous) (the code expires in \(Durations.text(max(left, 0)))).")
         // Standard input is read for answers only from here on (the code line came first).
         let asking = Asking(console: console, input: input, answers: AnswerQueue(input: input))
+        let authenticator = gate.authenticator(asking: asking)
+        let piped: PipedAnswers = parsed.value("--code-file") == nil && parsed.value(ScannedTransferCode.scanOption) == nil
+            && parsed.value(ScannedTransferCode.cameraOption) == nil ? .codeFromStandardInput : .codeFromFile
+        if !input.isTerminal { console.error(piped.warning) }
         let notServed = OnceFlag()
         let session = HandoffReceiverSession(payload: payload, importer: importer,
-                                             authenticator: try LocalGate.authenticator(parsed, asking: asking, command: "receive"),
+                                             authenticator: authenticator,
                                              registry: registry) { payload in
             do { return try await ConnectionFrameChannel.connect(to: payload, progress: { console.line($0.description) }) } catch let error as TransportError {
                 // The sender serves another code (Spec 11.4): renewed, or this copy was changed.
@@ -64,7 +69,7 @@ enum ReceiveCommand {
                 throw HandoffError.expired
             }
         }
-        let flow = ReceiveFlow(session: session, destination: destination, presetConflictChoice: presetChoice, asking: asking)
+        let flow = ReceiveFlow(session: session, destination: destination, presetConflictChoice: presetChoice, asking: asking, piped: piped)
         let code = await flow.run(codeNotServed: { notServed.isSet })
         return code
     }

@@ -42,9 +42,10 @@ package final class StandardInput: @unchecked Sendable {
     /// Reads the first line straight into guarded memory, with terminal echo off when a person
     /// types it (restored on every exit path, Ctrl-C included). A trailing `\r` is dropped.
     ///
+    /// - Parameter prompt: shown first when a person types (it says which password).
     /// - Returns: `nil` when the line is empty or input ended first; the caller explains.
     /// - Throws: ``CLIError`` when the line is longer than `maximumByteCount`.
-    func readSecretLine(maximumByteCount: Int, console: Console, prompt: String = "Password (not shown): ") throws(CLIError) -> SecretBytes? {
+    func readSecretLine(prompt: String, maximumByteCount: Int, console: Console) throws(CLIError) -> SecretBytes? {
         defer { if isTerminal { console.raw("\n") } }
         return try TerminalEcho.withEchoOff { () throws(CLIError) -> SecretBytes? in
             // Asked only once echo is off, so nothing typed in between is shown or discarded.

@@ -5,7 +5,7 @@ import Foundation
 
 /// Shows one transfer code on the sending terminal: the QR (unless `--no-qr`), the image
 /// files asked for, the code text, where receivers connect and how long the code lives.
-struct CodeDrawing {
+package struct CodeDrawing {
     let level: QRErrorCorrection
     let palette: TerminalQRRenderer.Palette
     let parsed: ParsedArguments
@@ -34,7 +34,7 @@ struct CodeDrawing {
         try QRCommand.writeImages(matrix, svg: parsed.value("--svg"), png: parsed.value("--png"), scale: 8, console: console)
         console.line("Transfer code: \(payload.text)")
         if choice.reach == .thisMachine, relay == nil {
-            console.line("Or run 'handoff receive' in another terminal on this computer and paste this code when it asks (never put it on a command line).")
+            console.line(Self.pasteOnThisComputer)
         } else {
             console.line("Or, on the receiving computer, run 'handoff receive' and paste this code when it asks (never put it on a command line).")
         }
@@ -45,8 +45,11 @@ struct CodeDrawing {
         if number == 1 { console.line("Press Ctrl-C to cancel.") }
     }
 
+    /// Where a code that names 127.0.0.1 alone can be used.
+    package static let pasteOnThisComputer = "Or run 'handoff receive' in another terminal on this computer and paste this code when it asks (never put it on a command line)."
+
     /// How to send to another computer instead, naming this computer's network addresses.
-    static func reachingAnotherComputer() -> String {
+    package static func reachingAnotherComputer() -> String {
         let addresses = ((try? InterfaceAddress.all()) ?? [])
             .filter { $0.isUp && !$0.address.isLoopback }
             .map { "\($0.address) (\($0.interfaceName))" }

@@ -14,6 +14,8 @@ struct ReceiveFlow<Importer: AccountImporter> where Importer.Preparation: Choosi
     /// The answer to a collision given on the command line, if any.
     let presetConflictChoice: ConflictAnswer?
     let asking: Asking
+    /// How standard input was read before the questions (for the advice when it ends).
+    let piped: PipedAnswers
     var console: Console { asking.console }
 
     /// - Parameter codeNotServed: whether the sender refused the connection because it serves
@@ -21,6 +23,7 @@ struct ReceiveFlow<Importer: AccountImporter> where Importer.Preparation: Choosi
     func run(codeNotServed: @Sendable () -> Bool = { false }) async -> ExitCode {
         let session = self.session
         let outcome = await TerminalSessionRun.run(asking: asking, cancel: { await session.cancel() },
+                                                   cancelling: { Self.cancellingLine($0, phase: await session.phase) },
                                                    show: { await show(asking: $0, answers: $1) }, session: { await session.run() })
         // Past the code's own expiry, "expired" is the whole truth; before it, the sender
         // serving another code means this copy was changed, or the clocks disagree.
@@ -35,10 +38,24 @@ struct ReceiveFlow<Importer: AccountImporter> where Importer.Preparation: Choosi
         if code == .success {
             if let detail { console.line(detail) }
             console.line(outcome.message)
+        } else if outcome == .ended(.cancelled(by: .local)), let question = await asking.answers.unanswered {
+            // Nobody cancelled: nobody could answer.
+            console.error(question.unansweredAtReceiver + " " + piped.advice)
         } else {
             console.error(detail ?? outcome.message)
         }
         return code
+    }
+
+    /// What the first cancel prints: while the account is being checked and stored, it
+    /// cancels the import.
+    private static func cancellingLine(_ cause: CancelCause, phase: ReceiverPhase?) -> String {
+        switch (cause, phase == .awaitingImportResult) {
+        case (.interrupted, false): "Cancelling the transfer (interrupted)."
+        case (.typedCancel, false): "Cancelling the transfer (you typed cancel)."
+        case (.interrupted, true): "Cancelling the import (interrupted)."
+        case (.typedCancel, true): "Cancelling the import (you typed cancel)."
+        }
     }
 
     private func show(asking: Asking, answers: AnswerQueue) async {
@@ -89,7 +106,7 @@ struct ReceiveFlow<Importer: AccountImporter> where Importer.Preparation: Choosi
         }
         let left = Durations.left(until: session.expiryDate)
         let question = "Import this account (the sending device should now say that the code was confirmed; \(left))?"
-        guard let answer = await asking.ask(question, acceptsCode: false) else { return }
+        guard let answer = await asking.ask(question, about: .importDecision, acceptsCode: false) else { return }
         do throws(HandoffError) {
             switch answer {
             case .yes, .typedCode: try await session.accept()
@@ -133,7 +150,7 @@ struct ReceiveFlow<Importer: AccountImporter> where Importer.Preparation: Choosi
         let words = (replace != nil ? ["replace"] : []) + (canKeepBoth ? ["keep"] : []) + ["cancel"]
         let question = "What should happen: " + options.joined(separator: ", ") + "?"
         while true {
-            guard let line = await asking.askLine(question, marker: "[" + words.joined(separator: "/") + "] ") else { return .cancel }
+            guard let line = await asking.askLine(question, about: .conflictChoice, marker: "[" + words.joined(separator: "/") + "] ") else { return .cancel }
             let word = line.lowercased()
             if let replace, ["replace", "r"].contains(word) { return replace }
             if canKeepBoth, ["keep", "keep both", "keep-both", "k"].contains(word) { return .keepBoth }

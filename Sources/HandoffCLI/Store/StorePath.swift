@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import AccountHandoffLocalAuthentication
 import AccountHandoffReferenceStore
 import Foundation
 
@@ -64,7 +65,7 @@ struct StorePath {
         case S_IFDIR: break
         default: throw unusable("it is not a directory; choose another --store location")
         }
-        guard info.st_uid == geteuid() else { throw unusable("it belongs to user \(info.st_uid); use a directory you own") }
+        guard info.st_uid == geteuid() else { throw unusable("it belongs to \(UserAccount.spokenName(of: info.st_uid)); use a directory you own") }
         let mode = UInt16(info.st_mode & 0o7777)
         guard mode & 0o077 == 0 else {
             throw CLIError("The store \(path) has mode \(String(mode, radix: 8)), which lets other users in, so it is not used; restrict it with 'chmod 700 \(path)' or choose another --store directory.",

@@ -34,8 +34,8 @@ struct AvahiHostsCleanupTests {
         // A process leaves its namespace early in its exit, before it has ended: wait for the end.
         #expect(await Patience.waitUntil { identities.allSatisfy { !$0.isLive } })
         for process in identities { #expect(!process.isLive, "\(process) still runs") }
-        #expect(namespaces().isSuperset(of: [hub, namespace]), "a killed run cannot delete its namespaces")
-
+        // A killed run cannot delete its namespaces; another run's start may already have
+        // (it removes every dead run's), so what counts is that none is left after this one.
         await AvahiHosts.removedStale()
         #expect(namespaces().isDisjoint(with: [hub, namespace]))
         #expect(!FileManager.default.fileExists(atPath: folder))

@@ -8,8 +8,9 @@ import TestProcesses
 extension PAMWrapperWorld {
     /// Runs the probe with `arguments`, its answers `answers` on standard input (one line
     /// each; none means the end of input at the first question). The whole run holds the
-    /// pam_wrapper start lock: a probe lives for milliseconds. The lock and the run block, so
-    /// they happen on a thread of their own, not on the test's.
+    /// pam_wrapper start lock (a probe lives for milliseconds), on a thread of its own: other
+    /// tests' pam_wrapper starts may hold the lock meanwhile, and a wait on one of the few
+    /// threads that run every test's async code would stall them all.
     func probe(_ arguments: [String] = ["--service", PAMWrapperWorld.service], answers: [String],
                extraEnvironment: [String: String] = [:]) async throws -> ProbeRun {
         let input = answers.map { $0 + "\n" }.joined()

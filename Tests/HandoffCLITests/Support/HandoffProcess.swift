@@ -26,17 +26,19 @@ final class HandoffProcess: @unchecked Sendable {
         /// Whether the process was ended by a signal (`status` is then the signal number).
         let killedBySignal: Bool
         let stdout: String
-        /// Standard error as printed, including the `--no-local-auth` warning.
+        /// Standard error as printed, including the warnings below.
         let stderrAsPrinted: String
-        /// Standard error without the `--no-local-auth` warning line, which most tests run
-        /// with and one test (`CLILocalGateTests`) checks on its own.
+        /// Standard error without the `--no-local-auth` warning line and the warning that the
+        /// answers come from a pipe, which most tests run with and a few tests
+        /// (`CLILocalGateTests`, `CLIStandardInputTests`) check on their own.
         var stderr: String {
             stderrAsPrinted.split(separator: "\n", omittingEmptySubsequences: false)
-                .filter { !$0.hasPrefix(Self.noGateWarningPrefix) }
+                .filter { !$0.hasPrefix(Self.noGateWarningPrefix) && !$0.hasPrefix(Self.pipedAnswersWarningPrefix) }
                 .joined(separator: "\n")
         }
         var all: String { stdout + stderr }
         static let noGateWarningPrefix = "Warning: --no-local-auth: "
+        static let pipedAnswersWarningPrefix = "Warning: standard input is not a terminal, "
     }
 
     private let process: SpawnedChild
@@ -57,23 +59,13 @@ final class HandoffProcess: @unchecked Sendable {
     ///     directory without write permission is read-only for the child even when the tests
     ///     run as root (setpriv drops CAP_DAC_OVERRIDE, CAP_DAC_READ_SEARCH and CAP_FOWNER).
     ///   - program: the executable, when not the one ``binary(for:)`` picks for `arguments`.
+    ///   - userID: run as this user (and its group), through setpriv (the tests must run as root).
     init(_ arguments: [String], directory: URL? = nil, environment: [String: String] = [:], withoutFileOverride: Bool = false,
-         program: String? = nil) throws {
+         program: String? = nil, userID: uid_t? = nil) throws {
         try CLIKeyring.service()  // before the child inherits this process's environment
-        let binary = try program.map { try Self.binary(named: $0) } ?? Self.binary(for: arguments)
         self.arguments = arguments
-        let executable: String
-        let argv: [String]
-        if withoutFileOverride, geteuid() == 0 {
-            let capabilities = "-dac_override,-dac_read_search,-fowner"
-            executable = "/usr/bin/setpriv"
-            argv = ["--bounding-set", capabilities, "--inh-caps", capabilities, "--", binary.path] + arguments
-        } else {
-            executable = binary.path
-            argv = arguments
-        }
-        var merged = ProcessInfo.processInfo.environment
-        for (name, value) in environment { merged[name] = value.isEmpty ? nil : value }
+        let (executable, argv, merged) = try Self.command(arguments, environment: environment, withoutFileOverride: withoutFileOverride,
+                                                          program: program, userID: userID)
         let outputPipe = InheritanceSafePipe()
         let errorPipe = InheritanceSafePipe()
         process = try SpawnedChild.spawn(executable, argv, environment: merged, input: .descriptor(input.fileHandleForReading.fileDescriptor),
@@ -93,11 +85,34 @@ final class HandoffProcess: @unchecked Sendable {
         process.send(SIGKILL)
     }
 
+    /// The program, arguments and environment that run `handoff arguments...` (or `program`):
+    /// through setpriv as `userID`, or without the power to ignore file permissions.
+    static func command(_ arguments: [String], environment: [String: String], withoutFileOverride: Bool = false,
+                        program: String? = nil, userID: uid_t? = nil) throws -> (String, [String], [String: String]) {
+        let binary = try program.map { try Self.binary(named: $0) } ?? Self.binary(for: arguments)
+        let executable: String
+        let argv: [String]
+        if let userID {
+            executable = "/usr/bin/setpriv"
+            argv = ["--reuid=\(userID)", "--regid=\(userID)", "--clear-groups", "--", binary.path] + arguments
+        } else if withoutFileOverride, geteuid() == 0 {
+            let capabilities = "-dac_override,-dac_read_search,-fowner"
+            executable = "/usr/bin/setpriv"
+            argv = ["--bounding-set", capabilities, "--inh-caps", capabilities, "--", binary.path] + arguments
+        } else {
+            executable = binary.path
+            argv = arguments
+        }
+        var merged = ProcessInfo.processInfo.environment
+        for (name, value) in environment { merged[name] = value.isEmpty ? nil : value }
+        return (executable, argv, merged)
+    }
+
     /// Runs to completion with `stdin` as standard input (then end of input).
     static func run(_ arguments: [String], stdin: String = "", directory: URL? = nil, environment: [String: String] = [:],
-                    withoutFileOverride: Bool = false, timeout: Duration = patience, program: String? = nil) async throws -> Result {
+                    withoutFileOverride: Bool = false, userID: uid_t? = nil, timeout: Duration = patience, program: String? = nil) async throws -> Result {
         let running = try HandoffProcess(arguments, directory: directory, environment: environment, withoutFileOverride: withoutFileOverride,
-                                         program: program)
+                                         program: program, userID: userID)
         running.write(stdin)
         running.closeInput()
         return await running.finish(timeout: timeout)
