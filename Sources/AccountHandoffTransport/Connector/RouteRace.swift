@@ -41,7 +41,11 @@ struct RouteRace: Sendable {
                 }
             }
             group.addTask {
-                if await !headStart.wait(for: configuration.directHeadStart) { progress(.directSlow(endpoint, configuration.directHeadStart)) }
+                let released = await headStart.wait(for: configuration.directHeadStart)
+                // Cancelled: the direct connection won (or the connect was given up), so the
+                // head start did not run out and the relay is not tried.
+                guard !Task.isCancelled else { return (.relay, .failure(CancellationError())) }
+                if !released { progress(.directSlow(endpoint, configuration.directHeadStart)) }
                 do { return (.relay, .success(try await connectThroughRelay(relay))) } catch { return (.relay, .failure(error)) }
             }
             var failures: [Route: any Error] = [:]
