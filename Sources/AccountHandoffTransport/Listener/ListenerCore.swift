@@ -281,10 +281,20 @@ final class ListenerCore: PollHandler, DeadlineTarget, @unchecked Sendable {
                     return
                 }
             } catch {
+                // A relayed connection that breaks the framing before the session saw a frame of
+                // it: the relay garbled it (or someone who saw the QR sent junk); the person hears
+                // of it (Spec 11.7).
+                if connection.viaRelay, !connection.knownToSession, Self.breaksFraming(error) { relayRoom?.noteGarbledConnection() }
                 end(connection, reporting: connection.knownToSession)
                 return
             }
         }
+    }
+
+    /// Whether `error` is a length prefix the framing does not allow (Spec 11.5).
+    private static func breaksFraming(_ error: TransportError) -> Bool {
+        if case .oversizedFrame = error { return true }
+        return error == .emptyFrame
     }
 
     /// A whole frame: it waits for the session (a hello of an unbound connection for its turn
