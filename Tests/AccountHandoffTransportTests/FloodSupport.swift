@@ -258,3 +258,98 @@ func summary(_ durations: [Duration]) -> String {
     }
     return "median \(seconds(sorted[sorted.count / 2])), worst \(seconds(worst)) over \(sorted.count) run(s)"
 }
+
+/// Someone who saw the QR holds every connection slot of a listener (Spec 11.6): `count`
+/// admitted connections, each with a forged hello, and every one the sender closes (or
+/// closes before its challenge) is made again at once, the way an attacker keeps a pool full.
+/// One thread of its own, blocking calls with deadlines, never the concurrency pool.
+final class HeldFlood: @unchecked Sendable {
+    // Safety of @unchecked Sendable: `report`, `running` and `full` are only touched under
+    // `lock`; the connections only by the flood's thread.
+    struct Report: Sendable, CustomStringConvertible {
+        /// Connections admitted and holding a hello.
+        var held = 0
+        /// Closed by the sender before its challenge (its listener was full).
+        var closedBeforeChallenge = 0
+        /// Closed by the sender after the hello (to make room, or at a deadline).
+        var closedWhileHeld = 0
+        var failedToConnect = 0
+        var description: String {
+            "\(held) connections admitted with a hello, \(closedWhileHeld) of them closed by the sender and made again, "
+                + "\(closedBeforeChallenge) closed before the challenge, \(failedToConnect) failed to connect"
+        }
+    }
+
+    private let endpoint: TCPRendezvous.Endpoint
+    private let keys: TransportKeys
+    private let count: Int
+    private let hello: @Sendable () -> [UInt8]
+    private let lock = NSLock()
+    private var report = Report()
+    private var running = true
+    private var full = false
+    private var finished = false
+
+    init(_ listener: FrameListener, keys: TransportKeys, count: Int, hello: @escaping @Sendable () -> [UInt8]) {
+        endpoint = listener.rendezvous.direct!
+        self.keys = keys
+        self.count = count
+        self.hello = hello
+    }
+
+    func start() {
+        Thread { [self] in run() }.start()
+    }
+
+    /// Whether all `count` connections were held at once (at least once).
+    var isFull: Bool { lock.withLock { full } }
+
+    /// Stops, closes every connection, and says what happened.
+    func stop() -> Report {
+        lock.withLock { running = false }
+        while !lock.withLock({ finished }) { usleep(5_000) }
+        return lock.withLock { report }
+    }
+
+    private func run() {
+        var slots: [RawPeer?] = Array(repeating: nil, count: count)
+        while lock.withLock({ running }) {
+            for index in slots.indices where slots[index] == nil {
+                slots[index] = open()
+                if !lock.withLock({ running }) { break }
+            }
+            if !slots.contains(where: { $0 == nil }) { lock.withLock { full = true } }
+            // Any connection the sender closed is made again on the next round.
+            var entries = slots.map { pollfd(fd: $0?.socket.descriptor ?? -1, events: Int16(POLLIN), revents: 0) }
+            let waiting = slots.contains { $0 == nil } ? 0 : 20
+            guard poll(&entries, nfds_t(entries.count), Int32(waiting)) > 0 else { continue }
+            for index in slots.indices where entries[index].revents != 0 {
+                guard let peer = slots[index] else { continue }
+                let state = (try? peer.socket.readAvailable(maximum: 4096)).map { $0.map(\.isEmpty) ?? false } ?? true
+                guard state else { continue }
+                peer.close()
+                slots[index] = nil
+                lock.withLock { report.closedWhileHeld += 1 }
+            }
+        }
+        slots.forEach { $0?.close() }
+        lock.withLock { finished = true }
+    }
+
+    /// One admitted connection that sent its hello, or `nil`.
+    private func open() -> RawPeer? {
+        guard let peer = try? RawPeer.connectBlocking(to: endpoint, timeout: .seconds(2)) else {
+            lock.withLock { report.failedToConnect += 1 }
+            return nil
+        }
+        guard let challenge = try? peer.readBlocking(exactly: Admission.challengeByteCount, timeout: .seconds(3)),
+              case .answer(let response) = Admission.answer(challenge, keys: keys),
+              (try? peer.writeBlocking(response + FrameStream.encode(hello()))) != nil else {
+            lock.withLock { report.closedBeforeChallenge += 1 }
+            peer.close()
+            return nil
+        }
+        lock.withLock { report.held += 1 }
+        return peer
+    }
+}

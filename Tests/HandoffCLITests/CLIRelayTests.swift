@@ -41,6 +41,13 @@ struct CLIRelayTests {
         #expect(run.received.stdout.contains("Connecting directly to 127.0.0.1:"))
         #expect(run.received.stdout.contains("Connected to the sending device directly at 127.0.0.1:"))
         #expect(!run.received.stdout.contains("through the relay"))
+        // The direct connection won at once: no word of a head start that never ran out.
+        let lines = run.received.stdout.split(separator: "\n").map(String.init)
+        let connecting = try #require(lines.firstIndex { $0.hasPrefix("Connecting directly to 127.0.0.1:") })
+        let endpoint = lines[connecting].dropFirst("Connecting directly to ".count).dropLast(3)
+        #expect(lines[connecting] == "Connecting directly to \(endpoint)...")
+        #expect(lines[connecting + 1] == "Connected to the sending device directly at \(endpoint).")
+        #expect(!run.received.stdout.contains("trying the relay too"))
         #expect(await scratch.storedCredential == Data(HandoffProcess.testPassword.utf8))
     }
 

@@ -24,9 +24,11 @@ import AccountHandoff
 ///   first served; the others wait unread (Spec 11.6);
 /// - frames are read only as the session asks for events: each connection holds at most one
 ///   frame (4,096 bytes and its 2-byte prefix), so a flood backs up into the peers' sockets;
-/// - up to ``connectionCapacity`` connections are held; at the limit the oldest connection
-///   that is neither bound nor has a frame with the session is closed to make room (one whose
-///   hello the session already saw first), and when there is none the new one is closed;
+/// - up to ``connectionCapacity`` connections are held; at the limit a connection that is
+///   not bound and has no frame waiting for or with the session is closed to make room: one
+///   whose hello the session already saw first, otherwise the oldest not yet admitted; an
+///   admitted connection whose hello is still to come never is, and when there is none the
+///   new one is closed;
 /// - after ``TransportConfiguration/maximumIgnoredFrames`` frames that the session ignored,
 ///   a connection that is not bound is closed.
 ///

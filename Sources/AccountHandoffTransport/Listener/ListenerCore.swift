@@ -26,8 +26,11 @@ final class ListenerCore: PollHandler, DeadlineTarget, @unchecked Sendable {
     private var nextIdentifier = 1
     /// Events of bound connections go first, so a flood never delays the receiver's frames.
     private var boundEvents: [Event] = []
-    private var events: [Event] = []
-    private var waitingHellos: [Int] = []
+    /// The other events and the hellos at the gate, each with its place in the order of
+    /// arrival: a frame never passes a hello that came before it (Spec 11.6).
+    private var events: [(arrival: Int, event: Event)] = []
+    private var waitingHellos: [(arrival: Int, connection: Int)] = []
+    private var arrivals = 0
     private var gate: HelloRateGate
     /// The connection whose frame the session holds.
     private var withSession: Int?
@@ -150,7 +153,7 @@ final class ListenerCore: PollHandler, DeadlineTarget, @unchecked Sendable {
         }
         if connections.count + lingering.count >= capacity, !evictOne() {
             socket.discardReadable()
-            socket.close()  // every slot is bound or has a frame with the session
+            socket.close()  // no slot may make room (Spec 11.6)
             statistics.refusedAtCapacity += 1
             return
         }
@@ -273,10 +276,20 @@ final class ListenerCore: PollHandler, DeadlineTarget, @unchecked Sendable {
                     return
                 }
             } catch {
+                // A relayed connection that breaks the framing before the session saw a frame of
+                // it: the relay garbled it (or someone who saw the QR sent junk); the person hears
+                // of it (Spec 11.7).
+                if connection.viaRelay, !connection.knownToSession, Self.breaksFraming(error) { relayRoom?.noteGarbledConnection() }
                 end(connection, reporting: connection.knownToSession)
                 return
             }
         }
+    }
+
+    /// Whether `error` is a length prefix the framing does not allow (Spec 11.5).
+    private static func breaksFraming(_ error: TransportError) -> Bool {
+        if case .oversizedFrame = error { return true }
+        return error == .emptyFrame
     }
 
     /// A whole frame: it waits for the session (a hello of an unbound connection for its turn
@@ -292,12 +305,12 @@ final class ListenerCore: PollHandler, DeadlineTarget, @unchecked Sendable {
             }
             connection.helloCount = 1
             connection.frameState = .waitingAsHello(since: now)
-            waitingHellos.append(connection.identifier)
+            waitingHellos.append((nextArrival(), connection.identifier))
             statistics.hellosWaiting += 1
             statistics.peakHellosWaiting = max(statistics.peakHellosWaiting, statistics.hellosWaiting)
         } else {
             connection.frameState = .queued
-            if connection.isBound { boundEvents.append(.frame(connection.identifier)) } else { events.append(.frame(connection.identifier)) }
+            queue(.frame(connection.identifier), bound: connection.isBound)
         }
         connection.frame = frame
         connection.link.setReading(false)
@@ -345,14 +358,29 @@ final class ListenerCore: PollHandler, DeadlineTarget, @unchecked Sendable {
         waiter.resume(returning: event)
     }
 
+    private func nextArrival() -> Int {
+        arrivals += 1
+        return arrivals
+    }
+
+    private func queue(_ event: Event, bound: Bool) {
+        if bound { boundEvents.append(event) } else { events.append((nextArrival(), event)) }
+    }
+
+    /// The bound connections' events first; then the others in the order they arrived, a
+    /// hello only when the gate lets one through (Spec 11.6). While the gate holds the oldest
+    /// hello, later frames may go: they cost no X25519 and the hello could not go anyway.
     private func nextEvent(now: ContinuousClock.Instant) -> FrameChannelEvent? {
         if !boundEvents.isEmpty { return handOver(boundEvents.removeFirst()) }
-        if !events.isEmpty { return handOver(events.removeFirst()) }
-        guard let identifier = waitingHellos.first else { return nil }
+        guard let hello = waitingHellos.first, events.first.map({ hello.arrival < $0.arrival }) ?? true else {
+            return events.isEmpty ? nil : handOver(events.removeFirst().event)
+        }
         if let opening = gate.nextOpening(now: now) {
+            if !events.isEmpty { return handOver(events.removeFirst().event) }
             scheduleWake(at: opening)
             return nil
         }
+        let identifier = hello.connection
         waitingHellos.removeFirst()
         gate.record(now)
         statistics.hellosHandedOver += 1
@@ -496,10 +524,10 @@ final class ListenerCore: PollHandler, DeadlineTarget, @unchecked Sendable {
         guard connections.removeValue(forKey: identifier) != nil else { return }
         switch connection.frameState {
         case .waitingAsHello:
-            waitingHellos.removeAll { $0 == identifier }
+            waitingHellos.removeAll { $0.connection == identifier }
             statistics.hellosWaiting -= 1
         case .queued:
-            events.removeAll { if case .frame(identifier) = $0 { true } else { false } }
+            events.removeAll { if case .frame(identifier) = $0.event { true } else { false } }
             boundEvents.removeAll { if case .frame(identifier) = $0 { true } else { false } }
         case .none, .withSession:
             break
@@ -514,7 +542,7 @@ final class ListenerCore: PollHandler, DeadlineTarget, @unchecked Sendable {
         forget(connection)
         connection.link.closeNow()
         guard reporting, !closed else { return }
-        if connection.isBound { boundEvents.append(.left(connection.identifier)) } else { events.append(.left(connection.identifier)) }
+        queue(.left(connection.identifier), bound: connection.isBound)
         deliver(now: .now)
     }
 
@@ -530,15 +558,13 @@ final class ListenerCore: PollHandler, DeadlineTarget, @unchecked Sendable {
             link.closeNow()
             return true
         }
-        var chosen: InboundConnection?
-        for connection in connections.values where connection.isEvictable {
-            guard let current = chosen else {
-                chosen = connection
-                continue
-            }
-            if (connection.evictionRank, connection.identifier) < (current.evictionRank, current.identifier) { chosen = connection }
+        var chosen: (connection: InboundConnection, rank: Int)?
+        for connection in connections.values {
+            guard let rank = connection.evictionRank else { continue }
+            if let current = chosen, (current.rank, current.connection.identifier) <= (rank, connection.identifier) { continue }
+            chosen = (connection, rank)
         }
-        guard let chosen else { return false }
+        guard let chosen = chosen?.connection else { return false }
         if chosen.isBeforeAdmission { statistics.evictedBeforeAdmission += 1 } else { statistics.evictedAfterAdmission += 1 }
         end(chosen, reporting: chosen.knownToSession)
         return true

@@ -81,10 +81,11 @@ enum SendCommand {
         console.line("Password: \(passwordSource) (not shown).")
         let piped: PipedAnswers = passwordFile == nil && thunderbird == nil ? .passwordFromStandardInput : .passwordFromFile
         if !input.isTerminal { console.error(piped.warning) }
+        let relayLines = relay.map { _ in RelayStatusLines(console: console) }
         let drawing = CodeDrawing(level: level, palette: palette, parsed: parsed, console: console,
-                                  choice: choice, relay: relay, port: rendezvous.direct?.port ?? 0, maximumCodes: codes)
+                                  choice: choice, relay: relay, relayLines: relayLines, port: rendezvous.direct?.port ?? 0, maximumCodes: codes)
         defer { secret.wipe() }
-        let relayStatus = relay.map { RelayOption.reportStatus(of: listener, relay: $0.relay, console: console) }
+        let relayStatus = relay.map { RelayOption.reportStatus(of: listener, relay: $0.relay, lines: relayLines!) }
         defer { relayStatus?.cancel() }
         return await SendFlow(session: session, account: account, drawing: drawing, asking: asking, piped: piped).run()
     }

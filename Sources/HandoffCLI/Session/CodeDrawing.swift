@@ -14,6 +14,8 @@ package struct CodeDrawing {
     let choice: ListeningAddressPolicy.Choice
     /// The relay the code names too (`--relay`), if any.
     let relay: RelayOption.Choice?
+    /// The relay's status lines, which follow the code's block.
+    var relayLines: RelayStatusLines?
     let port: UInt16
     /// How many codes the session shows at most (`--codes`).
     let maximumCodes: Int
@@ -43,6 +45,7 @@ package struct CodeDrawing {
         console.line(RelayOption.sentence(choice, relay) + " \(waiting) (the code expires in \(Durations.text(seconds))).")
         if number == 1, choice.reach == .thisMachine, relay == nil { console.line(Self.reachingAnotherComputer()) }
         if number == 1 { console.line("Press Ctrl-C to cancel.") }
+        relayLines?.codeIsShown()
     }
 
     /// Where a code that names 127.0.0.1 alone can be used.

@@ -112,6 +112,8 @@ struct TransitRelayTests {
         #expect(received == .completed(.imported))
         #expect(routes.events.last == .connected(.direct(transfer.listener.listeningEndpoint)))
         #expect(!routes.events.contains { if case .connectingThroughRelay = $0 { true } else { false } })
+        // The head start never ran out: the relay's attempt was cancelled before it (Spec 11.8).
+        #expect(routes.events == [.connectingDirectly(transfer.listener.listeningEndpoint), .connected(.direct(transfer.listener.listeningEndpoint))])
         #expect(await transfer.listener.statistics.relayPaired == 0)
     }
 
