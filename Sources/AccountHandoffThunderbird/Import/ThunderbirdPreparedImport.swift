@@ -6,7 +6,7 @@ import Foundation
 /// Thunderbird's lock on the profile until it ends (completed, cancelled, or released).
 public final class ThunderbirdPreparedImport: AccountImportPreparation, @unchecked Sendable {
     // Safety of @unchecked Sendable: `state` is only touched under `lock`; the session is
-    // only used on ProfileWorkThread; the rest is immutable.
+    // only used on the ProfileWork lane; the rest is immutable.
     private enum State {
         case open(choice: ImportChoice?)
         case running
@@ -110,7 +110,7 @@ public final class ThunderbirdPreparedImport: AccountImportPreparation, @uncheck
         let session = self.session
         let password = importer.currentPrimaryPassword
         let profile = self.profile
-        let result = await ProfileWorkThread.shared.run { () -> Result<String, ProfileImportSession.WriteFailure> in
+        let result = await ProfileWork.lane.run { (_: BlockingIOCancellation) -> Result<String, ProfileImportSession.WriteFailure> in
             // The lock is released in the same job, before the outcome is reported.
             defer { session.session.close() }
             do throws(ProfileImportSession.WriteFailure) {
@@ -174,6 +174,6 @@ public final class ThunderbirdPreparedImport: AccountImportPreparation, @uncheck
     /// (``ThunderbirdImporter/waitUntilReleased()`` waits). Idempotent.
     private func release() {
         let session = self.session
-        ProfileWorkThread.shared.post { session.session.close() }
+        ProfileWork.lane.execute { session.session.close() }
     }
 }
