@@ -61,6 +61,8 @@ public actor HandoffReceiverSession<Importer: AccountImporter>: SessionDriver {
     /// The connector while it runs: a cancel stops it (a relay may keep it waiting for
     /// minutes, Spec 11.8).
     private var connecting: Task<any FrameChannel, any Error>?
+    /// ``cancel()`` came before ``run()``: the run ends as soon as it starts.
+    private var cancelledBeforeConnecting = false
 
     /// The peer of a receiver's channel.
     static var sender: FramePeer { FramePeer(id: 0) }
@@ -128,9 +130,22 @@ public actor HandoffReceiverSession<Importer: AccountImporter>: SessionDriver {
     /// `.ended(.failed(.secureMemoryUnavailable(_)))` when the connector could not get guarded
     /// memory for the transport keys, and as `.ended(.failed(.senderUnreachable))` otherwise.
     /// Nothing is claimed or sent then.
+    ///
+    /// Cancelling the task that awaits it is ``cancel()``: the sending device is told once
+    /// connected, the connection closes, and the outcome is `.ended(.cancelled(by: .local))`
+    /// (during an import, the import rolls back and the outcome is `.completed(.cancelled)`).
     public func run() async -> ReceiverOutcome {
+        await withTaskCancellationHandler {
+            await runUntilFinished()
+        } onCancel: {
+            Task { await self.cancel() }
+        }
+    }
+
+    private func runUntilFinished() async -> ReceiverOutcome {
         if runtime.running || runtime.outcome != nil { return await outcomeWhenFinished() }
         runtime.running = true
+        if cancelledBeforeConnecting || Task.isCancelled { return end(.ended(.cancelled(by: .local))) }
         // The code is checked completely before any connection is made (Spec 2.5 S0-S4).
         do {
             try HandoffReceiver.check(payload: payload, configuration: configuration, now: clock.now(), registry: registry)
@@ -146,6 +161,7 @@ public actor HandoffReceiverSession<Importer: AccountImporter>: SessionDriver {
         do {
             channel = try await withTaskCancellationHandler { try await connecting.value } onCancel: { connecting.cancel() }
         } catch {
+            if runtime.outcome != nil || Task.isCancelled { return end(.ended(.cancelled(by: .local))) }
             // The transport keys (Spec 11.3) need guarded memory too; its refusal is no unreachable sender.
             if let refused = error as? HandoffError, refused.code == .secureMemoryUnavailable { return end(.ended(.failed(refused))) }
             let replaced = (error as? HandoffError) == .expired
@@ -239,6 +255,7 @@ public actor HandoffReceiverSession<Importer: AccountImporter>: SessionDriver {
         }
         guard let receiver else {
             if runtime.running, runtime.outcome == nil { _ = end(.ended(.cancelled(by: .local))) }
+            if !runtime.running { cancelledBeforeConnecting = true }
             connecting?.cancel()
             return
         }

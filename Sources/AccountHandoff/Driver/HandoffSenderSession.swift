@@ -111,9 +111,23 @@ public actor HandoffSenderSession: SessionDriver {
 
     /// Runs the session until it ends, then closes the channel (after the last frame left) and
     /// returns the outcome. Calling it again returns the same outcome.
+    ///
+    /// Cancelling the task that awaits it is ``cancel()``: the receiving device is told when one
+    /// joined, the QR is withdrawn (its transfer ends in the registry, no renewal follows) and
+    /// the channel closes; the outcome is `.ended(.cancelled(by: .local))`, or
+    /// ``SenderOutcome/deliveredUnconfirmed(_:)`` once the password left.
     public func run() async -> SenderOutcome {
+        await withTaskCancellationHandler {
+            await runUntilFinished()
+        } onCancel: {
+            Task { await self.cancel() }
+        }
+    }
+
+    private func runUntilFinished() async -> SenderOutcome {
         if runtime.running || runtime.outcome != nil { return await outcomeWhenFinished() }
         runtime.running = true
+        if cancelled || Task.isCancelled { return finishWithoutQR(.cancelled(by: .local)) }
         if options.authenticatesBeforeShowingCode {
             let purpose = LocalAuthenticationPurpose.showTransferCode(account)
             runtime.yield(.authenticating(purpose))
@@ -125,6 +139,8 @@ public actor HandoffSenderSession: SessionDriver {
             if cancelled { return finishWithoutQR(.cancelled(by: .local)) }
         }
         do { try await showNextCode() } catch { return finishWithoutQR(.failed(error)) }
+        // A cancel that came while the first QR was being served ends it now.
+        if cancelled { cancel() }
         await runLoop(over: channel)
         return await outcomeWhenFinished()
     }
@@ -170,7 +186,8 @@ public actor HandoffSenderSession: SessionDriver {
         cancelled = true
         credentialTask?.cancel()
         guard let sender else {
-            // Before the first QR (the optional gate is asking): the run ends at once.
+            // Before the first QR (the optional gate is asking): the run ends at once. Before
+            // `run()`, the run ends as soon as it starts.
             if runtime.running { _ = finishWithoutQR(.cancelled(by: .local)) }
             return
         }
