@@ -14,6 +14,7 @@ import Foundation
     private(set) var expires = Date.distantPast
     private(set) var asksForCode = false   // show a field for the six digits on the other screen
     private(set) var status = ""
+    private(set) var passwordLeft = PasswordFate.no  // unless .no, say the other device may hold it
     private let session: HandoffSenderSession
 
     init(account: AccountMetadata, channel: any FrameChannel, rendezvous: RendezvousToken, keychain: @escaping CredentialReader,
@@ -51,7 +52,7 @@ import Foundation
         case .authenticating: status = "Confirm it is you to send the password."
         case .credentialSent: status = "Password sent; waiting for the other device to confirm."
         case .anotherDeviceJoined: status = "Another device also scanned the code; it got nothing."
-        case .finished(let outcome): (asksForCode, status) = (false, outcome.message)
+        case .finished(let outcome): (asksForCode, passwordLeft, status) = (false, outcome.passwordLeft, outcome.message)
         case .codeMismatch, .framesIgnored: break
         }
     }
@@ -63,8 +64,8 @@ import Foundation
     private(set) var offered: AccountMetadata?
     private(set) var conflict: ImportConflict?  // show it beside the offer, with its choices
     private(set) var status = ""
+    private(set) var passwordArrived = PasswordFate.no
     private let session: HandoffReceiverSession<ImportCoordinator>
-    private var prepared: PreparedImport?
 
     init(scanned: String, importer: ImportCoordinator, gate: any LocalAuthenticator, registry: ReceiverRegistry,
          clock: any HandoffClock = SystemHandoffClock(), connect: @escaping HandoffReceiverSession<ImportCoordinator>.Connector) throws {
@@ -79,12 +80,10 @@ import Foundation
         return outcome
     }
 
-    /// Import, with the person's choice when the offer conflicts with a stored account.
+    /// Import, with the person's choice when the offer conflicts with a stored account
+    /// (`.cancel` declines it).
     func accept(_ choice: ImportChoice? = nil) async {
-        do {
-            if let choice { try prepared?.choose(choice) }
-            try await session.accept()
-        } catch { status = error.localizedDescription }
+        do { try await session.accept(choosing: choice) } catch { status = error.localizedDescription }
     }
 
     func decline() async { try? await session.reject() }
@@ -95,12 +94,11 @@ import Foundation
         case .connected: status = "Connected; waiting for the other device."
         case .codeReady(let shown): (code, status) = (shown.grouped, "Type this code on the other device.")
         case .accountOffered(let account, let prepared):
-            (offered, conflict, self.prepared) = (account, prepared.conflict, prepared)
-            status = "Import this account?"
+            (offered, conflict, status) = (account, prepared.conflict, "Import this account?")
         case .authenticating: status = "Confirm it is you to import the account."
         case .accepted: status = "Waiting for the password."
         case .importing: status = "Checking the account with its mail server."
-        case .finished(let outcome, let detail): status = detail ?? outcome.message
+        case .finished(let outcome, let detail): (passwordArrived, status) = (outcome.passwordArrived, detail ?? outcome.message)
         case .framesIgnored: break
         }
     }

@@ -36,13 +36,13 @@ private struct AcceptingValidator: AccountValidator {
         let account = try ImportScenario.offer(host: "imap.example.org", port: 993, user: "ada")
         sending = SendingScreen(account: account, channel: channels.sender, rendezvous: try RendezvousToken(bytes: [1]),
                                 keychain: { _ in try SecretBytes(utf8: "s3cret") }, gate: senderGate,
-                                registry: try SenderRegistry(), clock: clock)
+                                registry: SenderRegistry.inMemory(), clock: clock)
     }
 
     func receiving(_ text: String) throws -> ReceivingScreen {
         let channel = channels.receiver
         return try ReceivingScreen(scanned: text, importer: coordinator, gate: receiverGate,
-                                   registry: try ReceiverRegistry(), clock: clock, connect: { _ in channel })
+                                   registry: ReceiverRegistry.inMemory(), clock: clock, connect: { _ in channel })
     }
 }
 
@@ -100,6 +100,28 @@ private struct AcceptingValidator: AccountValidator {
         let stored = try devices.store.accounts()
         #expect(stored.count == 1 && stored[0].metadata.linkID == ImportScenario.offeredLinkID)
         #expect(receiving.status.hasPrefix("The account ada@example.org was imported and replaced"))
+        #expect(sending.passwordLeft == .yes && receiving.passwordArrived == .yes)
+    }
+
+    /// The receiving person cancels at the conflict: one call declines the account; both
+    /// devices end as rejected, the password never left, the stored account is unchanged.
+    @Test func aConflictsCancelDeclinesOnBothDevices() async throws {
+        let devices = try TwoDevices(seedConflict: true)
+        let sending = devices.sending
+        let sent = Task { await sending.run() }
+        try await eventually { !sending.qrText.isEmpty }
+        let receiving = try devices.receiving(sending.qrText)
+        let received = Task { await receiving.run() }
+        try await eventually { sending.asksForCode && !receiving.code.isEmpty }
+        await sending.typed(receiving.code)
+        try await eventually { receiving.conflict != nil }
+        await receiving.accept(.cancel)
+        #expect(await received.value == .ended(.rejected(by: .local)))
+        #expect(await sent.value == .ended(.rejected(by: .peer)))
+        #expect(sending.passwordLeft == .no && receiving.passwordArrived == .no)
+        #expect(devices.senderGate.purposes.isEmpty && devices.receiverGate.purposes.isEmpty)
+        let stored = try devices.store.accounts()
+        #expect(stored.count == 1 && stored[0].id == ImportScenario.oldAccountID)
     }
 
     /// A receiving person who cancels the local-authentication prompt stops the transfer

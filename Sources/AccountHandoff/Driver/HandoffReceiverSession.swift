@@ -202,9 +202,42 @@ public actor HandoffReceiverSession<Importer: AccountImporter>: SessionDriver {
     ///   ``HandoffError/invalidEvent(_:in:)`` when no account is offered (yet);
     ///   ``HandoffError/sessionFinished`` after the end.
     public func accept() async throws(HandoffError) {
+        try await accept(choosing: nil)
+    }
+
+    /// The receiving person decided about the offered account, in one call: records `choice`
+    /// (when the offer conflicts with a stored account), then accepts as ``accept()`` does,
+    /// or, when the choice declines the account (for `ImportCoordinator`: `.cancel`), rejects
+    /// it: the session ends as `.ended(.rejected(by: .local))` here and
+    /// `.ended(.rejected(by: .peer))` on the sending device, and nothing travels.
+    ///
+    /// - Parameter choice: the person's choice, or `nil` when there was nothing to choose.
+    /// - Throws: ``HandoffError/importChoiceRequired`` when a conflict has no choice yet or
+    ///   `choice` does not apply to it (nothing happened; ask the person, then call again);
+    ///   ``HandoffError/invalidEvent(_:in:)`` when no account is offered (yet);
+    ///   ``HandoffError/sessionFinished`` after the end.
+    public func accept(choosing choice: Importer.Preparation.Choice?) async throws(HandoffError) {
         guard let receiver, runtime.outcome == nil else { throw .sessionFinished }
         guard receiver.phase == .reviewingOffer, let preparation, let account = receiver.offeredAccount, !accepting else {
             throw .invalidEvent(.accept, in: .receiver(receiver.phase))
+        }
+        if let choice {
+            let decision: ImportDecision
+            do throws(ImportNotReady) { decision = try preparation.record(choice) } catch {
+                switch error {
+                case .choiceRequired: throw .importChoiceRequired
+                case .storeUnavailable(let reason):
+                    finalDetail = reason
+                    feed(.storeUnavailable)
+                    return
+                }
+            }
+            switch decision {
+            case .importAccount: break
+            case .decline:
+                feed(.reject)
+                return
+            }
         }
         do throws(ImportNotReady) {
             try preparation.checkReady()

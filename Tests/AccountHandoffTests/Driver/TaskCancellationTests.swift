@@ -16,7 +16,7 @@ import Testing
         let sender: HandoffSenderSession
 
         init(maximumCodes: Int = 1) throws {
-            registry = try SenderRegistry()
+            registry = SenderRegistry.inMemory()
             sender = HandoffSenderSession(account: Fixtures.account, rendezvous: Fixtures.rendezvous, channel: channels.sender,
                                           credential: { _ in Fixtures.secret(Fixtures.password) },
                                           authenticator: ScriptedAuthenticator(always: .authenticated), registry: registry,
@@ -27,7 +27,7 @@ import Testing
             let channel = channels.receiver
             return HandoffReceiverSession(payload: payload, importer: RecordingImporter(),
                                           authenticator: ScriptedAuthenticator(always: .authenticated),
-                                          registry: try ReceiverRegistry(), clock: clock) { _ in channel }
+                                          registry: ReceiverRegistry.inMemory(), clock: clock) { _ in channel }
         }
 
         /// A receiver's hello for `payload` is refused by the sender's registry: the QR is withdrawn.
@@ -52,6 +52,7 @@ import Testing
         let payload = try #require(await sender.shownCode())
         running.cancel()
         #expect(await running.value == .ended(.cancelled(by: .local)))
+        #expect(await running.value.passwordLeft == .no)
         devices.clock.set(payload.expiryDate.addingTimeInterval(1))
         #expect(await shown.value == 1)
         #expect(devices.registry.status(of: payload.transferID) == .finished(outcomeIdentifier: "cancelled.local"))
@@ -82,6 +83,7 @@ import Testing
         }
         let received = await receiver.run()
         #expect(received == .ended(.cancelled(by: .peer)))
+        #expect(received.passwordArrived == .no)
         #expect(await running.value == .ended(.cancelled(by: .local)))
         await cancelling.value
         try devices.laterHelloIsRefused(payload)
@@ -124,7 +126,7 @@ import Testing
         let (called, connectorCalled) = AsyncStream.makeStream(of: Void.self)
         let receiver = HandoffReceiverSession(payload: payload, importer: RecordingImporter(),
                                               authenticator: ScriptedAuthenticator(always: .authenticated),
-                                              registry: try ReceiverRegistry(), clock: devices.clock) { _ in
+                                              registry: ReceiverRegistry.inMemory(), clock: devices.clock) { _ in
             connectorCalled.yield()
             try await Task.sleep(for: .seconds(86_400))
             throw CancellationError()
