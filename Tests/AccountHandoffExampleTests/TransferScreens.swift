@@ -53,7 +53,7 @@ import Foundation
         case .credentialSent: status = "Password sent; waiting for the other device to confirm."
         case .anotherDeviceJoined: status = "Another device also scanned the code; it got nothing."
         case .finished(let outcome): (asksForCode, passwordLeft, status) = (false, outcome.passwordLeft, outcome.message)
-        case .codeMismatch, .framesIgnored: break
+        case .framesIgnored: break
         }
     }
 }

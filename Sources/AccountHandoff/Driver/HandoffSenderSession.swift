@@ -251,8 +251,8 @@ public actor HandoffSenderSession: SessionDriver {
                     directives.append(.bind(frame.peer))
                 }
                 runtime.yield(.receiverJoined)
-            case .codeMismatch(let remaining):
-                runtime.yield(.codeMismatch(remainingEntries: remaining))
+            case .codeMismatch:
+                break  // reported once, as enterCode(_:)'s result, to the caller who typed
             case .requestCredential:
                 credentialTask = Task { await self.releaseCredential() }
             case .anotherDeviceJoined:

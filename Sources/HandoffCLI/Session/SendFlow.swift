@@ -32,8 +32,6 @@ struct SendFlow {
             case .receiverJoined:
                 console.line("A receiving device joined; it now shows a six-digit code.")
                 question = Task { await typeCode(asking: asking) }
-            case .codeMismatch:
-                break  // said by typeCode, which asks again
             case .offerSent(let code):
                 console.line("Code \(code.grouped) confirmed. Sending the account details (encrypted); waiting for the receiving device to accept...")
             case .authenticating:

@@ -80,7 +80,7 @@ final class RelayedTransfer: Sendable {
         let clock = ManualHandoffClock(start: Date())
         let sender = HandoffSenderSession(account: account, rendezvous: rendezvous.token, channel: listener,
                                           credential: { _ in try SecretBytes(utf8: password) },
-                                          authenticator: ScriptedAuthenticator(always: .authenticated), registry: try SenderRegistry(),
+                                          authenticator: ScriptedAuthenticator(always: .authenticated), registry: SenderRegistry.inMemory(),
                                           options: SenderSessionOptions(configuration: try SenderConfiguration(lifetime: 120), maximumCodes: maximumCodes),
                                           clock: clock)
         let running = Task { await sender.run() }
@@ -94,7 +94,7 @@ final class RelayedTransfer: Sendable {
                   progress: @escaping @Sendable (ConnectionProgress) -> Void = { _ in }) throws -> HandoffReceiverSession<VerifyingImporter> {
         let deadline = Date().addingTimeInterval(Double(pairingWithin.components.seconds))
         return HandoffReceiverSession(payload: scanned ?? payload, importer: importer, authenticator: ScriptedAuthenticator(always: .authenticated),
-                                      registry: try ReceiverRegistry(), clock: clock) { payload in
+                                      registry: ReceiverRegistry.inMemory(), clock: clock) { payload in
             try await ConnectionFrameChannel.connect(to: payload, configuration: configuration, pairingDeadline: deadline, progress: progress)
         }
     }
