@@ -23,7 +23,27 @@ import TestProcesses
         #expect(names == ["AccountHandoff", "AccountHandoffQR", "AccountHandoffTransport", "AccountHandoffImport",
                           "AccountHandoffIMAPValidation", "AccountHandoffReferenceStore", "AccountHandoffLocalAuthentication",
                           "AccountHandoffSecretService", "AccountHandoffDiscovery",
-                          "AccountHandoffThunderbird", "AccountHandoffScan", "handoff"])
+                          "AccountHandoffThunderbird", "AccountHandoffScan", "handoff", "AccountHandoffTestKit"])
+        // The test kit is a product of its own: no other product's targets reach it.
+        let targets = try #require(manifest["targets"] as? [[String: Any]])
+        var dependencies: [String: [String]] = [:]
+        for target in targets {
+            guard let name = target["name"] as? String else { continue }
+            let listed = target["dependencies"] as? [[String: Any]] ?? []
+            dependencies[name] = listed.compactMap { entry in
+                (entry["byName"] as? [Any] ?? entry["target"] as? [Any])?.first as? String
+            }
+        }
+        for product in products where product["name"] as? String != "AccountHandoffTestKit" {
+            var reached = Set<String>()
+            var pending = product["targets"] as? [String] ?? []
+            while let next = pending.popLast() {
+                guard reached.insert(next).inserted else { continue }
+                pending += dependencies[next] ?? []
+            }
+            #expect(!reached.contains("AccountHandoffTestKit"), "\(product["name"] ?? "?") links the test kit")
+            #expect(!reached.isEmpty)
+        }
     }
 
     /// Each line reaches for one hook; compiled as an app (without this package's name) every
@@ -40,7 +60,6 @@ import TestProcesses
             "func memory(_ sender: HandoffSender) -> SessionArena { sender.memory }",
             "func copy(_ sender: HandoffSender) throws -> HandoffSender { try sender.copyAwaitingHello() }",
             "func copy(_ receiver: HandoffReceiver) throws -> HandoffReceiver { try receiver.copyAwaitingReveal() }",
-            "let gate = ScriptedAuthenticator(always: .authenticated)",
             "func anyone(_ c: any PAMConversation) -> PAMAuthenticator { PAMAuthenticator(configuration: .init(), conversation: c, userID: 0) }",
             "func kind(_ error: HandoffError) -> Bool { if case .expired = error.kind { true } else { false } }",
         ]
