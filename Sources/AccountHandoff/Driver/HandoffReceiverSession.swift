@@ -38,8 +38,13 @@ public actor HandoffReceiverSession<Importer: AccountImporter>: SessionDriver {
 
     /// The scanned QR payload.
     public nonisolated let payload: SessionPayload
-    /// What to show, in order; finishes after ``ReceiverUpdate/finished(_:detail:)``.
+    /// What to show, in order; finishes after ``ReceiverUpdate/finished(_:detail:)``. One
+    /// reader; it holds at most the newest 64 updates for a reader that falls behind (the final
+    /// one is never dropped). A view reads ``snapshot`` instead.
     public nonisolated let updates: AsyncStream<ReceiverUpdate<Importer.Preparation>>
+    /// What to show now, kept current from the updates: a view reads it without awaiting.
+    public nonisolated var snapshot: ReceiverSnapshot<Importer.Preparation> { snapshots.value }
+    private nonisolated let snapshots = SnapshotKeeper<ReceiverSnapshot<Importer.Preparation>>()
     /// How long to wait for the sender's reveal after the hello left before giving up.
     public static var revealTimeout: Duration { .seconds(30) }
 
@@ -92,7 +97,12 @@ public actor HandoffReceiverSession<Importer: AccountImporter>: SessionDriver {
         self.random = random
         self.connect = connect
         updates = runtime.updates
+        runtime.observer = { [snapshots] in snapshots.apply($0) }
     }
+
+    /// The ``snapshot`` each time it changes, starting with the current one, until the session
+    /// ended. Any number of readers may follow; each stream keeps only the newest snapshot.
+    public nonisolated func snapshotChanges() -> AsyncStream<ReceiverSnapshot<Importer.Preparation>> { snapshots.follow() }
 
     /// Prepares a session for a scanned QR text.
     ///

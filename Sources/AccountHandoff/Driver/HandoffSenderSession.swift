@@ -44,8 +44,13 @@ public actor HandoffSenderSession: SessionDriver {
     /// 11.6). The reference listener holds as many bound connections.
     public static let maximumCandidates = 32
 
-    /// What to show, in order; finishes after ``SenderUpdate/finished(_:)``.
+    /// What to show, in order; finishes after ``SenderUpdate/finished(_:)``. One reader; it
+    /// holds at most the newest 64 updates for a reader that falls behind (the final one is
+    /// never dropped). A view reads ``snapshot`` instead.
     public nonisolated let updates: AsyncStream<SenderUpdate>
+    /// What to show now, kept current from the updates: a view reads it without awaiting.
+    public nonisolated var snapshot: SenderSnapshot { snapshots.value }
+    private nonisolated let snapshots = SnapshotKeeper<SenderSnapshot>()
 
     var runtime = SessionRuntime<SenderUpdate, SenderOutcome>()
     let clock: any HandoffClock
@@ -91,7 +96,12 @@ public actor HandoffSenderSession: SessionDriver {
         self.clock = clock
         self.random = random
         updates = runtime.updates
+        runtime.observer = { [snapshots] in snapshots.apply($0) }
     }
+
+    /// The ``snapshot`` each time it changes, starting with the current one, until the session
+    /// ended. Any number of readers may follow; each stream keeps only the newest snapshot.
+    public nonisolated func snapshotChanges() -> AsyncStream<SenderSnapshot> { snapshots.follow() }
 
     /// The QR on screen, once the session showed one.
     public var payload: SessionPayload? { sender?.payload }
