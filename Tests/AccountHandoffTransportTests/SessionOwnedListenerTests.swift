@@ -27,4 +27,18 @@ import Testing
                                     transport: Loopback.sessions)
         #expect(await late.run() == .ended(.failed(.senderUnreachable)))
     }
+
+    /// A listener an app passed as a channel serves one session: the session closes it when it
+    /// ends, and a second session on it ends at once as transport lost instead of showing a
+    /// code nobody can reach.
+    @Test func aListenerServesOneSession() async throws {
+        let listener = try FrameListener(configuration: Loopback.sessions)
+        let first = try testSender(rendezvous: listener.rendezvous.token, channel: listener)
+        let running = Task { await first.run() }
+        _ = try #require(await first.shownCode())
+        running.cancel()
+        #expect(await running.value == .ended(.cancelled(by: .local)))
+        let second = try testSender(rendezvous: listener.rendezvous.token, channel: listener)
+        #expect(await second.run() == .ended(.failed(.transportLost)))
+    }
 }

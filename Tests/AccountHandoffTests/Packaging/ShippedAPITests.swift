@@ -142,6 +142,30 @@ import TestProcesses
         #expect(asApp.status == 0, "an app's use of HandoffError's public surface: \(asApp.output)")
     }
 
+    /// The README's misuse table, as an app's compiler sees it: a password handed over as a
+    /// `String` where a `CredentialReader` is expected is a compile error, and a registry in
+    /// memory must be named as such (no initialiser without storage).
+    @Test func theMisuseTableHoldsForAnApp() throws {
+        let refused = [
+            "func password() -> CredentialReader { { _ in \"s3cret\" } }",
+            "func senderRegistry() throws -> SenderRegistry { try SenderRegistry() }",
+            "func receiverRegistry() throws -> ReceiverRegistry { try ReceiverRegistry() }",
+        ]
+        let accepted = "func accepted() -> (CredentialReader, SenderRegistry, ReceiverRegistry) { ({ _ in try SecretBytes(utf8: \"s3cret\") }, .inMemory(), .inMemory()) }"
+        let source = (["import AccountHandoff"] + refused + [accepted]).joined(separator: "\n") + "\n"
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("handoff-app-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let file = directory.appendingPathComponent("App.swift")
+        try source.write(to: file, atomically: true, encoding: .utf8)
+        let asApp = try Tool.run("swiftc", try Self.typecheckArguments(file))
+        let refusedLines = Set(asApp.output.split(separator: "\n").compactMap { line -> Int? in
+            guard line.hasPrefix(file.path + ":"), line.contains(": error: ") else { return nil }
+            return Int(line.dropFirst(file.path.count + 1).prefix { $0 != ":" })
+        })
+        #expect(refusedLines == [2, 3, 4], "\(asApp.output)")
+    }
+
     /// `swiftc` arguments that typecheck `file` against the built modules, as an app would.
     static func typecheckArguments(_ file: URL) throws -> [String] {
         let modules = try modulesDirectory()
