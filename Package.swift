@@ -310,10 +310,10 @@ for target in package.targets {
 }
 
 // What an app's tests link (as swift-nio ships NIOTestUtils): the in-memory channel pair, the
-// manual clock, the scripted gate and the in-memory importer the project's own tests use. No
+// manual clock, the scripted gate, the in-memory importer and account store the project's own tests use. No
 // other product depends on it (ShippedAPITests); the harness's test support re-exports it.
 package.products.append(.library(name: "AccountHandoffTestKit", targets: ["AccountHandoffTestKit"]))
-package.targets.append(.target(name: "AccountHandoffTestKit", dependencies: ["AccountHandoff"]))
+package.targets.append(.target(name: "AccountHandoffTestKit", dependencies: ["AccountHandoff", "AccountHandoffImport"]))
 for target in package.targets where target.name == "AccountHandoffTestSupport" {
     target.dependencies.append("AccountHandoffTestKit")
 }

@@ -17,6 +17,7 @@ struct Handoff {
     let receiverRegistry: ReceiverRegistry
     let importer: ImportCoordinator
     let gate: any LocalAuthenticator
+    var transport = TransportConfiguration.standard  // the listener's and connection's timeouts
 
     init(directory: URL, gate: any LocalAuthenticator, validator: any AccountValidator) throws {
         senderRegistry = try SenderRegistry(directory: directory)
@@ -29,12 +30,13 @@ struct Handoff {
     /// The sending screen for `account`, listening on the local network's `address`.
     @MainActor func send(_ account: AccountMetadata, on address: IPv4Address, keychain: @escaping CredentialReader) throws -> SendingScreen {
         SendingScreen(try HandoffSenderSession(account: account, listeningOn: address, credential: keychain,
-                                               authenticator: gate, registry: senderRegistry))
+                                               authenticator: gate, registry: senderRegistry, transport: transport))
     }
 
     /// The receiving screen for a scanned QR's text.
     @MainActor func receive(_ scanned: String) throws -> ReceivingScreen {
-        ReceivingScreen(try HandoffReceiverSession(scannedText: scanned, importer: importer, authenticator: gate, registry: receiverRegistry))
+        ReceivingScreen(try HandoffReceiverSession(scannedText: scanned, importer: importer, authenticator: gate,
+                                                   registry: receiverRegistry, transport: transport))
     }
 }
 

@@ -1,4 +1,5 @@
 import AccountHandoff
+import AccountHandoffImport
 import AccountHandoffTestKit
 import Foundation
 
@@ -26,4 +27,11 @@ func scriptedAuthenticatorExample() -> [ScriptedAuthenticator] {
     let refusing = ScriptedAuthenticator(always: .cancelled)
     let patient = ScriptedAuthenticator([.waitUntilCancelled])  // a person who never answers
     return [refusing, patient]
+}
+
+// example: Sources/AccountHandoffTestKit/InMemoryAccountStore.swift#1
+func inMemoryAccountStoreExample(validator: any AccountValidator) -> ImportCoordinator {
+    let store = InMemoryAccountStore()
+    let importer = ImportCoordinator(metadataStore: store, credentialStore: store, validator: validator)
+    return importer
 }

@@ -90,7 +90,7 @@ final class DriverWorld: @unchecked Sendable {
         senderGate = ScriptedGate(immediate: Self.gateAnswer(header[0] >> 5))
         keychain = ScriptedKeychain(mode: header[1], gate: senderGate)
         let failing = header[3] & 2 != 0 ? try? SenderRegistry(storage: FaultyRegistryStorage(plan: header[3] >> 2)) : nil
-        senderRegistry = failing ?? (SenderRegistry.inMemory())
+        senderRegistry = failing ?? SenderRegistry.inMemory()
     }
 
     static func gateAnswer(_ bits: UInt8) -> LocalAuthenticationResult? {

@@ -267,7 +267,7 @@ extension MachineWorld {
                                                        random: InsecureDeterministicRandom(seed: UInt64(c)), now: now, registry: registry)
                 probeReceivers.append(scanned.receiver)
             } catch {
-                if registry?.hasClaimed(crafted.transferID) == true { throw violation("a refused scan kept its claim (\(error))") }
+                if registry.hasClaimed(crafted.transferID) == true { throw violation("a refused scan kept its claim (\(error))") }
             }
         case 2:
             do {
