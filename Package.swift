@@ -309,6 +309,15 @@ for target in package.targets {
     }
 }
 
+// What an app's tests link (as swift-nio ships NIOTestUtils): the in-memory channel pair, the
+// manual clock, the scripted gate, the in-memory importer and account store the project's own tests use. No
+// other product depends on it (ShippedAPITests); the harness's test support re-exports it.
+package.products.append(.library(name: "AccountHandoffTestKit", targets: ["AccountHandoffTestKit"]))
+package.targets.append(.target(name: "AccountHandoffTestKit", dependencies: ["AccountHandoff", "AccountHandoffImport"]))
+for target in package.targets where target.name == "AccountHandoffTestSupport" {
+    target.dependencies.append("AccountHandoffTestKit")
+}
+
 // Not a product: what the test targets share about the processes they start: the executables
 // built next to the tests, and the slots that cap how many tests that start processes run at
 // once. Every test target may use it; the CLI tests start their `handoff` children through

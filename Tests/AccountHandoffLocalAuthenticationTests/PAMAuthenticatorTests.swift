@@ -24,7 +24,21 @@ import TestProcesses
         #expect(run.outcome == "authenticated", "\(run.diagnosis)")
     }
 
+    /// The gate an app writes without `#if` is PAM on Linux: the `handoff` service asks for
+    /// the password through the app's closure.
+    @Test func theDeviceOwnerGateIsPAMOnLinux() async throws {
+        let fixture = try PAMWrapperWorld()
+        try fixture.allow(password: Self.password, service: "handoff")
+        try fixture.writeMatrixService(name: "handoff")
+        let run = try await fixture.probe(["--gate", "device-owner"], answers: [Self.password])
+        #expect(run.prompts == ["secret Password: "])
+        #expect(run.outcome == "authenticated", "\(run.diagnosis)")
+        let refused = try await fixture.probe(["--gate", "device-owner"], answers: [])
+        #expect(refused.outcome == "cancelled", "\(refused.diagnosis)")
+    }
+
     @Test func aWrongPasswordIsFollowedByAMessageAndAnotherTry() async throws {
+
         let fixture = try PAMWrapperWorld()
         try fixture.allow(password: Self.password)
         try fixture.writeMatrixService()

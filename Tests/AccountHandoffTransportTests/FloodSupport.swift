@@ -38,14 +38,14 @@ func testSender(rendezvous: RendezvousToken, channel: any FrameChannel, maximumC
                 lifetime: UInt32 = 600) throws -> HandoffSenderSession {
     HandoffSenderSession(account: try Loopback.account(), rendezvous: rendezvous, channel: channel,
                          credential: { _ in try SecretBytes(utf8: "correct horse") },
-                         authenticator: ScriptedAuthenticator(always: .authenticated), registry: try SenderRegistry(),
+                         authenticator: ScriptedAuthenticator(always: .authenticated), registry: SenderRegistry.inMemory(),
                          options: SenderSessionOptions(configuration: try SenderConfiguration(lifetime: lifetime), maximumCodes: maximumCodes))
 }
 
 /// A receiver session for `payload` whose connector is `connect`.
 func testReceiver(_ payload: SessionPayload, connect: @escaping TestReceiver.Connector) throws -> TestReceiver {
     TestReceiver(payload: payload, importer: RecordingImporter(), authenticator: ScriptedAuthenticator(always: .authenticated),
-                 registry: try ReceiverRegistry(), connect: connect)
+                 registry: ReceiverRegistry.inMemory(), connect: connect)
 }
 
 /// Answers for both people: the sending person types the receiving screen's code, the

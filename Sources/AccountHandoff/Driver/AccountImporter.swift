@@ -17,6 +17,19 @@ public protocol AccountImporter: Sendable {
 
 /// One prepared import, from the offer until its outcome.
 public protocol AccountImportPreparation: Sendable {
+    /// What the person may choose about the offered account (for `PreparedImport`: replace a
+    /// conflicting account, keep both, or cancel); `Never` for an importer that asks nothing.
+    associatedtype Choice: Sendable = Never
+
+    /// Records the person's choice; ``HandoffReceiverSession/accept(choosing:)`` calls it
+    /// before anything else.
+    ///
+    /// - Returns: whether the session goes on to accept, or declines the account (the person
+    ///   chose not to import).
+    /// - Throws: ``ImportNotReady/choiceRequired`` for a choice that does not apply (nothing
+    ///   happens; ask again).
+    func record(_ choice: Choice) throws(ImportNotReady) -> ImportDecision
+
     /// The person accepts: checks that every conflict has a choice and that the store is
     /// still writable. The session calls it before it authenticates the person and before
     /// anything is sent, on the ``BlockingIOPool``: it may block (a database, a keyring).
@@ -38,6 +51,19 @@ public protocol AccountImportPreparation: Sendable {
     /// The session ended before the password arrived: release whatever the preparation holds.
     /// Nothing was changed.
     func abandon()
+}
+
+extension AccountImportPreparation where Choice == Never {
+    /// An importer that asks nothing has no choice to record.
+    public func record(_ choice: Never) throws(ImportNotReady) -> ImportDecision {}
+}
+
+/// What a person's choice about an offered account asks of the session.
+public enum ImportDecision: Sendable, Hashable {
+    /// Accept the account: authenticate the person, then let the password travel.
+    case importAccount
+    /// Decline the account: the session ends as rejected on both devices; nothing travels.
+    case decline
 }
 
 /// What an import did: the receipt status sent to the sending device and a sentence for the

@@ -38,8 +38,13 @@ public actor HandoffReceiverSession<Importer: AccountImporter>: SessionDriver {
 
     /// The scanned QR payload.
     public nonisolated let payload: SessionPayload
-    /// What to show, in order; finishes after ``ReceiverUpdate/finished(_:detail:)``.
+    /// What to show, in order; finishes after ``ReceiverUpdate/finished(_:detail:)``. One
+    /// reader; it holds at most the newest 64 updates for a reader that falls behind (the final
+    /// one is never dropped). A view reads ``snapshot`` instead.
     public nonisolated let updates: AsyncStream<ReceiverUpdate<Importer.Preparation>>
+    /// What to show now, kept current from the updates: a view reads it without awaiting.
+    public nonisolated var snapshot: ReceiverSnapshot<Importer.Preparation> { snapshots.value }
+    private nonisolated let snapshots = SnapshotKeeper<ReceiverSnapshot<Importer.Preparation>>()
     /// How long to wait for the sender's reveal after the hello left before giving up.
     public static var revealTimeout: Duration { .seconds(30) }
 
@@ -61,6 +66,8 @@ public actor HandoffReceiverSession<Importer: AccountImporter>: SessionDriver {
     /// The connector while it runs: a cancel stops it (a relay may keep it waiting for
     /// minutes, Spec 11.8).
     private var connecting: Task<any FrameChannel, any Error>?
+    /// ``cancel()`` came before ``run()``: the run ends as soon as it starts.
+    private var cancelledBeforeConnecting = false
 
     /// The peer of a receiver's channel.
     static var sender: FramePeer { FramePeer(id: 0) }
@@ -90,7 +97,12 @@ public actor HandoffReceiverSession<Importer: AccountImporter>: SessionDriver {
         self.random = random
         self.connect = connect
         updates = runtime.updates
+        runtime.observer = { [snapshots] in snapshots.apply($0) }
     }
+
+    /// The ``snapshot`` each time it changes, starting with the current one, until the session
+    /// ended. Any number of readers may follow; each stream keeps only the newest snapshot.
+    public nonisolated func snapshotChanges() -> AsyncStream<ReceiverSnapshot<Importer.Preparation>> { snapshots.follow() }
 
     /// Prepares a session for a scanned QR text.
     ///
@@ -128,9 +140,22 @@ public actor HandoffReceiverSession<Importer: AccountImporter>: SessionDriver {
     /// `.ended(.failed(.secureMemoryUnavailable(_)))` when the connector could not get guarded
     /// memory for the transport keys, and as `.ended(.failed(.senderUnreachable))` otherwise.
     /// Nothing is claimed or sent then.
+    ///
+    /// Cancelling the task that awaits it is ``cancel()``: the sending device is told once
+    /// connected, the connection closes, and the outcome is `.ended(.cancelled(by: .local))`
+    /// (during an import, the import rolls back and the outcome is `.completed(.cancelled)`).
     public func run() async -> ReceiverOutcome {
+        await withTaskCancellationHandler {
+            await runUntilFinished()
+        } onCancel: {
+            Task { await self.cancel() }
+        }
+    }
+
+    private func runUntilFinished() async -> ReceiverOutcome {
         if runtime.running || runtime.outcome != nil { return await outcomeWhenFinished() }
         runtime.running = true
+        if cancelledBeforeConnecting || Task.isCancelled { return end(.ended(.cancelled(by: .local))) }
         // The code is checked completely before any connection is made (Spec 2.5 S0-S4).
         do {
             try HandoffReceiver.check(payload: payload, configuration: configuration, now: clock.now(), registry: registry)
@@ -146,6 +171,7 @@ public actor HandoffReceiverSession<Importer: AccountImporter>: SessionDriver {
         do {
             channel = try await withTaskCancellationHandler { try await connecting.value } onCancel: { connecting.cancel() }
         } catch {
+            if runtime.outcome != nil || Task.isCancelled { return end(.ended(.cancelled(by: .local))) }
             // The transport keys (Spec 11.3) need guarded memory too; its refusal is no unreachable sender.
             if let refused = error as? HandoffError, refused.code == .secureMemoryUnavailable { return end(.ended(.failed(refused))) }
             let replaced = (error as? HandoffError) == .expired
@@ -195,9 +221,42 @@ public actor HandoffReceiverSession<Importer: AccountImporter>: SessionDriver {
     ///   ``HandoffError/invalidEvent(_:in:)`` when no account is offered (yet);
     ///   ``HandoffError/sessionFinished`` after the end.
     public func accept() async throws(HandoffError) {
+        try await accept(choosing: nil)
+    }
+
+    /// The receiving person decided about the offered account, in one call: records `choice`
+    /// (when the offer conflicts with a stored account), then accepts as ``accept()`` does,
+    /// or, when the choice declines the account (for `ImportCoordinator`: `.cancel`), rejects
+    /// it: the session ends as `.ended(.rejected(by: .local))` here and
+    /// `.ended(.rejected(by: .peer))` on the sending device, and nothing travels.
+    ///
+    /// - Parameter choice: the person's choice, or `nil` when there was nothing to choose.
+    /// - Throws: ``HandoffError/importChoiceRequired`` when a conflict has no choice yet or
+    ///   `choice` does not apply to it (nothing happened; ask the person, then call again);
+    ///   ``HandoffError/invalidEvent(_:in:)`` when no account is offered (yet);
+    ///   ``HandoffError/sessionFinished`` after the end.
+    public func accept(choosing choice: Importer.Preparation.Choice?) async throws(HandoffError) {
         guard let receiver, runtime.outcome == nil else { throw .sessionFinished }
         guard receiver.phase == .reviewingOffer, let preparation, let account = receiver.offeredAccount, !accepting else {
             throw .invalidEvent(.accept, in: .receiver(receiver.phase))
+        }
+        if let choice {
+            let decision: ImportDecision
+            do throws(ImportNotReady) { decision = try preparation.record(choice) } catch {
+                switch error {
+                case .choiceRequired: throw .importChoiceRequired
+                case .storeUnavailable(let reason):
+                    finalDetail = reason
+                    feed(.storeUnavailable)
+                    return
+                }
+            }
+            switch decision {
+            case .importAccount: break
+            case .decline:
+                feed(.reject)
+                return
+            }
         }
         accepting = true
         defer { accepting = false }
@@ -250,6 +309,7 @@ public actor HandoffReceiverSession<Importer: AccountImporter>: SessionDriver {
         }
         guard let receiver else {
             if runtime.running, runtime.outcome == nil { _ = end(.ended(.cancelled(by: .local))) }
+            if !runtime.running { cancelledBeforeConnecting = true }
             connecting?.cancel()
             return
         }

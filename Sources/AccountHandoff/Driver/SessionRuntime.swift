@@ -13,14 +13,23 @@ struct SessionRuntime<Update: Sendable, Outcome: Sendable> {
     private(set) var outcome: Outcome?
     /// Set once ``SessionDriver/run(over:)`` started, so a second call only waits.
     var running = false
+    /// Sees every update as it is shown: the driver's snapshot.
+    var observer: (@Sendable (Update) -> Void)?
+
+    /// How many updates wait for a reader at most. A session shows a few dozen (ignored frames
+    /// are reported at 1, 10, 100, ...); past the limit the oldest are dropped, never the
+    /// final one, and the snapshot holds what they said.
+    static var updateBufferLimit: Int { 64 }
 
     init() {
-        (updates, updateSink) = AsyncStream.makeStream(of: Update.self)
+        (updates, updateSink) = AsyncStream.makeStream(of: Update.self, bufferingPolicy: .bufferingNewest(Self.updateBufferLimit))
         (deadlineChanges, deadlineSink) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
     }
 
     /// Shows `update` unless the session already ended.
     func yield(_ update: Update) {
+        guard outcome == nil else { return }
+        observer?(update)
         updateSink.yield(update)
     }
 
@@ -39,6 +48,7 @@ struct SessionRuntime<Update: Sendable, Outcome: Sendable> {
         if let existing = self.outcome { return existing }
         self.outcome = outcome
         outbound.finish()
+        observer?(final)
         updateSink.yield(final)
         updateSink.finish()
         deadlineSink.finish()

@@ -19,6 +19,15 @@ extension ImportCoordinator: AccountImporter {
 }
 
 extension PreparedImport: AccountImportPreparation {
+    /// ``choose(_:)`` for the session: ``ImportChoice/cancel`` declines the account.
+    ///
+    /// - Throws: ``AccountHandoff/ImportNotReady/choiceRequired`` for a choice outside
+    ///   ``ImportConflict/allowedChoices`` or after the import ended.
+    public func record(_ choice: ImportChoice) throws(ImportNotReady) -> ImportDecision {
+        do { try choose(choice) } catch { throw .choiceRequired }
+        return choice == .cancel ? .decline : .importAccount
+    }
+
     /// Ready when every conflict has a choice and both stores are still writable. Asks the
     /// stores, so it blocks: the receiver session calls it on the ``AccountHandoff/BlockingIOPool``.
     public func checkReady() throws(ImportNotReady) {

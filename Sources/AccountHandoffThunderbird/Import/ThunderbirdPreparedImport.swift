@@ -56,6 +56,15 @@ public final class ThunderbirdPreparedImport: AccountImportPreparation, @uncheck
         if choice == .cancel { release() }
     }
 
+    /// ``choose(_:)`` for the session: ``AccountHandoffImport/ImportChoice/cancel`` declines the account.
+    ///
+    /// - Throws: ``AccountHandoff/ImportNotReady/choiceRequired`` for a choice outside
+    ///   ``allowedChoices`` or after the import ended.
+    public func record(_ choice: ImportChoice) throws(ImportNotReady) -> ImportDecision {
+        do { try choose(choice) } catch { throw .choiceRequired }
+        return choice == .cancel ? .decline : .importAccount
+    }
+
     /// Ready when every conflict has a choice. The profile stays locked and was checked for
     /// writing when the import was prepared, so nothing is read here.
     public func checkReady() throws(ImportNotReady) {

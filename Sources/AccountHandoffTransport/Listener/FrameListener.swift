@@ -11,6 +11,10 @@ import AccountHandoff
 /// let outcome = await session.run()  // the session hands each QR's keys to the listener (serve)
 /// ```
 ///
+/// A listener serves one session: the session switches it to each of its QRs' keys and closes
+/// it when it ends, so a listener handed to a second session shows a code nobody can reach.
+/// `HandoffSenderSession(account:listeningOn:...)` opens one that only its session holds.
+///
 /// Admission is built so that no stray or hostile peer can block a transfer:
 /// - every connection is challenged at once (Spec 11.4) and must answer within
 ///   ``TransportConfiguration/admissionTimeout`` of being accepted, so nobody who did not see

@@ -76,7 +76,8 @@ enum SendCommand {
                                            channel: listener,
                                            credential: { _ in try secret.copy() },
                                            authenticator: authenticator,
-                                           registry: try senderRegistry(),
+                                           // One transfer per process: its transfer IDs die with it.
+                                           registry: .inMemory(),
                                            options: SenderSessionOptions(configuration: configuration, maximumCodes: codes))
         console.line("Password: \(passwordSource) (not shown).")
         let piped: PipedAnswers = passwordFile == nil && thunderbird == nil ? .passwordFromStandardInput : .passwordFromFile
@@ -88,10 +89,6 @@ enum SendCommand {
         let relayStatus = relay.map { RelayOption.reportStatus(of: listener, relay: $0.relay, lines: relayLines!) }
         defer { relayStatus?.cancel() }
         return await SendFlow(session: session, account: account, drawing: drawing, asking: asking, piped: piped).run()
-    }
-
-    private static func senderRegistry() throws(CLIError) -> SenderRegistry {
-        do { return try SenderRegistry() } catch { throw CLIError(error.message(for: .sender), exitCode: .failure) }
     }
 
     /// The password from standard input (first line) or a file, into guarded memory; its

@@ -62,8 +62,6 @@ struct SendFlow {
             case .receiverJoined:
                 console.line("A receiving device joined; it now shows a six-digit code. Type that code here. Answer no if it shows none: then a device you do not know has joined with your transfer code, and the transfer stops as declined. Answer cancel to stop the transfer for any other reason.")
                 question = Task { await typeCode(asking: asking) }
-            case .codeMismatch:
-                break  // said by typeCode, which asks again
             case .offerSent(let code):
                 console.line("Code \(code.grouped) confirmed. Sending the account details (encrypted); waiting for the receiving device to accept...")
             case .authenticating:

@@ -94,12 +94,12 @@ private struct AcceptingValidator: AccountValidator {
         let sender = HandoffSenderSession(account: try ImportScenario.offer(host: "imap.example.org", port: 993, user: "ada"),
                                           rendezvous: try RendezvousToken(bytes: [1]), channel: channels.sender,
                                           credential: { _ in try reads.read() },
-                                          authenticator: ScriptedAuthenticator(always: .authenticated), registry: try SenderRegistry())
+                                          authenticator: ScriptedAuthenticator(always: .authenticated), registry: SenderRegistry.inMemory())
         let sent = Task { await sender.run() }
         let payload = try #require(await sender.shownCode())
         let receiverChannel = channels.receiver
         let receiver = HandoffReceiverSession(payload: payload, importer: coordinator, authenticator: ScriptedAuthenticator(always: receiverGate),
-                                              registry: try ReceiverRegistry(), connect: { _ in receiverChannel })
+                                              registry: ReceiverRegistry.inMemory(), connect: { _ in receiverChannel })
         return (Devices(sender: sender, receiver: receiver, store: store, reads: reads, directory: directory), sent)
     }
 

@@ -15,7 +15,7 @@ import Testing
         let session = HandoffSenderSession(
             account: Fixtures.account, rendezvous: Fixtures.rendezvous, channel: channels.sender,
             credential: { _ in throw HandoffError.secureMemoryUnavailable(.lockLimitReached) },
-            authenticator: ScriptedAuthenticator(always: .authenticated), registry: try SenderRegistry(), clock: clock)
+            authenticator: ScriptedAuthenticator(always: .authenticated), registry: SenderRegistry.inMemory(), clock: clock)
         let running = Task { await session.run() }
         let payload = try #require(await session.shownCode())
         let (receiver, first) = try HandoffReceiver.scan(payload: payload, random: InsecureDeterministicRandom(seed: Fixtures.receiverSeed),

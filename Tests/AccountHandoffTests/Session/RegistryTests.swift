@@ -109,7 +109,7 @@ import AccountHandoffTestSupport
 
     /// Checks before the claim (S1-S3) do not claim.
     @Test func anExpiredScanClaimsNothing() async throws {
-        let registry = try ReceiverRegistry()
+        let registry = ReceiverRegistry.inMemory()
         let payload = try SessionPair().sender.payload
         await #expect(throws: HandoffError.expired) { try await Self.scan(payload, registry: registry, now: Fixtures.time(210)) }
         #expect(!registry.hasClaimed(payload.transferID))
@@ -117,7 +117,7 @@ import AccountHandoffTestSupport
 
     /// S2 comes before S4: an expired QR that was also scanned before is refused as expired.
     @Test func theScanChecksExpiryBeforeTheClaim() async throws {
-        let registry = try ReceiverRegistry()
+        let registry = ReceiverRegistry.inMemory()
         let payload = try SessionPair().sender.payload
         _ = try await Self.scan(payload, registry: registry)
         await #expect(throws: HandoffError.expired) { try await Self.scan(payload, registry: registry, now: Fixtures.time(210)) }
@@ -187,7 +187,7 @@ import AccountHandoffTestSupport
 
     /// Spec 6.1: the clock is checked before anything is drawn or registered.
     @Test func aStartWithAnInvalidClockRegistersNothing() async throws {
-        let registry = try SenderRegistry()
+        let registry = SenderRegistry.inMemory()
         #expect(throws: HandoffError.invalidClock) {
             try HandoffSender.start(account: Fixtures.account, rendezvous: Fixtures.rendezvous,
                                     random: InsecureDeterministicRandom(seed: 1), now: Date(timeIntervalSince1970: .infinity),
@@ -198,7 +198,7 @@ import AccountHandoffTestSupport
     }
 
     @Test func aDeliveredButUnconfirmedOutcomeIsRecordedAsSuch() throws {
-        let registry = try SenderRegistry()
+        let registry = SenderRegistry.inMemory()
         let pair = try SessionPair(senderRegistry: registry)
         try pair.run(until: .credentialSent)
         _ = try pair.send(.transportLost)
@@ -209,7 +209,7 @@ import AccountHandoffTestSupport
     /// `admit`: frame decoding first, then unknown, consumed, expired at the end of the receipt
     /// wait, `expiry + 120` (Spec 6.3).
     @Test func admitRefusesInTheSpecsOrder() async throws {
-        let registry = try SenderRegistry()
+        let registry = SenderRegistry.inMemory()
         let sender = try await Self.start(registry: registry)
         let id = sender.payload.transferID
         let frame = VectorPrimitives.frameBytes(type: .hello, transferID: id, sequence: 0, body: [UInt8](repeating: 1, count: 64))

@@ -80,7 +80,7 @@ final class RelayedTransfer: Sendable {
         let clock = ManualHandoffClock(start: Date())
         let sender = HandoffSenderSession(account: account, rendezvous: rendezvous.token, channel: listener,
                                           credential: { _ in try SecretBytes(utf8: password) },
-                                          authenticator: ScriptedAuthenticator(always: .authenticated), registry: try SenderRegistry(),
+                                          authenticator: ScriptedAuthenticator(always: .authenticated), registry: SenderRegistry.inMemory(),
                                           options: SenderSessionOptions(configuration: try SenderConfiguration(lifetime: 120), maximumCodes: maximumCodes),
                                           clock: clock)
         let running = Task { await sender.run() }
@@ -94,7 +94,7 @@ final class RelayedTransfer: Sendable {
                   progress: @escaping @Sendable (ConnectionProgress) -> Void = { _ in }) throws -> HandoffReceiverSession<VerifyingImporter> {
         let deadline = Date().addingTimeInterval(Double(pairingWithin.components.seconds))
         return HandoffReceiverSession(payload: scanned ?? payload, importer: importer, authenticator: ScriptedAuthenticator(always: .authenticated),
-                                      registry: try ReceiverRegistry(), clock: clock) { payload in
+                                      registry: ReceiverRegistry.inMemory(), clock: clock) { payload in
             try await ConnectionFrameChannel.connect(to: payload, configuration: configuration, pairingDeadline: deadline, progress: progress)
         }
     }
@@ -109,13 +109,19 @@ final class RelayedTransfer: Sendable {
         case receiverCancelsAtOffer
         /// Nobody answers: the sending person never types the code.
         case nobodyAnswers
+        /// The sending screen goes away once the receiving device joined: the task that
+        /// awaits the sender's `run()` is cancelled.
+        case senderTaskCancelledAfterJoin
+        /// The receiving screen goes away while the account is offered: the task that awaits
+        /// the receiver's `run()` is cancelled.
+        case receiverTaskCancelledAtOffer
     }
 
     /// Runs `receiver` to its end with people playing `script`; returns both outcomes.
     func run(_ receiver: HandoffReceiverSession<VerifyingImporter>, script: Script = .confirm,
              whileRunning: @escaping @Sendable () async -> Void = {}) async -> (SenderOutcome, ReceiverOutcome) {
-        let people = people(receiver, script: script)
         let receiving = Task { await receiver.run() }
+        let people = people(receiver, script: script, receiving: receiving)
         let watching = Task { await whileRunning() }
         let received = await receiving.value
         let sent = await running.value
@@ -132,15 +138,19 @@ final class RelayedTransfer: Sendable {
         clock.set(payload.expiryDate.addingTimeInterval(Double(ReceiverConfiguration.standard.clockSkewTolerance) + 1))
     }
 
-    private func people(_ receiver: HandoffReceiverSession<VerifyingImporter>, script: Script) -> Task<Void, Never> {
+    private func people(_ receiver: HandoffReceiverSession<VerifyingImporter>, script: Script,
+                        receiving: Task<ReceiverOutcome, Never>) -> Task<Void, Never> {
         let sender = self.sender
         let code = self.code
+        let running = self.running
         return Task {
             let sendingPerson = Task {
                 for await update in sender.updates {
                     guard case .receiverJoined = update else { continue }
                     if case .senderCancelsAfterJoin = script {
                         await sender.cancel()
+                    } else if case .senderTaskCancelledAfterJoin = script {
+                        running.cancel()
                     } else if case .nobodyAnswers = script {
                         continue
                     } else if let shown = await code.read() {
@@ -152,7 +162,11 @@ final class RelayedTransfer: Sendable {
                 switch update {
                 case .codeReady(let shown): await code.show(shown)
                 case .accountOffered:
-                    if case .receiverCancelsAtOffer = script { await receiver.cancel() } else { try? await receiver.accept() }
+                    switch script {
+                    case .receiverCancelsAtOffer: await receiver.cancel()
+                    case .receiverTaskCancelledAtOffer: receiving.cancel()
+                    case .confirm, .senderCancelsAfterJoin, .nobodyAnswers, .senderTaskCancelledAfterJoin: try? await receiver.accept()
+                    }
                 case .finished: await code.close()
                 default: break
                 }

@@ -150,6 +150,34 @@ struct TransitRelayTests {
         #expect(transfer.importer.record.all.isEmpty)
     }
 
+    /// The sending screen goes away (its `run()` task is cancelled) once the receiver joined
+    /// through the relay: both devices end as cancelled, and a receiver that scans the code
+    /// afterwards finds no sender at the relay.
+    @Test func senderTaskCancelledThroughTheRelay() async throws {
+        let relay = try await Self.relay()
+        defer { relay.stop() }
+        let transfer = try await RelayedTransfer.start(relayPort: relay.port)
+        let (sent, received) = await transfer.run(try transfer.receiver(), script: .senderTaskCancelledAfterJoin)
+        #expect(sent == .ended(.cancelled(by: .local)))
+        #expect(received == .ended(.cancelled(by: .peer)))
+        #expect(transfer.importer.record.all.isEmpty)
+        #expect(await transfer.listener.openConnectionCount == 0)
+        #expect(await (try transfer.receiver(pairingWithin: .seconds(3))).run() == .ended(.failed(.senderUnreachable)))
+    }
+
+    /// The receiving screen goes away (its `run()` task is cancelled) while the account is
+    /// offered through the relay: both devices end as cancelled; a later receiver is refused.
+    @Test func receiverTaskCancelledThroughTheRelay() async throws {
+        let relay = try await Self.relay()
+        defer { relay.stop() }
+        let transfer = try await RelayedTransfer.start(relayPort: relay.port)
+        let (sent, received) = await transfer.run(try transfer.receiver(), script: .receiverTaskCancelledAtOffer)
+        #expect(sent == .ended(.cancelled(by: .peer)))
+        #expect(received == .ended(.cancelled(by: .local)))
+        #expect(transfer.importer.record.all.isEmpty)
+        #expect(await (try transfer.receiver(pairingWithin: .seconds(3))).run() == .ended(.failed(.senderUnreachable)))
+    }
+
     /// A receiver waiting at the relay for a sender that is not there can be cancelled at
     /// once: the wait does not hold it until the code's end.
     @Test func receiverWaitingAtTheRelayCancelsAtOnce() async throws {

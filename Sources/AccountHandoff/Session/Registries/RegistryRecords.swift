@@ -31,6 +31,11 @@ final class RegistryRecords: @unchecked Sendable {
     /// The records of `storage` (none without storage). Blocks with storage.
     ///
     /// - Throws: the storage's ``RegistryStorageFailure`` when its records cannot be read.
+    /// No records, kept in memory only.
+    init() {
+        storage = nil
+    }
+
     init(storage: RegistryStorage?) throws(RegistryStorageFailure) {
         self.storage = storage
         guard let storage else { return }

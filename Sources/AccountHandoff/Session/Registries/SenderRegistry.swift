@@ -15,7 +15,7 @@ public final class SenderRegistry: Sendable {
 
     private let records: RegistryRecords
 
-    /// Creates a registry; keep one per app. With `storage`, the stored records are loaded now
+    /// A durable registry in `storage`; keep one per app. The stored records are loaded now
     /// and every change is written before it takes effect.
     ///
     /// With storage, this reads the storage and so blocks: call it on the ``BlockingIOPool``
@@ -24,12 +24,36 @@ public final class SenderRegistry: Sendable {
     /// itself with a registry that has storage calls it there as well.
     ///
     /// - Throws: ``HandoffError/registryUnavailable(_:)`` when the stored records cannot be read.
-    public init(storage: RegistryStorage? = nil) throws(HandoffError) {
+    public init(storage: RegistryStorage) throws(HandoffError) {
         do { records = try RegistryRecords(storage: storage) } catch { throw .registryUnavailable(error) }
     }
 
     /// Whether the registry keeps its records in a storage, so that registering blocks.
     package var hasStorage: Bool { records.storage != nil }
+
+    /// The device's durable registry in `directory` (the file `sent-codes`, created on the first
+    /// use; the directory is created with mode 0700 when missing): what an app keeps, one per
+    /// device.
+    ///
+    /// - Throws: ``HandoffError/registryUnavailable(_:)`` when the directory cannot be created
+    ///   or the stored records cannot be read.
+    public convenience init(directory: URL) throws(HandoffError) {
+        do {
+            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true,
+                                                    attributes: [.posixPermissions: 0o700])
+        } catch {
+            let underlying = (error as NSError).userInfo[NSUnderlyingErrorKey] as? NSError
+            throw .registryUnavailable(.unwritable(errno: Int32(underlying?.code ?? Int(EIO))))
+        }
+        try self.init(storage: FileRegistryStorage(path: directory.appendingPathComponent("sent-codes").path))
+    }
+
+    /// A registry that lives in memory only, as long as the process: for tests, and for a
+    /// process that runs one transfer and exits. After a restart it forgets every transfer, so
+    /// an app keeps a durable one (``init(directory:)``).
+    public static func inMemory() -> SenderRegistry { SenderRegistry() }
+
+    private init() { records = RegistryRecords() }
 
     /// Registers a new session's transfer (durably, when storage is used) before its QR is
     /// shown. With storage, the stored records are read again and written under the storage's
