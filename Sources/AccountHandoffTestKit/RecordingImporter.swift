@@ -28,6 +28,9 @@ public struct RecordedImport: AccountImportPreparation {
     /// Always ready.
     public func checkReady() throws(ImportNotReady) {}
 
+    /// Memory only: the session checks it in place.
+    public var checkReadyMayBlock: Bool { false }
+
     /// Notes the import and reports the importer's status.
     public func importAccount(_ account: ImportedAccount) async -> ImportReport {
         log.note("imported \(account.metadata.emailAddress) with \(account.credential.revealedBytes().count) bytes")

@@ -38,6 +38,11 @@ public protocol AccountImportPreparation: Sendable {
     ///   accept again) or ``ImportNotReady/storeUnavailable(reason:)`` (the session stops).
     func checkReady() throws(ImportNotReady)
 
+    /// Whether ``checkReady()`` may block (it asks a database or a keyring): the session then
+    /// calls it on the ``BlockingIOPool``; a preparation that only reads memory says `false`
+    /// and is checked in place. `true` unless a preparation says otherwise.
+    var checkReadyMayBlock: Bool { get }
+
     /// The password arrived: store the account, validate it, commit or roll back. If the task
     /// is cancelled (the person cancelled during the import), roll back and report
     /// ``ReceiptStatus/cancelled``.
@@ -51,6 +56,11 @@ public protocol AccountImportPreparation: Sendable {
     /// The session ended before the password arrived: release whatever the preparation holds.
     /// Nothing was changed.
     func abandon()
+}
+
+extension AccountImportPreparation {
+    /// A preparation may block when it checks, unless it says otherwise.
+    public var checkReadyMayBlock: Bool { true }
 }
 
 extension AccountImportPreparation where Choice == Never {

@@ -186,7 +186,7 @@ public actor HandoffReceiverSession<Importer: AccountImporter>: SessionDriver {
         let started: (receiver: HandoffReceiver, step: ReceiverStep)
         let (configuration, now, registry, source) = (configuration, clock.now(), registry, SessionRandomSource(source: random))
         do {
-            started = try await RegistryStep.run(blocking: registry.hasStorage) { () throws(HandoffError) in
+            started = try await BlockingStep.run(blocking: registry.hasStorage) { () throws(HandoffError) in
                 try HandoffReceiver.scan(payload: payload, configuration: configuration, random: source.source, now: now, registry: registry)
             }
         } catch {
@@ -262,7 +262,7 @@ public actor HandoffReceiverSession<Importer: AccountImporter>: SessionDriver {
         defer { accepting = false }
         do throws(ImportNotReady) {
             // The check asks the stores, which may block.
-            try await BlockingIOPool.shared.run { _ throws(ImportNotReady) in try preparation.checkReady() }
+            try await BlockingStep.run(blocking: preparation.checkReadyMayBlock) { () throws(ImportNotReady) in try preparation.checkReady() }
         } catch {
             switch error {
             case .choiceRequired:

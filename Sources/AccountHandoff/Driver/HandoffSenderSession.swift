@@ -209,7 +209,7 @@ public actor HandoffSenderSession: SessionDriver {
     private func showNextCode() async throws(HandoffError) {
         let (account, rendezvous, configuration, now, registry) = (account, rendezvous, options.configuration, clock.now(), registry)
         let random = SessionRandomSource(source: random)
-        let next = try await RegistryStep.run(blocking: registry.hasStorage) { () throws(HandoffError) in
+        let next = try await BlockingStep.run(blocking: registry.hasStorage) { () throws(HandoffError) in
             try HandoffSender.start(account: account, rendezvous: rendezvous, configuration: configuration,
                                     random: random.source, now: now, registry: registry)
         }

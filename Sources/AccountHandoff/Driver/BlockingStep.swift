@@ -1,7 +1,8 @@
-/// Runs the state machine's steps that reach the registry (``HandoffSender``'s `start`,
-/// ``HandoffReceiver``'s `scan`) where they may block: on the ``BlockingIOPool`` when the
-/// registry reads and writes a storage, right here when it only keeps memory.
-enum RegistryStep {
+/// Runs a driver's steps that may block where they may: on the ``BlockingIOPool`` when they
+/// do (the state machine's steps that reach a registry with storage, ``HandoffSender``'s
+/// `start` and ``HandoffReceiver``'s `scan`; a preparation's check that asks its stores), right
+/// here when they only touch memory.
+enum BlockingStep {
     static func run<Success, Failure: Error>(
         blocking: Bool, _ step: sending @escaping () throws(Failure) -> sending Success
     ) async throws(Failure) -> sending Success {
@@ -10,7 +11,7 @@ enum RegistryStep {
     }
 }
 
-/// The session's randomness source, carried to the pool thread of one ``RegistryStep`` and
+/// The session's randomness source, carried to the pool thread of one ``BlockingStep`` and
 /// back.
 struct SessionRandomSource: @unchecked Sendable {
     // Safety of @unchecked Sendable: a session draws from its source only in the one step
