@@ -44,15 +44,27 @@ import TestProcesses
     }
 
     @Test(arguments: [
-        ("XY:123", "The transfer code is invalid: This is not an AccountHandoff code; scan the code shown by the sending device.\n"),
-        ("AH:12a", "The transfer code is invalid: This code is damaged or incomplete; scan the code shown by the sending device again.\n"),
-        ("AH:001", "The transfer code is invalid: This code or message uses protocol version 1, which this app does not support; update the apps on both devices.\n"),
-        ("AH:99999999999999999", "The transfer code is invalid: This code is damaged or incomplete; scan the code shown by the sending device again.\n"),
+        ("XY:123", "The transfer code is invalid. This is not an AccountHandoff code; scan the code shown by the sending device.\n"),
+        ("AH:12a", "The transfer code is invalid. This code is damaged or incomplete; scan the code shown by the sending device again.\n"),
+        ("AH:001", "The transfer code is invalid. This code or message uses protocol version 1, from an older version of the app, so only the sending device needs updating; update the app there, then ask the sending device for a new code.\n"),
+        ("AH:002", "The transfer code is invalid. This code or message uses protocol version 2, from an older version of the app, so only the sending device needs updating; update the app there, then ask the sending device for a new code.\n"),
+        ("AH:009", "The transfer code is invalid. This code or message uses protocol version 9, newer than this app's (3), so only this device needs updating; update the app here, then ask the sending device for a new code.\n"),
+        ("AH:99999999999999999", "The transfer code is invalid. This code is damaged or incomplete; scan the code shown by the sending device again.\n"),
     ])
     func inspectNamesTheExactReason(code: String, message: String) async throws {
         let result = try await HandoffProcess.run(["inspect"], stdin: code + "\n")
         #expect(result.status == 65)
         #expect(result.stderr == message)
+    }
+
+    /// A version 1 or 2 code given to `receive`: only the sending device is behind.
+    @Test(arguments: ["AH:001", "AH:002"])
+    func anOlderCodeAtReceiveSaysOnlyTheSendingDeviceNeedsUpdating(code: String) async throws {
+        let scratch = try Scratch()
+        defer { scratch.remove() }
+        let result = try await HandoffProcess.run(scratch.receiveArguments(), stdin: code + "\n")
+        #expect(result.status == 65)
+        #expect(result.stderr == "The transfer code is invalid. This code or message uses protocol version \(code.last!), from an older version of the app, so only the sending device needs updating; update the app there, then ask the sending device for a new code.\n")
     }
 
     @Test func noCodeOnStandardInputIsAUsageError() async throws {

@@ -52,7 +52,7 @@ extension SenderOutcome: CustomStringConvertible {
         case .notAuthenticated(by: .local): HandoffError.notAuthenticated.message(for: .sender)
         case .notAuthenticated(by: .peer): HandoffError.peerNotAuthenticated.message(for: .sender)
         case .expired: "The transfer expired before it finished; start a new transfer."
-        case .failed(let error): "The transfer failed: " + error.message(for: .sender)
+        case .failed(let error): "The transfer failed. " + error.message(for: .sender)
         }
     }
 }
@@ -91,7 +91,7 @@ extension ReceiverOutcome: CustomStringConvertible {
         case .notAuthenticated(by: .local): HandoffError.notAuthenticated.message(for: .receiver)
         case .notAuthenticated(by: .peer): HandoffError.peerNotAuthenticated.message(for: .receiver)
         case .expired: "The code expired before the transfer finished; ask the sending person for a new code."
-        case .failed(let error): "The transfer failed: " + error.message(for: .receiver)
+        case .failed(let error): "The transfer failed. " + error.message(for: .receiver)
         }
     }
 }

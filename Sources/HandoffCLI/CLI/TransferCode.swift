@@ -45,7 +45,7 @@ enum TransferCode {
     /// Decodes a transfer code, turning each failure into a sentence and exit code 65.
     static func decode(_ text: String) throws(CLIError) -> SessionPayload {
         do { return try SessionPayload(text: text) } catch {
-            throw CLIError("The transfer code is invalid: \(error.message(for: .receiver))", exitCode: .invalidInput)
+            throw CLIError("The transfer code is invalid. \(error.message(for: .receiver))", exitCode: .invalidInput)
         }
     }
 

@@ -76,7 +76,7 @@ struct ReceiverStore {
         let credentials = choice.store(metadata)
         do { try credentials.checkCredentialsWritable() } catch {
             if needsRecovery(metadata, credentials: nil) {
-                console.line("An interrupted import in \(directory.path) could not be finished or undone: \(CredentialChoice.unreachable(error, directory: directory, newStore: false))")
+                console.line("An interrupted import in \(directory.path) could not be finished or undone. \(CredentialChoice.unreachable(error, directory: directory, newStore: false))")
             }
             return metadata
         }
