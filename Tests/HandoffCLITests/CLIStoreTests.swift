@@ -210,6 +210,27 @@ import TestProcesses
         "No keyring (GNOME Keyring, KWallet or KeePassXC) answers on the D-Bus session bus for the store \(store): none was started, or its daemon stopped; start one and try again (\(headless))\(files).\n"
     }
 
+    /// Two receivers creating the same new store at the same moment: both use it (the one
+    /// that records second adopts the first one's choice), five times over. Each then goes on
+    /// to its code, which names a port where nobody listens.
+    @Test func twoReceiversCreatingOneStoreAtOnceBothUseIt() async throws {
+        let scratch = try Scratch()
+        defer { scratch.remove() }
+        for trial in 1...5 {
+            let store = scratch.directory.appendingPathComponent("store-\(trial)")
+            let code = try Scratch.validCode().text + "\n"
+            async let first = HandoffProcess.run(scratch.receiveArguments(store: store), stdin: code)
+            async let second = HandoffProcess.run(scratch.receiveArguments(store: store), stdin: code)
+            for result in try await [first, second] {
+                #expect(result.status == 70, "trial \(trial): \(result.stderr)")
+                #expect(result.stderr.hasSuffix("Nothing was imported.\n") && result.stderr.contains("Nothing answered at 127.0.0.1:9"),
+                        "trial \(trial): \(result.stderr)")
+            }
+            let record = try String(contentsOf: store.appendingPathComponent("credential-store"), encoding: .utf8)
+            #expect(record.hasPrefix("keyring handoff-"), "one record, written once")
+        }
+    }
+
     /// A keyring daemon that died is not "locked": nothing answers for the keyring any more.
     @Test func aKeyringDaemonThatDiedIsNotCalledLocked() async throws {
         let scratch = try Scratch()

@@ -26,9 +26,10 @@ enum ReceiveCommand {
         let store = try await ReceiverStore.openForImport(directory, requested: try CredentialChoice.requested(parsed, command: "receive"),
                                                           console: console)
         let importer = ReceiverImport(store, validation: validation)
-        let destination = ImportDestination(validates: importer.validates, place: "in \(importer.store.directory.path)") { account in
+        var destination = ImportDestination(validates: importer.validates, place: "in \(importer.store.directory.path)") { account in
             try? await blockingStep { () throws(CLIError) in StoredPlace.sentence(for: account.linkID, in: store) }
         }
+        destination.adviceAfterFailure = { importer.adviceAfterFailure }
         return try await transfer(parsed, importer: importer.coordinator, destination: destination,
                                   registryFolder: directory.url, presetChoice: presetChoice, console: console, input: input)
     }

@@ -50,7 +50,7 @@ struct ReceiveFlow<Importer: AccountImporter> where Importer.Preparation: Choosi
             // Nobody cancelled: nobody could answer.
             console.error(question.unansweredAtReceiver + " " + piped.advice)
         } else {
-            console.error(detail ?? outcome.message)
+            console.error((detail ?? outcome.message) + (destination.adviceAfterFailure().map { " " + $0 } ?? ""))
         }
         return code
     }
@@ -225,4 +225,6 @@ struct ImportDestination {
     let place: String
     /// After an import: where the account and its password now are, for the person.
     var whereKept: @Sendable (AccountMetadata) async -> String? = { _ in nil }
+    /// After a failed import: advice that only this tool can give, if any.
+    var adviceAfterFailure: @Sendable () -> String? = { nil }
 }

@@ -67,13 +67,24 @@ enum CredentialChoice: Equatable {
         }
     }
 
-    /// Records the choice in a new store (mode 0600, never through a link).
-    func record(in directory: StorePath) throws(CLIError) {
+    /// Records the choice in a new store (mode 0600, never through a link), and returns the
+    /// choice the store keeps: when another process created the same store at the same moment
+    /// and recorded first, its record holds (and an option that contradicts it is refused as
+    /// for any existing store).
+    func record(in directory: StorePath, requested: String?) throws(CLIError) -> CredentialChoice {
         let text: String = switch self {
         case .files: "files\n"
         case .keyring(let namespace): "keyring \(namespace)\n"
         }
-        do { try SafeOutputFile.write(Array(text.utf8), to: directory.path + "/" + Self.recordName, existing: .refuse) } catch {
+        do {
+            try SafeOutputFile.write(Array(text.utf8), to: directory.path + "/" + Self.recordName, existing: .refuse)
+            return self
+        } catch .alreadyExists {
+            guard let theirs = try Self.recorded(in: directory) else {
+                throw CLIError("The store \(directory.path) was being created by another process at the same moment and is not finished; try again.", exitCode: .failure)
+            }
+            return try Self.resolve(requested: requested, recorded: theirs, directory: directory)
+        } catch {
             throw CLIError("The store \(directory.path) cannot record where it keeps passwords: \(error.description)", exitCode: .failure)
         }
     }
