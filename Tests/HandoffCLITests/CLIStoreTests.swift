@@ -231,6 +231,28 @@ import TestProcesses
         }
     }
 
+    /// The advice for a machine without a desktop works as written: inside dbus-run-session,
+    /// with gnome-keyring-daemon --unlock reading a password, a new store keeps its passwords
+    /// in that keyring (the receiver gets past the keyring to its code).
+    @Test func theHeadlessKeyringAdviceWorksAsWritten() async throws {
+        let scratch = try Scratch()
+        defer { scratch.remove() }
+        let home = scratch.directory.appendingPathComponent("home")
+        let runtime = scratch.directory.appendingPathComponent("runtime")
+        for directory in [home, runtime] {
+            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: false, attributes: [.posixPermissions: 0o700])
+        }
+        let script = "printf %s keyring-password | gnome-keyring-daemon --unlock --components=secrets >/dev/null && exec \"$0\" \"$@\""
+        let result = try await HandoffProcess.run(scratch.receiveArguments(), stdin: try Scratch.validCode().text + "\n",
+                                                  environment: ["DBUS_SESSION_BUS_ADDRESS": "", "HOME": home.path,
+                                                                "XDG_DATA_HOME": home.path, "XDG_RUNTIME_DIR": runtime.path],
+                                                  wrapper: ["/usr/bin/dbus-run-session", "--", "/bin/sh", "-c", script])
+        #expect(result.stderr.contains("Nothing answered at 127.0.0.1:9"), "\(result.stderr)")
+        #expect(!result.stderr.contains("keyring"), "\(result.stderr)")
+        let record = try String(contentsOf: scratch.store.appendingPathComponent("credential-store"), encoding: .utf8)
+        #expect(record.hasPrefix("keyring handoff-"))
+    }
+
     /// A keyring daemon that died is not "locked": nothing answers for the keyring any more.
     @Test func aKeyringDaemonThatDiedIsNotCalledLocked() async throws {
         let scratch = try Scratch()
