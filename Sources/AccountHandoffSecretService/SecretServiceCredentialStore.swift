@@ -184,6 +184,17 @@ public final class SecretServiceCredentialStore: CredentialStore, Sendable {
     /// The label keyring managers show: no secret, no account data beyond the local ID.
     private func label(_ what: String) -> String { "AccountHandoff \(what) (store \(namespace))" }
 
+    /// Where `account`'s password is, for people: the item's label as keyring managers show
+    /// it, and the attributes that find it (for example with `secret-tool lookup`). Never a
+    /// secret; the keyring is not asked.
+    public func activeItem(for account: LocalAccountID) -> (label: String, attributes: [(name: String, value: String)]) {
+        (label("account \(account.rawValue)"), [
+            (ACCOUNTHANDOFF_SECRET_ATTRIBUTE_STORE, namespace),
+            (ACCOUNTHANDOFF_SECRET_ATTRIBUTE_STATE, ItemAttributes.State.active.rawValue),
+            (ACCOUNTHANDOFF_SECRET_ATTRIBUTE_ITEM, account.rawValue),
+        ])
+    }
+
     private func reach(_ step: SecretServiceStep) throws(CredentialStoreError) {
         if let failure = hook?(step) { throw .failed(failure) }
     }

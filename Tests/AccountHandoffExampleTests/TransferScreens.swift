@@ -12,6 +12,8 @@ import Foundation
 /// The app's wiring: one of each per device, durable, in the app's own directory. The gate is
 /// `DeviceOwnerGate { question, purpose in ... }` (AccountHandoffLocalAuthentication): Face ID,
 /// Touch ID or the passcode on Apple platforms, the login password through PAM on Linux.
+/// Opening it reads files, so the app makes it off the main thread, on the I/O pool:
+/// `try await BlockingIOPool.shared.run { _ in try Handoff(directory: ..., gate: ..., validator: ...) }`.
 struct Handoff {
     let senderRegistry: SenderRegistry
     let receiverRegistry: ReceiverRegistry

@@ -152,7 +152,8 @@ private struct AcceptingValidator: AccountValidator {
         #expect(await sent.value == .ended(.rejected(by: .peer)))
         #expect(await sent.value.passwordLeft == .no)
         #expect(devices.senderGate.purposes.isEmpty && devices.receiverGate.purposes.isEmpty)
-        let stored = try devices.store.accounts()
+        let store = devices.store
+        let stored = try await blocking { try store.accounts() }
         #expect(stored.count == 1 && stored[0].id == ImportScenario.oldAccountID)
     }
 
@@ -179,7 +180,8 @@ private struct AcceptingValidator: AccountValidator {
         #expect(await received.value == .ended(.notAuthenticated(by: .peer)))
         #expect(devices.senderGate.purposes.count == 1 && devices.receiverGate.purposes.count == 1)
         #expect(await sent.value.passwordLeft == .no)
-        #expect(try devices.store.accounts().isEmpty)
+        let store = devices.store
+        #expect(try await blocking { try store.accounts() }.isEmpty)
     }
 
     /// The sending screen goes away (SwiftUI cancels its `.task`) while the person types: both
@@ -200,7 +202,8 @@ private struct AcceptingValidator: AccountValidator {
         received.cancel()
         #expect(await received.value == .ended(.cancelled(by: .local)))
         #expect(await sent.value == .ended(.cancelled(by: .peer)))
-        #expect(try devices.store.accounts().isEmpty)
+        let store = devices.store
+        #expect(try await blocking { try store.accounts() }.isEmpty)
     }
 
     /// An app's test that touches no disk: the import coordinator over the test kit's
@@ -238,7 +241,10 @@ private struct AcceptingValidator: AccountValidator {
     @Test func theWiringTransfersOverTCP() async throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("example-wiring-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: directory) }
-        var handoff = try Handoff(directory: directory, gate: ScriptedAuthenticator(always: .authenticated), validator: AcceptingValidator())
+        // As the app does: opening the registries and the store reads files, on the I/O pool.
+        var handoff = try await BlockingIOPool.shared.run { _ in
+            try Handoff(directory: directory, gate: ScriptedAuthenticator(always: .authenticated), validator: AcceptingValidator())
+        }
         // Deadlines no loaded machine meets by accident (the transport's own are not tested here).
         handoff.transport = TransportConfiguration(connectTimeout: Patience.deadline, admissionTimeout: Patience.deadline,
                                                    bindTimeout: Patience.deadline, readTimeout: Patience.deadline,
@@ -258,7 +264,10 @@ private struct AcceptingValidator: AccountValidator {
         #expect(await received.value == .completed(.imported))
         #expect(await sent.value == .completed(.imported))
         let transfer = try #require(sending.model.snapshot.code).transferID
-        #expect(try SenderRegistry(directory: directory).status(of: transfer) == .finished(outcomeIdentifier: "completed.imported"))
-        #expect(try ReceiverRegistry(directory: directory).hasClaimed(transfer))
+        let (senderRegistry, receiverRegistry) = try await blocking {
+            (try SenderRegistry(directory: directory), try ReceiverRegistry(directory: directory))
+        }
+        #expect(senderRegistry.status(of: transfer) == .finished(outcomeIdentifier: "completed.imported"))
+        #expect(receiverRegistry.hasClaimed(transfer))
     }
 }

@@ -136,7 +136,7 @@ import TestProcesses
         defer { scratch.remove() }
         let pair = try await TransferPair.start(scratch)
         #expect(await pair.sender.waitForOutput(containing: Asked.codeQuestion) != nil)
-        let alreadyUsed = "The transfer failed: This code was already used on this device; ask the sending device for a new code. Nothing was imported.\n"
+        let alreadyUsed = "The transfer failed. This code was already used on this device; ask the sending device for a new code. Nothing was imported.\n"
         let again = try await HandoffProcess.run(scratch.receiveArguments(), stdin: pair.code + "\n")
         #expect(again.status == 70)
         #expect(again.stderr == alreadyUsed)

@@ -17,7 +17,8 @@ import TestProcesses
         let (sent, received) = await pair.finish()
         #expect(sent.status == 0 && received.status == 0, "\(sent.stderr)\(received.stderr)")
         #expect(received.stdout.contains("Storing the account in \(scratch.store.path) without checking it with its mail server (--no-validation)...\n"))
-        #expect(received.stdout.contains("The account ada@example.org was imported. Its mail server was not asked whether the password works (validation was turned off); if the mail app cannot log in, check the settings and password with the sending device.\nDone: the account was imported.\n"))
+        #expect(received.stdout.contains("The account ada@example.org was imported. Its mail server was not asked whether the password works (validation was turned off); if the mail app cannot log in, check the settings and password with the sending device.\nThe account is now in the store \(scratch.store.path) as local ID "))
+        #expect(received.stdout.hasSuffix("Done: the account was imported.\n"))
         #expect(!received.all.contains("accepted the password") && !received.all.contains("Checking the account"))
     }
 
@@ -70,6 +71,20 @@ import TestProcesses
         #expect(await scratch.storedAccount == nil)
     }
 
+    /// "TLS" and "STARTTLS", as the output prints them, are accepted like "tls" and "startTLS";
+    /// an empty display name is accepted, as the sentence for a bad one says.
+    @Test(arguments: [("\"imapSecurity\": \"tls\"", "\"imapSecurity\": \"TLS\""),
+                      ("\"imapSecurity\": \"tls\"", "\"imapSecurity\": \"STARTTLS\""),
+                      ("\"displayName\": \"Ada Lovelace\"", "\"displayName\": \"\"")])
+    func accountFileSpellingsTheOutputUsesAreAccepted(field: String, replacement: String) async throws {
+        let scratch = try Scratch(account: Scratch.accountJSON.replacingOccurrences(of: field, with: replacement))
+        defer { scratch.remove() }
+        let sender = try HandoffProcess(scratch.sendArguments())
+        #expect(await sender.transferCode() != nil, "\(sender.stderrSoFar)")
+        sender.signal(SIGINT)
+        #expect(await sender.finish().status == 68)
+    }
+
     /// The account file's mistakes are named: the unknown security value with the two that
     /// work, and the field with the wrong type.
     @Test(arguments: [
@@ -81,6 +96,10 @@ import TestProcesses
          "The account file ACCOUNT has the wrong type for username: it must be text in quotes; see 'handoff help send' for its format.\n"),
         ("\"imapSecurity\": \"tls\"", "\"imapSecurity\": \"tls\\u001b[2J\"",
          "The account's imapSecurity (7 characters, not shown) is not a setting this tool knows: use \"tls\" (TLS from the first byte, usually port 993) or \"startTLS\" (usually port 143). Plaintext IMAP is not supported.\n"),
+        ("\"emailAddress\": \"ada@example.org\"", "\"emailAddress\": \"not-an-email\"",
+         "The account's emailAddress \"not-an-email\" is not an e-mail address: it needs one @ with a name before it and a domain after it, as in ada@example.org; fix it in the account file.\n"),
+        ("\"accountLinkID\": \"\(Scratch.linkID)\", ", "",
+         "The account file ACCOUNT is incomplete: it lacks accountLinkID; see 'handoff help send' for its format. For an account that has none yet, make one with 'uuidgen' and keep it in the file: every later transfer of the account must carry the same one.\n"),
     ])
     func accountFileMistakesAreNamed(field: String, replacement: String, sentence: String) async throws {
         let scratch = try Scratch(account: Scratch.accountJSON.replacingOccurrences(of: field, with: replacement))

@@ -2,12 +2,14 @@ import Foundation
 import Testing
 import TestProcesses
 
-/// Two devices that both used the code: the second device is told that another device joined
-/// (69), never "connection lost", and the sender's outcome is true; and a device that wins the
+/// Two devices that both used the code: the second device is told that another device had
+/// joined first (69), never "connection lost", and the sender's outcome is true; and a device that wins the
 /// race with a photographed code gets nothing, however careless the sending person (Spec 8.2).
 @Suite(.startsProcesses) struct CLIRaceTests {
     static let contestedForSender = "Another device tried to join this transfer (this device saw it, or the receiving device reported it), so it was stopped; start a new transfer and keep the code out of sight. The password was not sent.\n"
     static let contestedForReceiver = "Another device tried to join this transfer (this device saw it, or the sending device reported it), so it was stopped; start a new transfer and keep the code out of sight. Nothing was imported.\n"
+    /// The device that came second is told the transfer is taken, not that another device joined.
+    static let takenForSecondReceiver = "Another device had already joined this transfer with the same code, so this device was turned away and got nothing; if the transfer was meant for this device, ask the sending person to start a new one and keep its code out of sight. Nothing was imported.\n"
 
     /// Before the password left: the transfer stops for everyone.
     @Test func aSecondDeviceBeforeDeliveryStopsTheTransferForEveryone() async throws {
@@ -24,7 +26,7 @@ import TestProcesses
         #expect(first.status == 69)
         #expect(first.stderr.hasSuffix(Self.contestedForReceiver))
         #expect(secondResult.status == 69)
-        #expect(secondResult.stderr.hasSuffix(Self.contestedForReceiver))
+        #expect(secondResult.stderr.hasSuffix(Self.takenForSecondReceiver))
         #expect(await scratch.storeSnapshot() == [:])
         #expect(await scratch.storeSnapshot(scratch.otherStore) == [:])
     }
@@ -83,7 +85,7 @@ import TestProcesses
         let (sent, first) = await pair.finish()
 
         #expect(secondResult.status == 69)
-        #expect(secondResult.stderr.hasSuffix(Self.contestedForReceiver))
+        #expect(secondResult.stderr.hasSuffix(Self.takenForSecondReceiver))
         #expect(await scratch.storeSnapshot(scratch.otherStore) == [:], "the second device stored nothing")
         #expect(first.status == 0, "\(first.stderr)")
         #expect(await scratch.storedCredential == Data(HandoffProcess.testPassword.utf8))

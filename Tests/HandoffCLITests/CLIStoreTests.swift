@@ -186,8 +186,8 @@ import TestProcesses
         let locked = try ThrowawaySecretService.start(.lockedKeyring)
         defer { locked.stop() }
         let cases: [(ThrowawaySecretService, String)] = [
-            (empty, "No keyring (GNOME Keyring, KWallet or KeePassXC) answers on the D-Bus session bus for the store \(scratch.store.path); start one and try again, or pass --credentials files to keep the passwords in files in the store directory.\n"),
-            (locked, "The keyring is locked, so it cannot keep the passwords of the store \(scratch.store.path); unlock your keyring (GNOME Keyring/KWallet) and try again, or pass --credentials files to keep the passwords in files in the store directory.\n"),
+            (empty, Self.noKeyringAnswers(scratch.store.path)),
+            (locked, "The keyring is locked, so it cannot keep the passwords of the store \(scratch.store.path); unlock it in your keyring manager (GNOME Keyring/KWallet) and try again (\(Self.headless))\(Self.files).\n"),
         ]
         for (service, sentence) in cases {
             let result = try await HandoffProcess.run(scratch.receiveArguments(), stdin: try Scratch.validCode().text + "\n",
@@ -200,7 +200,72 @@ import TestProcesses
         let noBus = try await HandoffProcess.run(scratch.receiveArguments(), stdin: try Scratch.validCode().text + "\n",
                                                  environment: ["DBUS_SESSION_BUS_ADDRESS": "", "XDG_RUNTIME_DIR": scratch.directory.path])
         #expect(noBus.status == 70)
-        #expect(noBus.stderr == "No keyring can be reached for the store \(scratch.store.path) because there is no D-Bus session bus; log in to a desktop session (or use dbus-run-session) and try again, or pass --credentials files to keep the passwords in files in the store directory.\n")
+        #expect(noBus.stderr == "No keyring can be reached for the store \(scratch.store.path) because there is no D-Bus session bus; log in to a desktop session and try again (\(Self.headless))\(Self.files).\n")
+    }
+
+    /// The advice for a machine without a desktop, which works there (the test keyring is started that way).
+    static let headless = "without a desktop, run the commands inside 'dbus-run-session -- sh' after starting a keyring there with 'gnome-keyring-daemon --unlock --components=secrets' (it reads a keyring password from standard input)"
+    static let files = "; or pass --credentials files to keep the passwords in files in the store directory"
+    static func noKeyringAnswers(_ store: String) -> String {
+        "No keyring (GNOME Keyring, KWallet or KeePassXC) answers on the D-Bus session bus for the store \(store): none was started, or its daemon stopped; start one and try again (\(headless))\(files).\n"
+    }
+
+    /// Two receivers creating the same new store at the same moment: both use it (the one
+    /// that records second adopts the first one's choice), five times over. Each then goes on
+    /// to its code, which names a port where nobody listens.
+    @Test func twoReceiversCreatingOneStoreAtOnceBothUseIt() async throws {
+        let scratch = try Scratch()
+        defer { scratch.remove() }
+        for trial in 1...5 {
+            let store = scratch.directory.appendingPathComponent("store-\(trial)")
+            let code = try Scratch.validCode().text + "\n"
+            async let first = HandoffProcess.run(scratch.receiveArguments(store: store), stdin: code)
+            async let second = HandoffProcess.run(scratch.receiveArguments(store: store), stdin: code)
+            for result in try await [first, second] {
+                #expect(result.status == 70, "trial \(trial): \(result.stderr)")
+                #expect(result.stderr.hasSuffix("Nothing was imported.\n") && result.stderr.contains("Nothing answered at 127.0.0.1:9"),
+                        "trial \(trial): \(result.stderr)")
+            }
+            let record = try String(contentsOf: store.appendingPathComponent("credential-store"), encoding: .utf8)
+            #expect(record.hasPrefix("keyring handoff-"), "one record, written once")
+        }
+    }
+
+    /// The advice for a machine without a desktop works as written: inside dbus-run-session,
+    /// with gnome-keyring-daemon --unlock reading a password, a new store keeps its passwords
+    /// in that keyring (the receiver gets past the keyring to its code).
+    @Test func theHeadlessKeyringAdviceWorksAsWritten() async throws {
+        let scratch = try Scratch()
+        defer { scratch.remove() }
+        let home = scratch.directory.appendingPathComponent("home")
+        let runtime = scratch.directory.appendingPathComponent("runtime")
+        for directory in [home, runtime] {
+            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: false, attributes: [.posixPermissions: 0o700])
+        }
+        let script = "printf %s keyring-password | gnome-keyring-daemon --unlock --components=secrets >/dev/null && exec \"$0\" \"$@\""
+        let result = try await HandoffProcess.run(scratch.receiveArguments(), stdin: try Scratch.validCode().text + "\n",
+                                                  environment: ["DBUS_SESSION_BUS_ADDRESS": "", "HOME": home.path,
+                                                                "XDG_DATA_HOME": home.path, "XDG_RUNTIME_DIR": runtime.path],
+                                                  wrapper: ["/usr/bin/dbus-run-session", "--", "/bin/sh", "-c", script])
+        #expect(result.stderr.contains("Nothing answered at 127.0.0.1:9"), "\(result.stderr)")
+        #expect(!result.stderr.contains("keyring"), "\(result.stderr)")
+        let record = try String(contentsOf: scratch.store.appendingPathComponent("credential-store"), encoding: .utf8)
+        #expect(record.hasPrefix("keyring handoff-"))
+    }
+
+    /// A keyring daemon that died is not "locked": nothing answers for the keyring any more.
+    @Test func aKeyringDaemonThatDiedIsNotCalledLocked() async throws {
+        let scratch = try Scratch()
+        defer { scratch.remove() }
+        let service = try ThrowawaySecretService.start()
+        defer { service.stop() }
+        service.stopKeyringDaemon()
+        let result = try await HandoffProcess.run(scratch.receiveArguments(), stdin: try Scratch.validCode().text + "\n",
+                                                  environment: ["DBUS_SESSION_BUS_ADDRESS": service.busAddress])
+        #expect(result.status == 70)
+        #expect(result.stderr == Self.noKeyringAnswers(scratch.store.path))
+        #expect(!result.stderr.contains("locked"))
+        #expect(!FileManager.default.fileExists(atPath: scratch.store.path), "no store was created")
     }
 
     /// A store keeps the place it was created with; asking for the other one is refused.

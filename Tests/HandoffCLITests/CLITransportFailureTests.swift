@@ -42,7 +42,7 @@ import TestProcesses
         let (sent, received) = await pair.finish()
         #expect(received.killedBySignal)
         #expect(sent.status == 70)
-        #expect(sent.stderr == "The transfer failed: The connection to the receiving device was lost; start a new transfer. The password was not sent.\n")
+        #expect(sent.stderr == "The transfer failed. The connection to the receiving device was lost; start a new transfer. The password was not sent.\n")
         #expect(await scratch.storeSnapshot() == [:])
     }
 
@@ -55,7 +55,7 @@ import TestProcesses
         let (sent, received) = await pair.finish()
         #expect(sent.killedBySignal)
         #expect(received.status == 70)
-        #expect(received.stderr == "The transfer failed: The connection to the sending device was lost; ask the sending device for a new code. Nothing was imported.\n")
+        #expect(received.stderr == "The transfer failed. The connection to the sending device was lost; ask the sending device for a new code. Nothing was imported.\n")
         #expect(await scratch.storeSnapshot() == [:])
     }
 }

@@ -57,6 +57,6 @@ import TestProcesses
         let result = try await HandoffProcess.run(scratch.sendArguments())
         #expect(result.status == 65)
         #expect(result.stdout.isEmpty, "nothing was shown and no code was offered")
-        #expect(result.stderr == "The account's displayName is empty, too long, or holds characters an account field may not hold (control, format, bidirectional or invisible characters, line separators, or stacked marks); fix it in the account file.\n")
+        #expect(result.stderr == "The account's displayName is too long, or holds characters an account field may not hold (control, format, bidirectional or invisible characters, line separators, or stacked marks); fix it in the account file.\n")
     }
 }

@@ -117,6 +117,8 @@ public actor HandoffReceiverSession<Importer: AccountImporter>: SessionDriver {
 
     /// The short code, once the sender revealed its part.
     public var shortCode: ShortCode? { receiver?.shortCode }
+    /// The offered account, once the offer arrived (it stays available after the end).
+    public var offeredAccount: AccountMetadata? { receiver?.offeredAccount }
     /// The session's phase, once it started.
     public var phase: ReceiverPhase? { receiver?.phase }
     /// The outcome, once the session ended.

@@ -42,11 +42,30 @@ enum TransferCode {
         return try decode(text.trimmingCharacters(in: .whitespaces))
     }
 
+    /// What a whole code looks like, for a person who pasted something else.
+    static let shape = "one line of about 180 characters starting with AH:"
+
     /// Decodes a transfer code, turning each failure into a sentence and exit code 65.
     static func decode(_ text: String) throws(CLIError) -> SessionPayload {
         do { return try SessionPayload(text: text) } catch {
-            throw CLIError("The transfer code is invalid: \(error.message(for: .receiver))", exitCode: .invalidInput)
+            throw CLIError(refusal(of: text, error), exitCode: .invalidInput)
         }
+    }
+
+    /// The sentence for a refused code: a person at a terminal pastes, so the common slips
+    /// (the six digits meant for the sending device, half a code, a wrapped line) are named.
+    private static func refusal(of text: String, _ error: HandoffError) -> String {
+        let compact = text.filter { $0 != " " && $0 != "-" }
+        if compact.count == 6, compact.allSatisfy(\.isASCII), compact.allSatisfy(\.isNumber) {
+            return "Those six digits look like the code for the sending device: type them there when it asks. Here, paste the transfer code the sending device shows (\(shape))."
+        }
+        if error.code == .badMagic {
+            return "This is not a transfer code; paste the transfer code the sending device shows (\(shape))."
+        }
+        if text.hasPrefix(prefix), error.code == .malformed || error.code == .nonCanonicalEncoding {
+            return "The transfer code is damaged or incomplete (it has \(text.count) characters; a whole code is \(shape)); copy the whole line the sending device shows, without line breaks, and paste it again."
+        }
+        return "The transfer code is invalid. \(error.message(for: .receiver))"
     }
 
     private static func readFile(_ path: String, console: Console) throws(CLIError) -> String {

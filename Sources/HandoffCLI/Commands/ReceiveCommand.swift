@@ -26,8 +26,11 @@ enum ReceiveCommand {
         let store = try await ReceiverStore.openForImport(directory, requested: try CredentialChoice.requested(parsed, command: "receive"),
                                                           console: console)
         let importer = ReceiverImport(store, validation: validation)
-        return try await transfer(parsed, importer: importer.coordinator,
-                                  destination: ImportDestination(validates: importer.validates, place: "in \(importer.store.directory.path)"),
+        var destination = ImportDestination(validates: importer.validates, place: "in \(importer.store.directory.path)") { account in
+            try? await blockingStep { () throws(CLIError) in StoredPlace.sentence(for: account.linkID, in: store) }
+        }
+        destination.adviceAfterFailure = { importer.adviceAfterFailure }
+        return try await transfer(parsed, importer: importer.coordinator, destination: destination,
                                   registryFolder: directory.url, presetChoice: presetChoice, console: console, input: input)
     }
 
@@ -50,27 +53,34 @@ enum ReceiveCommand {
         if registry.hasClaimed(payload.transferID), Date().timeIntervalSince1970 < Double(payload.expiry) + skew {
             throw CLIError(ReceiverOutcome.ended(.failed(.alreadyScanned)).message, exitCode: .failure)
         }
+        // Past the clock tolerance no sender still serves the code (Spec 2.5): say so, and how
+        // long ago, before trying to connect.
         let left = Int(payload.expiry) - Int(Date().timeIntervalSince1970)
-        console.line("Transfer \(payload.transferID) from \(rendezvous) (the code expires in \(Durations.text(max(left, 0)))).")
+        let tolerance = Int(ReceiverConfiguration.standard.clockSkewTolerance)
+        if left <= -tolerance {
+            throw CLIError(ReceiverEndingWords.expiredLongAgo(seconds: -left), exitCode: .expired)
+        }
+        console.line("Transfer \(payload.transferID) from \(rendezvous) (\(ReceiverEndingWords.timeLeft(seconds: left, tolerance: tolerance))).")
         // Standard input is read for answers only from here on (the code line came first).
         let asking = Asking(console: console, input: input, answers: AnswerQueue(input: input))
         let authenticator = gate.authenticator(asking: asking)
         let piped: PipedAnswers = parsed.value("--code-file") == nil && parsed.value(ScannedTransferCode.scanOption) == nil
             && parsed.value(ScannedTransferCode.cameraOption) == nil ? .codeFromStandardInput : .codeFromFile
         if !input.isTerminal { console.error(piped.warning) }
-        let notServed = OnceFlag()
+        let connectFailure = ConnectFailure()
         let session = HandoffReceiverSession(payload: payload, importer: importer,
                                              authenticator: authenticator,
                                              registry: registry) { payload in
             do { return try await ConnectionFrameChannel.connect(to: payload, progress: { console.line($0.description) }) } catch let error as TransportError {
+                connectFailure.record(error)
                 // The sender serves another code (Spec 11.4): renewed, or this copy was changed.
                 guard error == .codeRenewed else { throw error }
-                notServed.set()
                 throw HandoffError.expired
             }
         }
-        let flow = ReceiveFlow(session: session, destination: destination, presetConflictChoice: presetChoice, asking: asking, piped: piped)
-        let code = await flow.run(codeNotServed: { notServed.isSet })
+        let flow = ReceiveFlow(session: session, destination: destination, presetConflictChoice: presetChoice, asking: asking,
+                               piped: piped, rendezvous: rendezvous, connectFailure: connectFailure)
+        let code = await flow.run()
         return code
     }
 

@@ -39,16 +39,17 @@ struct ReceiverStore {
     private static func openAndCheck(_ directory: StorePath, requested: String?) throws(CLIError) -> ReceiverStore {
         _ = try directory.check(forWriting: true)
         let recorded = try CredentialChoice.recorded(in: directory)
-        let choice = try CredentialChoice.resolve(requested: requested, recorded: recorded, directory: directory)
+        let chosen = try CredentialChoice.resolve(requested: requested, recorded: recorded, directory: directory)
         // The keyring is asked before anything is created, so a store is never left without
         // the record of where its passwords go.
-        if case .keyring(let namespace) = choice {
+        if case .keyring(let namespace) = chosen {
             do { try SecretServiceCredentialStore(namespace: namespace).checkCredentialsWritable() } catch {
-                throw failure(error, directory: directory, choice: choice, newStore: recorded == nil)
+                throw failure(error, directory: directory, choice: chosen, newStore: recorded == nil)
             }
         }
         let metadata = try open(directory)
-        if recorded == nil { try choice.record(in: directory) }
+        // Another process creating the same store at once may record first; its choice holds.
+        let choice = recorded == nil ? try chosen.record(in: directory, requested: requested) : chosen
         let credentials = choice.store(metadata)
         do { try credentials.checkCredentialsWritable() } catch {
             throw failure(error, directory: directory, choice: choice, newStore: recorded == nil)
@@ -76,7 +77,7 @@ struct ReceiverStore {
         let credentials = choice.store(metadata)
         do { try credentials.checkCredentialsWritable() } catch {
             if needsRecovery(metadata, credentials: nil) {
-                console.line("An interrupted import in \(directory.path) could not be finished or undone: \(CredentialChoice.unreachable(error, directory: directory, newStore: false))")
+                console.line("An interrupted import in \(directory.path) could not be finished or undone. \(CredentialChoice.unreachable(error, directory: directory, newStore: false))")
             }
             return metadata
         }

@@ -84,9 +84,13 @@ struct StorePath {
         return .writable
     }
 
+    /// Empty, a store, or a store that another process is creating right now (only the
+    /// files a store starts with, before its database exists).
     private func isStoreOrEmpty() -> Bool {
         guard let names = try? FileManager.default.contentsOfDirectory(atPath: path) else { return true }
-        return names.isEmpty || names.contains(ReferenceAccountStore.databaseName)
+        if names.contains(ReferenceAccountStore.databaseName) { return true }
+        let firstFiles: Set<String> = [ReferenceAccountStore.credentialsDirectoryName, "import.lock", CredentialChoice.recordName]
+        return names.allSatisfy { firstFiles.contains($0) || ($0.hasPrefix(".handoff-") && $0.hasSuffix(".tmp")) }
     }
 
     private func unusable(_ reason: String) -> CLIError {

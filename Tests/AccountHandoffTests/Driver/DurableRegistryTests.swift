@@ -13,7 +13,8 @@ import Testing
     @Test func aSenderRegistryFromADirectoryOutlivesARestart() async throws {
         let directory = Self.scratch()
         defer { try? FileManager.default.removeItem(at: directory.deletingLastPathComponent()) }
-        let registry = try SenderRegistry(directory: directory)
+        // Opening a durable registry reads its file: on the I/O pool, as an app does.
+        let registry = try await blocking { try SenderRegistry(directory: directory) }
         let attributes = try FileManager.default.attributesOfItem(atPath: directory.path)
         #expect((attributes[.posixPermissions] as? NSNumber)?.intValue == 0o700)
         let sender = HandoffSenderSession(account: Fixtures.account, rendezvous: Fixtures.rendezvous,
@@ -25,22 +26,28 @@ import Testing
         let payload = try #require(await sender.shownCode())
         running.cancel()
         #expect(await running.value == .ended(.cancelled(by: .local)))
-        let afterRestart = try SenderRegistry(directory: directory)
+        let afterRestart = try await blocking { try SenderRegistry(directory: directory) }
         #expect(afterRestart.status(of: payload.transferID) == .finished(outcomeIdentifier: "cancelled.local"))
         #expect(SenderRegistry.inMemory().status(of: payload.transferID) == nil)
     }
 
-    @Test func aReceiverRegistryFromADirectoryRefusesAUsedCodeAfterARestart() throws {
+    @Test func aReceiverRegistryFromADirectoryRefusesAUsedCodeAfterARestart() async throws {
         let directory = Self.scratch()
         defer { try? FileManager.default.removeItem(at: directory.deletingLastPathComponent()) }
         let payload = try HandoffSender.start(account: Fixtures.account, rendezvous: Fixtures.rendezvous,
                                               random: InsecureDeterministicRandom(seed: 3), now: Fixtures.start).payload
-        _ = try HandoffReceiver.scan(payload: payload, random: InsecureDeterministicRandom(seed: 4), now: Fixtures.start,
-                                     registry: try ReceiverRegistry(directory: directory))
-        let afterRestart = try ReceiverRegistry(directory: directory)
-        #expect(afterRestart.hasClaimed(payload.transferID))
-        #expect(throws: HandoffError.alreadyScanned) {
-            try HandoffReceiver.scan(payload: payload, random: InsecureDeterministicRandom(seed: 5), now: Fixtures.start, registry: afterRestart)
+        try await blocking {
+            _ = try HandoffReceiver.scan(payload: payload, random: InsecureDeterministicRandom(seed: 4), now: Fixtures.start,
+                                         registry: try ReceiverRegistry(directory: directory))
         }
+        let afterRestart = try await blocking { try ReceiverRegistry(directory: directory) }
+        #expect(afterRestart.hasClaimed(payload.transferID))
+        let again = try await blocking { () -> HandoffError? in
+            do {
+                _ = try HandoffReceiver.scan(payload: payload, random: InsecureDeterministicRandom(seed: 5), now: Fixtures.start, registry: afterRestart)
+                return nil
+            } catch let error as HandoffError { return error } catch { return nil }
+        }
+        #expect(again == .alreadyScanned)
     }
 }

@@ -60,12 +60,18 @@ final class HandoffProcess: @unchecked Sendable {
     ///     run as root (setpriv drops CAP_DAC_OVERRIDE, CAP_DAC_READ_SEARCH and CAP_FOWNER).
     ///   - program: the executable, when not the one ``binary(for:)`` picks for `arguments`.
     ///   - userID: run as this user (and its group), through setpriv (the tests must run as root).
+    ///   - wrapper: a program and its arguments that run the binary (its path and `arguments`
+    ///     follow them), as a person types `dbus-run-session -- sh -c ...`.
     init(_ arguments: [String], directory: URL? = nil, environment: [String: String] = [:], withoutFileOverride: Bool = false,
-         program: String? = nil, userID: uid_t? = nil) throws {
+         program: String? = nil, userID: uid_t? = nil, wrapper: [String] = []) throws {
         try CLIKeyring.service()  // before the child inherits this process's environment
         self.arguments = arguments
-        let (executable, argv, merged) = try Self.command(arguments, environment: environment, withoutFileOverride: withoutFileOverride,
+        var (executable, argv, merged) = try Self.command(arguments, environment: environment, withoutFileOverride: withoutFileOverride,
                                                           program: program, userID: userID)
+        if let outer = wrapper.first {
+            argv = Array(wrapper.dropFirst()) + [executable] + argv
+            executable = outer
+        }
         let outputPipe = InheritanceSafePipe()
         let errorPipe = InheritanceSafePipe()
         process = try SpawnedChild.spawn(executable, argv, environment: merged, input: .descriptor(input.fileHandleForReading.fileDescriptor),
@@ -110,9 +116,10 @@ final class HandoffProcess: @unchecked Sendable {
 
     /// Runs to completion with `stdin` as standard input (then end of input).
     static func run(_ arguments: [String], stdin: String = "", directory: URL? = nil, environment: [String: String] = [:],
-                    withoutFileOverride: Bool = false, userID: uid_t? = nil, timeout: Duration = patience, program: String? = nil) async throws -> Result {
+                    withoutFileOverride: Bool = false, userID: uid_t? = nil, timeout: Duration = patience, program: String? = nil,
+                    wrapper: [String] = []) async throws -> Result {
         let running = try HandoffProcess(arguments, directory: directory, environment: environment, withoutFileOverride: withoutFileOverride,
-                                         program: program, userID: userID)
+                                         program: program, userID: userID, wrapper: wrapper)
         running.write(stdin)
         running.closeInput()
         return await running.finish(timeout: timeout)

@@ -118,11 +118,11 @@ struct Scratch {
 
     /// A transfer code naming 127.0.0.1:9 (where nobody listens) whose expiry is `expiresIn`
     /// seconds from now (negative: in the past).
-    static func code(expiresIn seconds: TimeInterval, port: UInt16 = 9) throws -> (text: String, payload: SessionPayload) {
+    static func code(expiresIn seconds: TimeInterval, address: IPv4Address = .loopback, port: UInt16 = 9) throws -> (text: String, payload: SessionPayload) {
         let account = try AccountMetadata(linkID: AccountLinkID(uuid: UUID()), displayName: "Old", emailAddress: "old@example.org",
                                           username: "old", imapHost: "imap.example.org", imapPort: 993, imapSecurity: .tls)
         let lifetime = SenderConfiguration.standard.lifetime
-        let rendezvous = try #require(TCPRendezvous(address: .loopback, port: port)).token
+        let rendezvous = try #require(TCPRendezvous(address: address, port: port)).token
         let sender = try HandoffSender.start(account: account, rendezvous: rendezvous, random: SystemRandomSource(),
                                              now: Date().addingTimeInterval(seconds - TimeInterval(lifetime)))
         return (sender.payload.text, sender.payload)
