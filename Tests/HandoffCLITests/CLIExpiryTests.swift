@@ -136,7 +136,7 @@ import TestProcesses
         #expect(sent.stderr == "The password was sent to the receiving device, but its confirmation did not arrive in time, so this device cannot tell whether it was imported. Check on the receiving device; if it was not the device you meant, change the account's password.\n")
         #expect(!sent.all.contains("start a new transfer"))
         #expect(received.status == 66, "\(received.stderr)")
-        #expect(received.stderr == Self.expiredForReceiver)
+        #expect(received.stderr == Self.expiredDuringTransfer)
         #expect(await scratch.storeSnapshot() == [:])
         #expect(await scratch.storedCredential == nil)
     }
