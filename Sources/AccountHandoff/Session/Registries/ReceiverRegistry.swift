@@ -18,8 +18,8 @@ public final class ReceiverRegistry: Sendable {
         do { records = try RegistryRecords(storage: storage) } catch { throw .registryUnavailable(error) }
     }
 
-    /// Whether the registry keeps its records in a storage, so that claiming blocks.
-    package var hasStorage: Bool { records.storage != nil }
+    /// Whether the registry keeps its records in a storage that blocks, so that claiming blocks.
+    package var hasStorage: Bool { records.storage?.mayBlock ?? false }
 
     /// The device's durable registry in `directory` (the file `scanned-codes`, created on the first
     /// use; the directory is created with mode 0700 when missing): what an app keeps, one per

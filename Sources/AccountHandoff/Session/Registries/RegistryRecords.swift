@@ -89,7 +89,7 @@ final class RegistryRecords: @unchecked Sendable {
         let writeNow: Bool? = memory.withLock {
             guard let stored = edit(&known), storage != nil else { return nil }
             unwritten.append(stored)
-            if BlockingCall.mayBlockHere { return true }
+            if BlockingCall.mayBlockHere || storage?.mayBlock == false { return true }
             defer { writeScheduled = true }
             return writeScheduled ? nil : false
         }

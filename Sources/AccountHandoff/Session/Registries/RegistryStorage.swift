@@ -51,6 +51,16 @@ public protocol RegistryStorage: Sendable {
     /// - Throws: a ``RegistryStorageFailure`` when the records cannot be read or written;
     ///   the old records must then still be intact.
     func update(_ change: (inout [RegistryRecord]) -> Bool) throws(RegistryStorageFailure) -> [RegistryRecord]
+
+    /// Whether reading or writing blocks its thread (a file, a database): the sessions then
+    /// reach the registry on the ``BlockingIOPool``. `true` unless a storage says otherwise; a
+    /// storage that only keeps memory says `false` and is used in place.
+    var mayBlock: Bool { get }
+}
+
+extension RegistryStorage {
+    /// Storage blocks unless it says otherwise.
+    public var mayBlock: Bool { true }
 }
 
 extension RegistryStorage {
