@@ -135,9 +135,17 @@ import TestProcesses
         #expect(sent.status == 71)
         #expect(sent.stderr == "The password was sent to the receiving device, but its confirmation did not arrive in time, so this device cannot tell whether it was imported. Check on the receiving device; if it was not the device you meant, change the account's password.\n")
         #expect(!sent.all.contains("start a new transfer"))
-        #expect(received.status == 66, "\(received.stderr)")
-        #expect(received.stderr == Self.expiredDuringTransfer)
-        #expect(await scratch.storeSnapshot() == [:])
-        #expect(await scratch.storedCredential == nil)
+        // Spec 6.4.1 allows the receiver either ending: expired with nothing imported (66), or,
+        // when the credential was read before the stop took hold, the import completed (0).
+        // Each is checked exactly; which one happened is printed.
+        print("expiry while waiting for the receipt: receiver exit \(received.status)")
+        if received.status == 0 {
+            #expect(await scratch.storedCredential == Data(HandoffProcess.testPassword.utf8))
+        } else {
+            #expect(received.status == 66, "\(received.stderr)")
+            #expect(received.stderr == Self.expiredDuringTransfer)
+            #expect(await scratch.storeSnapshot() == [:])
+            #expect(await scratch.storedCredential == nil)
+        }
     }
 }
