@@ -264,10 +264,11 @@ private struct AcceptingValidator: AccountValidator {
         #expect(await received.value == .completed(.imported))
         #expect(await sent.value == .completed(.imported))
         let transfer = try #require(sending.model.snapshot.code).transferID
-        let (senderRegistry, receiverRegistry) = try await blocking {
-            (try SenderRegistry(directory: directory), try ReceiverRegistry(directory: directory))
-        }
-        #expect(senderRegistry.status(of: transfer) == .finished(outcomeIdentifier: "completed.imported"))
-        #expect(receiverRegistry.hasClaimed(transfer))
+        // The outcome is written on the I/O pool shortly after the session ends (Spec 6.3).
+        let stored = try await blockingUntil({
+            (sender: try SenderRegistry(directory: directory).status(of: transfer), claimed: try ReceiverRegistry(directory: directory).hasClaimed(transfer))
+        }, satisfies: { $0.sender != .pending })
+        #expect(stored.sender == .finished(outcomeIdentifier: "completed.imported"))
+        #expect(stored.claimed)
     }
 }

@@ -26,8 +26,10 @@ import Testing
         let payload = try #require(await sender.shownCode())
         running.cancel()
         #expect(await running.value == .ended(.cancelled(by: .local)))
-        let afterRestart = try await blocking { try SenderRegistry(directory: directory) }
-        #expect(afterRestart.status(of: payload.transferID) == .finished(outcomeIdentifier: "cancelled.local"))
+        // The outcome is written on the I/O pool shortly after the session ends (Spec 6.3).
+        let afterRestart = try await blockingUntil({ try SenderRegistry(directory: directory).status(of: payload.transferID) },
+                                                   satisfies: { $0 != .pending })
+        #expect(afterRestart == .finished(outcomeIdentifier: "cancelled.local"))
         #expect(SenderRegistry.inMemory().status(of: payload.transferID) == nil)
     }
 
