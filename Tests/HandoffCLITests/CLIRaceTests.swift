@@ -73,7 +73,7 @@ import TestProcesses
         let pair = try await TransferPair.startGatedAndAccepted(scratch)
         try await pair.answerGate(of: pair.receiver)
         try #require(await pair.sender.waitForOutput(containing: Asked.loginPassword) != nil)
-        pair.receiver.signal(SIGSTOP)
+        try #require(await pair.receiver.stop(), "the receiver's threads all stopped before the password left")
         pair.sender.write(CLIGate.password + "\n")
         #expect(await pair.sender.waitForOutput(containing: "Password sent (encrypted); it cannot be taken back.") != nil)
 
@@ -105,7 +105,7 @@ import TestProcesses
         let pair = try await TransferPair.startGatedAndAccepted(scratch)
         try await pair.answerGate(of: pair.receiver)
         try #require(await pair.sender.waitForOutput(containing: Asked.loginPassword) != nil)
-        pair.receiver.signal(SIGSTOP)
+        try #require(await pair.receiver.stop(), "the receiver's threads all stopped before the password left")
         pair.sender.write(CLIGate.password + "\n")
         #expect(await pair.sender.waitForOutput(containing: "Password sent (encrypted); it cannot be taken back.") != nil)
         pair.sender.signal(SIGINT)

@@ -144,6 +144,31 @@ final class HandoffProcess: @unchecked Sendable {
         process.send(number)
     }
 
+    /// Stops the process (SIGSTOP) and waits until every one of its threads is stopped, as
+    /// `/proc/PID/task/*/stat` shows (state `T`): a stop that has not taken hold yet would let
+    /// the process read what arrives next. Returns whether it stopped within `timeout`.
+    func stop(timeout: Duration = patience) async -> Bool {
+        process.send(SIGSTOP)
+        let deadline = ContinuousClock.now + timeout
+        while ContinuousClock.now < deadline {
+            if Self.allThreadsStopped(pid) { return true }
+            try? await Task.sleep(for: .milliseconds(5))
+        }
+        return Self.allThreadsStopped(pid)
+    }
+
+    /// Whether every thread of `pid` is in state `T` (stopped by a signal).
+    private static func allThreadsStopped(_ pid: Int32) -> Bool {
+        let tasks = "/proc/\(pid)/task"
+        guard let threads = try? FileManager.default.contentsOfDirectory(atPath: tasks), !threads.isEmpty else { return false }
+        return threads.allSatisfy { thread in
+            // The state follows the command name, which is in parentheses and may hold spaces.
+            guard let stat = try? String(contentsOfFile: "\(tasks)/\(thread)/stat", encoding: .utf8),
+                  let close = stat.lastIndex(of: ")") else { return false }
+            return stat[stat.index(after: close)...].split(separator: " ").first == "T"
+        }
+    }
+
     var stdoutSoFar: String { lock.withLock { String(decoding: output, as: UTF8.self) } }
     var stderrSoFar: String { lock.withLock { String(decoding: errors, as: UTF8.self) } }
 
