@@ -13,8 +13,8 @@ import TestProcesses
 /// left, that is a cancel on both devices (exit 68); after it left, the sender only stops
 /// waiting (exit 71) while the receiver goes on with its import.
 ///
-/// `swift test` plays every phase and side with SIGINT under pam_wrapper and SIGTERM under the
-/// system's PAM; the slow slice plays the other two pairings. The cases run one at a time:
+/// `swift test` plays each phase once, taking turns at the side, the signal and the PAM (seven
+/// cases); the slow slice plays every other case. The cases run one at a time:
 /// every pam_wrapper start waits for the one before it (``PAMWrapperWorld/withStartLock(_:)``),
 /// and a crowd of them would hold up every other test that needs PAM.
 ///
@@ -56,8 +56,15 @@ import TestProcesses
             return cases
         }
 
-        /// SIGINT under pam_wrapper, SIGTERM under the system's PAM.
-        var isInTheQuickSlice: Bool { (signal == SIGINT) == (pam == .pamWrapper) }
+        /// One case per phase, taking turns at the side, the signal and the PAM: the seven
+        /// together play every phase, both sides, both signals and both PAMs once at least.
+        var isInTheQuickSlice: Bool {
+            let index = Phase.allCases.firstIndex(of: phase) ?? 0
+            let side = phase == .waitingForTheReceiver || index % 2 == 0
+            let interrupt = index % 4 < 2
+            let wrapper = index % 3 != 2 || getuid() != 0 && [.atTheSendersLoginPassword, .whileImporting].contains(phase)
+            return atSender == side && (signal == SIGINT) == interrupt && (pam == .pamWrapper) == wrapper
+        }
     }
 
     @Test(arguments: Case.all.filter(\.isInTheQuickSlice))
@@ -65,7 +72,7 @@ import TestProcesses
         try await Self.play(played)
     }
 
-    @Test(.enabled(if: ProcessInfo.processInfo.environment["HANDOFF_SLOW_TESTS"] != nil, "about 30 s; set HANDOFF_SLOW_TESTS=1"),
+    @Test(.enabled(if: ProcessInfo.processInfo.environment["HANDOFF_SLOW_TESTS"] != nil, "about 90 s; set HANDOFF_SLOW_TESTS=1"),
           arguments: Case.all.filter { !$0.isInTheQuickSlice })
     func theOtherSignalUnderTheOtherPAMEndsBothSidesToo(_ played: Case) async throws {
         try await Self.play(played)
