@@ -190,7 +190,7 @@ let package = Package(
             dependencies: ["AccountHandoff", "AccountHandoffTestSupport", "AccountHandoffTransport", "AccountHandoffReferenceStore",
                            "AccountHandoffDovecot", "AccountHandoffImport", "AccountHandoffSecretService", "ThrowawaySecretService", "handoff",
                            "handoff-dev", "AccountHandoffTransitRelay", "AccountHandoffThunderbird", "ThunderbirdHarness",
-                           "hostile-sender"]
+                           "hostile-sender", "HandoffCLI"]
         ),
         .testTarget(
             name: "AccountHandoffImportTests",

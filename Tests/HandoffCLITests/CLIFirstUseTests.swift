@@ -33,7 +33,7 @@ import TestProcesses
         let changed = try #require(Self.withOneDigitChanged(code), "no one-digit change kept the code well formed")
         let wrong = try await HandoffProcess.run(scratch.receiveArguments(), stdin: changed + "\n")
         #expect(wrong.status == 65)
-        #expect(wrong.stderr == "The sending device at this code's address does not serve this code: either it shows a new code now (scan or copy that one), or this copy of the code was changed on its way (copy it again, whole). Nothing was imported.\n")
+        #expect(wrong.stderr == "The sending device at this code's address does not serve this code: either it shows a new code now (copy and paste that one), or this copy of the code was changed on its way (copy it again, whole). Nothing was imported.\n")
         #expect(sender.isRunning)
 
         let receiver = try HandoffProcess(scratch.receiveArguments())
