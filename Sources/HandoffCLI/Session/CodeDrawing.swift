@@ -78,9 +78,9 @@ package struct CodeDrawing {
             .split(separator: "\n").map(String.init)
         let width = QRLayout.renderedColumns(matrix.size, quietZone: QRLayout.compactQuietZone)
         let sideColumns = (TerminalSize.ofStandardOutput()?.columns ?? 80) - width - QRLayout.sideGap
-        let side = sideColumns < QRLayout.narrowestSideText ? [] : QRLayout.wrapped(
-            "Scan this QR code with the receiving device (version \(matrix.version), error correction \(level)), or paste the transfer code below when 'handoff receive' asks for it. It expires in \(Durations.text(seconds)); Ctrl-C cancels.",
-            columns: sideColumns)
+        let sideText = "Scan this QR code with the receiving device (version \(matrix.version), error correction \(level)), or paste the transfer code below when 'handoff receive' asks for it. It expires in \(Durations.text(seconds)); Ctrl-C cancels."
+        let side = sideColumns < QRLayout.narrowestSideText
+            ? [] : TextWrap.lines(sideText.split(separator: " ").map(String.init), width: sideColumns, continuation: "")
         let gap = String(repeating: " ", count: QRLayout.sideGap)
         return rows.enumerated().map { index, row in
             // The text starts on the second line, level with the top of the symbol.

@@ -1,8 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import AccountHandoff
 
 /// Shows an account so that no field can pass for one of the program's own lines: every line
@@ -80,10 +75,9 @@ package enum OfferDisplay {
         return chunks
     }
 
-    /// The terminal's width, or 80 when standard output is not a terminal.
+    /// The terminal's width, or 80 when standard output is not a terminal (or narrower than 40).
     static func terminalWidth() -> Int {
-        var size = winsize()
-        guard isatty(STDOUT_FILENO) == 1, ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &size) == 0, size.ws_col >= 40 else { return 80 }
-        return Int(size.ws_col)
+        guard let size = TerminalSize.ofStandardOutput(), size.columns >= 40 else { return 80 }
+        return size.columns
     }
 }

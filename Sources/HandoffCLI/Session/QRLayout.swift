@@ -55,19 +55,4 @@ enum QRLayout: Equatable {
     static func renderedColumns(_ moduleCount: Int, quietZone: Int) -> Int { moduleCount + 2 * quietZone }
     /// Rows `text` takes on a terminal `columns` wide (every character one column).
     static func wrappedRows(_ text: String, columns: Int) -> Int { max(1, (text.count + columns - 1) / max(1, columns)) }
-
-    /// `text` in lines of at most `columns` characters, broken at spaces.
-    static func wrapped(_ text: String, columns: Int) -> [String] {
-        var lines: [String] = []
-        var current = ""
-        for word in text.split(separator: " ") {
-            if !current.isEmpty, current.count + 1 + word.count > columns {
-                lines.append(current)
-                current = ""
-            }
-            current += (current.isEmpty ? "" : " ") + word
-        }
-        if !current.isEmpty { lines.append(current) }
-        return lines
-    }
 }
