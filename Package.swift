@@ -110,6 +110,10 @@ let package = Package(
                           dependencies: ["AccountHandoff", "AccountHandoffImport", "AccountHandoffSecretService"], path: "Harness/secret-service-probe"),
         // Not a product: claims one QR in a receiver registry file, for the cross-process race tests.
         .executableTarget(name: "registry-claim-probe", dependencies: ["AccountHandoff"], path: "Harness/registry-claim-probe"),
+        // Not a product: a sending device that seals an offer no honest sender sends (port 0,
+        // an unknown security value), for the CLI tests of the receiver's refusal.
+        .executableTarget(name: "hostile-sender", dependencies: ["AccountHandoff", "AccountHandoffTestSupport", "AccountHandoffTransport"],
+                          path: "Harness/hostile-sender"),
         // Not a product: seeded randomness and forged frames for tests, vectors and the bench.
         .target(name: "AccountHandoffTestSupport", dependencies: ["AccountHandoff"], path: "Harness/AccountHandoffTestSupport"),
         // Not a product: the bench's exact libsodium floor of a session and the reference
@@ -185,7 +189,8 @@ let package = Package(
             name: "HandoffCLITests",
             dependencies: ["AccountHandoff", "AccountHandoffTestSupport", "AccountHandoffTransport", "AccountHandoffReferenceStore",
                            "AccountHandoffDovecot", "AccountHandoffImport", "AccountHandoffSecretService", "ThrowawaySecretService", "handoff",
-                           "handoff-dev", "AccountHandoffTransitRelay", "AccountHandoffThunderbird", "ThunderbirdHarness"]
+                           "handoff-dev", "AccountHandoffTransitRelay", "AccountHandoffThunderbird", "ThunderbirdHarness",
+                           "hostile-sender", "HandoffCLI"]
         ),
         .testTarget(
             name: "AccountHandoffImportTests",

@@ -32,19 +32,20 @@ struct CurlLogin {
         guard let handle = curl_easy_init() else { return .failed(.otherFailure(code: Int32(bitPattern: CURLE_FAILED_INIT.rawValue))) }
         defer { curl_easy_cleanup(handle) }
 
-        if let failure = configure(handle, url: url) { return .failed(failure) }
+        let greeting = ServerGreeting()
+        if let failure = configure(handle, url: url, greeting: greeting) { return .failed(failure) }
         if let failure = setPassword(handle, credential) { return .failed(failure) }
-        let code = withExtendedLifetime(cancellation) {
+        let code = withExtendedLifetime((cancellation, greeting)) {
             BlockingCall.run("curl_easy_perform") { curl_easy_perform(handle) }
         }
         // Frees libcurl's copy of the option at once (wiped by CurlRuntime's allocator).
         _ = accounthandoff_curl_set_string(handle, CURLOPT_PASSWORD, nil)
         var verification = 0
         _ = accounthandoff_curl_get_long(handle, CURLINFO_SSL_VERIFYRESULT, &verification)
-        return CurlFailureMapping.result(for: code, verificationResult: verification)
+        return CurlFailureMapping.result(for: code, verificationResult: verification, greeting: greeting.kind)
     }
 
-    private func configure(_ handle: UnsafeMutableRawPointer, url: String) -> ValidationFailure? {
+    private func configure(_ handle: UnsafeMutableRawPointer, url: String, greeting: ServerGreeting) -> ValidationFailure? {
         let useSSL: curl_usessl
         switch (account.imapSecurity, configuration.plaintext) {
         case (.tls, _): useSSL = CURLUSESSL_ALL
@@ -67,6 +68,8 @@ struct CurlLogin {
             accounthandoff_curl_set_long(handle, CURLOPT_FORBID_REUSE, 1),
             accounthandoff_curl_set_long(handle, CURLOPT_VERBOSE, 0),
             accounthandoff_curl_set_write(handle, discardResponse),
+            accounthandoff_curl_set_header(handle, noteGreeting),
+            accounthandoff_curl_set_pointer(handle, CURLOPT_HEADERDATA, Unmanaged.passUnretained(greeting).toOpaque()),
             accounthandoff_curl_set_long(handle, CURLOPT_NOPROGRESS, 0),
             accounthandoff_curl_set_xferinfo(handle, abortWhenCancelled),
             accounthandoff_curl_set_pointer(handle, CURLOPT_XFERINFODATA, context),
@@ -96,6 +99,14 @@ struct CurlLogin {
 /// The IMAP response text is not needed: the result code says everything.
 private func discardResponse(_ data: UnsafeMutablePointer<CChar>?, _ size: Int, _ count: Int, _ context: UnsafeMutableRawPointer?) -> Int {
     size * count
+}
+
+/// Every response line of the server; only the first one's kind is kept (``ServerGreeting``).
+private func noteGreeting(_ data: UnsafeMutablePointer<CChar>?, _ size: Int, _ count: Int, _ context: UnsafeMutableRawPointer?) -> Int {
+    if let data, let context {
+        Unmanaged<ServerGreeting>.fromOpaque(context).takeUnretainedValue().received(UnsafeRawBufferPointer(start: data, count: size * count))
+    }
+    return size * count
 }
 
 /// Called by libcurl at least once a second; a non-zero result aborts the transfer.

@@ -28,6 +28,11 @@ static inline CURLcode accounthandoff_curl_set_write(CURL *handle, curl_write_ca
     return curl_easy_setopt(handle, CURLOPT_WRITEFUNCTION, callback);
 }
 
+/// The server's response lines (for IMAP, every line it sends) go to `callback`.
+static inline CURLcode accounthandoff_curl_set_header(CURL *handle, curl_write_callback callback) {
+    return curl_easy_setopt(handle, CURLOPT_HEADERFUNCTION, callback);
+}
+
 static inline CURLcode accounthandoff_curl_get_long(CURL *handle, CURLINFO info, long *value) {
     return curl_easy_getinfo(handle, info, value);
 }

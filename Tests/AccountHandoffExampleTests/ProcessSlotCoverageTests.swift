@@ -9,7 +9,7 @@ import Testing
     /// What starts a process in a test file.
     static let starters = ["HandoffProcess(", "HandoffProcess.run(", "TerminalProcess(", "TransferPair.start", "CLIGate()",
                            "SpawnedChild.spawn(", "ThrowawayDovecot.start(", "TransitRelay.start", "Process()", "ChildProcess.run(",
-                           "AvahiHosts.start", "HostProcess.started(", "NamespacedHandoff("]
+                           "AvahiHosts.start", "HostProcess.started(", "NamespacedHandoff(", "TLSServerWithoutIMAP.start("]
 
     /// The suites, as `path:line`, of files under Tests/ that start processes and lack the trait.
     static func suitesWithoutSlots() throws -> (files: Int, missing: [String]) {

@@ -149,7 +149,7 @@ import Testing
         let server = try SharedDovecot.server()
         let account = try ImportFixtures.account(server)
         let failures: [ValidationFailure] = [.authenticationFailed, .untrustedCertificate(verificationCode: 20), .hostNameMismatch,
-                                             .hostNotFound, .serverUnreachable, .timedOut, .tlsUnavailable, .tlsHandshakeFailed,
+                                             .hostNotFound, .serverUnreachable, .timedOut, .tlsUnavailable, .tlsHandshakeFailed, .notIMAPServer,
                                              .unsupportedHost, .unsupportedCredential, .otherFailure(code: 56), .cancelled]
         for failure in failures {
             let message = failure.message(for: account)

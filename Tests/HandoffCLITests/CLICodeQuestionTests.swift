@@ -21,6 +21,6 @@ import Testing
         // The third wrong code is followed by the ending alone: no other sentence repeats it.
         #expect(sent.screen.hasSuffix("[code/no/cancel] \(wrong)\nThe code was typed wrong 3 times, so the transfer was stopped and the password was not sent. If you typed what the receiving screen showed, another device may have used your transfer code: start a new transfer and keep its code out of sight.\n"), "\(sent.screen)")
         #expect(!sent.screen.contains("You stopped the transfer") && !sent.screen.contains("The code typed did not match"))
-        #expect(received.screen.hasSuffix("\nThe sending device stopped the transfer (its person declined, or the code typed there did not match the one on this screen); if you did not expect that, you may have scanned another device's code. Ask for a new code to try again. Nothing was imported.\n"))
+        #expect(received.screen.hasSuffix("\nThe sending device stopped the transfer (its person declined, or the code typed there did not match the one on this screen); if you did not expect that, you may have pasted another device's code. Ask for a new code to try again. Nothing was imported.\n"))
     }
 }

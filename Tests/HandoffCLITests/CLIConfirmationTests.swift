@@ -96,7 +96,7 @@ import TestProcesses
         // One sentence says what happened: nobody stopped anything, the tries ran out.
         #expect(sent.stderr == "The code was typed wrong 3 times, so the transfer was stopped and the password was not sent. If you typed what the receiving screen showed, another device may have used your transfer code: start a new transfer and keep its code out of sight.\n")
         #expect(!sent.all.contains("You stopped the transfer") && !sent.all.contains("The code typed did not match"))
-        #expect(received.stderr.hasSuffix("The sending device stopped the transfer (its person declined, or the code typed there did not match the one on this screen); if you did not expect that, you may have scanned another device's code. Ask for a new code to try again. Nothing was imported.\n"))
+        #expect(received.stderr.hasSuffix("The sending device stopped the transfer (its person declined, or the code typed there did not match the one on this screen); if you did not expect that, you may have pasted another device's code. Ask for a new code to try again. Nothing was imported.\n"))
         #expect(await scratch.storeSnapshot() == [:])
     }
 

@@ -33,7 +33,7 @@ import TestProcesses
         let changed = try #require(Self.withOneDigitChanged(code), "no one-digit change kept the code well formed")
         let wrong = try await HandoffProcess.run(scratch.receiveArguments(), stdin: changed + "\n")
         #expect(wrong.status == 65)
-        #expect(wrong.stderr == "The sending device at this code's address does not serve this code: either it shows a new code now (scan or copy that one), or this copy of the code was changed on its way (copy it again, whole). Nothing was imported.\n")
+        #expect(wrong.stderr == "The sending device at this code's address does not serve this code: either it shows a new code now (copy and paste that one), or this copy of the code was changed on its way (copy it again, whole). Nothing was imported.\n")
         #expect(sender.isRunning)
 
         let receiver = try HandoffProcess(scratch.receiveArguments())
@@ -89,13 +89,13 @@ import TestProcesses
     /// work, and the field with the wrong type.
     @Test(arguments: [
         ("\"imapSecurity\": \"tls\"", "\"imapSecurity\": \"ssl\"",
-         "The account's imapSecurity \"ssl\" is not a setting this tool knows: use \"tls\" (TLS from the first byte, usually port 993) or \"startTLS\" (usually port 143). Plaintext IMAP is not supported.\n"),
+         "The account's imapSecurity \"ssl\" is not a setting this tool knows: use \"tls\" (TLS from the first byte, usually port 993) or \"startTLS\" (usually port 143). An account that logs in without TLS cannot be sent at all; the receiving device's --allow-plaintext only lets it check a STARTTLS account whose server offers no STARTTLS.\n"),
         ("\"imapPort\": 993", "\"imapPort\": \"993\"",
          "The account file ACCOUNT has the wrong type for imapPort: it must be a number such as 993 (not in quotes); see 'handoff help send' for its format.\n"),
         ("\"username\": \"ada\"", "\"username\": 7",
          "The account file ACCOUNT has the wrong type for username: it must be text in quotes; see 'handoff help send' for its format.\n"),
         ("\"imapSecurity\": \"tls\"", "\"imapSecurity\": \"tls\\u001b[2J\"",
-         "The account's imapSecurity (7 characters, not shown) is not a setting this tool knows: use \"tls\" (TLS from the first byte, usually port 993) or \"startTLS\" (usually port 143). Plaintext IMAP is not supported.\n"),
+         "The account's imapSecurity (7 characters, not shown) is not a setting this tool knows: use \"tls\" (TLS from the first byte, usually port 993) or \"startTLS\" (usually port 143). An account that logs in without TLS cannot be sent at all; the receiving device's --allow-plaintext only lets it check a STARTTLS account whose server offers no STARTTLS.\n"),
         ("\"emailAddress\": \"ada@example.org\"", "\"emailAddress\": \"not-an-email\"",
          "The account's emailAddress \"not-an-email\" is not an e-mail address: it needs one @ with a name before it and a domain after it, as in ada@example.org; fix it in the account file.\n"),
         ("\"accountLinkID\": \"\(Scratch.linkID)\", ", "",

@@ -46,6 +46,27 @@ import TestProcesses
         }
     }
 
+    /// What `receive --allow-plaintext` allows and what a transfer refuses are each said once
+    /// and truly: the help's entry and the refusal of an account without TLS name the same
+    /// case (a STARTTLS server that offers no STARTTLS), and neither claims plaintext is never
+    /// used.
+    @Test func thePlaintextOptionAndTheRefusalSayTheSame() async throws {
+        let help = try await HandoffProcess.run(["help", "receive"])
+        #expect(help.status == 0)
+        let entry = try #require(Self.optionText("--allow-plaintext", in: help.stdout))
+        #expect(entry == "Check a STARTTLS account by logging in without TLS when its server offers no STARTTLS (never by default: the password would cross the network readable); a TLS account, an untrusted certificate and a failed TLS handshake are still refused.")
+
+        let scratch = try Scratch(account: Scratch.accountJSON.replacingOccurrences(of: "\"tls\"", with: "\"none\""))
+        defer { scratch.remove() }
+        let refused = try await HandoffProcess.run(scratch.sendArguments())
+        #expect(refused.status == 65)
+        #expect(refused.stderr == "The account's imapSecurity \"none\" is not a setting this tool knows: use \"tls\" (TLS from the first byte, usually port 993) or \"startTLS\" (usually port 143). An account that logs in without TLS cannot be sent at all; the receiving device's --allow-plaintext only lets it check a STARTTLS account whose server offers no STARTTLS.\n")
+        for text in [entry, refused.stderr] {
+            #expect(text.contains("server offers no STARTTLS"))
+            #expect(!text.contains("not supported"))
+        }
+    }
+
     // MARK: Reading the texts
 
     /// `(--store, DIR)` and `(--lan, nil)` for every line of the Options section.
@@ -58,6 +79,15 @@ import TestProcesses
             let value = words.count > 1 && !words[1].isEmpty && words[1].allSatisfy({ $0.isUppercase || $0.isNumber || $0 == ":" }) ? String(words[1]) : nil
             return (name, value)
         }
+    }
+
+    /// The text of `option`'s entry in a help's Options section, its wrapped lines joined.
+    static func optionText(_ option: String, in help: String) -> String? {
+        let lines = help.split(separator: "\n", omittingEmptySubsequences: false)
+        guard let start = lines.firstIndex(where: { $0.hasPrefix("  \(option) ") }) else { return nil }
+        let continued = lines[(start + 1)...].prefix { $0.hasPrefix("    ") }
+        return ([lines[start].dropFirst(2 + option.count)] + continued)
+            .map { $0.trimmingCharacters(in: .whitespaces) }.joined(separator: " ")
     }
 
     static func exitCodes() async throws -> String {

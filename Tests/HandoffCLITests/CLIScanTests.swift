@@ -84,7 +84,7 @@ import TestProcesses
             (scratch.file("white.png"), Self.noCode),
             (scratch.file("two.png"), "This image holds 2 different QR codes, so it is not clear which one to use; photograph only the code the sending device shows (cover or crop the others).\n"),
             (menu, "This image holds a QR code with a web address, not a transfer code (those start with AH: and are shown by the sending device); photograph the code the sending device shows.\n"),
-            (damaged, "This image holds a QR code that starts like a transfer code but is not a valid one. This code is damaged or incomplete; scan the code shown by the sending device again.\n"),
+            (damaged, "This image holds a QR code that starts like a transfer code but is not a valid one. This code is damaged or incomplete; take the code the sending device shows again (paste its whole line, or photograph it again with --scan).\n"),
             (text, "The file \(text.path) is neither a PNG nor a JPEG image; save or convert the photo as PNG or JPEG, then try again.\n"),
             (cut, "The PNG image \(cut.path) is damaged or incomplete (libpng: read beyond end of data); take or export the photo again as PNG or JPEG.\n"),
             (missing, "The image \(missing.path) cannot be read: the file or folder does not exist (ENOENT); check the path and its permissions.\n"),

@@ -149,7 +149,7 @@ import TestProcesses
         #expect(sent.status == 67)
         #expect(received.status == 67)
         #expect(sent.stderr.hasSuffix("You stopped the transfer; start a new transfer if you want to try again. The password was not sent.\n"))
-        #expect(received.stderr.hasSuffix("The sending device stopped the transfer (its person declined, or the code typed there did not match the one on this screen); if you did not expect that, you may have scanned another device's code. Ask for a new code to try again. Nothing was imported.\n"))
+        #expect(received.stderr.hasSuffix("The sending device stopped the transfer (its person declined, or the code typed there did not match the one on this screen); if you did not expect that, you may have pasted another device's code. Ask for a new code to try again. Nothing was imported.\n"))
         #expect(await scratch.storeSnapshot() == [:])
     }
 

@@ -162,7 +162,7 @@ import TestProcesses
         defer { plaintext.remove() }
         let insecure = try await HandoffProcess.run(plaintext.sendArguments())
         #expect(insecure.status == 65)
-        #expect(insecure.stderr == "The account's imapSecurity \"none\" is not a setting this tool knows: use \"tls\" (TLS from the first byte, usually port 993) or \"startTLS\" (usually port 143). Plaintext IMAP is not supported.\n")
+        #expect(insecure.stderr == "The account's imapSecurity \"none\" is not a setting this tool knows: use \"tls\" (TLS from the first byte, usually port 993) or \"startTLS\" (usually port 143). An account that logs in without TLS cannot be sent at all; the receiving device's --allow-plaintext only lets it check a STARTTLS account whose server offers no STARTTLS.\n")
     }
 
     @Test func emptyOrMissingPasswordIsInvalidInput() async throws {

@@ -67,6 +67,32 @@ import TestProcesses
         #expect(await scratch.storeSnapshot().isEmpty)
     }
 
+    /// A server at the account's port that speaks TLS (with a certificate this device
+    /// trusts) but not IMAP: the receiver says what answered and what to check, in words, with
+    /// no library code; nothing is imported.
+    @Test func aTLSServerThatSpeaksNoIMAPIsNamedAsSuch() async throws {
+        let server = try ThrowawayDovecot.start(user: "ada", password: try SecretBytes(utf8: HandoffProcess.testPassword))
+        defer { server.stop() }
+        let web = try TLSServerWithoutIMAP.start(certificateOf: server)
+        defer { web.stop() }
+        let scratch = try Scratch(account: """
+            {"accountLinkID": "\(Scratch.linkID)", "displayName": "Ada Lovelace", "emailAddress": "ada@example.org",
+             "username": "ada", "imapHost": "\(server.host)", "imapPort": \(web.port), "imapSecurity": "tls"}
+            """)
+        defer { scratch.remove() }
+        let pair = try await TransferPair.start(scratch, receiver: ["--ca-file", server.caFile.path], validated: true)
+        try await pair.confirmByTypingCodes()
+        let (sent, received) = await pair.finish()
+        #expect(received.status == 70)
+        #expect(sent.status == 70)
+        #expect(received.stderr.hasSuffix("The server at \(server.host):\(web.port) answered, but not as an IMAP mail server (it may be a web, SMTP or POP3 server at that port). The account was not imported and your existing accounts are unchanged. Check the IMAP server name and port in the account settings on the sending device (IMAP usually uses port 993 with TLS, 143 with STARTTLS), then start a new transfer.\n"), "\(received.stderr)")
+        for jargon in ["code 56", "library code", "libcurl", "CURLE"] {
+            #expect(!received.all.contains(jargon), "\(jargon)")
+        }
+        #expect(sent.stderr.hasSuffix(Self.notCheckedForSender))
+        #expect(await scratch.storeSnapshot().isEmpty)
+    }
+
     /// The receipt carries only "validation failed" (Spec 3.6): the sender says the check
     /// failed and where to read why, never that the password was refused.
     static let notCheckedForSender = "The receiving device could not check the account with its mail server, so it did not keep it; its screen says what failed (the server not found or not reachable, a certificate it does not trust, or a refused login). Fix that, then start a new transfer.\n"

@@ -40,6 +40,45 @@ import TestProcesses
         #expect(lines.last(where: { !$0.isEmpty }) == spoof)
     }
 
+    /// The table that compares a stored account with the offered one names and writes each
+    /// field as the offer above it does, on the real receiver's output: the same labels in the
+    /// same order, and the offered column holds the offer's values.
+    @Test func theConflictTableUsesTheOffersLabels() async throws {
+        let scratch = try Scratch(account: Self.account(displayName: ""))
+        defer { scratch.remove() }
+        let first = try await TransferPair.start(scratch)
+        try await first.confirmByTypingCodes()
+        #expect(await first.finish().received.status == 0)
+
+        let second = try await TransferPair.start(scratch, receiver: ["--on-conflict", "cancel"])
+        try await second.senderTypesTheReceiversCode()
+        let (sent, received) = await second.finish()
+        #expect(received.status == 68 && sent.status == 68, "\(received.stderr)")
+        let lines = received.stdout.split(separator: "\n").map(String.init)
+        let offerStart = try #require(lines.firstIndex(of: "The sending device confirmed the code and offers this account:"))
+        let offer = lines[(offerStart + 1)...].prefix { $0.hasPrefix("  │ ") }.map(Self.labelAndValue)
+        let table = Self.offeredColumn(lines.filter { $0.hasPrefix("  │ ") && $0.contains("  offered: ") })
+        #expect(offer.map(\.label) == ["Display name", "E-mail address", "User name", "Mail server", "Account link ID"])
+        #expect(table.map(\.label) == offer.map(\.label))
+        #expect(table.map(\.value) == offer.map(\.value))
+    }
+
+    /// The comparison's rows as (label, offered value), a value's continuation lines joined.
+    private static func offeredColumn(_ lines: [String]) -> [(label: String, value: String)] {
+        lines.reduce(into: []) { rows, line in
+            let (label, rest) = labelAndValue(line)
+            let offered = rest.dropFirst("offered: ".count).components(separatedBy: " stored: ")[0]
+                .trimmingCharacters(in: CharacterSet(charactersIn: " ≠┊"))
+            if label.isEmpty, !rows.isEmpty { rows[rows.count - 1].value += offered } else { rows.append((label, offered)) }
+        }
+    }
+
+    /// A framed line's label (the first 15 columns after the frame) and the rest.
+    private static func labelAndValue(_ line: String) -> (label: String, value: String) {
+        let body = line.dropFirst("  │ ".count)
+        return (body.prefix(15).trimmingCharacters(in: .whitespaces), body.dropFirst(15).trimmingCharacters(in: .whitespaces))
+    }
+
     /// Characters that could reorder, hide or break a line are refused before anything is
     /// shown or sent, with a sentence naming the field and what to do.
     @Test(arguments: [

@@ -21,6 +21,8 @@ extension ValidationFailure: LocalizedErrorSentence {
             "The mail server does not offer an encrypted connection, so the password was not sent to it; ask your mail provider for the secure server settings."
         case .tlsHandshakeFailed:
             "An encrypted connection to the mail server could not be set up; check the port and security settings, then try again."
+        case .notIMAPServer:
+            "The mail server's address and port answered, but not as an IMAP mail server; check the IMAP server name and port on the sending device, then start a new transfer."
         case .unsupportedHost:
             "The mail server's name is not a valid host name; correct it on the sending device, then start a new transfer."
         case .unsupportedCredential:

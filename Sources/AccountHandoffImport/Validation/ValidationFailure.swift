@@ -19,6 +19,10 @@ public enum ValidationFailure: Error, Hashable, Sendable {
     case tlsUnavailable
     /// The TLS handshake failed for another reason (protocol version, cipher, reset).
     case tlsHandshakeFailed
+    /// Something answered at the server's address and port, but not as an IMAP server: its
+    /// first line was no IMAP greeting, or it closed the connection without one (a web,
+    /// SMTP or POP3 server at that port).
+    case notIMAPServer
     /// The host is neither a DNS name nor an IP address literal, so no URL is built from it.
     case unsupportedHost
     /// The credential contains a byte the IMAP login cannot carry (a NUL byte).
@@ -43,6 +47,7 @@ public enum ValidationFailure: Error, Hashable, Sendable {
         case .timedOut: "timedOut"
         case .tlsUnavailable: "tlsUnavailable"
         case .tlsHandshakeFailed: "tlsHandshakeFailed"
+        case .notIMAPServer: "notIMAPServer"
         case .unsupportedHost: "unsupportedHost"
         case .unsupportedCredential: "unsupportedCredential"
         case .otherFailure: "otherFailure"
@@ -77,6 +82,8 @@ public enum ValidationFailure: Error, Hashable, Sendable {
             return "The mail server \(server) does not offer an encrypted connection, so the password was not sent to it. \(nothingChanged) Ask your mail provider for the secure server settings."
         case .tlsHandshakeFailed:
             return "An encrypted connection to the mail server \(server) could not be set up. \(nothingChanged) Check the port and security settings, then try again."
+        case .notIMAPServer:
+            return "The server at \(server) answered, but not as an IMAP mail server (it may be a web, SMTP or POP3 server at that port). \(nothingChanged) Check the IMAP server name and port in the account settings on the sending device (IMAP usually uses port 993 with TLS, 143 with STARTTLS), then start a new transfer."
         case .unsupportedHost:
             return "The server name \(account.imapHost) is not a valid host name. \(nothingChanged) Correct the server name on the sending device, then start a new transfer."
         case .unsupportedCredential:

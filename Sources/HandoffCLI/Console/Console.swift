@@ -19,9 +19,9 @@ package final class Console: @unchecked Sendable {
         self.prefix = prefix
     }
 
-    /// Prints one line to standard output.
+    /// Prints one line to standard output, in this tool's words (``TerminalWording``).
     package func line(_ text: String = "") {
-        write(FileHandle.standardOutput, text.split(separator: "\n", omittingEmptySubsequences: false)
+        write(FileHandle.standardOutput, TerminalWording.pasting(text).split(separator: "\n", omittingEmptySubsequences: false)
             .map { prefix + $0 }.joined(separator: "\n") + "\n")
     }
 
@@ -30,9 +30,9 @@ package final class Console: @unchecked Sendable {
         write(FileHandle.standardOutput, text)
     }
 
-    /// Prints one line to standard error.
+    /// Prints one line to standard error, in this tool's words (``TerminalWording``).
     package func error(_ text: String) {
-        write(FileHandle.standardError, prefix + text + "\n")
+        write(FileHandle.standardError, prefix + TerminalWording.pasting(text) + "\n")
     }
 
     /// Prints a question and leaves the cursor after it, until ``answered(echo:)``.

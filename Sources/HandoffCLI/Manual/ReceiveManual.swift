@@ -21,7 +21,7 @@ extension CommandManual {
                 "What to do with a stored account like the offered one, instead of asking: replace, keep (both; not for the same link ID) or cancel."),
             CommandOption("--ca-file", "FILE", "Trust the certificate authorities in FILE (PEM) for the mail server's certificate instead of the system's."),
             CommandOption("--allow-plaintext", nil,
-                "Log in without TLS when the server offers none (never by default: the password would cross the network readable)."),
+                "Check a STARTTLS account by logging in without TLS when its server offers no STARTTLS (never by default: the password would cross the network readable); a TLS account, an untrusted certificate and a failed TLS handshake are still refused."),
             CommandOption("--no-validation", nil,
                 "Store the account without logging in to its mail server (for offline tests); the ending says that nothing was checked."),
             .authService,

@@ -43,6 +43,7 @@ extension CommandManual {
         notes: [
             "To the code question, type the six digits the receiving device shows (spaces are fine); no if it shows none (a device you do not know then has your transfer code, and the transfer stops as declined); or cancel to stop for any other reason. A wrong code can be typed again: three wrong codes stop the transfer, and anything that is not six digits does not count. Until the transfer ends, the transfer code is a secret: never put it on a command line. Ctrl-C cancels the transfer and tells the other device; after the password left, it only stops waiting for the receipt (exit code 71).",
             noPasswordNote,
+            "The QR code and the transfer code stay on screen together: in a window too small for the usual drawing, the instructions come first and the QR is drawn with a one-module margin, the transfer code last (an 80 × 24 terminal fits it); in a window too small even for that, no QR is drawn, and a sentence says how large the window must be.",
         ],
         refused: ["--yes": "'handoff send' never confirms by itself: only the code the receiving device shows confirms it, typed by the person who reads it there. (The demo of the source tree, Scripts/demo.sh, answers for you, because both ends are its own processes.)"])
 }

@@ -29,23 +29,64 @@ package struct CodeDrawing {
         do { matrix = try QRMatrix(payload: payload, errorCorrection: level) } catch {
             throw CLIError("The QR code could not be drawn: \(error.description)", exitCode: .failure)
         }
-        if !parsed.has("--no-qr") {
-            console.line("Scan this QR code with the receiving device (version \(matrix.version), error correction \(level)):")
-            console.raw(TerminalQRRenderer(palette: palette).render(matrix))
-        }
-        try QRCommand.writeImages(matrix, svg: parsed.value("--svg"), png: parsed.value("--png"), scale: 8, console: console)
-        console.line("Transfer code: \(payload.text)")
+        let codeLine = "Transfer code: \(payload.text)"
+        var instructions: [String] = []
         if choice.reach == .thisMachine, relay == nil {
-            console.line(Self.pasteOnThisComputer)
+            instructions.append(Self.pasteOnThisComputer)
         } else {
-            console.line("Or, on the receiving computer, run 'handoff receive' and paste this code when it asks (never put it on a command line).")
+            instructions.append("Or, on the receiving computer, run 'handoff receive' and paste this code when it asks (never put it on a command line).")
         }
         let seconds = Int(payload.expiry) - Int(Date().timeIntervalSince1970)
         let waiting = relay?.relayOnly == true ? "Waiting for the receiving device at the relay" : "Waiting for the receiving device on port \(port)"
-        console.line(RelayOption.sentence(choice, relay) + " \(waiting) (the code expires in \(Durations.text(seconds))).")
-        if number == 1, choice.reach == .thisMachine, relay == nil { console.line(Self.reachingAnotherComputer()) }
-        if number == 1 { console.line("Press Ctrl-C to cancel.") }
+        instructions.append(RelayOption.sentence(choice, relay) + " \(waiting) (the code expires in \(Durations.text(seconds))).")
+        if number == 1, choice.reach == .thisMachine, relay == nil { instructions.append(Self.reachingAnotherComputer()) }
+        if number == 1 { instructions.append("Press Ctrl-C to cancel.") }
+        let header = "Scan this QR code with the receiving device (version \(matrix.version), error correction \(level)):"
+        let layout = parsed.has("--no-qr") ? nil : QRLayout.choose(moduleCount: matrix.size, terminal: TerminalSize.ofStandardOutput(),
+                                                                    standardText: [header, codeLine] + instructions,
+                                                                    codeLine: codeLine, linesAfter: relay == nil ? 0 : 1)
+        switch layout {
+        case .standard:
+            console.line(header)
+            console.raw(TerminalQRRenderer(palette: palette).render(matrix))
+            try QRCommand.writeImages(matrix, svg: parsed.value("--svg"), png: parsed.value("--png"), scale: 8, console: console)
+            console.line(codeLine)
+            instructions.forEach { console.line($0) }
+        case .compact:
+            // The code and the QR last, so that neither has scrolled away when the window is small.
+            try QRCommand.writeImages(matrix, svg: parsed.value("--svg"), png: parsed.value("--png"), scale: 8, console: console)
+            instructions.forEach { console.line($0) }
+            console.raw(compactQR(matrix, seconds: seconds))
+            console.line(codeLine)
+        case .tooSmall(let columns, let rows):
+            let size = TerminalSize.ofStandardOutput().map { "(\($0.columns)×\($0.rows)) " } ?? ""
+            console.line("This window \(size)is too small to show the QR code whole: it needs \(columns) columns and \(rows) lines. Enlarge the window or make its font smaller, then press Ctrl-C and start again to see it; or paste the transfer code below on the receiving computer, or save the QR code as an image with --png FILE.")
+            try QRCommand.writeImages(matrix, svg: parsed.value("--svg"), png: parsed.value("--png"), scale: 8, console: console)
+            instructions.forEach { console.line($0) }
+            console.line(codeLine)
+        case nil:
+            try QRCommand.writeImages(matrix, svg: parsed.value("--svg"), png: parsed.value("--png"), scale: 8, console: console)
+            console.line(codeLine)
+            instructions.forEach { console.line($0) }
+        }
         relayLines?.codeIsShown()
+    }
+
+    /// The QR with a quiet zone of one module and, beside its lines, what to do with it.
+    private func compactQR(_ matrix: QRMatrix, seconds: Int) -> String {
+        let rows = TerminalQRRenderer(palette: palette, quietZone: QRLayout.compactQuietZone).render(matrix)
+            .split(separator: "\n").map(String.init)
+        let width = QRLayout.renderedColumns(matrix.size, quietZone: QRLayout.compactQuietZone)
+        let sideColumns = (TerminalSize.ofStandardOutput()?.columns ?? 80) - width - QRLayout.sideGap
+        let sideText = "Scan this QR code with the receiving device (version \(matrix.version), error correction \(level)), or paste the transfer code below when 'handoff receive' asks for it. It expires in \(Durations.text(seconds)); Ctrl-C cancels."
+        let side = sideColumns < QRLayout.narrowestSideText
+            ? [] : TextWrap.lines(sideText.split(separator: " ").map(String.init), width: sideColumns, continuation: "")
+        let gap = String(repeating: " ", count: QRLayout.sideGap)
+        return rows.enumerated().map { index, row in
+            // The text starts on the second line, level with the top of the symbol.
+            let text = index >= 1 && index - 1 < side.count ? gap + side[index - 1] : ""
+            return row + text + "\n"
+        }.joined()
     }
 
     /// Where a code that names 127.0.0.1 alone can be used.

@@ -1,10 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import AccountHandoff
-import AccountHandoffImport
 
 /// Shows an account so that no field can pass for one of the program's own lines: every line
 /// of the block starts with the same frame `  │ `, each field follows a fixed label, and a
@@ -20,16 +14,8 @@ package enum OfferDisplay {
 
     /// The account's lines.
     package static func lines(_ account: AccountMetadata, width: Int = terminalWidth()) -> [String] {
-        let security = account.imapSecurity == .tls ? "TLS" : "STARTTLS"
-        let fields: [(String, String)] = [
-            ("Display name", account.displayName.isEmpty ? "(none)" : account.displayName),
-            ("E-mail address", account.emailAddress),
-            ("User name", account.username),
-            ("Mail server", "\(account.imapHost):\(account.imapPort) (\(security))"),
-            ("Account link ID", account.linkID.description),
-        ]
         let valueWidth = max(20, width - frame.count - labelWidth - 2)
-        return fields.flatMap { label, value in
+        return fields(account).flatMap { label, value in
             let chunks = wrap(value, columns: valueWidth)
             let head = frame + label.padding(toLength: labelWidth, withPad: " ", startingAt: 0) + "  " + chunks[0]
             let indent = frame + String(repeating: " ", count: labelWidth) + continuation
@@ -37,19 +23,33 @@ package enum OfferDisplay {
         }
     }
 
-    /// A stored account next to the offered one, field by field, framed like ``lines(_:width:)``:
-    /// a `≠` marks the fields that differ.
-    static func comparison(_ rows: [ComparedField], width: Int = terminalWidth()) -> [String] {
+    /// The account's fields as every account block names and writes them, in order: the offer,
+    /// the account sent, the stored accounts and the comparison with a stored one.
+    static func fields(_ account: AccountMetadata) -> [(label: String, value: String)] {
+        let security = account.imapSecurity == .tls ? "TLS" : "STARTTLS"
+        return [
+            ("Display name", account.displayName.isEmpty ? "(none)" : account.displayName),
+            ("E-mail address", account.emailAddress),
+            ("User name", account.username),
+            ("Mail server", "\(account.imapHost):\(account.imapPort) (\(security))"),
+            ("Account link ID", account.linkID.description),
+        ]
+    }
+
+    /// A stored account next to the offered one, field by field with the labels and values of
+    /// ``lines(_:width:)``, framed like it: a `≠` marks the fields that differ.
+    static func comparison(offered: AccountMetadata, stored: AccountMetadata, width: Int = terminalWidth()) -> [String] {
         let valueWidth = max(16, (width - frame.count - labelWidth - 6) / 2)
-        return rows.flatMap { row -> [String] in
-            let offered = wrap(row.offered, columns: valueWidth)
-            let existing = wrap(row.existing, columns: valueWidth)
+        return zip(fields(offered), fields(stored)).flatMap { offeredField, storedField -> [String] in
+            let offered = wrap(offeredField.value, columns: valueWidth)
+            let existing = wrap(storedField.value, columns: valueWidth)
+            let differs = offeredField.value != storedField.value
             return (0..<max(offered.count, existing.count)).map { index in
-                let label = index == 0 ? row.field.label.padding(toLength: labelWidth, withPad: " ", startingAt: 0)
+                let label = index == 0 ? offeredField.label.padding(toLength: labelWidth, withPad: " ", startingAt: 0)
                                        : String(repeating: " ", count: labelWidth)
                 let left = index < offered.count ? offered[index] : ""
                 let right = index < existing.count ? existing[index] : ""
-                let mark = index == 0 ? (row.differs ? "≠ " : "  ") : continuation
+                let mark = index == 0 ? (differs ? "≠ " : "  ") : continuation
                 return frame + label + "  offered: " + left + " " + mark + "stored: " + right
             }
         }
@@ -75,10 +75,9 @@ package enum OfferDisplay {
         return chunks
     }
 
-    /// The terminal's width, or 80 when standard output is not a terminal.
+    /// The terminal's width, or 80 when standard output is not a terminal (or narrower than 40).
     static func terminalWidth() -> Int {
-        var size = winsize()
-        guard isatty(STDOUT_FILENO) == 1, ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &size) == 0, size.ws_col >= 40 else { return 80 }
-        return Int(size.ws_col)
+        guard let size = TerminalSize.ofStandardOutput(), size.columns >= 40 else { return 80 }
+        return size.columns
     }
 }

@@ -149,7 +149,7 @@ struct ReceiveFlow<Importer: AccountImporter> where Importer.Preparation: Choosi
         for stored in conflict.existing {
             let why = stored.reasons.contains(.sameLinkID) ? "the same account (same link ID)" : "the same address on the same server"
             console.line("  Stored account \(stored.account.id.rawValue), \(why):")
-            OfferDisplay.comparison(stored.comparison).forEach { console.line($0) }
+            OfferDisplay.comparison(offered: conflict.offered, stored: stored.account.metadata).forEach { console.line($0) }
         }
         let replace = allowed.first { if case .replace = $0 { true } else { false } }
         let canKeepBoth = allowed.contains(.keepBoth)

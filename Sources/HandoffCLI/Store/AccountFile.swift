@@ -43,7 +43,7 @@ package struct AccountRecord: Codable, Equatable {
         case "tls": security = .tls
         case "starttls": security = .startTLS
         default:
-            throw CLIError("The account's imapSecurity \(Self.quoted(imapSecurity)) is not a setting this tool knows: use \"tls\" (TLS from the first byte, usually port 993) or \"startTLS\" (usually port 143). Plaintext IMAP is not supported.",
+            throw CLIError("The account's imapSecurity \(Self.quoted(imapSecurity)) is not a setting this tool knows: use \"tls\" (TLS from the first byte, usually port 993) or \"startTLS\" (usually port 143). \(Self.noPlaintextAccounts)",
                            exitCode: .invalidInput)
         }
         let metadata: AccountMetadata
@@ -63,6 +63,10 @@ package struct AccountRecord: Codable, Equatable {
         }
         return metadata
     }
+
+    /// What a transfer refuses, and what `receive --allow-plaintext` allows instead (Spec 3.4:
+    /// the offer carries TLS or STARTTLS only).
+    package static let noPlaintextAccounts = "An account that logs in without TLS cannot be sent at all; the receiving device's --allow-plaintext only lets it check a STARTTLS account whose server offers no STARTTLS."
 
     /// How to make a link ID for an account that has none yet.
     static let newLinkIDHint = "For an account that has none yet, make one with 'uuidgen' and keep it in the file: every later transfer of the account must carry the same one."

@@ -83,7 +83,7 @@ enum ImportErrorSamples {
 
     static let validationFailures: [ValidationFailure] = [
         .authenticationFailed, .untrustedCertificate(verificationCode: 20), .hostNameMismatch, .hostNotFound,
-        .serverUnreachable, .timedOut, .tlsUnavailable, .tlsHandshakeFailed, .unsupportedHost, .unsupportedCredential,
+        .serverUnreachable, .timedOut, .tlsUnavailable, .tlsHandshakeFailed, .notIMAPServer, .unsupportedHost, .unsupportedCredential,
         .otherFailure(code: 56), .cancelled,
         .validatorNotReady(reason: "The certificate authority file /etc/ssl/certs/ca-certificates.crt is missing; install ca-certificates."),
         .validatorNotReady(reason: ""),

@@ -22,7 +22,9 @@ final class TerminalProcess: @unchecked Sendable {
     ///   - environment: variables to set on top of this process's (an empty value removes one).
     ///   - userID: run as this user (and its group) instead of this process's, through
     ///     setpriv (this process must be root).
-    init(_ arguments: [String], environment: [String: String] = [:], userID: uid_t? = nil) throws {
+    ///   - size: the window's size (columns, rows); without it the terminal reports 0 × 0, as
+    ///     a new pseudo-terminal does.
+    init(_ arguments: [String], environment: [String: String] = [:], userID: uid_t? = nil, size: (columns: Int, rows: Int)? = nil) throws {
         try CLIKeyring.service()  // before the child inherits this process's environment
         // posix_openpt and friends are not visible from Swift's Glibc module; this is what
         // they do on Linux: open the multiplexer, unlock the new terminal (TIOCSPTLCK), ask
@@ -35,6 +37,10 @@ final class TerminalProcess: @unchecked Sendable {
         }
         slave = open("/dev/pts/\(number)", O_RDWR | O_NOCTTY | O_CLOEXEC)
         guard slave >= 0 else { throw TerminalUnavailable() }
+        if let size {
+            var window = winsize(ws_row: UInt16(size.rows), ws_col: UInt16(size.columns), ws_xpixel: 0, ws_ypixel: 0)
+            guard ioctl(slave, UInt(TIOCSWINSZ), &window) == 0 else { throw TerminalUnavailable() }
+        }
         let (executable, argv, merged) = try HandoffProcess.command(arguments, environment: environment, userID: userID)
         process = try SpawnedChild.spawn(executable, argv, environment: merged, input: .descriptor(slave),
                                          output: .descriptor(slave), errors: .descriptor(slave)).get()
