@@ -4,7 +4,7 @@ from errors import ProtocolError
 from primitives import u16, u32
 from rules import broken
 
-VERSION = 3
+VERSION = 4
 MAX_FRAME = 4096
 HEADER = 24
 TYPES = {1: "hello", 2: "offer", 3: "accept", 4: "credential", 5: "receipt", 6: "abort", 7: "reveal"}
@@ -60,7 +60,7 @@ def decode(data):
         raise ProtocolError("malformed.frameLength" if broken("F2") else "malformed.frameHeader")
 
     def f3():
-        if data[0] != VERSION and not (broken("F3") and data[0] == 2):
+        if data[0] != VERSION and not (broken("F3") and data[0] == 3):
             raise ProtocolError("unsupportedVersion")
 
     def f4():

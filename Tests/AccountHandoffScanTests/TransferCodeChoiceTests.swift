@@ -55,7 +55,8 @@ import Testing
             (text + "0", .malformed(.digits)),
             ("AH:", .malformed(.version)),
             ("AH:12a45", .malformed(.digits)),
-            (Self.withVersion(4, text), .unsupportedVersion(4)),
+            (Self.withVersion(5, text), .unsupportedVersion(5)),
+            (Self.withVersion(3, text), .unsupportedVersion(3)),
         ]
         for (scanned, error) in cases {
             // The decoder's own verdict, so the test pins the decision, not the decoder.

@@ -8,7 +8,7 @@ import Testing
         let (text, payload) = try Scratch.validCode()
         let result = try await HandoffProcess.run(["inspect"], stdin: text + "\n")
         #expect(result.status == 0, "\(result.stderr)")
-        #expect(result.stdout.contains("  Protocol version: 3\n"))
+        #expect(result.stdout.contains("  Protocol version: 4\n"))
         #expect(result.stdout.contains("  Transfer ID: \(payload.transferID) (derived from the code)\n"))
         #expect(result.stdout.contains("  Sender public key: \(Hex.encode(payload.senderPublicKey.bytes))\n"))
         #expect(result.stdout.contains("  Rendezvous: 127.0.0.1:9 (3 bytes)\n"))

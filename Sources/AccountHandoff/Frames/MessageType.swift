@@ -1,4 +1,4 @@
-/// The frame types of protocol version 3 (Spec section 3.2). Values 1...6 keep their
+/// The frame types of protocol version 4 (Spec section 3.2). Values 1...6 keep their
 /// version-1 meaning; ``reveal`` was added in version 2.
 public enum MessageType: UInt8, Hashable, Sendable, CaseIterable, CustomStringConvertible {
     /// Receiver to sender: receiver public key and key confirmation tag. Not encrypted.
