@@ -271,7 +271,7 @@ def binary_checks(b):
     ]
 
 
-FRAME_LENGTHS = {1: (64,), 3: (16,), 4: (1040,), 5: (17,), 6: (17,), 7: (48,)}
+FRAME_LENGTHS = {1: (64,), 3: (16,), 4: (1040,), 5: (17,), 6: (17,), 7: (48,), 8: (52,), 9: (80,), 10: (32,), 11: (0,)}
 
 
 def frame_checks(b):
@@ -286,10 +286,10 @@ def frame_checks(b):
         ("F1", "oversizedFrame" if n > 4096 else None),
         ("F2", "malformed.frameHeader" if n < 24 else None),
         ("F3", "unsupportedVersion" if n >= 1 and b[0] != 4 else None),
-        ("F4", "unknownMessageType" if n >= 2 and not 1 <= kind <= 7 else None),
+        ("F4", "unknownMessageType" if n >= 2 and not 1 <= kind <= 11 else None),
         ("F5", "malformed.frameLength" if length is not None and length > n - 24 else None),
         ("F6", "malformed.trailingBytes" if length is not None and length < n - 24 else None),
-        ("F7", "malformed.body" if length is not None and 1 <= kind <= 7 and not valid else None),
+        ("F7", "malformed.body" if length is not None and 1 <= kind <= 11 and not valid else None),
     ]
 
 

@@ -128,7 +128,9 @@ _rules("3.1-3.3 frames", [
     ("F2", "F2: a short frame reported as malformed.frameLength", ["F2"]),
     ("F3", "F3 accepts version 3", ["F3", "README[1]"]),
     ("F3order", "F3 checked after F4", ["F3"]),
-    ("F4", "F4 accepts type 8", ["F4"]),
+    ("F4", "F4 accepts type 12", ["F4"]),
+    ("F4typed", "F4 refuses the typed way's types 8...11 as unknownMessageType", ["F4", "3.2[pakeInit]", "3.2[pakeReply]",
+                                                                                   "3.2[pakeConfirm]", "3.2[pakeRefused]"]),
     ("F4reveal", "F4 refuses type 7 (reveal) as unknownMessageType", ["F4", "3.2[reveal]"]),
     ("F5", "F5: a short body reported as malformed.trailingBytes", ["F5"]),
     ("F6", "F6 skipped: bytes after the body ignored", ["F6"]),
@@ -142,6 +144,10 @@ _rules("3.1-3.3 frames", [
     ("F7accept", "F7: accept body 17 accepted", ["3.2[accept]"]),
     ("F7receipt", "F7: receipt body 18 accepted", ["3.2[receipt]"]),
     ("F7abort", "F7: abort body 18 accepted", ["3.2[abort]"]),
+    ("F7pakeInit", "F7: pakeInit body 48 (no expiry) instead of 52", ["3.2[pakeInit]", "3.8[pakeInit]"]),
+    ("F7pakeReply", "F7: pakeReply body 64 (no tag) instead of 80", ["3.2[pakeReply]", "3.8[pakeReply]"]),
+    ("F7pakeConfirm", "F7: pakeConfirm body 48 (sealed) instead of 32", ["3.2[pakeConfirm]", "3.8[pakeConfirm]"]),
+    ("F7pakeRefused", "F7: pakeRefused body 17 (an abort's) instead of 0", ["3.2[pakeRefused]", "3.8[pakeRefused]"]),
 ])
 
 _rules("3.4 offer plaintext", [

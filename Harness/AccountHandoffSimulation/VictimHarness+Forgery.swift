@@ -148,7 +148,7 @@ enum SecureChannelBinding {
     static func bindsAccount(_ type: MessageType) -> Bool {
         switch type {
         case .accept, .credential, .receipt: true
-        case .hello, .reveal, .offer, .abort: false
+        case .hello, .reveal, .offer, .abort, .pakeInit, .pakeReply, .pakeConfirm, .pakeRefused: false
         }
     }
 }

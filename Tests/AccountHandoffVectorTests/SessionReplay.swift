@@ -304,6 +304,11 @@ struct SessionReplay {
             case .anotherDeviceJoined: "anotherDeviceJoined"
             case .ignored(let error): "ignored \(error.identifier)"
             case .finished(let outcome): "finished \(outcome.identifier)"
+            case .startTypedRun(let run, let pakeInit): "startTypedRun \(run) \(hexString(pakeInit))"
+            case .typedCodeRetired(let code, let wrongGuesses): "typedCodeRetired \(code.nameplate) \(wrongGuesses)"
+            case .typedCodeReplaced(let code): "typedCodeReplaced \(code.nameplate)"
+            case .typedWayWithdrawn(let reason): "typedWayWithdrawn \(reason)"
+            case .pairedByTypedCode(let run): "pairedByTypedCode \(run)"
             }
         }
     }

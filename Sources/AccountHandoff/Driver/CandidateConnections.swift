@@ -40,7 +40,8 @@ struct CandidateConnections {
         let decisive = actions.contains { action in
             switch action {
             case .requestCredential, .finished: true
-            case .send, .reply, .askForCode, .codeMismatch, .anotherDeviceJoined, .ignored: false
+            case .send, .reply, .askForCode, .codeMismatch, .anotherDeviceJoined, .ignored, .startTypedRun, .typedCodeRetired,
+                 .typedCodeReplaced, .typedWayWithdrawn, .pairedByTypedCode: false
             }
         }
         guard decisive else { return nil }

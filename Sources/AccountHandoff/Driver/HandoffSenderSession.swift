@@ -244,6 +244,8 @@ public actor HandoffSenderSession: SessionDriver {
                 directives += noteIgnored(error, frame: frame)
             case .finished(let outcome):
                 finished(outcome)
+            case .startTypedRun, .typedCodeRetired, .typedCodeReplaced, .typedWayWithdrawn, .pairedByTypedCode:
+                break  // this driver starts its sessions without typed routes, so none of these occurs
             }
         }
         if let frame, let bound = connections.bindIfDecisive(frame.peer, frame: frame.bytes, actions: actions) {

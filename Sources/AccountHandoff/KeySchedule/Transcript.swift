@@ -18,6 +18,11 @@ package struct Transcript {
         digest = SHA256.digest(Self.label, payload.binary)
     }
 
+    /// Starts from a given first hash (`TH0t` of the typed way, Spec 4.5).
+    init(digest: SHA256.Digest) {
+        self.digest = digest
+    }
+
     /// The handshake hash that binds the receiver's key; only valid before the hello is absorbed.
     func handshakeHash(receiverPublicKey: X25519PublicKey) -> SHA256.Digest {
         SHA256.digest(digest, receiverPublicKey.bytes)

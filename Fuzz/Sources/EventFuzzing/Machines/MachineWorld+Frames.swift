@@ -185,7 +185,7 @@ extension MachineWorld {
     /// sender's seed and the honest hello through the package's primitives (Spec 4.1-4.3): what a
     /// sender that never accepted this hello, or already used sequence 0, could still seal.
     private func revealAtSequenceZero(_ plaintext: [UInt8]) -> [UInt8]? {
-        let payload = receiver.payload
+        let payload = receiver.payload!  // the machines scan QRs: a receiver here always has its payload
         let receiverKey = Array(hello[Frame.headerByteCount..<Frame.headerByteCount + 32])
         guard let shared = try? VectorPrimitives.x25519(privateKey: fixtures.senderPrivateKey, peer: receiverKey) else { return nil }
         let th0 = VectorPrimitives.sha256([Array("AH4 transcript".utf8), payload.binary])

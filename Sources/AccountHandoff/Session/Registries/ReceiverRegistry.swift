@@ -30,27 +30,38 @@ public final class ReceiverRegistry: @unchecked Sendable {
     /// too: the stored records are read again and written under the storage's lock
     /// (``RegistryStorage/update(_:)``), so a claim another process made meanwhile is seen.
     func claim(_ payload: SessionPayload) throws(HandoffError) {
+        try claim(payload.transferID, expiry: payload.expiry, refusal: .alreadyScanned)
+    }
+
+    /// Claims a typed code (Spec 6.3): its claim ID (a domain-separated hash of its 11
+    /// digits) with `expiry`, this device's own bound (`now + 600 + skew`), never the peer's.
+    func claim(typedCode id: TransferID, expiry: UInt32) throws(HandoffError) {
+        try claim(id, expiry: expiry, refusal: .typedCodeAlreadyUsed)
+    }
+
+    /// Checks and records `id` in one step; `refusal` when it is there already.
+    private func claim(_ id: TransferID, expiry: UInt32, refusal: HandoffError) throws(HandoffError) {
         try lock.withLock { () throws(HandoffError) in
-            guard claimed[payload.transferID] == nil else { throw .alreadyScanned }
+            guard claimed[id] == nil else { throw refusal }
             guard let storage else {
-                claimed[payload.transferID] = payload.expiry
+                claimed[id] = expiry
                 return
             }
             var claimedElsewhere = false
             let stored: [RegistryRecord]
             do throws(RegistryStorageFailure) {
                 stored = try storage.update { records in
-                    guard !records.contains(where: { $0.transferID == payload.transferID }) else {
+                    guard !records.contains(where: { $0.transferID == id }) else {
                         claimedElsewhere = true
                         return false
                     }
-                    records = (records + [RegistryRecord(transferID: payload.transferID, expiry: payload.expiry, outcomeIdentifier: nil)])
+                    records = (records + [RegistryRecord(transferID: id, expiry: expiry, outcomeIdentifier: nil)])
                         .sortedByTransferID
                     return true
                 }
             } catch { throw .registryUnavailable(error) }
             adopt(stored)
-            if claimedElsewhere { throw .alreadyScanned }
+            if claimedElsewhere { throw refusal }
         }
     }
 
