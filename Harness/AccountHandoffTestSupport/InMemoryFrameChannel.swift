@@ -12,6 +12,7 @@ package final class InMemoryFrameChannel: FrameChannel, @unchecked Sendable {
     private weak var peerEnd: InMemoryFrameChannel?
     private var closed = false
     private var sent: [[UInt8]] = []
+    private var offers: [TypedOffer?] = []
     /// How this end names its only peer.
     package let peer: FramePeer
 
@@ -27,6 +28,28 @@ package final class InMemoryFrameChannel: FrameChannel, @unchecked Sendable {
         sender.peerEnd = receiver
         receiver.peerEnd = sender
         return (sender, receiver)
+    }
+
+    /// A connected pair for the typed way (Spec 6.8): the sender end reports its one peer as a
+    /// typed connection that came by `route` and waits for its `pakeInit`, as a transport does
+    /// once a receiving device reached it for the nameplate it serves.
+    package static func typedPair(route: TypedRoute) -> (sender: InMemoryFrameChannel, receiver: InMemoryFrameChannel) {
+        let ends = pair()
+        ends.sender.sink.yield(.typedConnection(ends.sender.peer, route: route))
+        return ends
+    }
+
+    /// Reports an event at this end, as a transport would (a typed connection, a taken name).
+    package func report(_ event: FrameChannelEvent) {
+        let open = lock.withLock { !closed }
+        if open { sink.yield(event) }
+    }
+
+    /// Every typed offer the session served on this end, in order (`nil`: withdrawn).
+    package var servedOffers: [TypedOffer?] { lock.withLock { offers } }
+
+    package func serveTyped(_ offer: TypedOffer?) async {
+        lock.withLock { offers.append(offer) }
     }
 
     /// Every frame this end sent, in order.

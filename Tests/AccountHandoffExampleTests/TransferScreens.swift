@@ -41,7 +41,7 @@ import Foundation
 
     private func show(_ update: SenderUpdate) {
         switch update {
-        case .showCode(let payload, _):
+        case .showCode(let payload, _, _):
             qrSVG = (try? SVGQRRenderer().render(QRMatrix(payload: payload))) ?? ""
             qrText = payload.text
             expires = payload.expiryDate
@@ -52,7 +52,7 @@ import Foundation
         case .credentialSent: status = "Password sent; waiting for the other device to confirm."
         case .anotherDeviceJoined: status = "Another device also scanned the code; it got nothing."
         case .finished(let outcome): (asksForCode, status) = (false, outcome.message)
-        case .codeMismatch, .framesIgnored: break
+        case .codeMismatch, .framesIgnored, .typedCodeRetired, .typedCodeReplaced, .typedWayWithdrawn, .pairedByTypedCode: break
         }
     }
 }

@@ -35,9 +35,16 @@ public actor HandoffReceiverSession<Importer: AccountImporter>: SessionDriver {
     /// ``HandoffError/expired`` when the sender answers that it now serves another code
     /// (Spec 11.4); any other error means the sender could not be reached.
     public typealias Connector = @Sendable (SessionPayload) async throws -> any FrameChannel
+    /// Typed way: opens the channel to a sending device that shows `nameplate`, by `route`: on
+    /// the local network, the one device DNS-SD finds (Spec 11.9; throw
+    /// ``HandoffError/senderUnreachable`` for none, and refuse several before any run); through
+    /// the relay, the connection paired by the nameplate's token (Spec 12.8).
+    public typealias TypedConnector = @Sendable (TypedCode.Nameplate, TypedRoute) async throws -> any FrameChannel
 
-    /// The scanned QR payload.
-    public nonisolated let payload: SessionPayload
+    /// The scanned QR payload; `nil` for a session started from a typed code.
+    public nonisolated let payload: SessionPayload?
+    /// The typed way's start: the code, the route and the connector; `nil` for a QR session.
+    private var typedStart: (code: TypedCode, route: TypedRoute, connect: TypedConnector)?
     /// What to show, in order; finishes after ``ReceiverUpdate/finished(_:detail:)``.
     public nonisolated let updates: AsyncStream<ReceiverUpdate<Importer.Preparation>>
     /// How long to wait for the sender's reveal after the hello left before giving up.
@@ -82,6 +89,7 @@ public actor HandoffReceiverSession<Importer: AccountImporter>: SessionDriver {
                 clock: any HandoffClock = SystemHandoffClock(),
                 random: sending any RandomSource = SystemRandomSource(), connect: @escaping Connector) {
         self.payload = payload
+        expiryDate = payload.expiryDate
         self.importer = importer
         self.authenticator = authenticator
         self.configuration = configuration
@@ -103,6 +111,33 @@ public actor HandoffReceiverSession<Importer: AccountImporter>: SessionDriver {
                   configuration: configuration, registry: registry, clock: clock, random: random, connect: connect)
     }
 
+    /// Prepares a session for a typed code (Spec 6.8); nothing is claimed or sent until
+    /// ``run()``, and then nothing until the sending device's `pakeInit` arrives.
+    ///
+    /// - Parameters:
+    ///   - code: the code the person typed, read with ``TypedCode/init(entry:)`` (a typo or six
+    ///     digits are refused there, costing nothing); the session owns and wipes it.
+    ///   - route: how to reach the sending device.
+    ///   - importer, authenticator, configuration, registry, clock, random: as for a QR.
+    ///   - connect: opens the channel to the device that shows the code's nameplate.
+    public init(typedCode code: TypedCode, route: TypedRoute, importer: Importer, authenticator: any LocalAuthenticator,
+                configuration: ReceiverConfiguration = .standard, registry: ReceiverRegistry,
+                clock: any HandoffClock = SystemHandoffClock(),
+                random: sending any RandomSource = SystemRandomSource(), connect: @escaping TypedConnector) {
+        payload = nil
+        // Until the pakeInit names the expiry: the latest one this device would accept (Spec 2.5 S3).
+        expiryDate = clock.now().addingTimeInterval(Double(SenderConfiguration.maximumLifetime))
+        typedStart = (code, route, connect)
+        self.importer = importer
+        self.authenticator = authenticator
+        self.configuration = configuration
+        self.registry = registry
+        self.clock = clock
+        self.random = random
+        self.connect = { _ in throw HandoffError.senderUnreachable }
+        updates = runtime.updates
+    }
+
     /// The short code, once the sender revealed its part.
     public var shortCode: ShortCode? { receiver?.shortCode }
     /// The session's phase, once it started.
@@ -111,8 +146,11 @@ public actor HandoffReceiverSession<Importer: AccountImporter>: SessionDriver {
     public var outcome: ReceiverOutcome? { runtime.outcome }
     /// The importer's sentence about how the session ended, when it has one.
     public var detail: String? { finalDetail }
-    /// When the sender stops: what a countdown on this device shows.
-    public nonisolated var expiryDate: Date { payload.expiryDate }
+    /// When the sender stops: what a countdown on this device shows. A typed session learns it
+    /// from the `pakeInit` (``receiverExpiryDate``); until then it is the latest it would accept.
+    public nonisolated let expiryDate: Date
+    /// The expiry the session's state machine holds: the QR's, or the `pakeInit`'s once it came.
+    public var receiverExpiryDate: Date { receiver?.expiryDate ?? expiryDate }
 
     var nextDeadline: Date? {
         guard let deadline = receiver?.nextDeadline else { return nil }
@@ -131,6 +169,7 @@ public actor HandoffReceiverSession<Importer: AccountImporter>: SessionDriver {
     public func run() async -> ReceiverOutcome {
         if runtime.running || runtime.outcome != nil { return await outcomeWhenFinished() }
         runtime.running = true
+        guard let payload else { return await runTyped() }
         // The code is checked completely before any connection is made (Spec 2.5 S0-S4).
         do {
             try HandoffReceiver.check(payload: payload, configuration: configuration, now: clock.now(), registry: registry)
@@ -139,7 +178,6 @@ public actor HandoffReceiverSession<Importer: AccountImporter>: SessionDriver {
         }
         let channel: any FrameChannel
         let connect = self.connect
-        let payload = self.payload
         let connecting = Task { try await connect(payload) }
         self.connecting = connecting
         defer { self.connecting = nil }
@@ -258,8 +296,46 @@ public actor HandoffReceiverSession<Importer: AccountImporter>: SessionDriver {
         switch event {
         case .frame(let bytes, _): feed(.frameReceived(bytes))
         case .peerLeft: feed(.transportLost)
+        case .typedConnection, .typedNameTaken: break  // a sending device's events
         }
         return []
+    }
+
+    /// The typed way (Spec 6.8): refuse a code this device already ran before connecting,
+    /// connect, start the state machine (nothing is sent until the `pakeInit`), run.
+    private func runTyped() async -> ReceiverOutcome {
+        guard let (code, route, connect) = typedStart else { return end(.ended(.failed(.invalidConfiguration))) }
+        typedStart = nil
+        if registry.hasClaimed(code.claimID) {
+            code.wipe()
+            return end(.ended(.failed(.typedCodeAlreadyUsed)))
+        }
+        let nameplate = code.nameplate
+        let connecting = Task { try await connect(nameplate, route) }
+        let channel: any FrameChannel
+        do {
+            channel = try await withTaskCancellationHandler { try await connecting.value } onCancel: { connecting.cancel() }
+        } catch {
+            code.wipe()
+            return end(.ended(.failed((error as? HandoffError) ?? .senderUnreachable)))
+        }
+        guard let random, runtime.outcome == nil else {
+            code.wipe()
+            await channel.close()
+            return await outcomeWhenFinished()
+        }
+        self.random = nil
+        do {
+            receiver = try HandoffReceiver.startTyped(code: code, route: route, configuration: configuration, random: random,
+                                                      now: clock.now(), registry: registry)
+        } catch {
+            await channel.close()
+            return end(.ended(.failed(error)))
+        }
+        revealDeadline = clock.now().addingTimeInterval(Self.revealTimeout.seconds)
+        runtime.yield(.connected(expires: expiryDate))
+        await runLoop(over: channel)
+        return await outcomeWhenFinished()
     }
 
     func tick() {
@@ -267,7 +343,9 @@ public actor HandoffReceiverSession<Importer: AccountImporter>: SessionDriver {
             // The reveal wait is over; after it only the expiry wakes the timer (a deadline left
             // in the past would be fed to `tick` again and again until the expiry).
             self.revealDeadline = nil
-            if receiver?.phase == .awaitingReveal, clock.now() < payload.expiryDate {
+            let waiting = receiver?.phase == .awaitingReveal || receiver?.phase == .awaitingPakeInit
+                || receiver?.phase == .awaitingPakeConfirm
+            if waiting, clock.now() < receiverExpiryDate {
                 // A silent sender must not hold this device until the code expires (Spec 6.7).
                 finalDetail = "The sending device did not answer within \(Int(Self.revealTimeout.seconds)) seconds; check that it still shows the code, then scan it again."
                 feed(.transportLost)

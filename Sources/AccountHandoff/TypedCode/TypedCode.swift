@@ -92,6 +92,14 @@ public struct TypedCode: Sendable {
         }
     }
 
+    /// A copy with its own guarded memory, for an app to show and wipe on its own (the session
+    /// wipes its code when it retires it).
+    ///
+    /// - Throws: ``HandoffError/secureMemoryUnavailable(_:)``.
+    public func copy() throws(HandoffError) -> TypedCode {
+        TypedCode(checkedDigits: try storage.withUnsafeBytes { (digits) throws(HandoffError) in try SecretBytes(copying: digits) })
+    }
+
     /// The label of ``claimID``.
     package static let claimLabel = Array("AH4 typed code claim".utf8)
 
