@@ -26,6 +26,11 @@ import Foundation
 /// let outcome = await session.run()
 /// ```
 ///
+/// A typed code instead of a QR: ``init(typedCode:route:importer:authenticator:configuration:registry:clock:random:connect:)``
+/// with a ``TypedConnector`` that reaches the device showing the code's nameplate; no code is
+/// shown on this screen (the person typed it), and a code that did not match the device
+/// reached ends the session as `failed.typedCodeMismatch`.
+///
 /// The password travels only after the importer prepared the account (conflicts chosen, the
 /// store writable) and the person passed local authentication (Spec 8.7): a receiver that
 /// would decline it never receives it. The receiver session wipes the delivered credential as

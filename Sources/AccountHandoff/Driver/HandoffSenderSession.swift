@@ -31,6 +31,13 @@ import Foundation
 /// (Spec 4.4, 8.2). Once both people confirmed, the session asks its ``LocalAuthenticator``,
 /// then reads the password with its ``CredentialReader`` (Spec 8.7).
 ///
+/// The typed way (Spec 6.8): with ``SenderSessionOptions/typedRoutes``, each ``SenderUpdate/showCode(_:typed:number:)``
+/// carries the typed code to show beside the QR, and the session tells its channel the
+/// nameplate to serve (``FrameChannel/serveTyped(_:)``). Each
+/// ``FrameChannelEvent/typedConnection(_:route:)`` gets a CPace run; a wrong code retires the
+/// code at once (``SenderUpdate/typedCodeRetired(newCode:wrongGuesses:)``), three withdraw the
+/// typed way (the QR stays), and the first way to pair wins.
+///
 /// Connections (Spec 6.7): the session binds to the peer whose hello authenticated first, and
 /// treats up to ``maximumCandidates`` peers that present the same hello bytes as candidates
 /// that get the same frames, until an authenticated frame from one of them decides.

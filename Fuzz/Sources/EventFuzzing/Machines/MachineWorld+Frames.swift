@@ -177,7 +177,7 @@ extension MachineWorld {
         case .credential: (try? VectorPrimitives.credentialPlaintext(fixtures.scenario.passwordBytes)) ?? []
         case .receipt: [1 + choice % 6]
         case .abort: [1 + choice % 7]
-        case .accept, .hello: []
+        case .accept, .hello, .pakeInit, .pakeReply, .pakeConfirm, .pakeRefused: []
         }
     }
 
