@@ -29,6 +29,12 @@ UNRUN = {
     'U.relaySidePurpose': ('12.8',
         'two senders with one nameplate are paired with each other by the relay',
         'pairing is the relay\'s behaviour; the fixed side itself is pinned by 12.8.sideLength and the relay vectors'),
+    'U.typedTransport': ('11.10',
+        'a sender advertises another name or TXT record, or a receiver connects to one of several devices showing '
+        'the nameplate',
+        'names, records, sockets and time, which no vector holds: ServiceRecordTests and DiscoveryCollectionTests '
+        '(AccountHandoffDiscoveryTests) pin the instance name, the TXT record and the one/none/ambiguous decision, '
+        'AvahiDiscoveryTests the advertising between network namespaces'),
     'U.typedGuessBound': ('8.8',
         'an attacker playing both ends gets more than one guess per code at each end',
         'a count over two sessions, not bytes of one: TypedWayTests (a wrong guess retires the code; the receiver uses '
@@ -375,6 +381,8 @@ SENTENCES = {
     '6.8 "The expiry (6.0 step 3) ends" #fedd': ['6.8.sessions'],
     '8.8 "An attacker who plays both ends" #62fd': ['U.typedGuessBound'],
     '8.8 "An attacker that advertises the same" #957b': ['U.typedImpersonator'],
+    '11.10 "DNS-SD on the local network. A" #c3a9': ['U.typedTransport'],
+    '11.10 "Then exactly one IPv4 address and" #2e77': ['U.typedTransport'],
     '12.7 "route is the kind of the" #73ce': ['12.7.routeCode', '12.7.routeKind'],
     '12.7 "The relay token (12.8), which both" #9d7e': ['U.relayIdentity'],
 }

@@ -27,7 +27,7 @@ public enum FrameChannelEvent: Sendable {
 }
 
 /// What a sending session offers of the typed way, for its channel to advertise on the local
-/// network and to wait for at the relay (Spec 11.9, 12.8). Public: the nameplate only.
+/// network and to wait for at the relay (Spec 11.10, 12.8). Public: the nameplate only.
 public struct TypedOffer: Hashable, Sendable, CustomStringConvertible {
     /// The nameplate of the code shown now.
     public let nameplate: TypedCode.Nameplate
@@ -93,7 +93,7 @@ public protocol FrameChannel: Sendable {
     /// Typed way, at a sending device: the session now shows a typed code with this offer (the
     /// first one, a new one after a wrong guess or a taken name, or a renewed QR's), or `nil`:
     /// the typed way is withdrawn. A channel with a typed way advertises the nameplate on the
-    /// local network (Spec 11.9) and waits at the relay with its token (12.8) for the offered
+    /// local network (Spec 11.10) and waits at the relay with its token (12.8) for the offered
     /// routes, and reports each connection that comes for it as
     /// ``FrameChannelEvent/typedConnection(_:route:)``. A new offer or `nil` stops serving the
     /// old nameplate and closes its typed connections that the session did not bind, after the

@@ -4,7 +4,7 @@
 /// and the relay token (Spec 12.8), which both must present to be paired at all, already
 /// carries the relay's identity.
 public enum TypedRoute: UInt8, Hashable, Sendable, CaseIterable, CustomStringConvertible {
-    /// Found on the local network by DNS-SD (Spec 11.9); `route = 01`.
+    /// Found on the local network by DNS-SD (Spec 11.10); `route = 01`.
     case localNetwork = 1
     /// Paired by a transit relay (Spec 12.8); `route = 02`.
     case relay = 2
