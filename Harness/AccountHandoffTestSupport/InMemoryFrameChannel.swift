@@ -13,6 +13,7 @@ package final class InMemoryFrameChannel: FrameChannel, @unchecked Sendable {
     private var closed = false
     private var sent: [[UInt8]] = []
     private var offers: [TypedOffer?] = []
+    private var forward: (@Sendable ([UInt8]) -> Void)?
     /// How this end names its only peer.
     package let peer: FramePeer
 
@@ -72,8 +73,15 @@ package final class InMemoryFrameChannel: FrameChannel, @unchecked Sendable {
 
     /// Injects a frame as if the peer had sent it.
     package func deliver(_ frame: [UInt8], from peer: FramePeer) {
-        let open = lock.withLock { !closed }
-        if open { sink.yield(.frame(frame, from: peer)) }
+        let (open, forward) = lock.withLock { (!closed, self.forward) }
+        guard open else { return }
+        if let forward { forward(frame) } else { sink.yield(.frame(frame, from: peer)) }
+    }
+
+    /// Hands every frame that arrives at this end to `forward` instead of ``receive()``
+    /// (``InMemoryTypedHub`` joins several pairs into one sender channel this way).
+    package func forwardArrivals(to forward: @escaping @Sendable ([UInt8]) -> Void) {
+        lock.withLock { self.forward = forward }
     }
 
     /// Plays a lost connection on both ends: each reports its peer left.

@@ -86,3 +86,52 @@ import Testing
         typed.wipe()
     }
 }
+
+/// Wrong guesses through the drivers (Spec 6.8, 8.8): one guess per code, a new code shown
+/// at once with its sentence on the sending device, the guessing device told the code did not
+/// match; the new code then pairs.
+@Suite struct TypedWrongGuessDriverTests {
+    @Test func aWrongGuessRetiresTheCodeOnBothScreensAndTheNewCodePairs() async throws {
+        let hub = InMemoryTypedHub()
+        let clock = ManualHandoffClock(start: Fixtures.start)
+        let sender = HandoffSenderSession(account: Fixtures.account, rendezvous: Fixtures.rendezvous, channel: hub,
+                                          credential: { _ in Fixtures.secret(Fixtures.password) },
+                                          authenticator: ScriptedAuthenticator(always: .authenticated), registry: try SenderRegistry(),
+                                          options: SenderSessionOptions(typedRoutes: [.localNetwork]), clock: clock,
+                                          random: InsecureDeterministicRandom(seed: 5))
+        var updates = sender.updates.makeAsyncIterator()
+        let sent = Task { await sender.run() }
+        guard case .showCode(_, let shown, _) = try #require(await updates.next()), let first = shown else {
+            Issue.record("no typed code shown")
+            return
+        }
+        // A device types another code with the same nameplate: one guess.
+        let ten = first.digits.prefix(3) + (first.digits.dropFirst(3).prefix(7) == "0000000" ? "0000001" : "0000000")
+        let wrong = String(ten) + String(DammCheckDigit.interim(String(ten)))
+        let guesserChannel = hub.connect(route: .localNetwork)
+        let guesser = HandoffReceiverSession(typedCode: try TypedCode(entry: wrong), route: .localNetwork,
+                                             importer: RecordingImporter(), authenticator: ScriptedAuthenticator(always: .authenticated),
+                                             registry: try ReceiverRegistry(), clock: clock,
+                                             random: InsecureDeterministicRandom(seed: 6)) { _, _ in guesserChannel }
+        #expect(await guesser.run() == .ended(.failed(.typedCodeMismatch)))
+        #expect(HandoffError.typedCodeMismatch.message(for: .receiver).hasPrefix("The code did not match the device this one reached"))
+        guard case .typedCodeRetired(let second, 1) = try #require(await updates.next()) else {
+            Issue.record("the sending device says a wrong code was tried")
+            return
+        }
+        #expect(second.digits != first.digits)
+        #expect(hub.servedOffers.last == .some(TypedOffer(nameplate: second.nameplate, routes: [.localNetwork])))
+
+        let honestChannel = hub.connect(route: .localNetwork)
+        let honest = HandoffReceiverSession(typedCode: try TypedCode(entry: second.grouped), route: .localNetwork,
+                                            importer: RecordingImporter(), authenticator: ScriptedAuthenticator(always: .authenticated),
+                                            registry: try ReceiverRegistry(), clock: clock,
+                                            random: InsecureDeterministicRandom(seed: 8)) { _, _ in honestChannel }
+        let accepting = Task { for await update in honest.updates { if case .accountOffered = update { try? await honest.accept() } } }
+        #expect(await honest.run() == .completed(.imported))
+        #expect(await sent.value == .completed(.imported))
+        await accepting.value
+        first.wipe()
+        second.wipe()
+    }
+}
