@@ -145,7 +145,7 @@ STATIC = {(table, check): identifier for table, checks in {
 }.items() for check, identifier in checks}
 
 # Pairs that no vector can fail at once, with the reason: (table, earlier check, later check) -> why.
-_S1 = "S1 cannot fail: B5 refuses every intent but sendAccount while decoding, the only intent a version-3 receiver expects"
+_S1 = "S1 cannot fail: B5 refuses every intent but sendAccount while decoding, the only intent a version-4 receiver expects"
 _MEMORY = ("S5 and start step 2 fail only when the system refuses the session's arena of guarded memory (8.5: the "
            "memory-lock or mapping limit of the process), which no vector sets; GuardedMemoryLimitTests plays it")
 _ENDS = "the token ends in the earlier field, so the later one is not there to check"
@@ -258,7 +258,7 @@ def binary_checks(b):
     return [
         ("B1", "malformed.length" if n > 103 else None),
         ("B2", "malformed.version" if n == 0 else None),
-        ("B3", "unsupportedVersion" if n >= 1 and b[0] != 3 else None),
+        ("B3", "unsupportedVersion" if n >= 1 and b[0] != 4 else None),
         ("B4", "malformed.intent" if n < 2 else None),
         ("B5", "wrongIntent" if n >= 2 and b[1] != 1 else None),
         ("B6", "malformed.expiry" if n < 6 else None),
@@ -271,7 +271,7 @@ def binary_checks(b):
     ]
 
 
-FRAME_LENGTHS = {1: (64,), 3: (16,), 4: (1040,), 5: (17,), 6: (17,), 7: (48,)}
+FRAME_LENGTHS = {1: (64,), 3: (16,), 4: (1040,), 5: (17,), 6: (17,), 7: (48,), 8: (52,), 9: (80,), 10: (32,), 11: (0,)}
 
 
 def frame_checks(b):
@@ -285,11 +285,11 @@ def frame_checks(b):
     return [
         ("F1", "oversizedFrame" if n > 4096 else None),
         ("F2", "malformed.frameHeader" if n < 24 else None),
-        ("F3", "unsupportedVersion" if n >= 1 and b[0] != 3 else None),
-        ("F4", "unknownMessageType" if n >= 2 and not 1 <= kind <= 7 else None),
+        ("F3", "unsupportedVersion" if n >= 1 and b[0] != 4 else None),
+        ("F4", "unknownMessageType" if n >= 2 and not 1 <= kind <= 11 else None),
         ("F5", "malformed.frameLength" if length is not None and length > n - 24 else None),
         ("F6", "malformed.trailingBytes" if length is not None and length < n - 24 else None),
-        ("F7", "malformed.body" if length is not None and 1 <= kind <= 7 and not valid else None),
+        ("F7", "malformed.body" if length is not None and 1 <= kind <= 11 and not valid else None),
     ]
 
 
@@ -536,7 +536,7 @@ def oracle_traces(vectors):
             challenge = h(entry["challenge"])
             hints = {k["name"]: k["sessionHint"] for k in transport["transportKeys"]}
             checks = [("A2 28 bytes", "notAChallenge" if len(challenge) != 28 else None),
-                      ("A3 magic", "notAChallenge" if challenge[:4] != b"AH3A" else None),
+                      ("A3 magic", "notAChallenge" if challenge[:4] != b"AH4A" else None),
                       ("A4 session hint", "renewedCode" if challenge[4:12].hex() != hints[entry["keys"]] else None)]
             add("11.4 receiver", "admission check " + entry["name"], checks, None if entry["result"] == "answer" else entry["result"])
     for entry in transport["encoderRefusals"]:

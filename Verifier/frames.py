@@ -4,10 +4,11 @@ from errors import ProtocolError
 from primitives import u16, u32
 from rules import broken
 
-VERSION = 3
+VERSION = 4
 MAX_FRAME = 4096
 HEADER = 24
-TYPES = {1: "hello", 2: "offer", 3: "accept", 4: "credential", 5: "receipt", 6: "abort", 7: "reveal"}
+TYPES = {1: "hello", 2: "offer", 3: "accept", 4: "credential", 5: "receipt", 6: "abort", 7: "reveal", 8: "pakeInit",
+         9: "pakeReply", 10: "pakeConfirm", 11: "pakeRefused"}
 TYPE_VALUES = {name: value for value, name in TYPES.items()}
 
 
@@ -30,7 +31,16 @@ def valid_body_length(type_name, length):
     """Spec 3.2 `valid bodyLength`."""
     if broken("F7"):
         return True
-    fixed = {"hello": 64, "accept": 16, "credential": 1040, "receipt": 17, "abort": 17, "reveal": 48}
+    fixed = {"hello": 64, "accept": 16, "credential": 1040, "receipt": 17, "abort": 17, "reveal": 48,
+             "pakeInit": 52, "pakeReply": 80, "pakeConfirm": 32, "pakeRefused": 0}
+    if broken("F7pakeInit"):
+        fixed["pakeInit"] = 48  # the sid and Ya without the expiry
+    if broken("F7pakeReply"):
+        fixed["pakeReply"] = 64  # no tag
+    if broken("F7pakeConfirm"):
+        fixed["pakeConfirm"] = 48  # as if it were sealed
+    if broken("F7pakeRefused"):
+        fixed["pakeRefused"] = 17  # as if it were an abort
     if broken("F7credential"):
         fixed["credential"] = 1024
     if broken("F7reveal"):
@@ -60,12 +70,12 @@ def decode(data):
         raise ProtocolError("malformed.frameLength" if broken("F2") else "malformed.frameHeader")
 
     def f3():
-        if data[0] != VERSION and not (broken("F3") and data[0] == 2):
+        if data[0] != VERSION and not (broken("F3") and data[0] == 3):
             raise ProtocolError("unsupportedVersion")
 
     def f4():
-        if data[1] not in TYPES or (broken("F4reveal") and data[1] == 7):
-            if not (broken("F4") and data[1] == 8):
+        if data[1] not in TYPES or (broken("F4reveal") and data[1] == 7) or (broken("F4typed") and data[1] >= 8):
+            if not (broken("F4") and data[1] == 12):
                 raise ProtocolError("unknownMessageType")
 
     if broken("F3order"):

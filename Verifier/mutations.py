@@ -27,7 +27,7 @@ UNOBSERVABLE = {
                     "invisible (the `rule` annotation of displayStrings names the rule, but it is no behaviour)",
     "T.t6BeforeT2": "as T.fieldOrder",
     "S1": "B5 refuses every intent but sendAccount while decoding, and sendAccount is the only intent a receiver can "
-          "expect in version 3, so S1 cannot fail",
+          "expect in version 4, so S1 cannot fail",
     "2.4.3order": "steps 3 and 4 both give malformed.digits",
     "S23order": "no QR can fail both: now >= expiry + skew and expiry > now + 600 + skew cannot hold together for "
                 "skew >= 0",

@@ -17,8 +17,8 @@ from rules import broken
 
 
 def label(name):
-    """A protocol label: "AH3 " and the name (Spec README: every label starts with AH3)."""
-    return (b"AH2 " if broken("K.labelVersion") else b"AH3 ") + name
+    """A protocol label: "AH4 " and the name (Spec README: every label starts with AH4)."""
+    return (b"AH3 " if broken("K.labelVersion") else b"AH4 ") + name
 
 
 def sha256(*parts):

@@ -4,7 +4,7 @@ from errors import ProtocolError
 from primitives import label, sha256, u32
 from rules import broken
 
-VERSION = 3
+VERSION = 4
 INTENT_SEND_ACCOUNT = 1
 MAX_TEXT_BYTES = 254
 MAX_BINARY = 103
@@ -37,7 +37,7 @@ def encode_binary(fields):
 
 
 def transfer_id(binary):
-    """Spec 2.1: the first 16 bytes of SHA-256("AH3 transfer ID" | qrBinary)."""
+    """Spec 2.1: the first 16 bytes of SHA-256("AH4 transfer ID" | qrBinary)."""
     digest = sha256(binary) if broken("Q.transferIDLabel") else sha256(label(b"transfer ID"), binary)
     return digest[-16:] if broken("Q.transferIDLength") else digest[:16]
 

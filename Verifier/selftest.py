@@ -50,7 +50,7 @@ def rfc_cases():
 
 
 def qr_cases():
-    fields = {"version": 3, "intent": 1, "expiry": 1800000180, "commitment": bytes(32), "senderPublicKey": bytes([9]) * 32,
+    fields = {"version": 4, "intent": 1, "expiry": 1800000180, "commitment": bytes(32), "senderPublicKey": bytes([9]) * 32,
               "rendezvous": b""}
     binary = qr.encode_binary(fields)
     expect((len(binary), len(qr.encode_text(binary))), (71, 176), "2.3 smallest payload")
@@ -72,7 +72,8 @@ def qr_cases():
     expect(outcome_of(lambda: qr.decode_binary(binary + b"\0")), "malformed.trailingBytes", "B12")
     expect(outcome_of(lambda: qr.decode_binary(bytes([1]) + binary[1:])), "unsupportedVersion", "B3 version 1")
     expect(outcome_of(lambda: qr.decode_binary(bytes([2]) + binary[1:])), "unsupportedVersion", "B3 version 2")
-    expect(outcome_of(lambda: qr.decode_binary(bytes([3, 2]) + binary[2:])), "wrongIntent", "B5")
+    expect(outcome_of(lambda: qr.decode_binary(bytes([3]) + binary[1:])), "unsupportedVersion", "B3 version 3")
+    expect(outcome_of(lambda: qr.decode_binary(bytes([4, 2]) + binary[2:])), "wrongIntent", "B5")
 
 
 def text_cases():

@@ -68,7 +68,7 @@ class Sender(Session):
         self.expiry = (start + lifetime) % 2 ** 32  # above 2^32 - 1 only with 6.1.start1max broken
         self.commitment = keyschedule.commitment(self.nonce)
         self.account = account
-        self.binary = qr.encode_binary({"version": 2 if broken("Q.version") else qr.VERSION,
+        self.binary = qr.encode_binary({"version": 3 if broken("Q.version") else qr.VERSION,
                                         "intent": 2 if broken("Q.intent") else qr.INTENT_SEND_ACCOUNT, "expiry": self.expiry,
                                         "commitment": self.commitment, "senderPublicKey": self.public_key,
                                         "rendezvous": rendezvous})

@@ -29,6 +29,25 @@ UNRUN = {
     'U.relaySidePurpose': ('12.8',
         'two senders with one nameplate are paired with each other by the relay',
         'pairing is the relay\'s behaviour; the fixed side itself is pinned by 12.8.sideLength and the relay vectors'),
+    'U.typedTransport': ('11.10',
+        'a sender advertises another name or TXT record, or a receiver connects to one of several devices showing '
+        'the nameplate',
+        'names, records, sockets and time, which no vector holds: ServiceRecordTests and DiscoveryCollectionTests '
+        '(AccountHandoffDiscoveryTests) pin the instance name, the TXT record and the one/none/ambiguous decision, '
+        'AvahiDiscoveryTests the advertising between network namespaces'),
+    'U.typedGuessBound': ('8.8',
+        'an attacker playing both ends gets more than one guess per code at each end',
+        'a count over two sessions, not bytes of one: TypedWayTests (a wrong guess retires the code; the receiver uses '
+        'its code up with its one reply; three wrong guesses withdraw the typed way) pins it'),
+    'U.typedImpersonator': ('8.8',
+        'a device that reaches the receiver as the sender (same nameplate, or a hostile relay) pairs without the secret',
+        'needs two devices and a run, which no vector holds: TypedWayTests.aWrongGuessRetiresTheCodeAndTheNewCodeWorks '
+        '(the guesser ends typedCodeMismatch) pins it'),
+    'U.relayIdentity': ('12.7',
+        'two devices at different relays are paired, so that the relay is not bound by anything',
+        'pairing is the relay\'s behaviour: a relay pairs only the connections that present the same token to it, '
+        'so two devices at different relays never meet; the token itself is pinned by 12.8.ikmByte, 12.8.salt and '
+        '12.8.tokenLabel, and CI\'s route kind by 12.7.routeCode and 12.7.routeKind'),
     'U.relayPublic': ('12.8',
         'the relay token reveals the secret',
         'a statement about what is public: the token is derived from the nameplate alone (12.8.ikmByte, 12.8.salt)'),
@@ -42,8 +61,12 @@ UNRUN = {
         'with its own switches'),
     'U.versionThreeMemory': ('10',
         'version 3 is described as ending a session whose step finds no guarded memory otherwise than with abort(7)',
-        'history of version 3, which "Changes for version 4" removes: this version has no step that finds no memory '
+        'history of version 3, which section 10 ("One arena of guarded memory per session") removes: this version has no step that finds no memory '
         '(U.arenaSuffices) and no reason 7 (V.abort pins it as undefined)'),
+    'U.history': ('10',
+        'a sentence of 10.1 or 10.2 about what an earlier version carried (its version byte, its labels) is false',
+        'history of an earlier version, not a rule of this one: what version 4 carries is pinned by Q.version, B3, '
+        'F3 and K.labelVersion through section 10\'s own sentence'),
     'U.th6': ('4.1',
         'the receipt is absorbed into a TH6 that is then used, or TH6 is never computed',
         'nothing is derived from TH6 and the receipt ends the session, so no output depends on it'),
@@ -196,8 +219,8 @@ UNRUN = {
 SENTENCES = {
     'README "The key words MUST, MUST NOT" #c4d1': ['U.rfc2119'],
     'README "Vectors/README.md is normative for the vectors" #0ae5': ['X.splitMixIncrement', 'Q.drawOrder'],
-    'README "This specification defines version 3 only" #b2e8': ['Q.version', 'B3', 'F3'],
-    'README "A field never changes meaning within" #3fcb': ['F.typeSwap', 'F4reveal'],
+    'README "This specification defines version 4 only" #ce2a': ['Q.version', 'B3', 'F3'],
+    'README "A field never changes meaning within" #12a4': ['F.typeSwap', 'F4reveal', 'F4typed'],
     '1 "The QR carries the sender\'s public" #2cd5': ['Q.nonceInQR', 'V.reveal'],
     '1 "The sending person types the code" #8c5c': ['4.4.entryMatch'],
     '1 "The transport only has to deliver" #444b': ['E2', 'E4'],
@@ -226,7 +249,7 @@ SENTENCES = {
     '4.2 "The salt is never empty." #3ae6': ['K.emptySalt'],
     '4.2 "Every small-order peer key (for example" #739f': ['P.x25519LowOrder', 'H3', 'S6'],
     '4.2 "HKDF-Expand refuses an output longer than" #f9ca': ['P.hkdfLimit'],
-    '4.4 "It is committed in the QR" #5127': ['H4', 'K.commitment'],
+    '4.4 "It is committed in the QR" #d847': ['H4', 'K.commitment'],
     '4.4 "Typed entry: the sending person types" #ba29': ['6.1.showsCode'],
     '4.4 "Remove every space (U+0020) from what" #fea2': ['4.4.entrySpaces', '4.4.entryWhitespace', '4.4.entryLength', '4.4.entryDigits', '4.4.entryNoTry'],
     '4.4 "An entry matches only if it" #267e': ['4.4.entryMatch'],
@@ -237,11 +260,13 @@ SENTENCES = {
     '5.2 "A mismatch ends the session with" #4528': ['6.2.commitmentOutcome', 'K.revealCommitCheck'],
     '5.3 "An abort may skip ahead because" #b5ff': ['E2abort', 'K.sequenceAbort'],
     # the history of version 3, whose memory rules version 4 removes (10, "Changes for version 4"):
-    '10 "Admission. A session sets aside all" #cd08': ['U.versionThreeMemory'],
-    '10 "Expiry is told. A device whose" #9f98': ['6.0.3abort', '6.2.transportLostExpiry'],
-    '10 "Frames, the QR and every label" #ac8e': ['K.labelVersion', 'Q.version', 'B3', 'F3'],
-    '10.1 "Version 2 adds a commitment and" #7940': ['K.revealCommitCheck', 'K.codeIKM'],
-    '10.1 "Account strings follow section 3.7, frames" #87de': ['B3', 'F3'],
+    '10 "One arena of guarded memory per" #160b': ['U.arenaSuffices'],
+    '10 "Frames, the QR and every label" #b0dd': ['K.labelVersion', 'Q.version', 'B3', 'F3', '11.4.challengeMagic', '11.4.magic'],
+    '10.1 "Admission. A session sets aside all" #cd08': ['U.versionThreeMemory'],
+    '10.1 "Expiry is told. A device whose" #9f98': ['6.0.3abort', '6.2.transportLostExpiry'],
+    '10.1 "Frames, the QR and every label" #ac8e': ['U.history'],
+    '10.2 "Version 2 adds a commitment and" #7940': ['K.revealCommitCheck', 'K.codeIKM'],
+    '10.2 "Account strings follow section 3.7, frames" #87de': ['U.history'],
     '6 "Local events that do not fit" #e415': ['6.1.invalidEvent'],
     '6 "Incoming frames never change the state" #a86b': ['E1', 'E4', 'K.absorbIgnored'],
     '6.0 "Clock. now MUST be a finite" #613d': ['6.0.1'],
@@ -356,5 +381,16 @@ SENTENCES = {
     '12.6 "A scalar is used for one" #c8fe': ['U.scalarReuse'],
     '12.8 "The fixed sender side keeps two" #3067': ['U.relaySidePurpose'],
     '12.8 "All of this is public: anyone" #0adf': ['U.relayPublic'],
-    '12.9 "Vectors/typed-code.json pins every rule of this" #d073': ['U.vectorCoverageClaim'],
+    '12.9 "Vectors/typed-code.json pins every rule of this" #1df0': ['U.vectorCoverageClaim'],
+    '6.3.1 "startTyped refuses a code whose claim" #9cc5': ['6.8.sessions'],
+    '6.3.1 "The claim is never given back" #3e2e': ['6.8.sessions'],
+    '6.8 "After pairing by the typed way" #3996': ['6.8.sessions'],
+    '6.8 "The receiver. startTyped(code, route, skew, random" #f913': ['6.8.sessions'],
+    '6.8 "The expiry (6.0 step 3) ends" #fedd': ['6.8.sessions'],
+    '8.8 "An attacker who plays both ends" #62fd': ['U.typedGuessBound'],
+    '8.8 "An attacker that advertises the same" #957b': ['U.typedImpersonator'],
+    '11.10 "DNS-SD on the local network. A" #c3a9': ['U.typedTransport'],
+    '11.10 "Then exactly one IPv4 address and" #2e77': ['U.typedTransport'],
+    '12.7 "route is the kind of the" #73ce': ['12.7.routeCode', '12.7.routeKind'],
+    '12.7 "The relay token (12.8), which both" #9d7e': ['U.relayIdentity'],
 }

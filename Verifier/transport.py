@@ -270,14 +270,14 @@ def decode_token(token):
 def transport_keys(qr_binary, commitment):
     th0 = keyschedule.th0(qr_binary)
     prk = hkdf_extract(commitment, th0) if broken("11.3.salt") else hkdf_extract(th0, commitment)
-    hint_label, admission_label = b"AH3 session hint", b"AH3 admission"
+    hint_label, admission_label = b"AH4 session hint", b"AH4 admission"
     if broken("11.3.labels"):
         hint_label, admission_label = admission_label, hint_label
     return {"th0": th0, "transportPRK": prk,
             "admissionKey": hkdf_expand(prk, admission_label, 16 if broken("11.3.admissionKeyLength") else 32),
             "sessionHint": hkdf_expand(prk, hint_label, 16 if broken("11.3.lengths") else 8),
-            "relayToken": hkdf_expand(prk, b"AH3 relay" if broken("11.3.relayTokenLabel") else b"AH3 relay token", 32),
-            "senderSide": hkdf_expand(prk, b"AH3 relay sender side", 16 if broken("11.3.senderSideLength") else 8)}
+            "relayToken": hkdf_expand(prk, b"AH4 relay" if broken("11.3.relayTokenLabel") else b"AH4 relay token", 32),
+            "senderSide": hkdf_expand(prk, b"AH4 relay sender side", 16 if broken("11.3.senderSideLength") else 8)}
 
 
 # 11.4 admission
@@ -287,20 +287,20 @@ def transport_keys(qr_binary, commitment):
 
 
 def challenge(keys, nonce):
-    magic = b"AH3B" if broken("11.4.challengeMagic") else b"AH3A"
+    magic = b"AH4B" if broken("11.4.challengeMagic") else b"AH4A"
     if broken("11.4.challengeOrder"):
         return magic + nonce + keys["sessionHint"]
     return magic + keys["sessionHint"] + nonce
 
 
 def tag(keys, nonce):
-    message = (b"" if broken("11.4.tagMessage") else b"AH3 admission") + keys["sessionHint"] + nonce
+    message = (b"" if broken("11.4.tagMessage") else b"AH4 admission") + keys["sessionHint"] + nonce
     full = hmac_sha256(keys["admissionKey"], message)
     return full if broken("11.4.tagLength") else full[:16]
 
 
 def response(keys, nonce):
-    return (b"AH3A" if broken("11.4.magic") else b"AH3B") + tag(keys, nonce)
+    return (b"AH4A" if broken("11.4.magic") else b"AH4B") + tag(keys, nonce)
 
 
 def sender_reads(keys, nonce, received):
@@ -330,7 +330,7 @@ def sender_accepts(keys, nonce, data):
 def receiver_reads(keys, data):
     """A2-A5: `answer`, `renewedCode` (another session hint: the scanned code expired) or `notAChallenge`."""
     def magic():
-        return data[:4] == b"AH3A" or broken("11.4.magicCheck")
+        return data[:4] == b"AH4A" or broken("11.4.magicCheck")
 
     def own_hint():
         return data[4:12] == keys["sessionHint"] or broken("11.4.hintCheck")

@@ -99,13 +99,12 @@ def password(digits):
 
 
 def route_bytes(route):
-    """Spec 12.7 route: 01, or 02 | u16 relayPort | relayHost (ASCII, 1...253 printable bytes, port not 0)."""
-    if route["kind"] == "localNetwork":
+    """Spec 12.7 route: the kind only, 01 for the local network, 02 for a relay."""
+    if route == "localNetwork":
         return b"\x00" if broken("12.7.routeCode") else b"\x01"
-    host = route["host"].encode("utf-8")
-    if route["port"] == 0 or not 1 <= len(host) <= 253 or any(b <= 0x20 or b >= 0x7F for b in host):
-        raise ProtocolError("invalidConfiguration")
-    return b"\x02" + u16(route["port"]) + host
+    if route == "relay":
+        return b"\x01" if broken("12.7.routeKind") else b"\x02"
+    raise ValueError("route " + repr(route))
 
 
 def channel_identifier(nameplate, expiry, route, transfer_id):
@@ -131,3 +130,83 @@ def relay_keys(nameplate):
 def relay_line(token, side):
     """Spec 11.7's handshake line."""
     return "please relay " + token.hex() + " for side " + side.hex() + "\n"
+
+
+# The typed way's frames and keys (Spec 3.8, 4.5).
+
+def _sha256(*parts):
+    import hashlib
+    digest = hashlib.sha256()
+    for part in parts:
+        digest.update(part)
+    return digest.digest()
+
+
+def _hmac(key, message):
+    import hashlib
+    import hmac as hmac_module
+    return hmac_module.new(key, message, hashlib.sha256).digest()
+
+
+def pake_init(transfer_id, expiry, sid, ya):
+    """Spec 3.8: pakeInit = expiry(u32) | sid[16] | Ya[32], s2r sequence 0."""
+    import frames
+    body = (sid + ya) if broken("F7pakeInit") else (u32(expiry) + sid + ya)
+    return frames.encode("pakeInit", transfer_id, 0, body)
+
+
+def pake_reply(transfer_id, sid, yb, tag_r):
+    """Spec 3.8: pakeReply = sid[16] | Yb[32] | tagR[32], r2s sequence 0."""
+    import frames
+    body = (yb + sid + tag_r) if broken("3.8.replyOrder") else (sid + yb + tag_r)
+    return frames.encode("pakeReply", transfer_id, 0, body)
+
+
+def pake_confirm(transfer_id, tag_s):
+    """Spec 3.8: pakeConfirm = tagS[32], s2r sequence 1."""
+    import frames
+    return frames.encode("pakeConfirm", transfer_id, 2 if broken("3.8.confirmSequence") else 1, tag_s)
+
+
+def pake_refused(transfer_id):
+    """Spec 3.8: pakeRefused, empty, s2r sequence 1."""
+    import frames
+    return frames.encode("pakeRefused", transfer_id, 0 if broken("3.8.refusedSequence") else 1, b"")
+
+
+def typed_keys(isk, hht):
+    """Spec 4.5: PRK = HKDF-Extract(HHt, ISK), then the four keys."""
+    prk = hkdf_extract(isk, hht) if broken("4.5.prkSalt") else hkdf_extract(hht, isk)
+    labels = {"receiverConfirmKey": b"AH4 typed receiver confirm", "senderConfirmKey": b"AH4 typed sender confirm",
+              "s2rKey": b"AH4 typed s2r", "r2sKey": b"AH4 typed r2s"}
+    if broken("4.5.confirmLabels"):
+        labels["receiverConfirmKey"], labels["senderConfirmKey"] = labels["senderConfirmKey"], labels["receiverConfirmKey"]
+    if broken("4.5.directionLabels"):
+        labels["s2rKey"], labels["r2sKey"] = b"AH4 s2r", b"AH4 r2s"
+    return prk, {name: hkdf_expand(prk, label, 32) for name, label in labels.items()}
+
+
+def typed_transcript_start(pake_init_frame):
+    """Spec 4.5: TH0t = SHA-256("AH4 typed transcript" | pakeInit frame)."""
+    label = b"AH4 transcript" if broken("4.5.th0tLabel") else b"AH4 typed transcript"
+    return _sha256(label, pake_init_frame)
+
+
+def typed_handshake_hash(th0t, yb):
+    """Spec 4.5: HHt = SHA-256(TH0t | Yb)."""
+    return _sha256(yb) if broken("4.5.hht") else _sha256(th0t, yb)
+
+
+def receiver_tag(receiver_confirm_key, hht, th0t):
+    """Spec 4.5: tagR = HMAC(receiverConfirmKey, HHt)."""
+    return _hmac(receiver_confirm_key, th0t if broken("4.5.tagRInput") else hht)
+
+
+def sender_tag(sender_confirm_key, th1, hht):
+    """Spec 4.5: tagS = HMAC(senderConfirmKey, TH1)."""
+    return _hmac(sender_confirm_key, hht if broken("4.5.tagSInput") else th1)
+
+
+def chain(previous, frame):
+    """Spec 4.5: TH1 = SHA-256(TH0t | pakeReply), TH2 = SHA-256(TH1 | pakeConfirm)."""
+    return _sha256(frame) if broken("4.5.chain") else _sha256(previous, frame)

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Independent verifier of Vectors/ for AccountHandoff protocol version 3, written from Spec/.
+"""Independent verifier of Vectors/ for AccountHandoff protocol version 4, written from Spec/.
 
 It recomputes every derivation, encoding, ciphertext and decoding error in Vectors/, replays
 every scripted session with its own sender and receiver state machines (Spec 6) and every

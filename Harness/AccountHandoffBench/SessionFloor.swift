@@ -176,7 +176,7 @@ package final class SessionFloor {
         mac.finish(into: output)
     }
 
-    /// `HKDF-Expand(HKDF-Extract(TH1, codeKey | nonce), "AH3 code", 64)` (Spec 4.4).
+    /// `HKDF-Expand(HKDF-Extract(TH1, codeKey | nonce), "AH4 code", 64)` (Spec 4.4).
     private func deriveShortCode(_ side: Side, nonce: UnsafePointer<UInt8>) {
         var extract = FloorHMAC(key: side.handshakeTranscript, count: 32)
         extract.update(side.codeKey, 32)

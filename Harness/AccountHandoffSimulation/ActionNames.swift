@@ -16,6 +16,11 @@ public enum ActionName {
         case .anotherDeviceJoined: "anotherDeviceJoined"
         case .ignored(let error): "ignored(\(error.identifier))"
         case .finished(let outcome): "finished(\(outcome.identifier))"
+        case .startTypedRun: "startTypedRun"
+        case .typedCodeRetired(_, let wrongGuesses): "typedCodeRetired(\(wrongGuesses))"
+        case .typedCodeReplaced: "typedCodeReplaced"
+        case .typedWayWithdrawn(let reason): "typedWayWithdrawn(\(reason))"
+        case .pairedByTypedCode: "pairedByTypedCode"
         }
     }
 

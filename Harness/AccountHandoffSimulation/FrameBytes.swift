@@ -33,6 +33,10 @@ public enum FrameBytes {
         case .credential: 1024 + 16
         case .receipt, .abort: 17
         case .reveal: 32 + 16
+        case .pakeInit: 52
+        case .pakeReply: 80
+        case .pakeConfirm: 32
+        case .pakeRefused: 0
         }
     }
 

@@ -20,7 +20,7 @@ extension SimulatedWorld {
                     throw violation("the sender asked for a code without accepting a hello")
                 }
                 senderPeer = (produced[.receiver] ?? []).contains(trigger) ? .receiver : .attacker
-            case .codeMismatch:
+            case .codeMismatch, .startTypedRun, .typedCodeRetired, .typedCodeReplaced, .typedWayWithdrawn, .pairedByTypedCode:
                 break
             case .requestCredential:
                 guard senderPersonConfirmed else { throw violation("credential requested before the sending person confirmed") }
@@ -85,7 +85,8 @@ extension SimulatedWorld {
         switch action {
         case .finished(.deliveredUnconfirmed(.failed(let error))), .finished(.ended(.failed(let error))):
             try leaks.check(error: error, "an outcome")
-        case .send, .reply, .askForCode, .codeMismatch, .requestCredential, .anotherDeviceJoined, .ignored, .finished: break
+        case .send, .reply, .askForCode, .codeMismatch, .requestCredential, .anotherDeviceJoined, .ignored, .finished,
+             .startTypedRun, .typedCodeRetired, .typedCodeReplaced, .typedWayWithdrawn, .pairedByTypedCode: break
         }
     }
 

@@ -58,7 +58,7 @@ extension VictimHarness {
             switch action {
             case .send(let frame): deliverable(frame)
             case .reply(let frame): secondDeviceReads(frame)
-            case .askForCode, .codeMismatch, .requestCredential, .anotherDeviceJoined, .ignored, .finished: break
+            case .askForCode, .codeMismatch, .requestCredential, .anotherDeviceJoined, .ignored, .finished, .startTypedRun, .typedCodeRetired, .typedCodeReplaced, .typedWayWithdrawn, .pairedByTypedCode: break
             }
         }
     }
@@ -205,7 +205,7 @@ extension VictimHarness {
                 try noteFinished()
             case .ignored(let error):
                 try leaks.check(error: error, "ignored error")
-            case .askForCode, .codeMismatch, .requestCredential, .anotherDeviceJoined:
+            case .askForCode, .codeMismatch, .requestCredential, .anotherDeviceJoined, .startTypedRun, .typedCodeRetired, .typedCodeReplaced, .typedWayWithdrawn, .pairedByTypedCode:
                 break
             }
         }

@@ -62,11 +62,11 @@ extension VictimHarness {
             let payload = sender.payload
             let receiverKey = Array(hello[Frame.headerByteCount..<Frame.headerByteCount + 32])
             let shared = try VectorPrimitives.x25519(privateKey: Array(stream[32..<64]), peer: receiverKey)
-            let th0 = VectorPrimitives.sha256([Array("AH3 transcript".utf8), payload.binary])
+            let th0 = VectorPrimitives.sha256([Array("AH4 transcript".utf8), payload.binary])
             let handshakeHash = VectorPrimitives.sha256([th0, receiverKey])
             let th1 = VectorPrimitives.sha256([th0, hello])
             let prk = VectorPrimitives.hkdfExtract(salt: handshakeHash, inputKeyMaterial: [shared, payload.commitment])
-            let key = try VectorPrimitives.hkdfExpand(pseudorandomKey: prk, info: Array("AH3 s2r".utf8), length: 32)
+            let key = try VectorPrimitives.hkdfExpand(pseudorandomKey: prk, info: Array("AH4 s2r".utf8), length: 32)
             let header = VectorPrimitives.frameHeader(type: .reveal, transferID: payload.transferID, sequence: 0,
                                                       bodyLength: plaintext.count + 16)
             let expiry = payload.expiry
@@ -148,7 +148,7 @@ enum SecureChannelBinding {
     static func bindsAccount(_ type: MessageType) -> Bool {
         switch type {
         case .accept, .credential, .receipt: true
-        case .hello, .reveal, .offer, .abort: false
+        case .hello, .reveal, .offer, .abort, .pakeInit, .pakeReply, .pakeConfirm, .pakeRefused: false
         }
     }
 }

@@ -30,6 +30,10 @@ enum FrameVectors {
             ("receipt (41 bytes)", .receipt, 2, 17),
             ("abort (41 bytes)", .abort, 7, 17),
             ("abort with sequence 2^32 - 1 (41 bytes)", .abort, UInt32.max, 17),
+            ("pakeInit (76 bytes)", .pakeInit, 0, 52),
+            ("pakeReply (104 bytes)", .pakeReply, 0, 80),
+            ("pakeConfirm (56 bytes)", .pakeConfirm, 1, 32),
+            ("pakeRefused (24 bytes)", .pakeRefused, 1, 0),
         ]
         return try cases.map { name, type, sequence, length in
             let payload = body(name, length)
@@ -60,7 +64,7 @@ enum FrameVectors {
             ("4097 bytes: offer with a 4073-byte body (F1)", withBody(.offer, 4073), .oversizedFrame(4097)),
             ("4097 bytes with version 9 (F1 before F3)", patched(withBody(.offer, 4073), 0, 9), .oversizedFrame(4097)),
             ("4097 bytes with a body length of 0 (F1 before F6)", claiming(2, bodyLength: 0, present: 4073), .oversizedFrame(4097)),
-            ("4097 bytes with type 8 (F1 before F4)", claiming(8, bodyLength: 4073, present: 4073), .oversizedFrame(4097)),
+            ("4097 bytes with type 12 (F1 before F4)", claiming(12, bodyLength: 4073, present: 4073), .oversizedFrame(4097)),
             ("4097 bytes claiming a 65535-byte body (F1 before F5)", claiming(2, bodyLength: 65535, present: 4073), .oversizedFrame(4097)),
             ("4096 bytes: offer with a 4072-byte body passes F1, fails F7", withBody(.offer, 4072), .malformed(.body)),
             ("4096 bytes claiming a 4071-byte body passes F1, fails F6", claiming(2, bodyLength: 4071, present: 4072), .malformed(.trailingBytes)),
@@ -68,21 +72,22 @@ enum FrameVectors {
             ("0 bytes (F2)", [], .malformed(.frameHeader)),
             ("23 bytes (F2)", Array(hello.prefix(23)), .malformed(.frameHeader)),
             ("23 bytes with version 9 (F2 before F3)", patched(Array(hello.prefix(23)), 0, 9), .malformed(.frameHeader)),
-            ("23 bytes with type 8 (F2 before F4)", patched(Array(hello.prefix(23)), 1, 8), .malformed(.frameHeader)),
+            ("23 bytes with type 12 (F2 before F4)", patched(Array(hello.prefix(23)), 1, 12), .malformed(.frameHeader)),
             // F3
             ("version 1: a version-1 hello (F3)", patched(hello, 0, 1), .unsupportedVersion(1)),
             ("version 0 (F3)", patched(hello, 0, 0), .unsupportedVersion(0)),
             ("version 2: a version-2 hello (F3)", patched(hello, 0, 2), .unsupportedVersion(2)),
-            ("version 4 (F3)", patched(hello, 0, 4), .unsupportedVersion(4)),
-            ("version 1 with type 8 (F3 before F4)", patched(patched(hello, 0, 1), 1, 8), .unsupportedVersion(1)),
+            ("version 3: a version-3 hello (F3)", patched(hello, 0, 3), .unsupportedVersion(3)),
+            ("version 5 (F3)", patched(hello, 0, 5), .unsupportedVersion(5)),
+            ("version 1 with type 12 (F3 before F4)", patched(patched(hello, 0, 1), 1, 12), .unsupportedVersion(1)),
             ("24-byte header only, version 1 (F3 before F5)", patched(Array(hello.prefix(24)), 0, 1), .unsupportedVersion(1)),
             ("version 1 and a trailing byte (F3 before F6)", patched(hello, 0, 1) + [0], .unsupportedVersion(1)),
             ("version 1 hello with a 63-byte body (F3 before F7)", patched(withBody(.hello, 63), 0, 1), .unsupportedVersion(1)),
             // F4
             ("type 0 (F4)", patched(hello, 1, 0), .unknownMessageType(0)),
-            ("type 8: the first undefined type (F4)", patched(hello, 1, 8), .unknownMessageType(8)),
+            ("type 12: the first undefined type (F4)", patched(hello, 1, 12), .unknownMessageType(12)),
             ("type 255 with a bad body length (F4 before F5)", patched(patched(hello, 1, 255), 23, 65), .unknownMessageType(255)),
-            ("type 8 and a trailing byte (F4 before F6)", patched(hello, 1, 8) + [0], .unknownMessageType(8)),
+            ("type 12 and a trailing byte (F4 before F6)", patched(hello, 1, 12) + [0], .unknownMessageType(12)),
             // F5
             ("body length 65 with 64 bytes present (F5)", patched(hello, 23, 65), .malformed(.frameLength)),
             ("24-byte header only, body length 64 (F5)", Array(hello.prefix(24)), .malformed(.frameLength)),
@@ -110,6 +115,14 @@ enum FrameVectors {
             ("receipt body 18 (F7)", withBody(.receipt, 18), .malformed(.body)),
             ("abort body 0 (F7)", withBody(.abort, 0), .malformed(.body)),
             ("abort body 18 (F7)", withBody(.abort, 18), .malformed(.body)),
+            ("pakeInit body 51 (F7)", withBody(.pakeInit, 51), .malformed(.body)),
+            ("pakeInit body 53 (F7)", withBody(.pakeInit, 53), .malformed(.body)),
+            ("pakeReply body 79 (F7)", withBody(.pakeReply, 79), .malformed(.body)),
+            ("pakeReply body 81 (F7)", withBody(.pakeReply, 81), .malformed(.body)),
+            ("pakeConfirm body 31 (F7)", withBody(.pakeConfirm, 31), .malformed(.body)),
+            ("pakeConfirm body 33 (F7)", withBody(.pakeConfirm, 33), .malformed(.body)),
+            ("pakeConfirm body 0 (F7)", withBody(.pakeConfirm, 0), .malformed(.body)),
+            ("pakeRefused body 1 (F7)", withBody(.pakeRefused, 1), .malformed(.body)),
         ]
         return try cases.map { name, bytes, expected in
             try VectorSupport.expectError(expected, "frame \(name)") { () throws(HandoffError) in _ = try Frame(bytes: bytes) }

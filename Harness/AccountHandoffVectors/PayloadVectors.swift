@@ -38,9 +38,9 @@ enum PayloadVectors {
 
     /// The Spec's derivations of a payload, checked against the library's.
     static func derived(_ payload: SessionPayload) throws -> (transferID: [UInt8], th0: [UInt8]) {
-        let transferID = Array(VectorPrimitives.sha256([VectorSupport.ascii("AH3 transfer ID"), payload.binary]).prefix(16))
+        let transferID = Array(VectorPrimitives.sha256([VectorSupport.ascii("AH4 transfer ID"), payload.binary]).prefix(16))
         guard transferID == payload.transferID.bytes else { throw VectorGenerationError("transfer ID differs from Spec 2.1") }
-        return (transferID, VectorPrimitives.sha256([VectorSupport.ascii("AH3 transcript"), payload.binary]))
+        return (transferID, VectorPrimitives.sha256([VectorSupport.ascii("AH4 transcript"), payload.binary]))
     }
 
     private static func valid() throws -> [JSONValue] {
@@ -123,7 +123,8 @@ enum PayloadVectors {
         try add("empty digits (B2)", "AH:", .malformed(.version))
         try add("version 1 (B3)", text(VectorSupport.patched(binary, 0, 1)), .unsupportedVersion(1))
         try add("version 2 (B3): a version-2 payload", text(VectorSupport.patched(binary, 0, 2)), .unsupportedVersion(2))
-        try add("version 4 (B3)", text(VectorSupport.patched(binary, 0, 4)), .unsupportedVersion(4))
+        try add("version 3 (B3): a version-3 payload", text(VectorSupport.patched(binary, 0, 3)), .unsupportedVersion(3))
+        try add("version 5 (B3)", text(VectorSupport.patched(binary, 0, 5)), .unsupportedVersion(5))
         try add("only a version byte (B4)", text([SessionPayload.currentVersion]), .malformed(.intent))
         try add("intent 2 (B5)", text(VectorSupport.patched(binary, 1, 2)), .wrongIntent(2))
         try add("truncated in expiry (B6)", text(Array(binary.prefix(5))), .malformed(.expiry))
@@ -153,6 +154,8 @@ enum PayloadVectors {
             ("version 1 alone (B3 before B4)", [1], .unsupportedVersion(1)),
             ("version only (B4)", [SessionPayload.currentVersion], .malformed(.intent)),
             ("version 2 alone: a version-2 payload's first byte (B3 before B4)", [2], .unsupportedVersion(2)),
+            ("version 3: a version-3 payload (B3)", VectorSupport.patched(short, 0, 3), .unsupportedVersion(3)),
+            ("version 3 alone: a version-3 payload's first byte (B3 before B4)", [3], .unsupportedVersion(3)),
             ("intent 0 (B5)", VectorSupport.patched(short, 1, 0), .wrongIntent(0)),
             ("intent 2 (B5)", VectorSupport.patched(short, 1, 2), .wrongIntent(2)),
             ("intent 2 in a 2-byte payload (B5 before B6)", [SessionPayload.currentVersion, 2], .wrongIntent(2)),

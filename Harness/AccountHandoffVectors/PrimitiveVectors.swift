@@ -37,15 +37,15 @@ enum PrimitiveVectors {
         // Protocol shapes: the three labelled hashes of a 79-byte QR (8-byte rendezvous) and a nonce.
         let qr = VectorSupport.bytes(seed: VectorSupport.seed("sha256/qr"), count: 79)
         let nonce = VectorSupport.bytes(seed: VectorSupport.seed("sha256/nonce"), count: 32)
-        for (name, label, body) in [("protocol TH0 shape: \"AH3 transcript\" | 79-byte QR", "AH3 transcript", qr),
-                                    ("protocol transfer ID shape: \"AH3 transfer ID\" | 79-byte QR (first 16 bytes are the ID)", "AH3 transfer ID", qr),
-                                    ("protocol commitment shape: \"AH3 commitment\" | 32-byte nonce", "AH3 commitment", nonce)] {
+        for (name, label, body) in [("protocol TH0 shape: \"AH4 transcript\" | 79-byte QR", "AH4 transcript", qr),
+                                    ("protocol transfer ID shape: \"AH4 transfer ID\" | 79-byte QR (first 16 bytes are the ID)", "AH4 transfer ID", qr),
+                                    ("protocol commitment shape: \"AH4 commitment\" | 32-byte nonce", "AH4 commitment", nonce)] {
             let message = VectorSupport.ascii(label) + body
             out.append(.object(["name": .string(name), "source": .string("protocol"),
                                 "message": .hex(message), "digest": .hex(VectorPrimitives.sha256([message]))]))
         }
-        guard VectorPrimitives.commitment(nonce: nonce) == VectorPrimitives.sha256([VectorSupport.ascii("AH3 commitment"), nonce]) else {
-            throw VectorGenerationError("commitment differs from SHA-256(\"AH3 commitment\" | nonce)")
+        guard VectorPrimitives.commitment(nonce: nonce) == VectorPrimitives.sha256([VectorSupport.ascii("AH4 commitment"), nonce]) else {
+            throw VectorGenerationError("commitment differs from SHA-256(\"AH4 commitment\" | nonce)")
         }
         return out
     }
@@ -91,23 +91,23 @@ enum PrimitiveVectors {
                                 "info": .hex(info), "length": .number(length), "prk": .string(prkHex), "okm": .string(okmHex)]))
         }
         // Protocol shapes (Spec 4.2, 4.4): salt = HH, IKM = shared | commitment, every key label;
-        // then salt = TH1, IKM = codeKey | nonce, "AH3 code".
+        // then salt = TH1, IKM = codeKey | nonce, "AH4 code".
         let hh = VectorSupport.bytes(seed: VectorSupport.seed("hkdf/hh"), count: 32)
         let shared = VectorSupport.bytes(seed: VectorSupport.seed("hkdf/shared"), count: 32)
         let commitment = VectorSupport.bytes(seed: VectorSupport.seed("hkdf/commitment"), count: 32)
         let prk = VectorPrimitives.hkdfExtract(salt: hh, inputKeyMaterial: [shared, commitment])
-        for label in ["AH3 hello", "AH3 s2r", "AH3 r2s", "AH3 code key"] {
+        for label in ["AH4 hello", "AH4 s2r", "AH4 r2s", "AH4 code key"] {
             out.append(try protocolEntry("protocol key label \(label)", ikm: shared + commitment, salt: hh, prk: prk, label: label, length: 32))
         }
         let th1 = VectorSupport.bytes(seed: VectorSupport.seed("hkdf/th1"), count: 32)
         let codeKey = VectorSupport.bytes(seed: VectorSupport.seed("hkdf/codeKey"), count: 32)
         let nonce = VectorSupport.bytes(seed: VectorSupport.seed("hkdf/nonce"), count: 32)
         let codePRK = VectorPrimitives.hkdfExtract(salt: th1, inputKeyMaterial: [codeKey, nonce])
-        out.append(try protocolEntry("protocol code material: salt TH1, IKM codeKey | nonce, AH3 code", ikm: codeKey + nonce, salt: th1,
-                                     prk: codePRK, label: "AH3 code", length: 64))
+        out.append(try protocolEntry("protocol code material: salt TH1, IKM codeKey | nonce, AH4 code", ikm: codeKey + nonce, salt: th1,
+                                     prk: codePRK, label: "AH4 code", length: 64))
         // The output-length limit of RFC 5869: 255 blocks of 32 bytes (Spec 4.2).
         let limitPRK = VectorPrimitives.hkdfExtract(salt: hh, inputKeyMaterial: [shared])
-        let info = VectorSupport.ascii("AH3 length limit")
+        let info = VectorSupport.ascii("AH4 length limit")
         let longest = try VectorPrimitives.hkdfExpand(pseudorandomKey: limitPRK, info: info, length: 8160)
         guard longest.count == 8160 else { throw VectorGenerationError("HKDF 8160 bytes: got \(longest.count)") }
         out.append(.object(["name": .string("length 8160 = 255 x 32 (the largest output)"), "source": .string("RFC 5869 section 2.3"),

@@ -122,7 +122,7 @@ struct Handshake {
         }
         let prk = VectorPrimitives.hkdfExtract(salt: hh, inputKeyMaterial: [sharedSecret, payload.commitment])
         self.prk = prk
-        let keys = try ["AH3 hello", "AH3 s2r", "AH3 r2s", "AH3 code key"].map { label in
+        let keys = try ["AH4 hello", "AH4 s2r", "AH4 r2s", "AH4 code key"].map { label in
             try VectorPrimitives.hkdfExpand(pseudorandomKey: prk, info: VectorSupport.ascii(label), length: 32)
         }
         (helloKey, s2rKey, r2sKey, codeKey) = (keys[0], keys[1], keys[2], keys[3])

@@ -343,7 +343,7 @@ final class SessionRecorder {
         case .receipt: guard plaintext.count == 1, (1...5).contains(plaintext[0]) else { throw VectorGenerationError("\(name): \(type) plaintext") }
         case .abort: guard plaintext.count == 1, (1...7).contains(plaintext[0]) else { throw VectorGenerationError("\(name): \(type) plaintext") }
         case .credential: guard plaintext.count == 1024 else { throw VectorGenerationError("\(name): credential plaintext") }
-        case .hello: break
+        case .hello, .pakeInit, .pakeReply, .pakeConfirm, .pakeRefused: break
         }
     }
 
@@ -420,6 +420,8 @@ enum RecordedAction {
         case .anotherDeviceJoined: self = .anotherDeviceJoined
         case .ignored(let error): self = .ignored(error.identifier)
         case .finished(let outcome): self = .finished(outcome.identifier)
+        case .startTypedRun, .typedCodeRetired, .typedCodeReplaced, .typedWayWithdrawn, .pairedByTypedCode:
+            preconditionFailure("the recorded sessions start their senders without typed routes")
         }
     }
 

@@ -51,15 +51,15 @@ enum ShortCodeVectors {
         }
     }
 
-    /// `codePRK = HKDF-Extract(TH1, codeKey | nonce)`, `codeMaterial = HKDF-Expand(codePRK, "AH3 code", 64)`.
+    /// `codePRK = HKDF-Extract(TH1, codeKey | nonce)`, `codeMaterial = HKDF-Expand(codePRK, "AH4 code", 64)`.
     static func codeMaterial(codeKey: [UInt8], nonce: [UInt8], th1: [UInt8]) throws -> (prk: [UInt8], material: [UInt8]) {
         let prk = VectorPrimitives.hkdfExtract(salt: th1, inputKeyMaterial: [codeKey, nonce])
-        return (prk, try VectorPrimitives.hkdfExpand(pseudorandomKey: prk, info: VectorSupport.ascii("AH3 code"), length: 64))
+        return (prk, try VectorPrimitives.hkdfExpand(pseudorandomKey: prk, info: VectorSupport.ascii("AH4 code"), length: 64))
     }
 
     /// The first seeded derivation whose first candidate is rejected (found once by search;
     /// the generator checks it still is).
-    static let firstRejectingDerivation = 3246
+    static let firstRejectingDerivation = 6061
 
     private static func codeDerivations() throws -> [JSONValue] {
         try ([0, 1, 2, 3, firstRejectingDerivation]).map { index in

@@ -314,9 +314,9 @@ enum TransportVectors {
             func expand(_ label: String, _ count: Int) throws -> [UInt8] {
                 try VectorPrimitives.hkdfExpand(pseudorandomKey: prk, info: VectorSupport.ascii(label), length: count)
             }
-            let admissionKey = try expand("AH3 admission", 32)
-            guard admissionKey == keys.admissionKey.revealedBytes(), try expand("AH3 session hint", 8) == keys.sessionHint,
-                  try expand("AH3 relay token", 32) == keys.relayToken, try expand("AH3 relay sender side", 8) == keys.senderSide else {
+            let admissionKey = try expand("AH4 admission", 32)
+            guard admissionKey == keys.admissionKey.revealedBytes(), try expand("AH4 session hint", 8) == keys.sessionHint,
+                  try expand("AH4 relay token", 32) == keys.relayToken, try expand("AH4 relay sender side", 8) == keys.senderSide else {
                 throw VectorGenerationError("transport keys \(name) differ from Spec 11.3")
             }
             return .object(["name": .string(name), "qrBinary": .hex(payload.binary), "th0": .hex(th0), "commitment": .hex(payload.commitment),
@@ -334,8 +334,8 @@ enum TransportVectors {
     /// The response of Spec 11.4, from the formula.
     static func response(keys: TransportKeys, nonce: [UInt8]) throws -> [UInt8] {
         let tag = VectorPrimitives.hmac(key: keys.admissionKey.revealedBytes(),
-                                            message: VectorSupport.ascii("AH3 admission") + keys.sessionHint + nonce)
-        return VectorSupport.ascii("AH3B") + tag.prefix(16)
+                                            message: VectorSupport.ascii("AH4 admission") + keys.sessionHint + nonce)
+        return VectorSupport.ascii("AH4B") + tag.prefix(16)
     }
 
     private static func admission() throws -> [JSONValue] {
@@ -345,7 +345,7 @@ enum TransportVectors {
             let nonce = nonce("\(index)")
             let challenge = Admission.challenge(keys: keys, nonce: nonce)
             let response = try response(keys: keys, nonce: nonce)
-            guard challenge == VectorSupport.ascii("AH3A") + keys.sessionHint + nonce, challenge.count == 28,
+            guard challenge == VectorSupport.ascii("AH4A") + keys.sessionHint + nonce, challenge.count == 28,
                   Admission.answer(challenge, keys: keys) == .answer(response), Admission.accepts(response, keys: keys, nonce: nonce) else {
                 throw VectorGenerationError("admission \(name) differs from Spec 11.4")
             }
@@ -365,19 +365,19 @@ enum TransportVectors {
         let stale = try response(keys: keys, nonce: staleNonce)
         let otherKeys = try response(keys: renewed, nonce: nonce)
         let fullTag = VectorPrimitives.hmac(key: keys.admissionKey.revealedBytes(),
-                                                 message: VectorSupport.ascii("AH3 admission") + keys.sessionHint + nonce)
+                                                 message: VectorSupport.ascii("AH4 admission") + keys.sessionHint + nonce)
         // What the receiver sent after the challenge, up to its close (Spec 11.4 A6: the sender
         // judges the stream's first 20 bytes; what follows them is framing, 11.5).
         let senderCases: [(String, [UInt8], Bool)] = [
             ("the right response", right, true),
             ("a response to another challenge of the same QR (replayed)", stale, false),
             ("a response with the renewed QR's keys", otherKeys, false),
-            ("the right tag with magic AH3A", VectorSupport.ascii("AH3A") + right.dropFirst(4), false),
+            ("the right tag with magic AH4A", VectorSupport.ascii("AH4A") + right.dropFirst(4), false),
             ("one tag bit flipped", VectorSupport.flip(right, at: 19), false),
             ("19 bytes of the right response, then the connection closes", Array(right.prefix(19)), false),
             ("the right response and one byte more: admitted, the byte is framing's", right + [0], true),
             ("the magic and the whole 32-byte HMAC: its first 20 bytes are the right response, the other 16 are framing's",
-             VectorSupport.ascii("AH3B") + fullTag, true),
+             VectorSupport.ascii("AH4B") + fullTag, true),
             ("the right response and a framed hello in the same write (Spec 11.4 A5)", right + [0, 88] + Array(repeating: 0x11, count: 88), true),
         ]
         var out: [JSONValue] = try senderCases.map { name, received, accepted in
@@ -393,7 +393,7 @@ enum TransportVectors {
             ("a challenge of the scanned QR", challenge, keys, "answer"),
             ("a challenge of the renewed QR (another session hint): the code expired", Admission.challenge(keys: renewed, nonce: nonce),
              keys, "renewedCode"),
-            ("magic AH3B", VectorSupport.ascii("AH3B") + challenge.dropFirst(4), keys, "notAChallenge"),
+            ("magic AH4B", VectorSupport.ascii("AH4B") + challenge.dropFirst(4), keys, "notAChallenge"),
             ("an SSH greeting", Array("SSH-2.0-OpenSSH_9.2p1 Debia".utf8) + [0x6E], keys, "notAChallenge"),
         ]
         out += try receiverCases.map { name, challenge, keys, result in

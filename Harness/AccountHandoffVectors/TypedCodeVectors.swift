@@ -162,37 +162,21 @@ enum TypedCodeVectors {
     private static func channelIdentifiers() throws -> [JSONValue] {
         let cases: [(String, UInt16, UInt32, TypedRoute)] = [
             ("local network", 427, 1_800_000_180, .localNetwork),
-            ("relay by name", 42, 1_800_000_180, .relay(host: "relay.example.org", port: 4001)),
-            ("relay by IPv4 address", 999, 1_800_000_600, .relay(host: "192.0.2.7", port: 65535)),
+            ("relay", 42, 1_800_000_180, .relay),
+            ("relay, nameplate 999", 999, 1_800_000_600, .relay),
             ("expiry 0, nameplate 000", 0, 0, .localNetwork),
-            ("expiry 2^32 - 1", 1, UInt32.max, .relay(host: "a", port: 1)),
-            ("relay host of 253 bytes", 7, 1_800_000_180, .relay(host: String(repeating: "r", count: 253), port: 4001)),
-            ("relay port 0", 7, 1_800_000_180, .relay(host: "relay.example.org", port: 0)),
-            ("empty relay host", 7, 1_800_000_180, .relay(host: "", port: 4001)),
-            ("relay host of 254 bytes", 7, 1_800_000_180, .relay(host: String(repeating: "r", count: 254), port: 4001)),
-            ("relay host that is not ASCII", 7, 1_800_000_180, .relay(host: "rélay.example.org", port: 4001)),
+            ("expiry 2^32 - 1", 1, UInt32.max, .relay),
         ]
-        return try cases.map { name, nameplate, expiry, route in
+        return cases.map { name, nameplate, expiry, route in
             let transferID = TransferID(bytes: VectorSupport.bytes(seed: VectorSupport.seed("typed/ci/" + name), count: 16))!
-            var entry: [String: JSONValue] = ["name": .string(name), "nameplate": .string(TypedCode.Nameplate(value: nameplate)!.digits),
-                                              "expiry": .number(expiry), "route": routeJSON(route), "transferID": .hex(transferID.bytes)]
-            do {
-                entry["ci"] = .hex(try TypedChannelIdentifier.encode(nameplate: TypedCode.Nameplate(value: nameplate)!, expiry: expiry,
-                                                                     route: route, transferID: transferID))
-            } catch let error as HandoffError {
-                guard error == .invalidConfiguration else { throw VectorGenerationError("CI \(name): \(error.identifier)") }
-                entry["error"] = .string(error.identifier)
-            }
-            return .object(entry)
+            let ci = TypedChannelIdentifier.encode(nameplate: TypedCode.Nameplate(value: nameplate)!, expiry: expiry, route: route,
+                                                   transferID: transferID)
+            return .object(["name": .string(name), "nameplate": .string(TypedCode.Nameplate(value: nameplate)!.digits),
+                            "expiry": .number(expiry), "route": routeJSON(route), "transferID": .hex(transferID.bytes), "ci": .hex(ci)])
         }
     }
 
-    private static func routeJSON(_ route: TypedRoute) -> JSONValue {
-        switch route {
-        case .localNetwork: .object(["kind": .string("localNetwork")])
-        case .relay(let host, let port): .object(["kind": .string("relay"), "host": .string(host), "port": .number(port)])
-        }
-    }
+    static func routeJSON(_ route: TypedRoute) -> JSONValue { .string(route.description) }
 
     // MARK: Scalars (12.6)
 
@@ -242,14 +226,14 @@ enum TypedCodeVectors {
         let digits = code.digits
         let otherSecret = String(digits.prefix(3)) + (digits.dropFirst(3).prefix(7) == "0000000" ? "0000001" : "0000000")
         let other = otherSecret + String(DammCheckDigit.interim(otherSecret))
-        let relay = TypedRoute.relay(host: "relay.example.org", port: 4001)
+        let relay = TypedRoute.relay
         var cases = [RunCase(name: "local network, the right code", senderCode: digits, receiverCode: digits, senderRoute: .localNetwork,
                              receiverRoute: .localNetwork),
                      RunCase(name: "relay, the right code", senderCode: digits, receiverCode: digits, senderRoute: relay, receiverRoute: relay)]
         cases.append(RunCase(name: "the receiver typed another valid code with the same nameplate", senderCode: digits,
                              receiverCode: other, senderRoute: .localNetwork, receiverRoute: .localNetwork))
-        cases.append(RunCase(name: "the devices name one relay differently (relay.example.org, 192.0.2.7)", senderCode: digits,
-                             receiverCode: digits, senderRoute: relay, receiverRoute: .relay(host: "192.0.2.7", port: 4001)))
+        cases.append(RunCase(name: "the sender's connection came through the relay, the receiver's over the local network",
+                             senderCode: digits, receiverCode: digits, senderRoute: relay, receiverRoute: .localNetwork))
         cases.append(RunCase(name: "Yb is the identity", senderCode: digits, receiverCode: digits, senderRoute: .localNetwork,
                              receiverRoute: .localNetwork, forgedReceiverShare: [UInt8](repeating: 0, count: 32)))
         cases.append(RunCase(name: "Yb is not an element (the draft's Invalid Y1)", senderCode: digits, receiverCode: digits,
@@ -267,9 +251,9 @@ enum TypedCodeVectors {
         let expiry: UInt32 = 1_800_000_180
         let senderCode = try TypedCode(entry: run.senderCode), receiverCode = try TypedCode(entry: run.receiverCode)
         defer { senderCode.wipe(); receiverCode.wipe() }
-        let senderCI = try TypedChannelIdentifier.encode(nameplate: senderCode.nameplate, expiry: expiry, route: run.senderRoute,
+        let senderCI = TypedChannelIdentifier.encode(nameplate: senderCode.nameplate, expiry: expiry, route: run.senderRoute,
                                                          transferID: transferID)
-        let receiverCI = try TypedChannelIdentifier.encode(nameplate: receiverCode.nameplate, expiry: expiry, route: run.receiverRoute,
+        let receiverCI = TypedChannelIdentifier.encode(nameplate: receiverCode.nameplate, expiry: expiry, route: run.receiverRoute,
                                                            transferID: transferID)
         let senderPassword = try senderCode.password(), receiverPassword = try receiverCode.password()
         defer { senderPassword.wipe(); receiverPassword.wipe() }
@@ -313,6 +297,10 @@ enum TypedCodeVectors {
             entry["senderISK"] = .hex(senderKey.revealedBytes())
             entry["receiverISK"] = .hex(receiverKey.revealedBytes())
             entry["keysMatch"] = .bool(senderKey.revealedBytes() == receiverKey.revealedBytes())
+            for (key, value) in try keySchedule(transferID: transferID, expiry: expiry, sid: sid, ya: sender.ownShare.bytes, yb: sentYb,
+                                                senderISK: senderKey.revealedBytes(), receiverISK: receiverKey.revealedBytes()) {
+                entry[key] = value
+            }
         } catch let error as HandoffError {
             guard error == .invalidPakeShare, run.forgedReceiverShare != nil, !sender.isWiped else {
                 throw VectorGenerationError("run \(run.name): \(error.identifier)")
@@ -322,6 +310,50 @@ enum TypedCodeVectors {
         sender.wipe()
         receiver.wipe()
         return .object(entry)
+    }
+
+    // MARK: The typed way's frames and keys (Spec 3.8, 4.5)
+
+    /// The frames and keys of Spec 4.5 from both sides' `ISK`: the receiver's view derives
+    /// `tagR`; the sender's checks it and answers `pakeConfirm` or `pakeRefused`.
+    private static func keySchedule(transferID: TransferID, expiry: UInt32, sid: [UInt8], ya: [UInt8], yb: [UInt8],
+                                    senderISK: [UInt8], receiverISK: [UInt8]) throws -> [(String, JSONValue)] {
+        let pakeInit = TypedFrames.pakeInit(transferID: transferID, expiry: expiry, sessionID: sid, share: CPaceShare(bytes: ya)!)
+        guard pakeInit == VectorPrimitives.frameBytes(type: .pakeInit, transferID: transferID, sequence: 0,
+                                                      body: VectorSupport.bigEndian(expiry) + sid + ya) else {
+            throw VectorGenerationError("pakeInit layout")
+        }
+        let th0t = VectorPrimitives.sha256([VectorSupport.ascii("AH4 typed transcript"), pakeInit])
+        let hht = VectorPrimitives.sha256([th0t, yb])
+        func keys(_ isk: [UInt8]) throws -> (prk: [UInt8], receiverConfirm: [UInt8], senderConfirm: [UInt8], s2r: [UInt8], r2s: [UInt8]) {
+            let prk = VectorPrimitives.hkdfExtract(salt: hht, inputKeyMaterial: [isk])
+            func expand(_ label: String) throws -> [UInt8] {
+                try VectorPrimitives.hkdfExpand(pseudorandomKey: prk, info: VectorSupport.ascii(label), length: 32)
+            }
+            return (prk, try expand("AH4 typed receiver confirm"), try expand("AH4 typed sender confirm"), try expand("AH4 typed s2r"),
+                    try expand("AH4 typed r2s"))
+        }
+        let receiver = try keys(receiverISK), sender = try keys(senderISK)
+        let tagR = VectorPrimitives.hmac(key: receiver.receiverConfirm, message: hht)
+        let pakeReply = tagR.withUnsafeBytes {
+            TypedFrames.pakeReply(transferID: transferID, sessionID: sid, share: CPaceShare(bytes: yb)!, tag: $0)
+        }
+        let th1 = VectorPrimitives.sha256([th0t, pakeReply])
+        let accepted = VectorPrimitives.hmac(key: sender.receiverConfirm, message: hht) == tagR
+        var out: [(String, JSONValue)] = [
+            ("pakeInit", .hex(pakeInit)), ("th0t", .hex(th0t)), ("hht", .hex(hht)), ("receiverPRK", .hex(receiver.prk)),
+            ("receiverConfirmKey", .hex(receiver.receiverConfirm)), ("senderConfirmKey", .hex(receiver.senderConfirm)),
+            ("s2rKey", .hex(receiver.s2r)), ("r2sKey", .hex(receiver.r2s)), ("tagR", .hex(tagR)), ("pakeReply", .hex(pakeReply)),
+            ("th1", .hex(th1)), ("senderPRK", .hex(sender.prk)), ("senderAcceptsTagR", .bool(accepted)),
+        ]
+        if accepted {
+            let tagS = VectorPrimitives.hmac(key: sender.senderConfirm, message: th1)
+            let pakeConfirm = tagS.withUnsafeBytes { TypedFrames.pakeConfirm(transferID: transferID, tag: $0) }
+            out += [("tagS", .hex(tagS)), ("pakeConfirm", .hex(pakeConfirm)), ("th2", .hex(VectorPrimitives.sha256([th1, pakeConfirm])))]
+        } else {
+            out.append(("pakeRefused", .hex(TypedFrames.pakeRefused(transferID: transferID))))
+        }
+        return out
     }
 
     // MARK: Relay (12.8)

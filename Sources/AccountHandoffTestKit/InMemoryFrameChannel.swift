@@ -20,6 +20,8 @@ public final class InMemoryFrameChannel: FrameChannel, @unchecked Sendable {
     private weak var peerEnd: InMemoryFrameChannel?
     private var closed = false
     private var sent: [[UInt8]] = []
+    private var offers: [TypedOffer?] = []
+    private var forward: (@Sendable ([UInt8]) -> Void)?
     /// How this end names its only peer.
     public let peer: FramePeer
 
@@ -35,6 +37,29 @@ public final class InMemoryFrameChannel: FrameChannel, @unchecked Sendable {
         sender.peerEnd = receiver
         receiver.peerEnd = sender
         return (sender, receiver)
+    }
+
+    /// A connected pair for the typed way (Spec 6.8): the sender end reports its one peer as a
+    /// typed connection that came by `route` and waits for its `pakeInit`, as a transport does
+    /// once a receiving device reached it for the nameplate it serves.
+    public static func typedPair(route: TypedRoute) -> (sender: InMemoryFrameChannel, receiver: InMemoryFrameChannel) {
+        let ends = pair()
+        ends.sender.sink.yield(.typedConnection(ends.sender.peer, route: route))
+        return ends
+    }
+
+    /// Reports `event` at this end, as a transport would (a typed connection, a taken name).
+    public func report(_ event: FrameChannelEvent) {
+        let open = lock.withLock { !closed }
+        if open { sink.yield(event) }
+    }
+
+    /// Every typed offer the session served on this end, in order (`nil`: withdrawn).
+    public var servedOffers: [TypedOffer?] { lock.withLock { offers } }
+
+    /// Records `offer`; ``servedOffers`` returns it.
+    public func serveTyped(_ offer: TypedOffer?) async {
+        lock.withLock { offers.append(offer) }
     }
 
     /// Every frame this end sent, in order.
@@ -61,8 +86,15 @@ public final class InMemoryFrameChannel: FrameChannel, @unchecked Sendable {
 
     /// Injects a frame as if the peer had sent it.
     public func deliver(_ frame: [UInt8], from peer: FramePeer) {
-        let open = lock.withLock { !closed }
-        if open { sink.yield(.frame(frame, from: peer)) }
+        let (open, forward) = lock.withLock { (!closed, self.forward) }
+        guard open else { return }
+        if let forward { forward(frame) } else { sink.yield(.frame(frame, from: peer)) }
+    }
+
+    /// Hands every frame that arrives at this end to `forward` instead of ``receive()``
+    /// (``InMemoryTypedHub`` joins several pairs into one sender channel this way).
+    func forwardArrivals(to forward: @escaping @Sendable ([UInt8]) -> Void) {
+        lock.withLock { self.forward = forward }
     }
 
     /// Plays a lost connection on both ends: each reports its peer left.

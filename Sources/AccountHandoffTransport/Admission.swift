@@ -3,18 +3,18 @@ import AccountHandoff
 /// The admission exchange that opens every connection before any frame (Spec 11.4):
 ///
 /// ```
-/// challenge = "AH3A" | sessionHint[8] | challengeNonce[16]          28 bytes, sender to receiver
-/// response  = "AH3B" | first 16 bytes of HMAC(admissionKey,
-///                        "AH3 admission" | sessionHint | challengeNonce)   20 bytes, receiver to sender
+/// challenge = "AH4A" | sessionHint[8] | challengeNonce[16]          28 bytes, sender to receiver
+/// response  = "AH4B" | first 16 bytes of HMAC(admissionKey,
+///                        "AH4 admission" | sessionHint | challengeNonce)   20 bytes, receiver to sender
 /// ```
 ///
 /// Only someone who saw the QR can answer, so nothing else reaches the sender's session; the
 /// sender pays one HMAC per connection.
 public enum Admission {
     /// The challenge's magic.
-    public static let challengeMagic = Array("AH3A".utf8)
+    public static let challengeMagic = Array("AH4A".utf8)
     /// The response's magic.
-    public static let responseMagic = Array("AH3B".utf8)
+    public static let responseMagic = Array("AH4B".utf8)
     /// Bytes of a challenge.
     public static let challengeByteCount = challengeMagic.count + TransportKeys.sessionHintByteCount + TransportKeys.challengeNonceByteCount
     /// Bytes of a response.

@@ -67,6 +67,7 @@ struct Handoff {
         case .starting, .showingCode: "Scan this code with the other device."
         case .typingCode: "Type the code shown on the other device."
         case .waitingForAccept(let code): "Code \(code.grouped) confirmed; waiting for the other device."
+        case .typedCodeMatched: "The other device typed the right code; waiting for it to accept."
         case .authenticating: "Confirm it is you to send the password."
         case .passwordSent: "Password sent; waiting for the other device to confirm."
         case .finished(let outcome) where outcome.passwordLeft == .mayHave: "\(outcome.message) The other device may hold the password."

@@ -15,7 +15,7 @@ import Testing
         let second = try await RawPeer.connect(to: listener)
         let challenges = [try await first.read(exactly: Admission.challengeByteCount), try await second.read(exactly: Admission.challengeByteCount)]
         for challenge in challenges {
-            #expect(Array(challenge.prefix(4)) == Array("AH3A".utf8))
+            #expect(Array(challenge.prefix(4)) == Array("AH4A".utf8))
             #expect(Array(challenge[4..<12]) == keys.sessionHint)
         }
         #expect(challenges[0][12...] != challenges[1][12...])

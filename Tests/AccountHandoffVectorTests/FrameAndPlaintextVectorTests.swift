@@ -20,7 +20,7 @@ import Testing
             let frame = try Frame(bytes: bytes)
             #expect(try frame.header == entry.bytes("header") && frame.body == entry.bytes("body"), "\(entry.name)")
         }
-        #expect(Set(try valid.map { try $0.int("typeValue") }) == Set(1...7))
+        #expect(Set(try valid.map { try $0.int("typeValue") }) == Set(1...11))
         #expect(try valid.contains { try $0.string("type") == "offer" && $0.int("length") == 3880 })
         let invalid = try vectors.objects("invalid")
         #expect(invalid.count >= 35)

@@ -24,7 +24,7 @@ import Testing
             #expect(try payload.text == entry.string("text"), "\(entry.name)")
             #expect(try payload.text.utf8.count == Int(entry.int("textLength")), "\(entry.name)")
             #expect(try payload.transferID.bytes == entry.bytes("transferID"), "\(entry.name): transfer ID")
-            #expect(try VectorPrimitives.sha256([Array("AH3 transcript".utf8), payload.binary]) == entry.bytes("th0"), "\(entry.name): TH0")
+            #expect(try VectorPrimitives.sha256([Array("AH4 transcript".utf8), payload.binary]) == entry.bytes("th0"), "\(entry.name): TH0")
             let decoded = try SessionPayload(text: try entry.string("text"))
             #expect(decoded == payload && decoded.binary == payload.binary, "\(entry.name)")
             #expect(try SessionPayload(binary: try entry.bytes("binary")) == payload, "\(entry.name)")

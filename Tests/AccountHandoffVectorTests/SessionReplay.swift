@@ -174,9 +174,9 @@ struct SessionReplay {
                 && payload.senderPublicKey.bytes == qr.bytes("senderPublicKey"), "\(context): public key")
         #expect(try payload.expiry == UInt32(qr.int("expiry")) && payload.expiry == UInt32(start.rounded(.down)) + lifetime, "\(context): expiry")
         #expect(try payload.binary == qr.bytes("binary") && payload.text == qr.string("text"), "\(context): encodings")
-        let transferID = Array(VectorPrimitives.sha256([Array("AH3 transfer ID".utf8), payload.binary]).prefix(16))
+        let transferID = Array(VectorPrimitives.sha256([Array("AH4 transfer ID".utf8), payload.binary]).prefix(16))
         #expect(try transferID == qr.bytes("transferID") && payload.transferID.bytes == transferID, "\(context): transfer ID")
-        #expect(try VectorPrimitives.sha256([Array("AH3 transcript".utf8), payload.binary]) == qr.bytes("th0"), "\(context): TH0")
+        #expect(try VectorPrimitives.sha256([Array("AH4 transcript".utf8), payload.binary]) == qr.bytes("th0"), "\(context): TH0")
     }
 
     /// Spec 4.1, 4.2, 4.4, 5.1: every recorded value of a pair follows from the two private keys,
@@ -198,20 +198,20 @@ struct SessionReplay {
         func expand(_ key: [UInt8], _ label: String, _ length: Int) throws -> [UInt8] {
             try VectorPrimitives.hkdfExpand(pseudorandomKey: key, info: Array(label.utf8), length: length)
         }
-        let codeKey = try expand(prk, "AH3 code key", 32)
-        let helloKey = try expand(prk, "AH3 hello", 32)
+        let codeKey = try expand(prk, "AH4 code key", 32)
+        let helloKey = try expand(prk, "AH4 hello", 32)
         let tag = VectorPrimitives.hmac(key: helloKey, message: hh)
         let hello = VectorPrimitives.frameBytes(type: .hello, transferID: TransferID(bytes: try qr.bytes("transferID"))!, sequence: 0,
                                                 body: publicKey + tag)
         let th1 = VectorPrimitives.sha256([th0, hello])
         let codePRK = VectorPrimitives.hkdfExtract(salt: th1, inputKeyMaterial: [codeKey, try qr.bytes("nonce")])
-        let material = try expand(codePRK, "AH3 code", 64)
+        let material = try expand(codePRK, "AH4 code", 64)
         let code = try #require(VectorPrimitives.shortCode(material: material))
         let recordedCode = try handshake.object("shortCode")
         #expect(try publicKey == handshake.bytes("receiverPublicKey") && hh == handshake.bytes("hh"), "\(context): HH")
         #expect(try shared == handshake.bytes("sharedSecret") && prk == handshake.bytes("prk"), "\(context): PRK")
-        #expect(try helloKey == handshake.bytes("helloKey") && expand(prk, "AH3 s2r", 32) == handshake.bytes("s2rKey")
-                && expand(prk, "AH3 r2s", 32) == handshake.bytes("r2sKey") && codeKey == handshake.bytes("codeKey"), "\(context): keys")
+        #expect(try helloKey == handshake.bytes("helloKey") && expand(prk, "AH4 s2r", 32) == handshake.bytes("s2rKey")
+                && expand(prk, "AH4 r2s", 32) == handshake.bytes("r2sKey") && codeKey == handshake.bytes("codeKey"), "\(context): keys")
         #expect(try tag == handshake.bytes("helloTag") && hello == frames[Int(handshake.int("helloFrame"))], "\(context): hello")
         #expect(try th1 == handshake.bytes("th1"), "\(context): TH1")
         #expect(try codePRK == handshake.bytes("codePRK") && material == handshake.bytes("codeMaterial"), "\(context): code material")
@@ -304,6 +304,11 @@ struct SessionReplay {
             case .anotherDeviceJoined: "anotherDeviceJoined"
             case .ignored(let error): "ignored \(error.identifier)"
             case .finished(let outcome): "finished \(outcome.identifier)"
+            case .startTypedRun(let run, let pakeInit): "startTypedRun \(run) \(hexString(pakeInit))"
+            case .typedCodeRetired(let code, let wrongGuesses): "typedCodeRetired \(code.nameplate) \(wrongGuesses)"
+            case .typedCodeReplaced(let code): "typedCodeReplaced \(code.nameplate)"
+            case .typedWayWithdrawn(let reason): "typedWayWithdrawn \(reason)"
+            case .pairedByTypedCode(let run): "pairedByTypedCode \(run)"
             }
         }
     }

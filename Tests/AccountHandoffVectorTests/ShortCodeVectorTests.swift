@@ -41,7 +41,7 @@ import Testing
         for entry in derivations {
             let prk = VectorPrimitives.hkdfExtract(salt: try entry.bytes("th1"), inputKeyMaterial: [try entry.bytes("codeKey"), try entry.bytes("nonce")])
             #expect(try prk == entry.bytes("codePRK"), "\(entry.name)")
-            let material = try VectorPrimitives.hkdfExpand(pseudorandomKey: prk, info: Array("AH3 code".utf8), length: 64)
+            let material = try VectorPrimitives.hkdfExpand(pseudorandomKey: prk, info: Array("AH4 code".utf8), length: 64)
             #expect(try material == entry.bytes("codeMaterial"), "\(entry.name)")
             try checkCode(material, entry)
         }

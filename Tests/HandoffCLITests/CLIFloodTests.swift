@@ -96,7 +96,7 @@ import TestProcesses
     }
 
     /// The length-prefixed hello that a client other than the flood sent after its admission
-    /// response (Spec 11.4: 20 bytes starting with `AH3B`).
+    /// response (Spec 11.4: 20 bytes starting with `AH4B`).
     private static func capturedHello(_ sniffer: LoopbackSniffer, target: ScannedTarget, excluding own: () -> Set<UInt16>,
                                       timeout: Duration) async -> [UInt8]? {
         let deadline = ContinuousClock.now + timeout

@@ -9,7 +9,7 @@ import TestProcesses
         let (text, payload) = try Scratch.validCode()
         let result = try await HandoffProcess.run(["inspect"], stdin: text + "\n")
         #expect(result.status == 0, "\(result.stderr)")
-        #expect(result.stdout.contains("  Protocol version: 3\n"))
+        #expect(result.stdout.contains("  Protocol version: 4\n"))
         #expect(result.stdout.contains("  Transfer ID: \(payload.transferID) (derived from the code)\n"))
         #expect(result.stdout.contains("  Sender public key: \(Hex.encode(payload.senderPublicKey.bytes))\n"))
         #expect(result.stdout.contains("  Rendezvous: 127.0.0.1:9 (3 bytes)\n"))
@@ -48,7 +48,8 @@ import TestProcesses
         ("AH:12a", "The transfer code is damaged or incomplete (it has 6 characters; a whole code is one line of about 180 characters starting with AH:); copy the whole line the sending device shows, without line breaks, and paste it again.\n"),
         ("AH:001", "The transfer code is invalid. This code or message uses protocol version 1, from an older version of the app, so only the sending device needs updating; update the app there, then ask the sending device for a new code.\n"),
         ("AH:002", "The transfer code is invalid. This code or message uses protocol version 2, from an older version of the app, so only the sending device needs updating; update the app there, then ask the sending device for a new code.\n"),
-        ("AH:009", "The transfer code is invalid. This code or message uses protocol version 9, newer than this app's (3), so only this device needs updating; update the app here, then ask the sending device for a new code.\n"),
+        ("AH:003", "The transfer code is invalid. This code or message uses protocol version 3, from an older version of the app, so only the sending device needs updating; update the app there, then ask the sending device for a new code.\n"),
+        ("AH:009", "The transfer code is invalid. This code or message uses protocol version 9, newer than this app's (4), so only this device needs updating; update the app here, then ask the sending device for a new code.\n"),
         ("AH:99999999999999999", "The transfer code is damaged or incomplete (it has 20 characters; a whole code is one line of about 180 characters starting with AH:); copy the whole line the sending device shows, without line breaks, and paste it again.\n"),
     ])
     func inspectNamesTheExactReason(code: String, message: String) async throws {
@@ -57,8 +58,8 @@ import TestProcesses
         #expect(result.stderr == message)
     }
 
-    /// A version 1 or 2 code given to `receive`: only the sending device is behind.
-    @Test(arguments: ["AH:001", "AH:002"])
+    /// A version 1, 2 or 3 code given to `receive`: only the sending device is behind.
+    @Test(arguments: ["AH:001", "AH:002", "AH:003"])
     func anOlderCodeAtReceiveSaysOnlyTheSendingDeviceNeedsUpdating(code: String) async throws {
         let scratch = try Scratch()
         defer { scratch.remove() }

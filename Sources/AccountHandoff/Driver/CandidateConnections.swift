@@ -23,6 +23,14 @@ struct CandidateConnections {
         candidates = [peer]
     }
 
+    /// The typed way paired on `peer` (Spec 6.8): it is the session's peer for good; no hello
+    /// was accepted, so no copy of one can make another connection a candidate.
+    mutating func bindTyped(_ peer: FramePeer) {
+        acceptedHello = []
+        candidates = [peer]
+        bound = peer
+    }
+
     /// A copy of the accepted hello arrived on `peer`: it becomes a candidate unless the
     /// session is bound, the peer already is one, or `limit` candidates exist.
     mutating func admitCandidate(_ peer: FramePeer, hello: [UInt8], limit: Int) -> Bool {
@@ -40,7 +48,8 @@ struct CandidateConnections {
         let decisive = actions.contains { action in
             switch action {
             case .requestCredential, .finished: true
-            case .send, .reply, .askForCode, .codeMismatch, .anotherDeviceJoined, .ignored: false
+            case .send, .reply, .askForCode, .codeMismatch, .anotherDeviceJoined, .ignored, .startTypedRun, .typedCodeRetired,
+                 .typedCodeReplaced, .typedWayWithdrawn, .pairedByTypedCode: false
             }
         }
         guard decisive else { return nil }

@@ -17,6 +17,33 @@ public enum FrameChannelEvent: Sendable {
     case frame([UInt8], from: FramePeer)
     /// `peer`'s connection ended (closed, timed out, or broke the framing).
     case peerLeft(FramePeer)
+    /// Typed way, at a sending device (Spec 6.8): `peer` reached this device by `route` for
+    /// the nameplate the channel serves (``FrameChannel/serveTyped(_:)``) and waits for its
+    /// `pakeInit`. The session answers with a frame to `peer`, or disconnects it.
+    case typedConnection(FramePeer, route: TypedRoute)
+    /// Typed way, at a sending device: the local network's name of `nameplate` is taken
+    /// (another device advertises it). The session draws a new code and serves it.
+    case typedNameTaken(TypedCode.Nameplate)
+}
+
+/// What a sending session offers of the typed way, for its channel to advertise on the local
+/// network and to wait for at the relay (Spec 11.10, 12.8). Public: the nameplate only.
+public struct TypedOffer: Hashable, Sendable, CustomStringConvertible {
+    /// The nameplate of the code shown now.
+    public let nameplate: TypedCode.Nameplate
+    /// The routes the app offers (never empty).
+    public let routes: Set<TypedRoute>
+
+    /// An offer.
+    public init(nameplate: TypedCode.Nameplate, routes: Set<TypedRoute>) {
+        self.nameplate = nameplate
+        self.routes = routes
+    }
+
+    /// `nameplate NNN by localNetwork, relay`.
+    public var description: String {
+        "nameplate \(nameplate) by \(routes.map(\.description).sorted().joined(separator: ", "))"
+    }
 }
 
 /// The small transport contract the session drivers need: whole frames in order, to and from
@@ -63,6 +90,16 @@ public protocol FrameChannel: Sendable {
     /// this payload's keys; connections for an older QR no longer get through.
     func serve(_ payload: SessionPayload) async
 
+    /// Typed way, at a sending device: the session now shows a typed code with this offer (the
+    /// first one, a new one after a wrong guess or a taken name, or a renewed QR's), or `nil`:
+    /// the typed way is withdrawn. A channel with a typed way advertises the nameplate on the
+    /// local network (Spec 11.10) and waits at the relay with its token (12.8) for the offered
+    /// routes, and reports each connection that comes for it as
+    /// ``FrameChannelEvent/typedConnection(_:route:)``. A new offer or `nil` stops serving the
+    /// old nameplate and closes its typed connections that the session did not bind, after the
+    /// frames already sent to them (a `pakeRefused`) left.
+    func serveTyped(_ offer: TypedOffer?) async
+
     /// Closes the channel, letting frames already sent reach their peers. Idempotent; a
     /// waiting ``receive()`` returns `nil`.
     func close() async
@@ -77,4 +114,6 @@ extension FrameChannel {
     public func disconnect(_ peer: FramePeer) async {}
     /// Channels that admit every connection need no keys.
     public func serve(_ payload: SessionPayload) async {}
+    /// Channels without a typed way advertise nothing; they never report a typed connection.
+    public func serveTyped(_ offer: TypedOffer?) async {}
 }

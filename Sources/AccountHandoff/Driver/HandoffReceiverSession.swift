@@ -26,6 +26,11 @@ import Foundation
 /// let outcome = await session.run()
 /// ```
 ///
+/// A typed code instead of a QR: ``init(typedCode:route:importer:authenticator:configuration:registry:clock:random:connect:)``
+/// with a ``TypedConnector`` that reaches the device showing the code's nameplate; no code is
+/// shown on this screen (the person typed it), and a code that did not match the device
+/// reached ends the session as `failed.typedCodeMismatch`.
+///
 /// The password travels only after the importer prepared the account (conflicts chosen, the
 /// store writable) and the person passed local authentication (Spec 8.7): a receiver that
 /// would decline it never receives it. The receiver session wipes the delivered credential as
@@ -35,9 +40,16 @@ public actor HandoffReceiverSession<Importer: AccountImporter>: SessionDriver {
     /// ``HandoffError/expired`` when the sender answers that it now serves another code
     /// (Spec 11.4); any other error means the sender could not be reached.
     public typealias Connector = @Sendable (SessionPayload) async throws -> any FrameChannel
+    /// Typed way: opens the channel to a sending device that shows `nameplate`, by `route`: on
+    /// the local network, the one device DNS-SD finds (Spec 11.9; throw
+    /// ``HandoffError/senderUnreachable`` for none, and refuse several before any run); through
+    /// the relay, the connection paired by the nameplate's token (Spec 12.8).
+    public typealias TypedConnector = @Sendable (TypedCode.Nameplate, TypedRoute) async throws -> any FrameChannel
 
-    /// The scanned QR payload.
-    public nonisolated let payload: SessionPayload
+    /// The scanned QR payload; `nil` for a session started from a typed code.
+    public nonisolated let payload: SessionPayload?
+    /// The typed way's start: the code, the route and the connector; `nil` for a QR session.
+    private var typedStart: (code: TypedCode, route: TypedRoute, connect: TypedConnector)?
     /// What to show, in order; finishes after ``ReceiverUpdate/finished(_:detail:)``. One
     /// reader; it holds at most the newest 64 updates for a reader that falls behind (the final
     /// one is never dropped). A view reads ``snapshot`` instead.
@@ -89,6 +101,7 @@ public actor HandoffReceiverSession<Importer: AccountImporter>: SessionDriver {
                 clock: any HandoffClock = SystemHandoffClock(),
                 random: sending any RandomSource = SystemRandomSource(), connect: @escaping Connector) {
         self.payload = payload
+        expiryDate = payload.expiryDate
         self.importer = importer
         self.authenticator = authenticator
         self.configuration = configuration
@@ -115,6 +128,34 @@ public actor HandoffReceiverSession<Importer: AccountImporter>: SessionDriver {
                   configuration: configuration, registry: registry, clock: clock, random: random, connect: connect)
     }
 
+    /// Prepares a session for a typed code (Spec 6.8); nothing is claimed or sent until
+    /// ``run()``, and then nothing until the sending device's `pakeInit` arrives.
+    ///
+    /// - Parameters:
+    ///   - code: the code the person typed, read with ``TypedCode/init(entry:)`` (a typo or six
+    ///     digits are refused there, costing nothing); the session owns and wipes it.
+    ///   - route: how to reach the sending device.
+    ///   - importer, authenticator, configuration, registry, clock, random: as for a QR.
+    ///   - connect: opens the channel to the device that shows the code's nameplate.
+    public init(typedCode code: TypedCode, route: TypedRoute, importer: Importer, authenticator: any LocalAuthenticator,
+                configuration: ReceiverConfiguration = .standard, registry: ReceiverRegistry,
+                clock: any HandoffClock = SystemHandoffClock(),
+                random: sending any RandomSource = SystemRandomSource(), connect: @escaping TypedConnector) {
+        payload = nil
+        // Until the pakeInit names the expiry: the latest one this device would accept (Spec 2.5 S3).
+        expiryDate = clock.now().addingTimeInterval(Double(SenderConfiguration.maximumLifetime))
+        typedStart = (code, route, connect)
+        self.importer = importer
+        self.authenticator = authenticator
+        self.configuration = configuration
+        self.registry = registry
+        self.clock = clock
+        self.random = random
+        self.connect = { _ in throw HandoffError.senderUnreachable }
+        updates = runtime.updates
+        runtime.observer = { [snapshots] in snapshots.apply($0) }
+    }
+
     /// The short code, once the sender revealed its part.
     public var shortCode: ShortCode? { receiver?.shortCode }
     /// The offered account, once the offer arrived (it stays available after the end).
@@ -125,8 +166,11 @@ public actor HandoffReceiverSession<Importer: AccountImporter>: SessionDriver {
     public var outcome: ReceiverOutcome? { runtime.outcome }
     /// The importer's sentence about how the session ended, when it has one.
     public var detail: String? { finalDetail }
-    /// When the sender stops: what a countdown on this device shows.
-    public nonisolated var expiryDate: Date { payload.expiryDate }
+    /// When the sender stops: what a countdown on this device shows. A typed session learns it
+    /// from the `pakeInit` (``receiverExpiryDate``); until then it is the latest it would accept.
+    public nonisolated let expiryDate: Date
+    /// The expiry the session's state machine holds: the QR's, or the `pakeInit`'s once it came.
+    public var receiverExpiryDate: Date { receiver?.expiryDate ?? expiryDate }
 
     var nextDeadline: Date? {
         guard let deadline = receiver?.nextDeadline else { return nil }
@@ -158,6 +202,7 @@ public actor HandoffReceiverSession<Importer: AccountImporter>: SessionDriver {
         if runtime.running || runtime.outcome != nil { return await outcomeWhenFinished() }
         runtime.running = true
         if cancelledBeforeConnecting || Task.isCancelled { return end(.ended(.cancelled(by: .local))) }
+        guard let payload else { return await runTyped() }
         // The code is checked completely before any connection is made (Spec 2.5 S0-S4).
         do {
             try HandoffReceiver.check(payload: payload, configuration: configuration, now: clock.now(), registry: registry)
@@ -166,7 +211,6 @@ public actor HandoffReceiverSession<Importer: AccountImporter>: SessionDriver {
         }
         let channel: any FrameChannel
         let connect = self.connect
-        let payload = self.payload
         let connecting = Task { try await connect(payload) }
         self.connecting = connecting
         defer { self.connecting = nil }
@@ -327,12 +371,74 @@ public actor HandoffReceiverSession<Importer: AccountImporter>: SessionDriver {
         perform(step.actions)
     }
 
-    func handle(_ event: FrameChannelEvent) -> [ChannelDirective] {
+    func handle(_ event: FrameChannelEvent) async -> [ChannelDirective] {
         switch event {
+        case .frame(let bytes, _) where receiver?.phase == .awaitingPakeInit && registry.hasStorage: await feedOnPool(bytes)
         case .frame(let bytes, _): feed(.frameReceived(bytes))
         case .peerLeft: feed(.transportLost)
+        case .typedConnection, .typedNameTaken: break  // a sending device's events
         }
         return []
+    }
+
+    /// The typed way (Spec 6.8): refuse a code this device already ran before connecting,
+    /// connect, start the state machine (nothing is sent until the `pakeInit`), run.
+    private func runTyped() async -> ReceiverOutcome {
+        guard let (code, route, connect) = typedStart else { return end(.ended(.failed(.invalidConfiguration))) }
+        typedStart = nil
+        // Memory only: the claim itself comes with the pakeInit (Spec 6.3).
+        if registry.hasClaimed(code.claimID) {
+            code.wipe()
+            return end(.ended(.failed(.typedCodeAlreadyUsed)))
+        }
+        let nameplate = code.nameplate
+        let connecting = Task { try await connect(nameplate, route) }
+        self.connecting = connecting
+        defer { self.connecting = nil }
+        let channel: any FrameChannel
+        do {
+            channel = try await withTaskCancellationHandler { try await connecting.value } onCancel: { connecting.cancel() }
+        } catch {
+            code.wipe()
+            if runtime.outcome != nil || Task.isCancelled { return end(.ended(.cancelled(by: .local))) }
+            return end(.ended(.failed((error as? HandoffError) ?? .senderUnreachable)))
+        }
+        guard let random, runtime.outcome == nil else {
+            code.wipe()
+            await channel.close()
+            return await outcomeWhenFinished()
+        }
+        self.random = nil
+        do {
+            receiver = try HandoffReceiver.startTyped(code: code, route: route, configuration: configuration, random: random,
+                                                      now: clock.now(), registry: registry)
+        } catch {
+            await channel.close()
+            return end(.ended(.failed(error)))
+        }
+        revealDeadline = clock.now().addingTimeInterval(Self.revealTimeout.seconds)
+        runtime.yield(.connected(expires: expiryDate))
+        await runLoop(over: channel)
+        return await outcomeWhenFinished()
+    }
+
+    /// A frame in `awaitingPakeInit` with a registry that has storage: its step claims the
+    /// typed code (Spec 6.3), which blocks, so the state machine takes it on the I/O pool,
+    /// out of the session's hands meanwhile (a cancel then ends the session at once, and the
+    /// step's reply never leaves).
+    private func feedOnPool(_ bytes: [UInt8]) async {
+        guard let taken = receiver, runtime.outcome == nil else { return }
+        receiver = nil
+        let owned = ReceiverInStep(receiver: taken)
+        let now = clock.now()
+        let step = await BlockingStep.run(blocking: true) { try? owned.receiver.handle(.frameReceived(bytes), now: now) }
+        receiver = taken
+        guard runtime.outcome == nil else {
+            _ = try? taken.handle(.cancel, now: clock.now())  // wipes what the step kept
+            return
+        }
+        if let step { perform(step.actions) }
+        runtime.deadlineMayHaveChanged()
     }
 
     func tick() {
@@ -340,9 +446,14 @@ public actor HandoffReceiverSession<Importer: AccountImporter>: SessionDriver {
             // The reveal wait is over; after it only the expiry wakes the timer (a deadline left
             // in the past would be fed to `tick` again and again until the expiry).
             self.revealDeadline = nil
-            if receiver?.phase == .awaitingReveal, clock.now() < payload.expiryDate {
+            let waiting = receiver?.phase == .awaitingReveal || receiver?.phase == .awaitingPakeInit
+                || receiver?.phase == .awaitingPakeConfirm
+            if waiting, clock.now() < receiverExpiryDate {
                 // A silent sender must not hold this device until the code expires (Spec 6.7).
-                finalDetail = "The sending device did not answer within \(Int(Self.revealTimeout.seconds)) seconds; check that it still shows the code, then scan it again."
+                let silence = "The sending device did not answer within \(Int(Self.revealTimeout.seconds)) seconds; check that it still shows the code, then"
+                // After the pakeReply the code is used up: the outcome's own sentence says so.
+                if receiver?.phase == .awaitingReveal { finalDetail = "\(silence) scan it again." }
+                if receiver?.phase == .awaitingPakeInit { finalDetail = "\(silence) type it again." }
                 feed(.transportLost)
                 return
             }
@@ -422,4 +533,11 @@ extension Duration {
         let parts = components
         return Double(parts.seconds) + Double(parts.attoseconds) / 1e18
     }
+}
+
+/// A receiver handed to the I/O pool for one step and back.
+private struct ReceiverInStep: @unchecked Sendable {
+    // Safety of @unchecked Sendable: the session sets its `receiver` to `nil` while the step
+    // runs and takes it back after awaiting it, so no two threads ever use the receiver at once.
+    let receiver: HandoffReceiver
 }

@@ -16,7 +16,7 @@ import Foundation
 /// Task {
 ///     for await update in session.updates {
 ///         switch update {
-///         case .showCode(let payload, _): ui.showQR(payload.text, expires: payload.expiryDate)
+///         case .showCode(let payload, _, _): ui.showQR(payload.text, expires: payload.expiryDate)
 ///         case .receiverJoined: ui.askForTheCodeOnTheOtherScreen()  // then enterCode(_:)
 ///         case .finished(let outcome): ui.show(outcome.message)
 ///         default: break
@@ -30,6 +30,13 @@ import Foundation
 /// shows (``enterCode(_:)``), so a careless "yes" cannot confirm a device that shows none
 /// (Spec 4.4, 8.2). Once both people confirmed, the session asks its ``LocalAuthenticator``,
 /// then reads the password with its ``CredentialReader`` (Spec 8.7).
+///
+/// The typed way (Spec 6.8): with ``SenderSessionOptions/typedRoutes``, each ``SenderUpdate/showCode(_:typed:number:)``
+/// carries the typed code to show beside the QR, and the session tells its channel the
+/// nameplate to serve (``FrameChannel/serveTyped(_:)``). Each
+/// ``FrameChannelEvent/typedConnection(_:route:)`` gets a CPace run; a wrong code retires the
+/// code at once (``SenderUpdate/typedCodeRetired(newCode:wrongGuesses:)``), three withdraw the
+/// typed way (the QR stays), and the first way to pair wins.
 ///
 /// Connections (Spec 6.7): the session binds to the peer whose hello authenticated first, and
 /// treats up to ``maximumCandidates`` peers that present the same hello bytes as candidates
@@ -68,6 +75,9 @@ public actor HandoffSenderSession: SessionDriver {
     private var credentialTask: Task<Void, Never>?
     private var cancelled = false
     private var codeWaiters: [CheckedContinuation<SessionPayload?, Never>] = []
+    /// Typed connections with their runs (Spec 6.8), and those waiting for a free run.
+    private var typedRuns: [FramePeer: TypedRunID] = [:]
+    private var typedWaiting: [(peer: FramePeer, route: TypedRoute)] = []
 
     /// Prepares a session; nothing is shown or sent until ``run()``.
     ///
@@ -207,11 +217,12 @@ public actor HandoffSenderSession: SessionDriver {
     // MARK: Driving the state machine
 
     private func showNextCode() async throws(HandoffError) {
-        let (account, rendezvous, configuration, now, registry) = (account, rendezvous, options.configuration, clock.now(), registry)
+        let (account, rendezvous, configuration, now, registry, typedRoutes) =
+            (account, rendezvous, options.configuration, clock.now(), registry, options.typedRoutes)
         let random = SessionRandomSource(source: random)
         let next = try await BlockingStep.run(blocking: registry.hasStorage) { () throws(HandoffError) in
             try HandoffSender.start(account: account, rendezvous: rendezvous, configuration: configuration,
-                                    random: random.source, now: now, registry: registry)
+                                    random: random.source, now: now, registry: registry, typedRoutes: typedRoutes)
         }
         guard runtime.outcome == nil else {
             // The session ended while the registry wrote: this QR is never shown.
@@ -223,8 +234,10 @@ public actor HandoffSenderSession: SessionDriver {
         codeWaiters.removeAll()
         codesShown += 1
         connections = CandidateConnections()
+        dropTypedConnections()
         await channel.serve(next.payload)
-        runtime.yield(.showCode(next.payload, number: codesShown))
+        await channel.serveTyped(next.typedCode.map { TypedOffer(nameplate: $0.nameplate, routes: options.typedRoutes) })
+        runtime.yield(.showCode(next.payload, typed: try next.typedCode?.copy(), number: codesShown))
         runtime.deadlineMayHaveChanged()
     }
 
@@ -235,9 +248,62 @@ public actor HandoffSenderSession: SessionDriver {
             guard let step = try? sender.handle(.frameReceived(bytes), now: clock.now()) else { return [] }
             return perform(step.actions, from: (peer, bytes))
         case .peerLeft(let peer):
+            if let run = typedRuns.removeValue(forKey: peer) {
+                // A typed connection left: its run ends, no guess counted; a waiting one may start.
+                if let step = try? sender.handle(.typedRunEnded(run), now: clock.now()) { perform(step.actions, from: nil) }
+                return startWaitingTypedRun()
+            }
+            typedWaiting.removeAll { $0.peer == peer }
             channelLost(peer)
             return []
+        case .typedConnection(let peer, let route):
+            return startTypedRun(for: peer, route: route)
+        case .typedNameTaken(let nameplate):
+            guard sender.typedCode?.nameplate == nameplate,
+                  let step = try? sender.handle(.typedNameTaken, now: clock.now()) else { return [] }
+            return perform(step.actions, from: nil)
         }
+    }
+
+    /// A typed connection asks for its run: start one, let it wait while 8 are pending, or
+    /// close it when the typed way is closed (Spec 6.8).
+    private func startTypedRun(for peer: FramePeer, route: TypedRoute) -> [ChannelDirective] {
+        guard let sender else { return [.disconnect(peer)] }
+        do {
+            let step = try sender.handle(.typedRunRequested(route), now: clock.now())
+            for case .startTypedRun(let run, let pakeInit) in step.actions {
+                typedRuns[peer] = run
+                runtime.outbound.enqueue(pakeInit, to: peer)
+            }
+            return []
+        } catch {
+            if error == .typedRunsBusy {
+                typedWaiting.append((peer, route))
+                return []
+            }
+            return [.disconnect(peer)]
+        }
+    }
+
+    /// The first waiting typed connection gets a run, once one ended.
+    private func startWaitingTypedRun() -> [ChannelDirective] {
+        guard !typedWaiting.isEmpty else { return [] }
+        let next = typedWaiting.removeFirst()
+        return startTypedRun(for: next.peer, route: next.route)
+    }
+
+    /// Forgets every typed connection (a new QR, or the typed way withdrawn); the channel closes
+    /// those the session did not bind when it is told to serve another offer or none.
+    private func dropTypedConnections() {
+        typedRuns.removeAll()
+        typedWaiting.removeAll()
+    }
+
+    /// The channel serves the current typed code, or none.
+    private func serveCurrentTypedCode() {
+        let offer = sender?.typedCode.map { TypedOffer(nameplate: $0.nameplate, routes: options.typedRoutes) }
+        let channel = self.channel
+        Task { await channel.serveTyped(offer) }
     }
 
     func tick() {
@@ -280,6 +346,30 @@ public actor HandoffSenderSession: SessionDriver {
                 directives += noteIgnored(error, frame: frame)
             case .finished(let outcome):
                 finished(outcome)
+            case .startTypedRun:
+                break  // handled where the connection asked (startTypedRun(for:route:))
+            case .typedCodeRetired(let newCode, let wrongGuesses):
+                dropTypedConnections()
+                serveCurrentTypedCode()
+                if let copy = try? newCode.copy() { runtime.yield(.typedCodeRetired(newCode: copy, wrongGuesses: wrongGuesses)) }
+            case .typedCodeReplaced(let newCode):
+                dropTypedConnections()
+                serveCurrentTypedCode()
+                if let copy = try? newCode.copy() { runtime.yield(.typedCodeReplaced(copy)) }
+            case .typedWayWithdrawn(let reason):
+                dropTypedConnections()
+                serveCurrentTypedCode()
+                runtime.yield(.typedWayWithdrawn(reason))
+            case .pairedByTypedCode(let run):
+                if let peer = typedRuns.first(where: { $0.value == run })?.key {
+                    connections.bindTyped(peer)
+                    directives.append(.bind(peer))
+                    directives += typedRuns.keys.filter { $0 != peer }.map { .disconnect($0) }
+                    directives += typedWaiting.map { .disconnect($0.peer) }
+                }
+                dropTypedConnections()
+                serveCurrentTypedCode()
+                runtime.yield(.pairedByTypedCode)
             }
         }
         if let frame, let bound = connections.bindIfDecisive(frame.peer, frame: frame.bytes, actions: actions) {

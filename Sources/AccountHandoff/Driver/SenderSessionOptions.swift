@@ -9,13 +9,17 @@ public struct SenderSessionOptions: Sendable, Hashable {
     /// Whether the person must authenticate locally before the first QR is shown (Spec 8.7);
     /// the gate before the password is read always runs.
     public var authenticatesBeforeShowingCode: Bool
+    /// The routes of the typed way to offer beside the QR (Spec 6.8): empty for the QR alone.
+    /// The channel must have a typed way for them (``FrameChannel/serveTyped(_:)``).
+    public var typedRoutes: Set<TypedRoute>
 
     /// Options with the given values; `maximumCodes` below 1 counts as 1.
     public init(configuration: SenderConfiguration = .standard, maximumCodes: Int = 5,
-                authenticatesBeforeShowingCode: Bool = false) {
+                authenticatesBeforeShowingCode: Bool = false, typedRoutes: Set<TypedRoute> = []) {
         self.configuration = configuration
         self.maximumCodes = max(1, maximumCodes)
         self.authenticatesBeforeShowingCode = authenticatesBeforeShowingCode
+        self.typedRoutes = typedRoutes
     }
 
     /// Three-minute codes, renewed up to four times (five codes, 15 minutes in all), no gate

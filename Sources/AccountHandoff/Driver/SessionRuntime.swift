@@ -73,7 +73,8 @@ protocol SessionDriver: Actor {
     /// The state machine's next deadline, or `nil` while none is due.
     var nextDeadline: Date? { get }
     /// Feeds one channel event to the state machine; returns what the channel must be told.
-    func handle(_ event: FrameChannelEvent) -> [ChannelDirective]
+    /// The reader pulls the next event only after this returns.
+    func handle(_ event: FrameChannelEvent) async -> [ChannelDirective]
     /// Feeds `tick`.
     func tick()
     /// Feeds `transportLost` (the channel ended or a send failed).
@@ -116,7 +117,7 @@ extension SessionDriver {
     private func readFrames(from channel: any FrameChannel) async {
         do {
             while runtime.outcome == nil, let event = try await channel.receive() {
-                for directive in handle(event) {
+                for directive in await handle(event) {
                     switch directive {
                     case .bind(let peer): await channel.bind(peer)
                     case .noteIgnored(let peer): await channel.noteIgnoredFrame(from: peer)

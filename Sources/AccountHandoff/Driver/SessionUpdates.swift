@@ -2,10 +2,26 @@ import Foundation
 
 /// What a ``HandoffSenderSession`` tells its app to show, in order.
 public enum SenderUpdate: Sendable {
-    /// Show this QR (`payload.text`) until `payload.expiryDate`. `number` counts the codes
-    /// shown so far: a code that expired before any device scanned it is replaced by a fresh
-    /// one (Spec 11.8), and the old one no longer works.
-    case showCode(SessionPayload, number: Int)
+    /// Show this QR (`payload.text`) until `payload.expiryDate`, and beside it `typed` (its
+    /// ``TypedCode/grouped`` form) when the session offers the typed way
+    /// (``SenderSessionOptions/typedRoutes``). `number` counts the codes shown so far: a code
+    /// that expired before any device used it is replaced by a fresh one (Spec 11.8), and the
+    /// old one no longer works. `typed` is the app's copy: wipe it when the screen changes.
+    case showCode(SessionPayload, typed: TypedCode?, number: Int)
+    /// Typed way: a device tried a code that does not match; the code shown no longer works.
+    /// Say so and show `newCode` instead ("A device tried a code that does not match; this code
+    /// no longer works. The new code is ..."). `wrongGuesses` counts them (1 or 2).
+    case typedCodeRetired(newCode: TypedCode, wrongGuesses: Int)
+    /// Typed way: another device on this network shows the same nameplate; show `newCode`
+    /// instead (nothing was guessed).
+    case typedCodeReplaced(TypedCode)
+    /// Typed way: no code can be typed any more for this transfer. For
+    /// ``TypedWayWithdrawal/wrongGuesses`` say "Three devices tried wrong codes; typing a code
+    /// is turned off for this transfer: scan the QR code, or start again"; the QR stays.
+    case typedWayWithdrawn(TypedWayWithdrawal)
+    /// Typed way: the receiving device typed the right code; the account details left,
+    /// encrypted, with the confirmation. Waiting for the receiving person to accept.
+    case pairedByTypedCode
     /// A receiving device proved it saw the QR. Ask the person to type the six digits that
     /// the receiving device shows, then call ``HandoffSenderSession/enterCode(_:)``; this
     /// device never shows its own code (Spec 4.4). If the receiving screen shows no code,

@@ -33,6 +33,14 @@ extension HandoffError {
         public static let typedCodeCheckFailed = Code("typedCodeCheckFailed")
         /// The code of ``HandoffError/typedCodeIsShortCode``.
         public static let typedCodeIsShortCode = Code("typedCodeIsShortCode")
+        /// The code of ``HandoffError/typedCodeAlreadyUsed``.
+        public static let typedCodeAlreadyUsed = Code("typedCodeAlreadyUsed")
+        /// The code of ``HandoffError/typedCodeMismatch``.
+        public static let typedCodeMismatch = Code("typedCodeMismatch")
+        /// The code of ``HandoffError/typedCodeUnconfirmed``.
+        public static let typedCodeUnconfirmed = Code("typedCodeUnconfirmed")
+        /// The code of ``HandoffError/typedRunsBusy``.
+        public static let typedRunsBusy = Code("typedRunsBusy")
         /// The code of ``HandoffError/oversizedFrame(_:)``.
         public static let oversizedFrame = Code("oversizedFrame")
         /// The code of ``HandoffError/unknownMessageType(_:)``.
@@ -116,6 +124,10 @@ extension HandoffError {
         case .expiryTooFar: .expiryTooFar
         case .typedCodeCheckFailed: .typedCodeCheckFailed
         case .typedCodeIsShortCode: .typedCodeIsShortCode
+        case .typedCodeAlreadyUsed: .typedCodeAlreadyUsed
+        case .typedCodeMismatch: .typedCodeMismatch
+        case .typedCodeUnconfirmed: .typedCodeUnconfirmed
+        case .typedRunsBusy: .typedRunsBusy
         case .oversizedFrame: .oversizedFrame
         case .unknownMessageType: .unknownMessageType
         case .unknownTransfer: .unknownTransfer

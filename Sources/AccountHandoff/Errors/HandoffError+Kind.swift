@@ -26,6 +26,16 @@ extension HandoffError {
         /// Six digits were typed where the typed code belongs: the short code that the sending
         /// device asks for in the QR mode (Spec 12.5); nothing was sent.
         case typedCodeIsShortCode
+        /// This device already ran this typed code (Spec 6.3): a code works once per device.
+        case typedCodeAlreadyUsed
+        /// The device reached did not confirm the typed code (Spec 6.2): a wrong tag or
+        /// `pakeRefused` after this device's `pakeReply`; the code is used up.
+        case typedCodeMismatch
+        /// The connection closed after this device's `pakeReply` and before the sending device
+        /// confirmed the code (Spec 6.2); the code is used up.
+        case typedCodeUnconfirmed
+        /// A sending device has 8 typed runs pending (Spec 6.1); the connection waits.
+        case typedRunsBusy
         /// A frame is larger than ``Frame/maximumByteCount``; the size is reported.
         case oversizedFrame(Int)
         /// A frame carries a message type this version does not define.

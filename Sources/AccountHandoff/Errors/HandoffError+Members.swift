@@ -36,6 +36,18 @@ extension HandoffError {
     /// A typed code's 11 digits fail their check digit: a typo, caught before anything was sent.
     public static let typedCodeCheckFailed = HandoffError(.typedCodeCheckFailed)
 
+    /// This device already ran this typed code; a code works once per device (Spec 6.3).
+    public static let typedCodeAlreadyUsed = HandoffError(.typedCodeAlreadyUsed)
+
+    /// The device reached did not confirm the typed code: the code did not match it (Spec 6.2).
+    public static let typedCodeMismatch = HandoffError(.typedCodeMismatch)
+
+    /// The connection closed before the sending device confirmed the typed code (Spec 6.2).
+    public static let typedCodeUnconfirmed = HandoffError(.typedCodeUnconfirmed)
+
+    /// The sending device has 8 typed runs pending; the connection waits for one to end (Spec 6.1).
+    public static let typedRunsBusy = HandoffError(.typedRunsBusy)
+
     /// Six digits were typed where the 11-digit typed code belongs: the short code the sending
     /// device asks for in the QR mode, typed at the wrong device.
     public static let typedCodeIsShortCode = HandoffError(.typedCodeIsShortCode)

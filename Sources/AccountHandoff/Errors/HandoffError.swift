@@ -31,6 +31,10 @@
 /// - ``expiryTooFar``
 /// - ``typedCodeCheckFailed``
 /// - ``typedCodeIsShortCode``
+/// - ``typedCodeAlreadyUsed``
+/// - ``typedCodeMismatch``
+/// - ``typedCodeUnconfirmed``
+/// - ``typedRunsBusy``
 /// - ``oversizedFrame(_:)``
 /// - ``unknownMessageType(_:)``
 ///

@@ -1,5 +1,6 @@
-/// The frame types of protocol version 3 (Spec section 3.2). Values 1...6 keep their
-/// version-1 meaning; ``reveal`` was added in version 2.
+/// The frame types of protocol version 4 (Spec section 3.2). Values 1...6 keep their
+/// version-1 meaning; ``reveal`` was added in version 2, the typed way's four types
+/// (``pakeInit`` ... ``pakeRefused``) in version 4.
 public enum MessageType: UInt8, Hashable, Sendable, CaseIterable, CustomStringConvertible {
     /// Receiver to sender: receiver public key and key confirmation tag. Not encrypted.
     case hello = 1
@@ -15,6 +16,17 @@ public enum MessageType: UInt8, Hashable, Sendable, CaseIterable, CustomStringCo
     case abort = 6
     /// Sender to receiver: the encrypted nonce that opens the QR's commitment.
     case reveal = 7
+    /// Sender to receiver, typed way: the sending session's expiry, the run's `sid` and the
+    /// sender's CPace share `Ya`. Not encrypted (Spec 3.8).
+    case pakeInit = 8
+    /// Receiver to sender, typed way: the run's `sid`, the receiver's share `Yb` and its
+    /// confirmation tag. Not encrypted (Spec 3.8).
+    case pakeReply = 9
+    /// Sender to receiver, typed way: the sender's confirmation tag (Spec 3.8).
+    case pakeConfirm = 10
+    /// Sender to receiver, typed way: empty and unauthenticated; "that code did not match"
+    /// (Spec 3.8).
+    case pakeRefused = 11
 
     /// The exact body length (or nil when it varies) for this type.
     var fixedBodyLength: Int? {
@@ -25,6 +37,10 @@ public enum MessageType: UInt8, Hashable, Sendable, CaseIterable, CustomStringCo
         case .credential: CredentialPlaintext.paddedByteCount + ChaCha20Poly1305.tagByteCount
         case .receipt, .abort: 1 + ChaCha20Poly1305.tagByteCount
         case .reveal: Commitment.nonceByteCount + ChaCha20Poly1305.tagByteCount
+        case .pakeInit: TypedFrames.pakeInitBodyByteCount
+        case .pakeReply: TypedFrames.pakeReplyBodyByteCount
+        case .pakeConfirm: TypedFrames.tagByteCount
+        case .pakeRefused: 0
         }
     }
 
@@ -38,6 +54,10 @@ public enum MessageType: UInt8, Hashable, Sendable, CaseIterable, CustomStringCo
         case .receipt: "receipt"
         case .abort: "abort"
         case .reveal: "reveal"
+        case .pakeInit: "pakeInit"
+        case .pakeReply: "pakeReply"
+        case .pakeConfirm: "pakeConfirm"
+        case .pakeRefused: "pakeRefused"
         }
     }
 }

@@ -1,9 +1,9 @@
 extension ShortCode {
     /// HKDF info label of the code material.
-    package static let materialLabel = Array("AH3 code".utf8)
+    package static let materialLabel = Array("AH4 code".utf8)
 
     /// The short code once both contributions are fixed (Spec 4.4):
-    /// `codeMaterial = HKDF-Expand(HKDF-Extract(salt = TH1, IKM = codeKey | nonce), "AH3 code", 64)`.
+    /// `codeMaterial = HKDF-Expand(HKDF-Extract(salt = TH1, IKM = codeKey | nonce), "AH4 code", 64)`.
     /// `codePRK` and the material live only in temporaries of `arena`.
     ///
     /// - Throws: ``HandoffError/keyDerivationFailed`` when all 16 candidates are rejected.

@@ -1,16 +1,16 @@
 /// The keys of one session (Spec 4.2), kept in the session's arena:
 ///
 /// - `PRK = HKDF-Extract(salt = HH, IKM = sharedSecret | commitment)`
-/// - `helloKey = HKDF-Expand(PRK, "AH3 hello", 32)`: the receiver's key-confirmation key
-/// - `senderToReceiver = HKDF-Expand(PRK, "AH3 s2r", 32)`, `receiverToSender = HKDF-Expand(PRK, "AH3 r2s", 32)`
-/// - `codeKey = HKDF-Expand(PRK, "AH3 code key", 32)`: input of the short code, wiped once the code exists
+/// - `helloKey = HKDF-Expand(PRK, "AH4 hello", 32)`: the receiver's key-confirmation key
+/// - `senderToReceiver = HKDF-Expand(PRK, "AH4 s2r", 32)`, `receiverToSender = HKDF-Expand(PRK, "AH4 r2s", 32)`
+/// - `codeKey = HKDF-Expand(PRK, "AH4 code key", 32)`: input of the short code, wiped once the code exists
 package struct SessionKeys {
     /// HKDF info labels, ASCII without terminator.
     package enum Label {
-        package static let hello = Array("AH3 hello".utf8)
-        package static let senderToReceiver = Array("AH3 s2r".utf8)
-        package static let receiverToSender = Array("AH3 r2s".utf8)
-        package static let codeKey = Array("AH3 code key".utf8)
+        package static let hello = Array("AH4 hello".utf8)
+        package static let senderToReceiver = Array("AH4 s2r".utf8)
+        package static let receiverToSender = Array("AH4 r2s".utf8)
+        package static let codeKey = Array("AH4 code key".utf8)
     }
 
     static let keyByteCount = 32

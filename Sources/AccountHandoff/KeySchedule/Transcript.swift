@@ -1,11 +1,11 @@
 /// The running transcript hash (Spec 4.1). Every value is SHA-256 and fixed at 32 bytes:
 ///
-/// - `TH0 = SHA-256("AH3 transcript" | qrBinary)`
+/// - `TH0 = SHA-256("AH4 transcript" | qrBinary)`
 /// - `HH  = SHA-256(TH0 | receiverPublicKey)`  (handshake hash, the HKDF salt)
 /// - `TH(n+1) = SHA-256(TH(n) | frameBytes)` for the hello and every non-abort frame, in order.
 package struct Transcript {
     /// Domain label of the first hash.
-    package static let label = Array("AH3 transcript".utf8)
+    package static let label = Array("AH4 transcript".utf8)
 
     /// The current transcript hash, held inline.
     private(set) var digest: SHA256.Digest
@@ -16,6 +16,11 @@ package struct Transcript {
     /// Starts from the exact QR binary bytes.
     package init(payload: SessionPayload) {
         digest = SHA256.digest(Self.label, payload.binary)
+    }
+
+    /// Starts from a given first hash (`TH0t` of the typed way, Spec 4.5).
+    init(digest: SHA256.Digest) {
+        self.digest = digest
     }
 
     /// The handshake hash that binds the receiver's key; only valid before the hello is absorbed.

@@ -3,15 +3,15 @@
 ///
 /// ```
 /// transportPRK = HKDF-Extract(salt = TH0, IKM = commitment)
-/// admissionKey = HKDF-Expand(transportPRK, "AH3 admission", 32)
-/// sessionHint  = HKDF-Expand(transportPRK, "AH3 session hint", 8)
-/// relayToken   = HKDF-Expand(transportPRK, "AH3 relay token", 32)
-/// senderSide   = HKDF-Expand(transportPRK, "AH3 relay sender side", 8)
+/// admissionKey = HKDF-Expand(transportPRK, "AH4 admission", 32)
+/// sessionHint  = HKDF-Expand(transportPRK, "AH4 session hint", 8)
+/// relayToken   = HKDF-Expand(transportPRK, "AH4 relay token", 32)
+/// senderSide   = HKDF-Expand(transportPRK, "AH4 relay sender side", 8)
 /// ```
 ///
 /// Only someone who saw the QR knows the commitment, so only they can derive these; none of
 /// them enters a session key. The admission tag (Spec 11.4) is computed here, where the HMAC
-/// lives: `first 16 bytes of HMAC(admissionKey, "AH3 admission" | sessionHint | challengeNonce)`.
+/// lives: `first 16 bytes of HMAC(admissionKey, "AH4 admission" | sessionHint | challengeNonce)`.
 public struct TransportKeys: Sendable {
     /// Bytes of ``sessionHint``.
     public static let sessionHintByteCount = 8
@@ -26,10 +26,10 @@ public struct TransportKeys: Sendable {
     /// Bytes of an admission tag: the first half of an HMAC-SHA256 (Spec 11.4).
     public static let admissionTagByteCount = 16
 
-    static let admissionLabel = Array("AH3 admission".utf8)
-    static let sessionHintLabel = Array("AH3 session hint".utf8)
-    static let relayTokenLabel = Array("AH3 relay token".utf8)
-    static let senderSideLabel = Array("AH3 relay sender side".utf8)
+    static let admissionLabel = Array("AH4 admission".utf8)
+    static let sessionHintLabel = Array("AH4 session hint".utf8)
+    static let relayTokenLabel = Array("AH4 relay token".utf8)
+    static let senderSideLabel = Array("AH4 relay sender side".utf8)
 
     /// The key of the admission HMAC; secret (only those who saw the QR can derive it).
     ///
@@ -77,7 +77,7 @@ public struct TransportKeys: Sendable {
     }
 
     /// The admission tag for a challenge nonce: the first 16 bytes of
-    /// `HMAC(admissionKey, "AH3 admission" | sessionHint | challengeNonce)` (Spec 11.4).
+    /// `HMAC(admissionKey, "AH4 admission" | sessionHint | challengeNonce)` (Spec 11.4).
     ///
     /// - Parameter challengeNonce: the 16 bytes of the challenge (any length is hashed as given).
     public func admissionTag(challengeNonce: [UInt8]) -> [UInt8] {

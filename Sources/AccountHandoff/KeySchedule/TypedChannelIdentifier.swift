@@ -1,31 +1,22 @@
-/// How a typed-mode connection reached the sending device; bound into `CI` (Spec 12.7), so a
-/// run made through one way cannot be finished through another.
-package enum TypedRoute: Hashable, Sendable {
-    /// Found on the local network by DNS-SD (Spec 12.8).
-    case localNetwork
-    /// Paired by a transit relay; `host` is the relay host in its form of Spec 11.2 (a
-    /// lowercase name or a dotted IPv4 address) as the device was configured with it.
-    case relay(host: String, port: UInt16)
+/// How a typed-way connection reached the sending device (Spec 12.7): bound into `CI` as its
+/// kind only, so a run made through one way cannot be finished through the other. Which relay
+/// is not bound: two devices may name one relay by different spellings (a name, an address),
+/// and the relay token (Spec 12.8), which both must present to be paired at all, already
+/// carries the relay's identity.
+public enum TypedRoute: UInt8, Hashable, Sendable, CaseIterable, CustomStringConvertible {
+    /// Found on the local network by DNS-SD (Spec 11.10); `route = 01`.
+    case localNetwork = 1
+    /// Paired by a transit relay (Spec 12.8); `route = 02`.
+    case relay = 2
 
-    /// `route` of `CI`: `01` for the local network, `02 | u16 relayPort | relayHost` (ASCII)
-    /// for a relay.
-    ///
-    /// - Throws: ``HandoffError/invalidConfiguration`` for a relay port of 0, or a relay host
-    ///   that is empty, longer than 253 bytes, or not ASCII.
-    func encoded() throws(HandoffError) -> [UInt8] {
+    /// `route` of `CI`: one byte, the kind.
+    var encoded: [UInt8] { [rawValue] }
+
+    /// `localNetwork` or `relay`.
+    public var description: String {
         switch self {
-        case .localNetwork:
-            return [0x01]
-        case .relay(let host, let port):
-            let hostBytes = Array(host.utf8)
-            guard port != 0, (1...253).contains(hostBytes.count), hostBytes.allSatisfy({ $0 > 0x20 && $0 < 0x7f }) else {
-                throw .invalidConfiguration
-            }
-            var writer = ByteWriter(capacity: 3 + hostBytes.count)
-            writer.write(UInt8(0x02))
-            writer.write(port)
-            writer.write(hostBytes)
-            return writer.bytes
+        case .localNetwork: "localNetwork"
+        case .relay: "relay"
         }
     }
 }
@@ -53,12 +44,11 @@ package enum TypedChannelIdentifier {
     ///   - route: How the connection reached the sender.
     ///   - transferID: The sending session's transfer ID.
     ///   - intent: The transfer's intent (`sendAccount`).
-    /// - Throws: ``HandoffError/invalidConfiguration`` for a relay route that cannot be encoded.
     package static func encode(nameplate: TypedCode.Nameplate, expiry: UInt32, route: TypedRoute, transferID: TransferID,
-                               intent: TransferIntent = .sendAccount) throws(HandoffError) -> [UInt8] {
+                               intent: TransferIntent = .sendAccount) -> [UInt8] {
         var expiryWriter = ByteWriter(capacity: 4)
         expiryWriter.write(expiry)
         return LengthValue.concatenated([label, [version], [intent.rawValue], nameplate.bytes, expiryWriter.bytes,
-                                         try route.encoded(), transferID.bytes])
+                                         route.encoded, transferID.bytes])
     }
 }

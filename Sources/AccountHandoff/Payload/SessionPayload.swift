@@ -7,7 +7,7 @@ import Foundation
 /// metadata, a credential or ciphertext, and ``text`` is built only from these fields.
 public struct SessionPayload: Hashable, Sendable {
     /// The protocol version this library speaks.
-    public static let currentVersion: UInt8 = 3
+    public static let currentVersion: UInt8 = 4
     /// The QR text prefix, a URI scheme in QR alphanumeric characters.
     public static let textPrefix = "AH:"
     /// Length of the commitment (the QR secret) in bytes.

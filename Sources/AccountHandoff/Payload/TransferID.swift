@@ -1,12 +1,12 @@
 /// The one-time identifier of a transfer (16 bytes), public and carried in every frame.
 ///
 /// It is not a field of the QR: both sides compute it from the exact QR bytes (Spec 2.1),
-/// `first 16 bytes of SHA-256("AH3 transfer ID" | qrBinary)`.
+/// `first 16 bytes of SHA-256("AH4 transfer ID" | qrBinary)`.
 public struct TransferID: Hashable, Sendable, CustomStringConvertible {
     /// Length in bytes.
     public static let byteCount = 16
     /// Domain label of the derivation.
-    package static let label = Array("AH3 transfer ID".utf8)
+    package static let label = Array("AH4 transfer ID".utf8)
 
     /// The 16 bytes in order, held inline: every frame carries one, and decoding a frame
     /// should not allocate for it.

@@ -39,6 +39,26 @@ package final class SecureChannel {
         self.nextReceiveSequence = role == .sender ? 1 : 0
     }
 
+    /// The typed way's channel (Spec 3.8, 4.5): `transcript` holds `TH1` (after the
+    /// `pakeReply`), which aborts bind; the confirmation frames take the sequence numbers before
+    /// `nextSendSequence` and `nextReceiveSequence`, and the caller absorbs `pakeConfirm`.
+    init(typedRole role: Role, transferID: TransferID, expiry: UInt32, keys: SessionKeys, transcript: Transcript) {
+        self.role = role
+        self.transferID = transferID
+        self.expiry = expiry
+        self.keys = keys
+        self.handshakeTranscript = transcript.digest
+        self.transcript = transcript
+        // s2r: pakeInit 0 and pakeConfirm 1 went before; r2s: pakeReply 0.
+        self.nextSendSequence = role == .sender ? 2 : 1
+        self.nextReceiveSequence = role == .sender ? 1 : 2
+    }
+
+    /// Absorbs the typed way's `pakeConfirm` into the transcript (`TH2`, Spec 4.5).
+    func absorbConfirmation(_ frame: [UInt8]) {
+        transcript.absorb(frame: frame)
+    }
+
     /// The hello used sequence 0 of the receiver-to-sender direction.
     private static func firstSendSequence(_ role: Role) -> UInt32 { role == .receiver ? 1 : 0 }
 
@@ -81,7 +101,7 @@ package final class SecureChannel {
     package static func bindsAccount(_ type: MessageType) -> Bool {
         switch type {
         case .accept, .credential, .receipt: true
-        case .hello, .reveal, .offer, .abort: false
+        case .hello, .reveal, .offer, .abort, .pakeInit, .pakeReply, .pakeConfirm, .pakeRefused: false
         }
     }
 

@@ -84,6 +84,25 @@ public struct TypedCode: Sendable {
         }
     }
 
+    /// The code's claim in a receiver registry (Spec 6.3): the first 16 bytes of
+    /// `SHA-256("AH4 typed code claim" | digits)`, so a registry never holds the digits.
+    package var claimID: TransferID {
+        storage.withUnsafeBytes { digits in
+            Self.claimLabel.withUnsafeBytes { label in SHA256.digest(label, digits).withUnsafeBytes { TransferID(copying: $0) } }
+        }
+    }
+
+    /// A copy with its own guarded memory, for an app to show and wipe on its own (the session
+    /// wipes its code when it retires it).
+    ///
+    /// - Throws: ``HandoffError/secureMemoryUnavailable(_:)``.
+    public func copy() throws(HandoffError) -> TypedCode {
+        TypedCode(checkedDigits: try storage.withUnsafeBytes { (digits) throws(HandoffError) in try SecretBytes(copying: digits) })
+    }
+
+    /// The label of ``claimID``.
+    package static let claimLabel = Array("AH4 typed code claim".utf8)
+
     /// Overwrites the digits with zeros; idempotent. Reading the digits afterwards traps.
     public func wipe() { storage.wipe() }
 

@@ -37,6 +37,14 @@ extension HandoffError: CustomStringConvertible, LocalizedError {
             return "One of the digits you typed does not fit the others (the code's last digit checks them), so nothing was sent; compare the code with the sending device's screen and type it again."
         case .typedCodeIsShortCode:
             return "Those six digits are the code to type on the sending device; here, type the 11-digit code the sending device shows beside its QR code."
+        case .typedCodeAlreadyUsed:
+            return "This device already used that code, and a code works only once; ask the sending device for its new code and type that one."
+        case .typedCodeMismatch:
+            return "The code did not match the device this one reached, so nothing was sent; ask the sending device for its new code and type that one."
+        case .typedRunsBusy:
+            return "Several devices are trying codes on this device at once; the next one is tried as soon as one of them is done."
+        case .typedCodeUnconfirmed:
+            return "The connection closed before the sending device confirmed the code, and the code is now used up; ask the sending device for its new code and type that one."
         case .expired:
             return role == .receiver
                 ? "This code has expired; ask the sending device for a new code."
@@ -131,6 +139,8 @@ extension HandoffError: CustomStringConvertible, LocalizedError {
             return "The sending device has not sent its code yet; wait until this screen shows the code."
         case (.accept, .receiver(.awaitingOffer)):
             return "The sending device has not offered the account yet; wait until it is shown, then confirm."
+        case (.typedRunRequested, _):
+            return "Typing a code is not possible for this transfer any more; scan the QR code the sending device shows, or start again."
         case (.credentialProvided, _):
             return "The password is not needed at this step; it is asked for only after the receiving device accepted the account."
         case (.importFinished, _):

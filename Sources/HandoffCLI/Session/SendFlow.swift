@@ -54,11 +54,24 @@ struct SendFlow {
         var question: Task<Void, Never>?
         for await update in session.updates {
             switch update {
-            case .showCode(let payload, let number):
+            case .showCode(let payload, let typed, let number):
+                typed?.wipe()  // this command offers no typed routes yet: never set
                 do { try await blockingStep { [drawing] () throws(CLIError) in try drawing.show(payload, number: number) } } catch {
                     console.error(error.message)
                     await session.cancel()
                 }
+            case .typedCodeRetired(let newCode, _):
+                console.line("A device tried a code that does not match; this code no longer works. The new code is \(newCode.grouped).")
+                newCode.wipe()
+            case .typedCodeReplaced(let newCode):
+                console.line("Another device on this network shows the same code; type \(newCode.grouped) instead.")
+                newCode.wipe()
+            case .typedWayWithdrawn(let reason):
+                if reason == .wrongGuesses {
+                    console.line("Three devices tried wrong codes; typing a code is turned off for this transfer: scan the QR code, or start again.")
+                }
+            case .pairedByTypedCode:
+                console.line("The receiving device typed the right code. Sending the account details (encrypted); waiting for the receiving device to accept...")
             case .receiverJoined:
                 console.line("A receiving device joined; it now shows a six-digit code. Type that code here. Answer no if it shows none: then a device you do not know has joined with your transfer code, and the transfer stops as declined. Answer cancel to stop the transfer for any other reason.")
                 question = Task { await typeCode(asking: asking) }

@@ -50,7 +50,8 @@ enum CoreErrorSamples {
             .invalidClock, .sessionFinished, .cancelledByPeer, .rejectedByPeer, .anotherDeviceJoined, .storeUnavailable,
             .peerStoreUnavailable, .notAuthenticated, .peerNotAuthenticated, .importChoiceRequired, .transportLost,
             .senderUnreachable, .transferIDInUse, .alreadyScanned, .transferConsumed, .invalidConfiguration,
-            .typedCodeCheckFailed, .typedCodeIsShortCode, .invalidPakeShare,
+            .typedCodeCheckFailed, .typedCodeIsShortCode, .invalidPakeShare, .typedCodeAlreadyUsed, .typedCodeMismatch,
+            .typedCodeUnconfirmed, .typedRunsBusy,
         ]
         errors += HandoffError.Field.allCases.map(HandoffError.malformed)
         errors += MessageType.allCases.flatMap { type in phases.map { HandoffError.unexpectedMessage(type, in: $0) } }

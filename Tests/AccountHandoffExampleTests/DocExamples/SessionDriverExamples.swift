@@ -17,7 +17,7 @@ import Foundation
     Task {
         for await update in session.updates {
             switch update {
-            case .showCode(let payload, _): ui.showQR(payload.text, expires: payload.expiryDate)
+            case .showCode(let payload, _, _): ui.showQR(payload.text, expires: payload.expiryDate)
             case .receiverJoined: ui.askForTheCodeOnTheOtherScreen()  // then enterCode(_:)
             case .finished(let outcome): ui.show(outcome.message)
             default: break

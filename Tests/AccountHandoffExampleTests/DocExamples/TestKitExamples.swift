@@ -15,6 +15,17 @@ func inMemoryFrameChannelExample(account: AccountMetadata) throws -> (HandoffSen
     return (sender, receiverEnd)
 }
 
+// example: Sources/AccountHandoffTestKit/InMemoryTypedHub.swift#1
+func inMemoryTypedHubExample(account: AccountMetadata) throws -> (HandoffSenderSession, InMemoryFrameChannel) {
+    let hub = InMemoryTypedHub()
+    let sender = HandoffSenderSession(account: account, rendezvous: try RendezvousToken(bytes: [1]), channel: hub,
+                                      credential: { _ in try SecretBytes(utf8: "s3cret") },
+                                      authenticator: ScriptedAuthenticator(always: .authenticated), registry: .inMemory(),
+                                      options: SenderSessionOptions(typedRoutes: [.localNetwork]))
+    let device = hub.connect(route: .localNetwork)  // a typed receiver session's connector returns it
+    return (sender, device)
+}
+
 // example: Sources/AccountHandoffTestKit/ManualHandoffClock.swift#1
 func manualHandoffClockExample() -> ManualHandoffClock {
     let clock = ManualHandoffClock(start: Date(timeIntervalSince1970: 1_800_000_000))

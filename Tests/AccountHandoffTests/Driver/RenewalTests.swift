@@ -19,7 +19,7 @@ import Testing
         let shown = Task { () -> [SessionPayload] in
             var payloads: [SessionPayload] = []
             for await update in session.updates {
-                if case .showCode(let payload, let number) = update {
+                if case .showCode(let payload, _, let number) = update {
                     #expect(number == payloads.count + 1)
                     payloads.append(payload)
                 }

@@ -95,7 +95,7 @@ import Testing
         var updates: [SenderUpdate] = []
         for await update in sender.updates { updates.append(update) }
         #expect(updates.count == 64)
-        guard case .showCode(_, let first) = updates.first, case .finished(.ended(.expired)) = updates.last else {
+        guard case .showCode(_, _, let first) = updates.first, case .finished(.ended(.expired)) = updates.last else {
             throw CancellationError()
         }
         #expect(first == 38)

@@ -14,7 +14,7 @@ import AccountHandoff
         .sessionFinished, .cancelledByPeer, .rejectedByPeer, .anotherDeviceJoined, .storeUnavailable, .peerStoreUnavailable,
         .notAuthenticated, .peerNotAuthenticated, .importChoiceRequired, .transportLost, .senderUnreachable,
         .transferIDInUse, .alreadyScanned, .transferConsumed, .invalidConfiguration, .secureMemoryUnavailable(.lockLimitReached),
-        .registryUnavailable(.corrupt), .typedCodeCheckFailed, .typedCodeIsShortCode, .invalidPakeShare,
+        .registryUnavailable(.corrupt), .typedCodeCheckFailed, .typedCodeIsShortCode, .invalidPakeShare, .typedCodeAlreadyUsed, .typedCodeMismatch, .typedCodeUnconfirmed, .typedRunsBusy,
     ] + HandoffError.Field.allCases.map(HandoffError.malformed)
 
     /// An offer's port or security value that is out of range is named as such, never as
@@ -40,7 +40,7 @@ import AccountHandoff
     @Test func identifiersAreTheSpecsTable() throws {
         let identifiers = Self.everyKind.map(\.identifier)
         #expect(Set(identifiers) == (try Self.specIdentifiers()))
-        #expect(Set(Self.everyKind.map(\.code)).count == 40)
+        #expect(Set(Self.everyKind.map(\.code)).count == 44)
         for error in Self.everyKind {
             #expect(error.identifier == [error.code.description, error.field?.rawValue].compactMap(\.self).joined(separator: "."))
         }

@@ -39,7 +39,7 @@ import AccountHandoffTestSupport
         #expect(!Frame.isValidBodyLength(16, for: .offer))
         #expect(!Frame.isValidBodyLength(0, for: .offer))
         #expect(Frame.maximumByteCount == 4096)
-        #expect(MessageType.allCases.map(\.rawValue) == [1, 2, 3, 4, 5, 6, 7])
+        #expect(MessageType.allCases.map(\.rawValue) == Array(1...11))
     }
 
     @Test func decodingErrorsAreSpecificAndInTheSpecsOrder() {
@@ -50,8 +50,8 @@ import AccountHandoffTestSupport
         unknownType[1] = 0x7f
         var typeZero = good
         typeZero[1] = 0
-        var typeEight = good
-        typeEight[1] = 8
+        var typeTwelve = good
+        typeTwelve[1] = 12
         var longerBody = good
         longerBody[23] = 18
         var shorterBody = good
@@ -64,7 +64,7 @@ import AccountHandoffTestSupport
             (versionOne, .unsupportedVersion(1)),
             (unknownType, .unknownMessageType(0x7f)),
             (typeZero, .unknownMessageType(0)),
-            (typeEight, .unknownMessageType(8)),
+            (typeTwelve, .unknownMessageType(12)),
             (Array(good.dropLast()), .malformed(.frameLength)),
             (good + [0], .malformed(.trailingBytes)),
             (longerBody, .malformed(.frameLength)),

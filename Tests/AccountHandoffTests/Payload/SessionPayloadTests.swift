@@ -14,7 +14,7 @@ import AccountHandoffTestSupport
     @Test func binaryLayoutIsExact() {
         let binary = Self.payload.binary
         #expect(binary.count == 79)
-        #expect(Array(binary[0..<2]) == [3, 1])  // version 3, intent sendAccount
+        #expect(Array(binary[0..<2]) == [4, 1])  // version 4, intent sendAccount
         #expect(Array(binary[2..<6]) == [0x6b, 0x49, 0xd2, 0xb4])  // 1_800_000_180 big-endian
         #expect(Array(binary[6..<38]) == Self.commitment)
         #expect(Array(binary[38..<70]) == Array(repeating: 9, count: 32))
@@ -26,7 +26,7 @@ import AccountHandoffTestSupport
     }
 
     @Test func theTransferIDHashesTheExactQRBytes() {
-        let expected = Array(VectorPrimitives.sha256([Array("AH3 transfer ID".utf8), Self.payload.binary]).prefix(16))
+        let expected = Array(VectorPrimitives.sha256([Array("AH4 transfer ID".utf8), Self.payload.binary]).prefix(16))
         #expect(Self.payload.transferID.bytes == expected)
         let later = SessionPayload(intent: .sendAccount, expiry: 1_800_000_181, commitment: Self.commitment,
                                    senderPublicKey: Self.payload.senderPublicKey, rendezvous: Self.payload.rendezvous)
@@ -75,8 +75,9 @@ import AccountHandoffTestSupport
             ("AH:000", .unsupportedVersion(0)),
             ("AH:001", .unsupportedVersion(1)),  // a version-1 QR
             ("AH:002", .unsupportedVersion(2)),  // a version-2 QR
-            ("AH:003", .malformed(.intent)),  // one byte: version 3
-            ("AH:00769", .malformed(.expiry)),  // 0x0301: version 3, intent 1
+            ("AH:003", .unsupportedVersion(3)),  // a version-3 QR
+            ("AH:004", .malformed(.intent)),  // one byte: version 4
+            ("AH:01025", .malformed(.expiry)),  // 0x0401: version 4, intent 1
         ]
         for (text, expected) in cases {
             #expect(throws: expected, "\(text.prefix(30))") { try SessionPayload(text: text) }
@@ -115,7 +116,7 @@ import AccountHandoffTestSupport
     @Test func thePayloadHasOnlySessionFields() {
         #expect(Mirror(reflecting: Self.payload).children.compactMap(\.label)
                 == ["version", "intent", "transferID", "expiry", "senderPublicKey", "rendezvous"])
-        #expect(Self.payload.version == 3)
+        #expect(Self.payload.version == 4)
         #expect(Self.payload.expiryDate == Date(timeIntervalSince1970: 1_800_000_180))
     }
 }

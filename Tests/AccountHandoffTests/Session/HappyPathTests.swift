@@ -114,11 +114,11 @@ import AccountHandoffTestSupport
         let stream = Fixtures.randomBytes(seed: Fixtures.senderSeed, count: 64)
         let nonce = Array(stream[0..<32])
         let privateKey = Array(stream[32..<64])
-        #expect(pair.sender.payload.commitment == VectorPrimitives.sha256([Array("AH3 commitment".utf8), nonce]))
+        #expect(pair.sender.payload.commitment == VectorPrimitives.sha256([Array("AH4 commitment".utf8), nonce]))
         #expect(pair.sender.payload.senderPublicKey.bytes == (try VectorPrimitives.x25519PublicKey(privateKey: privateKey)))
         #expect(!pair.sender.payload.binary.contains(subsequence: nonce))
         #expect(pair.sender.payload.transferID.bytes
-                == Array(VectorPrimitives.sha256([Array("AH3 transfer ID".utf8), pair.sender.payload.binary]).prefix(16)))
+                == Array(VectorPrimitives.sha256([Array("AH4 transfer ID".utf8), pair.sender.payload.binary]).prefix(16)))
         // Until a hello authenticates the sender holds the nonce; the reveal carries it
         // encrypted, and the sender wipes it right after sealing (Spec 6.5).
         let held = pair.sender.keptSecrets

@@ -64,6 +64,7 @@ import Testing
         case .storeUnavailable: .storeUnavailable
         case .tick: .tick
         case .transportLost, .importFinished, .accept: .transportLost
+        case .typedRunRequested: .typedRunRequested(.localNetwork)
         }
     }
 
@@ -76,7 +77,7 @@ import Testing
         case .notAuthenticated: .notAuthenticated
         case .importFinished: .importFinished(.declined)
         case .tick: .tick
-        case .transportLost, .credentialProvided, .codeEntered: .transportLost
+        case .transportLost, .credentialProvided, .codeEntered, .typedRunRequested: .transportLost
         }
     }
 

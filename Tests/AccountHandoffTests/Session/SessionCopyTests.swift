@@ -26,7 +26,8 @@ import AccountHandoffTestSupport
                 case .send(let frame): sent = frame; run.frames.append(frame)
                 case .askForCode: if let code = sender.shortCode { run.codes.append(code) }
                 case .finished(let outcome): run.outcomes.append("sender " + outcome.identifier)
-                case .reply, .codeMismatch, .requestCredential, .anotherDeviceJoined, .ignored: break
+                case .reply, .codeMismatch, .requestCredential, .anotherDeviceJoined, .ignored, .startTypedRun, .typedCodeRetired,
+                     .typedCodeReplaced, .typedWayWithdrawn, .pairedByTypedCode: break
                 }
             }
             return sent

@@ -125,7 +125,8 @@ final class SessionPair {
             switch action {
             case .send(let bytes): senderFrames.append(bytes)
             case .askForCode: senderCode = sender.shortCode
-            case .reply, .codeMismatch, .requestCredential, .anotherDeviceJoined, .ignored, .finished: break
+            case .reply, .codeMismatch, .requestCredential, .anotherDeviceJoined, .ignored, .finished, .startTypedRun,
+                 .typedCodeRetired, .typedCodeReplaced, .typedWayWithdrawn, .pairedByTypedCode: break
             }
         }
         return step
@@ -193,6 +194,11 @@ extension SenderAction {
         case .anotherDeviceJoined: "anotherDeviceJoined"
         case .ignored(let error): "ignored(\(error.identifier))"
         case .finished(let outcome): "finished(\(outcome.identifier))"
+        case .startTypedRun: "startTypedRun"
+        case .typedCodeRetired(_, let wrongGuesses): "typedCodeRetired(\(wrongGuesses))"
+        case .typedCodeReplaced: "typedCodeReplaced"
+        case .typedWayWithdrawn(let reason): "typedWayWithdrawn(\(reason))"
+        case .pairedByTypedCode: "pairedByTypedCode"
         }
     }
 
@@ -204,7 +210,9 @@ extension SenderAction {
     var frame: [UInt8]? {
         switch self {
         case .send(let bytes), .reply(let bytes): bytes
-        case .askForCode, .codeMismatch, .requestCredential, .anotherDeviceJoined, .ignored, .finished: nil
+        case .startTypedRun(_, let pakeInit): pakeInit
+        case .askForCode, .codeMismatch, .requestCredential, .anotherDeviceJoined, .ignored, .finished, .typedCodeRetired,
+             .typedCodeReplaced, .typedWayWithdrawn, .pairedByTypedCode: nil
         }
     }
 }

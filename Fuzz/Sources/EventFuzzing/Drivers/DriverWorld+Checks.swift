@@ -42,7 +42,7 @@ extension DriverWorld {
         }
         try checkTexts()
         if let observing {
-            let shown = senderUpdates.compactMap { update -> SessionPayload? in if case .showCode(let payload, _) = update { payload } else { nil } }
+            let shown = senderUpdates.compactMap { update -> SessionPayload? in if case .showCode(let payload, _, _) = update { payload } else { nil } }
             // Each QR shown was served first, in order (one served as the session ended may never show).
             guard observing.served.starts(with: shown), observing.served.count <= shown.count + 1 else {
                 throw violation("the sender showed QRs it did not serve first (Spec 11.8)")

@@ -110,7 +110,7 @@ final class DriverWorld: @unchecked Sendable {
 
     /// The QR on the sender's screen now.
     var shownPayload: SessionPayload? {
-        for case .showCode(let payload, _) in senderUpdates.reversed() { return payload }
+        for case .showCode(let payload, _, _) in senderUpdates.reversed() { return payload }
         return nil
     }
 

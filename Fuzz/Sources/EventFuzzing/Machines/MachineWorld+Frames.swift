@@ -177,7 +177,7 @@ extension MachineWorld {
         case .credential: (try? VectorPrimitives.credentialPlaintext(fixtures.scenario.passwordBytes)) ?? []
         case .receipt: [1 + choice % 6]
         case .abort: [1 + choice % 7]
-        case .accept, .hello: []
+        case .accept, .hello, .pakeInit, .pakeReply, .pakeConfirm, .pakeRefused: []
         }
     }
 
@@ -185,14 +185,14 @@ extension MachineWorld {
     /// sender's seed and the honest hello through the package's primitives (Spec 4.1-4.3): what a
     /// sender that never accepted this hello, or already used sequence 0, could still seal.
     private func revealAtSequenceZero(_ plaintext: [UInt8]) -> [UInt8]? {
-        let payload = receiver.payload
+        let payload = receiver.payload!  // the machines scan QRs: a receiver here always has its payload
         let receiverKey = Array(hello[Frame.headerByteCount..<Frame.headerByteCount + 32])
         guard let shared = try? VectorPrimitives.x25519(privateKey: fixtures.senderPrivateKey, peer: receiverKey) else { return nil }
-        let th0 = VectorPrimitives.sha256([Array("AH3 transcript".utf8), payload.binary])
+        let th0 = VectorPrimitives.sha256([Array("AH4 transcript".utf8), payload.binary])
         let handshakeHash = VectorPrimitives.sha256([th0, receiverKey])
         let th1 = VectorPrimitives.sha256([th0, hello])
         let prk = VectorPrimitives.hkdfExtract(salt: handshakeHash, inputKeyMaterial: [shared, payload.commitment])
-        guard let key = try? VectorPrimitives.hkdfExpand(pseudorandomKey: prk, info: Array("AH3 s2r".utf8), length: 32) else { return nil }
+        guard let key = try? VectorPrimitives.hkdfExpand(pseudorandomKey: prk, info: Array("AH4 s2r".utf8), length: 32) else { return nil }
         let header = VectorPrimitives.frameHeader(type: .reveal, transferID: payload.transferID, sequence: 0, bodyLength: plaintext.count + 16)
         let expiry = payload.expiry
         let additionalData = header + [UInt8(expiry >> 24), UInt8(expiry >> 16 & 0xff), UInt8(expiry >> 8 & 0xff), UInt8(expiry & 0xff)] + th1

@@ -85,10 +85,10 @@ extension MachineWorld {
         case 3:
             try checkRegistryStatus()
         case 4, 7:
-            if operation == 7 { receiverRegistry?.release(receiver.payload.transferID) }
-            let claimed = receiverRegistry?.hasClaimed(receiver.payload.transferID) ?? false
+            if operation == 7 { receiverRegistry?.release(receiver.payload!.transferID) }
+            let claimed = receiverRegistry?.hasClaimed(receiver.payload!.transferID) ?? false
             do {
-                let scanned = try HandoffReceiver.scan(payload: receiver.payload, configuration: configuration,
+                let scanned = try HandoffReceiver.scan(payload: receiver.payload!, configuration: configuration,
                                                        random: InsecureDeterministicRandom(seed: UInt64(a)), now: now,
                                                        registry: receiverRegistry)
                 probeReceivers.append(scanned.receiver)
@@ -99,9 +99,9 @@ extension MachineWorld {
                 if !claimed, error as? HandoffError == .alreadyScanned { throw violation("a released QR was refused as already scanned") }
             }
         case 5:
-            let claimed = receiverRegistry?.hasClaimed(receiver.payload.transferID) ?? false
+            let claimed = receiverRegistry?.hasClaimed(receiver.payload!.transferID) ?? false
             do {
-                try HandoffReceiver.check(payload: receiver.payload, configuration: configuration, now: now, registry: receiverRegistry)
+                try HandoffReceiver.check(payload: receiver.payload!, configuration: configuration, now: now, registry: receiverRegistry)
                 if claimed { throw violation("the scan check passed a QR the registry holds") }
             } catch let violation as InvariantViolation {
                 throw violation
@@ -168,19 +168,19 @@ extension MachineWorld {
         if a & 4 != 0, let registry = try? ReceiverRegistry(storage: storage) {
             // A second registry on the same file, loaded before the first one claims.
             let other = try? ReceiverRegistry(storage: storage)
-            if let scanned = try? HandoffReceiver.scan(payload: receiver.payload, configuration: configuration,
+            if let scanned = try? HandoffReceiver.scan(payload: receiver.payload!, configuration: configuration,
                                                        random: InsecureDeterministicRandom(seed: UInt64(b)), now: now,
                                                        registry: registry) {
                 probeReceivers.append(scanned.receiver)
-                guard registry.hasClaimed(receiver.payload.transferID) else { throw violation("a scan did not claim its QR") }
-                if let other, let again = try? HandoffReceiver.scan(payload: receiver.payload, configuration: configuration,
+                guard registry.hasClaimed(receiver.payload!.transferID) else { throw violation("a scan did not claim its QR") }
+                if let other, let again = try? HandoffReceiver.scan(payload: receiver.payload!, configuration: configuration,
                                                                     random: InsecureDeterministicRandom(seed: 3), now: now,
                                                                     registry: other) {
                     probeReceivers.append(again.receiver)
                     throw violation("two registries sharing a file both claimed one QR")
                 }
             }
-            registry.release(receiver.payload.transferID)
+            registry.release(receiver.payload!.transferID)
             registry.prune(now: now.addingTimeInterval(Double(b) * 100))
         } else if let registry = try? SenderRegistry(storage: storage) {
             let other = try? SenderRegistry(storage: storage)
@@ -228,10 +228,10 @@ extension MachineWorld {
         }
         if let registry = try? ReceiverRegistry(storage: FaultyRegistryStorage(plan: b)) {
             do {
-                let scanned = try HandoffReceiver.scan(payload: receiver.payload, configuration: configuration,
+                let scanned = try HandoffReceiver.scan(payload: receiver.payload!, configuration: configuration,
                                                        random: InsecureDeterministicRandom(seed: UInt64(a)), now: now, registry: registry)
                 probeReceivers.append(scanned.receiver)
-                registry.release(receiver.payload.transferID)
+                registry.release(receiver.payload!.transferID)
                 registry.prune(now: now.addingTimeInterval(10_000))
             } catch {
                 switch error.kind {

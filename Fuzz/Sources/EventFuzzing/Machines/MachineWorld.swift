@@ -159,7 +159,8 @@ final class MachineWorld {
                 if case .completed(let status) = outcome, !forgedTo[Side.sender.rawValue], !receiptsSent.contains(status) {
                     throw violation("the sender completed with \(status.identifier), but the receiver sent no such receipt")
                 }
-            case .ignored, .askForCode, .codeMismatch, .requestCredential, .anotherDeviceJoined:
+            case .ignored, .askForCode, .codeMismatch, .requestCredential, .anotherDeviceJoined, .startTypedRun, .typedCodeRetired,
+                 .typedCodeReplaced, .typedWayWithdrawn, .pairedByTypedCode:
                 break
             }
         }

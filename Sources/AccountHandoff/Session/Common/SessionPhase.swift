@@ -29,6 +29,10 @@ public enum ReceiverPhase: String, Hashable, Sendable, CaseIterable, CustomStrin
     case awaitingCredentialFrame
     /// The account is handed to the app; waiting for its import result.
     case awaitingImportResult
+    /// Typed way (Spec 6.2): the typed code is read; the sending device's `pakeInit` is awaited.
+    case awaitingPakeInit
+    /// Typed way (Spec 6.2): the `pakeReply` is sent; the sending device's `pakeConfirm` is awaited.
+    case awaitingPakeConfirm
     /// The session ended; see its ``ReceiverOutcome``.
     case finished
 
@@ -74,6 +78,8 @@ public enum LocalEvent: String, Hashable, Sendable, CaseIterable, CustomStringCo
     case tick
     /// The transport closed.
     case transportLost
+    /// Sender, typed way: a connection waits for its `pakeInit` (Spec 6.1).
+    case typedRunRequested
 
     /// The raw name, e.g. `accept`.
     public var description: String { rawValue }

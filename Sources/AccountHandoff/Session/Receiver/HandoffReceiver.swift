@@ -13,8 +13,15 @@ import Foundation
 /// more memory; the arena is wiped and given back once, when the session finishes (or is
 /// dropped), all but the delivered password, which is the app's.
 public final class HandoffReceiver {
-    /// The scanned QR payload.
-    public let payload: SessionPayload
+    /// The scanned QR payload; `nil` for a session started from a typed code
+    /// (``startTyped(code:route:configuration:random:now:registry:)``).
+    public let payload: SessionPayload?
+    /// The session's transfer ID: the QR's, or the one the typed way's `pakeInit` names.
+    public private(set) var transferID: TransferID?
+    /// The sending session's expiry (Unix seconds): the QR's, or the typed way's `pakeInit`'s.
+    private var expiry: UInt32?
+    /// Before a typed session learns the expiry: the latest one it would accept (Spec 2.5 S3).
+    private let latestExpiry: Double
 
     /// The longest offer plaintext a frame can carry: the largest multiple of the offer's
     /// block within a frame's body (Spec 3.2, 3.4).
@@ -72,6 +79,41 @@ public final class HandoffReceiver {
         return (receiver, ReceiverStep(actions: [.send(hello)], nextDeadline: receiver.nextDeadline))
     }
 
+    /// Starts a session from a typed code (Spec 6.2, typed way). The code was read and its check
+    /// digit verified by ``TypedCode/init(entry:)`` (refusals there cost nothing); the app has a
+    /// connection to a sending device (found by DNS-SD or paired by the relay, `route`) and
+    /// feeds its frames. Nothing is sent until the sending device's `pakeInit` arrives: the
+    /// session then claims the code in `registry`, runs CPace and sends its `pakeReply`.
+    ///
+    /// - Parameters:
+    ///   - code: the typed code; the session owns it and wipes it when the run uses it up or
+    ///     the session ends.
+    ///   - route: how the connection reached the sending device.
+    ///   - configuration: clock-skew tolerance.
+    ///   - random: the randomness source (``SystemRandomSource`` in production).
+    ///   - now: the current time.
+    ///   - registry: the device's record of used codes; a code works once per device. With
+    ///     storage, the step that handles the `pakeInit` claims the code there and so blocks:
+    ///     ``HandoffReceiverSession`` takes that step on the ``BlockingIOPool``, and an app that
+    ///     feeds the frames itself does so there as well.
+    /// - Throws: ``HandoffError/invalidClock``; ``HandoffError/typedCodeAlreadyUsed`` when this
+    ///   device already ran the code; ``HandoffError/secureMemoryUnavailable(_:)``. The code is
+    ///   wiped when it throws.
+    public static func startTyped(code: TypedCode, route: TypedRoute, configuration: ReceiverConfiguration = .standard,
+                                  random: RandomSource, now: Date, registry: ReceiverRegistry? = nil) throws(HandoffError) -> HandoffReceiver {
+        do throws(HandoffError) {
+            let clock = try SessionClock(start: now)
+            if registry?.hasClaimed(code.claimID) == true { throw .typedCodeAlreadyUsed }
+            let memory = try SessionArena(byteCount: arenaByteCount)
+            return HandoffReceiver(payload: nil, memory: memory, configuration: configuration, clock: clock,
+                                   state: .awaitingPakeInit(ReceiverAwaitingPakeInit(code: code, route: route, random: random,
+                                                                                     registry: registry)))
+        } catch {
+            code.wipe()
+            throw error
+        }
+    }
+
     /// Steps S0-S4 without the claim: whether a scan of `payload` now would pass them. A
     /// driver checks this before it connects, so that an expired, far-future or already used
     /// code never opens a connection (the scan itself checks again and claims).
@@ -106,9 +148,12 @@ public final class HandoffReceiver {
         return (SecureChannel(role: .receiver, payload: payload, keys: keys, transcript: transcript), hello)
     }
 
-    private init(payload: SessionPayload, memory: SessionArena, configuration: ReceiverConfiguration,
+    private init(payload: SessionPayload?, memory: SessionArena, configuration: ReceiverConfiguration,
                  clock: SessionClock, state: ReceiverState) {
         self.payload = payload
+        self.transferID = payload?.transferID
+        self.expiry = payload?.expiry
+        self.latestExpiry = (clock.time + Double(SenderConfiguration.maximumLifetime)).rounded(.down)
         self.memory = memory
         self.configuration = configuration
         self.clock = clock
@@ -130,12 +175,14 @@ public final class HandoffReceiver {
     /// The offered account, once the offer arrived.
     public var offeredAccount: AccountMetadata? { state.account }
 
-    /// When the sender stops: the time a countdown on this device shows.
-    public var expiryDate: Date { payload.expiryDate }
+    /// When the sender stops: the time a countdown on this device shows. A typed session
+    /// learns it from the `pakeInit`; before that it is the latest expiry it would accept
+    /// (its start plus 600 s, Spec 2.5 S3).
+    public var expiryDate: Date { Date(timeIntervalSince1970: expiry.map(Double.init) ?? latestExpiry) }
 
     /// When this receiver gives up: the expiry plus its clock-skew tolerance (Spec 6.0).
     public var effectiveExpiry: Date {
-        Date(timeIntervalSince1970: Double(payload.expiry) + Double(configuration.clockSkewTolerance))
+        Date(timeIntervalSince1970: expiryDate.timeIntervalSince1970 + Double(configuration.clockSkewTolerance))
     }
 
     /// When the session next needs the clock: ``effectiveExpiry``, or `nil` while the app
@@ -143,7 +190,8 @@ public final class HandoffReceiver {
     public var nextDeadline: Date? {
         switch state {
         case .awaitingImportResult, .finished: nil
-        case .awaitingReveal, .awaitingOffer, .reviewingOffer, .awaitingCredentialFrame: effectiveExpiry
+        case .awaitingPakeInit, .awaitingPakeConfirm, .awaitingReveal, .awaitingOffer, .reviewingOffer, .awaitingCredentialFrame:
+            effectiveExpiry
         }
     }
 
@@ -204,7 +252,8 @@ public final class HandoffReceiver {
     private func accept() throws(HandoffError) -> ReceiverTransition {
         switch state {
         case .reviewingOffer(let current): current.accept()
-        case .awaitingReveal, .awaitingOffer, .awaitingCredentialFrame, .awaitingImportResult, .finished:
+        case .awaitingPakeInit, .awaitingPakeConfirm, .awaitingReveal, .awaitingOffer, .awaitingCredentialFrame,
+             .awaitingImportResult, .finished:
             throw refuse(.accept)
         }
     }
@@ -214,12 +263,14 @@ public final class HandoffReceiver {
         case .awaitingOffer(let current): current.reject()
         case .reviewingOffer(let current): current.reject()
         case .awaitingCredentialFrame(let current): current.reject()
-        case .awaitingReveal, .awaitingImportResult, .finished: throw refuse(.reject)
+        case .awaitingPakeInit, .awaitingPakeConfirm, .awaitingReveal, .awaitingImportResult, .finished: throw refuse(.reject)
         }
     }
 
     private func cancel() throws(HandoffError) -> ReceiverTransition {
         switch state {
+        case .awaitingPakeInit(let current): current.cancel()
+        case .awaitingPakeConfirm(let current): current.cancel()
         case .awaitingReveal(let current): current.cancel()
         case .awaitingOffer(let current): current.cancel()
         case .reviewingOffer(let current): current.cancel()
@@ -233,14 +284,16 @@ public final class HandoffReceiver {
         case .awaitingOffer(let current): current.storeUnavailable()
         case .reviewingOffer(let current): current.storeUnavailable()
         case .awaitingCredentialFrame(let current): current.storeUnavailable()
-        case .awaitingReveal, .awaitingImportResult, .finished: throw refuse(.storeUnavailable)
+        case .awaitingPakeInit, .awaitingPakeConfirm, .awaitingReveal, .awaitingImportResult, .finished:
+            throw refuse(.storeUnavailable)
         }
     }
 
     private func notAuthenticated() throws(HandoffError) -> ReceiverTransition {
         switch state {
         case .reviewingOffer(let current): current.notAuthenticated()
-        case .awaitingReveal, .awaitingOffer, .awaitingCredentialFrame, .awaitingImportResult, .finished:
+        case .awaitingPakeInit, .awaitingPakeConfirm, .awaitingReveal, .awaitingOffer, .awaitingCredentialFrame,
+             .awaitingImportResult, .finished:
             throw refuse(.notAuthenticated)
         }
     }
@@ -248,14 +301,17 @@ public final class HandoffReceiver {
     private func importFinished(_ status: ReceiptStatus) throws(HandoffError) -> ReceiverTransition {
         switch state {
         case .awaitingImportResult(let current): current.importFinished(status)
-        case .awaitingReveal, .awaitingOffer, .reviewingOffer, .awaitingCredentialFrame, .finished:
+        case .awaitingPakeInit, .awaitingPakeConfirm, .awaitingReveal, .awaitingOffer, .reviewingOffer,
+             .awaitingCredentialFrame, .finished:
             throw refuse(.importFinished)
         }
     }
 
     private func transportLost() -> ReceiverTransition {
-        let afterExpiry = clock.time >= Double(payload.expiry)
+        let afterExpiry = clock.time >= expiryDate.timeIntervalSince1970
         return switch state {
+        case .awaitingPakeInit(let current): current.transportLost()
+        case .awaitingPakeConfirm(let current): current.transportLost()
         case .awaitingReveal(let current): current.transportLost(afterExpiry: afterExpiry)
         case .awaitingOffer(let current): current.transportLost(afterExpiry: afterExpiry)
         case .reviewingOffer(let current): current.transportLost(afterExpiry: afterExpiry)
@@ -268,6 +324,8 @@ public final class HandoffReceiver {
     /// The expiry rule fired (Spec 6.0 step 3).
     private func expire() -> ReceiverTransition {
         switch state {
+        case .awaitingPakeInit(let current): current.expire()
+        case .awaitingPakeConfirm(let current): current.expire()
         case .awaitingReveal(let current): current.expire()
         case .awaitingOffer(let current): current.expire()
         case .reviewingOffer(let current): current.expire()
@@ -280,10 +338,25 @@ public final class HandoffReceiver {
 
     private func receive(_ bytes: [UInt8]) -> ReceiverTransition {
         let frame: Frame
-        do { frame = try SecureChannel.decode(bytes, for: payload.transferID) } catch { return .ignore(error) }
+        do {
+            // Before the typed way's pakeInit the session has no transfer ID: the pakeInit names it.
+            frame = if let transferID { try SecureChannel.decode(bytes, for: transferID) } else { try Frame(bytes: bytes) }
+        } catch { return .ignore(error) }
         guard frame.type != .hello else { return .ignore(.unexpectedMessage(.hello, in: .receiver(state.phase))) }
         switch state {
+        case .awaitingPakeInit(let current):
+            guard frame.type == .pakeInit else { return .ignore(.unexpectedMessage(frame.type, in: .receiver(.awaitingPakeInit))) }
+            let (transition, transferID, expiry) = current.receivePakeInit(frame, bytes: bytes, now: clock.time,
+                                                                           skew: configuration.clockSkewTolerance, arena: memory)
+            if let transferID, let expiry {
+                self.transferID = transferID
+                self.expiry = expiry
+            }
+            return transition
+        case .awaitingPakeConfirm(let current):
+            return current.receive(frame, bytes: bytes, arena: memory)
         case .awaitingReveal(let current):
+            guard let payload else { preconditionFailure("a QR session has its payload") }
             return open(frame, bytes, on: current.channel, expecting: ReceiverAwaitingReveal.expectation, account: nil) {
                 current.receive($0, opened: $1, commitment: payload.commitmentBytes, arena: memory)
             }
@@ -324,6 +397,7 @@ public final class HandoffReceiver {
     /// the delivered password, which is the app's; the transition's actions already end with
     /// `finished(outcome)`.
     private func finish(_ outcome: ReceiverOutcome) {
+        if case .awaitingPakeInit(let current) = state { current.code.wipe() }
         state = .finished(ReceiverFinished(outcome: outcome, shortCode: state.shortCode, account: state.account))
         memory.end()
     }
@@ -346,7 +420,9 @@ extension HandoffReceiver {
     /// - Throws: ``HandoffError/alreadyScanned``, ``HandoffError/registryUnavailable(_:)``,
     ///   ``HandoffError/secureMemoryUnavailable(_:)``; nothing is kept when it throws.
     package func copyAwaitingReveal(registry: ReceiverRegistry? = nil) throws(HandoffError) -> HandoffReceiver {
-        guard case .awaitingReveal(let current) = state else { preconditionFailure("only a receiver awaiting the reveal can be copied") }
+        guard case .awaitingReveal(let current) = state, let payload else {
+            preconditionFailure("only a receiver awaiting the reveal can be copied")
+        }
         let memory = try SessionArena(byteCount: Self.arenaByteCount)
         let channel = current.channel.copy(in: memory)
         do { try registry?.claim(payload) } catch {
@@ -360,9 +436,9 @@ extension HandoffReceiver {
 
 extension HandoffReceiver: CustomStringConvertible, CustomReflectable {
     /// `HandoffReceiver(transfer <id>, <phase>)`; never a secret.
-    public var description: String { "HandoffReceiver(transfer \(payload.transferID), \(phase))" }
+    public var description: String { "HandoffReceiver(transfer \(transferID.map(\.description) ?? "not yet known"), \(phase))" }
     /// Transfer ID and phase only, so `dump` and debuggers never walk into keys.
     public var customMirror: Mirror {
-        Mirror(self, children: ["transferID": payload.transferID, "phase": phase], displayStyle: .class)
+        Mirror(self, children: ["transferID": transferID.map(\.description) ?? "not yet known", "phase": phase], displayStyle: .class)
     }
 }

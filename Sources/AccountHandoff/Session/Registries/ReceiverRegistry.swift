@@ -56,10 +56,22 @@ public final class ReceiverRegistry: Sendable {
     /// (``RegistryStorage/update(_:)``), so a claim another process made meanwhile is seen;
     /// that blocks.
     func claim(_ payload: SessionPayload) throws(HandoffError) {
-        let record = RegistryRecord(transferID: payload.transferID, expiry: payload.expiry, outcomeIdentifier: nil)
+        try claim(payload.transferID, expiry: payload.expiry, refusal: .alreadyScanned)
+    }
+
+    /// Claims a typed code (Spec 6.3): its claim ID (a domain-separated hash of its 11
+    /// digits) with `expiry`, this device's own bound (`now + 600 + skew`), never the peer's.
+    /// Blocks as ``claim(_:)`` does.
+    func claim(typedCode id: TransferID, expiry: UInt32) throws(HandoffError) {
+        try claim(id, expiry: expiry, refusal: .typedCodeAlreadyUsed)
+    }
+
+    /// Checks and records `id` in one step; `refusal` when it is there already.
+    private func claim(_ id: TransferID, expiry: UInt32, refusal: HandoffError) throws(HandoffError) {
+        let record = RegistryRecord(transferID: id, expiry: expiry, outcomeIdentifier: nil)
         let added: Bool
         do { added = try records.insert(record) } catch { throw .registryUnavailable(error) }
-        guard added else { throw .alreadyScanned }
+        guard added else { throw refusal }
     }
 
     /// Gives a claim back (Spec 6.3). The library does so itself when a scan fails after

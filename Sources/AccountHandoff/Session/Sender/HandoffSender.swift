@@ -36,6 +36,15 @@ public final class HandoffSender {
     /// second or third entry compares the same two values again: it forgives a typing slip
     /// and gives a man in the middle nothing (Spec 8.2).
     public static let maximumCodeEntries = 3
+    /// Wrong typed codes after which the typed way is withdrawn for this session (Spec 6.1);
+    /// each wrong one retires its code at once.
+    public static let maximumWrongTypedGuesses = 3
+    /// Typed runs that may wait for their `pakeReply` at once (Spec 6.1).
+    public static let maximumPendingTypedRuns = 8
+    /// Seconds a typed run may wait for its `pakeReply` before it is dropped (Spec 6.1, 11.6).
+    public static let typedRunDeadlineSeconds: UInt32 = 10
+    /// Names taken in a row on the local network after which the typed way is withdrawn.
+    public static let maximumTypedNamesTaken = 8
 
     /// What to encode into the QR code.
     public var payload: SessionPayload { context.payload }
@@ -47,6 +56,11 @@ public final class HandoffSender {
     package static let arenaByteCount = Commitment.nonceByteCount + X25519PublicKey.byteCount + SessionPayload.commitmentByteCount
         + SessionKeys.derivedByteCount + maximumCredentialByteCount + CredentialPlaintext.paddedByteCount
 
+    /// Guarded memory of a sender that offers the typed way: it also keeps the keys of each
+    /// wrong guess (at most ``maximumWrongTypedGuesses``, wiped at once) until the session ends;
+    /// the keys of the run that pairs take the place of the QR way's.
+    package static let typedArenaByteCount = arenaByteCount + maximumWrongTypedGuesses * SessionKeys.derivedByteCount
+
     private let context: SenderContext
     /// The session's guarded memory, taken at `start`, wiped and given back when it finishes.
     package let memory: SessionArena
@@ -55,6 +69,8 @@ public final class HandoffSender {
     private var credentialCopyTaken = false
     private var clock: SessionClock
     private var state: SenderState
+    /// The random source of the typed way's codes, `sid`s and scalars; `nil` without a typed way.
+    private let random: RandomSource?
 
     /// Starts a session (Spec 6.1): takes the guarded memory the whole session needs
     /// (Spec 8.5), draws the nonce and the ephemeral key pair, and sets the expiry.
@@ -66,6 +82,9 @@ public final class HandoffSender {
     ///   - random: the randomness source (``SystemRandomSource`` in production).
     ///   - now: the current time.
     ///   - registry: the device's record of transfer IDs, refusing reuse (keep one per app).
+    ///   - typedRoutes: the routes of the typed way the app offers (Spec 6.1): with any, the
+    ///     session draws a typed code after the QR's values (``typedCode``), shown beside the QR;
+    ///     empty for the QR way alone.
     /// - Throws: ``HandoffError/invalidClock`` for a time that is not finite or outside the
     ///   protocol's range; ``HandoffError/transferIDInUse`` if the registry already knows the
     ///   transfer; ``HandoffError/registryUnavailable(_:)``;
@@ -74,11 +93,12 @@ public final class HandoffSender {
     ///   then, and finishing or cancelling other sessions makes room.
     public static func start(account: AccountMetadata, rendezvous: RendezvousToken,
                              configuration: SenderConfiguration = .standard, random: RandomSource,
-                             now: Date, registry: SenderRegistry? = nil) throws(HandoffError) -> HandoffSender {
+                             now: Date, registry: SenderRegistry? = nil,
+                             typedRoutes: Set<TypedRoute> = []) throws(HandoffError) -> HandoffSender {
         let seconds = now.timeIntervalSince1970
         guard seconds.isFinite, seconds >= 0,
               seconds.rounded(.down) + Double(configuration.lifetime) <= Double(UInt32.max) else { throw .invalidClock }
-        let memory = try SessionArena(byteCount: arenaByteCount)
+        let memory = try SessionArena(byteCount: typedRoutes.isEmpty ? arenaByteCount : typedArenaByteCount)
         let nonce = random.secret(Commitment.nonceByteCount, in: memory)
         let commitment = nonce.withUnsafeBytes { Commitment.digest(of: $0) }
         let keyPair = X25519KeyPair(random: random, in: memory)
@@ -87,21 +107,40 @@ public final class HandoffSender {
                                      commitment: commitment, senderPublicKey: keyPair.publicKey, rendezvous: rendezvous)
         let context = SenderContext(payload: payload, account: account, initialTranscript: Transcript(payload: payload),
                                     keyPair: keyPair, commitment: commitmentCopy)
+        let typed: SenderTypedWay?
+        do throws(HandoffError) {
+            typed = typedRoutes.isEmpty ? nil : SenderTypedWay(code: try TypedCode.draw(from: random), routes: typedRoutes)
+        } catch {
+            memory.end()
+            throw error
+        }
         do { try registry?.register(payload) } catch {
+            var typed = typed
+            typed?.wipe()
             memory.end()
             throw error
         }
         return HandoffSender(context: context, memory: memory, registry: registry, clock: try SessionClock(start: now),
-                             state: .awaitingHello(SenderAwaitingHello(nonce: nonce)))
+                             state: .awaitingHello(SenderAwaitingHello(nonce: nonce, typed: typed)),
+                             random: typedRoutes.isEmpty ? nil : random)
     }
 
     private init(context: SenderContext, memory: SessionArena, registry: SenderRegistry?, clock: SessionClock,
-                 state: SenderState) {
+                 state: SenderState, random: RandomSource? = nil) {
         self.context = context
         self.memory = memory
         self.registry = registry
         self.clock = clock
         self.state = state
+        self.random = random
+    }
+
+    /// The typed code to show beside the QR (Spec 12.4 `grouped`), while the typed way is open:
+    /// from `start` until a code is typed right, the QR pairs, or the typed way is withdrawn.
+    /// A retired code is replaced here at once (``SenderAction/typedCodeRetired(newCode:wrongGuesses:)``).
+    public var typedCode: TypedCode? {
+        guard case .awaitingHello(let current) = state else { return nil }
+        return current.typed?.code
     }
 
     /// The current phase.
@@ -163,6 +202,8 @@ public final class HandoffSender {
             case .frameReceived: return [.ignored(.sessionFinished)]
             case .tick, .transportLost, .cancel: return []
             case .codeEntered, .reject, .notAuthenticated, .storeUnavailable, .credentialProvided: throw .sessionFinished
+            case .typedRunRequested: throw refuse(.typedRunRequested)
+            case .typedRunEnded, .typedNameTaken: return []
             }
         }
         if let deadline = nextDeadline, clock.time >= deadline.timeIntervalSince1970 {
@@ -181,6 +222,9 @@ public final class HandoffSender {
             return apply(try send(credential))
         case .tick: return []
         case .transportLost: return apply(transportLost())
+        case .typedRunRequested(let route): return try startTypedRun(route)
+        case .typedRunEnded(let run): return endTypedRun(run)
+        case .typedNameTaken: return typedNameTaken()
         }
     }
 
@@ -279,8 +323,11 @@ public final class HandoffSender {
         do { frame = try SecureChannel.decode(bytes, for: payload.transferID) } catch { return .ignore(error) }
         if frame.type == .hello { return receiveHello(frame, bytes: bytes) }
         switch state {
-        case .awaitingHello:
-            return .ignore(.unexpectedMessage(frame.type, in: .sender(.awaitingHello)))
+        case .awaitingHello(let current):
+            guard frame.type == .pakeReply, current.typed != nil else {
+                return .ignore(.unexpectedMessage(frame.type, in: .sender(.awaitingHello)))
+            }
+            return receivePakeReply(frame, bytes: bytes)
         case .awaitingCodeConfirmation(let current):
             return open(frame, bytes, on: current.established, expecting: SenderAwaitingCodeConfirmation.expectation) {
                 current.receive($0, opened: $1)
@@ -318,7 +365,11 @@ public final class HandoffSender {
     private func receiveHello(_ frame: Frame, bytes: [UInt8]) -> SenderTransition {
         switch state {
         case .awaitingHello(let current):
-            return verifyHello(frame, bytes) { current.receiveHello($0, bytes: bytes, payload: payload, arena: memory) }
+            let transition = verifyHello(frame, bytes) { current.receiveHello($0, bytes: bytes, payload: payload, arena: memory) }
+            guard case .state = transition.next, var typed = current.typed else { return transition }
+            // The QR way paired: the typed way is withdrawn (Spec 6.1).
+            typed.wipe()
+            return SenderTransition(next: transition.next, actions: transition.actions + [.typedWayWithdrawn(.pairedByQR)])
         case .awaitingCodeConfirmation(let current):
             if current.isReplay(ofHello: bytes) { return .ignore(.replayed) }
             return verifyHello(frame, bytes) { current.receiveSecondHello($0, payload: payload) }
@@ -354,6 +405,7 @@ public final class HandoffSender {
     /// Wipes every secret the session owns and gives its memory back (Spec 6.5, 8.5), and
     /// records the outcome; the transition's actions already end with `finished(outcome)`.
     private func finish(_ outcome: SenderOutcome) {
+        if case .awaitingHello(var current) = state { current.typed?.wipe() }
         state = .finished(SenderFinished(outcome: outcome, shortCode: shortCode))
         memory.end()
         registry?.end(payload.transferID, outcome: outcome)
@@ -428,5 +480,113 @@ extension HandoffSender: CustomStringConvertible, CustomReflectable {
     /// Transfer ID and phase only, so `dump` and debuggers never walk into keys.
     public var customMirror: Mirror {
         Mirror(self, children: ["transferID": payload.transferID, "phase": phase], displayStyle: .class)
+    }
+}
+
+// MARK: The typed way (Spec 6.1)
+
+extension HandoffSender {
+    /// `typedRunRequested(route)`: starts a run for a connection that waits for its `pakeInit`.
+    fileprivate func startTypedRun(_ route: TypedRoute) throws(HandoffError) -> [SenderAction] {
+        guard case .awaitingHello(var current) = state, var typed = current.typed, typed.routes.contains(route),
+              let random else {
+            throw .invalidEvent(.typedRunRequested, in: .sender(state.phase))
+        }
+        typed.dropStaleRuns(now: clock.time)
+        defer {
+            current.typed = typed
+            state = .awaitingHello(current)
+        }
+        guard typed.runs.count < Self.maximumPendingTypedRuns else { throw .typedRunsBusy }
+        let sid = random.bytes(TypedFrames.sessionIDByteCount)
+        let ci = TypedChannelIdentifier.encode(nameplate: typed.code.nameplate, expiry: payload.expiry, route: route,
+                                               transferID: payload.transferID)
+        let password = try typed.code.password()
+        defer { password.wipe() }
+        let run = try CPaceRun(role: .initiator, password: password, channelIdentifier: ci, sessionID: sid, random: random)
+        let pakeInit = TypedFrames.pakeInit(transferID: payload.transferID, expiry: payload.expiry, sessionID: sid, share: run.ownShare)
+        let id = TypedRunID(sid)
+        typed.add(SenderTypedWay.PendingRun(id: id, route: route, run: run, pakeInit: pakeInit, startedAt: clock.time))
+        return [.startTypedRun(id, pakeInit: pakeInit)]
+    }
+
+    /// `typedRunEnded(run)`: its connection closed; no guess is counted.
+    fileprivate func endTypedRun(_ id: TypedRunID) -> [SenderAction] {
+        guard case .awaitingHello(var current) = state, var typed = current.typed else { return [] }
+        typed.endRun(id)
+        current.typed = typed
+        state = .awaitingHello(current)
+        return []
+    }
+
+    /// `typedNameTaken`: a new code, no guess counted; withdrawn after too many in a row.
+    fileprivate func typedNameTaken() -> [SenderAction] {
+        guard case .awaitingHello(var current) = state, var typed = current.typed, let random else { return [] }
+        defer { state = .awaitingHello(current) }
+        guard typed.countNameTaken() <= Self.maximumTypedNamesTaken, let next = try? TypedCode.draw(from: random) else {
+            typed.wipe()
+            current.typed = nil
+            return [.typedWayWithdrawn(.namesTaken)]
+        }
+        typed.replaceCode(with: next)
+        current.typed = typed
+        return [.typedCodeReplaced(next)]
+    }
+
+    /// A `pakeReply` in `awaitingHello` with the typed way open (Spec 6.1, 4.5).
+    fileprivate func receivePakeReply(_ frame: Frame, bytes: [UInt8]) -> SenderTransition {
+        guard case .awaitingHello(var current) = state, var typed = current.typed else { return .ignore(.sessionFinished) }
+        typed.dropStaleRuns(now: clock.time)
+        current.typed = typed
+        state = .awaitingHello(current)
+        guard frame.sequence == TypedFrames.handshakeSequence else { return .ignore(.malformed(.sequence)) }
+        let reply = TypedFrames.readPakeReply(frame)
+        guard let pending = typed.run(sessionID: reply.sessionID) else { return .ignore(.unknownTransfer) }
+        let isk: SecretBytes
+        do { isk = try pending.run.intermediateSessionKey(peerShare: reply.share) } catch { return .ignore(error) }
+        defer { isk.wipe() }
+        let start = Transcript(pakeInit: pending.pakeInit)
+        let handshakeHash = reply.share.bytes.withUnsafeBytes { start.handshakeHash(receiverPublicKey: $0) }
+        let keys = isk.withUnsafeBytes { TypedKeySchedule.keys(intermediateSessionKey: $0, handshakeHash: handshakeHash, arena: memory) }
+        guard TypedKeySchedule.tagMatches(reply.tag, key: keys.receiverConfirmKey, over: handshakeHash, arena: memory) else {
+            keys.wipe()
+            return wrongGuess(current: current, typed: typed)
+        }
+        keys.receiverConfirmKey.wipe()
+        var transcript = start
+        transcript.absorb(frame: bytes)
+        let channel = SecureChannel(typedRole: .sender, transferID: payload.transferID, expiry: payload.expiry, keys: keys,
+                                    transcript: transcript)
+        let confirm = memory.withScratch(byteCount: TypedFrames.tagByteCount) { tag in
+            TypedKeySchedule.writeTag(key: keys.senderConfirmKey, over: transcript.digest, into: tag)
+            return TypedFrames.pakeConfirm(transferID: payload.transferID, tag: UnsafeRawBufferPointer(tag))
+        }
+        keys.senderConfirmKey.wipe()
+        channel.absorbConfirmation(confirm)
+        typed.wipe()
+        current.nonce.wipe()  // the QR way is withdrawn: its nonce is never revealed
+        let account = context.account
+        let offer = channel.seal(.offer, publicByteCount: AccountMetadataCodec.encodedByteCount(account)) {
+            AccountMetadataCodec.encode(account, into: $0)
+        }
+        let established = SenderEstablished(channel: channel, acceptedHello: [], shortCode: nil)
+        return .next(.awaitingAccept(SenderAwaitingAccept(typedWay: established)),
+                     [.pairedByTypedCode(pending.id), .send(confirm), .send(offer)])
+    }
+
+    /// A valid share with a wrong `tagR` (Spec 6.1): the code is retired at once; the third
+    /// withdraws the typed way. `pakeRefused` goes back to the guesser.
+    private func wrongGuess(current: SenderAwaitingHello, typed: SenderTypedWay) -> SenderTransition {
+        var current = current, typed = typed
+        let refused = TypedFrames.pakeRefused(transferID: payload.transferID)
+        let guesses = typed.countWrongGuess()
+        guard guesses < Self.maximumWrongTypedGuesses, let random, let next = try? TypedCode.draw(from: random) else {
+            typed.wipe()
+            current.typed = nil
+            return .next(.awaitingHello(current), [.reply(refused), .typedWayWithdrawn(.wrongGuesses)])
+        }
+        typed.replaceCode(with: next)
+        current.typed = typed
+        return .next(.awaitingHello(current), [.reply(refused), .typedCodeRetired(newCode: next, wrongGuesses: guesses)])
     }
 }

@@ -25,6 +25,20 @@ public enum SenderEvent: Sendable {
     case tick
     /// The transport closed or timed out.
     case transportLost
+    /// Typed way (Spec 6.1): the transport has a connection that reached this device by
+    /// `route` and waits for its `pakeInit`. The session answers
+    /// ``SenderAction/startTypedRun(_:pakeInit:)`` for that connection, or throws
+    /// ``HandoffError/typedRunsBusy`` (8 runs pending: let the connection wait and ask again
+    /// when one ends) or ``HandoffError/invalidEvent(_:in:)`` (the typed way is closed: close
+    /// the connection).
+    case typedRunRequested(TypedRoute)
+    /// Typed way: the connection of this run closed. Its scalar is wiped; no guess is counted
+    /// (the peer learned nothing without sending a `pakeReply`). A no-op for an unknown run.
+    case typedRunEnded(TypedRunID)
+    /// Typed way: the local network's name of the current nameplate is taken (another device
+    /// advertises it). The session draws a new code (no guess counted) and answers
+    /// ``SenderAction/typedCodeReplaced(_:)``; the 9th time in a row it withdraws the typed way.
+    case typedNameTaken
 
     /// Wipes a password handed in with the event, if any.
     func wipeCredential() {
@@ -53,6 +67,21 @@ public enum SenderAction: Sendable {
     /// A second device proved it saw the QR after the credential had already left: warn the
     /// person that the QR was seen by another device. The session goes on.
     case anotherDeviceJoined
+    /// Typed way: send `pakeInit` on the connection that asked for a run
+    /// (``SenderEvent/typedRunRequested(_:)``), and keep `run` with that connection.
+    case startTypedRun(TypedRunID, pakeInit: [UInt8])
+    /// Typed way: a device tried a code that does not match; the code shown is retired (it no
+    /// longer works) and `newCode` is shown instead. Tell the person (Spec 6.1); the session goes
+    /// on. `wrongGuesses` counts the wrong codes so far (1 or 2).
+    case typedCodeRetired(newCode: TypedCode, wrongGuesses: Int)
+    /// Typed way: the code's name was taken on the local network; show `newCode` instead.
+    case typedCodeReplaced(TypedCode)
+    /// Typed way: no code can be typed any more for this transfer (unadvertise, close every
+    /// typed connection). Tell the person why unless the QR way paired.
+    case typedWayWithdrawn(TypedWayWithdrawal)
+    /// Typed way: the run `run` paired; its connection is now the session's peer, where every
+    /// following ``send(_:)`` goes. Every other connection is closed; the QR is withdrawn.
+    case pairedByTypedCode(TypedRunID)
     /// A frame was dropped without changing anything (malformed, unauthenticated, replayed...).
     case ignored(HandoffError)
     /// The session ended; every secret it held is already wiped.

@@ -17,7 +17,7 @@ struct ReceiverAwaitingCredentialFrame: ReceiverShowingCodeState {
     static let expectation = SecureChannel.Expectation.type(.credential)
 
     let channel: SecureChannel
-    let shortCode: ShortCode
+    let shortCode: ShortCode?
     let account: AccountMetadata
 
     init(previous: ReceiverReviewingOffer) {
@@ -42,7 +42,7 @@ struct ReceiverAwaitingCredentialFrame: ReceiverShowingCodeState {
             }
         case .abort:
             return receiveAbort(plaintext)
-        case .hello, .reveal, .offer, .accept, .receipt:
+        case .hello, .reveal, .offer, .accept, .receipt, .pakeInit, .pakeReply, .pakeConfirm, .pakeRefused:
             return .ignore(.unexpectedMessage(type, in: .receiver(.awaitingCredentialFrame)))
         }
     }

@@ -16,7 +16,7 @@ struct ReceiverAwaitingImportResult {
     static let expectation = SecureChannel.Expectation.nothing
 
     let channel: SecureChannel
-    let shortCode: ShortCode
+    let shortCode: ShortCode?
     let account: AccountMetadata
     /// Whether the transport was reported lost meanwhile (the receipt then will not arrive).
     private(set) var transportWasLost = false

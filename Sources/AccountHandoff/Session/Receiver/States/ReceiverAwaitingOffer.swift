@@ -16,11 +16,17 @@ struct ReceiverAwaitingOffer: ReceiverShowingCodeState {
     static let expectation = SecureChannel.Expectation.type(.offer)
 
     let channel: SecureChannel
-    let shortCode: ShortCode
+    let shortCode: ShortCode?
 
     init(previous: ReceiverAwaitingReveal, shortCode: ShortCode) {
         channel = previous.channel
         self.shortCode = shortCode
+    }
+
+    /// The typed way's `pakeConfirm` arrived (Spec 6.2): no code is shown.
+    init(confirmed channel: SecureChannel) {
+        self.channel = channel
+        shortCode = nil
     }
 
     /// A frame that passed E1-E4 with ``expectation``: an offer or an abort.
@@ -35,7 +41,7 @@ struct ReceiverAwaitingOffer: ReceiverShowingCodeState {
             }
         case .abort:
             return receiveAbort(plaintext)
-        case .hello, .reveal, .accept, .credential, .receipt:
+        case .hello, .reveal, .accept, .credential, .receipt, .pakeInit, .pakeReply, .pakeConfirm, .pakeRefused:
             return .ignore(.unexpectedMessage(type, in: .receiver(.awaitingOffer)))
         }
     }

@@ -25,7 +25,7 @@ struct ReceiverAwaitingReveal: ReceiverEstablishedState {
         switch type {
         case .reveal: receiveReveal(plaintext, commitment: commitment, arena: arena)
         case .abort: receiveAbort(plaintext)
-        case .hello, .offer, .accept, .credential, .receipt:
+        case .hello, .offer, .accept, .credential, .receipt, .pakeInit, .pakeReply, .pakeConfirm, .pakeRefused:
             .ignore(.unexpectedMessage(type, in: .receiver(.awaitingReveal)))
         }
     }

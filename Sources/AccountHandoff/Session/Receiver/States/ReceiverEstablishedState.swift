@@ -39,8 +39,9 @@ extension ReceiverEstablishedState {
 /// `awaitingCredentialFrame` (Spec 6.2). The person can reject as soon as the code is shown,
 /// and the app can say that its store cannot take the account before the password travels.
 protocol ReceiverShowingCodeState: ReceiverEstablishedState {
-    /// The code on screen.
-    var shortCode: ShortCode { get }
+    /// The code on screen; `nil` in the typed way, where the person typed the code instead
+    /// (Spec 6.2).
+    var shortCode: ShortCode? { get }
 }
 
 extension ReceiverShowingCodeState {

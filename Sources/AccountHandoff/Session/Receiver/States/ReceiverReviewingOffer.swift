@@ -15,7 +15,7 @@ struct ReceiverReviewingOffer: ReceiverShowingCodeState {
     static let expectation = SecureChannel.Expectation.abortOnly
 
     let channel: SecureChannel
-    let shortCode: ShortCode
+    let shortCode: ShortCode?
     let account: AccountMetadata
 
     init(previous: ReceiverAwaitingOffer, account: AccountMetadata) {
@@ -37,7 +37,7 @@ struct ReceiverReviewingOffer: ReceiverShowingCodeState {
     func receive(_ type: MessageType, opened plaintext: UnsafeRawBufferPointer) -> ReceiverTransition {
         switch type {
         case .abort: receiveAbort(plaintext)
-        case .hello, .reveal, .offer, .accept, .credential, .receipt:
+        case .hello, .reveal, .offer, .accept, .credential, .receipt, .pakeInit, .pakeReply, .pakeConfirm, .pakeRefused:
             .ignore(.unexpectedMessage(type, in: .receiver(.reviewingOffer)))
         }
     }

@@ -1,6 +1,8 @@
 /// The receiver's state: one case per phase of Spec 6.2, each with the data it owns. Each
 /// state's file holds the transitions it accepts; ``HandoffReceiver`` dispatches to them.
 enum ReceiverState {
+    case awaitingPakeInit(ReceiverAwaitingPakeInit)
+    case awaitingPakeConfirm(ReceiverAwaitingPakeConfirm)
     case awaitingReveal(ReceiverAwaitingReveal)
     case awaitingOffer(ReceiverAwaitingOffer)
     case reviewingOffer(ReceiverReviewingOffer)
@@ -10,6 +12,8 @@ enum ReceiverState {
 
     var phase: ReceiverPhase {
         switch self {
+        case .awaitingPakeInit: .awaitingPakeInit
+        case .awaitingPakeConfirm: .awaitingPakeConfirm
         case .awaitingReveal: .awaitingReveal
         case .awaitingOffer: .awaitingOffer
         case .reviewingOffer: .reviewingOffer
@@ -22,6 +26,8 @@ enum ReceiverState {
     /// The channel, until the session ends.
     var channel: SecureChannel? {
         switch self {
+        case .awaitingPakeInit: nil
+        case .awaitingPakeConfirm(let state): state.channel
         case .awaitingReveal(let state): state.channel
         case .awaitingOffer(let state): state.channel
         case .reviewingOffer(let state): state.channel
@@ -34,7 +40,7 @@ enum ReceiverState {
     /// The code, once the reveal arrived.
     var shortCode: ShortCode? {
         switch self {
-        case .awaitingReveal: nil
+        case .awaitingPakeInit, .awaitingPakeConfirm, .awaitingReveal: nil
         case .awaitingOffer(let state): state.shortCode
         case .reviewingOffer(let state): state.shortCode
         case .awaitingCredentialFrame(let state): state.shortCode
@@ -46,7 +52,7 @@ enum ReceiverState {
     /// The offered account, once the offer arrived.
     var account: AccountMetadata? {
         switch self {
-        case .awaitingReveal, .awaitingOffer: nil
+        case .awaitingPakeInit, .awaitingPakeConfirm, .awaitingReveal, .awaitingOffer: nil
         case .finished(let state): state.account
         case .reviewingOffer(let state): state.account
         case .awaitingCredentialFrame(let state): state.account

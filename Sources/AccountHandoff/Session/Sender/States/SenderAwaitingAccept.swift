@@ -20,12 +20,17 @@ struct SenderAwaitingAccept: SenderEstablishedState {
         established = previous.established
     }
 
+    /// The typed way paired (Spec 6.1): the offer left with the `pakeConfirm`.
+    init(typedWay established: SenderEstablished) {
+        self.established = established
+    }
+
     /// A frame that passed E1-E4 with ``expectation``: an accept or an abort.
     func receive(_ type: MessageType, opened plaintext: UnsafeRawBufferPointer) -> SenderTransition {
         switch type {
         case .accept: .next(.awaitingCredential(SenderAwaitingCredential(previous: self)), [.requestCredential])
         case .abort: receiveAbort(plaintext)
-        case .hello, .reveal, .offer, .credential, .receipt:
+        case .hello, .reveal, .offer, .credential, .receipt, .pakeInit, .pakeReply, .pakeConfirm, .pakeRefused:
             .ignore(.unexpectedMessage(type, in: .sender(.awaitingAccept)))
         }
     }

@@ -33,7 +33,8 @@ struct SenderAwaitingCodeConfirmation: SenderEstablishedState {
     /// - Throws: `malformed.typedCode` for a text that is no six-digit entry; nothing changes.
     func codeEntered(_ typed: String, offering account: AccountMetadata) throws(HandoffError) -> SenderTransition {
         guard ShortCode.isEntry(typed) else { throw .malformed(.typedCode) }
-        guard established.shortCode.matches(typed: typed) else {
+        guard let shortCode = established.shortCode else { preconditionFailure("the QR way has a short code") }
+        guard shortCode.matches(typed: typed) else {
             var next = self
             next.remainingEntries -= 1
             guard next.remainingEntries > 0 else { return reject() }
@@ -49,7 +50,7 @@ struct SenderAwaitingCodeConfirmation: SenderEstablishedState {
     func receive(_ type: MessageType, opened plaintext: UnsafeRawBufferPointer) -> SenderTransition {
         switch type {
         case .abort: receiveAbort(plaintext)
-        case .hello, .reveal, .offer, .accept, .credential, .receipt:
+        case .hello, .reveal, .offer, .accept, .credential, .receipt, .pakeInit, .pakeReply, .pakeConfirm, .pakeRefused:
             .ignore(.unexpectedMessage(type, in: .sender(.awaitingCodeConfirmation)))
         }
     }

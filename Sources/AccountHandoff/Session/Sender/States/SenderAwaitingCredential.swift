@@ -44,7 +44,7 @@ struct SenderAwaitingCredential: SenderEstablishedState {
     func receive(_ type: MessageType, opened plaintext: UnsafeRawBufferPointer) -> SenderTransition {
         switch type {
         case .abort: receiveAbort(plaintext)
-        case .hello, .reveal, .offer, .accept, .credential, .receipt:
+        case .hello, .reveal, .offer, .accept, .credential, .receipt, .pakeInit, .pakeReply, .pakeConfirm, .pakeRefused:
             .ignore(.unexpectedMessage(type, in: .sender(.awaitingCredential)))
         }
     }

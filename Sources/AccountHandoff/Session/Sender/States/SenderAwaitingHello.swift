@@ -13,6 +13,8 @@
 struct SenderAwaitingHello {
     /// The nonce the QR's commitment binds; revealed once a hello authenticates.
     let nonce: SessionSecret
+    /// The typed way while it is open (Spec 6.1); `nil` when it was never offered or is withdrawn.
+    var typed: SenderTypedWay?
 
     /// The first hello passing H1-H4: its keys are kept (`arena`), the code is derived with
     /// the nonce, then the nonce is revealed (Spec 5.2); the code key is wiped right after use.

@@ -56,7 +56,7 @@ struct SenderAwaitingReceipt {
             let status = plaintext.count == 1 ? ReceiptStatus(rawValue: plaintext[0]) : nil
             guard let status else { return .finish(.deliveredUnconfirmed(.failed(.malformed(.receiptStatus)))) }
             return .finish(.completed(status))
-        case .hello, .reveal, .offer, .accept, .credential:
+        case .hello, .reveal, .offer, .accept, .credential, .pakeInit, .pakeReply, .pakeConfirm, .pakeRefused:
             return .ignore(.unexpectedMessage(type, in: .sender(.awaitingReceipt)))
         }
     }

@@ -2,6 +2,8 @@
 /// receiver, the accepted hello's bytes (H1) and the code its person must type (Spec 4.4).
 struct SenderEstablished {
     let channel: SecureChannel
+    /// The accepted hello's bytes; empty when the typed way paired.
     let acceptedHello: [UInt8]
-    let shortCode: ShortCode
+    /// The code the person must type; `nil` when the typed way paired (CPace confirmed it).
+    let shortCode: ShortCode?
 }

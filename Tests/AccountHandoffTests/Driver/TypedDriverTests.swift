@@ -1,0 +1,137 @@
+import AccountHandoffTestSupport
+import Foundation
+import Testing
+@testable import AccountHandoff
+
+/// The session drivers with the typed way (Spec 6.8) over the in-memory channel: the sender
+/// shows the typed code beside the QR in one update, serves its nameplate, answers a typed
+/// connection with a run, and pairs; the receiver session starts from a typed code.
+@Suite struct TypedDriverTests {
+    static func sender(_ channel: InMemoryFrameChannel, clock: ManualHandoffClock, seed: UInt64 = 7) throws -> HandoffSenderSession {
+        HandoffSenderSession(account: Fixtures.account, rendezvous: Fixtures.rendezvous, channel: channel,
+                             credential: { _ in Fixtures.secret(Fixtures.password) },
+                             authenticator: ScriptedAuthenticator(always: .authenticated), registry: SenderRegistry.inMemory(),
+                             options: SenderSessionOptions(typedRoutes: [.localNetwork, .relay]), clock: clock,
+                             random: InsecureDeterministicRandom(seed: seed))
+    }
+
+    @Test(arguments: [TypedRoute.localNetwork, .relay])
+    func aTypedCodeShownBesideTheQRPairsAndTheAccountArrives(route: TypedRoute) async throws {
+        let channels = InMemoryFrameChannel.typedPair(route: route)
+        let clock = ManualHandoffClock(start: Fixtures.start)
+        let sender = try Self.sender(channels.sender, clock: clock)
+        var updates = sender.updates.makeAsyncIterator()
+        let sent = Task { await sender.run() }
+        guard case .showCode(_, let shownTyped, 1) = try #require(await updates.next()) else {
+            Issue.record("the first update shows the codes")
+            return
+        }
+        let typed = try #require(shownTyped, "the typed code comes in the same update as the QR")
+        #expect(channels.sender.servedOffers.first == TypedOffer(nameplate: typed.nameplate, routes: [.localNetwork, .relay]))
+
+        let receiverChannel = channels.receiver
+        let registry = ReceiverRegistry.inMemory()
+        let receiver = HandoffReceiverSession(typedCode: try TypedCode(entry: typed.grouped), route: route,
+                                              importer: RecordingImporter(), authenticator: ScriptedAuthenticator(always: .authenticated),
+                                              registry: registry, clock: clock,
+                                              random: InsecureDeterministicRandom(seed: 11)) { nameplate, asked in
+            #expect(nameplate == typed.nameplate && asked == route)
+            return receiverChannel
+        }
+        #expect(receiver.payload == nil)
+        let receiving = Task {
+            for await update in receiver.updates {
+                if case .accountOffered = update { try? await receiver.accept() }
+            }
+        }
+        typed.wipe()
+        #expect(await receiver.run() == .completed(.imported))
+        #expect(await sent.value == .completed(.imported))
+        await receiving.value
+        var rest: [String] = []
+        while let update = await updates.next() { rest.append("\(update)".components(separatedBy: "(").first ?? "") }
+        #expect(rest.contains("pairedByTypedCode"))
+        #expect(!rest.contains("receiverJoined"))  // nobody typed a six-digit code
+        #expect(channels.sender.servedOffers.last == .some(nil))  // the typed way is withdrawn once paired
+        #expect(await receiver.phase == .finished)
+    }
+
+    /// The same code typed again on this device is refused before any connection (Spec 6.3.1).
+    @Test func aCodeThisDeviceRanIsRefusedWithoutAConnection() async throws {
+        let channels = InMemoryFrameChannel.typedPair(route: .localNetwork)
+        let clock = ManualHandoffClock(start: Fixtures.start)
+        let sender = try Self.sender(channels.sender, clock: clock)
+        let sent = Task { await sender.run() }
+        var updates = sender.updates.makeAsyncIterator()
+        guard case .showCode(_, let shownTyped, _) = try #require(await updates.next()), let typed = shownTyped else {
+            Issue.record("no typed code shown")
+            return
+        }
+        let registry = ReceiverRegistry.inMemory()
+        let receiverChannel = channels.receiver
+        let first = HandoffReceiverSession(typedCode: try TypedCode(entry: typed.digits), route: .localNetwork,
+                                           importer: RecordingImporter(), authenticator: ScriptedAuthenticator(always: .authenticated),
+                                           registry: registry, clock: clock) { _, _ in receiverChannel }
+        let receiving = Task { for await update in first.updates { if case .accountOffered = update { try? await first.accept() } } }
+        #expect(await first.run() == .completed(.imported))
+        await receiving.value
+        _ = await sent.value
+        let again = HandoffReceiverSession(typedCode: try TypedCode(entry: typed.digits), route: .localNetwork,
+                                           importer: RecordingImporter(), authenticator: ScriptedAuthenticator(always: .authenticated),
+                                           registry: registry, clock: clock) { _, _ in
+            Issue.record("a used code must not connect")
+            return receiverChannel
+        }
+        #expect(await again.run() == .ended(.failed(.typedCodeAlreadyUsed)))
+        typed.wipe()
+    }
+}
+
+/// Wrong guesses through the drivers (Spec 6.8, 8.8): one guess per code, a new code shown
+/// at once with its sentence on the sending device, the guessing device told the code did not
+/// match; the new code then pairs.
+@Suite struct TypedWrongGuessDriverTests {
+    @Test func aWrongGuessRetiresTheCodeOnBothScreensAndTheNewCodePairs() async throws {
+        let hub = InMemoryTypedHub()
+        let clock = ManualHandoffClock(start: Fixtures.start)
+        let sender = HandoffSenderSession(account: Fixtures.account, rendezvous: Fixtures.rendezvous, channel: hub,
+                                          credential: { _ in Fixtures.secret(Fixtures.password) },
+                                          authenticator: ScriptedAuthenticator(always: .authenticated), registry: SenderRegistry.inMemory(),
+                                          options: SenderSessionOptions(typedRoutes: [.localNetwork]), clock: clock,
+                                          random: InsecureDeterministicRandom(seed: 5))
+        var updates = sender.updates.makeAsyncIterator()
+        let sent = Task { await sender.run() }
+        guard case .showCode(_, let shown, _) = try #require(await updates.next()), let first = shown else {
+            Issue.record("no typed code shown")
+            return
+        }
+        // A device types another code with the same nameplate: one guess.
+        let ten = first.digits.prefix(3) + (first.digits.dropFirst(3).prefix(7) == "0000000" ? "0000001" : "0000000")
+        let wrong = String(ten) + String(DammCheckDigit.interim(String(ten)))
+        let guesserChannel = hub.connect(route: .localNetwork)
+        let guesser = HandoffReceiverSession(typedCode: try TypedCode(entry: wrong), route: .localNetwork,
+                                             importer: RecordingImporter(), authenticator: ScriptedAuthenticator(always: .authenticated),
+                                             registry: ReceiverRegistry.inMemory(), clock: clock,
+                                             random: InsecureDeterministicRandom(seed: 6)) { _, _ in guesserChannel }
+        #expect(await guesser.run() == .ended(.failed(.typedCodeMismatch)))
+        #expect(HandoffError.typedCodeMismatch.message(for: .receiver).hasPrefix("The code did not match the device this one reached"))
+        guard case .typedCodeRetired(let second, 1) = try #require(await updates.next()) else {
+            Issue.record("the sending device says a wrong code was tried")
+            return
+        }
+        #expect(second.digits != first.digits)
+        #expect(hub.servedOffers.last == .some(TypedOffer(nameplate: second.nameplate, routes: [.localNetwork])))
+
+        let honestChannel = hub.connect(route: .localNetwork)
+        let honest = HandoffReceiverSession(typedCode: try TypedCode(entry: second.grouped), route: .localNetwork,
+                                            importer: RecordingImporter(), authenticator: ScriptedAuthenticator(always: .authenticated),
+                                            registry: ReceiverRegistry.inMemory(), clock: clock,
+                                            random: InsecureDeterministicRandom(seed: 8)) { _, _ in honestChannel }
+        let accepting = Task { for await update in honest.updates { if case .accountOffered = update { try? await honest.accept() } } }
+        #expect(await honest.run() == .completed(.imported))
+        #expect(await sent.value == .completed(.imported))
+        await accepting.value
+        first.wipe()
+        second.wipe()
+    }
+}
