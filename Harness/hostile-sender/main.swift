@@ -80,6 +80,8 @@ loop: while let event = try? await listener.receive() {
         guard offered else { continue }
         say("Sender ended: the receiving device left")
         break loop
+    case .typedConnection, .typedNameTaken:
+        continue  // this sender offers no typed way
     case .frame(let bytes, let peer):
         guard let step = try? sender.handle(.frameReceived(bytes), now: Date()) else { continue }
         for action in step.actions {
@@ -99,7 +101,8 @@ loop: while let event = try? await listener.receive() {
             case .finished(let outcome):
                 say("Sender ended: \(outcome)")
                 break loop
-            case .codeMismatch, .requestCredential, .anotherDeviceJoined, .ignored:
+            case .codeMismatch, .requestCredential, .anotherDeviceJoined, .ignored,
+                 .startTypedRun, .pairedByTypedCode, .typedCodeReplaced, .typedCodeRetired, .typedWayWithdrawn:
                 break
             }
         }
