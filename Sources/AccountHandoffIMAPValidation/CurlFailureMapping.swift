@@ -17,7 +17,6 @@ enum CurlFailureMapping {
         case CURLE_OPERATION_TIMEDOUT: return .failed(.timedOut)
         case CURLE_USE_SSL_FAILED: return .failed(.tlsUnavailable)
         case CURLE_SSL_CONNECT_ERROR: return .failed(.tlsHandshakeFailed)
-        case CURLE_ABORTED_BY_CALLBACK: return .failed(.cancelled)
         default: return .failed(.otherFailure(code: Int32(bitPattern: code.rawValue)))
         }
     }
