@@ -103,7 +103,8 @@ let package = Package(
         .executableTarget(
             name: "import-crash-probe",
             dependencies: ["AccountHandoff", "AccountHandoffImport", "AccountHandoffReferenceStore",
-                           "AccountHandoffIMAPValidation", "AccountHandoffImportTestSupport", "AccountHandoffSecretService"], path: "Harness/import-crash-probe"
+                           "AccountHandoffIMAPValidation", "AccountHandoffImportTestSupport", "AccountHandoffSecretService",
+                           "AccountHandoffTestSupport"], path: "Harness/import-crash-probe"
         ),
         // Not a product: one Secret Service store operation in a process of its own (its own bus).
         .executableTarget(name: "secret-service-probe",
@@ -164,7 +165,8 @@ let package = Package(
         // and one Thunderbird import in a process of its own that stops at a named step.
         .target(name: "ThunderbirdHarness", dependencies: ["AccountHandoff", "SpawnedChild"], path: "Harness/ThunderbirdHarness"),
         .executableTarget(name: "thunderbird-import-probe",
-                          dependencies: ["AccountHandoff", "AccountHandoffImport", "AccountHandoffThunderbird", "AccountHandoffIMAPValidation"],
+                          dependencies: ["AccountHandoff", "AccountHandoffImport", "AccountHandoffThunderbird", "AccountHandoffIMAPValidation",
+                                         "AccountHandoffTestSupport"],
                           path: "Harness/thunderbird-import-probe"),
         // Not a product: the simulated two-device world of the adversarial tests and Fuzz/.
         .target(name: "AccountHandoffSimulation", dependencies: ["AccountHandoff", "AccountHandoffTestSupport"], path: "Harness/AccountHandoffSimulation"),

@@ -18,11 +18,14 @@ package enum ClosedPort {
 }
 
 /// A listening loopback socket that accepts connections in the kernel but never answers:
-/// the TCP handshake succeeds, no IMAP greeting ever comes.
+/// the TCP handshake succeeds, no IMAP greeting and no TLS server hello ever comes.
 package final class SilentListener: @unchecked Sendable {
-    // Safety of @unchecked Sendable: `descriptor` is immutable; close() is called once by the test.
+    // Safety of @unchecked Sendable: `descriptor` is immutable; `accepted` is only touched
+    // under `lock`; close() is called once by the test.
     package let port: UInt16
     private let descriptor: Int32
+    private let lock = NSLock()
+    private var accepted: [Int32] = []
 
     /// The socket could not be made, bound or put to listening.
     package struct Failed: Error {}
@@ -53,14 +56,38 @@ package final class SilentListener: @unchecked Sendable {
     }
 
     /// Whether a client connected: the kernel completed its handshake, and the connection
-    /// waits to be accepted (it never is).
+    /// waits to be accepted (it is not, unless ``hasReceivedBytes`` asked).
     package var hasConnection: Bool {
-        var entry = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
-        return poll(&entry, 1, 0) == 1
+        lock.withLock {
+            var entry = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
+            return !accepted.isEmpty || poll(&entry, 1, 0) == 1
+        }
     }
 
-    /// Stops listening.
-    package func close() { Glibc_close(descriptor) }
+    /// Whether a client connected and sent bytes (a TLS client hello, say) that wait unread:
+    /// the client now waits for an answer that never comes. Accepts the waiting connections
+    /// to look, and keeps them open, unanswered, until ``close()``.
+    package var hasReceivedBytes: Bool {
+        lock.withLock {
+            var listening = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
+            while poll(&listening, 1, 0) == 1 {
+                let connection = accept(descriptor, nil, nil)
+                guard connection >= 0 else { break }
+                accepted.append(connection)
+            }
+            var entries = accepted.map { pollfd(fd: $0, events: Int16(POLLIN), revents: 0) }
+            return !entries.isEmpty && poll(&entries, nfds_t(entries.count), 0) > 0
+        }
+    }
+
+    /// Stops listening and closes the accepted connections.
+    package func close() {
+        lock.withLock {
+            accepted.forEach(Glibc_close)
+            accepted.removeAll()
+        }
+        Glibc_close(descriptor)
+    }
 }
 
 private func Glibc_close(_ descriptor: Int32) {

@@ -10,55 +10,35 @@
 // The delivered password is read from standard input (one line), never from arguments.
 // Output: "STOPPED <point>" (then the process waits to be killed), or "FINISHED <receipt>"
 // when the import ended without reaching the point, or "ERROR <sentence>".
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import AccountHandoff
 import AccountHandoffIMAPValidation
 import AccountHandoffImport
 import AccountHandoffImportTestSupport
 import AccountHandoffReferenceStore
 import AccountHandoffSecretService
+import AccountHandoffTestSupport
 import Foundation
 
-/// Writes one line to standard output at once (unbuffered), so the test sees it before the kill.
-func say(_ line: String) {
-    FileHandle.standardOutput.write(Data((line + "\n").utf8))
-}
-
-func fail(_ message: String) -> Never {
-    say("ERROR \(message)")
-    exit(2)
-}
-
-var options: [String: String] = [:]
-var arguments = CommandLine.arguments.dropFirst().makeIterator()
-while let name = arguments.next() {
-    guard name.hasPrefix("--"), let value = arguments.next() else { fail("bad argument \(name)") }
-    options[String(name.dropFirst(2))] = value
-}
+let options = ProbeCommandLine.options(CommandLine.arguments.dropFirst())
 guard let store = options["store"], let scenarioName = options["scenario"], let scenario = ImportScenario(rawValue: scenarioName),
       let pointName = options["stop-at"], let stopPoint = TransactionPoint(rawValue: pointName),
       let host = options["host"], let portText = options["port"], let port = UInt16(portText),
       let user = options["user"], let ca = options["ca"] else {
-    fail("missing or invalid arguments")
+    ProbeCommandLine.fail("missing or invalid arguments")
 }
 let backend: CredentialBackend
 switch options["credentials"] ?? "files" {
 case "files": backend = .files
 case "keyring":
-    guard let namespace = options["namespace"], SecretServiceCredentialStore.isValidNamespace(namespace) else { fail("--namespace is needed") }
+    guard let namespace = options["namespace"], SecretServiceCredentialStore.isValidNamespace(namespace) else { ProbeCommandLine.fail("--namespace is needed") }
     backend = .keyring(namespace: namespace)
-default: fail("--credentials takes files or keyring")
+default: ProbeCommandLine.fail("--credentials takes files or keyring")
 }
-guard let passwordLine = readLine(strippingNewline: true) else { fail("no password on standard input") }
+guard let passwordLine = readLine(strippingNewline: true) else { ProbeCommandLine.fail("no password on standard input") }
 
 let stopAtPoint: Interposer = { reached in
     guard reached == stopPoint else { return nil }
-    say("STOPPED \(reached.rawValue)")
-    while true { pause() }
+    ProbeCommandLine.stop(at: reached.rawValue)
 }
 
 do {
@@ -75,7 +55,7 @@ do {
     let prepared = try await BlockingIOPool.shared.run { _ in try coordinator.prepare(offer: offer) }
     if let choice = scenario.choice { try prepared.choose(choice) }
     let outcome = await prepared.complete(metadata: offer, credential: password)
-    say("FINISHED \(outcome.receiptStatus)")
+    ProbeCommandLine.say("FINISHED \(outcome.receiptStatus)")
 } catch {
-    fail("\(error)")
+    ProbeCommandLine.fail("\(error)")
 }

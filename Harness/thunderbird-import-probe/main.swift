@@ -12,36 +12,17 @@
 // Output: "STOPPED <step>" (then the process waits to be killed), "FINISHED <receipt> <sentence>",
 // "CHECKED <rolledBack|abandoned:FILES|clean> <number of accounts>", "READ <account> PASSWORD MATCHES|DIFFERS",
 // or "ERROR <sentence>".
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import AccountHandoff
 import AccountHandoffIMAPValidation
 import AccountHandoffImport
+import AccountHandoffTestSupport
 import AccountHandoffThunderbird
 import Foundation
 
-/// Writes one line to standard output at once, so the test sees it before a kill.
-func say(_ line: String) {
-    FileHandle.standardOutput.write(Data((line + "\n").utf8))
-}
-
-func fail(_ message: String) -> Never {
-    say("ERROR \(message)")
-    exit(2)
-}
-
 var arguments = CommandLine.arguments.dropFirst()
-guard let command = arguments.popFirst() else { fail("no command") }
-var options: [String: String] = [:]
-var iterator = arguments.makeIterator()
-while let name = iterator.next() {
-    guard name.hasPrefix("--"), let value = iterator.next() else { fail("bad argument \(name)") }
-    options[String(name.dropFirst(2))] = value
-}
-guard let profilePath = options["profile"] else { fail("--profile is needed") }
+guard let command = arguments.popFirst() else { ProbeCommandLine.fail("no command") }
+let options = ProbeCommandLine.options(arguments)
+guard let profilePath = options["profile"] else { ProbeCommandLine.fail("--profile is needed") }
 let profile = ThunderbirdProfile(name: URL(fileURLWithPath: profilePath).lastPathComponent, directory: URL(fileURLWithPath: profilePath))
 
 /// A line of standard input in guarded memory; `nil` at its end.
@@ -57,23 +38,22 @@ struct NoValidation: AccountValidator {
 switch command {
 case "import":
     guard let host = options["host"], let port = options["port"].flatMap(UInt16.init), let user = options["user"],
-          let email = options["email"] else { fail("--host, --port, --user and --email are needed") }
+          let email = options["email"] else { ProbeCommandLine.fail("--host, --port, --user and --email are needed") }
     let security: IMAPSecurity = options["security"] == "starttls" ? .startTLS : .tls
     let linkID = AccountLinkID(uuid: UUID(uuidString: options["link"] ?? "6F1C2B9A-4D3E-4F5A-8B7C-1D2E3F405162")!)
     let stopAt = options["stop-at"].flatMap(ImportStep.init(rawValue:))
-    guard let password = secretLine() else { fail("no password on standard input") }
+    guard let password = secretLine() else { ProbeCommandLine.fail("no password on standard input") }
     let offer: AccountMetadata
     do {
         offer = try AccountMetadata(linkID: linkID, displayName: "Ada Lovelace", emailAddress: email, username: user,
                                     imapHost: host, imapPort: port, imapSecurity: security)
-    } catch { fail("\(error)") }
+    } catch { ProbeCommandLine.fail("\(error)") }
     let validator: any AccountValidator = options["ca"].map {
         IMAPValidator(configuration: IMAPValidatorConfiguration(trust: .certificateAuthorityFile(URL(fileURLWithPath: $0))))
     } ?? NoValidation()
     let importer = ThunderbirdImporter(profile: profile, validator: validator, hook: { step in
         guard step == stopAt else { return nil }
-        say("STOPPED \(step.rawValue)")
-        while true { pause() }
+        ProbeCommandLine.stop(at: step.rawValue)
     })
     if let primary = secretLine() { importer.usePrimaryPassword(primary) }
     do {
@@ -81,7 +61,7 @@ case "import":
         switch options["choice"] {
         case "replace"?:
             guard let replace = prepared.allowedChoices.first(where: { if case .replace = $0 { true } else { false } }) else {
-                fail("no account to replace")
+                ProbeCommandLine.fail("no account to replace")
             }
             try prepared.choose(replace)
         case "keep"?: try prepared.choose(.keepBoth)
@@ -89,11 +69,11 @@ case "import":
         }
         let outcome = await prepared.complete(metadata: offer, credential: password)
         await importer.waitUntilReleased()
-        say("FINISHED \(outcome.receiptStatus) \(outcome.message)")
+        ProbeCommandLine.say("FINISHED \(outcome.receiptStatus) \(outcome.message)")
     } catch let error as ThunderbirdProfileError {
-        fail(error.description)
+        ProbeCommandLine.fail(error.description)
     } catch {
-        fail("\(error)")
+        ProbeCommandLine.fail("\(error)")
     }
 case "check":
     let importer = ThunderbirdImporter(profile: profile, validator: NoValidation())
@@ -103,18 +83,18 @@ case "check":
         let state = check.undidInterruptedImport ? "rolledBack"
             : check.filesChangedAfterInterruptedImport.isEmpty ? "clean" : "abandoned:" + check.filesChangedAfterInterruptedImport.joined(separator: ",")
         await importer.waitUntilReleased()
-        say("CHECKED \(state) \(check.accountAddresses.count)")
+        ProbeCommandLine.say("CHECKED \(state) \(check.accountAddresses.count)")
     } catch {
-        fail(error.description)
+        ProbeCommandLine.fail(error.description)
     }
 case "read":
-    guard let expected = secretLine() else { fail("no password on standard input") }
+    guard let expected = secretLine() else { ProbeCommandLine.fail("no password on standard input") }
     do {
         let account = try await ThunderbirdAccountSource.account(in: profile, emailAddress: options["email"], primaryPassword: secretLine())
-        say("READ \(account.metadata) PASSWORD \(account.password.constantTimeEquals(expected) ? "MATCHES" : "DIFFERS")")
+        ProbeCommandLine.say("READ \(account.metadata) PASSWORD \(account.password.constantTimeEquals(expected) ? "MATCHES" : "DIFFERS")")
     } catch {
-        fail(error.description)
+        ProbeCommandLine.fail(error.description)
     }
 default:
-    fail("unknown command \(command)")
+    ProbeCommandLine.fail("unknown command \(command)")
 }

@@ -12,7 +12,7 @@ enum CurlFailureMapping {
     ///   `CURLE_WEIRD_SERVER_REPLY`, a timeout waiting for the rest).
     static func result(for code: CURLcode, verificationResult: Int, greeting: ServerGreeting.Kind = .none) -> ValidationResult {
         switch (code, greeting) {
-        case (CURLE_OK, _), (CURLE_ABORTED_BY_CALLBACK, _), (_, .imap): break
+        case (CURLE_OK, _), (_, .imap): break
         case (_, .other): return .failed(.notIMAPServer)
         case (CURLE_RECV_ERROR, .none), (CURLE_GOT_NOTHING, .none), (CURLE_WEIRD_SERVER_REPLY, .none): return .failed(.notIMAPServer)
         default: break
@@ -27,7 +27,6 @@ enum CurlFailureMapping {
         case CURLE_OPERATION_TIMEDOUT: return .failed(.timedOut)
         case CURLE_USE_SSL_FAILED: return .failed(.tlsUnavailable)
         case CURLE_SSL_CONNECT_ERROR: return .failed(.tlsHandshakeFailed)
-        case CURLE_ABORTED_BY_CALLBACK: return .failed(.cancelled)
         default: return .failed(.otherFailure(code: Int32(bitPattern: code.rawValue)))
         }
     }

@@ -35,14 +35,17 @@ struct CurlLogin {
         let greeting = ServerGreeting()
         if let failure = configure(handle, url: url, greeting: greeting) { return .failed(failure) }
         if let failure = setPassword(handle, credential) { return .failed(failure) }
-        let code = withExtendedLifetime((cancellation, greeting)) {
-            BlockingCall.run("curl_easy_perform") { curl_easy_perform(handle) }
-        }
+        let outcome = withExtendedLifetime(greeting) { CurlCancellableTransfer.perform(handle, cancellation: cancellation) }
         // Frees libcurl's copy of the option at once (wiped by CurlRuntime's allocator).
         _ = accounthandoff_curl_set_string(handle, CURLOPT_PASSWORD, nil)
-        var verification = 0
-        _ = accounthandoff_curl_get_long(handle, CURLINFO_SSL_VERIFYRESULT, &verification)
-        return CurlFailureMapping.result(for: code, verificationResult: verification, greeting: greeting.kind)
+        switch outcome {
+        case .finished(let code):
+            var verification = 0
+            _ = accounthandoff_curl_get_long(handle, CURLINFO_SSL_VERIFYRESULT, &verification)
+            return CurlFailureMapping.result(for: code, verificationResult: verification, greeting: greeting.kind)
+        case .cancelled:
+            return .failed(.cancelled)
+        }
     }
 
     private func configure(_ handle: UnsafeMutableRawPointer, url: String, greeting: ServerGreeting) -> ValidationFailure? {
@@ -52,7 +55,6 @@ struct CurlLogin {
         case (.startTLS, .refuse): useSSL = CURLUSESSL_ALL
         case (.startTLS, .allowWhenServerOffersNoTLS): useSSL = CURLUSESSL_TRY
         }
-        let context = Unmanaged.passUnretained(cancellation).toOpaque()
         var results: [CURLcode] = [
             accounthandoff_curl_allow_only_imap(handle),
             accounthandoff_curl_set_string(handle, CURLOPT_URL, url),
@@ -70,9 +72,6 @@ struct CurlLogin {
             accounthandoff_curl_set_write(handle, discardResponse),
             accounthandoff_curl_set_header(handle, noteGreeting),
             accounthandoff_curl_set_pointer(handle, CURLOPT_HEADERDATA, Unmanaged.passUnretained(greeting).toOpaque()),
-            accounthandoff_curl_set_long(handle, CURLOPT_NOPROGRESS, 0),
-            accounthandoff_curl_set_xferinfo(handle, abortWhenCancelled),
-            accounthandoff_curl_set_pointer(handle, CURLOPT_XFERINFODATA, context),
         ]
         if case .certificateAuthorityFile(let file) = configuration.trust {
             results.append(accounthandoff_curl_set_string(handle, CURLOPT_CAINFO, file.path))
@@ -107,11 +106,4 @@ private func noteGreeting(_ data: UnsafeMutablePointer<CChar>?, _ size: Int, _ c
         Unmanaged<ServerGreeting>.fromOpaque(context).takeUnretainedValue().received(UnsafeRawBufferPointer(start: data, count: size * count))
     }
     return size * count
-}
-
-/// Called by libcurl at least once a second; a non-zero result aborts the transfer.
-private func abortWhenCancelled(_ context: UnsafeMutableRawPointer?, _ downloadTotal: curl_off_t, _ downloaded: curl_off_t,
-                                _ uploadTotal: curl_off_t, _ uploaded: curl_off_t) -> Int32 {
-    guard let context else { return 0 }
-    return Unmanaged<BlockingIOCancellation>.fromOpaque(context).takeUnretainedValue().isCancelled ? 1 : 0
 }

@@ -36,8 +36,8 @@ public struct IMAPValidator: AccountValidator {
     }
 
     /// Logs in to `account`'s server with `credential` and logs out. The blocking libcurl
-    /// transfer runs on the ``AccountHandoff/BlockingIOPool``; cancelling the task aborts it
-    /// within about a second.
+    /// transfer runs on the ``AccountHandoff/BlockingIOPool``; cancelling the task aborts it at
+    /// once, in any state of the login (``AccountHandoffImport/ValidationFailure/cancelled``).
     public func validate(_ account: AccountMetadata, credential: SecretBytes) async -> ValidationResult {
         let configuration = self.configuration
         return await BlockingIOPool.shared.run { cancellation in

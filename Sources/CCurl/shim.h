@@ -12,20 +12,16 @@ static inline CURLcode accounthandoff_curl_set_string(CURL *handle, CURLoption o
     return curl_easy_setopt(handle, option, value);
 }
 
-static inline CURLcode accounthandoff_curl_set_pointer(CURL *handle, CURLoption option, void *value) {
-    return curl_easy_setopt(handle, option, value);
-}
-
 static inline CURLcode accounthandoff_curl_set_slist(CURL *handle, CURLoption option, struct curl_slist *value) {
     return curl_easy_setopt(handle, option, value);
 }
 
-static inline CURLcode accounthandoff_curl_set_xferinfo(CURL *handle, curl_xferinfo_callback callback) {
-    return curl_easy_setopt(handle, CURLOPT_XFERINFOFUNCTION, callback);
-}
-
 static inline CURLcode accounthandoff_curl_set_write(CURL *handle, curl_write_callback callback) {
     return curl_easy_setopt(handle, CURLOPT_WRITEFUNCTION, callback);
+}
+
+static inline CURLcode accounthandoff_curl_set_pointer(CURL *handle, CURLoption option, void *value) {
+    return curl_easy_setopt(handle, option, value);
 }
 
 /// The server's response lines (for IMAP, every line it sends) go to `callback`.

@@ -126,23 +126,32 @@ import Testing
     }
 
     @Test func cancellingTheTaskAbortsTheLogin() async throws {
+        // Cancelled once the login is under way: the server that never answers has its connection.
+        let result = try await loginCancelled(once: "connected") { $0.hasConnection }
+        #expect(result == .failed(.cancelled))
+    }
+
+    @Test func cancellingDuringASilentTLSHandshakeAbortsTheLogin() async throws {
+        // The client hello arrived: the login waits in its TLS handshake for a server hello.
+        let result = try await loginCancelled(once: "began its TLS handshake") { $0.hasReceivedBytes }
+        #expect(result == .failed(.cancelled))
+    }
+
+    /// Starts an implicit-TLS login with a server that never answers, cancels its task once
+    /// `underWay` holds, and returns how the login ended. The connect and total timeouts are
+    /// the test's deadline: a login that missed the cancellation would end only there, as
+    /// timed out.
+    private func loginCancelled(once step: String, _ underWay: @escaping (SilentListener) -> Bool) async throws -> ValidationResult {
         let server = try SharedDovecot.server()
         let silent = try SilentListener()
         defer { silent.close() }
-        let account = try ImportFixtures.account(server, port: silent.port)
-        let validator = ImportFixtures.validator(server, totalTimeout: .seconds(20))
+        let account = try ImportFixtures.account(server, port: silent.port, security: .tls)
+        let validator = ImportFixtures.validator(server, connectTimeout: Patience.deadline, totalTimeout: Patience.deadline)
         let credential = try ImportFixtures.rightPassword()
         let task = Task { await validator.validate(account, credential: credential) }
-        // Cancelled once the login is under way: the server that never answers has its connection.
-        #expect(await Patience.waitUntil { silent.hasConnection }, "the validator never connected")
+        #expect(await Patience.waitUntil { underWay(silent) }, "the validator never \(step)")
         task.cancel()
-        let result = await task.value
-        // Known issue: in some loaded runs the cancellation is not seen while libcurl waits in
-        // the TLS handshake with a silent server, and the login ends at its total timeout.
-        withKnownIssue("cancellation during a silent TLS handshake is sometimes seen only at the timeout", isIntermittent: true) {
-            #expect(result == .failed(.cancelled))
-        }
-        #expect(result == .failed(.cancelled) || result == .failed(.timedOut), "\(result)")
+        return await task.value
     }
 
     @Test func failureMessagesNameTheServerAndTheNextStepWithoutTheSecret() throws {

@@ -14,15 +14,30 @@ import Darwin
 @Suite struct ImageReaderTests {
     let scanner = QRImageScanner()
 
-    @Test func theLibrarysOwnPNGReadsBackAsTheSameCode() throws {
+    /// Reads the image on the I/O pool: the reader blocks, and a test's task must not.
+    private func readImage(_ path: String, limits: ImageLimits = .standard) async throws(ImageReadError) -> GreyImage {
+        try await BlockingIOPool.shared.run { (_: BlockingIOCancellation) throws(ImageReadError) -> GreyImage in
+            try ImageReader(limits: limits).read(fileAt: path)
+        }
+    }
+
+    /// Every QR code in the image, read on the I/O pool.
+    private func qrCodes(_ path: String) async throws(QRScanError) -> [ScannedQRCode] {
+        let scanner = self.scanner
+        return try await BlockingIOPool.shared.run { (_: BlockingIOCancellation) throws(QRScanError) -> [ScannedQRCode] in
+            try scanner.qrCodesBlocking(inImageAt: path)
+        }
+    }
+
+    @Test func theLibrarysOwnPNGReadsBackAsTheSameCode() async throws {
         let pictures = try Pictures()
         defer { pictures.remove() }
         let payload = try Pictures.payload()
         let path = try pictures.write(try Pictures.png(payload, scale: 4), "code.png")
-        let image = try ImageReader().read(fileAt: path)
+        let image = try await readImage(path)
         #expect(image.width == (37 + 8) * 4 && image.height == image.width)
         #expect(Set(image.pixels) == [0, 255], "a 1-bit picture becomes black and white bytes")
-        #expect(try scanner.transferCodeBlocking(inImageAt: path) == payload)
+        #expect(try await scanner.transferCode(inImageAt: path) == payload)
     }
 
     @Test func theAsyncScanGivesTheSameCode() async throws {
@@ -45,48 +60,48 @@ import Darwin
         ("progressive.jpg", ["-interlace", "Plane", "-quality", "90"]),
         ("cmyk-free-grey8.png", ["-depth", "8", "-type", "Grayscale"]),
     ])
-    func everyKindOfPictureBecomesGreyAndReadsBack(name: String, operators: [String]) throws {
+    func everyKindOfPictureBecomesGreyAndReadsBack(name: String, operators: [String]) async throws {
         let pictures = try Pictures()
         defer { pictures.remove() }
         let payload = try Pictures.payload(seed: 5)
         let source = try pictures.write(try Pictures.png(payload, scale: 6), "source.png")
         try pictures.convert([source] + operators + [pictures.path(name)])
-        let image = try ImageReader().read(fileAt: pictures.path(name))
+        let image = try await readImage(pictures.path(name))
         #expect(image.width == (37 + 8) * 6)
-        #expect(try scanner.transferCodeBlocking(inImageAt: pictures.path(name)) == payload)
+        #expect(try await scanner.transferCode(inImageAt: pictures.path(name)) == payload)
     }
 
-    @Test func aColourPictureBecomesItsLuminance() throws {
+    @Test func aColourPictureBecomesItsLuminance() async throws {
         let pictures = try Pictures()
         defer { pictures.remove() }
         // Pure red, green and blue: sRGB luminance weights them about 21%, 72% and 7%.
         try pictures.convert(["-size", "3x1", "xc:red", "-fill", "lime", "-draw", "point 1,0", "-fill", "blue", "-draw", "point 2,0",
                               pictures.path("rgb.png")])
-        let image = try ImageReader().read(fileAt: pictures.path("rgb.png"))
+        let image = try await readImage(pictures.path("rgb.png"))
         #expect(image.pixels.count == 3)
         #expect(image.pixels[1] > image.pixels[0] && image.pixels[0] > image.pixels[2], "\(image.pixels)")
     }
 
-    @Test func aTruncatedPNGIsDamaged() throws {
+    @Test func aTruncatedPNGIsDamaged() async throws {
         let pictures = try Pictures()
         defer { pictures.remove() }
         let png = try Pictures.png(try Pictures.payload(), scale: 4)
         let path = try pictures.write(Array(png.prefix(png.count / 2)), "cut.png")
-        #expect(throws: ImageReadError.damagedPNG(path: path, libpng: "read beyond end of data")) { try ImageReader().read(fileAt: path) }
+        await #expect(throws: ImageReadError.damagedPNG(path: path, libpng: "read beyond end of data")) { try await readImage(path) }
         let headerOnly = try pictures.write(Array(png.prefix(20)), "header.png")
-        #expect(throws: ImageReadError.damagedPNG(path: headerOnly, libpng: "read beyond end of data")) { try ImageReader().read(fileAt: headerOnly) }
+        await #expect(throws: ImageReadError.damagedPNG(path: headerOnly, libpng: "read beyond end of data")) { try await readImage(headerOnly) }
     }
 
-    @Test func aPNGWithABrokenChecksumIsDamaged() throws {
+    @Test func aPNGWithABrokenChecksumIsDamaged() async throws {
         let pictures = try Pictures()
         defer { pictures.remove() }
         var png = try Pictures.png(try Pictures.payload(), scale: 4)
         png[29] ^= 0xFF  // IHDR's CRC
         let path = try pictures.write(png, "crc.png")
-        #expect(throws: ImageReadError.damagedPNG(path: path, libpng: "IHDR: CRC error")) { try ImageReader().read(fileAt: path) }
+        await #expect(throws: ImageReadError.damagedPNG(path: path, libpng: "IHDR: CRC error")) { try await readImage(path) }
     }
 
-    @Test func aJPEGWithABadHeaderIsDamaged() throws {
+    @Test func aJPEGWithABadHeaderIsDamaged() async throws {
         let pictures = try Pictures()
         defer { pictures.remove() }
         let source = try pictures.write(try Pictures.png(try Pictures.payload(), scale: 4), "source.png")
@@ -97,42 +112,42 @@ import Darwin
         let frame = try #require((0..<jpeg.count - 4).first { jpeg[$0] == 0xFF && jpeg[$0 + 1] == 0xC0 })
         badFrame[frame + 3] &+= 1
         let badLength = try pictures.write(badFrame, "length.jpg")
-        #expect(throws: ImageReadError.damagedJPEG(path: badLength, libjpeg: LibraryMessage(code: 11, text: "Bogus marker length"))) {
-            try ImageReader().read(fileAt: badLength)
+        await #expect(throws: ImageReadError.damagedJPEG(path: badLength, libjpeg: LibraryMessage(code: 11, text: "Bogus marker length"))) {
+            try await readImage(badLength)
         }
         // Only the SOI marker and garbage: no frame header ever comes.
         let garbage = try pictures.write([0xFF, 0xD8, 0xFF] + [UInt8](repeating: 0x42, count: 64), "garbage.jpg")
-        #expect(throws: ImageReadError.damagedJPEG(path: garbage, libjpeg: LibraryMessage(code: 68, text: "Unsupported marker type 0x42"))) {
-            try ImageReader().read(fileAt: garbage)
+        await #expect(throws: ImageReadError.damagedJPEG(path: garbage, libjpeg: LibraryMessage(code: 68, text: "Unsupported marker type 0x42"))) {
+            try await readImage(garbage)
         }
         // An APP0 segment whose length is too short: libjpeg skips the stray bytes with a
         // warning and would decode the rest; the strict reader refuses it.
         let shortSegment = try pictures.write([0xFF, 0xD8, 0xFF, 0xE0, 0x00, 0x01] + jpeg.dropFirst(6), "segment.jpg")
-        #expect(throws: ImageReadError.incompleteJPEG(path: shortSegment,
+        await #expect(throws: ImageReadError.incompleteJPEG(path: shortSegment,
                                                       libjpeg: LibraryMessage(code: 116, text: "Corrupt JPEG data: 14 extraneous bytes before marker 0xdb"))) {
-            try ImageReader().read(fileAt: shortSegment)
+            try await readImage(shortSegment)
         }
         // Cut in the middle of the scan: libjpeg would fill the rest with grey and warn.
         let cut = try pictures.write(Array(jpeg.prefix(jpeg.count * 2 / 3)), "cut.jpg")
-        #expect(throws: ImageReadError.incompleteJPEG(path: cut, libjpeg: LibraryMessage(code: 120, text: "Premature end of JPEG file"))) {
-            try ImageReader().read(fileAt: cut)
+        await #expect(throws: ImageReadError.incompleteJPEG(path: cut, libjpeg: LibraryMessage(code: 120, text: "Premature end of JPEG file"))) {
+            try await readImage(cut)
         }
     }
 
     /// A small file that declares a huge picture is refused from its header, before a byte of
     /// pixels is allocated: 100,000 x 100,000 grey pixels would take 10 GB.
-    @Test func aDecompressionBombIsRefusedFromItsHeader() throws {
+    @Test func aDecompressionBombIsRefusedFromItsHeader() async throws {
         let pictures = try Pictures()
         defer { pictures.remove() }
         let limits = ImageLimits.standard
         let bomb = try pictures.write(Pictures.declaredPNG(width: 100_000, height: 100_000), "bomb.png")
-        #expect(throws: ImageReadError.tooManyPixels(path: bomb, width: 100_000, height: 100_000, limits: limits)) {
-            try ImageReader().read(fileAt: bomb)
+        await #expect(throws: ImageReadError.tooManyPixels(path: bomb, width: 100_000, height: 100_000, limits: limits)) {
+            try await readImage(bomb)
         }
         // Within the side limit, over the pixel count.
         let wide = try pictures.write(Pictures.declaredPNG(width: 20_000, height: 20_000), "wide.png")
-        #expect(throws: ImageReadError.tooManyPixels(path: wide, width: 20_000, height: 20_000, limits: limits)) {
-            try ImageReader().read(fileAt: wide)
+        await #expect(throws: ImageReadError.tooManyPixels(path: wide, width: 20_000, height: 20_000, limits: limits)) {
+            try await readImage(wide)
         }
         // A JPEG's frame header patched to JPEG's largest size, 65,500 x 65,500.
         let source = try pictures.write(try Pictures.png(try Pictures.payload(), scale: 4), "source.png")
@@ -141,95 +156,95 @@ import Darwin
         let frame = try #require((0..<jpeg.count - 9).first { jpeg[$0] == 0xFF && jpeg[$0 + 1] == 0xC0 })
         jpeg.replaceSubrange(frame + 5..<frame + 9, with: [0xFF, 0xDC, 0xFF, 0xDC])
         let huge = try pictures.write(jpeg, "huge.jpg")
-        #expect(throws: ImageReadError.tooManyPixels(path: huge, width: 65_500, height: 65_500, limits: limits)) {
-            try ImageReader().read(fileAt: huge)
+        await #expect(throws: ImageReadError.tooManyPixels(path: huge, width: 65_500, height: 65_500, limits: limits)) {
+            try await readImage(huge)
         }
     }
 
-    @Test func theCapsApply() throws {
+    @Test func theCapsApply() async throws {
         let pictures = try Pictures()
         defer { pictures.remove() }
         let png = try Pictures.png(try Pictures.payload(), scale: 4)
         let path = try pictures.write(png, "code.png")
         var small = ImageLimits.standard
         small.maximumFileByteCount = png.count - 1
-        #expect(throws: ImageReadError.fileTooLarge(path: path, byteCount: png.count, limit: png.count - 1)) {
-            try ImageReader(limits: small).read(fileAt: path)
+        await #expect(throws: ImageReadError.fileTooLarge(path: path, byteCount: png.count, limit: png.count - 1)) {
+            try await readImage(path, limits: small)
         }
         small = ImageLimits.standard
         small.maximumSide = 179
-        #expect(throws: ImageReadError.tooManyPixels(path: path, width: 180, height: 180, limits: small)) {
-            try ImageReader(limits: small).read(fileAt: path)
+        await #expect(throws: ImageReadError.tooManyPixels(path: path, width: 180, height: 180, limits: small)) {
+            try await readImage(path, limits: small)
         }
         try pictures.convert([path, "-interlace", "Plane", "-quality", "90", pictures.path("progressive.jpg")])
         small = ImageLimits.standard
         small.maximumJPEGScans = 2
-        #expect(throws: ImageReadError.tooManyJPEGScans(path: pictures.path("progressive.jpg"), limit: 2)) {
-            try ImageReader(limits: small).read(fileAt: pictures.path("progressive.jpg"))
+        await #expect(throws: ImageReadError.tooManyJPEGScans(path: pictures.path("progressive.jpg"), limit: 2)) {
+            try await readImage(pictures.path("progressive.jpg"), limits: small)
         }
     }
 
-    @Test func aPNGWithTwoCodesIsRefusedWithTheCount() throws {
+    @Test func aPNGWithTwoCodesIsRefusedWithTheCount() async throws {
         let pictures = try Pictures()
         defer { pictures.remove() }
         let first = try pictures.write(try Pictures.png(try Pictures.payload(seed: 1)), "first.png")
         let second = try pictures.write(try Pictures.png(try Pictures.payload(seed: 2)), "second.png")
         try pictures.convert([first, second, "+append", pictures.path("two.png")])
-        #expect(try scanner.qrCodesBlocking(inImageAt: pictures.path("two.png")).count == 2)
-        #expect(throws: QRScanError.refused(.severalCodes(2))) { try scanner.transferCodeBlocking(inImageAt: pictures.path("two.png")) }
+        #expect(try await qrCodes(pictures.path("two.png")).count == 2)
+        await #expect(throws: QRScanError.refused(.severalCodes(2))) { try await scanner.transferCode(inImageAt: pictures.path("two.png")) }
     }
 
-    @Test func aCodeThatIsNotOursIsRefused() throws {
+    @Test func aCodeThatIsNotOursIsRefused() async throws {
         let pictures = try Pictures()
         defer { pictures.remove() }
         let path = try pictures.write(try Pictures.png(text: "https://example.org/menu"), "menu.png")
-        #expect(try scanner.qrCodesBlocking(inImageAt: path) == [ScannedQRCode(bytes: Array("https://example.org/menu".utf8))])
-        #expect(throws: QRScanError.refused(.notATransferCode(.webAddress))) { try scanner.transferCodeBlocking(inImageAt: path) }
+        #expect(try await qrCodes(path) == [ScannedQRCode(bytes: Array("https://example.org/menu".utf8))])
+        await #expect(throws: QRScanError.refused(.notATransferCode(.webAddress))) { try await scanner.transferCode(inImageAt: path) }
         let damaged = try pictures.write(try Pictures.png(text: "AH:1234"), "damaged.png")
-        #expect(throws: QRScanError.refused(.invalidTransferCode(.malformed(.digits)))) { try scanner.transferCodeBlocking(inImageAt: damaged) }
+        await #expect(throws: QRScanError.refused(.invalidTransferCode(.malformed(.digits)))) { try await scanner.transferCode(inImageAt: damaged) }
     }
 
-    @Test func anEmptyImageHoldsNoCode() throws {
+    @Test func anEmptyImageHoldsNoCode() async throws {
         let pictures = try Pictures()
         defer { pictures.remove() }
         let empty = try pictures.write([], "empty.png")
-        #expect(throws: QRScanError.image(.empty(path: empty))) { try scanner.transferCodeBlocking(inImageAt: empty) }
+        await #expect(throws: QRScanError.image(.empty(path: empty))) { try await scanner.transferCode(inImageAt: empty) }
         try pictures.convert(["-size", "400x300", "xc:white", pictures.path("white.png")])
-        #expect(throws: QRScanError.refused(.noCode)) { try scanner.transferCodeBlocking(inImageAt: pictures.path("white.png")) }
+        await #expect(throws: QRScanError.refused(.noCode)) { try await scanner.transferCode(inImageAt: pictures.path("white.png")) }
         try pictures.convert(["-size", "400x300", "plasma:", "-seed", "3", pictures.path("scene.jpg")])
-        #expect(throws: QRScanError.refused(.noCode)) { try scanner.transferCodeBlocking(inImageAt: pictures.path("scene.jpg")) }
+        await #expect(throws: QRScanError.refused(.noCode)) { try await scanner.transferCode(inImageAt: pictures.path("scene.jpg")) }
     }
 
-    @Test func otherFormatsAreRefusedByTheirContentsNotTheirName() throws {
+    @Test func otherFormatsAreRefusedByTheirContentsNotTheirName() async throws {
         let pictures = try Pictures()
         defer { pictures.remove() }
         let source = try pictures.write(try Pictures.png(try Pictures.payload()), "source.png")
         for (name, format) in [("code.gif", ImageFormat.gif), ("code.bmp", .bmp), ("code.tiff", .tiff), ("code.webp", .webp)] {
             try pictures.convert([source, pictures.path(name)])
             try FileManager.default.moveItem(atPath: pictures.path(name), toPath: pictures.path(name + ".png"))
-            #expect(throws: ImageReadError.unsupportedFormat(path: pictures.path(name + ".png"), format)) {
-                try ImageReader().read(fileAt: pictures.path(name + ".png"))
+            await #expect(throws: ImageReadError.unsupportedFormat(path: pictures.path(name + ".png"), format)) {
+                try await readImage(pictures.path(name + ".png"))
             }
         }
         let svg = try pictures.write(Array("<svg xmlns=\"http://www.w3.org/2000/svg\"/>".utf8), "code.svg")
-        #expect(throws: ImageReadError.unsupportedFormat(path: svg, .svg)) { try ImageReader().read(fileAt: svg) }
+        await #expect(throws: ImageReadError.unsupportedFormat(path: svg, .svg)) { try await readImage(svg) }
         let text = try pictures.write(Array("AH:0123".utf8), "code.jpg")
-        #expect(throws: ImageReadError.unsupportedFormat(path: text, .unknown)) { try ImageReader().read(fileAt: text) }
+        await #expect(throws: ImageReadError.unsupportedFormat(path: text, .unknown)) { try await readImage(text) }
         let heic = try pictures.write([0, 0, 0, 24] + Array("ftypheic".utf8) + [UInt8](repeating: 0, count: 16), "photo.heic")
-        #expect(throws: ImageReadError.unsupportedFormat(path: heic, .heif)) { try ImageReader().read(fileAt: heic) }
+        await #expect(throws: ImageReadError.unsupportedFormat(path: heic, .heif)) { try await readImage(heic) }
     }
 
-    @Test func whatIsNotARegularFileIsRefusedWithoutWaiting() throws {
+    @Test func whatIsNotARegularFileIsRefusedWithoutWaiting() async throws {
         let pictures = try Pictures()
         defer { pictures.remove() }
         let missing = pictures.path("missing.png")
-        #expect(throws: ImageReadError.unreadable(path: missing, errno: ENOENT)) { try ImageReader().read(fileAt: missing) }
-        #expect(throws: ImageReadError.notARegularFile(path: pictures.directory.path)) { try ImageReader().read(fileAt: pictures.directory.path) }
+        await #expect(throws: ImageReadError.unreadable(path: missing, errno: ENOENT)) { try await readImage(missing) }
+        await #expect(throws: ImageReadError.notARegularFile(path: pictures.directory.path)) { try await readImage(pictures.directory.path) }
         // A named pipe without a writer: opening it must not wait for one.
         let fifo = pictures.path("pipe.png")
         try #require(mkfifo(fifo, 0o600) == 0)
-        #expect(throws: ImageReadError.notARegularFile(path: fifo)) { try ImageReader().read(fileAt: fifo) }
-        #expect(throws: ImageReadError.notARegularFile(path: "/dev/null")) { try ImageReader().read(fileAt: "/dev/null") }
+        await #expect(throws: ImageReadError.notARegularFile(path: fifo)) { try await readImage(fifo) }
+        await #expect(throws: ImageReadError.notARegularFile(path: "/dev/null")) { try await readImage("/dev/null") }
     }
 
     static let signatures: [([UInt8], ImageFormat)] = [

@@ -1,4 +1,5 @@
 import AccountHandoffPhotoLab
+import AccountHandoffTestSupport
 import Foundation
 import Testing
 import TestProcesses
@@ -13,14 +14,15 @@ import TestProcesses
     static let floor = 145
 
     @Test(.enabled(if: ProcessInfo.processInfo.environment["HANDOFF_SLOW_TESTS"] != nil, "takes about a minute; set HANDOFF_SLOW_TESTS=1"))
-    func photographedCodesReadRightOrNotAtAll() throws {
+    func photographedCodesReadRightOrNotAtAll() async throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("ah-photo-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
-        let lab = PhotoLab(handoff: try Self.handoff(), directory: directory)
-        let untouched = try lab.run([.untouched])
+        let handoff = try Self.handoff()
+        // The lab reads its pictures with blocking calls: on the I/O pool, as an app must.
+        let untouched = try await blocking { try PhotoLab(handoff: handoff, directory: directory).run([.untouched]) }
         #expect(untouched.allSatisfy { $0.ours == .read && $0.zbarimg == .read }, "the undistorted codes read")
-        let cases = try lab.run()
+        let cases = try await blocking { try PhotoLab(handoff: handoff, directory: directory).run() }
         print(PhotoTable.markdown(cases))
         #expect(PhotoDistortion.all.count >= 40)
         #expect(cases.count == PhotoDistortion.all.count * untouched.count)

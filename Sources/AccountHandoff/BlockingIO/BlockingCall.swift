@@ -72,6 +72,19 @@ package enum BlockingCall {
         }
     }
 
+    /// Writes every byte of `bytes` to `descriptor` (again after a partial write or `EINTR`).
+    ///
+    /// - Returns: `nil`, or the `errno` of the failure (`EIO` when a write took nothing).
+    package static func writeAll(_ descriptor: Int32, _ bytes: UnsafeRawBufferPointer) -> Int32? {
+        var offset = 0
+        while offset < bytes.count {
+            let written = write(descriptor, from: bytes.baseAddress! + offset, count: bytes.count - offset)
+            guard written > 0 else { return written == 0 ? EIO : errno }
+            offset += written
+        }
+        return nil
+    }
+
     /// Whether the calling thread may block: a pool thread, or a thread that runs no task.
     package static var mayBlockHere: Bool {
         IOThreadMark.isPoolThread || !withUnsafeCurrentTask { $0 != nil }

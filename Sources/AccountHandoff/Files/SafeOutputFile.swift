@@ -169,17 +169,6 @@ public enum SafeOutputFile {
 
     // MARK: System calls
 
-    /// Writes every byte; `nil` or the failing errno.
-    private static func writeAll(_ buffer: UnsafeRawBufferPointer, to descriptor: Int32) -> Int32? {
-        var offset = 0
-        while offset < buffer.count {
-            let written = BlockingCall.write(descriptor, from: buffer.baseAddress! + offset, count: buffer.count - offset)
-            guard written > 0 else { return written == 0 ? EIO : errno }
-            offset += written
-        }
-        return nil
-    }
-
     /// Flushes a file or folder to stable storage (`F_FULLFSYNC` where the system has it);
     /// 0, or -1 with `errno`. Blocks.
     package static func flush(_ descriptor: Int32) -> Int32 {
@@ -244,7 +233,7 @@ extension SafeOutputFile {
             // The creation mode is reduced by the umask; fchmod makes it exactly 0600.
             guard fchmod(descriptor, mode) == 0 else { throw .settingMode(errno: errno) }
             do { try reach(.created) } catch { throw .hook(error) }
-            if let code = writeAll(buffer, to: descriptor) { throw .writing(errno: code) }
+            if let code = BlockingCall.writeAll(descriptor, buffer) { throw .writing(errno: code) }
             do { try reach(.written) } catch { throw .hook(error) }
             guard flush(descriptor) == 0 else { throw .flushing(errno: errno) }
             do { try reach(.flushed) } catch { throw .hook(error) }

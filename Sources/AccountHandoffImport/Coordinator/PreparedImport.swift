@@ -4,12 +4,7 @@ import Foundation
 /// One import between the offer and its outcome. It holds the link-ID claim and the store
 /// lease until it ends (completed, cancelled, or deallocated).
 public final class PreparedImport: @unchecked Sendable {
-    // Safety of @unchecked Sendable: `state` is only touched under `lock`; the rest is immutable.
-    private enum State {
-        case open(choice: ImportChoice?)
-        case running
-        case finished
-    }
+    // Safety of @unchecked Sendable: `state` locks itself; the rest is immutable.
 
     /// The offered account, as the person saw it.
     public let offer: AccountMetadata
@@ -21,14 +16,15 @@ public final class PreparedImport: @unchecked Sendable {
     private let coordinator: ImportCoordinator
     private let fingerprint: [AccountRevision]
     private let lease: ImportLease
-    private let lock = NSLock()
-    private var state = State.open(choice: nil)
+    private let state: ImportPreparationState
 
     init(coordinator: ImportCoordinator, offer: AccountMetadata, accounts: [StoredAccount],
          recovery: RecoveryReport, lease: ImportLease) {
         self.coordinator = coordinator
         self.offer = offer
-        self.conflict = ConflictDetector.conflict(for: offer, among: accounts)
+        let conflict = ConflictDetector.conflict(for: offer, among: accounts)
+        self.conflict = conflict
+        self.state = ImportPreparationState(hasConflict: conflict != nil, allowedChoices: conflict?.allowedChoices ?? [.cancel])
         self.fingerprint = ConflictDetector.fingerprint(for: offer, among: accounts)
         self.recovery = recovery
         self.lease = lease
@@ -43,26 +39,12 @@ public final class PreparedImport: @unchecked Sendable {
     ///   ``ImportConflict/allowedChoices`` (any choice but cancel when there is no conflict);
     ///   ``ImportError/alreadyFinished`` after the import ended.
     public func choose(_ choice: ImportChoice) throws(ImportError) {
-        let allowed = conflict?.allowedChoices ?? [.cancel]
-        guard allowed.contains(choice) else { throw .choiceNotAllowed(choice) }
-        lock.lock()
-        guard case .open = state else {
-            lock.unlock()
-            throw .alreadyFinished
-        }
-        state = choice == .cancel ? .finished : .open(choice: choice)
-        lock.unlock()
-        if choice == .cancel { release() }
+        if try state.record(choice) { release() }
     }
 
     /// Whether the import can run as things stand: no conflict, or a choice other than
     /// cancel was recorded while the import is open.
-    var hasChoiceIfNeeded: Bool {
-        lock.withLock {
-            guard case .open(let choice) = state else { return false }
-            return conflict == nil || choice != nil
-        }
-    }
+    var hasChoiceIfNeeded: Bool { state.canRun }
 
     /// Checks that both stores could be written now (the person may have waited a while
     /// since ``ImportCoordinator/prepare(offer:)`` checked).
@@ -76,12 +58,7 @@ public final class PreparedImport: @unchecked Sendable {
     /// before the account arrived). Nothing was changed.
     @discardableResult
     public func cancel() -> ImportOutcome {
-        lock.lock()
-        let wasRunning: Bool
-        if case .running = state { wasRunning = true } else { wasRunning = false }
-        if !wasRunning { state = .finished }
-        lock.unlock()
-        guard !wasRunning else { return .declined(.failed(.alreadyFinished)) }
+        guard state.endUnlessRunning() else { return .declined(.failed(.alreadyFinished)) }
         release()
         return .declined(.cancelledByPerson)
     }
@@ -109,8 +86,10 @@ public final class PreparedImport: @unchecked Sendable {
     public func complete(metadata: AccountMetadata, credential: SecretBytes) async -> ImportOutcome {
         let plan: ImportTransaction.Plan
         switch begin(metadata) {
-        case .success(let chosen): plan = chosen
-        case .failure(let error): return .declined(.failed(error))
+        case .run(let chosen): plan = chosen
+        case .refused(let error, let ended):
+            if ended { release() }
+            return .declined(.failed(error))
         }
         let transaction = ImportTransaction(metadataStore: coordinator.metadataStore,
                                             credentialStore: coordinator.credentialStore,
@@ -121,42 +100,17 @@ public final class PreparedImport: @unchecked Sendable {
         return outcome
     }
 
-    /// Moves to `.running` and decides the plan, or says why the import cannot go on.
-    private func begin(_ delivered: AccountMetadata) -> Result<ImportTransaction.Plan, ImportError> {
-        lock.lock()
-        guard case .open(let choice) = state else {
-            lock.unlock()
-            return .failure(.alreadyFinished)
+    /// Moves to running with the plan for the person's choice, or says why the import cannot go on.
+    private func begin(_ delivered: AccountMetadata) -> ImportPreparationState.Start<ImportTransaction.Plan> {
+        state.begin(delivered: delivered, offer: offer) { replaced in
+            guard let replaced else { return .success(.add(coordinator.makeAccountID())) }
+            // `record` only accepts IDs from the conflict's allowed choices.
+            return .success(.replace(conflict!.existing.first { $0.account.id == replaced }!.account))
         }
-        let plan: ImportTransaction.Plan
-        switch (conflict, choice) {
-        case (nil, _), (_, .keepBoth?):
-            plan = .add(coordinator.makeAccountID())
-        case (let conflict?, .replace(let id)?):
-            // `choose` only records IDs from the conflict's allowed choices.
-            plan = .replace(conflict.existing.first { $0.account.id == id }!.account)
-        case (_, nil):
-            lock.unlock()
-            return .failure(.choiceRequired)
-        case (_, .cancel?):
-            lock.unlock()
-            return .failure(.alreadyFinished)
-        }
-        guard delivered == offer else {
-            state = .finished
-            lock.unlock()
-            release()
-            return .failure(.deliveredAccountDiffersFromOffer)
-        }
-        state = .running
-        lock.unlock()
-        return .success(plan)
     }
 
     private func finish() {
-        lock.lock()
-        state = .finished
-        lock.unlock()
+        state.finish()
         release()
     }
 

@@ -3,14 +3,14 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import AccountHandoff
 
 /// Reads an image file whole, refusing what is not a regular file and what is larger than the
 /// cap before reading it. Blocking: call it from a thread of its own.
 enum ImageFile {
     static func contents(of path: String, maximumByteCount: Int) throws(ImageReadError) -> [UInt8] {
         // O_NONBLOCK: a named pipe would otherwise block the open until a writer comes.
-        var descriptor: Int32
-        repeat { descriptor = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC) } while descriptor < 0 && errno == EINTR
+        let descriptor = BlockingCall.retryingInterrupted("open") { open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC) }
         guard descriptor >= 0 else { throw .unreadable(path: path, errno: errno) }
         defer { close(descriptor) }
         var status = stat()
@@ -23,8 +23,7 @@ enum ImageFile {
         var bytes = [UInt8](repeating: 0, count: size + 1)
         var filled = 0
         while filled < bytes.count {
-            let count = bytes.withUnsafeMutableBytes { buffer in read(descriptor, buffer.baseAddress! + filled, buffer.count - filled) }
-            if count < 0, errno == EINTR { continue }
+            let count = bytes.withUnsafeMutableBytes { BlockingCall.read(descriptor, into: $0.baseAddress! + filled, count: $0.count - filled) }
             guard count >= 0 else { throw .unreadable(path: path, errno: errno) }
             if count == 0 { break }
             filled += count

@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import AccountHandoff
 import Foundation
 
 /// The journal that makes an import into a profile all or nothing.
@@ -325,9 +326,9 @@ struct ImportJournal {
         var failure: Int32?
         if fchmod(file, mode) != 0 {
             failure = errno
-        } else if let code = bytes.withUnsafeBytes({ ProfileIO.writeAll(file, $0) }) {
+        } else if let code = bytes.withUnsafeBytes({ BlockingCall.writeAll(file, $0) }) {
             failure = code
-        } else if ProfileIO.retrying({ fsync(file) }) != 0 {
+        } else if BlockingCall.retryingInterrupted("fsync", { fsync(file) }) != 0 {
             failure = errno
         }
         if close(file) != 0, failure == nil { failure = errno }
@@ -338,7 +339,7 @@ struct ImportJournal {
     }
 
     private static func sync(_ folder: Int32, _ path: String) throws(ThunderbirdProfileError) {
-        guard ProfileIO.retrying({ fsync(folder) }) == 0 || errno == EINVAL else {
+        guard BlockingCall.retryingInterrupted("fsync", { fsync(folder) }) == 0 || errno == EINVAL else {
             throw .fileOperationFailed(path: path, operation: "flushed to disk", code: errno)
         }
     }

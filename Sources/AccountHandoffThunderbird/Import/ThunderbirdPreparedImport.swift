@@ -5,13 +5,9 @@ import Foundation
 /// One import into a Thunderbird profile between the offer and its outcome. It holds
 /// Thunderbird's lock on the profile until it ends (completed, cancelled, or released).
 public final class ThunderbirdPreparedImport: AccountImportPreparation, @unchecked Sendable {
-    // Safety of @unchecked Sendable: `state` is only touched under `lock`; the session is
-    // only used on the ProfileWork lane; the rest is immutable.
-    private enum State {
-        case open(choice: ImportChoice?)
-        case running
-        case finished
-    }
+    // Safety of @unchecked Sendable: `state` locks itself; the session is only used on the
+    // ProfileWork lane (and read under `state`'s lock while the plan is made); the rest is
+    // immutable.
 
     /// The offered account, as the person saw it.
     public let offer: AccountMetadata
@@ -19,21 +15,21 @@ public final class ThunderbirdPreparedImport: AccountImportPreparation, @uncheck
     public let conflict: ImportConflict?
     /// The choices the person may make about ``conflict``: those of ``ImportConflict``, less
     /// keeping both where Thunderbird would then hold two accounts for one user and server.
-    public let allowedChoices: [ImportChoice]
+    public var allowedChoices: [ImportChoice] { state.allowedChoices }
     /// The profile.
     public let profile: ThunderbirdProfile
 
     private let importer: ThunderbirdImporter
     private let session: SessionBox
-    private let lock = NSLock()
-    private var state = State.open(choice: nil)
+    private let state: ImportPreparationState
 
     init(importer: ThunderbirdImporter, offer: AccountMetadata, conflict: ImportConflict?, session: SessionBox, keepBothAllowed: Bool) {
         self.importer = importer
         self.profile = importer.profile
         self.offer = offer
         self.conflict = conflict
-        self.allowedChoices = (conflict?.allowedChoices ?? [.cancel]).filter { $0 != .keepBoth || keepBothAllowed }
+        self.state = ImportPreparationState(hasConflict: conflict != nil,
+                                            allowedChoices: (conflict?.allowedChoices ?? [.cancel]).filter { $0 != .keepBoth || keepBothAllowed })
         self.session = session
     }
 
@@ -45,15 +41,7 @@ public final class ThunderbirdPreparedImport: AccountImportPreparation, @uncheck
     /// - Throws: ``ImportError/choiceNotAllowed(_:)`` for a choice outside ``allowedChoices``;
     ///   ``ImportError/alreadyFinished`` after the import ended.
     public func choose(_ choice: ImportChoice) throws(ImportError) {
-        guard allowedChoices.contains(choice) else { throw .choiceNotAllowed(choice) }
-        lock.lock()
-        guard case .open = state else {
-            lock.unlock()
-            throw .alreadyFinished
-        }
-        state = choice == .cancel ? .finished : .open(choice: choice)
-        lock.unlock()
-        if choice == .cancel { release() }
+        if try state.record(choice) { release() }
     }
 
     /// ``choose(_:)`` for the session: ``AccountHandoffImport/ImportChoice/cancel`` declines the account.
@@ -68,11 +56,7 @@ public final class ThunderbirdPreparedImport: AccountImportPreparation, @uncheck
     /// Ready when every conflict has a choice. The profile stays locked and was checked for
     /// writing when the import was prepared, so nothing is read here.
     public func checkReady() throws(ImportNotReady) {
-        let ready: Bool = lock.withLock {
-            guard case .open(let choice) = state else { return false }
-            return conflict == nil || choice != nil
-        }
-        guard ready else { throw .choiceRequired }
+        guard state.canRun else { throw .choiceRequired }
     }
 
     /// Checks the account with its mail server, then writes it (see ``complete(metadata:credential:)``).
@@ -86,12 +70,7 @@ public final class ThunderbirdPreparedImport: AccountImportPreparation, @uncheck
 
     /// Ends the import without completing it; nothing was changed.
     public func cancel() {
-        let wasRunning: Bool = lock.withLock {
-            if case .running = state { return true }
-            state = .finished
-            return false
-        }
-        if !wasRunning { release() }
+        if state.endUnlessRunning() { release() }
     }
 
     /// Imports `metadata` with `credential`: checks the account with its mail server, then
@@ -103,8 +82,10 @@ public final class ThunderbirdPreparedImport: AccountImportPreparation, @uncheck
     public func complete(metadata: AccountMetadata, credential: SecretBytes) async -> ThunderbirdImportOutcome {
         let plan: AccountPreferencesWriter.Plan
         switch begin(metadata) {
-        case .success(let chosen): plan = chosen
-        case .failure(let error): return .declined(error)
+        case .run(let chosen): plan = chosen
+        case .refused(let error, let ended):
+            if ended { release() }
+            return .declined(error)
         }
         defer { finish() }
         let checkedWithServer: Bool
@@ -139,43 +120,22 @@ public final class ThunderbirdPreparedImport: AccountImportPreparation, @uncheck
         }
     }
 
-    /// Moves to `.running` and decides the plan, or says why the import cannot go on.
-    private func begin(_ delivered: AccountMetadata) -> Result<AccountPreferencesWriter.Plan, ImportError> {
-        lock.lock()
-        guard case .open(let choice) = state else {
-            lock.unlock()
-            return .failure(.alreadyFinished)
-        }
-        let plan: AccountPreferencesWriter.Plan
-        switch (conflict, choice) {
-        case (nil, _), (_, .keepBoth?):
-            plan = .add
-        case (_, .replace(let id)?):
-            guard let old = session.session.state.accounts.first(where: { $0.key == id.rawValue }) else {
-                lock.unlock()
+    /// Moves to running with the plan for the person's choice, or says why the import cannot
+    /// go on: besides the common refusals, the account to replace may have left the profile
+    /// since the offer was shown.
+    private func begin(_ delivered: AccountMetadata) -> ImportPreparationState.Start<AccountPreferencesWriter.Plan> {
+        let session = self.session
+        return state.begin(delivered: delivered, offer: offer) { replaced in
+            guard let replaced else { return .success(.add) }
+            guard let old = session.session.state.accounts.first(where: { $0.key == replaced.rawValue }) else {
                 return .failure(.accountChangedMeanwhile)
             }
-            plan = .replace(old)
-        case (_, nil):
-            lock.unlock()
-            return .failure(.choiceRequired)
-        case (_, .cancel?):
-            lock.unlock()
-            return .failure(.alreadyFinished)
+            return .success(.replace(old))
         }
-        guard delivered == offer else {
-            state = .finished
-            lock.unlock()
-            release()
-            return .failure(.deliveredAccountDiffersFromOffer)
-        }
-        state = .running
-        lock.unlock()
-        return .success(plan)
     }
 
     private func finish() {
-        lock.withLock { state = .finished }
+        state.finish()
         release()
     }
 

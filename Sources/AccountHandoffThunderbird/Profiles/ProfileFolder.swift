@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import AccountHandoff
 import Foundation
 
 /// A profile's folder, opened once; every file operation works relative to it and never
@@ -69,8 +70,7 @@ final class ProfileFolder {
         var bytes = [UInt8](repeating: 0, count: Int(info.st_size) + 1)
         var filled = 0
         while true {
-            let count = bytes.withUnsafeMutableBytes { systemRead(file, $0.baseAddress! + filled, $0.count - filled) }
-            if count < 0, errno == EINTR { continue }
+            let count = bytes.withUnsafeMutableBytes { BlockingCall.read(file, into: $0.baseAddress! + filled, count: $0.count - filled) }
             guard count >= 0 else { throw .fileOperationFailed(path: path(of: name), operation: "read", code: errno) }
             if count == 0 { break }
             filled += count
@@ -97,36 +97,8 @@ final class ProfileFolder {
 
     /// Flushes the folder's entries to disk.
     func sync() throws(ThunderbirdProfileError) {
-        guard ProfileIO.retrying({ fsync(descriptor) }) == 0 || errno == EINVAL else {
+        guard BlockingCall.retryingInterrupted("fsync", { fsync(descriptor) }) == 0 || errno == EINVAL else {
             throw .fileOperationFailed(path: path, operation: "flushed to disk", code: errno)
         }
     }
-}
-
-/// Small POSIX helpers of the profile code.
-enum ProfileIO {
-    /// Retries `call` while it fails with EINTR.
-    static func retrying(_ call: () -> Int32) -> Int32 {
-        while true {
-            let result = call()
-            if result == -1 && errno == EINTR { continue }
-            return result
-        }
-    }
-
-    /// Writes every byte of `bytes` to `file`; the errno of the failure, or `nil`.
-    static func writeAll(_ file: Int32, _ bytes: UnsafeRawBufferPointer) -> Int32? {
-        var offset = 0
-        while offset < bytes.count {
-            let written = write(file, bytes.baseAddress! + offset, bytes.count - offset)
-            if written < 0, errno == EINTR { continue }
-            guard written > 0 else { return written == 0 ? EIO : errno }
-            offset += written
-        }
-        return nil
-    }
-}
-
-private func systemRead(_ file: Int32, _ buffer: UnsafeMutableRawPointer, _ count: Int) -> Int {
-    read(file, buffer, count)
 }

@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import AccountHandoff
 import Foundation
 
 /// Thunderbird's own lock on a profile, taken the way Thunderbird takes it, so that Thunderbird
@@ -63,7 +64,7 @@ final class ProfileLock {
                 request.l_whence = Int16(SEEK_SET)
                 request.l_start = 0
                 request.l_len = 0
-                if ProfileIO.retrying({ fcntl(descriptor, F_SETLK, &request) }) != 0 {
+                if BlockingCall.retryingInterrupted("fcntl(F_SETLK)", { fcntl(descriptor, F_SETLK, &request) }) != 0 {
                     guard errno == EAGAIN || errno == EACCES else {
                         throw .fileOperationFailed(path: folder.path(of: recordLockName), operation: "locked", code: errno)
                     }
@@ -97,7 +98,7 @@ final class ProfileLock {
         var request = flock()
         request.l_type = Int16(F_UNLCK)
         request.l_whence = Int16(SEEK_SET)
-        _ = ProfileIO.retrying { fcntl(descriptor, F_SETLK, &request) }
+        _ = BlockingCall.retryingInterrupted("fcntl(F_SETLK)") { fcntl(descriptor, F_SETLK, &request) }
         close(descriptor)
         HeldLocks.shared.release(identity)
     }
@@ -112,7 +113,7 @@ final class ProfileLock {
             descriptor = openat(folder.descriptor, recordLockName, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o666)
             if descriptor >= 0 {
                 created = true
-                if createdMark.withUnsafeBytes({ ProfileIO.writeAll(descriptor, $0) }) != nil {
+                if createdMark.withUnsafeBytes({ BlockingCall.writeAll(descriptor, $0) }) != nil {
                     let code = errno
                     unlinkat(folder.descriptor, recordLockName, 0)
                     close(descriptor)

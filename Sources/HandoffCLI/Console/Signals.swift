@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import AccountHandoff
 import Foundation
 
 /// Ctrl-C (SIGINT) and SIGTERM during a transfer, as an async sequence, so a session can
@@ -75,8 +76,7 @@ private final class SignalPipe: @unchecked Sendable {
     private func readSignals(from descriptor: Int32) {
         var byte: UInt8 = 0
         while true {
-            let count = read(descriptor, &byte, 1)
-            if count < 0, errno == EINTR { continue }
+            let count = BlockingCall.read(descriptor, into: &byte, count: 1)
             guard count == 1 else { return }
             let number = Int32(byte)
             _ = lock.withLock { continuation?.yield(number) }

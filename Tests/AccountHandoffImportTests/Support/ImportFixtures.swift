@@ -22,9 +22,9 @@ enum ImportFixtures {
 
     /// A validator trusting only the shared server's throwaway CA.
     static func validator(_ server: ThrowawayDovecot, plaintext: IMAPValidatorConfiguration.PlaintextPolicy = .refuse,
-                          totalTimeout: Duration = .seconds(10)) -> IMAPValidator {
+                          connectTimeout: Duration = .seconds(5), totalTimeout: Duration = .seconds(10)) -> IMAPValidator {
         IMAPValidator(configuration: IMAPValidatorConfiguration(trust: .certificateAuthorityFile(server.caFile),
-                                                                connectTimeout: .seconds(5), totalTimeout: totalTimeout,
+                                                                connectTimeout: connectTimeout, totalTimeout: totalTimeout,
                                                                 plaintext: plaintext))
     }
 
