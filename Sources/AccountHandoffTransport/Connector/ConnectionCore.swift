@@ -26,7 +26,8 @@ final class ConnectionCore: LoopConnectionDelegate, DeadlineTarget, @unchecked S
 
     let loop: EventLoop
     let configuration: TransportConfiguration
-    private let keys: TransportKeys
+    /// The QR's keys for admission; `nil` for a typed connection, which has none (Spec 11.10).
+    private let keys: TransportKeys?
     /// Whether the connection goes through a relay (Spec 11.7).
     private let relayed: Bool
     private var link: LoopConnection?
@@ -48,7 +49,7 @@ final class ConnectionCore: LoopConnectionDelegate, DeadlineTarget, @unchecked S
     private var waiter: Waiter?
     private var pendingWake: ContinuousClock.Instant?
 
-    init(loop: EventLoop, configuration: TransportConfiguration, keys: TransportKeys, relayed: Bool = false) {
+    init(loop: EventLoop, configuration: TransportConfiguration, keys: TransportKeys?, relayed: Bool = false) {
         self.loop = loop
         self.configuration = configuration
         self.keys = keys
@@ -111,6 +112,13 @@ final class ConnectionCore: LoopConnectionDelegate, DeadlineTarget, @unchecked S
     /// within the admission timeout (Spec 11.4).
     private func startAdmission() {
         guard let link else { return }
+        guard keys != nil else {
+            // The typed way has no admission: the sender speaks first with its pakeInit.
+            phase = .open
+            link.setReading(true)
+            finishAdmission(nil)
+            return
+        }
         let deadline = ContinuousClock.now + configuration.admissionTimeout
         phase = .admitting(received: [], deadline: deadline)
         scheduleWake(at: deadline)
@@ -160,6 +168,7 @@ final class ConnectionCore: LoopConnectionDelegate, DeadlineTarget, @unchecked S
             finishAdmission(error)
             return
         }
+        guard let keys else { return }
         switch Admission.answer(received, keys: keys) {
         case .notAChallenge:
             finishAdmission(TransportError.notAHandoffSender)

@@ -98,6 +98,37 @@ public final class ConnectionFrameChannel: FrameChannel, @unchecked Sendable {
         return channel
     }
 
+    /// Typed way (Spec 11.10): connects to the sending device found on the local network for
+    /// the nameplate typed, at `endpoint`; there is no admission, the channel is ready for the
+    /// sender's `pakeInit`.
+    ///
+    /// - Throws: ``TransportError/directAddressRefused(_:_:)`` when `addressPolicy` refuses the
+    ///   address (checked before any connection is made); ``TransportError/connectionRefused``;
+    ///   ``TransportError/timedOut``; `CancellationError` when the calling task is cancelled.
+    public static func connectTyped(to endpoint: TCPRendezvous.Endpoint, configuration: TransportConfiguration = .standard,
+                                    addressPolicy: DirectAddressPolicy = .localNetworks) async throws -> ConnectionFrameChannel {
+        if let refusal = addressPolicy.refusal(of: endpoint.address) { throw TransportError.directAddressRefused(endpoint.address, refusal) }
+        let loop = try EventLoop.shared()
+        return try await opened(ConnectionCore(loop: loop, configuration: configuration, keys: nil), route: .direct(endpoint), loop: loop) {
+            core, continuation in core.connect(to: endpoint, continuation)
+        }
+    }
+
+    /// Runs `start` on the loop and waits until `core` is admitted (or, typed, connected); a
+    /// cancelled task stops it.
+    static func opened(_ core: ConnectionCore, route: ConnectionRoute, loop: EventLoop,
+                       _ start: @escaping @Sendable (ConnectionCore, CheckedContinuation<Void, any Error>) -> Void) async throws
+        -> ConnectionFrameChannel {
+        try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+                loop.execute { start(core, continuation) }
+            }
+        } onCancel: {
+            loop.execute { core.cancelAdmission() }
+        }
+        return ConnectionFrameChannel(route: route, core: core, loop: loop)
+    }
+
     /// The connection's descriptor (test hook).
     package var descriptors: [Int32] {
         get async {

@@ -128,15 +128,7 @@ struct RouteRace: Sendable {
     private func admitted(_ core: ConnectionCore, route: ConnectionRoute,
                           _ start: @escaping @Sendable (ConnectionCore, CheckedContinuation<Void, any Error>) -> Void) async throws
         -> ConnectionFrameChannel {
-        let loop = self.loop
-        try await withTaskCancellationHandler {
-            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
-                loop.execute { start(core, continuation) }
-            }
-        } onCancel: {
-            loop.execute { core.cancelAdmission() }
-        }
-        return ConnectionFrameChannel(route: route, core: core, loop: loop)
+        try await ConnectionFrameChannel.opened(core, route: route, loop: loop, start)
     }
 }
 

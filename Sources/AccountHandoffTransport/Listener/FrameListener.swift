@@ -55,8 +55,13 @@ public final class FrameListener: FrameChannel, @unchecked Sendable {
     /// the app keeps descriptors to work with.
     public let connectionCapacity: Int
 
+    /// The typed way's listening address and port (Spec 11.10), when the listener has one: the
+    /// port its announcer announces.
+    public let typedEndpoint: TCPRendezvous.Endpoint?
+
     let core: ListenerCore
     private let loop: EventLoop
+    private let announcer: (any TypedWayAnnouncer)?
     private let receiveCounter = Counter()
 
     /// What the listener does at its relay, as it changes (Spec 11.7); finishes when the
@@ -73,6 +78,10 @@ public final class FrameListener: FrameChannel, @unchecked Sendable {
     ///   - advertisesDirectAddress: whether the code names `address:port` too; `false` makes a
     ///     relay-only code (the listening socket still admits whoever reaches it).
     ///   - keys: the transport keys of the session's QR, when the QR exists already.
+    ///   - typedWay: with an announcer, the listener also listens for the typed way on a port
+    ///     of its own at `address` (Spec 11.10), announces each nameplate its session serves
+    ///     for ``AccountHandoff/TypedRoute/localNetwork`` through it, and reports the
+    ///     connections that come as ``AccountHandoff/FrameChannelEvent/typedConnection(_:route:)``.
     /// - Throws: ``TransportError/addressUnavailable(errno:)`` when the address cannot be bound;
     ///   ``TransportError/unspecifiedAddress`` for `0.0.0.0`, which a code cannot advertise;
     ///   ``TransportError/unsupportedRendezvous(_:)`` when the code would name no route or
@@ -80,7 +89,7 @@ public final class FrameListener: FrameChannel, @unchecked Sendable {
     ///   ``TransportError/system(operation:errno:)`` when the event loop cannot start.
     public init(address: IPv4Address = .loopback, port: UInt16 = 0, relay: TCPRendezvous.Relay? = nil,
                 advertisesDirectAddress: Bool = true, keys: TransportKeys? = nil,
-                configuration: TransportConfiguration = .standard) throws(TransportError) {
+                configuration: TransportConfiguration = .standard, typedWay announcer: (any TypedWayAnnouncer)? = nil) throws(TransportError) {
         guard !address.isUnspecified else { throw .unspecifiedAddress }
         let loop = try EventLoop.shared()
         let capacity = DescriptorBudget.connectionCapacity(configured: configuration.maximumConnections)
@@ -93,6 +102,22 @@ public final class FrameListener: FrameChannel, @unchecked Sendable {
             socket.close()
             throw .unsupportedRendezvous(error)
         }
+        var typedSocket: POSIXSocket?
+        if announcer != nil {
+            do {
+                let made = try POSIXSocket.makeTCP()
+                typedSocket = made
+                try made.listen(address: address, port: 0, backlog: 1024)
+                typedEndpoint = TCPRendezvous.Endpoint(address: address, port: try made.localPort())
+            } catch {
+                typedSocket?.close()
+                socket.close()
+                throw error
+            }
+        } else {
+            typedEndpoint = nil
+        }
+        self.announcer = announcer
         self.listeningEndpoint = direct
         self.configuration = configuration
         self.connectionCapacity = capacity
@@ -103,13 +128,16 @@ public final class FrameListener: FrameChannel, @unchecked Sendable {
         relayStatus = status
         let room = relay.map { RelayWaitingRoom(relay: $0, loop: loop, configuration: configuration, listener: core, status: continuation) }
         if room == nil { continuation.finish() }
+        let acceptor = typedSocket.map { TypedAcceptor(socket: $0, loop: loop, core: core) }
         loop.execute {
             core.start()
             if let room { core.attach(room) }
+            if let acceptor { core.attach(acceptor) }
         }
     }
 
     deinit {
+        announcer?.withdraw()
         let core = self.core
         loop.execute { core.abandon() }
     }
@@ -127,6 +155,23 @@ public final class FrameListener: FrameChannel, @unchecked Sendable {
     public func serve(_ payload: SessionPayload) async {
         guard let keys = try? TransportKeys(payload: payload) else { return }
         setKeys(keys)
+    }
+
+    /// The sender session shows a typed code with `offer`, or none (Spec 11.10): typed
+    /// connections are accepted for its nameplate from now on, the nameplate is announced on
+    /// the local network when the offer has that route, and typed connections that came for an
+    /// earlier nameplate and are not bound are closed, after the frames sent to them left. A
+    /// listener without a typed way ignores this.
+    public func serveTyped(_ offer: TypedOffer?) async {
+        guard let typedEndpoint, let announcer else { return }
+        let served = offer.flatMap { $0.routes.contains(.localNetwork) ? $0.nameplate : nil }
+        await onLoop { $0.serveTyped(served) }
+        guard let served else { return announcer.withdraw() }
+        let core = self.core
+        let loop = self.loop
+        announcer.announce(served, port: typedEndpoint.port) { taken in
+            loop.execute { core.nameTaken(taken) }
+        }
     }
 
     /// What happened to the connections so far.
@@ -223,6 +268,7 @@ public final class FrameListener: FrameChannel, @unchecked Sendable {
     /// ``TransportConfiguration/closeLinger`` to read them. A waiting ``receive()`` returns
     /// `nil`. Idempotent.
     public func close() async {
+        announcer?.withdraw()
         let core = self.core
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
             loop.execute { core.close(continuation) }

@@ -10,6 +10,10 @@ final class ListenerCore: PollHandler, DeadlineTarget, @unchecked Sendable {
     private enum Event {
         case frame(Int)
         case left(Int)
+        /// A typed connection waits for its run (Spec 11.10).
+        case typed(Int)
+        /// The local network's name of this nameplate is taken.
+        case nameTaken(TypedCode.Nameplate)
     }
 
     /// A driver waiting in ``FrameListener/receive()``.
@@ -45,6 +49,13 @@ final class ListenerCore: PollHandler, DeadlineTarget, @unchecked Sendable {
     private var pendingWake: ContinuousClock.Instant?
     /// The connection waiting at the relay, when the code names one (Spec 11.7).
     private var relayRoom: RelayWaitingRoom?
+    /// The typed way's listening socket, when the listener has one (Spec 11.10).
+    private var typedAcceptor: TypedAcceptor?
+    /// The nameplate the session serves now; typed connections are accepted only meanwhile.
+    private(set) var typedNameplate: TypedCode.Nameplate?
+    /// Typed connections waiting for their turn at the run gate, oldest first.
+    private var waitingTypedRuns: [Int] = []
+    private var typedGate: HelloRateGate
 
     private(set) var statistics = ListenerStatistics()
     /// The largest number of bytes any connection buffered at once (test hook).
@@ -59,6 +70,7 @@ final class ListenerCore: PollHandler, DeadlineTarget, @unchecked Sendable {
         self.capacity = capacity
         self.keys = keys
         gate = HelloRateGate(perSecond: configuration.hellosPerSecond)
+        typedGate = HelloRateGate(perSecond: configuration.hellosPerSecond)
     }
 
     /// Starts accepting (on the loop thread).
@@ -93,7 +105,9 @@ final class ListenerCore: PollHandler, DeadlineTarget, @unchecked Sendable {
 
     var openConnectionCount: Int { connections.count }
     /// The listening socket's and the connections' descriptors, for tests.
-    var descriptors: [Int32] { [listening.descriptor] + connections.values.map(\.link.socket.descriptor) }
+    var descriptors: [Int32] {
+        [listening.descriptor] + (typedAcceptor.map { [$0.socket.descriptor] } ?? []) + connections.values.map(\.link.socket.descriptor)
+    }
     var boundConnections: [FramePeer] { connections.values.filter(\.isBound).map(\.peer).sorted { $0.id < $1.id } }
 
     // MARK: Keys (Spec 11.8)
@@ -110,7 +124,8 @@ final class ListenerCore: PollHandler, DeadlineTarget, @unchecked Sendable {
             case .awaitingKeys:
                 challenge(connection)
             case .challenged, .admitted:
-                guard renewing else { continue }
+                // Typed connections go with their nameplate (serveTyped), not with the QR's keys.
+                guard renewing, !connection.isTyped else { continue }
                 statistics.closedForRenewal += 1
                 end(connection, reporting: connection.knownToSession)
             case .bound:
@@ -180,15 +195,19 @@ final class ListenerCore: PollHandler, DeadlineTarget, @unchecked Sendable {
         serve(link, viaRelay: true)
     }
 
-    private func serve(_ link: LoopConnection, viaRelay: Bool) {
+    private func serve(_ link: LoopConnection, viaRelay: Bool, typed: TypedCode.Nameplate? = nil) {
         let now = ContinuousClock.now
-        let connection = InboundConnection(identifier: nextIdentifier, link: link, viaRelay: viaRelay,
+        let connection = InboundConnection(identifier: nextIdentifier, link: link, viaRelay: viaRelay, typedNameplate: typed,
                                            admissionDeadline: now + configuration.admissionTimeout, owner: self)
         nextIdentifier += 1
         link.delegate = connection
         connections[connection.identifier] = connection
         statistics.accepted += 1
         statistics.peakOpenConnections = max(statistics.peakOpenConnections, connections.count + lingering.count)
+        if typed != nil {
+            startTypedRun(connection, now: now)
+            return
+        }
         connection.scheduleWake(at: connection.admissionDeadline)
         if keys != nil { challenge(connection) }
     }
@@ -199,6 +218,70 @@ final class ListenerCore: PollHandler, DeadlineTarget, @unchecked Sendable {
         let resume = ContinuousClock.now + .milliseconds(100)
         acceptPausedUntil = resume
         scheduleWake(at: resume)
+    }
+
+    // MARK: The typed way (Spec 11.10)
+
+    /// Accepts typed connections on `acceptor`'s socket from now on (on the loop thread).
+    func attach(_ acceptor: TypedAcceptor) {
+        typedAcceptor = acceptor
+        guard !closed, failure == nil else { return acceptor.stop() }
+        acceptor.start()
+    }
+
+    /// A connection reached the typed listening socket: without a nameplate served it is
+    /// closed at once; otherwise it waits for its run.
+    func takeTyped(_ socket: POSIXSocket) {
+        guard !closed, let nameplate = typedNameplate else {
+            socket.close()
+            statistics.typedRefused += 1
+            return
+        }
+        if connections.count + lingering.count >= capacity, !evictOne() {
+            socket.discardReadable()
+            socket.close()
+            statistics.refusedAtCapacity += 1
+            return
+        }
+        let link: LoopConnection
+        do { link = try LoopConnection(loop: loop, socket: socket) } catch { return }
+        serve(link, viaRelay: false, typed: nameplate)
+    }
+
+    /// A typed connection needs no admission: its run's deadline starts now (the bind clock,
+    /// standing still while a frame of it is with the session), and it waits for its turn at
+    /// the run gate, which hands the session at most ``TransportConfiguration/hellosPerSecond``
+    /// runs per second, apart from the hellos' gate so that a flood of typed connections
+    /// (which need no QR) never delays a QR's receiver.
+    private func startTypedRun(_ connection: InboundConnection, now: ContinuousClock.Instant) {
+        connection.stage = .admitted
+        connection.bindBudget = configuration.bindTimeout
+        connection.bindRunningSince = now
+        connection.scheduleWake(at: now + configuration.bindTimeout)
+        connection.link.setReading(true)
+        statistics.typedAccepted += 1
+        waitingTypedRuns.append(connection.identifier)
+        deliver(now: now)
+    }
+
+    /// The session serves `nameplate` now, or none (`nil`): typed connections that came for
+    /// another nameplate and are not bound are closed, after the frames sent to them (a
+    /// `pakeRefused`) left; no event follows for them (the session dropped them already).
+    func serveTyped(_ nameplate: TypedCode.Nameplate?) {
+        typedNameplate = nameplate
+        for connection in connections.values.sorted(by: { $0.identifier < $1.identifier })
+        where connection.isTyped && !connection.isBound && connection.typedNameplate != nameplate {
+            statistics.typedRetired += 1
+            disconnect(connection.peer)
+        }
+    }
+
+    /// The announcer found `nameplate`'s name taken: the session hears of it while it still
+    /// serves that nameplate.
+    func nameTaken(_ nameplate: TypedCode.Nameplate) {
+        guard !closed, nameplate == typedNameplate else { return }
+        events.append(.nameTaken(nameplate))
+        deliver(now: .now)
     }
 
     // MARK: Admission (Spec 11.4)
@@ -289,6 +372,12 @@ final class ListenerCore: PollHandler, DeadlineTarget, @unchecked Sendable {
     private func arrived(_ frame: [UInt8], on connection: InboundConnection) {
         let now = ContinuousClock.now
         let isHello = frame.count >= 2 && frame[1] == MessageType.hello.rawValue
+        if isHello, connection.isTyped, !connection.isBound {
+            // A typed connection carries the typed way's frames only: a hello is not let through the gate.
+            statistics.closedForSecondHello += 1
+            end(connection, reporting: connection.knownToSession)
+            return
+        }
         if isHello, connection.isAdmitted {
             guard connection.helloCount == 0 else {
                 statistics.closedForSecondHello += 1
@@ -359,6 +448,16 @@ final class ListenerCore: PollHandler, DeadlineTarget, @unchecked Sendable {
     private func nextEvent(now: ContinuousClock.Instant) -> FrameChannelEvent? {
         if !boundEvents.isEmpty { return handOver(boundEvents.removeFirst()) }
         if !events.isEmpty { return handOver(events.removeFirst()) }
+        if let identifier = waitingTypedRuns.first {
+            if let opening = typedGate.nextOpening(now: now) {
+                scheduleWake(at: opening)
+            } else {
+                waitingTypedRuns.removeFirst()
+                typedGate.record(now)
+                statistics.typedRunsHandedOver += 1
+                return handOver(.typed(identifier))
+            }
+        }
         guard let identifier = waitingHellos.first else { return nil }
         if let opening = gate.nextOpening(now: now) {
             scheduleWake(at: opening)
@@ -378,6 +477,12 @@ final class ListenerCore: PollHandler, DeadlineTarget, @unchecked Sendable {
         switch event {
         case .left(let identifier):
             return .peerLeft(FramePeer(id: identifier))
+        case .nameTaken(let nameplate):
+            return .typedNameTaken(nameplate)
+        case .typed(let identifier):
+            guard let connection = connections[identifier] else { return nil }
+            connection.knownToSession = true
+            return .typedConnection(connection.peer, route: .localNetwork)
         case .frame(let identifier):
             guard let connection = connections[identifier], let frame = connection.frame else { return nil }
             connection.frame = nil
@@ -449,6 +554,7 @@ final class ListenerCore: PollHandler, DeadlineTarget, @unchecked Sendable {
         closed = true
         stopListening()
         relayRoom?.stop()
+        typedAcceptor?.stop()
         if let waiter {
             self.waiter = nil
             waiter.continuation.resume(returning: nil)
@@ -475,6 +581,7 @@ final class ListenerCore: PollHandler, DeadlineTarget, @unchecked Sendable {
         closed = true
         stopListening()
         relayRoom?.stop()
+        typedAcceptor?.stop()
         for connection in connections.values { forget(connection); connection.link.closeNow() }
         for link in lingering.values { link.closeNow() }
         lingering.removeAll()
@@ -504,6 +611,7 @@ final class ListenerCore: PollHandler, DeadlineTarget, @unchecked Sendable {
         failure = error
         stopListening()
         relayRoom?.stop()
+        typedAcceptor?.stop()
         if let waiter {
             self.waiter = nil
             waiter.continuation.resume(throwing: error)
@@ -527,6 +635,7 @@ final class ListenerCore: PollHandler, DeadlineTarget, @unchecked Sendable {
             break
         }
         connection.frame = nil
+        waitingTypedRuns.removeAll { $0 == identifier }
         if connection.viaRelay { relayRoom?.update() }
     }
 

@@ -37,7 +37,15 @@ enum ReceiveCommand {
                                                      registryFolder: URL, presetChoice: ConflictAnswer?, console: Console,
                                                      input: StandardInput) async throws(CLIError) -> ExitCode
         where Importer.Preparation: ChoosingPreparation {
-        let payload = try await ScannedTransferCode(parsed).transferCode(parsed, input: input, console: console)
+        let payload: SessionPayload
+        switch try await ScannedTransferCode(parsed).entry(parsed, input: input, console: console) {
+        case .transferCode(let scanned):
+            payload = scanned
+        case .typed(let code):
+            return try await TypedReceive.transfer(code, parsed: parsed, importer: importer, destination: destination,
+                                                   registry: try receiverRegistry(in: registryFolder), presetChoice: presetChoice,
+                                                   console: console, input: input)
+        }
         let rendezvous: TCPRendezvous
         do { rendezvous = try TCPRendezvous(token: payload.rendezvous) } catch {
             throw CLIError("This transfer code names a place this tool cannot reach (\(error.description))", exitCode: .invalidInput)

@@ -45,9 +45,12 @@ enum SendCommand {
             password = try readPassword(file: passwordFile, input: input, console: console)
             passwordSource = passwordFile.map { "read from \($0)" } ?? "read from standard input"
         }
+        // The typed way beside the QR on the local network (Spec 11.10), when this device can offer it.
+        let typedWay = await TypedWayChoice.choose(choice)
         let listener: FrameListener
         do {
-            listener = try FrameListener(address: address, port: UInt16(port), relay: relay?.relay, advertisesDirectAddress: !(relay?.relayOnly ?? false))
+            listener = try FrameListener(address: address, port: UInt16(port), relay: relay?.relay, advertisesDirectAddress: !(relay?.relayOnly ?? false),
+                                         typedWay: typedWay.announcer)
         } catch {
             password.wipe()
             throw RelayOption.listenFailure(error, address: address, port: port)
@@ -71,15 +74,22 @@ enum SendCommand {
                                            credential: { _ in try secret.copy() },
                                            authenticator: authenticator,
                                            registry: try senderRegistry(),
-                                           options: SenderSessionOptions(configuration: configuration, maximumCodes: codes))
+                                           options: SenderSessionOptions(configuration: configuration, maximumCodes: codes,
+                                                                         typedRoutes: typedWay.routes))
         console.line("Sending this account:")
         OfferDisplay.lines(account).forEach { console.line($0) }
         console.line("Password: \(passwordSource) (not shown).")
         let drawing = CodeDrawing(level: level, palette: palette, parsed: parsed, console: console,
-                                  choice: choice, relay: relay, port: rendezvous.direct?.port ?? 0, maximumCodes: codes)
+                                  choice: choice, relay: relay, port: rendezvous.direct?.port ?? 0, maximumCodes: codes,
+                                  typedUnavailable: typedWay.unavailable)
         defer { secret.wipe() }
         let relayStatus = relay.map { RelayOption.reportStatus(of: listener, relay: $0.relay, console: console) }
         defer { relayStatus?.cancel() }
+        let typedFailures = typedWay.reportFailures(console: console)
+        defer {
+            typedWay.announcer?.stop()
+            typedFailures?.cancel()
+        }
         return await SendFlow(session: session, account: account, drawing: drawing, asking: asking).run()
     }
 

@@ -17,9 +17,12 @@ struct CodeDrawing {
     let port: UInt16
     /// How many codes the session shows at most (`--codes`).
     let maximumCodes: Int
+    /// Why the typed way is not offered (a whole sentence), when it is not.
+    let typedUnavailable: String?
 
-    /// Draws `payload`'s code; `number` counts the codes shown so far.
-    func show(_ payload: SessionPayload, number: Int) throws(CLIError) {
+    /// Draws `payload`'s code and, beside it, the `typed` code when the session offers the
+    /// typed way; `number` counts the codes shown so far.
+    func show(_ payload: SessionPayload, typed: TypedCode?, number: Int) throws(CLIError) {
         if number > 1 {
             console.line("The code expired before any receiving device used it, so here is a new one (code \(number) of \(maximumCodes)); the old one no longer works.")
         }
@@ -38,11 +41,21 @@ struct CodeDrawing {
         } else {
             console.line("Or, on the receiving computer, run 'handoff receive' and paste this code when it asks (never put it on a command line).")
         }
+        if let typed {
+            console.line(Self.typedCodeLine(typed))
+        } else if number == 1, let typedUnavailable {
+            console.line(typedUnavailable)
+        }
         let seconds = Int(payload.expiry) - Int(Date().timeIntervalSince1970)
         let waiting = relay?.relayOnly == true ? "Waiting for the receiving device at the relay" : "Waiting for the receiving device on port \(port)"
         console.line(RelayOption.sentence(choice, relay) + " \(waiting) (the code expires in \(Durations.text(seconds))).")
         if number == 1, choice.reach == .thisMachine, relay == nil { console.line(Self.reachingAnotherComputer()) }
         if number == 1 { console.line("Press Ctrl-C to cancel.") }
+    }
+
+    /// The typed code to show beside the QR (Spec 12.4), grouped and spoken.
+    static func typedCodeLine(_ typed: TypedCode) -> String {
+        "Or type this code on the receiving device when 'handoff receive' asks for a code: \(typed.grouped) (\(typed.spoken))."
     }
 
     /// How to send to another computer instead, naming this computer's network addresses.
