@@ -16,6 +16,8 @@ struct TypedLab {
         {"accountLinkID": "\(linkID)", "displayName": "Ada Lovelace", "emailAddress": "ada@example.org",
          "username": "ada", "imapHost": "imap.example.org", "imapPort": 993, "imapSecurity": "tls"}
         """
+    /// `handoff`'s exit status for a failure (its `ExitCode.failure`).
+    static let failureStatus: Int32 = 70
     /// The line that shows the typed code beside the QR.
     static let typedCodePrefix = "Or type this code on the receiving device when 'handoff receive' asks for a code: "
 
@@ -89,5 +91,24 @@ extension TypedLab {
     }
 
     struct WrongGuessImpossible: Error {}
+}
+#endif
+
+#if os(Linux)
+extension HostProcess {
+    /// The new typed code a sender shows after a wrong guess retired the one before.
+    static let retiredPrefix = "A device tried a code that does not match; this code no longer works. The new code is "
+
+    /// The code of the `count`th retirement line (from 1), or `nil` when none came in time.
+    func codeAfterRetirement(_ count: Int, timeout: Duration = .seconds(30)) async -> String? {
+        guard await line(startingWith: Self.retiredPrefix, timeout: timeout) != nil else { return nil }
+        let deadline = ContinuousClock.now + timeout
+        while ContinuousClock.now < deadline {
+            let retired = lines.filter { $0.hasPrefix(Self.retiredPrefix) }
+            if retired.count >= count { return String(retired[count - 1].dropFirst(Self.retiredPrefix.count).prefix(13)) }
+            _ = await line(containing: Self.retiredPrefix, after: lines.count, timeout: .seconds(1))
+        }
+        return nil
+    }
 }
 #endif
