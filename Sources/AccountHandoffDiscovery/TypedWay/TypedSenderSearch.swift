@@ -67,7 +67,7 @@ extension TypedSearchError: LocalizedErrorSentence {
         case .notFound(let nameplate):
             "No device on this network shows a code starting with \(nameplate), so nothing was sent; check that the sending device still shows the code and is on the same network, then type the code again, or scan the QR code."
         case .ambiguous(let nameplate, let devices):
-            "\(devices) devices on this network show a code starting with \(nameplate), so this device did not connect and nothing was sent; ask for a new code on the sending device, or scan its QR code."
+            "More than one device on this network shows a code starting with \(nameplate) (\(devices) of them), so this device did not connect and nothing was sent; ask for a new code on the sending device, or scan its QR code."
         case .addressRefused(let nameplate, let address, _):
             "The device that shows a code starting with \(nameplate) has the address \(address), which is not on a local network, so this device did not connect and nothing was sent; scan the QR code instead."
         case .discoveryFailed(let error):

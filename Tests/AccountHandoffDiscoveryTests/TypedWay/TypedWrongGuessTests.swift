@@ -95,7 +95,7 @@ enum TypedSearchSentences {
     }
 
     static func ambiguous(_ nameplate: String, devices: Int) -> String {
-        "\(devices) devices on this network show a code starting with \(nameplate), so this device did not connect and nothing was sent; ask for a new code on the sending device, or scan its QR code."
+        "More than one device on this network shows a code starting with \(nameplate) (\(devices) of them), so this device did not connect and nothing was sent; ask for a new code on the sending device, or scan its QR code."
     }
 }
 #endif
