@@ -151,7 +151,7 @@ let package = Package(
             name: "handoff-dev",
             dependencies: ["handoff", "HandoffCLI", "AccountHandoff", "AccountHandoffBench", "CHeapCounter", "AccountHandoffQR",
                            "AccountHandoffTransport", "AccountHandoffVectors", "AccountHandoffImport", "AccountHandoffReferenceStore",
-                           "AccountHandoffDovecot", "AccountHandoffTestSupport", "AccountHandoffTransitRelay"],
+                           "AccountHandoffDovecot", "AccountHandoffTestSupport", "AccountHandoffTransitRelay", "AvahiHosts"],
             path: "Harness/handoff-dev"
         ),
         // Thunderbird profiles as a source (send) and a destination (receive) of an account.
