@@ -4,13 +4,9 @@ import Foundation
 
 /// Announces a sending device's typed code on the local network (Spec 11.10) through a
 /// ``DNSSDAdvertiser``: the ``AccountHandoffTransport/TypedWayAnnouncer`` of a
-/// ``AccountHandoffTransport/FrameListener`` with a typed way.
-///
-/// ```swift
-/// let announcer = DNSSDTypedAnnouncer(advertiser: AvahiAdvertiser())
-/// let listener = try FrameListener(address: lanAddress, typedWay: announcer)
-/// // the session serves its typed codes to the listener, which announces them here
-/// ```
+/// ``AccountHandoffTransport/FrameListener`` with a typed way: give it to the listener
+/// (`FrameListener(address:typedWay:)`, with an address other devices reach), and the listener
+/// announces here each nameplate its session serves.
 ///
 /// A collision is the network's answer that another device announces the same nameplate: it
 /// goes to the listener (its session draws a new code) and to ``status``. A daemon that fails
