@@ -50,6 +50,6 @@ import Testing
         sender.signal(SIGINT)
         _ = await sender.finish()
         let line = output?.split(separator: "\n").first { $0.hasPrefix("Typing a code") }.map(String.init)
-        #expect(line == "Typing a code is not offered: this device listens on 127.0.0.1, which only this computer reaches; to let a device on your network type a short code instead of scanning, start again with --address ADDRESS --lan.")
+        #expect(line == "Typing a code is not offered on the local network: this device listens on 127.0.0.1, which only this computer reaches; to let a device on your network type a short code instead of scanning, start again with --address ADDRESS --lan.")
     }
 }

@@ -114,6 +114,27 @@ public final class ConnectionFrameChannel: FrameChannel, @unchecked Sendable {
         }
     }
 
+    /// Typed way (Spec 11.10, 12.8): connects through `relay` with the token of `nameplate` and
+    /// a fresh side, and waits until `pairingDeadline` for the relay to pair it with the device
+    /// that waits there with that nameplate; no admission follows, the channel is ready for its
+    /// `pakeInit`.
+    ///
+    /// - Throws: ``TransportError/relayNotPaired`` when nobody waited there in time;
+    ///   ``TransportError/relayHostNotFound(_:)``; ``TransportError/connectionRefused``;
+    ///   ``TransportError/timedOut``; `CancellationError`.
+    public static func connectTyped(throughRelay relay: TCPRendezvous.Relay, nameplate: TypedCode.Nameplate, pairingDeadline: Date,
+                                    configuration: TransportConfiguration = .standard) async throws -> ConnectionFrameChannel {
+        let keys = try TypedRelayKeys(nameplate: nameplate)
+        let address = try await RelayAddressResolver.resolve(relay.host)
+        let line = RelayHandshake.line(relayToken: keys.relayToken, side: RelayHandshake.receiverSide(senderSide: keys.senderSide, random: SystemRandomSource()))
+        let loop = try EventLoop.shared()
+        let deadline = ContinuousClock.now + .milliseconds(Int64(max(0, pairingDeadline.timeIntervalSinceNow) * 1000))
+        let core = ConnectionCore(loop: loop, configuration: configuration, keys: nil, relayed: true)
+        return try await opened(core, route: .relay(relay, address: address), loop: loop) { core, continuation in
+            core.connect(throughRelayAt: address, port: relay.port, line: line, pairingDeadline: deadline, continuation)
+        }
+    }
+
     /// Runs `start` on the loop and waits until `core` is admitted (or, typed, connected); a
     /// cancelled task stops it.
     static func opened(_ core: ConnectionCore, route: ConnectionRoute, loop: EventLoop,

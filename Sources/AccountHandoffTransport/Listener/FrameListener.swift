@@ -62,6 +62,8 @@ public final class FrameListener: FrameChannel, @unchecked Sendable {
     let core: ListenerCore
     private let loop: EventLoop
     private let announcer: (any TypedWayAnnouncer)?
+    /// The relay the typed way waits at when its session offers the relay route (Spec 12.8).
+    private let typedRelay: TCPRendezvous.Relay?
     private let receiveCounter = Counter()
 
     /// What the listener does at its relay, as it changes (Spec 11.7); finishes when the
@@ -78,7 +80,9 @@ public final class FrameListener: FrameChannel, @unchecked Sendable {
     ///   - advertisesDirectAddress: whether the code names `address:port` too; `false` makes a
     ///     relay-only code (the listening socket still admits whoever reaches it).
     ///   - keys: the transport keys of the session's QR, when the QR exists already.
-    ///   - typedWay: with an announcer, the listener also listens for the typed way on a port
+    ///   - typedWay: with a `relay`, the listener waits there for the typed way too while its
+    ///     session offers ``AccountHandoff/TypedRoute/relay`` (Spec 12.8). With an announcer,
+    ///     the listener also listens for the typed way on a port
     ///     of its own at `address` (Spec 11.10), announces each nameplate its session serves
     ///     for ``AccountHandoff/TypedRoute/localNetwork`` through it, and reports the
     ///     connections that come as ``AccountHandoff/FrameChannelEvent/typedConnection(_:route:)``.
@@ -129,10 +133,15 @@ public final class FrameListener: FrameChannel, @unchecked Sendable {
         let room = relay.map { RelayWaitingRoom(relay: $0, loop: loop, configuration: configuration, listener: core, status: continuation) }
         if room == nil { continuation.finish() }
         let acceptor = typedSocket.map { TypedAcceptor(socket: $0, loop: loop, core: core) }
+        // The typed way's room at the relay: its status is not reported (the QR's room says how the relay is).
+        let (_, typedStatus) = AsyncStream<RelayStatus>.makeStream(bufferingPolicy: .bufferingNewest(1))
+        let typedRoom = relay.map { RelayWaitingRoom(relay: $0, purpose: .typed, loop: loop, configuration: configuration, listener: core, status: typedStatus) }
+        self.typedRelay = relay
         loop.execute {
             core.start()
             if let room { core.attach(room) }
             if let acceptor { core.attach(acceptor) }
+            if let typedRoom { core.attachTyped(typedRoom) }
         }
     }
 
@@ -163,15 +172,23 @@ public final class FrameListener: FrameChannel, @unchecked Sendable {
     /// earlier nameplate and are not bound are closed, after the frames sent to them left. A
     /// listener without a typed way ignores this.
     public func serveTyped(_ offer: TypedOffer?) async {
-        guard let typedEndpoint, let announcer else { return }
-        let served = offer.flatMap { $0.routes.contains(.localNetwork) ? $0.nameplate : nil }
-        await onLoop { $0.serveTyped(served) }
-        guard let served else { return announcer.withdraw() }
+        let local = typedEndpoint != nil && announcer != nil && offer?.routes.contains(.localNetwork) == true
+        let relayLine = typedRelay != nil && offer?.routes.contains(.relay) == true ? offer.flatMap { Self.typedRelayLine($0.nameplate) } : nil
+        let served = local || relayLine != nil ? offer?.nameplate : nil
+        await onLoop { $0.serveTyped(served, onLocalNetwork: local, relayLine: relayLine) }
+        guard let announcer else { return }
+        guard local, let served, let typedEndpoint else { return announcer.withdraw() }
         let core = self.core
         let loop = self.loop
         announcer.announce(served, port: typedEndpoint.port) { taken in
             loop.execute { core.nameTaken(taken) }
         }
+    }
+
+    /// The sender's relay line for a nameplate: its token and the fixed sender side (Spec 12.8).
+    static func typedRelayLine(_ nameplate: TypedCode.Nameplate) -> [UInt8]? {
+        guard let keys = try? TypedRelayKeys(nameplate: nameplate) else { return nil }
+        return RelayHandshake.line(relayToken: keys.relayToken, side: keys.senderSide)
     }
 
     /// What happened to the connections so far.

@@ -53,6 +53,10 @@ final class ListenerCore: PollHandler, DeadlineTarget, @unchecked Sendable {
     private var typedAcceptor: TypedAcceptor?
     /// The nameplate the session serves now; typed connections are accepted only meanwhile.
     private(set) var typedNameplate: TypedCode.Nameplate?
+    /// Whether the typed listening socket accepts for it (the route `localNetwork` is offered).
+    private var typedOnLocalNetwork = false
+    /// The connection waiting at the relay with the nameplate's token (Spec 11.10, 12.8).
+    private var typedRelayRoom: RelayWaitingRoom?
     /// Typed connections waiting for their turn at the run gate, oldest first.
     private var waitingTypedRuns: [Int] = []
     private var typedGate: HelloRateGate
@@ -229,10 +233,43 @@ final class ListenerCore: PollHandler, DeadlineTarget, @unchecked Sendable {
         acceptor.start()
     }
 
-    /// A connection reached the typed listening socket: without a nameplate served it is
-    /// closed at once; otherwise it waits for its run.
-    func takeTyped(_ socket: POSIXSocket) {
+    /// Waits at the relay for typed connections while a nameplate is served for the relay route.
+    func attachTyped(_ room: RelayWaitingRoom) {
+        typedRelayRoom = room
+        guard !closed, failure == nil else { return room.stop() }
+    }
+
+    /// Whether a typed connection should wait at the relay: a nameplate is served for the
+    /// relay route, no connection is bound, and fewer than `limit` relayed typed connections are open.
+    func wantsTypedRelayConnection(limit: Int) -> Bool {
+        guard !closed, failure == nil, typedNameplate != nil else { return false }
+        var relayed = 0
+        for connection in connections.values {
+            if connection.isBound { return false }
+            if connection.viaRelay, connection.isTyped { relayed += 1 }
+        }
+        return relayed < limit
+    }
+
+    /// The relay paired a typed connection (Spec 11.10): no admission; it waits for its run.
+    func takeTypedPaired(_ link: LoopConnection) {
         guard !closed, let nameplate = typedNameplate else {
+            link.closeNow()
+            return
+        }
+        if connections.count + lingering.count >= capacity, !evictOne() {
+            link.closeNow()
+            statistics.refusedAtCapacity += 1
+            return
+        }
+        statistics.relayPaired += 1
+        serve(link, viaRelay: true, typed: nameplate)
+    }
+
+    /// A connection reached the typed listening socket: without a nameplate served for the
+    /// local network it is closed at once; otherwise it waits for its run.
+    func takeTyped(_ socket: POSIXSocket) {
+        guard !closed, typedOnLocalNetwork, let nameplate = typedNameplate else {
             socket.close()
             statistics.typedRefused += 1
             return
@@ -267,8 +304,10 @@ final class ListenerCore: PollHandler, DeadlineTarget, @unchecked Sendable {
     /// The session serves `nameplate` now, or none (`nil`): typed connections that came for
     /// another nameplate and are not bound are closed, after the frames sent to them (a
     /// `pakeRefused`) left; no event follows for them (the session dropped them already).
-    func serveTyped(_ nameplate: TypedCode.Nameplate?) {
+    func serveTyped(_ nameplate: TypedCode.Nameplate?, onLocalNetwork: Bool, relayLine: [UInt8]?) {
         typedNameplate = nameplate
+        typedOnLocalNetwork = nameplate != nil && onLocalNetwork
+        typedRelayRoom?.setLine(nameplate == nil ? nil : relayLine)
         for connection in connections.values.sorted(by: { $0.identifier < $1.identifier })
         where connection.isTyped && !connection.isBound && connection.typedNameplate != nameplate {
             statistics.typedRetired += 1
@@ -482,7 +521,7 @@ final class ListenerCore: PollHandler, DeadlineTarget, @unchecked Sendable {
         case .typed(let identifier):
             guard let connection = connections[identifier] else { return nil }
             connection.knownToSession = true
-            return .typedConnection(connection.peer, route: .localNetwork)
+            return .typedConnection(connection.peer, route: connection.viaRelay ? .relay : .localNetwork)
         case .frame(let identifier):
             guard let connection = connections[identifier], let frame = connection.frame else { return nil }
             connection.frame = nil
@@ -500,6 +539,7 @@ final class ListenerCore: PollHandler, DeadlineTarget, @unchecked Sendable {
         connection.stage = .bound
         connection.bindRunningSince = nil
         relayRoom?.update()
+        typedRelayRoom?.update()
     }
 
     func noteIgnoredFrame(from peer: FramePeer) {
@@ -554,6 +594,7 @@ final class ListenerCore: PollHandler, DeadlineTarget, @unchecked Sendable {
         closed = true
         stopListening()
         relayRoom?.stop()
+        typedRelayRoom?.stop()
         typedAcceptor?.stop()
         if let waiter {
             self.waiter = nil
@@ -581,6 +622,7 @@ final class ListenerCore: PollHandler, DeadlineTarget, @unchecked Sendable {
         closed = true
         stopListening()
         relayRoom?.stop()
+        typedRelayRoom?.stop()
         typedAcceptor?.stop()
         for connection in connections.values { forget(connection); connection.link.closeNow() }
         for link in lingering.values { link.closeNow() }
@@ -611,6 +653,7 @@ final class ListenerCore: PollHandler, DeadlineTarget, @unchecked Sendable {
         failure = error
         stopListening()
         relayRoom?.stop()
+        typedRelayRoom?.stop()
         typedAcceptor?.stop()
         if let waiter {
             self.waiter = nil
@@ -636,7 +679,10 @@ final class ListenerCore: PollHandler, DeadlineTarget, @unchecked Sendable {
         }
         connection.frame = nil
         waitingTypedRuns.removeAll { $0 == identifier }
-        if connection.viaRelay { relayRoom?.update() }
+        if connection.viaRelay {
+            relayRoom?.update()
+            typedRelayRoom?.update()
+        }
     }
 
     /// Closes a connection at once; the session hears of it when it knew it.

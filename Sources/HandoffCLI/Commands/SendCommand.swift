@@ -46,7 +46,7 @@ enum SendCommand {
             passwordSource = passwordFile.map { "read from \($0)" } ?? "read from standard input"
         }
         // The typed way beside the QR on the local network (Spec 11.10), when this device can offer it.
-        let typedWay = await TypedWayChoice.choose(choice)
+        let typedWay = await TypedWayChoice.choose(choice, relay: relay?.relay)
         let listener: FrameListener
         do {
             listener = try FrameListener(address: address, port: UInt16(port), relay: relay?.relay, advertisesDirectAddress: !(relay?.relayOnly ?? false),

@@ -25,6 +25,8 @@ extension CommandManual {
                 "Log in without TLS when the server offers none (never by default: the password would cross the network readable)."),
             CommandOption("--no-validation", nil,
                 "Store the account without logging in to its mail server (for offline tests); the ending says that nothing was checked."),
+            CommandOption("--relay", "HOST:PORT",
+                "For a typed code: when no device on the local network shows it, meet the sending device at this magic-wormhole transit relay, the one it names with its own --relay (a transfer code names its relay itself)."),
             .authService,
             .noLocalAuth("the password is accepted and stored"),
         ],

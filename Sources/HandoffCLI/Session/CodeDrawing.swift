@@ -41,11 +41,8 @@ struct CodeDrawing {
         } else {
             console.line("Or, on the receiving computer, run 'handoff receive' and paste this code when it asks (never put it on a command line).")
         }
-        if let typed {
-            console.line(Self.typedCodeLine(typed))
-        } else if number == 1, let typedUnavailable {
-            console.line(typedUnavailable)
-        }
+        if let typed { console.line(Self.typedCodeLine(typed)) }
+        if number == 1, let typedUnavailable { console.line(typedUnavailable) }
         let seconds = Int(payload.expiry) - Int(Date().timeIntervalSince1970)
         let waiting = relay?.relayOnly == true ? "Waiting for the receiving device at the relay" : "Waiting for the receiving device on port \(port)"
         console.line(RelayOption.sentence(choice, relay) + " \(waiting) (the code expires in \(Durations.text(seconds))).")

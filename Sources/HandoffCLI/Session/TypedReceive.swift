@@ -10,6 +10,10 @@ import Foundation
 /// device already ran, a search that finds none or several devices, and a daemon that is not
 /// running all end before any connection, so none of them uses the code.
 enum TypedReceive {
+    /// How long a receiving device waits at the relay for the sending device: it waits there
+    /// all the time its typed way is open (Spec 11.10), so pairing is at once when it exists.
+    static let relayWait: TimeInterval = 20
+
     static func transfer<Importer: AccountImporter>(_ code: TypedCode, parsed: ParsedArguments, importer: Importer,
                                                     destination: ImportDestination, registry: ReceiverRegistry,
                                                     presetChoice: ConflictAnswer?, console: Console,
@@ -19,27 +23,52 @@ enum TypedReceive {
             code.wipe()
             throw CLIError(HandoffError.typedCodeAlreadyUsed.message(for: .receiver), exitCode: .failure)
         }
-        if let failure = await DNSSDAvailability.check() {
+        let relay: TCPRendezvous.Relay?
+        do { relay = try RelayOption.choice(parsed, command: "receive")?.relay } catch {
             code.wipe()
-            throw CLIError("This device cannot look for the sending device on the network, so nothing was sent and the code still works. \(failure.description)", exitCode: .failure)
+            throw error
         }
         let nameplate = code.nameplate
-        console.line("Looking on this network for the device that shows a code starting with \(nameplate) (\(ReceiverDiscovery.browsingTime.components.seconds) seconds)...")
-        let endpoint: TCPRendezvous.Endpoint
-        do { endpoint = try await TypedSenderSearch.find(nameplate) } catch {
-            code.wipe()
-            throw CLIError(error.description, exitCode: .failure)
+        var route = TypedRoute.localNetwork
+        var endpoint: TCPRendezvous.Endpoint?
+        if let failure = await DNSSDAvailability.check() {
+            guard let relay else {
+                code.wipe()
+                throw CLIError("This device cannot look for the sending device on the network, so nothing was sent and the code still works. \(failure.description)", exitCode: .failure)
+            }
+            console.line("This device cannot look for the sending device on the local network, so it meets it at the relay \(relay).")
+            route = .relay
+        } else {
+            console.line("Looking on this network for the device that shows a code starting with \(nameplate) (\(ReceiverDiscovery.browsingTime.components.seconds) seconds)...")
+            do {
+                endpoint = try await TypedSenderSearch.find(nameplate)
+                console.line("Found it at \(endpoint!); connecting...")
+            } catch .notFound where relay != nil {
+                console.line("No device on this network shows it, so this device meets the sending device at the relay \(relay!).")
+                route = .relay
+            } catch {
+                code.wipe()
+                throw CLIError(error.description, exitCode: .failure)
+            }
         }
-        console.line("Found it at \(endpoint); connecting...")
         let asking = Asking(console: console, input: input, answers: AnswerQueue(input: input))
         let authenticator: any LocalAuthenticator
         do { authenticator = try LocalGate.authenticator(parsed, asking: asking, command: "receive") } catch {
             code.wipe()
             throw error
         }
-        let session = HandoffReceiverSession(typedCode: code, route: .localNetwork, importer: importer, authenticator: authenticator,
-                                             registry: registry) { _, _ in
-            try await ConnectionFrameChannel.connectTyped(to: endpoint)
+        let pairing = Date().addingTimeInterval(Self.relayWait)
+        let found = endpoint
+        let session = HandoffReceiverSession(typedCode: code, route: route, importer: importer, authenticator: authenticator,
+                                             registry: registry) { nameplate, route in
+            switch route {
+            case .localNetwork:
+                guard let found else { throw HandoffError.senderUnreachable }
+                return try await ConnectionFrameChannel.connectTyped(to: found)
+            case .relay:
+                guard let relay else { throw HandoffError.senderUnreachable }
+                return try await ConnectionFrameChannel.connectTyped(throughRelay: relay, nameplate: nameplate, pairingDeadline: pairing)
+            }
         }
         return await ReceiveFlow(session: session, destination: destination, presetConflictChoice: presetChoice, asking: asking).run()
     }

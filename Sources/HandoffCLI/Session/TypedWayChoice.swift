@@ -6,23 +6,27 @@ import AccountHandoffTransport
 /// sentence that says why and what to do: the local network's route needs a listening address
 /// other devices can reach (`--address ADDRESS --lan`) and a running DNS-SD daemon.
 struct TypedWayChoice {
-    /// The announcer the listener announces each nameplate through; `nil`: not offered.
+    /// The announcer the listener announces each nameplate through; `nil`: not on the local network.
     let announcer: DNSSDTypedAnnouncer?
-    /// Why the typed way is not offered, as a whole sentence; `nil` when it is.
+    /// Whether the typed way waits at the relay too (`--relay`, Spec 12.8).
+    let viaRelay: Bool
+    /// Why the typed way is not offered on the local network, as a whole sentence; `nil` when it is.
     let unavailable: String?
 
     /// The routes the session offers.
-    var routes: Set<TypedRoute> { announcer == nil ? [] : [.localNetwork] }
+    var routes: Set<TypedRoute> { Set((announcer == nil ? [] : [.localNetwork]) + (viaRelay ? [.relay] : [])) }
 
-    /// Decides for a sender that listens as `choice` says.
-    static func choose(_ choice: ListeningAddressPolicy.Choice) async -> TypedWayChoice {
+    /// Decides for a sender that listens as `choice` says, with `relay` if it names one.
+    static func choose(_ choice: ListeningAddressPolicy.Choice, relay: TCPRendezvous.Relay?) async -> TypedWayChoice {
+        let viaRelay = relay != nil
+        let relayNote = relay.map { " The typed code still works through the relay \($0): the receiving device types it with 'handoff receive --relay \($0)'." } ?? ""
         guard choice.reach != .thisMachine else {
-            return TypedWayChoice(announcer: nil, unavailable: "Typing a code is not offered: this device listens on \(choice.address), which only this computer reaches; to let a device on your network type a short code instead of scanning, start again with --address ADDRESS --lan.")
+            return TypedWayChoice(announcer: nil, viaRelay: viaRelay, unavailable: "Typing a code is not offered on the local network: this device listens on \(choice.address), which only this computer reaches; to let a device on your network type a short code instead of scanning, start again with --address ADDRESS --lan.\(relayNote)")
         }
         if let failure = await DNSSDAvailability.check() {
-            return TypedWayChoice(announcer: nil, unavailable: "Typing a code is not offered, because other devices could not find this one on the network. \(failure.description)")
+            return TypedWayChoice(announcer: nil, viaRelay: viaRelay, unavailable: "Typing a code is not offered on the local network, because other devices could not find this one there. \(failure.description)\(relayNote)")
         }
-        return TypedWayChoice(announcer: DNSSDTypedAnnouncer.platform(), unavailable: nil)
+        return TypedWayChoice(announcer: DNSSDTypedAnnouncer.platform(), viaRelay: viaRelay, unavailable: nil)
     }
 
     /// Says when the announcement fails later: the typed code can no longer be found, the QR
