@@ -39,3 +39,26 @@ struct CLITypedRelayTests {
         #expect(scratch.storedAccount?.metadata.linkID.description == Scratch.linkID)
     }
 }
+
+/// `handoff-dev demo --typed`: a typed transfer between two network namespaces, each with its
+/// own Avahi daemon. Needs root and Debian's avahi-daemon; slow (the daemons start and the
+/// receiver browses for 2 s).
+@Suite(.enabled(if: ProcessInfo.processInfo.environment["HANDOFF_SLOW_TESTS"] != nil, "slow: set HANDOFF_SLOW_TESTS=1"),
+       .enabled(if: geteuid() == 0 && FileManager.default.isExecutableFile(atPath: "/usr/sbin/avahi-daemon"), "needs root and avahi-daemon"),
+       .timeLimit(.minutes(2)))
+struct CLITypedDemoTests {
+    @Test func theTypedDemoPairsByTheShortCodeAndLeavesNoNamespace() async throws {
+        let demo = try HandoffProcess(["demo", "--typed", "--yes", "--qr-style", "light"])
+        let pid = demo.pid
+        demo.closeInput()
+        let result = await demo.finish(timeout: .seconds(90))
+        #expect(result.status == 0, "\(result.all)")
+        #expect(result.stdout.contains("receiver │ Found it at 10.90.0.1:"))
+        #expect(result.stdout.contains("sender   │ The receiving device typed the right code."))
+        #expect(!result.stdout.contains("Code for the sending device"), "no six-digit code in the typed way")
+        #expect(result.stdout.contains("  Link ID preserved: yes\n"))
+        // Its namespaces are gone (they are named after the demo's process, which has ended).
+        let left = (try? FileManager.default.contentsOfDirectory(atPath: "/run/netns")) ?? []
+        #expect(!left.contains { $0.hasPrefix("ahd\(pid)x") }, "\(left)")
+    }
+}
