@@ -89,6 +89,53 @@ import Testing
     }
 }
 
+/// A flood of typed connections against a real sender session (Spec 11.10 T3-T4, 6.8): whoever
+/// is on the network can open them without knowing anything, so they must cost the sender a
+/// bounded amount of CPace work and never keep the QR from working.
+@Suite(.timeLimit(.minutes(1))) struct TypedFloodTests {
+    @Test func aFloodStartsAtMostEightRunsAndTheQRStillCompletes() async throws {
+        let announcer = RecordingAnnouncer()
+        let listener = try FrameListener(configuration: Loopback.sessions, typedWay: announcer)
+        let sender = try testSender(rendezvous: listener.rendezvous.token, channel: listener, typedRoutes: [.localNetwork])
+        let sent = Task { await sender.run() }
+        let payload = try #require(await sender.shownCode())
+        #expect(await Loopback.eventually { !announcer.calls.isEmpty }, "the typed code is served")
+        let endpoint = try #require(listener.typedEndpoint)
+        var flood: [RawPeer] = []
+        for _ in 0..<40 { flood.append(try await RawPeer.connect(to: endpoint)) }
+        #expect(await Loopback.eventually(within: .seconds(30)) { await listener.statistics.typedRunsHandedOver == 40 })
+
+        let receiver = try testReceiver(payload) { try await ConnectionFrameChannel.connect(to: $0, configuration: Loopback.sessions) }
+        let people = confirmBothSides(sender, receiver)
+        #expect(await receiver.run() == .completed(.imported))
+        #expect(await sent.value == .completed(.imported))
+        await people.value
+
+        // The QR paired: every typed connection was closed; 8 of them got a pakeInit (8 runs
+        // pending at most, each one generator and one scalar multiplication), the others nothing.
+        var answered = 0
+        for peer in flood {
+            var received: [UInt8] = []
+            reading: while true {
+                switch await peer.peerState(within: .seconds(10)) {
+                case .sent(let bytes): received += bytes
+                case .closed: break reading
+                case .open:
+                    Issue.record("a typed connection stayed open after the QR paired")
+                    break reading
+                }
+            }
+            if !received.isEmpty {
+                answered += 1
+                #expect(received.count > 3 && received[3] == MessageType.pakeInit.rawValue, "\(received.prefix(4))")
+            }
+        }
+        #expect(answered == 8)
+        #expect(announcer.calls.last == .withdraw)
+        await listener.close()
+    }
+}
+
 /// Records what a listener asks of its announcer, and plays the network's answer that a name is taken.
 final class RecordingAnnouncer: TypedWayAnnouncer, @unchecked Sendable {
     // Safety of @unchecked Sendable: every property is touched only under `lock`.
