@@ -97,12 +97,13 @@ final class ListenerCore: PollHandler, DeadlineTarget, @unchecked Sendable {
 
     /// Whether a connection should wait at the relay: the listener is open, its session waits
     /// for a hello (no connection is bound), and fewer than `limit` relayed connections are open.
-    func wantsRelayConnection(limit: Int) -> Bool {
-        guard !closed, failure == nil, keys != nil else { return false }
+    /// With `typed`, for the typed way: a nameplate is served, and typed ones are counted (Spec 11.10).
+    func wantsRelayConnection(limit: Int, typed: Bool = false) -> Bool {
+        guard !closed, failure == nil, typed ? typedNameplate != nil : keys != nil else { return false }
         var relayed = 0
         for connection in connections.values {
             if connection.isBound { return false }
-            if connection.viaRelay { relayed += 1 }
+            if connection.viaRelay, connection.isTyped == typed { relayed += 1 }
         }
         return relayed < limit
     }
@@ -166,8 +167,9 @@ final class ListenerCore: PollHandler, DeadlineTarget, @unchecked Sendable {
     }
 
     /// Serves a connected socket: one just accepted, or one end of a relayed connection
-    /// (Spec 11.7), which is admitted exactly like an accepted one.
-    func take(_ socket: POSIXSocket) {
+    /// (Spec 11.7), which is admitted exactly like an accepted one; or, with `typed`, one the
+    /// typed listening socket accepted for that nameplate (Spec 11.10).
+    func take(_ socket: POSIXSocket, typed: TypedCode.Nameplate? = nil) {
         guard !closed else {
             socket.close()
             return
@@ -180,12 +182,12 @@ final class ListenerCore: PollHandler, DeadlineTarget, @unchecked Sendable {
         }
         let link: LoopConnection
         do { link = try LoopConnection(loop: loop, socket: socket) } catch { return }
-        serve(link, viaRelay: false)
+        serve(link, viaRelay: false, typed: typed)
     }
 
     /// Serves a connection the relay paired (Spec 11.7): its admission deadline runs from now,
-    /// the moment the relay said `ok`.
-    func takePaired(_ link: LoopConnection) {
+    /// the moment the relay said `ok`; or, with `typed`, a typed connection (Spec 11.10).
+    func takePaired(_ link: LoopConnection, typed: TypedCode.Nameplate? = nil) {
         guard !closed else {
             link.closeNow()
             return
@@ -196,7 +198,7 @@ final class ListenerCore: PollHandler, DeadlineTarget, @unchecked Sendable {
             return
         }
         statistics.relayPaired += 1
-        serve(link, viaRelay: true)
+        serve(link, viaRelay: true, typed: typed)
     }
 
     private func serve(_ link: LoopConnection, viaRelay: Bool, typed: TypedCode.Nameplate? = nil) {
@@ -239,31 +241,10 @@ final class ListenerCore: PollHandler, DeadlineTarget, @unchecked Sendable {
         guard !closed, failure == nil else { return room.stop() }
     }
 
-    /// Whether a typed connection should wait at the relay: a nameplate is served for the
-    /// relay route, no connection is bound, and fewer than `limit` relayed typed connections are open.
-    func wantsTypedRelayConnection(limit: Int) -> Bool {
-        guard !closed, failure == nil, typedNameplate != nil else { return false }
-        var relayed = 0
-        for connection in connections.values {
-            if connection.isBound { return false }
-            if connection.viaRelay, connection.isTyped { relayed += 1 }
-        }
-        return relayed < limit
-    }
-
     /// The relay paired a typed connection (Spec 11.10): no admission; it waits for its run.
     func takeTypedPaired(_ link: LoopConnection) {
-        guard !closed, let nameplate = typedNameplate else {
-            link.closeNow()
-            return
-        }
-        if connections.count + lingering.count >= capacity, !evictOne() {
-            link.closeNow()
-            statistics.refusedAtCapacity += 1
-            return
-        }
-        statistics.relayPaired += 1
-        serve(link, viaRelay: true, typed: nameplate)
+        guard let nameplate = typedNameplate else { return link.closeNow() }
+        takePaired(link, typed: nameplate)
     }
 
     /// A connection reached the typed listening socket: without a nameplate served for the
@@ -274,15 +255,7 @@ final class ListenerCore: PollHandler, DeadlineTarget, @unchecked Sendable {
             statistics.typedRefused += 1
             return
         }
-        if connections.count + lingering.count >= capacity, !evictOne() {
-            socket.discardReadable()
-            socket.close()
-            statistics.refusedAtCapacity += 1
-            return
-        }
-        let link: LoopConnection
-        do { link = try LoopConnection(loop: loop, socket: socket) } catch { return }
-        serve(link, viaRelay: false, typed: nameplate)
+        take(socket, typed: nameplate)
     }
 
     /// A typed connection needs no admission: its run's deadline starts now (the bind clock,

@@ -80,8 +80,7 @@ final class RelayWaitingRoom: DeadlineTarget, @unchecked Sendable {
     /// that matters: a bind, a connection's end.
     func update() {
         let limit = configuration.maximumRelayedConnections
-        let wanted = line != nil && (listener.map { purpose == .qr ? $0.wantsRelayConnection(limit: limit) : $0.wantsTypedRelayConnection(limit: limit) }
-            ?? false)
+        let wanted = line != nil && (listener?.wantsRelayConnection(limit: limit, typed: purpose == .typed) ?? false)
         switch state {
         case .stopped:
             return

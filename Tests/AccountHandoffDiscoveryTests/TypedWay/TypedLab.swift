@@ -48,6 +48,20 @@ struct TypedLab {
                       ["receive", "--store", store(of: number).path, "--credentials", "files", "--no-local-auth", "--no-validation"])
     }
 
+    /// Once `receiver` (in host `number`) was given a code: it accepts the offer, both ends
+    /// complete, and host `number`'s store holds the account (its link ID unchanged) and the password.
+    func expectAccepted(by receiver: HostProcess, in number: Int, from sender: HostProcess,
+                        sourceLocation: SourceLocation = #_sourceLocation) async throws {
+        try #require(await receiver.line(containing: "offers this account") != nil, "\(receiver.lines)\n\(sender.lines)",
+                     sourceLocation: sourceLocation)
+        receiver.send("yes")
+        #expect(await receiver.finish() == 0, "\(receiver.lines)", sourceLocation: sourceLocation)
+        #expect(await sender.finish() == 0, "\(sender.lines)", sourceLocation: sourceLocation)
+        let stored = try storedAccounts(of: number)
+        #expect(stored.map(\.metadata.linkID.description) == [Self.linkID], sourceLocation: sourceLocation)
+        #expect(stored.map(\.password) == [Self.password], sourceLocation: sourceLocation)
+    }
+
     func store(of number: Int) -> URL { directory.appendingPathComponent("store-\(number)") }
 
     /// The accounts host `number`'s store holds, with their passwords.

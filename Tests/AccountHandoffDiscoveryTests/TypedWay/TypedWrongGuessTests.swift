@@ -39,13 +39,7 @@ struct TypedWrongGuessTests {
             // The new code moves the account.
             let receiver = try lab.receiver(in: 2)
             receiver.send(newCode)
-            try #require(await receiver.line(containing: "offers this account") != nil, "\(receiver.lines)\n\(sender.lines)")
-            receiver.send("yes")
-            #expect(await receiver.finish() == 0, "\(receiver.lines)")
-            #expect(await sender.finish() == 0, "\(sender.lines)")
-            let stored = try lab.storedAccounts(of: 2)
-            #expect(stored.map(\.metadata.linkID.description) == [TypedLab.linkID])
-            #expect(stored.map(\.password) == [TypedLab.password])
+            try await lab.expectAccepted(by: receiver, in: 2, from: sender)
         }
     }
 
@@ -77,13 +71,7 @@ struct TypedWrongGuessTests {
             let shown = try #require(await receiver.line(containing: "Code for the sending device: "), "\(receiver.lines)\n\(sender.lines)")
             let sixDigits = String(shown.dropFirst("Code for the sending device: ".count).prefix(7)).filter(\.isNumber)
             sender.send(sixDigits)
-            try #require(await receiver.line(containing: "offers this account") != nil, "\(receiver.lines)\n\(sender.lines)")
-            receiver.send("yes")
-            #expect(await receiver.finish() == 0, "\(receiver.lines)")
-            #expect(await sender.finish() == 0, "\(sender.lines)")
-            let stored = try lab.storedAccounts(of: 2)
-            #expect(stored.map(\.metadata.linkID.description) == [TypedLab.linkID])
-            #expect(stored.map(\.password) == [TypedLab.password])
+            try await lab.expectAccepted(by: receiver, in: 2, from: sender)
         }
     }
 }
