@@ -311,3 +311,29 @@ for target in package.targets {
     default: break
     }
 }
+
+// What an app's tests link (as swift-nio ships NIOTestUtils): the in-memory channel pair, the
+// manual clock, the scripted gate, the in-memory importer and account store the project's own tests use. No
+// other product depends on it (ShippedAPITests); the harness's test support re-exports it.
+package.products.append(.library(name: "AccountHandoffTestKit", targets: ["AccountHandoffTestKit"]))
+package.targets.append(.target(name: "AccountHandoffTestKit", dependencies: ["AccountHandoff", "AccountHandoffImport"]))
+for target in package.targets where target.name == "AccountHandoffTestSupport" {
+    target.dependencies.append("AccountHandoffTestKit")
+}
+
+// Not a product: what the test targets share about the processes they start: the executables
+// built next to the tests, and the slots that cap how many tests that start processes run at
+// once. Every test target may use it; the CLI tests start their `handoff` children through
+// SpawnedChild, which ties each child's life to the test process.
+package.targets += [
+    .target(name: "TestProcesses", path: "Harness/TestProcesses"),
+    // Starts every throwaway server and a `handoff` child, then waits to be killed: the test of
+    // what a killed test run leaves behind.
+    .executableTarget(name: "servers-probe",
+                      dependencies: ["AccountHandoff", "AccountHandoffDovecot", "AccountHandoffTransitRelay", "ThrowawaySecretService",
+                                     "SpawnedChild"], path: "Harness/servers-probe"),
+]
+for target in package.targets where target.type == .test {
+    target.dependencies.append("TestProcesses")
+    if target.name == "HandoffCLITests" { target.dependencies += ["SpawnedChild", "servers-probe"] }
+}

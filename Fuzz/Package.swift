@@ -27,7 +27,8 @@ let package = Package(
     targets: [
         .systemLibrary(name: "CSodium", pkgConfig: "libsodium", providers: [.apt(["libsodium-dev"]), .brew(["libsodium"])]),
         .target(name: "AccountHandoff", dependencies: ["CSodium"], swiftSettings: coverage),
-        .target(name: "AccountHandoffTestSupport", dependencies: ["AccountHandoff"]),
+        .target(name: "AccountHandoffTestKit", dependencies: ["AccountHandoff"]),
+        .target(name: "AccountHandoffTestSupport", dependencies: ["AccountHandoff", "AccountHandoffTestKit"]),
         .target(name: "AccountHandoffSimulation", dependencies: ["AccountHandoff", "AccountHandoffTestSupport"]),
         // Declares libFuzzer's LLVMFuzzerRunDriver, so each target's main can run the fuzzer itself.
         .target(name: "CLibFuzzer"),

@@ -380,7 +380,7 @@ def spec_properties(data):
 def spec_tables(data):
     groups = spec_properties(data)
     lines = [
-        "# AccountHandoff protocol version 3, Spec/protocol.md 3.7: the character data of the account",
+        "# AccountHandoff protocol version 4, Spec/protocol.md 3.7: the character data of the account",
         "# text rules T2-T7. NORMATIVE: an implementation MUST decide every code point as this file does,",
         "# whatever Unicode version its platform ships.",
         "#",

@@ -6,3 +6,4 @@ Scripts/setup.sh
 swift build --build-tests -Xswiftc -warnings-as-errors
 swift test --skip-build
 /usr/bin/python3 Verifier/verify_vectors.py
+/usr/bin/python3 Scripts/apple-only.py --check

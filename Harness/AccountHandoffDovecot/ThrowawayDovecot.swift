@@ -181,12 +181,11 @@ public final class ThrowawayDovecot: @unchecked Sendable {
                                timeout: Duration) throws(DovecotUnavailable) -> ThrowawayDovecot {
         let configFile = directory.appendingPathComponent("dovecot.conf")
         do { try Data(configuration.text.utf8).write(to: configFile) } catch { throw .setupFailed("writing dovecot.conf failed") }
-        // The shell runs Dovecot in the foreground, stops it on SIGTERM (stop()), and a
-        // watcher stops it when this process is gone, however it ended.
-        let arguments = ["-c", Self.supervisor, dovecot, configFile.path, directory.appendingPathComponent("stderr.log").path,
-                         String(getpid())]
+        // Dovecot's master in the foreground: stop() sends it SIGTERM, and so does the kernel
+        // when this process is gone, however it ended; the master then stops its own children.
         let process: SpawnedChild
-        switch SpawnedChild.spawn("/bin/sh", arguments) {
+        switch SpawnedChild.spawn(dovecot, ["-F", "-c", configFile.path],
+                                  output: .file(directory.appendingPathComponent("stderr.log").path), deathSignal: SIGTERM) {
         case .success(let child): process = child
         case .failure(let error): throw .launchFailed(error.description)
         }
@@ -207,25 +206,13 @@ public final class ThrowawayDovecot: @unchecked Sendable {
         throw .noGreeting(log: log)
     }
 
-    /// `sh -c` script: `$0` dovecot, `$1` config, `$2` stderr log, `$3` the PID to outlive.
-    private static let supervisor = """
-        "$0" -F -c "$1" </dev/null >>"$2" 2>&1 &
-        pid=$!
-        trap 'kill -TERM "$pid" 2>/dev/null' TERM
-        ( while kill -0 "$3" 2>/dev/null; do sleep 0.25; done
-          kill -TERM "$pid" 2>/dev/null; sleep 3; kill -KILL "$pid" 2>/dev/null ) </dev/null >/dev/null 2>&1 &
-        watcher=$!
-        while kill -0 "$pid" 2>/dev/null; do wait "$pid"; done
-        kill "$watcher" 2>/dev/null
-        """
-
     private func logTail() -> String {
         let text = log() + ((try? String(contentsOf: directory.appendingPathComponent("stderr.log"), encoding: .utf8)) ?? "")
         return String(text.suffix(2_000))
     }
 
-    /// Stops Dovecot (SIGTERM through the supervising shell, SIGKILL to its master after 5
-    /// seconds) and waits for the shell. Returns false if it had already been stopped.
+    /// Stops Dovecot (SIGTERM to its master, SIGKILL after 5 seconds) and waits for the master.
+    /// Returns false if it had already been stopped.
     private func terminate() -> Bool {
         lock.lock()
         let wasStopped = stopped
@@ -234,11 +221,6 @@ public final class ThrowawayDovecot: @unchecked Sendable {
         guard !wasStopped else { return false }
         process.send(SIGTERM)
         if !process.waitForExit(timeout: .seconds(5)) {
-            let pidFile = directory.appendingPathComponent("run/master.pid")
-            if let text = try? String(contentsOf: pidFile, encoding: .utf8),
-               let master = Int32(text.trimmingCharacters(in: .whitespacesAndNewlines)) {
-                kill(master, SIGKILL)
-            }
             process.send(SIGKILL)
             process.waitForExit(timeout: .seconds(5))
         }

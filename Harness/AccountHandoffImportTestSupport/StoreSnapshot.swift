@@ -53,6 +53,13 @@ package struct StoreSnapshot: Hashable, CustomStringConvertible {
                              credentialFiles: try credentials.accountsWithCredential())
     }
 
+    /// Deletes every staged and active item of `credentials`, best effort (a test's keyring
+    /// namespace when the test ends). Blocks: run it on the I/O pool.
+    package static func clear(_ credentials: any CredentialStore) {
+        try? credentials.stagedCredentials().forEach { try credentials.discard($0) }
+        try? credentials.accountsWithCredential().forEach { try credentials.deleteCredential(of: $0) }
+    }
+
     /// The credential a reader of the account finds: the pending staged item while its
     /// activation is unfinished, the active one otherwise.
     private static func committedCredential(of account: LocalAccountID, backend: CredentialBackend, store: ReferenceAccountStore,

@@ -188,8 +188,8 @@ public final class SimulatedWorld {
         self.now = scenario.start
         self.leaks = LeakScanner.forInput(password: scenario.password)
         do {
-            senderRegistry = options.useRegistries ? try SenderRegistry() : nil
-            receiverRegistry = options.useRegistries ? try ReceiverRegistry() : nil
+            senderRegistry = options.useRegistries ? SenderRegistry.inMemory() : nil
+            receiverRegistry = options.useRegistries ? ReceiverRegistry.inMemory() : nil
             let scanActions: [ReceiverAction]
             let started = StartedSessions.of(scenario)
             if let started {

@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import AccountHandoff
 import Foundation
 
 /// A one-way byte channel for a child's standard stream whose ends are closed on exec from the
@@ -87,11 +88,11 @@ package enum ChildProcess {
             var offset = 0
             while offset < bytes.count {
                 #if canImport(Glibc)
-                let sent = send(handle.fileDescriptor, bytes.baseAddress! + offset, bytes.count - offset, Int32(MSG_NOSIGNAL))
+                let flags = Int32(MSG_NOSIGNAL)
                 #else
-                let sent = send(handle.fileDescriptor, bytes.baseAddress! + offset, bytes.count - offset, 0)
+                let flags: Int32 = 0
                 #endif
-                if sent < 0, errno == EINTR { continue }
+                let sent = BlockingCall.retryingInterrupted("send") { send(handle.fileDescriptor, bytes.baseAddress! + offset, bytes.count - offset, flags) }
                 guard sent > 0 else { break }
                 offset += sent
             }

@@ -1,49 +1,6 @@
 import AccountHandoff
 import Foundation
 
-/// An importer for driver tests: prepares every offer, reports `status` for every import, and
-/// records what it saw. Test support only.
-package struct RecordingImporter: AccountImporter {
-    package let status: ReceiptStatus
-    package let log = ImportLog()
-
-    package init(status: ReceiptStatus = .imported) { self.status = status }
-
-    package func prepareImport(of offer: AccountMetadata) async throws(ImportNotReady) -> RecordedImport {
-        log.note("prepared \(offer.emailAddress)")
-        return RecordedImport(status: status, log: log)
-    }
-}
-
-/// A preparation of ``RecordingImporter``.
-package struct RecordedImport: AccountImportPreparation {
-    let status: ReceiptStatus
-    let log: ImportLog
-
-    package func checkReady() throws(ImportNotReady) {}
-
-    package func importAccount(_ account: ImportedAccount) async -> ImportReport {
-        log.note("imported \(account.metadata.emailAddress) with \(account.credential.revealedBytes().count) bytes")
-        return ImportReport(status: status, message: "Recorded import: \(status.identifier).")
-    }
-
-    package func abandon() { log.note("abandoned") }
-}
-
-/// What a ``RecordingImporter`` did, in order.
-package final class ImportLog: @unchecked Sendable {
-    // Safety of @unchecked Sendable: `entries` is only touched under `lock`.
-    private let lock = NSLock()
-    private var entries: [String] = []
-
-    package init() {}
-
-    func note(_ entry: String) { lock.withLock { entries.append(entry) } }
-
-    /// Everything noted so far.
-    package var notes: [String] { lock.withLock { entries } }
-}
-
 /// What the receiving device's screen shows, for a test's sending person to read.
 package actor ReceivingScreen {
     private var code: ShortCode?

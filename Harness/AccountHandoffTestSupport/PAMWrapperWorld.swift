@@ -1,4 +1,5 @@
 #if canImport(Glibc)
+import AccountHandoff
 import Foundation
 import Glibc
 
@@ -83,14 +84,12 @@ package final class PAMWrapperWorld {
     /// advisory `flock` on a file in /tmp, where pam_wrapper makes its directories; released
     /// if this process dies).
     package static func withStartLock<Result>(_ body: () throws -> Result) throws -> Result {
-        let descriptor = open("/tmp/accounthandoff-pam_wrapper.lock", O_RDONLY | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0o644)
-        guard descriptor >= 0 else {
-            throw Failure(description: "The pam_wrapper start lock /tmp/accounthandoff-pam_wrapper.lock cannot be opened (errno \(errno)).")
+        let lock: FileLock
+        do { lock = try FileLock.open("/tmp/accounthandoff-pam_wrapper.lock") } catch {
+            throw Failure(description: "The pam_wrapper start lock /tmp/accounthandoff-pam_wrapper.lock cannot be opened (\(error)).")
         }
-        defer { close(descriptor) }
-        while flock(descriptor, LOCK_EX) != 0 {
-            guard errno == EINTR else { throw Failure(description: "The pam_wrapper start lock cannot be taken (errno \(errno)).") }
-        }
+        defer { lock.unlockAndClose() }
+        do { try lock.lock(.exclusive) } catch { throw Failure(description: "The pam_wrapper start lock cannot be taken (\(error)).") }
         return try body()
     }
 
@@ -113,6 +112,10 @@ package struct PAMWrapperPaths: Sendable {
     package let matrixModule: String
     /// `pam_deny.so`, which refuses everyone.
     package let denyModule: String
+    /// `pam_unix.so`, which checks the system's password database.
+    package let unixModule: String
+    /// `pam_rootok.so`, which lets root through without a question.
+    package let rootOKModule: String
 
     private static let found: Result<PAMWrapperPaths, PAMWrapperWorld.Failure> = {
         do {
@@ -120,10 +123,12 @@ package struct PAMWrapperPaths: Sendable {
             let modules = try files(of: "libpam-modules")
             guard let library = wrapper.first(where: { $0.hasSuffix("/libpam_wrapper.so") }),
                   let matrix = wrapper.first(where: { $0.hasSuffix("/pam_matrix.so") }),
-                  let deny = modules.first(where: { $0.hasSuffix("/pam_deny.so") }) else {
+                  let deny = modules.first(where: { $0.hasSuffix("/pam_deny.so") }),
+                  let unix = modules.first(where: { $0.hasSuffix("/pam_unix.so") }),
+                  let rootOK = modules.first(where: { $0.hasSuffix("/pam_rootok.so") }) else {
                 return .failure(.init(description: "libpam-wrapper or libpam-modules lacks its modules; run Scripts/setup.sh."))
             }
-            return .success(PAMWrapperPaths(wrapperLibrary: library, matrixModule: matrix, denyModule: deny))
+            return .success(PAMWrapperPaths(wrapperLibrary: library, matrixModule: matrix, denyModule: deny, unixModule: unix, rootOKModule: rootOK))
         } catch let failure as PAMWrapperWorld.Failure {
             return .failure(failure)
         } catch {

@@ -52,6 +52,13 @@ package final class SilentListener: @unchecked Sendable {
         port = UInt16(bigEndian: address.sin_port)
     }
 
+    /// Whether a client connected: the kernel completed its handshake, and the connection
+    /// waits to be accepted (it never is).
+    package var hasConnection: Bool {
+        var entry = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
+        return poll(&entry, 1, 0) == 1
+    }
+
     /// Stops listening.
     package func close() { Glibc_close(descriptor) }
 }

@@ -18,10 +18,10 @@ import SpawnedChild
 /// ```
 ///
 /// ``kill()`` and ``restart()`` end it abruptly and start it again on the same port (a relay
-/// restart in the middle of a session). A watcher stops it when this process is gone,
-/// however it ended.
+/// restart in the middle of a session). It ends when this process is gone, however it ended
+/// (``SpawnedChild``'s death signal).
 public final class TransitRelay: @unchecked Sendable {
-    // Safety of @unchecked Sendable: `process`, `watcher`, `launches` and `stopped` are only
+    // Safety of @unchecked Sendable: `process`, `launches` and `stopped` are only
     // touched under `lock`; `port` is set once, before ``start(host:port:namespace:startupTimeout:)``
     // returns the relay; the rest is immutable.
 
@@ -37,7 +37,6 @@ public final class TransitRelay: @unchecked Sendable {
     private let executable: String
     private let lock = NSLock()
     private var process: SpawnedChild?
-    private var watcher: SpawnedChild?
     private var launches = 0
     private var stopped = false
 
@@ -107,16 +106,12 @@ public final class TransitRelay: @unchecked Sendable {
 
     /// Ends the relay at once (SIGKILL): every connection it holds breaks.
     public func kill() {
-        let (process, watcher) = lock.withLock { () -> (SpawnedChild?, SpawnedChild?) in
-            defer {
-                self.process = nil
-                self.watcher = nil
-            }
-            return (self.process, self.watcher)
+        let process = lock.withLock { () -> SpawnedChild? in
+            defer { self.process = nil }
+            return self.process
         }
         process?.send(SIGKILL)
         process?.waitForExit(timeout: .seconds(5))
-        watcher?.waitForExit(timeout: .seconds(1))  // it ends once the relay is gone
     }
 
     private static func offThePool<Value: Sendable>(_ body: @escaping @Sendable () throws(TransitRelayUnavailable) -> Value) async throws(TransitRelayUnavailable)
@@ -192,13 +187,9 @@ public final class TransitRelay: @unchecked Sendable {
         case .success(let started): child = started
         case .failure(let error): throw .launchFailed(error.description)
         }
-        // A watcher ends the relay when this process is gone (or when the relay is).
-        let watch = "while kill -0 \"$0\" 2>/dev/null && kill -0 \"$1\" 2>/dev/null; do sleep 0.25; done; kill -TERM \"$1\" 2>/dev/null"
-        let watcher = try? SpawnedChild.spawn("/bin/sh", ["-c", watch, String(getpid()), String(child.pid)]).get()
-        lock.withLock {
-            process = child
-            self.watcher = watcher
-        }
+        // The kernel ends the relay when this process is gone (SpawnedChild's death signal;
+        // `ip netns exec` execs the relay, so the signal reaches it).
+        lock.withLock { process = child }
         let deadline = ContinuousClock.now + timeout
         while ContinuousClock.now < deadline {
             let text = (try? String(contentsOfFile: log, encoding: .utf8)) ?? ""
@@ -217,20 +208,17 @@ public final class TransitRelay: @unchecked Sendable {
     }
 
     private func stopWithoutCleanup() {
-        let (process, watcher) = lock.withLock { () -> (SpawnedChild?, SpawnedChild?) in
+        let process = lock.withLock { () -> SpawnedChild? in
             defer {
                 self.process = nil
-                self.watcher = nil
                 stopped = true
             }
-            return (self.process, self.watcher)
+            return self.process
         }
         process?.send(SIGTERM)
         if process?.waitForExit(timeout: .seconds(3)) == false {
             process?.send(SIGKILL)
             process?.waitForExit(timeout: .seconds(3))
         }
-        watcher?.waitForExit(timeout: .seconds(1))
-        watcher?.send(SIGKILL)
     }
 }

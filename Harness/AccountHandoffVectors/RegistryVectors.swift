@@ -22,7 +22,7 @@ enum RegistryVectors {
         private(set) var operations: [JSONValue] = []
         private var sessions: [String: HandoffSender] = [:]
 
-        init() throws { registry = try SenderRegistry() }
+        init() throws { registry = SenderRegistry.inMemory() }
 
         /// Starts a session; same `seed`, `now`, `lifetime` and rendezvous give the same QR.
         @discardableResult
@@ -180,7 +180,7 @@ enum RegistryVectors {
     // MARK: Receiver registry
 
     private static func receiverLifecycle() throws -> JSONValue {
-        let registry = try ReceiverRegistry()
+        let registry = ReceiverRegistry.inMemory()
         var operations: [JSONValue] = []
         let t0 = VectorSupport.startTime
         let qr = try PayloadVectors.seeded("registry receiver", rendezvousLength: 8).payload

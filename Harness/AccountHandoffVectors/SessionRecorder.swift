@@ -84,9 +84,9 @@ final class SessionRecorder {
               registry: String? = nil) throws {
         let setup = receivers[party] ?? ReceiverParty(name: party, scenario: name, skew: skew, scans: sender, registry: registry)
         receivers[party] = setup
-        let registryObject = try setup.registry.map { key in
+        let registryObject = setup.registry.map { key in
             if let existing = registries[key] { return existing }
-            let made = try ReceiverRegistry()
+            let made = ReceiverRegistry.inMemory()
             registries[key] = made
             return made
         }

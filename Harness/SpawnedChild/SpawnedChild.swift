@@ -7,13 +7,18 @@ import CPOSIXSpawn
 import Foundation
 
 /// A child process of the test harness (a throwaway Dovecot, Debian's transit relay, the
-/// Secret Service's daemons, the shells that watch them) started with `posix_spawn`, with
-/// every signal unblocked and at its default disposition. (A child of `Foundation.Process`
+/// Secret Service's daemons, Thunderbird, the `handoff` binaries and probes the tests run),
+/// with every signal unblocked and at its default disposition. (A child of `Foundation.Process`
 /// inherits the spawning thread's blocked signals; Dovecot then never sees SIGCHLD or SIGTERM,
 /// and a shell's `wait` never returns.) Its three standard streams (by default `/dev/null`,
 /// or the files or descriptors given) are all it inherits: a descriptor of this process without
 /// close-on-exec (a test process holds many sockets; Foundation's `Process` holds one per child
 /// it is starting) would otherwise stay open in the server for its whole life.
+///
+/// On Linux the child ends with this process, however this process ends (`SIGKILL` included):
+/// the kernel sends it a death signal (`PR_SET_PDEATHSIG`) when the thread that started it
+/// ends, and every child is started by one thread that lives as long as the process. So a
+/// killed test run leaves no server behind. (Elsewhere it is started with `posix_spawn`.)
 package final class SpawnedChild: @unchecked Sendable {
     // Safety of @unchecked Sendable: `status` is only touched under `lock`.
     /// The child's process ID.
@@ -39,10 +44,66 @@ package final class SpawnedChild: @unchecked Sendable {
 
     /// Starts `executable` with `arguments` (never a secret). Its environment is
     /// `environment`, or this process's when `nil`; its standard input is `input`, its
-    /// standard output `output`, and its standard error `errors` (`nil`: the same as output).
+    /// standard output `output`, and its standard error `errors` (`nil`: the same as output);
+    /// its working directory is `directory`, or this process's when `nil`. On Linux it gets
+    /// `deathSignal` when this process ends (SIGTERM lets a server stop its own children).
     package static func spawn(_ executable: String, _ arguments: [String], environment: [String: String]? = nil,
                               input: Stream = .file("/dev/null"), output: Stream = .file("/dev/null"),
-                              errors: Stream? = nil) -> Result<SpawnedChild, LaunchFailed> {
+                              errors: Stream? = nil, directory: String? = nil,
+                              deathSignal: Int32 = SIGKILL) -> Result<SpawnedChild, LaunchFailed> {
+        #if os(Linux)
+        return SpawnerThread.shared.run {
+            spawnTied(executable, arguments, environment: environment, input: input, output: output, errors: errors,
+                      directory: directory, deathSignal: deathSignal)
+        }
+        #else
+        precondition(directory == nil, "a working directory is only offered on Linux")
+        return posixSpawn(executable, arguments, environment: environment, input: input, output: output, errors: errors)
+        #endif
+    }
+
+    #if os(Linux)
+    /// ``spawn(_:_:environment:input:output:errors:directory:deathSignal:)`` on the spawner thread.
+    private static func spawnTied(_ executable: String, _ arguments: [String], environment: [String: String]?,
+                                  input: Stream, output: Stream, errors: Stream?, directory: String?,
+                                  deathSignal: Int32) -> Result<SpawnedChild, LaunchFailed> {
+        var opened: [Int32] = []
+        defer { opened.forEach { close($0) } }
+        func descriptor(_ stream: Stream, forInput: Bool) -> Int32? {
+            switch stream {
+            case .descriptor(let descriptor): return descriptor
+            case .file(let path):
+                let flags = forInput ? O_RDONLY : O_WRONLY | O_CREAT | O_APPEND
+                let descriptor = open(path, flags | O_CLOEXEC, 0o600)
+                guard descriptor >= 0 else { return nil }
+                opened.append(descriptor)
+                return descriptor
+            }
+        }
+        guard let stdin = descriptor(input, forInput: true), let stdout = descriptor(output, forInput: false) else {
+            return .failure(LaunchFailed(description: "opening a standard stream of \(executable) failed with error \(errno)"))
+        }
+        var stderr: Int32 = -1
+        if let errors {
+            guard let opened = descriptor(errors, forInput: false) else {
+                return .failure(LaunchFailed(description: "opening the standard error of \(executable) failed with error \(errno)"))
+            }
+            stderr = opened
+        }
+        let argv = ([executable] + arguments).map { strdup($0) } + [nil]
+        let envp = (environment ?? ProcessInfo.processInfo.environment).map { strdup("\($0.key)=\($0.value)") } + [nil]
+        defer {
+            argv.forEach { free($0) }
+            envp.forEach { free($0) }
+        }
+        var pid: pid_t = 0
+        let result = handoff_spawn_tied(executable, argv, envp, stdin, stdout, stderr, directory, deathSignal, &pid)
+        guard result == 0 else { return .failure(LaunchFailed(description: "starting \(executable) failed with error \(result)")) }
+        return .success(SpawnedChild(pid: pid))
+    }
+    #else
+    private static func posixSpawn(_ executable: String, _ arguments: [String], environment: [String: String]?,
+                                   input: Stream, output: Stream, errors: Stream?) -> Result<SpawnedChild, LaunchFailed> {
         #if canImport(Glibc)
         var attributes = posix_spawnattr_t()
         var actions = posix_spawn_file_actions_t()
@@ -93,6 +154,7 @@ package final class SpawnedChild: @unchecked Sendable {
         guard result == 0 else { return .failure(LaunchFailed(description: "posix_spawn(\(executable)) failed with error \(result)")) }
         return .success(SpawnedChild(pid: pid))
     }
+    #endif
 
     /// Whether the process is still running (reaps it once it has exited).
     package var isRunning: Bool {
@@ -114,6 +176,14 @@ package final class SpawnedChild: @unchecked Sendable {
         return signal == 0 ? (raw >> 8) & 0xff : 128 + signal
     }
 
+    /// The signal that ended it, once it exited (`nil` when it exited by itself).
+    package var terminationSignal: Int32? {
+        lock.lock()
+        defer { lock.unlock() }
+        guard let raw = status, raw & 0x7f != 0 else { return nil }
+        return raw & 0x7f
+    }
+
     /// Sends `signal` if the process has not been reaped.
     package func send(_ signal: Int32) {
         if isRunning { kill(pid, signal) }
@@ -130,3 +200,62 @@ package final class SpawnedChild: @unchecked Sendable {
         return true
     }
 }
+
+#if os(Linux)
+/// The one thread that starts every ``SpawnedChild`` of this process. A child's death signal
+/// fires when the thread that started it ends, not the process; this thread never ends.
+private final class SpawnerThread: @unchecked Sendable {
+    // Safety of @unchecked Sendable: `jobs` is only touched under `condition`.
+    static let shared = SpawnerThread()
+
+    private let condition = NSCondition()
+    private var jobs: [@Sendable () -> Void] = []
+
+    private init() {
+        let thread = Thread { [self] in serve() }
+        thread.name = "spawned-child.spawner"
+        thread.start()
+    }
+
+    /// Runs `body` on the spawner thread and returns its result.
+    func run<Value: Sendable>(_ body: @escaping @Sendable () -> Value) -> Value {
+        let box = ResultBox<Value>()
+        condition.withLock {
+            jobs.append { box.set(body()) }
+            condition.broadcast()
+        }
+        return box.get()
+    }
+
+    private func serve() {
+        while true {
+            let job = condition.withLock { () -> @Sendable () -> Void in
+                while jobs.isEmpty { condition.wait() }
+                return jobs.removeFirst()
+            }
+            job()
+        }
+    }
+}
+
+/// One value handed from the spawner thread to the thread that waits for it.
+private final class ResultBox<Value: Sendable>: @unchecked Sendable {
+    // Safety of @unchecked Sendable: `value` is only touched under `condition`.
+    private let condition = NSCondition()
+    private var value: Value?
+
+    func set(_ new: Value) {
+        condition.withLock {
+            value = new
+            condition.broadcast()
+        }
+    }
+
+    func get() -> Value {
+        condition.withLock {
+            while value == nil { condition.wait() }
+            return value!
+        }
+    }
+}
+#endif

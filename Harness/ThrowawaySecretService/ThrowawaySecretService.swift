@@ -129,6 +129,14 @@ public final class ThrowawaySecretService: @unchecked Sendable {
         return running
     }
 
+    /// Stops the keyring daemon only, as if it had died: the bus stays, and nothing on it
+    /// starts the keyring again (the bus has no activatable services).
+    public func stopKeyringDaemon() {
+        guard let keyring else { return }
+        keyring.send(SIGKILL)
+        keyring.waitForExit(timeout: .seconds(5))
+    }
+
     /// Stops the daemons and removes the directory. Idempotent.
     public func stop() {
         let first = lock.withLock {

@@ -77,24 +77,20 @@ package struct HeadlessThunderbird: Sendable {
         case .success(let started): child = started
         case .failure(let error): throw Failure(description: "thunderbird could not start: \(error)")
         }
-        // A watcher ends Thunderbird when this process is gone (or when Thunderbird is).
-        let watch = "while kill -0 \"$0\" 2>/dev/null && kill -0 \"$1\" 2>/dev/null; do sleep 0.25; done; kill -KILL \"$1\" 2>/dev/null"
-        let watcher = try? SpawnedChild.spawn("/bin/sh", ["-c", watch, String(getpid()), String(child.pid)]).get()
-        return RunningThunderbird(child: child, watcher: watcher, log: log, profile: profile)
+        // The kernel ends Thunderbird when this process is gone (SpawnedChild's death signal).
+        return RunningThunderbird(child: child, log: log, profile: profile)
     }
 }
 
 /// A running headless Thunderbird.
 package final class RunningThunderbird: Sendable {
     private let child: SpawnedChild
-    private let watcher: SpawnedChild?
     /// Its standard output and error.
     package let log: URL
     package let profile: URL
 
-    init(child: SpawnedChild, watcher: SpawnedChild?, log: URL, profile: URL) {
+    init(child: SpawnedChild, log: URL, profile: URL) {
         self.child = child
-        self.watcher = watcher
         self.log = log
         self.profile = profile
     }
@@ -121,7 +117,5 @@ package final class RunningThunderbird: Sendable {
                 child.waitForExit(timeout: .seconds(5))
             }
         }
-        watcher?.send(SIGKILL)
-        _ = watcher?.waitForExit(timeout: .seconds(5))
     }
 }

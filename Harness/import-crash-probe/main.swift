@@ -63,13 +63,16 @@ let stopAtPoint: Interposer = { reached in
 
 do {
     let password = try GuardedCopy.make(Array(passwordLine.utf8))
-    let stores = try InterposingStore(directory: URL(fileURLWithPath: store), backend: backend, interposer: stopAtPoint)
+    // Opening the store and preparing block (files, SQLite, the keyring): on the I/O pool, as an app does.
+    let stores = try await BlockingIOPool.shared.run { _ in
+        try InterposingStore(directory: URL(fileURLWithPath: store), backend: backend, interposer: stopAtPoint)
+    }
     let validator = IMAPValidator(configuration: IMAPValidatorConfiguration(trust: .certificateAuthorityFile(URL(fileURLWithPath: ca))))
     let coordinator = ImportCoordinator(metadataStore: stores, credentialStore: stores,
                                         validator: InterposingValidator(base: validator, interposer: stopAtPoint),
                                         makeAccountID: { ImportScenario.newAccountID })
     let offer = try ImportScenario.offer(host: host, port: port, user: user)
-    let prepared = try coordinator.prepare(offer: offer)
+    let prepared = try await BlockingIOPool.shared.run { _ in try coordinator.prepare(offer: offer) }
     if let choice = scenario.choice { try prepared.choose(choice) }
     let outcome = await prepared.complete(metadata: offer, credential: password)
     say("FINISHED \(outcome.receiptStatus)")

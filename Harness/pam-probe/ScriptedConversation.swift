@@ -38,8 +38,9 @@ final class ScriptedConversation: PAMConversation, @unchecked Sendable {
             withUnsafeCurrentTask { $0?.cancel() }
         }
         guard prompt.isQuestion else { return .shown }
-        // Standard input is a pipe the test filled and closed, so these reads do not wait.
-        guard let line = StandardInputLine.read() else { return nil }
+        // Standard input is a pipe the test filled and closed; reading it blocks all the same,
+        // so it happens on the I/O pool.
+        guard let line = await BlockingIOPool.shared.run({ _ in StandardInputLine.read() }) else { return nil }
         checkExposure(of: line)
         if case .text = prompt {
             defer { line.wipe() }
@@ -81,8 +82,7 @@ enum StandardInputLine {
                 var byte: UInt8 = 0
                 var sawAnything = false
                 while true {
-                    let got = Glibc.read(0, &byte, 1)
-                    if got < 0 && errno == EINTR { continue }
+                    let got = BlockingCall.read(0, into: &byte, count: 1)
                     guard got == 1 else {
                         if got < 0 { FileHandle.standardError.write(Data("pam-probe: reading standard input failed, errno \(errno)\n".utf8)) }
                         break

@@ -1,12 +1,17 @@
 // Runs PAMAuthenticator once with a scripted conversation, for tests under pam_wrapper
 // (LD_PRELOAD must be set when a process starts, hence a process of its own). Not a product.
 //
-//   pam-probe [--service NAME] [--tries N] [--uid N] [--cancel-task-at-prompt N]
+//   pam-probe [--service NAME] [--tries N] [--uid N] [--cancel-task-at-prompt N] [--gate device-owner]
+//   pam-probe --check-login-password yes [--service NAME] [--uid N]
 //
 // Answers come from standard input, one line per question, never from arguments or the
 // environment (both are readable by other users); the end of input is the person
-// cancelling. With --cancel-task-at-prompt N, the N-th prompt cancels the authenticating
+// cancelling. With --gate device-owner the authenticator is DeviceOwnerGate (service handoff,
+// 3 tries) instead. With --cancel-task-at-prompt N, the N-th prompt cancels the authenticating
 // task and is then answered anyway (a conversation that ignores the cancel).
+//
+// With --check-login-password, it only checks what the service would check, asks nothing,
+// and prints `check <user> <unusable entry: *, !, empty, or none>`.
 //
 // Output, one line each, in order:
 //   prompt secret|text|error|info <the prompt's text>
@@ -42,10 +47,24 @@ let userID = options["uid"].flatMap(uid_t.init)
 let cancelAtPrompt = options["cancel-task-at-prompt"].flatMap(Int.init)
 
 let conversation = ScriptedConversation(cancelAtPrompt: cancelAtPrompt)
-let authenticator = PAMAuthenticator(configuration: configuration, conversation: conversation, userID: userID)
+let authenticator: any LocalAuthenticator
+if options["gate"] == "device-owner" {
+    // The gate an app writes on every platform: its password questions go to the same script.
+    authenticator = DeviceOwnerGate { question, purpose in
+        guard case .secret(let answer)? = await conversation.answer(.secret(question), for: purpose) else { return nil }
+        return answer
+    }
+} else {
+    authenticator = PAMAuthenticator(configuration: configuration, conversation: conversation, userID: userID)
+}
 let account = try AccountMetadata(
     linkID: AccountLinkID(uuid: UUID(uuidString: "6F1C2A9E-3B4D-4E5F-8A7B-1C2D3E4F5A6B")!), displayName: "Ada Lovelace",
     emailAddress: "ada@example.org", username: "ada", imapHost: "imap.example.org", imapPort: 993, imapSecurity: .tls)
+if options["check-login-password"] == "yes" {
+    let check = await PAMAuthenticator(configuration: configuration, conversation: conversation, userID: userID).checkLoginPassword()
+    say("check \(check.user) \(check.unusableEntry.map { $0 == .empty ? "empty" : $0.rawValue } ?? "none")")
+    exit(0)
+}
 let task = Task { await authenticator.authenticate(for: .sendCredential(account)) }
 let result = await task.value
 say("exposed \(conversation.exposure)")

@@ -1,3 +1,4 @@
+import AccountHandoff
 import AccountHandoffImport
 import Foundation
 
@@ -17,7 +18,7 @@ enum CertificateAuthorityFile {
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), !isDirectory.boolValue else {
             throw .validatorNotReady(reason: "The certificate authority file \(path) does not exist; check the path given with --ca-file.")
         }
-        guard let data = FileManager.default.contents(atPath: path) else {
+        guard let data = BlockingCall.run("read", { FileManager.default.contents(atPath: path) }) else {
             throw .validatorNotReady(reason: "The certificate authority file \(path) cannot be read; check its permissions.")
         }
         guard data.count <= maximumByteCount else {

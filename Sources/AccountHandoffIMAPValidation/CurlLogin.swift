@@ -21,7 +21,7 @@ import CCurl
 struct CurlLogin {
     let account: AccountMetadata
     let configuration: IMAPValidatorConfiguration
-    let cancellation: CancellationFlag
+    let cancellation: BlockingIOCancellation
 
     func run(_ credential: SecretBytes) -> ValidationResult {
         guard let url = IMAPServerURL.make(for: account) else { return .failed(.unsupportedHost) }
@@ -35,7 +35,7 @@ struct CurlLogin {
         if let failure = configure(handle, url: url) { return .failed(failure) }
         if let failure = setPassword(handle, credential) { return .failed(failure) }
         let code = withExtendedLifetime(cancellation) {
-            curl_easy_perform(handle)
+            BlockingCall.run("curl_easy_perform") { curl_easy_perform(handle) }
         }
         // Frees libcurl's copy of the option at once (wiped by CurlRuntime's allocator).
         _ = accounthandoff_curl_set_string(handle, CURLOPT_PASSWORD, nil)
@@ -102,5 +102,5 @@ private func discardResponse(_ data: UnsafeMutablePointer<CChar>?, _ size: Int, 
 private func abortWhenCancelled(_ context: UnsafeMutableRawPointer?, _ downloadTotal: curl_off_t, _ downloaded: curl_off_t,
                                 _ uploadTotal: curl_off_t, _ uploaded: curl_off_t) -> Int32 {
     guard let context else { return 0 }
-    return Unmanaged<CancellationFlag>.fromOpaque(context).takeUnretainedValue().isCancelled ? 1 : 0
+    return Unmanaged<BlockingIOCancellation>.fromOpaque(context).takeUnretainedValue().isCancelled ? 1 : 0
 }

@@ -36,16 +36,12 @@ public struct IMAPValidator: AccountValidator {
     }
 
     /// Logs in to `account`'s server with `credential` and logs out. The blocking libcurl
-    /// transfer runs on its own thread; cancelling the task aborts it within about a second.
+    /// transfer runs on the ``AccountHandoff/BlockingIOPool``; cancelling the task aborts it
+    /// within about a second.
     public func validate(_ account: AccountMetadata, credential: SecretBytes) async -> ValidationResult {
-        let cancellation = CancellationFlag()
-        let login = CurlLogin(account: account, configuration: configuration, cancellation: cancellation)
-        return await withTaskCancellationHandler {
-            await withCheckedContinuation { (continuation: CheckedContinuation<ValidationResult, Never>) in
-                Thread { continuation.resume(returning: login.run(credential)) }.start()
-            }
-        } onCancel: {
-            cancellation.cancel()
+        let configuration = self.configuration
+        return await BlockingIOPool.shared.run { cancellation in
+            CurlLogin(account: account, configuration: configuration, cancellation: cancellation).run(credential)
         }
     }
 }

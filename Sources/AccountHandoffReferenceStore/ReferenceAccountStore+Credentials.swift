@@ -1,5 +1,6 @@
 import AccountHandoff
 import AccountHandoffImport
+import Foundation
 
 extension ReferenceAccountStore: CredentialStore {
     /// Checks the credentials directory again and creates and removes a probe file in it.
@@ -25,6 +26,12 @@ extension ReferenceAccountStore: CredentialStore {
     /// The `staged-*.credential` files present.
     public func stagedCredentials() throws(CredentialStoreError) -> [StagedCredential] {
         try files.stagedCredentials()
+    }
+
+    /// Where `account`'s password file is (or would be): `credentials/account-<id>.credential`
+    /// in the store directory. The file is not read.
+    public func credentialFile(for account: LocalAccountID) -> URL {
+        directory.appendingPathComponent(Self.credentialsDirectoryName).appendingPathComponent(CredentialFiles.activeName(account))
     }
 
     /// The accounts with an `account-*.credential` file.

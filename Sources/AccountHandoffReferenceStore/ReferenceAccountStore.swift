@@ -21,6 +21,8 @@ import Foundation
 /// ``ImportCoordinator/recover()`` every credential file belongs to a stored account.
 ///
 /// It conforms to both ``AccountMetadataStore`` and ``CredentialStore``; pass it as both.
+/// Every method reads or writes files and the database, and so blocks: call them on the
+/// ``AccountHandoff/BlockingIOPool`` (``ImportCoordinator`` and the receiver session do).
 public final class ReferenceAccountStore: @unchecked Sendable {
     // Safety of @unchecked Sendable: the database connection is only used under `lock`;
     // every other property is immutable, and file operations act on descriptors.
@@ -215,7 +217,7 @@ public final class ReferenceAccountStore: @unchecked Sendable {
     private static func createDatabaseFileIfMissing(in root: CheckedDirectory) throws(AccountStoreError) {
         // SQLite would create the file with mode 0644; creating it here makes it 0600, and
         // SQLite gives the -wal and -shm files the same mode.
-        let descriptor = POSIX.retrying { openat(root.descriptor, databaseName, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600) }
+        let descriptor = BlockingCall.retryingInterrupted("openat") { openat(root.descriptor, databaseName, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600) }
         if descriptor < 0 {
             guard errno == EEXIST else { throw .failed(POSIX.failure("openat(\(databaseName))")) }
             return

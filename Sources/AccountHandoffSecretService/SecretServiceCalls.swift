@@ -1,3 +1,4 @@
+import AccountHandoff
 import AccountHandoffImport
 import CLibSecret
 import Foundation
@@ -5,7 +6,9 @@ import Foundation
 /// The libsecret calls the store makes, one at a time in this process (libsecret shares one
 /// connection and one service proxy per process), each reporting a GLib error as the
 /// ``CredentialStoreError`` it means. Secrets pass only as `SecretValue`s, which libsecret
-/// keeps in non-pageable memory.
+/// keeps in non-pageable memory. Each call is a synchronous D-Bus round trip (and may wait
+/// for the keyring), so it runs through ``AccountHandoff/BlockingCall``: the import calls the
+/// store on the ``AccountHandoff/BlockingIOPool``.
 enum SecretServiceCalls {
     private static let lock = NSLock()
 
@@ -59,13 +62,13 @@ enum SecretServiceCalls {
 
     /// Runs `body` under the lock with the attribute table and an error slot, then maps the
     /// error it left, if any.
-    private static func call(_ operation: String, _ attributes: ItemAttributes,
+    private static func call(_ operation: StaticString, _ attributes: ItemAttributes,
                              _ body: (OpaquePointer, UnsafeMutablePointer<UnsafeMutablePointer<GError>?>) -> Void) throws(CredentialStoreError) {
         let table = attributes.table()
         defer { g_hash_table_unref(table) }
         var error: UnsafeMutablePointer<GError>?
-        lock.withLock { body(table, &error) }
-        if let error { throw SecretServiceError.map(error, operation: operation) }
+        BlockingCall.run(operation) { lock.withLock { body(table, &error) } }
+        if let error { throw SecretServiceError.map(error, operation: "\(operation)") }
     }
 }
 

@@ -21,6 +21,10 @@ import Foundation
 /// `SecretValue` (non-pageable memory) and back, with no other copy in this process; D-Bus
 /// carries them inside the Secret Service's encrypted session.
 ///
+/// Every method makes synchronous D-Bus calls and so blocks: call them on the
+/// ``AccountHandoff/BlockingIOPool`` (``AccountHandoffImport/ImportCoordinator`` and the
+/// receiver session do).
+///
 /// - Warning: libsecret connects to the session bus named by `DBUS_SESSION_BUS_ADDRESS` when
 ///   this process first uses it and keeps that connection: set the variable before the first
 ///   call if it must differ from the inherited one.
@@ -179,6 +183,17 @@ public final class SecretServiceCredentialStore: CredentialStore, Sendable {
 
     /// The label keyring managers show: no secret, no account data beyond the local ID.
     private func label(_ what: String) -> String { "AccountHandoff \(what) (store \(namespace))" }
+
+    /// Where `account`'s password is, for people: the item's label as keyring managers show
+    /// it, and the attributes that find it (for example with `secret-tool lookup`). Never a
+    /// secret; the keyring is not asked.
+    public func activeItem(for account: LocalAccountID) -> (label: String, attributes: [(name: String, value: String)]) {
+        (label("account \(account.rawValue)"), [
+            (ACCOUNTHANDOFF_SECRET_ATTRIBUTE_STORE, namespace),
+            (ACCOUNTHANDOFF_SECRET_ATTRIBUTE_STATE, ItemAttributes.State.active.rawValue),
+            (ACCOUNTHANDOFF_SECRET_ATTRIBUTE_ITEM, account.rawValue),
+        ])
+    }
 
     private func reach(_ step: SecretServiceStep) throws(CredentialStoreError) {
         if let failure = hook?(step) { throw .failed(failure) }

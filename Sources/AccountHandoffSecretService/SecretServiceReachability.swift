@@ -1,9 +1,11 @@
+import AccountHandoff
 import AccountHandoffImport
 import CLibSecret
 import Foundation
 
 /// Asks the session bus, with plain D-Bus calls that never prompt, whether the Secret
 /// Service can take a password now: a bus, a service on it, a default collection, unlocked.
+/// The calls are synchronous round trips and run through ``AccountHandoff/BlockingCall``.
 /// The answers are read fresh every time (libsecret's cached proxies are not consulted, since
 /// nothing here runs a main loop that would update them).
 enum SecretServiceReachability {
@@ -16,7 +18,7 @@ enum SecretServiceReachability {
     static func requireWritableDefaultCollection() throws(CredentialStoreError) {
         guard sessionBusIsConfigured() else { throw .sessionBusUnavailable }
         var error: UnsafeMutablePointer<GError>?
-        guard let bus = g_bus_get_sync(G_BUS_TYPE_SESSION, nil, &error) else {
+        guard let bus = BlockingCall.run("g_bus_get_sync", { g_bus_get_sync(G_BUS_TYPE_SESSION, nil, &error) }) else {
             if let error { g_error_free(error) }
             throw .sessionBusUnavailable
         }
@@ -52,8 +54,10 @@ enum SecretServiceReachability {
     private static func call(_ bus: OpaquePointer, path: String, interface: String, method: String,
                              parameters: OpaquePointer) throws(CredentialStoreError) -> OpaquePointer {
         var error: UnsafeMutablePointer<GError>?
-        let reply = g_dbus_connection_call_sync(bus, serviceName, path, interface, method, parameters, nil,
-                                                G_DBUS_CALL_FLAGS_NONE, timeoutMilliseconds, nil, &error)
+        let reply = BlockingCall.run("g_dbus_connection_call_sync") {
+            g_dbus_connection_call_sync(bus, serviceName, path, interface, method, parameters, nil,
+                                        G_DBUS_CALL_FLAGS_NONE, timeoutMilliseconds, nil, &error)
+        }
         if let reply { return reply }
         guard let error else { throw .failed(StoreFailure(operation: "\(method) returned nothing", domain: .secretService, code: 0)) }
         throw SecretServiceError.map(error, operation: method)

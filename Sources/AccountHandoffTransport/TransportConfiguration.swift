@@ -22,9 +22,10 @@ public struct TransportConfiguration: Hashable, Sendable {
     /// How long a clean close waits for the peer to close its side.
     public var closeLinger: Duration
     /// Connections the listener keeps open at once. When a new connection arrives at this
-    /// limit, the oldest connection that is not bound and has no frame with the session is
-    /// closed to make room (or the new one, when there is none). ``FrameListener`` uses at
-    /// most half of the process's file-descriptor limit, whichever is smaller.
+    /// limit, one that is not bound and has no frame waiting for or with the session is closed
+    /// to make room: one whose hello the session saw, otherwise the oldest not yet admitted (or
+    /// the new one, when there is none; Spec 11.6). ``FrameListener`` uses at most half of the
+    /// process's file-descriptor limit, whichever is smaller.
     public var maximumConnections: Int
     /// Frames the session may ignore on one connection that is not bound before the listener
     /// closes it.

@@ -23,6 +23,11 @@ public enum TransportError: Error, Hashable, Sendable {
     /// The relay closed the connection, or answered anything but `ok`, before it paired it
     /// with the other device (Spec 11.7); a device tries again after a pause.
     case relayClosed
+    /// The relay paired this device, the admission passed, and then the bytes it copied from
+    /// the other device broke the framing before the sender's first frame (Spec 11.7): the relay
+    /// changed them (duplicated, dropped or altered bytes). The receiver connects through the
+    /// relay again.
+    case garbledByRelay
     /// The relay did not pair this device with the sending device before the code's end
     /// (its expiry plus the clock-skew tolerance, Spec 11.8).
     case relayNotPaired
@@ -65,7 +70,7 @@ public enum TransportError: Error, Hashable, Sendable {
         case .connectionRefused, .networkUnreachable, .directAddressRefused, .notAHandoffSender, .relayClosed, .relayNotPaired, .relayHostNotFound:
             .senderUnreachable
         case .closedByPeer, .timedOut, .emptyFrame, .addressUnavailable, .closedLocally, .notJoinedInTime, .evicted,
-             .unspecifiedAddress, .system:
+             .unspecifiedAddress, .garbledByRelay, .system:
             .transportLost
         }
     }
@@ -86,6 +91,7 @@ extension TransportError: LocalizedError, CustomStringConvertible {
         case .emptyFrame: "The other device sent an empty message; the connection was closed."
         case .unsupportedRendezvous(let error): error.description
         case .relayClosed: "The relay closed the connection before pairing it with the other device; check the relay's address, or try again."
+        case .garbledByRelay: "The relay changed the bytes it copied from the sending device, so that connection could not carry the transfer; use another relay, or connect both devices to the same network."
         case .relayNotPaired: "The relay did not pair this device with the sending device before the code ran out; check that the sending device still shows the code and uses the same relay, then scan a new code."
         case .relayHostNotFound(let host): "The relay \(host) could not be found (no IPv4 address); check the network and the relay's name, or try again."
         case .directAddressRefused(let address, let refusal): refusal.sentence(for: address)

@@ -8,7 +8,7 @@ import Testing
 /// honest receiver, ``Explorations/race``) ends in a (sender outcome, receiver outcome) pair,
 /// and no reached pair contradicts itself. Each reached pair is classified by the row of the
 /// Spec 6.4.1 table that allows it; a pair that fits no row fails the test, so does one of the
-/// contradictions the review found (the receiver imported while the sender says nothing left;
+/// contradictions that table rules out (the receiver imported while the sender says nothing left;
 /// the sender reports a receipt the receiver did not send; the receiver got the credential
 /// while the sender's outcome is `ended`). Every world also checks ``OutcomeTruth`` on its
 /// own facts (which frames left, what the app stored), independently of this table.
@@ -54,8 +54,8 @@ import Testing
         }
     }
 
-    /// The review's contradictions are refused by the classification itself (so the test can fail).
-    @Test func theClassificationRefusesTheReviewsContradictions() {
+    /// The contradictions Spec 6.4.1 rules out are refused by the classification itself (so the test can fail).
+    @Test func theClassificationRefusesTheRuledOutContradictions() {
         #expect(Row.classify(sender: "cancelled.local", receiver: "completed.imported") == nil)
         #expect(Row.classify(sender: "contested", receiver: "completed.imported") == nil)
         #expect(Row.classify(sender: "expired", receiver: "completed.imported") == nil)
@@ -98,7 +98,7 @@ import Testing
                      "deliveredUnconfirmed.failed.transportLost | completed.imported", "contested | contested"] {
             #expect(reached.contains(pair), "never reached \(pair)")
         }
-        // The review's findings can no longer be reached at all.
+        // The pairs Spec 6.4.1 rules out (the receiver imported, the sender says nothing left) are never reached.
         for sender in ["cancelled.local", "contested", "expired"] {
             #expect(!reached.contains("\(sender) | completed.imported"))
         }

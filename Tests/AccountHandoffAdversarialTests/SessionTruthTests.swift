@@ -3,16 +3,16 @@ import AccountHandoffSimulation
 import Foundation
 import Testing
 
-/// The adversarial review's three findings (Spec 8.4; outcomes that are true on both
-/// devices, Spec 6.4.1), reproduced against the real state machines in the simulated world, which checks
-/// every property (outcome truth included) on the way. Each once told one person something
-/// false; each now ends in a pair that is true on both devices.
+/// Three schedules that once told one person something false (Spec 8.4; outcomes that are true
+/// on both devices, Spec 6.4.1), reproduced against the real state machines in the simulated
+/// world, which checks every property (outcome truth included) on the way. Each now ends in a
+/// pair that is true on both devices.
 @Suite struct SessionTruthTests {
     /// The honest schedule up to the credential leaving the sender (hello, reveal, both people
     /// confirm, offer, accept, the password): the sender waits for the receipt.
     static let untilTheCredentialLeft = Array(SessionScript.honestSteps.prefix(7))
 
-    /// Finding 1: a late second hello while the sender waits for the receipt. The sender must
+    /// A late second hello while the sender waits for the receipt (Spec 8.4). The sender must
     /// not end `contested` (the password already left and the first receiver will import it):
     /// it answers the second device with a contested abort through `reply`, warns its person
     /// (`anotherDeviceJoined`) and goes on; the first receiver imports, and the receipt
@@ -50,7 +50,7 @@ import Testing
         #expect(world.outcome(of: .attacker) == "contested")
     }
 
-    /// Finding 2: Ctrl-C (cancel) after the password was sent. The sender cannot take it back:
+    /// Ctrl-C (cancel) after the password was sent (Spec 6.4.1). The sender cannot take it back:
     /// it sends no abort and says `deliveredUnconfirmed.cancelled.local`, never "you cancelled,
     /// nothing was imported"; the receiver, which gets the credential anyway, imports it.
     @Test func aCancelAfterThePasswordLeftSaysItWasDelivered() throws {
@@ -70,7 +70,7 @@ import Testing
         #expect(world.receiverImportCommitted)
     }
 
-    /// Finding 3: expiry while the sender waits for the receipt. The sender keeps waiting until
+    /// Expiry while the sender waits for the receipt (Spec 6.1). The sender keeps waiting until
     /// expiry + 120 s (its next deadline says so, and a tick at the expiry changes nothing), the
     /// importing receiver never expires, and a receipt 1 s after the expiry completes the
     /// sender; at the end of the receipt wait the sender says `deliveredUnconfirmed.expired`,

@@ -25,7 +25,7 @@ import Testing
 /// nonce, up to 100 candidate QRs: more cannot help), predicting R's code with a guessed receiver key, and shows
 /// R the first QR predicted to give Y. R's key is drawn only after the scan, so this fails at
 /// chance in both versions: the bound below holds for the version-1 copy as well, which is why
-/// the review's attacker completed R-M first.
+/// the attacker's best order is R-M first.
 
 ///
 /// **Against a version-1 copy** (S and R would show the version-1 codes of the same keys and

@@ -1,10 +1,10 @@
 import Foundation
 import Testing
 
-/// Comments cite Spec sections, never issue numbers: an issue is gone once it is closed, the
-/// Spec section stays (CONTRIBUTING.md). Checked in the comments of every Swift file under
-/// Sources/, Tests/ and Fuzz/, the manifests, and the scripts and verifier (whose comments and
-/// docstrings are most of their prose).
+/// Comments cite Spec sections, never issue numbers or reviews: an issue is gone once it is
+/// closed, a review once it was read; the Spec section stays (CONTRIBUTING.md). Checked in the
+/// comments of every Swift file under Sources/, Tests/ and Fuzz/, the manifests, and the
+/// scripts and verifier (whose comments and docstrings are most of their prose).
 @Suite struct CommentCitationTests {
     /// Whether `text` cites an issue by number: "issue" or "issues", a space, an optional `#`
     /// and a digit, in any case.
@@ -44,16 +44,43 @@ import Testing
         return comments
     }
 
-    /// Every comment line that cites an issue, as `path:line: text`.
+    /// Whether `text` cites a review rather than a Spec section: one of ``reviewPhrases`` as
+    /// words, in any case. A review, like an issue, is forgotten; the rule it found lives in a
+    /// Spec section.
+    static func citesAReview(_ text: String) -> Bool {
+        let lower = text.lowercased()
+        for phrase in reviewPhrases {
+            var search = lower.startIndex
+            while let range = lower.range(of: phrase, range: search..<lower.endIndex) {
+                search = range.upperBound
+                let before = range.lowerBound == lower.startIndex ? nil : lower[lower.index(before: range.lowerBound)]
+                let after = range.upperBound == lower.endIndex ? nil : lower[range.upperBound]
+                guard before.map({ !$0.isLetter }) ?? true else { continue }
+                if phrase == "finding " {
+                    if after?.isNumber == true { return true }
+                } else if after.map({ !$0.isLetter }) ?? true {
+                    return true
+                }
+            }
+        }
+        return false
+    }
+
+    /// What cites a review: the word with the definite article, its possessive, and the noun
+    /// for what one found followed by a number.
+    static let reviewPhrases = ["the " + "review", "review" + "'s", "finding" + " "]
+
+    /// Every comment line that cites an issue or a review, as `path:line: text`.
     static func citations(in path: String) throws -> [String] {
         let source = try DocumentationScan.read(path)
         let lines = path.hasSuffix(".swift")
             ? swiftComments(source)
             : source.components(separatedBy: "\n").enumerated().map { ($0.offset + 1, $0.element) }
-        return lines.filter { citesAnIssue($0.text) }.map { "\(path):\($0.line): \($0.text.trimmingCharacters(in: .whitespaces))" }
+        return lines.filter { citesAnIssue($0.text) || citesAReview($0.text) }
+            .map { "\(path):\($0.line): \($0.text.trimmingCharacters(in: .whitespaces))" }
     }
 
-    @Test func noCommentCitesAnIssueNumber() throws {
+    @Test func noCommentCitesAnIssueNumberOrAReview() throws {
         var paths = ["Package.swift", "Fuzz/Package.swift"]
         for folder in ["Sources", "Harness", "Tests", "Fuzz"] { paths += try DocumentationScan.files(under: folder, ending: ".swift") }
         for folder in ["Scripts", "Verifier"] {
@@ -76,5 +103,14 @@ import Testing
             """
         let found = Self.swiftComments(source).filter { Self.citesAnIssue($0.text) }.map(\.line)
         #expect(found == [2, 3, 5])
+    }
+
+    @Test func theScanSeesCitationsOfAReview() {
+        let cited = ["Played as the review did.", "The review's findings", "The adversarial review's three findings",
+                     "Finding 2: Ctrl-C after the password was sent.", "as THE REVIEW found"]
+        let fine = ["the receiving person reviews the account", "a reviewer's terminal", "review the diff",
+                    "the previewed code", "finding no guarded memory", "The reviewed sentence"]
+        #expect(cited.filter { !Self.citesAReview($0) } == [])
+        #expect(fine.filter(Self.citesAReview) == [])
     }
 }

@@ -1,107 +1,107 @@
+// The README's integration example: a whole app (its wiring and both transfer screens), compiled
+// and run by TransferScreensTests. The README shows the code between the markers verbatim.
+
+// README:begin example
 import AccountHandoff
 import AccountHandoffImport
 import AccountHandoffQR
+import AccountHandoffReferenceStore
+import AccountHandoffTransport
 import Foundation
 
-// The README's integration example: a whole app's transfer screens, compiled and run by
-// TransferScreensTests. The README shows the code between the markers verbatim.
+/// The app's wiring: one of each per device, durable, in the app's own directory. The gate is
+/// `DeviceOwnerGate { question, purpose in ... }` (AccountHandoffLocalAuthentication): Face ID,
+/// Touch ID or the passcode on Apple platforms, the login password through PAM on Linux.
+/// Opening it reads files, so the app makes it off the main thread, on the I/O pool:
+/// `try await BlockingIOPool.shared.run { _ in try Handoff(directory: ..., gate: ..., validator: ...) }`.
+struct Handoff {
+    let senderRegistry: SenderRegistry
+    let receiverRegistry: ReceiverRegistry
+    let importer: ImportCoordinator
+    let gate: any LocalAuthenticator
+    var transport = TransportConfiguration.standard  // the listener's and connection's timeouts
 
-// README:begin example
-/// The sending device's "Transfer account" screen.
+    init(directory: URL, gate: any LocalAuthenticator, validator: any AccountValidator) throws {
+        senderRegistry = try SenderRegistry(directory: directory)
+        receiverRegistry = try ReceiverRegistry(directory: directory)
+        let store = try ReferenceAccountStore.open(at: directory.appendingPathComponent("accounts"))  // Apple: the Keychain store
+        importer = ImportCoordinator(metadataStore: store, credentialStore: store, validator: validator)
+        self.gate = gate
+    }
+
+    /// The sending screen for `account`, listening on the local network's `address`.
+    @MainActor func send(_ account: AccountMetadata, on address: IPv4Address, keychain: @escaping CredentialReader) throws -> SendingScreen {
+        SendingScreen(try HandoffSenderSession(account: account, listeningOn: address, credential: keychain,
+                                               authenticator: gate, registry: senderRegistry, transport: transport))
+    }
+
+    /// The receiving screen for a scanned QR's text.
+    @MainActor func receive(_ scanned: String) throws -> ReceivingScreen {
+        ReceivingScreen(try HandoffReceiverSession(scannedText: scanned, importer: importer, authenticator: gate,
+                                                   registry: receiverRegistry, transport: transport))
+    }
+}
+
+/// The sending device's "Transfer account" screen: its view draws `model.snapshot` (the QR,
+/// renewed when one expires unscanned) and `status`, and a field for the other screen's code
+/// while `model.snapshot.stage == .typingCode`. Its `.task { await screen.run() }` cancels the
+/// transfer when the view goes away.
 @MainActor final class SendingScreen {
-    private(set) var qrSVG = ""            // a new code replaces it when one expires unscanned
-    private(set) var qrText = ""           // the same code as text, to paste on another computer
-    private(set) var expires = Date.distantPast
-    private(set) var asksForCode = false   // show a field for the six digits on the other screen
-    private(set) var status = ""
+    let model: SenderModel
+    private(set) var typedAnswer = ""  // shown under the field
     private let session: HandoffSenderSession
 
-    init(account: AccountMetadata, channel: any FrameChannel, rendezvous: RendezvousToken, keychain: @escaping CredentialReader,
-         gate: any LocalAuthenticator, registry: SenderRegistry, clock: any HandoffClock = SystemHandoffClock()) {
-        session = HandoffSenderSession(account: account, rendezvous: rendezvous, channel: channel, credential: keychain,
-                                       authenticator: gate, registry: registry, clock: clock)
-    }
+    init(_ session: HandoffSenderSession) { (self.session, model) = (session, SenderModel(following: session)) }
 
-    func run() async -> SenderOutcome {
-        let updates = Task { for await update in session.updates { show(update) } }
-        let outcome = await session.run()
-        await updates.value
-        return outcome
-    }
-
+    func run() async -> SenderOutcome { await session.run() }
+    func cancel() async { await session.cancel() }
     func typed(_ code: String) async {
         do {
-            if case .mismatch(let left) = try await session.enterCode(code) {
-                status = "That is not the code on the other device; \(left) more tries."
-            }
-        } catch { status = error.localizedDescription }
+            if case .mismatch(let left) = try await session.enterCode(code) { typedAnswer = "That is not the code on the other device; \(left) more tries." }
+        } catch { typedAnswer = error.localizedDescription }
     }
 
-    func cancel() async { await session.cancel() }
-
-    private func show(_ update: SenderUpdate) {
-        switch update {
-        case .showCode(let payload, _, _):
-            qrSVG = (try? SVGQRRenderer().render(QRMatrix(payload: payload))) ?? ""
-            qrText = payload.text
-            expires = payload.expiryDate
-            status = "Scan this code with the other device."
-        case .receiverJoined: (asksForCode, status) = (true, "Type the code shown on the other device.")
-        case .offerSent(let code): (asksForCode, status) = (false, "Code \(code.grouped) confirmed; waiting.")
-        case .authenticating: status = "Confirm it is you to send the password."
-        case .credentialSent: status = "Password sent; waiting for the other device to confirm."
-        case .anotherDeviceJoined: status = "Another device also scanned the code; it got nothing."
-        case .finished(let outcome): (asksForCode, status) = (false, outcome.message)
-        case .codeMismatch, .framesIgnored, .typedCodeRetired, .typedCodeReplaced, .typedWayWithdrawn, .pairedByTypedCode: break
+    var qrSVG: String { model.snapshot.code.flatMap { try? SVGQRRenderer().render(QRMatrix(payload: $0)) } ?? "" }
+    var status: String {
+        switch model.snapshot.stage {
+        case .starting, .showingCode: "Scan this code with the other device."
+        case .typingCode: "Type the code shown on the other device."
+        case .waitingForAccept(let code): "Code \(code.grouped) confirmed; waiting for the other device."
+        case .typedCodeMatched: "The other device typed the right code; waiting for it to accept."
+        case .authenticating: "Confirm it is you to send the password."
+        case .passwordSent: "Password sent; waiting for the other device to confirm."
+        case .finished(let outcome) where outcome.passwordLeft == .mayHave: "\(outcome.message) The other device may hold the password."
+        case .finished(let outcome): outcome.message
         }
     }
 }
 
-/// The receiving device's "Receive account" screen.
+/// The receiving device's "Receive account" screen: its view draws `model.snapshot` (the code,
+/// the offered account, its conflict with the choices) and `status`.
 @MainActor final class ReceivingScreen {
-    private(set) var code = ""             // show it large: the other person types it
-    private(set) var offered: AccountMetadata?
-    private(set) var conflict: ImportConflict?  // show it beside the offer, with its choices
-    private(set) var status = ""
+    let model: ReceiverModel<PreparedImport>
+    private(set) var refusal = ""  // why the person's last decision did not go through
     private let session: HandoffReceiverSession<ImportCoordinator>
-    private var prepared: PreparedImport?
 
-    init(scanned: String, importer: ImportCoordinator, gate: any LocalAuthenticator, registry: ReceiverRegistry,
-         clock: any HandoffClock = SystemHandoffClock(), connect: @escaping HandoffReceiverSession<ImportCoordinator>.Connector) throws {
-        session = try HandoffReceiverSession(scannedText: scanned, importer: importer, authenticator: gate,
-                                             registry: registry, clock: clock, connect: connect)
-    }
+    init(_ session: HandoffReceiverSession<ImportCoordinator>) { (self.session, model) = (session, ReceiverModel(following: session)) }
 
-    func run() async -> ReceiverOutcome {
-        let updates = Task { for await update in session.updates { show(update) } }
-        let outcome = await session.run()
-        await updates.value
-        return outcome
-    }
-
-    /// Import, with the person's choice when the offer conflicts with a stored account.
-    func accept(_ choice: ImportChoice? = nil) async {
-        do {
-            if let choice { try prepared?.choose(choice) }
-            try await session.accept()
-        } catch { status = error.localizedDescription }
-    }
-
-    func decline() async { try? await session.reject() }
+    func run() async -> ReceiverOutcome { await session.run() }
     func cancel() async { await session.cancel() }
+    /// Import, with the person's choice when the offer conflicts with a stored account;
+    /// `.cancel` declines it (with or without a conflict).
+    func accept(_ choice: ImportChoice? = nil) async {
+        do { try await session.accept(choosing: choice) } catch { refusal = error.localizedDescription }
+    }
 
-    private func show(_ update: ReceiverUpdate<PreparedImport>) {
-        switch update {
-        case .connected: status = "Connected; waiting for the other device."
-        case .codeReady(let shown): (code, status) = (shown.grouped, "Type this code on the other device.")
-        case .accountOffered(let account, let prepared):
-            (offered, conflict, self.prepared) = (account, prepared.conflict, prepared)
-            status = "Import this account?"
-        case .authenticating: status = "Confirm it is you to import the account."
-        case .accepted: status = "Waiting for the password."
-        case .importing: status = "Checking the account with its mail server."
-        case .finished(let outcome, let detail): status = detail ?? outcome.message
-        case .framesIgnored: break
+    var status: String {
+        switch model.snapshot.stage {
+        case .connecting, .connected: "Connecting to the other device."
+        case .showingCode: "Type \(model.snapshot.code?.grouped ?? "") on the other device."
+        case .reviewing: model.snapshot.preparation?.conflict == nil ? "Import this account?" : "Replace the similar account, keep both, or cancel?"
+        case .authenticating: "Confirm it is you to import the account."
+        case .waitingForPassword: "Waiting for the password."
+        case .importing: "Checking the account with its mail server."
+        case .finished(let outcome, let detail): detail ?? outcome.message
         }
     }
 }

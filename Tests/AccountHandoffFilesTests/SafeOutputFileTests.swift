@@ -26,16 +26,22 @@ import Testing
         return status
     }
 
+    /// `SafeOutputFile.write` on the I/O pool, where it may block, as an
+    /// app calls it; the blocking-call check is on.
+    static func write(_ bytes: [UInt8], to path: String, existing: SafeOutputFile.ExistingFile = .replace) async throws {
+        try await BlockingIOPool.shared.run { _ throws(SafeOutputFileError) in try SafeOutputFile.write(bytes, to: path, existing: existing) }
+    }
+
     static func contents(_ path: String) throws -> [UInt8] {
         Array(try #require(FileManager.default.contents(atPath: path)))
     }
 
     let secret = Array("AH:a transfer code".utf8)
 
-    @Test func createsANewFileWithModeSixHundred() throws {
+    @Test func createsANewFileWithModeSixHundred() async throws {
         let folder = try Folder()
         defer { folder.remove() }
-        try SafeOutputFile.write(secret, to: folder.file("code.svg"))
+        try await Self.write(secret, to: folder.file("code.svg"))
         let status = try Self.status(folder.file("code.svg"))
         #expect(status.st_mode & S_IFMT == S_IFREG)
         #expect(status.st_mode & 0o7777 == 0o600)
@@ -43,7 +49,7 @@ import Testing
         #expect(try folder.names() == ["code.svg"])  // no temporary file left
     }
 
-    @Test func replacesAnExistingRegularFileAtomicallyWithModeSixHundred() throws {
+    @Test func replacesAnExistingRegularFileAtomicallyWithModeSixHundred() async throws {
         let folder = try Folder()
         defer { folder.remove() }
         let path = folder.file("code.png")
@@ -52,7 +58,7 @@ import Testing
         let reader = try #require(FileHandle(forReadingAtPath: path))
         defer { try? reader.close() }
         let oldInode = try Self.status(path).st_ino
-        try SafeOutputFile.write(secret, to: path)
+        try await Self.write(secret, to: path)
         let status = try Self.status(path)
         #expect(status.st_mode & 0o7777 == 0o600)
         #expect(status.st_ino != oldInode)
@@ -61,23 +67,23 @@ import Testing
         #expect(try folder.names() == ["code.png"])
     }
 
-    @Test func refusesAnExistingFileWhenAskedTo() throws {
+    @Test func refusesAnExistingFileWhenAskedTo() async throws {
         let folder = try Folder()
         defer { folder.remove() }
         let path = folder.file("account.json")
         try #require(FileManager.default.createFile(atPath: path, contents: Data("kept".utf8)))
-        #expect(throws: SafeOutputFileError.alreadyExists(path)) { try SafeOutputFile.write(secret, to: path, existing: .refuse) }
+        await #expect(throws: SafeOutputFileError.alreadyExists(path)) { try await Self.write(secret, to: path, existing: .refuse) }
         #expect(try Self.contents(path) == Array("kept".utf8))
         #expect(try folder.names() == ["account.json"])
         // A new name is created.
-        try SafeOutputFile.write(secret, to: folder.file("other.json"), existing: .refuse)
+        try await Self.write(secret, to: folder.file("other.json"), existing: .refuse)
         #expect(try Self.contents(folder.file("other.json")) == secret)
         #expect(try Self.status(folder.file("other.json")).st_mode & 0o7777 == 0o600)
         #expect(try folder.names() == ["account.json", "other.json"])
     }
 
     @Test(arguments: [SafeOutputFile.ExistingFile.replace, .refuse])
-    func neverFollowsOrReplacesASymbolicLink(existing: SafeOutputFile.ExistingFile) throws {
+    func neverFollowsOrReplacesASymbolicLink(existing: SafeOutputFile.ExistingFile) async throws {
         let folder = try Folder()
         defer { folder.remove() }
         let victim = folder.file("victim")
@@ -87,33 +93,33 @@ import Testing
         let dangling = folder.file("dangling.svg")
         try #require(symlink(folder.file("would-be-created"), dangling) == 0)
 
-        #expect(throws: SafeOutputFileError.symbolicLink(link)) { try SafeOutputFile.write(secret, to: link, existing: existing) }
-        #expect(throws: SafeOutputFileError.symbolicLink(dangling)) { try SafeOutputFile.write(secret, to: dangling, existing: existing) }
+        await #expect(throws: SafeOutputFileError.symbolicLink(link)) { try await Self.write(secret, to: link, existing: existing) }
+        await #expect(throws: SafeOutputFileError.symbolicLink(dangling)) { try await Self.write(secret, to: dangling, existing: existing) }
         #expect(try Self.status(link).st_mode & S_IFMT == S_IFLNK)
         #expect(try Self.contents(victim) == Array("victim".utf8))
         #expect(try Self.status(victim).st_mode & 0o7777 == 0o644)
         #expect(try folder.names() == ["code.svg", "dangling.svg", "victim"])  // nothing created through the dangling link
     }
 
-    @Test func refusesAFIFOWithoutOpeningIt() throws {
+    @Test func refusesAFIFOWithoutOpeningIt() async throws {
         let folder = try Folder()
         defer { folder.remove() }
         let fifo = folder.file("code.svg")
         try #require(mkfifo(fifo, 0o644) == 0)
         // Opening a FIFO without a reader would block; the refusal comes at once.
-        #expect(throws: SafeOutputFileError.notARegularFile(fifo, kind: .fifo)) { try SafeOutputFile.write(secret, to: fifo) }
+        await #expect(throws: SafeOutputFileError.notARegularFile(fifo, kind: .fifo)) { try await Self.write(secret, to: fifo) }
         #expect(try Self.status(fifo).st_mode & S_IFMT == S_IFIFO)
         #expect(try folder.names() == ["code.svg"])
         #expect(SafeOutputFileError.notARegularFile("/tmp/x", kind: .fifo).description
             == "The output path /tmp/x is a named pipe (FIFO), not a regular file, and is left alone; give the path of a regular file or a new name.")
     }
 
-    @Test func refusesADirectory() throws {
+    @Test func refusesADirectory() async throws {
         let folder = try Folder()
         defer { folder.remove() }
         let directory = folder.file("out")
         try #require(mkdir(directory, 0o755) == 0)
-        #expect(throws: SafeOutputFileError.notARegularFile(directory, kind: .directory)) { try SafeOutputFile.write(secret, to: directory) }
+        await #expect(throws: SafeOutputFileError.notARegularFile(directory, kind: .directory)) { try await Self.write(secret, to: directory) }
         #expect(try Self.status(directory).st_mode & S_IFMT == S_IFDIR)
         #expect(try FileManager.default.contentsOfDirectory(atPath: directory).isEmpty)
         #expect(SafeOutputFileError.notARegularFile("/tmp/out", kind: .directory).description
@@ -130,19 +136,19 @@ import Testing
     /// The `/dev/full` case, on a device node of our own (same numbers as
     /// `/dev/null`), since only root may create one.
     @Test(.enabled(if: getuid() == 0, "creating a device node needs root"))
-    func refusesADeviceNodeAndLeavesIt() throws {
+    func refusesADeviceNodeAndLeavesIt() async throws {
         let folder = try Folder()
         defer { folder.remove() }
         let device = folder.file("full")
         try #require(mknod(device, S_IFCHR | 0o666, Self.nullDevice) == 0)
-        #expect(throws: SafeOutputFileError.notARegularFile(device, kind: .characterDevice)) { try SafeOutputFile.write(secret, to: device) }
+        await #expect(throws: SafeOutputFileError.notARegularFile(device, kind: .characterDevice)) { try await Self.write(secret, to: device) }
         let status = try Self.status(device)
         #expect(status.st_mode & S_IFMT == S_IFCHR)
         #expect(status.st_rdev == Self.nullDevice)
         #expect(try folder.names() == ["full"])
     }
 
-    @Test func refusesAUnixSocket() throws {
+    @Test func refusesAUnixSocket() async throws {
         let folder = try Folder()
         defer { folder.remove() }
         let path = folder.file("s")
@@ -158,32 +164,33 @@ import Testing
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(descriptor, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
         }
         try #require(bound == 0)
-        #expect(throws: SafeOutputFileError.notARegularFile(path, kind: .socket)) { try SafeOutputFile.write(secret, to: path) }
+        await #expect(throws: SafeOutputFileError.notARegularFile(path, kind: .socket)) { try await Self.write(secret, to: path) }
     }
 
-    @Test func aMissingFolderOrABadNameIsSaidSo() throws {
+    @Test func aMissingFolderOrABadNameIsSaidSo() async throws {
         let folder = try Folder()
         defer { folder.remove() }
         let missing = folder.file("no/such/code.svg")
-        #expect(throws: SafeOutputFileError.folderUnavailable(missing, errno: ENOENT)) { try SafeOutputFile.write(secret, to: missing) }
+        await #expect(throws: SafeOutputFileError.folderUnavailable(missing, errno: ENOENT)) { try await Self.write(secret, to: missing) }
         #expect(SafeOutputFileError.folderUnavailable(missing, errno: ENOENT).description
             == "The folder for \(missing) does not exist; create it or choose another path.")
-        try SafeOutputFile.write(secret, to: folder.file("plain"))
+        try await Self.write(secret, to: folder.file("plain"))
         let underFile = folder.file("plain/code.svg")
-        #expect(throws: SafeOutputFileError.folderUnavailable(underFile, errno: ENOTDIR)) { try SafeOutputFile.write(secret, to: underFile) }
+        await #expect(throws: SafeOutputFileError.folderUnavailable(underFile, errno: ENOTDIR)) { try await Self.write(secret, to: underFile) }
         for bad in ["", folder.path + "/", folder.file("."), folder.file(".."), "/"] {
-            #expect(throws: SafeOutputFileError.invalidPath(bad)) { try SafeOutputFile.write(secret, to: bad) }
+            await #expect(throws: SafeOutputFileError.invalidPath(bad)) { try await Self.write(secret, to: bad) }
         }
         #expect(try folder.names() == ["plain"])
     }
 
-    @Test func writesFromARawBufferAndEmptyFiles() throws {
+    @Test func writesFromARawBufferAndEmptyFiles() async throws {
         let folder = try Folder()
         defer { folder.remove() }
         let bytes: [UInt8] = (0..<10_000).map { UInt8(truncatingIfNeeded: $0 &* 31) }
-        try bytes.withUnsafeBytes { buffer in try SafeOutputFile.write(buffer, to: folder.file("big")) }
+        let big = folder.file("big")
+        try await BlockingIOPool.shared.run { _ in try bytes.withUnsafeBytes { buffer in try SafeOutputFile.write(buffer, to: big) } }
         #expect(try Self.contents(folder.file("big")) == bytes)
-        try SafeOutputFile.write([], to: folder.file("empty"))
+        try await Self.write([], to: folder.file("empty"))
         #expect(try Self.contents(folder.file("empty")) == [])
         #expect(try Self.status(folder.file("empty")).st_mode & 0o7777 == 0o600)
     }

@@ -2,25 +2,27 @@ import AccountHandoff
 import AccountHandoffImport
 import AccountHandoffImportTestSupport
 import AccountHandoffReferenceStore
+import AccountHandoffTestSupport
 import Foundation
 import Testing
+import TestProcesses
 
 /// A real process killed with SIGKILL at every step of the transaction, with credentials in
 /// files and in the Secret Service: what a reader finds afterwards, and after recovery, is the
 /// complete old account or the complete new one.
-@Suite struct CrashRecoveryTests {
+@Suite(.startsProcesses) struct CrashRecoveryTests {
     @Test(arguments: ScenarioRun.allPoints())
-    func killAtEveryStepThenRecover(credentials: CredentialKind, scenario: ImportScenario, point: TransactionPoint) throws {
-        let run = try ScenarioRun(scenario, credentials: credentials)
+    func killAtEveryStepThenRecover(credentials: CredentialKind, scenario: ImportScenario, point: TransactionPoint) async throws {
+        let run = try await blocking { try ScenarioRun(scenario, credentials: credentials) }
         defer { run.remove() }
         try CrashProbe.killImport(run, at: point)
 
         let expected = point.isAfterCommit ? run.newAccounts : run.oldAccounts
-        let crashed = try run.snapshot()
+        let crashed = try await run.snapshot()
         #expect(crashed.accounts == expected, "right after the kill: \(crashed)")
 
-        let report = try run.recover()
-        let recovered = try run.snapshot()
+        let report = try await run.recover()
+        let recovered = try await run.snapshot()
         #expect(recovered.accounts == expected, "after recovery: \(recovered)")
         #expect(recovered.isClean, "after recovery: \(recovered)")
         // Exactly what recovery had to do at this point.
@@ -29,7 +31,7 @@ import Testing
         #expect(report.discardedStagedCredentials.count == leftovers)
         #expect(report.removedOrphanCredentials.isEmpty)
         #expect(report.accountsWithoutCredential.isEmpty)
-        #expect(try run.recover().foundNothing, "a second recovery finds nothing")
+        #expect(try await run.recover().foundNothing, "a second recovery finds nothing")
     }
 
     /// Whether recovery must finish an activation, and how many staged files it must delete.

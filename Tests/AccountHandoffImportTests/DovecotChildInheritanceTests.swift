@@ -5,6 +5,7 @@ import Testing
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
+import TestProcesses
 #endif
 
 /// The harness's servers (the throwaway Dovecot, the transit relay) are started by `posix_spawn` while other threads of the same process
@@ -13,7 +14,7 @@ import Darwin
 /// watches it to learn that the child exited) must not reach the server: Dovecot would hold it
 /// for its whole life, and the `Process` would not see its own child exit until then. One CLI
 /// test waited 20 s for a child that had long exited.
-@Suite struct DovecotChildInheritanceTests {
+@Suite(.startsProcesses) struct DovecotChildInheritanceTests {
     @Test func aStartedProgramInheritsOnlyItsStandardStreams() throws {
         var ends: [Int32] = [-1, -1]
         try #require(pipe(&ends) == 0)

@@ -2,6 +2,7 @@ import AccountHandoff
 import AccountHandoffImport
 import AccountHandoffImportTestSupport
 import AccountHandoffReferenceStore
+import AccountHandoffTestSupport
 import Foundation
 import Testing
 
@@ -15,22 +16,22 @@ import Testing
 
     @Test(arguments: cases)
     func faultLeavesTheOldOrTheNewAccountComplete(credentials: CredentialKind, scenario: ImportScenario, point: TransactionPoint) async throws {
-        let run = try ScenarioRun(scenario, credentials: credentials)
+        let run = try await blocking { try ScenarioRun(scenario, credentials: credentials) }
         defer { run.remove() }
         let fault = OneFault(at: point)
-        let store = try InterposingStore(directory: run.directory, backend: run.backend, interposer: fault.interposer)
+        let store = try await blocking { try InterposingStore(directory: run.directory, backend: run.backend, interposer: fault.interposer) }
         let coordinator = ImportCoordinator(metadataStore: store, credentialStore: store, validator: ImportFixtures.validator(run.server),
                                             makeAccountID: { ImportScenario.newAccountID })
-        let prepared = try coordinator.prepare(offer: run.offer)
+        let prepared = try await blocking { try coordinator.prepare(offer: run.offer) }
         if let choice = scenario.choice { try prepared.choose(choice) }
         let outcome = await prepared.complete(metadata: run.offer, credential: try run.deliveredPassword())
 
         #expect(fault.hasFired)
         #expect(outcome == Self.expectedOutcome(run, point, fault.failure))
         let expected = point.isAfterCommit ? run.newAccounts : run.oldAccounts
-        #expect(try run.snapshot().accounts == expected, "before recovery")
-        _ = try run.recover()
-        let recovered = try run.snapshot()
+        #expect(try await run.snapshot().accounts == expected, "before recovery")
+        _ = try await run.recover()
+        let recovered = try await run.snapshot()
         #expect(recovered.accounts == expected, "after recovery")
         #expect(recovered.isClean, "\(recovered)")
     }
@@ -54,33 +55,33 @@ import Testing
     }
 
     @Test func partialStagedFileIsRemovedByTheStoreItself() async throws {
-        let run = try ScenarioRun(.replace)
+        let run = try await blocking { try ScenarioRun(.replace) }
         defer { run.remove() }
         let fault = OneFault(at: .stageFileWritten)
-        let store = try InterposingStore(directory: run.directory, interposer: fault.interposer)
+        let store = try await blocking { try InterposingStore(directory: run.directory, interposer: fault.interposer) }
         let coordinator = ImportCoordinator(metadataStore: store, credentialStore: store, validator: ImportFixtures.validator(run.server))
-        let prepared = try coordinator.prepare(offer: run.offer)
+        let prepared = try await blocking { try coordinator.prepare(offer: run.offer) }
         try prepared.choose(.replace(ImportScenario.oldAccountID))
         _ = await prepared.complete(metadata: run.offer, credential: try run.deliveredPassword())
         // No recovery needed: the half-written file is gone already.
-        #expect(try run.snapshot().isClean)
+        #expect(try await run.snapshot().isClean)
     }
 
     @Test(arguments: CredentialKind.allCases)
     func failedDiscardAfterAValidationFailureLeavesALeftoverThatRecoveryRemoves(credentials: CredentialKind) async throws {
-        let run = try ScenarioRun(.validationFailure, credentials: credentials)
+        let run = try await blocking { try ScenarioRun(.validationFailure, credentials: credentials) }
         defer { run.remove() }
         let fault = OneFault(at: .discardBefore)
-        let store = try InterposingStore(directory: run.directory, backend: run.backend, interposer: fault.interposer)
+        let store = try await blocking { try InterposingStore(directory: run.directory, backend: run.backend, interposer: fault.interposer) }
         let coordinator = ImportCoordinator(metadataStore: store, credentialStore: store, validator: ImportFixtures.validator(run.server))
-        let prepared = try coordinator.prepare(offer: run.offer)
+        let prepared = try await blocking { try coordinator.prepare(offer: run.offer) }
         try prepared.choose(.replace(ImportScenario.oldAccountID))
         #expect(await prepared.complete(metadata: run.offer, credential: try run.deliveredPassword())
                 == .validationFailed(.authenticationFailed, account: run.offer))
-        let leftover = try run.snapshot()
+        let leftover = try await run.snapshot()
         #expect(leftover.accounts == run.oldAccounts)
         #expect(leftover.staged.count == 1)
-        #expect(try run.recover().discardedStagedCredentials == leftover.staged)
-        #expect(try run.snapshot().isClean)
+        #expect(try await run.recover().discardedStagedCredentials == leftover.staged)
+        #expect(try await run.snapshot().isClean)
     }
 }

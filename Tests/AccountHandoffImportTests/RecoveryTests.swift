@@ -2,6 +2,7 @@ import AccountHandoff
 import AccountHandoffImport
 import AccountHandoffImportTestSupport
 import AccountHandoffReferenceStore
+import AccountHandoffTestSupport
 import Foundation
 import Testing
 
@@ -24,61 +25,61 @@ import Testing
         }
     }
 
-    @Test func committedButUnactivatedCredentialIsActivated() throws {
+    @Test func committedButUnactivatedCredentialIsActivated() async throws {
         let scratch = try ImportFixtures.scratchDirectory()
         defer { ImportFixtures.remove(scratch) }
-        let store = try ReferenceAccountStore.open(at: scratch.appendingPathComponent("store"))
+        let store = try await blocking { try ReferenceAccountStore.open(at: scratch.appendingPathComponent("store")) }
         let id = LocalAccountID.random()
-        let staged = try store.stage(SecretBytes(utf8: "committed password"))
-        try store.commit(.add(id, try Self.metadata(), credential: staged)) { _ in true }
+        let staged = try await blocking { try store.stage(SecretBytes(utf8: "committed password")) }
+        try await blocking { try store.commit(.add(id, try Self.metadata(), credential: staged)) { _ in true } }
         // Before recovery, a reader already gets the committed credential.
-        #expect(try store.credential(for: id).constantTimeEquals(SecretBytes(utf8: "committed password")))
-        let report = try Self.coordinator(store).recover()
+        #expect(try await blocking { try store.credential(for: id) }.constantTimeEquals(SecretBytes(utf8: "committed password")))
+        let report = try await blocking { try Self.coordinator(store).recover() }
         #expect(report.completedActivations == [id])
-        #expect(try store.pendingActivations().isEmpty)
-        #expect(try store.stagedCredentials().isEmpty)
-        #expect(try store.credential(for: id).constantTimeEquals(SecretBytes(utf8: "committed password")))
+        #expect(try await blocking { try store.pendingActivations() }.isEmpty)
+        #expect(try await blocking { try store.stagedCredentials() }.isEmpty)
+        #expect(try await blocking { try store.credential(for: id) }.constantTimeEquals(SecretBytes(utf8: "committed password")))
     }
 
-    @Test func pendingMarkerOfAFinishedActivationIsCleared() throws {
+    @Test func pendingMarkerOfAFinishedActivationIsCleared() async throws {
         let scratch = try ImportFixtures.scratchDirectory()
         defer { ImportFixtures.remove(scratch) }
-        let store = try ReferenceAccountStore.open(at: scratch.appendingPathComponent("store"))
+        let store = try await blocking { try ReferenceAccountStore.open(at: scratch.appendingPathComponent("store")) }
         let id = LocalAccountID.random()
-        let staged = try store.stage(SecretBytes(utf8: "pw"))
-        try store.commit(.add(id, try Self.metadata(), credential: staged)) { _ in true }
-        try store.activate(staged, for: id)
-        let report = try Self.coordinator(store).recover()
+        let staged = try await blocking { try store.stage(SecretBytes(utf8: "pw")) }
+        try await blocking { try store.commit(.add(id, try Self.metadata(), credential: staged)) { _ in true } }
+        try await blocking { try store.activate(staged, for: id) }
+        let report = try await blocking { try Self.coordinator(store).recover() }
         #expect(report.completedActivations.isEmpty)
-        #expect(try store.pendingActivations().isEmpty)
-        #expect(try store.accountsWithCredential() == [id])
+        #expect(try await blocking { try store.pendingActivations() }.isEmpty)
+        #expect(try await blocking { try store.accountsWithCredential() } == [id])
     }
 
-    @Test func orphanCredentialIsDeletedAndAnAccountWithoutOneIsReported() throws {
+    @Test func orphanCredentialIsDeletedAndAnAccountWithoutOneIsReported() async throws {
         let scratch = try ImportFixtures.scratchDirectory()
         defer { ImportFixtures.remove(scratch) }
         let directory = scratch.appendingPathComponent("store")
-        let store = try ReferenceAccountStore.open(at: directory)
+        let store = try await blocking { try ReferenceAccountStore.open(at: directory) }
         let orphan = LocalAccountID.random()
-        try store.activate(try store.stage(SecretBytes(utf8: "no account")), for: orphan)
+        try await blocking { try store.activate(try store.stage(SecretBytes(utf8: "no account")), for: orphan) }
         let bare = LocalAccountID.random()
-        try ImportScenario.seed(store, id: bare, metadata: try Self.metadata(), password: SecretBytes(utf8: "pw"))
-        try store.deleteCredential(of: bare)
-        let report = try Self.coordinator(store).recover()
+        try await blocking { try ImportScenario.seed(store, id: bare, metadata: try Self.metadata(), password: SecretBytes(utf8: "pw")) }
+        try await blocking { try store.deleteCredential(of: bare) }
+        let report = try await blocking { try Self.coordinator(store).recover() }
         #expect(report.removedOrphanCredentials == [orphan])
         #expect(report.accountsWithoutCredential == [bare])
         #expect(StoreFiles.credentialFileNames(directory).isEmpty)
-        #expect(throws: CredentialStoreError.credentialNotFound) { try store.credential(for: bare) }
+        await #expect(throws: CredentialStoreError.credentialNotFound) { try await blocking { try store.credential(for: bare) } }
     }
 
-    @Test func unrelatedFilesInTheCredentialsDirectoryAreLeftAlone() throws {
+    @Test func unrelatedFilesInTheCredentialsDirectoryAreLeftAlone() async throws {
         let scratch = try ImportFixtures.scratchDirectory()
         defer { ImportFixtures.remove(scratch) }
         let directory = scratch.appendingPathComponent("store")
-        let store = try ReferenceAccountStore.open(at: directory)
+        let store = try await blocking { try ReferenceAccountStore.open(at: directory) }
         let note = StoreFiles.credentials(directory).appendingPathComponent("README")
         try Data("not ours".utf8).write(to: note)
-        #expect(try Self.coordinator(store).recover().foundNothing)
+        #expect(try await blocking { try Self.coordinator(store).recover() }.foundNothing)
         #expect(FileManager.default.fileExists(atPath: note.path))
     }
 }

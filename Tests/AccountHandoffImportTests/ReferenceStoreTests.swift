@@ -7,6 +7,7 @@ import AccountHandoff
 import AccountHandoffImport
 import AccountHandoffImportTestSupport
 import AccountHandoffReferenceStore
+import AccountHandoffTestSupport
 import Foundation
 import Testing
 
@@ -25,12 +26,12 @@ import Testing
         return (scratch, scratch.appendingPathComponent("store"))
     }
 
-    @Test func newStoreIsPrivateAndInWALMode() throws {
+    @Test func newStoreIsPrivateAndInWALMode() async throws {
         let (scratch, directory) = try Self.scratchStore()
         defer { ImportFixtures.remove(scratch) }
-        let store = try ReferenceAccountStore.open(at: directory)
+        let store = try await blocking { try ReferenceAccountStore.open(at: directory) }
         let id = LocalAccountID.random()
-        try ImportScenario.seed(store, id: id, metadata: try Self.metadata(), password: SecretBytes(utf8: Self.password))
+        try await blocking { try ImportScenario.seed(store, id: id, metadata: try Self.metadata(), password: SecretBytes(utf8: Self.password)) }
         #expect(StoreFiles.mode(directory) == 0o700)
         #expect(StoreFiles.mode(StoreFiles.credentials(directory)) == 0o700)
         #expect(StoreFiles.mode(StoreFiles.database(directory)) == 0o600)
@@ -41,11 +42,11 @@ import Testing
         #expect(store.warnings.isEmpty)
     }
 
-    @Test func schemaHasNoSecretColumnAndTheDatabaseNeverHoldsThePassword() throws {
+    @Test func schemaHasNoSecretColumnAndTheDatabaseNeverHoldsThePassword() async throws {
         let (scratch, directory) = try Self.scratchStore()
         defer { ImportFixtures.remove(scratch) }
-        let store = try ReferenceAccountStore.open(at: directory)
-        try ImportScenario.seed(store, id: .random(), metadata: try Self.metadata(), password: SecretBytes(utf8: Self.password))
+        let store = try await blocking { try ReferenceAccountStore.open(at: directory) }
+        try await blocking { try ImportScenario.seed(store, id: .random(), metadata: try Self.metadata(), password: SecretBytes(utf8: Self.password)) }
         #expect(StoreFiles.query(directory, "SELECT name FROM pragma_table_info('accounts') ORDER BY cid")
                 == ["account_id", "account_link_id", "display_name", "email_address", "username", "imap_host", "imap_port",
                     "imap_security", "revision", "pending_credential"])
@@ -53,206 +54,206 @@ import Testing
         #expect(!StoreFiles.databaseBytes(directory).contains(bytes: Array(Self.password.utf8)))
     }
 
-    @Test func linkIDIsStoredAsItsSixteenBytes() throws {
+    @Test func linkIDIsStoredAsItsSixteenBytes() async throws {
         let (scratch, directory) = try Self.scratchStore()
         defer { ImportFixtures.remove(scratch) }
-        let store = try ReferenceAccountStore.open(at: directory)
+        let store = try await blocking { try ReferenceAccountStore.open(at: directory) }
         let linkID = try #require(AccountLinkID(bytes: Array(0xF0...0xFF)))
-        try ImportScenario.seed(store, id: .random(), metadata: try Self.metadata(linkID: linkID), password: SecretBytes(utf8: "pw"))
+        try await blocking { try ImportScenario.seed(store, id: .random(), metadata: try Self.metadata(linkID: linkID), password: SecretBytes(utf8: "pw")) }
         #expect(StoreFiles.query(directory, "SELECT hex(account_link_id) FROM accounts") == ["F0F1F2F3F4F5F6F7F8F9FAFBFCFDFEFF"])
-        #expect(try ReferenceAccountStore.open(at: directory).listAccounts().map(\.metadata.linkID.bytes) == [Array(0xF0...0xFF)])
+        #expect(try await blocking { try ReferenceAccountStore.open(at: directory).listAccounts() }.map(\.metadata.linkID.bytes) == [Array(0xF0...0xFF)])
     }
 
-    @Test func symbolicLinkAsTheStoreIsRefused() throws {
+    @Test func symbolicLinkAsTheStoreIsRefused() async throws {
         let (scratch, directory) = try Self.scratchStore()
         defer { ImportFixtures.remove(scratch) }
         let real = scratch.appendingPathComponent("real")
         try FileManager.default.createDirectory(at: real, withIntermediateDirectories: false, attributes: [.posixPermissions: 0o700])
         try FileManager.default.createSymbolicLink(at: directory, withDestinationURL: real)
-        #expect(throws: AccountStoreError.unsafeLocation(.symbolicLink(path: directory.path))) {
-            try ReferenceAccountStore.open(at: directory)
+        await #expect(throws: AccountStoreError.unsafeLocation(.symbolicLink(path: directory.path))) {
+            try await blocking { try ReferenceAccountStore.open(at: directory) }
         }
         #expect(try FileManager.default.contentsOfDirectory(atPath: real.path).isEmpty)
     }
 
-    @Test func regularFileAsTheStoreIsRefused() throws {
+    @Test func regularFileAsTheStoreIsRefused() async throws {
         let (scratch, directory) = try Self.scratchStore()
         defer { ImportFixtures.remove(scratch) }
         try Data("not a directory".utf8).write(to: directory)
-        #expect(throws: AccountStoreError.unsafeLocation(.notADirectory(path: directory.path))) {
-            try ReferenceAccountStore.open(at: directory)
+        await #expect(throws: AccountStoreError.unsafeLocation(.notADirectory(path: directory.path))) {
+            try await blocking { try ReferenceAccountStore.open(at: directory) }
         }
     }
 
-    @Test func missingParentIsReported() throws {
+    @Test func missingParentIsReported() async throws {
         let (scratch, _) = try Self.scratchStore()
         defer { ImportFixtures.remove(scratch) }
         let directory = scratch.appendingPathComponent("missing/store")
-        #expect(throws: AccountStoreError.unsafeLocation(.missingParent(path: directory.path))) {
-            try ReferenceAccountStore.open(at: directory)
+        await #expect(throws: AccountStoreError.unsafeLocation(.missingParent(path: directory.path))) {
+            try await blocking { try ReferenceAccountStore.open(at: directory) }
         }
     }
 
-    @Test func symbolicLinksInsideTheStoreAreRefused() throws {
+    @Test func symbolicLinksInsideTheStoreAreRefused() async throws {
         let (scratch, directory) = try Self.scratchStore()
         defer { ImportFixtures.remove(scratch) }
-        _ = try ReferenceAccountStore.open(at: directory)
+        _ = try await blocking { try ReferenceAccountStore.open(at: directory) }
         let elsewhere = scratch.appendingPathComponent("elsewhere")
         try FileManager.default.createDirectory(at: elsewhere, withIntermediateDirectories: false)
         // The credentials directory replaced by a link.
         let credentials = StoreFiles.credentials(directory)
         try FileManager.default.removeItem(at: credentials)
         try FileManager.default.createSymbolicLink(at: credentials, withDestinationURL: elsewhere)
-        #expect(throws: AccountStoreError.unsafeLocation(.symbolicLink(path: credentials.path))) {
-            try ReferenceAccountStore.open(at: directory)
+        await #expect(throws: AccountStoreError.unsafeLocation(.symbolicLink(path: credentials.path))) {
+            try await blocking { try ReferenceAccountStore.open(at: directory) }
         }
         try FileManager.default.removeItem(at: credentials)
         // The database replaced by a link, or by a directory.
         let database = StoreFiles.database(directory)
         try FileManager.default.removeItem(at: database)
         try FileManager.default.createSymbolicLink(at: database, withDestinationURL: elsewhere.appendingPathComponent("db"))
-        #expect(throws: AccountStoreError.unsafeLocation(.symbolicLink(path: database.path))) {
-            try ReferenceAccountStore.open(at: directory)
+        await #expect(throws: AccountStoreError.unsafeLocation(.symbolicLink(path: database.path))) {
+            try await blocking { try ReferenceAccountStore.open(at: directory) }
         }
         try FileManager.default.removeItem(at: database)
         try FileManager.default.createDirectory(at: database, withIntermediateDirectories: false)
-        #expect(throws: AccountStoreError.unsafeLocation(.notARegularFile(path: database.path))) {
-            try ReferenceAccountStore.open(at: directory)
+        await #expect(throws: AccountStoreError.unsafeLocation(.notARegularFile(path: database.path))) {
+            try await blocking { try ReferenceAccountStore.open(at: directory) }
         }
     }
 
-    @Test func credentialFileReplacedByALinkIsNeitherFollowedNorOverwritten() throws {
+    @Test func credentialFileReplacedByALinkIsNeitherFollowedNorOverwritten() async throws {
         let (scratch, directory) = try Self.scratchStore()
         defer { ImportFixtures.remove(scratch) }
-        let store = try ReferenceAccountStore.open(at: directory)
+        let store = try await blocking { try ReferenceAccountStore.open(at: directory) }
         let id = LocalAccountID.random()
         let victim = scratch.appendingPathComponent("victim")
         try Data("precious".utf8).write(to: victim)
         let target = StoreFiles.credentials(directory).appendingPathComponent("account-\(id).credential")
         try FileManager.default.createSymbolicLink(at: target, withDestinationURL: victim)
-        let staged = try store.stage(SecretBytes(utf8: Self.password))
-        #expect(throws: CredentialStoreError.unsafeLocation(.symbolicLink(path: target.path))) {
-            try store.activate(staged, for: id)
+        let staged = try await blocking { try store.stage(SecretBytes(utf8: Self.password)) }
+        await #expect(throws: CredentialStoreError.unsafeLocation(.symbolicLink(path: target.path))) {
+            try await blocking { try store.activate(staged, for: id) }
         }
-        try store.commit(.add(id, try Self.metadata(), credential: staged)) { _ in true }
-        try store.finishActivation(PendingActivation(account: id, credential: staged))
-        #expect(throws: CredentialStoreError.unsafeLocation(.symbolicLink(path: target.path))) {
-            try store.credential(for: id)
+        try await blocking { try store.commit(.add(id, try Self.metadata(), credential: staged)) { _ in true } }
+        try await blocking { try store.finishActivation(PendingActivation(account: id, credential: staged)) }
+        await #expect(throws: CredentialStoreError.unsafeLocation(.symbolicLink(path: target.path))) {
+            try await blocking { try store.credential(for: id) }
         }
         #expect(try Data(contentsOf: victim) == Data("precious".utf8))
     }
 
-    @Test func looseDirectoryIsRefusedByDefault() throws {
+    @Test func looseDirectoryIsRefusedByDefault() async throws {
         let (scratch, directory) = try Self.scratchStore()
         defer { ImportFixtures.remove(scratch) }
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: false)
         #expect(chmod(directory.path, 0o755) == 0)
-        #expect(throws: AccountStoreError.unsafeLocation(.permissionsTooOpen(path: directory.path, mode: 0o755))) {
-            try ReferenceAccountStore.open(at: directory)
+        await #expect(throws: AccountStoreError.unsafeLocation(.permissionsTooOpen(path: directory.path, mode: 0o755))) {
+            try await blocking { try ReferenceAccountStore.open(at: directory) }
         }
         #expect(StoreFiles.mode(directory) == 0o755)
     }
 
-    @Test func looseDirectoryIsTightenedWithAWarningWhenAsked() throws {
+    @Test func looseDirectoryIsTightenedWithAWarningWhenAsked() async throws {
         let (scratch, directory) = try Self.scratchStore()
         defer { ImportFixtures.remove(scratch) }
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: false)
         #expect(chmod(directory.path, 0o775) == 0)
-        let store = try ReferenceAccountStore.open(at: directory, options: ReferenceStoreOptions(loosePermissions: .tighten))
+        let store = try await blocking { try ReferenceAccountStore.open(at: directory, options: ReferenceStoreOptions(loosePermissions: .tighten)) }
         #expect(store.warnings == [.tightenedPermissions(path: directory.path, from: 0o775, to: 0o700)])
         #expect(StoreFiles.mode(directory) == 0o700)
         #expect(store.warnings[0].description.hasSuffix("meanwhile."))
     }
 
     @Test(.enabled(if: geteuid() == 0, "only root can create a directory owned by another user"))
-    func directoryOfAnotherUserIsRefused() throws {
+    func directoryOfAnotherUserIsRefused() async throws {
         let (scratch, directory) = try Self.scratchStore()
         defer { ImportFixtures.remove(scratch) }
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: false, attributes: [.posixPermissions: 0o700])
         #expect(chown(directory.path, 65534, 65534) == 0)
-        #expect(throws: AccountStoreError.unsafeLocation(.ownedByAnotherUser(path: directory.path, owner: 65534))) {
-            try ReferenceAccountStore.open(at: directory)
+        await #expect(throws: AccountStoreError.unsafeLocation(.ownedByAnotherUser(path: directory.path, owner: 65534))) {
+            try await blocking { try ReferenceAccountStore.open(at: directory) }
         }
     }
 
-    @Test func garbageDatabaseIsReportedAsCorrupt() throws {
+    @Test func garbageDatabaseIsReportedAsCorrupt() async throws {
         let (scratch, directory) = try Self.scratchStore()
         defer { ImportFixtures.remove(scratch) }
-        _ = try ReferenceAccountStore.open(at: directory)
+        _ = try await blocking { try ReferenceAccountStore.open(at: directory) }
         try Data(repeating: 0x5A, count: 4096).write(to: StoreFiles.database(directory))
         for suffix in ["-wal", "-shm"] { try? FileManager.default.removeItem(atPath: StoreFiles.database(directory).path + suffix) }
-        #expect(throws: AccountStoreError.corrupt("file is not a database")) {
-            try ReferenceAccountStore.open(at: directory)
+        await #expect(throws: AccountStoreError.corrupt("file is not a database")) {
+            try await blocking { try ReferenceAccountStore.open(at: directory) }
         }
     }
 
-    @Test func newerSchemaIsRefused() throws {
+    @Test func newerSchemaIsRefused() async throws {
         let (scratch, directory) = try Self.scratchStore()
         defer { ImportFixtures.remove(scratch) }
-        _ = try ReferenceAccountStore.open(at: directory)
+        _ = try await blocking { try ReferenceAccountStore.open(at: directory) }
         _ = StoreFiles.query(directory, "PRAGMA user_version = 7")
-        #expect(throws: AccountStoreError.unsupportedSchema(7)) {
-            try ReferenceAccountStore.open(at: directory)
+        await #expect(throws: AccountStoreError.unsupportedSchema(7)) {
+            try await blocking { try ReferenceAccountStore.open(at: directory) }
         }
     }
 
-    @Test func tamperedRowIsReportedByField() throws {
+    @Test func tamperedRowIsReportedByField() async throws {
         let (scratch, directory) = try Self.scratchStore()
         defer { ImportFixtures.remove(scratch) }
-        let store = try ReferenceAccountStore.open(at: directory)
-        try ImportScenario.seed(store, id: .random(), metadata: try Self.metadata(), password: SecretBytes(utf8: "pw"))
+        let store = try await blocking { try ReferenceAccountStore.open(at: directory) }
+        try await blocking { try ImportScenario.seed(store, id: .random(), metadata: try Self.metadata(), password: SecretBytes(utf8: "pw")) }
         _ = StoreFiles.query(directory, "UPDATE accounts SET email_address = ''")
-        #expect(throws: AccountStoreError.invalidRecord("email_address")) { try store.listAccounts() }
+        await #expect(throws: AccountStoreError.invalidRecord("email_address")) { try await blocking { try store.listAccounts() } }
     }
 
-    @Test func commitsAreAllOrNothing() throws {
+    @Test func commitsAreAllOrNothing() async throws {
         let (scratch, directory) = try Self.scratchStore()
         defer { ImportFixtures.remove(scratch) }
-        let store = try ReferenceAccountStore.open(at: directory)
+        let store = try await blocking { try ReferenceAccountStore.open(at: directory) }
         let metadata = try Self.metadata()
         let first = LocalAccountID.random()
-        try ImportScenario.seed(store, id: first, metadata: metadata, password: SecretBytes(utf8: "pw"))
-        let staged = try store.stage(SecretBytes(utf8: "pw2"))
-        #expect(throws: AccountStoreError.linkIDAlreadyStored) {
-            try store.commit(.add(.random(), metadata, credential: staged)) { _ in true }
+        try await blocking { try ImportScenario.seed(store, id: first, metadata: metadata, password: SecretBytes(utf8: "pw")) }
+        let staged = try await blocking { try store.stage(SecretBytes(utf8: "pw2")) }
+        await #expect(throws: AccountStoreError.linkIDAlreadyStored) {
+            try await blocking { try store.commit(.add(.random(), metadata, credential: staged)) { _ in true } }
         }
-        #expect(throws: AccountStoreError.changedMeanwhile) {
-            try store.commit(.replace(first, metadata, credential: staged)) { _ in false }
+        await #expect(throws: AccountStoreError.changedMeanwhile) {
+            try await blocking { try store.commit(.replace(first, metadata, credential: staged)) { _ in false } }
         }
         let missing = LocalAccountID.random()
-        #expect(throws: AccountStoreError.accountNotFound(missing)) {
-            try store.commit(.replace(missing, try Self.metadata(), credential: staged)) { _ in true }
+        await #expect(throws: AccountStoreError.accountNotFound(missing)) {
+            try await blocking { try store.commit(.replace(missing, try Self.metadata(), credential: staged)) { _ in true } }
         }
-        #expect(try store.listAccounts() == [StoredAccount(id: first, metadata: metadata, revision: 1)])
-        #expect(try store.pendingActivations().isEmpty)
+        #expect(try await blocking { try store.listAccounts() } == [StoredAccount(id: first, metadata: metadata, revision: 1)])
+        #expect(try await blocking { try store.pendingActivations() }.isEmpty)
     }
 
-    @Test func stagingRefusesEmptyAndOversizedCredentials() throws {
+    @Test func stagingRefusesEmptyAndOversizedCredentials() async throws {
         let (scratch, directory) = try Self.scratchStore()
         defer { ImportFixtures.remove(scratch) }
-        let store = try ReferenceAccountStore.open(at: directory)
-        #expect(throws: CredentialStoreError.emptyCredential) { try store.stage(SecretBytes(copying: [UInt8]())) }
-        #expect(throws: CredentialStoreError.credentialTooLarge(byteCount: 4097)) {
-            try store.stage(SecretBytes(copying: [UInt8](repeating: 1, count: 4097)))
+        let store = try await blocking { try ReferenceAccountStore.open(at: directory) }
+        await #expect(throws: CredentialStoreError.emptyCredential) { try await blocking { try store.stage(SecretBytes(copying: [UInt8]())) } }
+        await #expect(throws: CredentialStoreError.credentialTooLarge(byteCount: 4097)) {
+            try await blocking { try store.stage(SecretBytes(copying: [UInt8](repeating: 1, count: 4097))) }
         }
         #expect(StoreFiles.credentialFileNames(directory).isEmpty)
     }
 
-    @Test func recoveryLeaseExcludesImportsAndOtherRecoveries() throws {
+    @Test func recoveryLeaseExcludesImportsAndOtherRecoveries() async throws {
         let (scratch, directory) = try Self.scratchStore()
         defer { ImportFixtures.remove(scratch) }
-        let first = try ReferenceAccountStore.open(at: directory)
-        let second = try ReferenceAccountStore.open(at: directory)
-        let importLease = try first.acquireImportLease()
-        let otherImport = try second.acquireImportLease()
-        #expect(try second.acquireRecoveryLease() == nil)
+        let first = try await blocking { try ReferenceAccountStore.open(at: directory) }
+        let second = try await blocking { try ReferenceAccountStore.open(at: directory) }
+        let importLease = try await blocking { try first.acquireImportLease() }
+        let otherImport = try await blocking { try second.acquireImportLease() }
+        #expect(try await blocking { try second.acquireRecoveryLease() } == nil)
         importLease.release()
-        #expect(try second.acquireRecoveryLease() == nil)
+        #expect(try await blocking { try second.acquireRecoveryLease() } == nil)
         otherImport.release()
-        let recovery = try #require(try second.acquireRecoveryLease())
-        #expect(try first.acquireRecoveryLease() == nil)
+        let recovery = try #require(try await blocking { try second.acquireRecoveryLease() })
+        #expect(try await blocking { try first.acquireRecoveryLease() } == nil)
         recovery.release()
-        #expect(try first.acquireRecoveryLease() != nil)
+        #expect(try await blocking { try first.acquireRecoveryLease() } != nil)
     }
 
     #if os(Linux)
@@ -260,11 +261,11 @@ import Testing
     /// its `exec`. A released lease must be free at once for everyone, not only once the last
     /// copy of its descriptor closes (a recovery right after another used to find the store busy).
     @Test(arguments: [false, true])
-    func aReleasedLeaseIsFreeWhileACopyOfItsDescriptorIsStillOpen(importLease: Bool) throws {
+    func aReleasedLeaseIsFreeWhileACopyOfItsDescriptorIsStillOpen(importLease: Bool) async throws {
         let (scratch, directory) = try Self.scratchStore()
         defer { ImportFixtures.remove(scratch) }
-        let store = try ReferenceAccountStore.open(at: directory)
-        let lease = importLease ? try store.acquireImportLease() : try #require(try store.acquireRecoveryLease())
+        let store = try await blocking { try ReferenceAccountStore.open(at: directory) }
+        let lease = importLease ? try await blocking { try store.acquireImportLease() } : try #require(try await blocking { try store.acquireRecoveryLease() })
         let lockPath = directory.resolvingSymlinksInPath().appendingPathComponent("import.lock").path
         let held = Self.openDescriptors(of: lockPath)
         try #require(held.count == 1, "descriptors on import.lock: \(held)")
@@ -273,7 +274,7 @@ import Testing
         defer { close(inherited) }
 
         lease.release()
-        let next = try #require(try store.acquireRecoveryLease(), "the released lease still held through the copy")
+        let next = try #require(try await blocking { try store.acquireRecoveryLease() }, "the released lease still held through the copy")
         next.release()
     }
 

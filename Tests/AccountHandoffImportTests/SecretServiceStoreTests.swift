@@ -5,98 +5,99 @@ import AccountHandoffTestSupport
 import Foundation
 import Testing
 import ThrowawaySecretService
+import TestProcesses
 
 /// The Secret Service credential store against a real gnome-keyring-daemon on a throwaway
 /// session bus: the same staging semantics as the reference store's credential files.
-@Suite struct SecretServiceStoreTests {
-    @Test func stageActivateDiscardListAndDeleteRoundTrip() throws {
-        let store = try SharedSecretService.store()
-        try store.checkCredentialsWritable()
-        #expect(try store.stagedCredentials().isEmpty)
-        #expect(try store.accountsWithCredential().isEmpty)
+@Suite(.startsProcesses) struct SecretServiceStoreTests {
+    @Test func stageActivateDiscardListAndDeleteRoundTrip() async throws {
+        let store = try await blocking { try SharedSecretService.store() }
+        try await blocking { try store.checkCredentialsWritable() }
+        #expect(try await blocking { try store.stagedCredentials() }.isEmpty)
+        #expect(try await blocking { try store.accountsWithCredential() }.isEmpty)
 
-        let first = try store.stage(SecretBytes(utf8: "first password"))
-        let second = try store.stage(SecretBytes(utf8: "second password"))
+        let first = try await blocking { try store.stage(SecretBytes(utf8: "first password")) }
+        let second = try await blocking { try store.stage(SecretBytes(utf8: "second password")) }
         #expect(first != second)
         #expect(first.name.hasPrefix("staged-") && second.name.hasPrefix("staged-"))
-        #expect(try store.stagedCredentials() == [first, second].sorted())
+        #expect(try await blocking { try store.stagedCredentials() } == [first, second].sorted())
 
         let account = LocalAccountID.random()
-        try store.activate(first, for: account)
-        #expect(try store.stagedCredentials() == [second])
-        #expect(try store.accountsWithCredential() == [account])
-        #expect(try store.credential(of: account).constantTimeEquals(SecretBytes(utf8: "first password")))
+        try await blocking { try store.activate(first, for: account) }
+        #expect(try await blocking { try store.stagedCredentials() } == [second])
+        #expect(try await blocking { try store.accountsWithCredential() } == [account])
+        #expect(try await blocking { try store.credential(of: account) }.constantTimeEquals(SecretBytes(utf8: "first password")))
         // Activation consumed the staged item.
-        #expect(throws: CredentialStoreError.credentialNotFound) { try store.activate(first, for: account) }
+        await #expect(throws: CredentialStoreError.credentialNotFound) { try await blocking { try store.activate(first, for: account) } }
 
         // A second activation replaces the active item.
-        try store.activate(second, for: account)
-        #expect(try store.credential(of: account).constantTimeEquals(SecretBytes(utf8: "second password")))
-        #expect(try store.stagedCredentials().isEmpty)
-        #expect(try store.accountsWithCredential() == [account])
+        try await blocking { try store.activate(second, for: account) }
+        #expect(try await blocking { try store.credential(of: account) }.constantTimeEquals(SecretBytes(utf8: "second password")))
+        #expect(try await blocking { try store.stagedCredentials() }.isEmpty)
+        #expect(try await blocking { try store.accountsWithCredential() } == [account])
 
-        let leftover = try store.stage(SecretBytes(utf8: "discard me"))
-        #expect(try store.credential(staged: leftover).constantTimeEquals(SecretBytes(utf8: "discard me")))
-        try store.discard(leftover)
-        try store.discard(leftover)  // missing: success
-        #expect(try store.stagedCredentials().isEmpty)
-        #expect(throws: CredentialStoreError.credentialNotFound) { try store.credential(staged: leftover) }
+        let leftover = try await blocking { try store.stage(SecretBytes(utf8: "discard me")) }
+        #expect(try await blocking { try store.credential(staged: leftover) }.constantTimeEquals(SecretBytes(utf8: "discard me")))
+        try await blocking { try store.discard(leftover) }
+        try await blocking { try store.discard(leftover) }  // missing: success
+        #expect(try await blocking { try store.stagedCredentials() }.isEmpty)
+        await #expect(throws: CredentialStoreError.credentialNotFound) { try await blocking { try store.credential(staged: leftover) } }
 
-        try store.deleteCredential(of: account)
-        try store.deleteCredential(of: account)  // missing: success
-        #expect(try store.accountsWithCredential().isEmpty)
-        #expect(throws: CredentialStoreError.credentialNotFound) { try store.credential(of: account) }
+        try await blocking { try store.deleteCredential(of: account) }
+        try await blocking { try store.deleteCredential(of: account) }  // missing: success
+        #expect(try await blocking { try store.accountsWithCredential() }.isEmpty)
+        await #expect(throws: CredentialStoreError.credentialNotFound) { try await blocking { try store.credential(of: account) } }
     }
 
     /// Every byte value, NUL included, comes back exactly as written.
-    @Test func theValueReadBackEqualsWhatWasWrittenByteForByte() throws {
-        let store = try SharedSecretService.store()
+    @Test func theValueReadBackEqualsWhatWasWrittenByteForByte() async throws {
+        let store = try await blocking { try SharedSecretService.store() }
         let bytes = (0...255).map(UInt8.init) + Array("Tr0ub4dor&3 ünïcode €".utf8)
-        let staged = try store.stage(SecretBytes(copying: bytes))
-        #expect(try store.credential(staged: staged).revealedBytes() == bytes)
+        let staged = try await blocking { try store.stage(SecretBytes(copying: bytes)) }
+        #expect(try await blocking { try store.credential(staged: staged) }.revealedBytes() == bytes)
         let account = LocalAccountID.random()
-        try store.activate(staged, for: account)
-        let read = try store.credential(of: account)
+        try await blocking { try store.activate(staged, for: account) }
+        let read = try await blocking { try store.credential(of: account) }
         #expect(read.count == bytes.count)
         #expect(read.revealedBytes() == bytes)
-        try store.deleteCredential(of: account)
+        try await blocking { try store.deleteCredential(of: account) }
     }
 
-    @Test func anEmptyCredentialIsRefused() throws {
-        let store = try SharedSecretService.store()
-        #expect(throws: CredentialStoreError.emptyCredential) { try store.stage(SecretBytes(copying: [UInt8]())) }
-        #expect(try store.stagedCredentials().isEmpty)
+    @Test func anEmptyCredentialIsRefused() async throws {
+        let store = try await blocking { try SharedSecretService.store() }
+        await #expect(throws: CredentialStoreError.emptyCredential) { try await blocking { try store.stage(SecretBytes(copying: [UInt8]())) } }
+        #expect(try await blocking { try store.stagedCredentials() }.isEmpty)
     }
 
-    @Test func twoNamespacesNeverSeeEachOthersItems() throws {
-        let one = try SharedSecretService.store()
-        let other = try SharedSecretService.store()
+    @Test func twoNamespacesNeverSeeEachOthersItems() async throws {
+        let one = try await blocking { try SharedSecretService.store() }
+        let other = try await blocking { try SharedSecretService.store() }
         let account = LocalAccountID.random()
-        let mine = try one.stage(SecretBytes(utf8: "one"))
-        let staged = try one.stage(SecretBytes(utf8: "one, active"))
-        try one.activate(staged, for: account)
-        #expect(try other.stagedCredentials().isEmpty)
-        #expect(try other.accountsWithCredential().isEmpty)
-        #expect(throws: CredentialStoreError.credentialNotFound) { try other.credential(of: account) }
-        #expect(throws: CredentialStoreError.credentialNotFound) { try other.activate(mine, for: account) }
+        let mine = try await blocking { try one.stage(SecretBytes(utf8: "one")) }
+        let staged = try await blocking { try one.stage(SecretBytes(utf8: "one, active")) }
+        try await blocking { try one.activate(staged, for: account) }
+        #expect(try await blocking { try other.stagedCredentials() }.isEmpty)
+        #expect(try await blocking { try other.accountsWithCredential() }.isEmpty)
+        await #expect(throws: CredentialStoreError.credentialNotFound) { try await blocking { try other.credential(of: account) } }
+        await #expect(throws: CredentialStoreError.credentialNotFound) { try await blocking { try other.activate(mine, for: account) } }
         // Deleting in the other namespace leaves this one's items alone.
-        try other.discard(mine)
-        try other.deleteCredential(of: account)
-        #expect(try one.stagedCredentials() == [mine])
-        #expect(try one.credential(of: account).constantTimeEquals(SecretBytes(utf8: "one, active")))
+        try await blocking { try other.discard(mine) }
+        try await blocking { try other.deleteCredential(of: account) }
+        #expect(try await blocking { try one.stagedCredentials() } == [mine])
+        #expect(try await blocking { try one.credential(of: account) }.constantTimeEquals(SecretBytes(utf8: "one, active")))
         // The same account ID in the other namespace is a different item.
-        let theirs = try other.stage(SecretBytes(utf8: "other"))
-        try other.activate(theirs, for: account)
-        #expect(try one.credential(of: account).constantTimeEquals(SecretBytes(utf8: "one, active")))
-        #expect(try other.credential(of: account).constantTimeEquals(SecretBytes(utf8: "other")))
-        try one.discard(mine)
-        try one.deleteCredential(of: account)
-        try other.deleteCredential(of: account)
+        let theirs = try await blocking { try other.stage(SecretBytes(utf8: "other")) }
+        try await blocking { try other.activate(theirs, for: account) }
+        #expect(try await blocking { try one.credential(of: account) }.constantTimeEquals(SecretBytes(utf8: "one, active")))
+        #expect(try await blocking { try other.credential(of: account) }.constantTimeEquals(SecretBytes(utf8: "other")))
+        try await blocking { try one.discard(mine) }
+        try await blocking { try one.deleteCredential(of: account) }
+        try await blocking { try other.deleteCredential(of: account) }
     }
 
     // MARK: Reachability, each on a bus of its own (in a child process)
 
-    @Test func aLockedCollectionIsReportedBeforeAnyPasswordTravels() throws {
+    @Test func aLockedCollectionIsReportedBeforeAnyPasswordTravels() async throws {
         let service = try ThrowawaySecretService.start(.lockedKeyring)
         defer { service.stop() }
         #expect(try Self.probe("check", environment: service.environment) == "ERROR " + CredentialStoreError.keyringLocked.description)
@@ -104,7 +105,7 @@ import ThrowawaySecretService
         #expect(CredentialStoreError.keyringLocked.description == "The keyring is locked. Unlock your keyring (GNOME Keyring/KWallet) and try again.")
     }
 
-    @Test func noSecretServiceOnTheBusIsReported() throws {
+    @Test func noSecretServiceOnTheBusIsReported() async throws {
         let service = try ThrowawaySecretService.start(.noKeyring)
         defer { service.stop() }
         #expect(try Self.probe("check", environment: service.environment)
@@ -113,7 +114,7 @@ import ThrowawaySecretService
                 == "ERROR " + CredentialStoreError.secretServiceUnavailable.description)
     }
 
-    @Test func noSessionBusIsReported() throws {
+    @Test func noSessionBusIsReported() async throws {
         let scratch = try ImportFixtures.scratchDirectory()
         defer { ImportFixtures.remove(scratch) }
         // No bus address, and a runtime directory without a bus socket.
@@ -124,7 +125,7 @@ import ThrowawaySecretService
         #expect(try Self.probe("check", environment: dead) == "ERROR " + CredentialStoreError.sessionBusUnavailable.description)
     }
 
-    @Test func anUnlockedKeyringOnAnotherBusIsWritable() throws {
+    @Test func anUnlockedKeyringOnAnotherBusIsWritable() async throws {
         let service = try ThrowawaySecretService.start(.unlockedKeyring)
         defer { service.stop() }
         #expect(try Self.probe("check", environment: service.environment) == "OK")

@@ -4,9 +4,10 @@ import AccountHandoffIMAPValidation
 import AccountHandoffImport
 import Foundation
 import Testing
+import TestProcesses
 
 /// The throwaway server the demo uses: one user, a loopback port, a CA file, a stop function.
-@Suite struct ThrowawayDovecotTests {
+@Suite(.startsProcesses) struct ThrowawayDovecotTests {
     @Test func startsWithOneUserAndStopsWithoutLeavingAnythingBehind() async throws {
         let password = try SecretBytes(utf8: "demo-password-\(UUID().uuidString)")
         let server = try ThrowawayDovecot.start(user: "demo", password: password)

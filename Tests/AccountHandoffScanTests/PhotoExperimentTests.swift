@@ -1,6 +1,7 @@
 import AccountHandoffPhotoLab
 import Foundation
 import Testing
+import TestProcesses
 
 /// The photo experiment (Scripts/photo-table.sh prints its table): 4 codes drawn by
 /// `handoff qr --png`, each photographed in software with the 48 fixed distortions of
@@ -37,10 +38,6 @@ import Testing
 
     /// The `handoff` built with the tests.
     static func handoff() throws -> URL {
-        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        let candidates = [CommandLine.arguments.first.map { URL(fileURLWithPath: $0).deletingLastPathComponent() },
-                          Bundle.main.bundleURL.deletingLastPathComponent(), root.appendingPathComponent(".build/debug")]
-        let binary = candidates.compactMap { $0?.appendingPathComponent("handoff") }.first { FileManager.default.isExecutableFile(atPath: $0.path) }
-        return try #require(binary, "build handoff first (swift build --build-tests)")
+        try BuiltExecutable.url(named: "handoff")
     }
 }

@@ -99,6 +99,6 @@ import Testing
         #expect(ScannedCodeRefusal.noCode.description == "This image holds no QR code that could be read; take a sharper photo from closer, with the whole code in the picture and no glare on the screen, or type the code the sending device shows instead.")
         #expect(ScannedCodeRefusal.severalCodes(2).description == "This image holds 2 different QR codes, so it is not clear which one to use; photograph only the code the sending device shows (cover or crop the others).")
         #expect(ScannedCodeRefusal.notATransferCode(.webAddress).description == "This image holds a QR code with a web address, not a transfer code (those start with AH: and are shown by the sending device); photograph the code the sending device shows.")
-        #expect(ScannedCodeRefusal.invalidTransferCode(.unsupportedVersion(4)).description == "This image holds a QR code that starts like a transfer code but is not a valid one. This code or message uses protocol version 4, which this app does not support; update the apps on both devices.")
+        #expect(ScannedCodeRefusal.invalidTransferCode(.unsupportedVersion(5)).description == "This image holds a QR code that starts like a transfer code but is not a valid one. This code or message uses protocol version 5, newer than this app's (4), so only this device needs updating; update the app here, then ask the sending device for a new code.")
     }
 }

@@ -8,10 +8,11 @@ import AccountHandoffImport
 @testable import AccountHandoffThunderbird
 import Foundation
 import Testing
+import TestProcesses
 
 /// Bad input leaves the profile byte for byte as it was (every file, link and mode under the
 /// profile folder), with a sentence that says what is wrong.
-@Suite struct BadInputTests {
+@Suite(.startsProcesses) struct BadInputTests {
     @Test func aCorruptPreferencesFileIsRefused() async throws {
         let scratch = try await Self.profileWithAccount()
         defer { scratch.remove() }

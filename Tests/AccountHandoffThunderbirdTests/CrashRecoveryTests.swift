@@ -2,11 +2,12 @@ import AccountHandoff
 @testable import AccountHandoffThunderbird
 import Foundation
 import Testing
+import TestProcesses
 
 /// A real import process killed with SIGKILL at every step of the transaction; the next run
 /// finds the profile byte for byte as it was (before the commit) or with the whole account
 /// (after it), and no journal, lock link or lock file of its own.
-@Suite struct CrashRecoveryTests {
+@Suite(.startsProcesses) struct CrashRecoveryTests {
     /// Adding to a profile without an SDR key (so NSS makes one), and replacing an account in
     /// a profile that has one.
     enum Scenario: String, CaseIterable, CustomTestStringConvertible {

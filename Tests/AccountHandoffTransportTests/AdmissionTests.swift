@@ -155,12 +155,15 @@ import Testing
         defer { server.stop() }
         let (_, payload) = try server.payload()
         let connecting = Task { try await ConnectionFrameChannel.connect(to: payload, configuration: Loopback.sessions) }
-        try await Task.sleep(for: .milliseconds(100))
+        // Cancelled once it waits for the challenge: the server accepted its connection.
+        #expect(await Loopback.eventually { server.acceptedCount >= 1 }, "the connector never connected")
         let start = ContinuousClock.now
         connecting.cancel()
         await #expect(throws: CancellationError.self) { _ = try await connecting.value }
-        // Without the cancel it would wait for the 60 s deadline of `Loopback.sessions`.
-        #expect(ContinuousClock.now - start < .seconds(30))
+        // Without the cancel it would wait for the admission deadline of `Loopback.sessions`
+        // and end with `timedOut`; the cancel ends it before (a loaded machine may take long to
+        // run the cancelled task at all, so no shorter bound is a fact about the code).
+        #expect(ContinuousClock.now - start < Loopback.sessions.admissionTimeout)
     }
 }
 
@@ -197,6 +200,9 @@ final class SilentServer: @unchecked Sendable {
                                              random: InsecureDeterministicRandom(seed: 9), now: Loopback.now)
         return (rendezvous, sender.payload)
     }
+
+    /// How many connections it accepted and holds.
+    var acceptedCount: Int { lock.withLock { accepted.count } }
 
     /// The oldest connection accepted and not yet taken; the server forgets it.
     func takeAccepted() -> POSIXSocket? {

@@ -2,11 +2,12 @@ import AccountHandoff
 @testable import AccountHandoffTransport
 import Foundation
 import Testing
+import TestProcesses
 
 /// A program the app starts while a transfer is pending (a helper, a browser, a script)
 /// inherits none of the transfer's sockets, and when the session ends its port and its
 /// connection end with it, whatever such a program does (Spec 8.3).
-@Suite struct DescriptorInheritanceTests {
+@Suite(.startsProcesses) struct DescriptorInheritanceTests {
     /// What the peer sees. (Closing shuts the sockets down as well, so this holds even for a
     /// program that did inherit them; the next test pins the flag itself.)
     @Test func aProgramStartedMidTransferKeepsNeitherThePortNorTheConnectionOpen() async throws {

@@ -2,6 +2,7 @@ import AccountHandoff
 import AccountHandoffTestSupport
 @testable import AccountHandoffTransport
 import Foundation
+import TestProcesses
 import Testing
 
 /// Wraps a receiver's channel and runs `beforeFirstSend` with the hello before it goes out.
@@ -34,10 +35,10 @@ typealias TestReceiver = HandoffReceiverSession<RecordingImporter>
 
 /// A sender session on `channel` whose person authenticates and whose password is fixed.
 func testSender(rendezvous: RendezvousToken, channel: any FrameChannel, maximumCodes: Int = 1,
-                lifetime: UInt32 = 180, typedRoutes: Set<TypedRoute> = []) throws -> HandoffSenderSession {
+                lifetime: UInt32 = 600, typedRoutes: Set<TypedRoute> = []) throws -> HandoffSenderSession {
     HandoffSenderSession(account: try Loopback.account(), rendezvous: rendezvous, channel: channel,
                          credential: { _ in try SecretBytes(utf8: "correct horse") },
-                         authenticator: ScriptedAuthenticator(always: .authenticated), registry: try SenderRegistry(),
+                         authenticator: ScriptedAuthenticator(always: .authenticated), registry: SenderRegistry.inMemory(),
                          options: SenderSessionOptions(configuration: try SenderConfiguration(lifetime: lifetime), maximumCodes: maximumCodes,
                                                        typedRoutes: typedRoutes))
 }
@@ -45,7 +46,7 @@ func testSender(rendezvous: RendezvousToken, channel: any FrameChannel, maximumC
 /// A receiver session for `payload` whose connector is `connect`.
 func testReceiver(_ payload: SessionPayload, connect: @escaping TestReceiver.Connector) throws -> TestReceiver {
     TestReceiver(payload: payload, importer: RecordingImporter(), authenticator: ScriptedAuthenticator(always: .authenticated),
-                 registry: try ReceiverRegistry(), connect: connect)
+                 registry: ReceiverRegistry.inMemory(), connect: connect)
 }
 
 /// Answers for both people: the sending person types the receiving screen's code, the
@@ -72,8 +73,10 @@ final class SessionPair: Sendable {
         keys = try TransportKeys(payload: payload)
     }
 
-    /// A listener and a running sender session showing its QR.
-    static func start(configuration: TransportConfiguration = .standard) async throws -> SessionPair {
+    /// A listener and a running sender session showing its QR. By default the deadlines are
+    /// ``Loopback/sessions``' minute: a test that holds a frame back (the hello, while it
+    /// delivers copies) must not meet the bind deadline because the machine is loaded.
+    static func start(configuration: TransportConfiguration = Loopback.sessions) async throws -> SessionPair {
         let listener = try FrameListener(configuration: configuration)
         let sender = try testSender(rendezvous: listener.rendezvous.token, channel: listener)
         let running = Task { await sender.run() }
@@ -82,7 +85,7 @@ final class SessionPair: Sendable {
     }
 
     /// A receiver session whose connector hands its channel to `wrap` (to hold the hello, say).
-    func receiver(configuration: TransportConfiguration = .standard,
+    func receiver(configuration: TransportConfiguration = Loopback.sessions,
                   wrap: @escaping @Sendable (ConnectionFrameChannel) -> any FrameChannel = { $0 }) throws -> TestReceiver {
         try testReceiver(payload) { payload in
             wrap(try await ConnectionFrameChannel.connect(to: payload, configuration: configuration))
@@ -100,7 +103,7 @@ final class SessionPair: Sendable {
 
     /// Runs the receiver (the sender is already running, see ``startSender()``) with people
     /// who confirm, until both end or `timeout` passes (then both are cancelled).
-    func transfer(_ receiver: TestReceiver, sender running: Task<SenderOutcome, Never>, timeout: Duration = .seconds(60),
+    func transfer(_ receiver: TestReceiver, sender running: Task<SenderOutcome, Never>, timeout: Duration = Patience.deadline,
                   beforeAccepting: @escaping @Sendable () async -> Void = {}) async -> Outcomes {
         let start = ContinuousClock.now
         let people = confirmBothSides(sender, receiver, beforeAccepting: beforeAccepting)
@@ -255,4 +258,99 @@ func summary(_ durations: [Duration]) -> String {
         String(format: "%.2f s", Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18)
     }
     return "median \(seconds(sorted[sorted.count / 2])), worst \(seconds(worst)) over \(sorted.count) run(s)"
+}
+
+/// Someone who saw the QR holds every connection slot of a listener (Spec 11.6): `count`
+/// admitted connections, each with a forged hello, and every one the sender closes (or
+/// closes before its challenge) is made again at once, the way an attacker keeps a pool full.
+/// One thread of its own, blocking calls with deadlines, never the concurrency pool.
+final class HeldFlood: @unchecked Sendable {
+    // Safety of @unchecked Sendable: `report`, `running` and `full` are only touched under
+    // `lock`; the connections only by the flood's thread.
+    struct Report: Sendable, CustomStringConvertible {
+        /// Connections admitted and holding a hello.
+        var held = 0
+        /// Closed by the sender before its challenge (its listener was full).
+        var closedBeforeChallenge = 0
+        /// Closed by the sender after the hello (to make room, or at a deadline).
+        var closedWhileHeld = 0
+        var failedToConnect = 0
+        var description: String {
+            "\(held) connections admitted with a hello, \(closedWhileHeld) of them closed by the sender and made again, "
+                + "\(closedBeforeChallenge) closed before the challenge, \(failedToConnect) failed to connect"
+        }
+    }
+
+    private let endpoint: TCPRendezvous.Endpoint
+    private let keys: TransportKeys
+    private let count: Int
+    private let hello: @Sendable () -> [UInt8]
+    private let lock = NSLock()
+    private var report = Report()
+    private var running = true
+    private var full = false
+    private var finished = false
+
+    init(_ listener: FrameListener, keys: TransportKeys, count: Int, hello: @escaping @Sendable () -> [UInt8]) {
+        endpoint = listener.rendezvous.direct!
+        self.keys = keys
+        self.count = count
+        self.hello = hello
+    }
+
+    func start() {
+        Thread { [self] in run() }.start()
+    }
+
+    /// Whether all `count` connections were held at once (at least once).
+    var isFull: Bool { lock.withLock { full } }
+
+    /// Stops, closes every connection, and says what happened.
+    func stop() -> Report {
+        lock.withLock { running = false }
+        while !lock.withLock({ finished }) { usleep(5_000) }
+        return lock.withLock { report }
+    }
+
+    private func run() {
+        var slots: [RawPeer?] = Array(repeating: nil, count: count)
+        while lock.withLock({ running }) {
+            for index in slots.indices where slots[index] == nil {
+                slots[index] = open()
+                if !lock.withLock({ running }) { break }
+            }
+            if !slots.contains(where: { $0 == nil }) { lock.withLock { full = true } }
+            // Any connection the sender closed is made again on the next round.
+            var entries = slots.map { pollfd(fd: $0?.socket.descriptor ?? -1, events: Int16(POLLIN), revents: 0) }
+            let waiting = slots.contains { $0 == nil } ? 0 : 20
+            guard poll(&entries, nfds_t(entries.count), Int32(waiting)) > 0 else { continue }
+            for index in slots.indices where entries[index].revents != 0 {
+                guard let peer = slots[index] else { continue }
+                let state = (try? peer.socket.readAvailable(maximum: 4096)).map { $0.map(\.isEmpty) ?? false } ?? true
+                guard state else { continue }
+                peer.close()
+                slots[index] = nil
+                lock.withLock { report.closedWhileHeld += 1 }
+            }
+        }
+        slots.forEach { $0?.close() }
+        lock.withLock { finished = true }
+    }
+
+    /// One admitted connection that sent its hello, or `nil`.
+    private func open() -> RawPeer? {
+        guard let peer = try? RawPeer.connectBlocking(to: endpoint, timeout: .seconds(2)) else {
+            lock.withLock { report.failedToConnect += 1 }
+            return nil
+        }
+        guard let challenge = try? peer.readBlocking(exactly: Admission.challengeByteCount, timeout: .seconds(3)),
+              case .answer(let response) = Admission.answer(challenge, keys: keys),
+              (try? peer.writeBlocking(response + FrameStream.encode(hello()))) != nil else {
+            lock.withLock { report.closedBeforeChallenge += 1 }
+            peer.close()
+            return nil
+        }
+        lock.withLock { report.held += 1 }
+        return peer
+    }
 }

@@ -2,6 +2,7 @@
 import AccountHandoffTestSupport
 @testable import AccountHandoffTransport
 import Foundation
+import TestProcesses
 import Testing
 
 /// Floods as the attacker plays them (Spec 8.3, "Stray or hostile local peers"; Spec 11.4,
@@ -61,6 +62,54 @@ import Testing
     @Test(.enabled(if: ProcessInfo.processInfo.environment["HANDOFF_SLOW_TESTS"] != nil, "ten floods of each kind; set HANDOFF_SLOW_TESTS=1"))
     func aFloodBySomeoneWhoSawTheQRTenTimesEach() async throws {
         for moment in Moment.allCases { try await Self.flood(moment, runs: 10) }
+    }
+
+    /// Spec 11.6: someone who saw the QR holds all 256 of the listener's connection slots,
+    /// each admitted with a forged hello, and makes again at once every connection the sender
+    /// closes; the honest receiver starts 0.3 s after the flood holds them all. No admitted
+    /// connection is closed to make room for a new one, so the honest connection keeps its
+    /// place once admitted, its hello waits its turn at the gate, and the transfer completes.
+    @Test func aFloodHoldingEverySlotDoesNotEndTheTransfer() async throws {
+        try await Self.holdEverySlot(runs: 1)
+    }
+
+    /// The same flood, twenty runs, for the completion times.
+    @Test(.enabled(if: ProcessInfo.processInfo.environment["HANDOFF_SLOW_TESTS"] != nil, "twenty floods that hold every slot; set HANDOFF_SLOW_TESTS=1"))
+    func aFloodHoldingEverySlotTwentyTimes() async throws {
+        try await Self.holdEverySlot(runs: 20)
+    }
+
+    private static func holdEverySlot(runs: Int) async throws {
+        var durations: [Duration] = []
+        var completed = 0
+        for run in 1...runs {
+            let pair = try await SessionPair.start()
+            let running = pair.startSender()
+            let payload = pair.payload
+            let capacity = pair.listener.connectionCapacity
+            let flood = HeldFlood(pair.listener, keys: pair.keys, count: capacity) { Loopback.forgedHello(for: payload) }
+            flood.start()
+            let full = await Loopback.eventually(within: .seconds(30)) { flood.isFull }
+            try await Task.sleep(for: .milliseconds(300))
+            // The hello leaves 0.1 s after admission, as from `handoff receive`, which first
+            // records the code as used in its durable registry (Spec 6.3).
+            let receiver = try pair.receiver { channel in
+                InterceptingChannel(channel) { _ in try? await Task.sleep(for: .milliseconds(100)) }
+            }
+            let outcomes = await pair.transfer(receiver, sender: running)
+            let report = flood.stop()
+            let statistics = await pair.listener.statistics
+            await pair.listener.close()
+            if outcomes.completed { completed += 1 }
+            durations.append(outcomes.duration)
+            print("Flood holding all \(capacity) slots, run \(run): \(report); honest transfer "
+                  + "\(outcomes.completed ? "completed" : "FAILED (\(String(describing: outcomes.sent)), \(String(describing: outcomes.received)))") "
+                  + "in \(summary([outcomes.duration])); listener: \(statistics)")
+            #expect(capacity == 256)
+            #expect(full, "run \(run): the flood never held every slot")
+            #expect(outcomes.completed, "run \(run)")
+        }
+        print("Flood holding every slot: \(completed) of \(runs) honest transfers completed; \(summary(durations))")
     }
 
     private static func flood(_ moment: Moment, runs: Int) async throws {
@@ -130,7 +179,7 @@ import Testing
         // The session keeps every copy and the honest connection as candidates (up to
         // HandoffSenderSession.maximumCandidates, which is also the listener's bound cap).
         // After: the receiving person accepts only once the session saw every copy.
-        let outcomes = await pair.transfer(receiver, sender: running, timeout: .seconds(60)) {
+        let outcomes = await pair.transfer(receiver, sender: running) {
             await holder.delivered()
         }
         let statistics = await listener.statistics
@@ -147,12 +196,12 @@ import Testing
     static func deliver(_ count: Int, of hello: [UInt8], to listener: FrameListener, keys: TransportKeys, holder: PeerHolder,
                         after handedBefore: Int) async {
         guard count > 0 else { return }
-        _ = await Loopback.eventually(within: .seconds(10)) { await listener.statistics.hellosHandedOver >= handedBefore }
+        _ = await Loopback.eventually(within: Patience.deadline) { await listener.statistics.hellosHandedOver >= handedBefore }
         for _ in 0..<count {
             guard let peer = try? await RawPeer.admitted(to: listener, keys: keys, sending: FrameStream.encode(hello)) else { continue }
             holder.keep(peer)
         }
-        _ = await Loopback.eventually(within: .seconds(10)) { await listener.statistics.hellosHandedOver >= handedBefore + count }
+        _ = await Loopback.eventually(within: Patience.deadline) { await listener.statistics.hellosHandedOver >= handedBefore + count }
     }
 }
 

@@ -109,7 +109,8 @@ import Testing
         #expect(await listener.statistics.closedForSecondHello == 0)
     }
 
-    /// At most `hellosPerSecond` in any second, in order of arrival; other frames pass.
+    /// At most `hellosPerSecond` in any second, in order of arrival; a later frame that is not
+    /// a hello passes only the hellos the gate holds.
     @Test func hellosAreHandedOverAtTheGatesRateFirstComeFirstServed() async throws {
         var configuration = Loopback.fast
         configuration.hellosPerSecond = 4
@@ -121,10 +122,12 @@ import Testing
             peers.append(try await RawPeer.admitted(to: listener, keys: keys, sending: FrameStream.encode(Self.hello(marker))))
             #expect(await Loopback.eventually { await listener.statistics.hellosWaiting == Int(marker) })
         }
-        // A frame that is not a hello, from one more connection, does not wait behind them.
+        // A frame that is not a hello, from one more connection, waits only for the hellos
+        // that may go now (the first four), not for those the gate holds.
         peers.append(try await RawPeer.admitted(to: listener, keys: keys, sending: FrameStream.encode(Self.frame(99))))
         #expect(await Loopback.eventually { await listener.openConnectionCount == 11 })
-        try await Task.sleep(for: .milliseconds(50))
+        // Its frame is read and queued beside the ten waiting hellos before the session asks.
+        #expect(await Loopback.eventually { await listener.peaks.queuedEvents == 11 })
         var order: [UInt8] = []
         let start = ContinuousClock.now
         for _ in 0..<11 {
@@ -132,8 +135,8 @@ import Testing
             order.append(event.bytes[2])
             await listener.noteIgnoredFrame(from: event.peer)
         }
-        #expect(order.first == 99)
-        #expect(Array(order.dropFirst()) == Array(1...10))
+        #expect(try #require(order.firstIndex(of: 99)) >= 4)
+        #expect(order.filter { $0 != 99 } == Array(1...10))
         // Ten hellos at four per second: the ninth and tenth go two seconds after the first.
         #expect(ContinuousClock.now - start >= .seconds(2))
         let statistics = await listener.statistics
@@ -141,6 +144,39 @@ import Testing
         #expect(statistics.hellosHandedOver == 10)
         #expect(statistics.hellosWaiting == 0)
         #expect(statistics.peakHellosWaiting == 10)
+    }
+
+    /// Spec 11.6: a frame of an unbound connection never passes a hello that arrived before it
+    /// and may go: however fast others send frames, a hello waits only for the gate and the
+    /// hellos before it.
+    @Test func aFrameNeverPassesAnEarlierHelloOnceTheGateOpens() async throws {
+        var configuration = Loopback.fast
+        configuration.hellosPerSecond = 1
+        configuration.maximumConnections = 8
+        let (listener, _, keys) = try Loopback.listener(configuration)
+        defer { Task { await listener.close() } }
+        let first = try await RawPeer.admitted(to: listener, keys: keys, sending: FrameStream.encode(Self.hello(1)))
+        let firstEvent = try #require(try await Loopback.event(listener)?.frame)
+        let gateClosedAt = ContinuousClock.now
+        #expect(firstEvent.bytes == Self.hello(1))
+        // The gate is closed for a second: a hello waits, then frames arrive behind it.
+        let second = try await RawPeer.admitted(to: listener, keys: keys, sending: FrameStream.encode(Self.hello(2)))
+        #expect(await Loopback.eventually { await listener.statistics.hellosWaiting == 1 })
+        var others: [RawPeer] = []
+        for marker in UInt8(10)...12 {
+            others.append(try await RawPeer.admitted(to: listener, keys: keys, sending: FrameStream.encode(Self.frame(marker))))
+            #expect(await Loopback.eventually { await listener.peaks.queuedEvents >= 1 + Int(marker) - 9 })
+        }
+        // Once the gate is open again, the waiting hello goes before every later frame.
+        try await Task.sleep(until: gateClosedAt + .milliseconds(1200), clock: .continuous)
+        var order: [UInt8] = []
+        for _ in 0..<4 {
+            let event = try #require(try await Loopback.event(listener)?.frame)
+            order.append(event.bytes[2])
+            await listener.noteIgnoredFrame(from: event.peer)
+        }
+        #expect(order == [2, 10, 11, 12])
+        _ = (first, second, others)
     }
 
     // MARK: Ignored frames and binding
@@ -195,39 +231,67 @@ import Testing
 
     // MARK: Capacity and eviction
 
-    @Test func evictionTakesAServedConnectionFirstThenTheOldestAndNeverTheBoundOne() async throws {
+    /// Spec 11.6: to make room, first a connection whose hello the session saw and did not bind,
+    /// then the oldest one not yet admitted; never the bound one, and never one that passed
+    /// admission and whose hello is still to come (only someone who saw the QR gets there, and
+    /// a newcomer that has proved nothing cannot push it out).
+    @Test func evictionTakesAServedConnectionFirstThenTheOldestNotYetAdmittedNeverAnAdmittedOne() async throws {
         let configuration = Loopback.fast  // capacity 4
         let (listener, _, keys) = try Loopback.listener(configuration)
         defer { Task { await listener.close() } }
         let receiver = try await RawPeer.admitted(to: listener, keys: keys, sending: FrameStream.encode(Self.hello(0)))
         let bound = try #require(try await Loopback.event(listener)?.frame).peer
         await listener.bind(bound)
-        // Two admitted connections without a hello, then one whose hello the session saw.
-        let quiet = [try await RawPeer.admitted(to: listener, keys: keys), try await RawPeer.admitted(to: listener, keys: keys)]
-        #expect(await Loopback.eventually { await listener.statistics.admitted == 3 })
+        // An admitted connection whose hello is still to come, then one whose hello the session saw.
+        let quiet = try await RawPeer.admitted(to: listener, keys: keys)
+        #expect(await Loopback.eventually { await listener.statistics.admitted == 2 })
         let served = try await RawPeer.admitted(to: listener, keys: keys, sending: FrameStream.encode(Self.hello(1)))
         let servedPeer = try #require(try await Loopback.event(listener)?.frame).peer
         await listener.noteIgnoredFrame(from: servedPeer)
         #expect(try await Loopback.event(listener, within: .milliseconds(50)) == nil)  // done with it
-        // Full: a fifth connection makes room by closing the served one, although it is the newest.
+        // A fourth, never admitted, fills the listener.
+        let fourth = try await RawPeer.connect(to: listener)
+        #expect(await Loopback.eventually { await listener.openConnectionCount == 4 })
+        // Full: a fifth connection makes room by closing the served one, although it is newer.
         let fifth = try await RawPeer.connect(to: listener)
         #expect(try await Loopback.event(listener)?.leftPeer == servedPeer)
         #expect(await served.waitForClose())
-        for peer in quiet { #expect(await peer.peerState(within: .milliseconds(20)) == .open) }
-        // Then the oldest, admitted or not; never the bound one.
-        var more: [RawPeer] = []
-        for _ in 0..<3 { more.append(try await RawPeer.connect(to: listener)) }
-        #expect(await quiet[0].waitForClose())
-        #expect(await quiet[1].waitForClose())
+        // Then the oldest not yet admitted, one by one; never the quiet admitted one.
+        let sixth = try await RawPeer.connect(to: listener)
+        #expect(await fourth.waitForClose())
+        let seventh = try await RawPeer.connect(to: listener)
         #expect(await fifth.waitForClose())
-        for peer in more { #expect(await peer.peerState(within: .milliseconds(20)) != .closed) }
+        for peer in [sixth, seventh] { #expect(await peer.peerState(within: .milliseconds(20)) != .closed) }
+        #expect(await quiet.peerState(within: .milliseconds(20)) == .open)
         #expect(await receiver.peerState(within: .milliseconds(20)) == .open)
+        // Its hello, late, still reaches the session.
+        try await quiet.write(FrameStream.encode(Self.hello(2)))
+        #expect(try await Loopback.event(listener)?.frame?.bytes == Self.hello(2))
         let statistics = await listener.statistics
-        #expect(statistics.evictedAfterAdmission == 3)
-        #expect(statistics.evictedBeforeAdmission == 1)
+        #expect(statistics.evictedAfterAdmission == 1)
+        #expect(statistics.evictedBeforeAdmission == 2)
         #expect(statistics.peakOpenConnections == 4)
         try await listener.send([5], to: bound)
         #expect(try await receiver.receiveFrame() == [5])
+    }
+
+    /// Spec 11.6: admitted connections whose hellos are still to come fill the listener; a
+    /// new connection, which has proved nothing, is closed before its challenge, and none of
+    /// them is.
+    @Test func anAdmittedConnectionIsNeverClosedToMakeRoom() async throws {
+        var configuration = Loopback.fast
+        configuration.maximumConnections = 2
+        let (listener, _, keys) = try Loopback.listener(configuration)
+        defer { Task { await listener.close() } }
+        let admitted = [try await RawPeer.admitted(to: listener, keys: keys), try await RawPeer.admitted(to: listener, keys: keys)]
+        #expect(await Loopback.eventually { await listener.statistics.admitted == 2 })
+        let late = try await RawPeer.connect(to: listener)
+        #expect(await late.waitForClose())
+        #expect(await listener.statistics.refusedAtCapacity == 1)
+        for peer in admitted { #expect(await peer.peerState(within: .milliseconds(20)) == .open) }
+        try await admitted[0].write(FrameStream.encode(Self.hello(0)))
+        #expect(try await Loopback.event(listener)?.frame?.bytes == Self.hello(0))
+        #expect(await listener.statistics.evicted == 0)
     }
 
     @Test func whenNoConnectionMayMakeRoomTheNewOneIsClosed() async throws {

@@ -2,20 +2,22 @@ import AccountHandoff
 import AccountHandoffTestSupport
 @testable import AccountHandoffTransport
 import Foundation
+import TestProcesses
 import Testing
 
 /// Shared pieces for tests that run real sockets on 127.0.0.1.
 enum Loopback {
     static let now = Date(timeIntervalSince1970: 1_800_000_000)
     /// Small limits (4 connections, 3 ignored frames, a short linger) and long deadlines: on a
-    /// loaded machine a test task can wait tens of seconds for its turn (seen: 46 s while the
-    /// whole suite and a build shared 2 cores), so a test that pins one deadline shortens only
+    /// loaded machine a test task can wait minutes for its turn (seen: 46 s while the whole
+    /// suite and a build shared 2 cores, over 120 s beside two busy loops), so the deadlines
+    /// are ``Patience/deadline``, and a test that pins one deadline shortens only
     /// that one (``shortAdmission``, ``shortBind``, ``shortRead``) and asserts only lower
     /// bounds on it.
-    static func configuration(admission: Duration = .seconds(120), bind: Duration = .seconds(120),
-                              read: Duration = .seconds(120)) -> TransportConfiguration {
-        TransportConfiguration(connectTimeout: .seconds(5), admissionTimeout: admission, bindTimeout: bind, readTimeout: read,
-                               writeTimeout: .seconds(5), closeLinger: .milliseconds(200), maximumConnections: 4,
+    static func configuration(admission: Duration = Patience.deadline, bind: Duration = Patience.deadline,
+                              read: Duration = Patience.deadline) -> TransportConfiguration {
+        TransportConfiguration(connectTimeout: Patience.deadline, admissionTimeout: admission, bindTimeout: bind, readTimeout: read,
+                               writeTimeout: Patience.deadline, closeLinger: .milliseconds(200), maximumConnections: 4,
                                maximumIgnoredFrames: 3)
     }
 
@@ -26,12 +28,12 @@ enum Loopback {
 
     /// For whole sessions through the drivers, which run on the threads that all tests' async
     /// code shares: while other suites keep those busy (2 on a 2-core machine) a driver can
-    /// wait many seconds for its turn, so the deadlines are a minute (these tests are about the
-    /// session over real sockets; the admission tests pin the deadlines). A short linger keeps
-    /// the tests quick.
-    static let sessions = TransportConfiguration(connectTimeout: .seconds(60), admissionTimeout: .seconds(60),
-                                                 bindTimeout: .seconds(60), readTimeout: .seconds(60),
-                                                 writeTimeout: .seconds(60), closeLinger: .milliseconds(200))
+    /// wait many seconds for its turn, so the deadlines are ``Patience/deadline`` (these tests
+    /// are about the session over real sockets; the admission tests pin the deadlines). A short
+    /// linger keeps the tests quick.
+    static let sessions = TransportConfiguration(connectTimeout: Patience.deadline, admissionTimeout: Patience.deadline,
+                                                 bindTimeout: Patience.deadline, readTimeout: Patience.deadline,
+                                                 writeTimeout: Patience.deadline, closeLinger: .milliseconds(200))
 
     static func account() throws -> AccountMetadata {
         try AccountMetadata(linkID: AccountLinkID(uuid: UUID()), displayName: "Ada", emailAddress: "ada@example.org",
@@ -84,7 +86,7 @@ enum Loopback {
     struct TimedOut: Error {}
 
     /// Waits until `condition` holds or `timeout` passes; whether it held.
-    static func eventually(within timeout: Duration = .seconds(10), _ condition: () async -> Bool) async -> Bool {
+    static func eventually(within timeout: Duration = Patience.deadline, _ condition: () async -> Bool) async -> Bool {
         let deadline = ContinuousClock.now + timeout
         while ContinuousClock.now < deadline {
             if await condition() { return true }

@@ -4,10 +4,11 @@ import AccountHandoffTestSupport
 import Foundation
 import Testing
 
-/// Measurements of the transport, printed, never asserted on (run with
-/// `HANDOFF_SLOW_TESTS=1 swift test --filter TransportMeasurementTests`, alone, so the process's
-/// CPU time is the transport's).
-@Suite(.serialized, .enabled(if: ProcessInfo.processInfo.environment["HANDOFF_SLOW_TESTS"] == "1"))
+/// Measurements of the transport, printed (no test asserts a time); each test asserts that what
+/// it measured happened. In the slow slice (`Scripts/slow-tests.sh`); alone with
+/// `HANDOFF_SLOW_TESTS=1 swift test --filter TransportMeasurementTests`, so the process's CPU
+/// time is the transport's.
+@Suite(.serialized)
 struct TransportMeasurementTests {
     /// CPU seconds (user + system) this process used so far.
     static func cpuSeconds() -> Double {
@@ -16,22 +17,24 @@ struct TransportMeasurementTests {
         return Double(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) + Double(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6
     }
 
-    @Test func idleCPUOfAWaitingSender() async throws {
+    @Test(.enabled(if: ProcessInfo.processInfo.environment["HANDOFF_SLOW_TESTS"] != nil, "measures for 20 s; set HANDOFF_SLOW_TESTS=1"))
+    func idleCPUOfAWaitingSender() async throws {
         let listener = try FrameListener(configuration: .standard)
         let session = try testSender(rendezvous: listener.rendezvous.token, channel: listener, lifetime: 120)
         let running = Task { await session.run() }
-        _ = await session.shownCode()
+        #expect(await session.shownCode() != nil, "the sender never showed its code")
         try await Task.sleep(for: .seconds(1))
         let seconds = 20.0
         let before = Self.cpuSeconds()
         try await Task.sleep(for: .seconds(seconds))
         let used = Self.cpuSeconds() - before
         await session.cancel()
-        _ = await running.value
+        #expect(await running.value == .ended(.cancelled(by: .local)), "the sender was not waiting until it was cancelled")
         print(String(format: "Idle sender: %.3f s CPU in %.0f s (%.2f%% of one core)", used, seconds, used / seconds * 100))
     }
 
-    @Test func frameRoundTripLatency() async throws {
+    @Test(.enabled(if: ProcessInfo.processInfo.environment["HANDOFF_SLOW_TESTS"] != nil, "1,100 round trips; set HANDOFF_SLOW_TESTS=1"))
+    func frameRoundTripLatency() async throws {
         var configuration = TransportConfiguration.standard
         configuration.bindTimeout = .seconds(600)
         let (server, payload, _) = try Loopback.listener(configuration)
@@ -53,6 +56,7 @@ struct TransportMeasurementTests {
         await client.close()
         await server.close()
         echo.cancel()
+        #expect(samples.count == 1_000, "every frame came back unchanged")
         samples.sort()
         let median = samples[samples.count / 2]
         let p99 = samples[samples.count * 99 / 100]

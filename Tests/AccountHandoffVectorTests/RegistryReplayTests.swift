@@ -13,7 +13,7 @@ import Testing
         let scripts = try vectors.objects("sender")
         #expect(scripts.count >= 2)
         for script in scripts {
-            let registry = try SenderRegistry()
+            let registry = SenderRegistry.inMemory()
             var sessions: [String: HandoffSender] = [:]
             for (index, operation) in try script.objects("operations").enumerated() {
                 let context = "\(script.name) operation \(index)"
@@ -72,7 +72,7 @@ import Testing
 
     @Test func receiverRegistryScripts() throws {
         for script in try vectors.objects("receiver") {
-            let registry = try ReceiverRegistry()
+            let registry = ReceiverRegistry.inMemory()
             for (index, operation) in try script.objects("operations").enumerated() {
                 let context = "\(script.name) operation \(index)"
                 switch try operation.string("op") {

@@ -74,9 +74,9 @@ struct SessionReplay {
                 do {
                     if eventType == "scan" {
                         let party = try receiverSetup.object(actor)
-                        let registry = try (party["registry"] as? String).map { key in
+                        let registry = (party["registry"] as? String).map { key in
                             if let existing = registries[key] { return existing }
-                            let made = try ReceiverRegistry()
+                            let made = ReceiverRegistry.inMemory()
                             registries[key] = made
                             return made
                         }

@@ -1,10 +1,11 @@
 import AccountHandoffTestSupport
 import Foundation
 import Testing
+import TestProcesses
 
 /// `handoff-dev bench`: the shape of its table and JSON on a short run of the debug binary, never
 /// its times. The counts of libsodium calls per session must equal the floor's.
-@Suite(.serialized) struct BenchCommandTests {
+@Suite(.startsProcesses, .serialized) struct BenchCommandTests {
     /// Every key of the JSON object, by level, as the help documents it.
     static let topLevelKeys: Set<String> = [
         "format", "build", "processors", "load_average_before", "load_average_after", "iterations", "repetitions", "quick",

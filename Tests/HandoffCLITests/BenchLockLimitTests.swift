@@ -1,13 +1,14 @@
 #if os(Linux)
 import Foundation
 import Testing
+import TestProcesses
 
 /// `handoff-dev bench` under a memory-lock limit that applies (no `CAP_IPC_LOCK`): it measures
 /// the pending-sender counts the limit holds, one arena each, and reports the others as refused
 /// at their start, with how many were pending then, instead of failing; every sender that
 /// started completes, as its arena holds everything its session needs (Spec 8.5). Never its
 /// times.
-@Suite(.serialized) struct BenchLockLimitTests {
+@Suite(.startsProcesses, .serialized) struct BenchLockLimitTests {
     /// The limit of a non-root user on the development machine (`ulimit -l` 8192).
     static let eightMiB = 8 << 20
 

@@ -5,10 +5,11 @@ import AccountHandoff
 import AccountHandoffTransport
 import Foundation
 import Testing
+import TestProcesses
 
 /// Which address `send` listens on and advertises (Spec 8.3, stray or hostile local peers): loopback unless the person asks
 /// for a LAN address explicitly; never the unspecified address.
-@Suite struct CLIAddressTests {
+@Suite(.startsProcesses) struct CLIAddressTests {
     @Test func theUnspecifiedAddressIsRefused() async throws {
         let scratch = try Scratch()
         defer { scratch.remove() }
@@ -59,19 +60,26 @@ import Testing
 
 /// `--password-file` on what is not a plain file: never a silent hang, and a
 /// sentence of its own for each case.
-@Suite struct CLIPasswordFileTests {
+@Suite(.startsProcesses) struct CLIPasswordFileTests {
     @Test func aNamedPipeSaysWhatItWaitsForAndCompletesWhenAWriterComes() async throws {
         let scratch = try Scratch()
         defer { scratch.remove() }
         let pipe = scratch.file("password.fifo")
         try #require(mkfifo(pipe.path, 0o600) == 0)
-        let sender = try HandoffProcess(["send", "--account", scratch.accountFile.path, "--password-file", pipe.path, "--no-qr", "--lifetime", "60", "--no-local-auth"])
-        let waiting = await sender.waitForOutput(containing: "(Ctrl-C to stop)...\n", inErrors: true, timeout: .seconds(30))
+        let sender = try HandoffProcess(["send", "--account", scratch.accountFile.path, "--password-file", pipe.path, "--no-qr", "--lifetime", String(Scratch.longestLifetime), "--no-local-auth"])
+        let waiting = await sender.waitForOutput(containing: "(Ctrl-C to stop)...\n", inErrors: true)
         #expect(waiting == "Waiting for another program to write the password into the named pipe \(pipe.path) (Ctrl-C to stop)...\n")
-        try await Task.sleep(for: .milliseconds(200))
+        // The sender holds the pipe open for reading and waits for a writer: a writer's
+        // non-blocking open succeeds only then (ENXIO before). Nothing was written yet, so no
+        // code may have come.
+        var writing: Int32 = -1
+        #expect(await Patience.waitUntil {
+            writing = open(pipe.path, O_WRONLY | O_NONBLOCK | O_CLOEXEC)
+            return writing >= 0
+        }, "the sender never opened the named pipe")
         #expect(sender.isRunning && !sender.stdoutSoFar.contains("Transfer code"), "it went on without the password")
 
-        let writer = try FileHandle(forWritingTo: pipe)
+        let writer = FileHandle(fileDescriptor: writing, closeOnDealloc: false)
         try writer.write(contentsOf: Data((HandoffProcess.testPassword + "\n").utf8))
         try writer.close()
         let code = try #require(await sender.transferCode())
@@ -82,7 +90,7 @@ import Testing
         let (sent, received) = await pair.finish()
         #expect(sent.status == 0, "\(sent.stderr)")
         #expect(received.status == 0, "\(received.stderr)")
-        #expect(scratch.storedCredential == Data(HandoffProcess.testPassword.utf8))
+        #expect(await scratch.storedCredential == Data(HandoffProcess.testPassword.utf8))
     }
 
     @Test func aDirectoryHasItsOwnSentence() async throws {

@@ -1,9 +1,10 @@
 import Foundation
 import Testing
+import TestProcesses
 
 /// The transfer code is a secret while the transfer is pending (Spec 8.3): it never travels
 /// on a command line, where every local user can read it in `/proc/PID/cmdline`.
-@Suite struct CLICodeSecrecyTests {
+@Suite(.startsProcesses) struct CLICodeSecrecyTests {
     static func refusal(_ command: String) -> String {
         """
         A transfer code is not accepted on the command line: until the transfer ends it is a secret, and \
@@ -54,6 +55,9 @@ import Testing
         #expect(sendOutput.components(separatedBy: code).count == 2, "the code is printed once, on its own line")
         #expect(!sendOutput.contains("handoff receive AH:"))
 
+        // The sender has the receiver's hello (it asks for the code) before the Ctrl-C: a
+        // receiver gone before that leaves the sender waiting for another, until its expiry.
+        #expect(await sender.waitForOutput(containing: "[code/no/cancel] ") != nil)
         piped.signal(SIGINT)  // Ctrl-C: the receiver waits for the sender, it asks nothing yet
         #expect(await piped.finish().status == 68)
         #expect(await sender.finish().status == 68)
@@ -66,6 +70,7 @@ import Testing
         #expect(await fromFile.waitForOutput(containing: "Connected; waiting for the sending device") != nil)
         let commandLine = try #require(ProcessInspection.commandLine(of: fromFile.pid))
         #expect(commandLine.contains(codeFile.path) && !commandLine.contains("AH:"))
+        #expect(await second.waitForOutput(containing: "[code/no/cancel] ") != nil)
         fromFile.signal(SIGINT)
         #expect(await fromFile.finish().status == 68)
         #expect(await second.finish().status == 68)

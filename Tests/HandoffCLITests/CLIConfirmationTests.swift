@@ -1,9 +1,10 @@
 import Foundation
 import Testing
+import TestProcesses
 
 /// Nobody confirms without a person, and the sending person confirms only by typing the code
 /// the receiving device shows (Spec 4.4, 8.2): a careless "yes" confirms nothing.
-@Suite struct CLIConfirmationTests {
+@Suite(.startsProcesses) struct CLIConfirmationTests {
     @Test func yesIsRefusedOutsideTheDemo() async throws {
         let scratch = try Scratch()
         defer { scratch.remove() }
@@ -25,11 +26,10 @@ import Testing
         pair.sender.closeInput()
         let (sent, received) = await pair.finish()
         #expect(sent.status == 68)
-        #expect(sent.stdout.contains("Standard input ended before an answer; cancelling the transfer.\n"))
-        #expect(sent.stderr.hasSuffix("You cancelled the transfer. The password was not sent.\n"))
+        #expect(sent.stderr.hasSuffix("Standard input ended before anyone typed the code that the receiving device shows, so nobody answered and the transfer was cancelled. The password was not sent. To answer the questions yourself, run 'handoff send' on a terminal without redirecting its standard input.\n"))
         #expect(!sent.stdout.contains("Sending the account details"))
         #expect(received.status == 68)
-        #expect(scratch.storeSnapshot() == [:])
+        #expect(await scratch.storeSnapshot() == [:])
     }
 
     /// Answers waiting on standard input before any device joined (typed ahead, or a script's
@@ -53,7 +53,7 @@ import Testing
         #expect(sent.status == 68)
         #expect(!sent.stdout.contains("Sending the account details"), "an answer given before any device joined confirmed its code")
         #expect(!attacked.stdout.contains("offers this account"))
-        #expect(scratch.storeSnapshot(scratch.otherStore).isEmpty, "the first device to join got the account")
+        #expect(await scratch.storeSnapshot(scratch.otherStore).isEmpty, "the first device to join got the account")
     }
 
     /// `yes` at the code question is refused with a sentence, then the code completes.
@@ -93,10 +93,11 @@ import Testing
         let (sent, received) = await pair.finish()
         #expect(sent.status == 67)
         #expect(received.status == 67)
-        #expect(sent.stdout.contains("The code typed did not match 3 times. If the receiving screen showed a code, another device may have scanned yours; the password was not sent.\n"))
-        #expect(sent.stderr.hasSuffix("You stopped the transfer; start a new transfer if you want to try again. The password was not sent.\n"))
+        // One sentence says what happened: nobody stopped anything, the tries ran out.
+        #expect(sent.stderr == "The code was typed wrong 3 times, so the transfer was stopped and the password was not sent. If you typed what the receiving screen showed, another device may have used your transfer code: start a new transfer and keep its code out of sight.\n")
+        #expect(!sent.all.contains("You stopped the transfer") && !sent.all.contains("The code typed did not match"))
         #expect(received.stderr.hasSuffix("The sending device stopped the transfer (its person declined, or the code typed there did not match the one on this screen); if you did not expect that, you may have scanned another device's code. Ask for a new code to try again. Nothing was imported.\n"))
-        #expect(scratch.storeSnapshot() == [:])
+        #expect(await scratch.storeSnapshot() == [:])
     }
 
     /// The right code typed without its space, after one slip, completes the transfer.
@@ -114,6 +115,6 @@ import Testing
         #expect(sent.status == 0, "\(sent.stderr)")
         #expect(received.status == 0, "\(received.stderr)")
         #expect(sent.stdout.contains("Code \(shown) confirmed."))
-        #expect(scratch.storedCredential == Data(HandoffProcess.testPassword.utf8))
+        #expect(await scratch.storedCredential == Data(HandoffProcess.testPassword.utf8))
     }
 }

@@ -1,10 +1,11 @@
 import Foundation
 import Testing
+import TestProcesses
 
 /// The collision question of the real CLI, played the way a person answers it (each answer
 /// once its question is on screen), many times in a row: every answer is taken by its
 /// question, every time. Three rounds of each answer in `swift test`; fifty in the slow slice.
-@Suite struct CLIConflictRepeatTests {
+@Suite(.startsProcesses) struct CLIConflictRepeatTests {
     @Test func replaceKeepAndCancelAreTakenEveryTime() async throws {
         try await Self.play(rounds: 3)
     }
@@ -42,7 +43,7 @@ import Testing
                 #expect(received.status == expected && sent.status == expected, "round \(round), \(answer): \(received.stderr)")
                 #expect(!received.all.contains("No question is waiting"))
                 if answer == "keep" { stored += 1 }
-                #expect(scratch.storeSnapshot().count == stored, "round \(round), \(answer)")
+                #expect(await scratch.storeSnapshot().count == stored, "round \(round), \(answer)")
             }
         }
     }

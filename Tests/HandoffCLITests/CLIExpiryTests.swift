@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestProcesses
 
 /// Clear ends for expiry (Spec 6.0, 7.2 `expired` and `senderUnreachable`). The receiver accepts a code up to its clock-skew
 /// tolerance (30 s) after the code's expiry; inside that window a sender that stopped at its
@@ -8,10 +9,12 @@ import Testing
 /// The two tests on real senders wait for the shortest lifetime the CLI allows (30 s); they
 /// run in parallel with the rest of the suite. The other tests use codes made in the test
 /// with a past expiry, naming a port where nobody listens, so they need no waiting.
-@Suite struct CLIExpiryTests {
-    static let expiredForReceiver = "The code expired before the transfer finished; scan the code the sending device shows now, or ask for a new one. Nothing was imported.\n"
+@Suite(.startsProcesses) struct CLIExpiryTests {
+    static let expiredForReceiver = "The code expired before the transfer finished; ask the sending person for a new code. Nothing was imported.\n"
+    static let expiredDuringTransfer = "The code expired during the transfer, so the sending device ended it too; ask its person to start a new transfer, then use the new code. Nothing was imported.\n"
 
-    @Test(arguments: [-2.0, -25.0, -40.0])
+    /// Inside the clock tolerance the receiver still tries (the clocks may differ), and says so.
+    @Test(arguments: [-2.0, -25.0])
     func aCodePastItsExpiryIsReportedAsExpired(secondsFromNow: Double) async throws {
         let scratch = try Scratch()
         defer { scratch.remove() }
@@ -19,7 +22,30 @@ import Testing
         let result = try await HandoffProcess.run(scratch.receiveArguments(), stdin: code + "\n")
         #expect(result.status == 66)
         #expect(result.stderr == Self.expiredForReceiver)
-        #expect(scratch.storeSnapshot() == [:])
+        #expect(result.stdout.contains("ago by this device's clock; trying anyway, as clocks may differ by up to 30 s)."))
+        #expect(await scratch.storeSnapshot() == [:])
+    }
+
+    /// Past the clock tolerance no sender serves the code any more: it is refused before any
+    /// connection, saying how long ago it expired (the expiry is whole seconds, so the run
+    /// may see one second more).
+    @Test(arguments: [-40.0, -161.0])
+    func aCodeExpiredLongAgoIsRefusedBeforeConnecting(secondsFromNow: Double) async throws {
+        let scratch = try Scratch()
+        defer { scratch.remove() }
+        let (code, payload) = try Scratch.code(expiresIn: secondsFromNow)
+        let result = try await HandoffProcess.run(scratch.receiveArguments(), stdin: code + "\n")
+        let ago = Int(Date().timeIntervalSince1970) - Int(payload.expiry)
+        let possible = [ago - 2, ago - 1, ago].map(Self.expiredLongAgo)
+        #expect(result.status == 66)
+        #expect(possible.contains(result.stderr), "\(result.stderr)")
+        #expect(!result.stdout.contains("Transfer ") && !result.stdout.contains("Connecting"), "no connection was tried")
+        #expect(await scratch.storeSnapshot() == [:])
+    }
+
+    static func expiredLongAgo(_ seconds: Int) -> String {
+        let text = seconds >= 60 ? "\(seconds / 60) min \(seconds % 60) s" : "\(seconds) s"
+        return "This code expired \(text) ago, so this device did not try to connect; ask the sending person to start a new transfer and use its new code. Nothing was imported.\n"
     }
 
     @Test func aSenderThatExpiredIsReportedAsExpiredToALateReceiver() async throws {
@@ -27,7 +53,7 @@ import Testing
         defer { scratch.remove() }
         let sender = try HandoffProcess(scratch.sendArguments(["--codes", "1"], lifetime: 30))
         let code = try #require(await sender.transferCode())
-        let sent = await sender.finish(timeout: .seconds(50))
+        let sent = await sender.finish()
         #expect(sent.status == 66)
         #expect(sent.stderr == "The transfer expired before it finished; start a new transfer. The password was not sent.\n")
 
@@ -45,12 +71,12 @@ import Testing
         defer { scratch.remove() }
         let pair = try await TransferPair.start(scratch, sender: ["--lifetime", "30"])
         _ = try await pair.receiversCode()
-        let (sent, received) = await pair.finish(timeout: .seconds(50))
+        let (sent, received) = await pair.finish()
         #expect(sent.status == 66)
         #expect(sent.stderr.hasSuffix("The transfer expired before it finished; start a new transfer. The password was not sent.\n"))
         #expect(received.status == 66)
-        #expect(received.stderr.hasSuffix(Self.expiredForReceiver))
-        #expect(!received.all.contains("was lost"))
+        #expect(received.stderr.hasSuffix(Self.expiredDuringTransfer))
+        #expect(!received.all.contains("was lost") && !received.all.contains("shows now"))
     }
 
     /// Spec 11.8: a code that expires unscanned is replaced by a new one on the same port; a
@@ -61,10 +87,10 @@ import Testing
         defer { scratch.remove() }
         let sender = try HandoffProcess(scratch.sendArguments(["--codes", "2"], lifetime: 30))
         let first = try #require(await sender.transferCode())
-        #expect(await sender.waitForOutput(containing: "here is a new one (code 2 of 2); the old one no longer works.", timeout: .seconds(45)) != nil)
+        #expect(await sender.waitForOutput(containing: "here is a new one (code 2 of 2); the old one no longer works.") != nil)
         let late = try await HandoffProcess.run(scratch.receiveArguments(store: scratch.otherStore), stdin: first + "\n")
         #expect(late.status == 66)
-        #expect(late.stderr.hasSuffix(Self.expiredForReceiver))
+        #expect(late.stderr.hasSuffix("The code expired before it was used, and the sending device now shows a new code; scan or paste that one. Nothing was imported.\n"))
         let codes = sender.stdoutSoFar.split(separator: "\n").filter { $0.hasPrefix("Transfer code: ") }
         #expect(codes.count == 2 && codes[0] != codes[1], "a fresh code, never the old one again")
         let second = String(try #require(codes.last).dropFirst("Transfer code: ".count))
@@ -102,16 +128,24 @@ import Testing
         receiver.signal(SIGSTOP)
         sender.write(CLIGate.password + "\n")
         #expect(await sender.waitForOutput(containing: "Password sent (encrypted); it cannot be taken back.") != nil)
-        let sent = await sender.finish(timeout: .seconds(180))
+        let sent = await sender.finish()
         receiver.signal(SIGCONT)
         let received = await receiver.finish()
 
         #expect(sent.status == 71)
         #expect(sent.stderr == "The password was sent to the receiving device, but its confirmation did not arrive in time, so this device cannot tell whether it was imported. Check on the receiving device; if it was not the device you meant, change the account's password.\n")
         #expect(!sent.all.contains("start a new transfer"))
-        #expect(received.status == 66, "\(received.stderr)")
-        #expect(received.stderr == Self.expiredForReceiver)
-        #expect(scratch.storeSnapshot() == [:])
-        #expect(scratch.storedCredential == nil)
+        // Spec 6.4.1 allows the receiver either ending: expired with nothing imported (66), or,
+        // when the credential was read before the stop took hold, the import completed (0).
+        // Each is checked exactly; which one happened is printed.
+        print("expiry while waiting for the receipt: receiver exit \(received.status)")
+        if received.status == 0 {
+            #expect(await scratch.storedCredential == Data(HandoffProcess.testPassword.utf8))
+        } else {
+            #expect(received.status == 66, "\(received.stderr)")
+            #expect(received.stderr == Self.expiredDuringTransfer)
+            #expect(await scratch.storeSnapshot() == [:])
+            #expect(await scratch.storedCredential == nil)
+        }
     }
 }

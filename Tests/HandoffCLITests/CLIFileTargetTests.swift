@@ -3,11 +3,12 @@ import Glibc
 #endif
 import Foundation
 import Testing
+import TestProcesses
 
 /// Files the CLI writes: the QR images hold the code, so they are for their owner
 /// only, and a path that is not a regular file is never replaced; the store directory is
 /// private; a code works once per store.
-@Suite struct CLIFileTargetTests {
+@Suite(.startsProcesses) struct CLIFileTargetTests {
     @Test func qrImagesAreCreatedForTheirOwnerOnly() async throws {
         let scratch = try Scratch()
         defer { scratch.remove() }
@@ -105,13 +106,26 @@ import Testing
         } else {
             try FileManager.default.createDirectory(at: scratch.store, withIntermediateDirectories: false)
             try #require(chown(scratch.store.path, 65_534, 65_534) == 0, "chown needs root")
-            expected = "The store \(scratch.store.path) cannot be used: it belongs to user 65534; use a directory you own.\n"
+            expected = "The store \(scratch.store.path) cannot be used: it belongs to nobody; use a directory you own.\n"
         }
         let result = try await HandoffProcess.run(scratch.receiveArguments(), stdin: try Scratch.validCode().text + "\n")
         #expect(result.status == 70)
         #expect(result.stderr == expected)
         #expect(try FileManager.default.contentsOfDirectory(atPath: elsewhere.path).isEmpty)
         #expect(try FileManager.default.contentsOfDirectory(atPath: scratch.store.path).isEmpty)
+    }
+
+    /// A store of root's, used by another user (here nobody), names its owner as root.
+    @Test(.enabled(if: getuid() == 0, "runs handoff as nobody, which needs root"))
+    func aStoreOfRootsIsNamedAsRoots() async throws {
+        let scratch = try Scratch()
+        defer { scratch.remove() }
+        try FileManager.default.createDirectory(at: scratch.store, withIntermediateDirectories: false,
+                                                attributes: [.posixPermissions: 0o700])
+        let result = try await HandoffProcess.run(scratch.receiveArguments(["--credentials", "files"]), stdin: try Scratch.validCode().text + "\n",
+                                                  userID: 65_534)
+        #expect(result.status == 70)
+        #expect(result.stderr == "The store \(scratch.store.path) cannot be used: it belongs to root; use a directory you own.\n")
     }
 
     /// A code works once per store, across `receive` runs: a second run while the first is
@@ -122,7 +136,7 @@ import Testing
         defer { scratch.remove() }
         let pair = try await TransferPair.start(scratch)
         #expect(await pair.sender.waitForOutput(containing: Asked.codeQuestion) != nil)
-        let alreadyUsed = "The transfer failed: This code was already used on this device; ask the sending device for a new code. Nothing was imported.\n"
+        let alreadyUsed = "The transfer failed. This code was already used on this device; ask the sending device for a new code. Nothing was imported.\n"
         let again = try await HandoffProcess.run(scratch.receiveArguments(), stdin: pair.code + "\n")
         #expect(again.status == 70)
         #expect(again.stderr == alreadyUsed)

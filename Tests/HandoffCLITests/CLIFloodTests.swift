@@ -2,6 +2,7 @@ import AccountHandoff
 import AccountHandoffTransport
 import Foundation
 import Testing
+import TestProcesses
 
 /// A stray or hostile peer cannot block a transfer (Spec 8.3, 11.6): floods of silent
 /// connections, slow and silent connections that passed admission (someone who saw the QR), a
@@ -11,7 +12,7 @@ import Testing
 /// The replay comes after the real hello (a sniffer sees it only once it was sent); a
 /// replay that the sender reads first is a scheduling race this test cannot force (the
 /// transport tests' `copiesOfTheHonestHelloNeverLockTheHonestConnectionOut` force it).
-@Suite struct CLIFloodTests {
+@Suite(.startsProcesses) struct CLIFloodTests {
     @Test func realReceiverCompletesThroughAFloodAndAReplayedHello() async throws {
         let scratch = try Scratch()
         defer { scratch.remove() }
@@ -24,13 +25,13 @@ import Testing
         let flood = ConnectionFlood(target: target, senderPID: sender.pid, perKind: 64)
         flood.start()
         let floodStarted = ContinuousClock.now
-        while !flood.isFull, ContinuousClock.now - floodStarted < .seconds(10) { try await Task.sleep(for: .milliseconds(20)) }
+        while !flood.isFull, ContinuousClock.now - floodStarted < HandoffProcess.patience { try await Task.sleep(for: .milliseconds(20)) }
         let floodWasFull = flood.isFull
 
         let receiver = try HandoffProcess(scratch.receiveArguments())
         receiver.write(code + "\n")
         // The real receiver's hello, taken off the wire, replayed on a connection of our own.
-        let hello = await Self.capturedHello(sniffer, target: target, excluding: { flood.ownPorts }, timeout: .seconds(30))
+        let hello = await Self.capturedHello(sniffer, target: target, excluding: { flood.ownPorts }, timeout: HandoffProcess.patience)
         let replay = hello == nil ? nil : RawConnection.connect(port: target.port)
         if let replay, let hello, target.admit(replay) { replay.writeAll(hello) }
 
@@ -42,7 +43,7 @@ import Testing
         do { try await pair.confirmByTypingCodes() } catch { confirmed = false }
         if !confirmed { sender.signal(SIGINT) }
         let (sent, received) = await pair.finish()
-        let replayDropped = replay?.waitForPeerClose(timeout: .seconds(2)) ?? false
+        let replayDropped = replay?.waitForPeerClose(timeout: .seconds(60)) ?? false
         let report = flood.stop()
         print("Flood: \(flood.perKind) of each kind kept open (reconnecting), all connected at once: \(floodWasFull); \(report); "
               + "replayed hello: \(hello != nil ? "sent" : "not captured"), its connection closed by the sender: \(replayDropped); "
@@ -52,7 +53,7 @@ import Testing
         #expect(hello != nil, "the real receiver's hello was not captured")
         #expect(received.status == 0, "the real receiver did not complete: \(received.stderr)")
         #expect(sent.status == 0, "the sender did not complete: \(sent.stderr)")
-        #expect(scratch.storedCredential == Data(HandoffProcess.testPassword.utf8))
+        #expect(await scratch.storedCredential == Data(HandoffProcess.testPassword.utf8))
         #expect(replayDropped, "the connection that replayed the hello is still open after the real receiver was bound")
     }
 
@@ -63,14 +64,17 @@ import Testing
         let code = try #require(await sender.transferCode())
         let attacker = InvalidFrameSender(target: try ScannedTarget(code: code), total: 20_000)
         attacker.start()
-        while attacker.progress.framesWritten < 2_000, !attacker.isFinished { try await Task.sleep(for: .milliseconds(10)) }
+        let started = ContinuousClock.now + HandoffProcess.patience
+        while attacker.progress.framesWritten < 2_000, !attacker.isFinished, ContinuousClock.now < started {
+            try await Task.sleep(for: .milliseconds(10))
+        }
 
         let receiver = try HandoffProcess(scratch.receiveArguments())
         receiver.write(code + "\n")
         // The session stays pending until every frame is written: the listener reads a
         // connection only as the session asks (Spec 11.6), so the attacker's pace is the
         // sender's, and a sender that finished would leave the rest unwritten.
-        let deadline = ContinuousClock.now + .seconds(60)
+        let deadline = ContinuousClock.now + HandoffProcess.patience
         while !attacker.isFinished, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(20)) }
         let pair = TransferPair(sender: sender, receiver: receiver, code: code)
         var confirmed = true
@@ -88,7 +92,7 @@ import Testing
         #expect(report.closedBySender >= 1, "the sender never closed a connection that sent only invalid frames")
         #expect(received.status == 0, "\(received.stderr)")
         #expect(sent.status == 0, "\(sent.stderr)")
-        #expect(scratch.storedCredential == Data(HandoffProcess.testPassword.utf8))
+        #expect(await scratch.storedCredential == Data(HandoffProcess.testPassword.utf8))
     }
 
     /// The length-prefixed hello that a client other than the flood sent after its admission

@@ -1,10 +1,11 @@
 import Foundation
 import Testing
+import TestProcesses
 
 /// The help, the README and the program agree: every option a command's help lists is in its
 /// usage line and is accepted by the command, every command's help ends with the exit codes,
 /// and the README's copies of help texts are the program's, byte for byte.
-@Suite struct CLIHelpAgreementTests {
+@Suite(.startsProcesses) struct CLIHelpAgreementTests {
     static let commands = ["send", "receive", "accounts", "inspect", "qr", "demo", "bench", "vectors"]
 
     @Test(arguments: commands)

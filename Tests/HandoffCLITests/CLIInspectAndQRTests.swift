@@ -2,8 +2,9 @@ import AccountHandoff
 import AccountHandoffTestSupport
 import Foundation
 import Testing
+import TestProcesses
 
-@Suite struct CLIInspectAndQRTests {
+@Suite(.startsProcesses) struct CLIInspectAndQRTests {
     @Test func inspectShowsTheFieldsButNotTheCommitment() async throws {
         let (text, payload) = try Scratch.validCode()
         let result = try await HandoffProcess.run(["inspect"], stdin: text + "\n")
@@ -43,15 +44,59 @@ import Testing
     }
 
     @Test(arguments: [
-        ("XY:123", "The transfer code is invalid: This is not an AccountHandoff code; scan the code shown by the sending device.\n"),
-        ("AH:12a", "The transfer code is invalid: This code is damaged or incomplete; scan the code shown by the sending device again.\n"),
-        ("AH:001", "The transfer code is invalid: This code or message uses protocol version 1, which this app does not support; update the apps on both devices.\n"),
-        ("AH:99999999999999999", "The transfer code is invalid: This code is damaged or incomplete; scan the code shown by the sending device again.\n"),
+        ("XY:123", "This is not a transfer code; paste the transfer code the sending device shows (one line of about 180 characters starting with AH:).\n"),
+        ("AH:12a", "The transfer code is damaged or incomplete (it has 6 characters; a whole code is one line of about 180 characters starting with AH:); copy the whole line the sending device shows, without line breaks, and paste it again.\n"),
+        ("AH:001", "The transfer code is invalid. This code or message uses protocol version 1, from an older version of the app, so only the sending device needs updating; update the app there, then ask the sending device for a new code.\n"),
+        ("AH:002", "The transfer code is invalid. This code or message uses protocol version 2, from an older version of the app, so only the sending device needs updating; update the app there, then ask the sending device for a new code.\n"),
+        ("AH:003", "The transfer code is invalid. This code or message uses protocol version 3, from an older version of the app, so only the sending device needs updating; update the app there, then ask the sending device for a new code.\n"),
+        ("AH:009", "The transfer code is invalid. This code or message uses protocol version 9, newer than this app's (4), so only this device needs updating; update the app here, then ask the sending device for a new code.\n"),
+        ("AH:99999999999999999", "The transfer code is damaged or incomplete (it has 20 characters; a whole code is one line of about 180 characters starting with AH:); copy the whole line the sending device shows, without line breaks, and paste it again.\n"),
     ])
     func inspectNamesTheExactReason(code: String, message: String) async throws {
         let result = try await HandoffProcess.run(["inspect"], stdin: code + "\n")
         #expect(result.status == 65)
         #expect(result.stderr == message)
+    }
+
+    /// A version 1, 2 or 3 code given to `receive`: only the sending device is behind.
+    @Test(arguments: ["AH:001", "AH:002", "AH:003"])
+    func anOlderCodeAtReceiveSaysOnlyTheSendingDeviceNeedsUpdating(code: String) async throws {
+        let scratch = try Scratch()
+        defer { scratch.remove() }
+        let result = try await HandoffProcess.run(scratch.receiveArguments(), stdin: code + "\n")
+        #expect(result.status == 65)
+        #expect(result.stderr == "The transfer code is invalid. This code or message uses protocol version \(code.last!), from an older version of the app, so only the sending device needs updating; update the app there, then ask the sending device for a new code.\n")
+    }
+
+    /// The six digits meant for the sending device, typed at `receive`: named as such.
+    @Test(arguments: ["123456", "123 456"])
+    func sixDigitsAtReceiveAreNamedAsTheSendingDevicesCode(typed: String) async throws {
+        let scratch = try Scratch()
+        defer { scratch.remove() }
+        let result = try await HandoffProcess.run(scratch.receiveArguments(), stdin: typed + "\n")
+        #expect(result.status == 65)
+        #expect(result.stderr == "Those six digits look like the code for the sending device: type them there when it asks. Here, paste the transfer code the sending device shows (one line of about 180 characters starting with AH:).\n")
+    }
+
+    /// Half a code (a line cut where a terminal wrapped it): its length and a whole code's shape.
+    @Test func halfACodeAtReceiveSaysWhatAWholeCodeLooksLike() async throws {
+        let scratch = try Scratch()
+        defer { scratch.remove() }
+        let code = try Scratch.validCode().text
+        #expect((150...210).contains(code.count), "a whole code is about 180 characters: \(code.count)")
+        let half = String(code.prefix(80))
+        let result = try await HandoffProcess.run(scratch.receiveArguments(), stdin: half + "\n")
+        #expect(result.status == 65)
+        #expect(result.stderr == "The transfer code is damaged or incomplete (it has 80 characters; a whole code is one line of about 180 characters starting with AH:); copy the whole line the sending device shows, without line breaks, and paste it again.\n")
+    }
+
+    /// `handoff qr` draws an expired code but says that nobody can use it (66).
+    @Test func qrOfAnExpiredCodeSaysItExpired() async throws {
+        let result = try await HandoffProcess.run(["qr"], stdin: try Scratch.expiredCode() + "\n")
+        #expect(result.status == 66)
+        #expect(result.stdout.contains("QR version "))
+        #expect(result.stderr.hasPrefix("This transfer code expired 20 min "))
+        #expect(result.stderr.hasSuffix(" s ago, so no receiving device can use the QR code drawn from it; ask the sending device for a new code.\n"))
     }
 
     @Test func noCodeOnStandardInputIsAUsageError() async throws {

@@ -1,6 +1,7 @@
 import AccountHandoffTransitRelay
 import Foundation
 import Testing
+import TestProcesses
 
 /// Spec 11.8 across a real network: sender, receiver and relay as three hosts (network
 /// namespaces, see ``NetworkLab``), the receiver unable to reach the sender, the real `handoff`
@@ -8,7 +9,7 @@ import Testing
 /// attempt fails at once (no route) or hears nothing (dropped packets: the relay goes after the
 /// 2-second head start). It runs in the default suite (about 3 s) when this process may create namespaces (root, iproute2,
 /// the relay installed); otherwise it is skipped with the reason.
-@Suite(.enabled(if: NetworkLab.unavailableReason == nil, Comment(rawValue: NetworkLab.unavailableReason ?? "")), .timeLimit(.minutes(2)))
+@Suite(.startsProcesses, .enabled(if: NetworkLab.unavailableReason == nil, Comment(rawValue: NetworkLab.unavailableReason ?? "")), .timeLimit(.minutes(5)))
 struct CLIRelayNetworkTests {
     @Test(arguments: NetworkLab.Isolation.allCases)
     func aReceiverOnAnotherNetworkGetsTheAccountThroughTheRelay(_ isolation: NetworkLab.Isolation) async throws {
@@ -22,7 +23,7 @@ struct CLIRelayNetworkTests {
 
         let sender = try NamespacedHandoff(namespace: lab.sender, [
             "send", "--account", scratch.accountFile.path, "--password-file", scratch.passwordFile.path, "--no-qr", "--no-local-auth",
-            "--lifetime", "120", "--address", NetworkLab.senderAddress, "--lan", "--relay", relayName,
+            "--lifetime", String(Scratch.longestLifetime), "--address", NetworkLab.senderAddress, "--lan", "--relay", relayName,
         ])
         let shown = try #require(await sender.waitFor("Transfer code: AH:"), "the sender printed no code")
         let code = try #require(shown.split(separator: "\n").first { $0.hasPrefix("Transfer code: ") }?.dropFirst("Transfer code: ".count))
@@ -56,8 +57,8 @@ struct CLIRelayNetworkTests {
         #expect(receiver.text.contains("Connecting through the relay \(relayName); waiting for it to pair this device with the sending device..."))
         #expect(receiver.text.contains("Connected to the sending device through the relay \(relayName)."))
         #expect(receiver.text.hasSuffix("Done: the account was imported.\n"))
-        #expect(scratch.storedCredential == Data(HandoffProcess.testPassword.utf8))
-        #expect(scratch.storedAccount?.metadata.linkID.description == Scratch.linkID)
+        #expect(await scratch.storedCredential == Data(HandoffProcess.testPassword.utf8))
+        #expect(await scratch.storedAccount?.metadata.linkID.description == Scratch.linkID)
         #expect(!sender.text.contains(HandoffProcess.testPassword) && !receiver.text.contains(HandoffProcess.testPassword))
 
         // Measured, never asserted: when the receiver said what, from its start.

@@ -1,9 +1,10 @@
 import Foundation
 import Testing
+import TestProcesses
 
 /// Ctrl-C (SIGINT) and SIGTERM end the CLI promptly in every phase before the password
 /// leaves, as a cancel on both devices (exit 68), with the sentence true on each.
-@Suite struct CLISignalPhaseTests {
+@Suite(.startsProcesses) struct CLISignalPhaseTests {
     enum Phase: String, CaseIterable {
         case waitingForTheReceiver, atTheCodeQuestion, atTheImportQuestion
     }
@@ -25,7 +26,7 @@ import Testing
             let sender = try HandoffProcess(scratch.sendArguments())
             _ = try #require(await sender.transferCode())
             sender.signal(signal)
-            let sent = await sender.finish(timeout: .seconds(5))
+            let sent = await sender.finish()
             #expect(sent.status == 68 && !sent.killedBySignal, "\(sent)")
             #expect(sent.stderr.hasSuffix("You cancelled the transfer. The password was not sent.\n"))
             return
@@ -38,13 +39,13 @@ import Testing
             try #require(await pair.receiver.waitForOutput(containing: Asked.importQuestion) != nil)
         }
         (atSender ? pair.sender : pair.receiver).signal(signal)
-        let (sent, received) = await pair.finish(timeout: .seconds(5))
+        let (sent, received) = await pair.finish()
         #expect(sent.status == 68 && received.status == 68, "\(sent.stderr)\(received.stderr)")
         #expect(!sent.killedBySignal && !received.killedBySignal)
         #expect(sent.stderr.hasSuffix(atSender ? "You cancelled the transfer. The password was not sent.\n"
                                                : "The receiving device cancelled the transfer. The password was not sent.\n"))
         #expect(received.stderr.hasSuffix(atSender ? "The sending device cancelled the transfer. Nothing was imported.\n"
                                                    : "You cancelled the transfer. Nothing was imported.\n"))
-        #expect(scratch.storeSnapshot() == [:])
+        #expect(await scratch.storeSnapshot() == [:])
     }
 }

@@ -1,18 +1,19 @@
 import Foundation
 import Testing
+import TestProcesses
 
 /// The password prompt on a real (pseudo-)terminal: echo is off while the
 /// password is typed, and comes back on every way out, Ctrl-C and SIGTERM included.
-@Suite struct CLITerminalTests {
+@Suite(.startsProcesses) struct CLITerminalTests {
     /// Ctrl-C delivers SIGINT to the foreground process; `kill` does the same here.
     @Test(arguments: [SIGINT, SIGTERM])
     func aSignalAtThePasswordPromptLeavesEchoOn(signal: Int32) async throws {
         let scratch = try Scratch()
         defer { scratch.remove() }
-        let terminal = try TerminalProcess(["send", "--account", scratch.accountFile.path, "--password-stdin", "--no-qr", "--lifetime", "60"])
+        let terminal = try TerminalProcess(["send", "--account", scratch.accountFile.path, "--password-stdin", "--no-qr", "--lifetime", String(Scratch.longestLifetime)])
         #expect(terminal.echoes, "a fresh terminal echoes")
-        #expect(await terminal.waitForScreen(containing: "Password (not shown): "))
-        #expect(await terminal.waitUntil(timeout: .seconds(30)) { !terminal.echoes }, "echo stays on while the password is asked for")
+        #expect(await terminal.waitForScreen(containing: "Mail password of ada@example.org, the one to send (not shown): "))
+        #expect(await terminal.waitUntil(timeout: HandoffProcess.patience) { !terminal.echoes }, "echo stays on while the password is asked for")
         terminal.signal(signal)
         let ended = await terminal.finish()
         if signal == SIGINT {
@@ -28,9 +29,9 @@ import Testing
     @Test func aPasswordTypedOnATerminalIsNotEchoedAndEchoComesBack() async throws {
         let scratch = try Scratch()
         defer { scratch.remove() }
-        let terminal = try TerminalProcess(["send", "--account", scratch.accountFile.path, "--password-stdin", "--no-qr", "--lifetime", "60"])
-        #expect(await terminal.waitForScreen(containing: "Password (not shown): "))
-        #expect(await terminal.waitUntil(timeout: .seconds(30)) { !terminal.echoes })
+        let terminal = try TerminalProcess(["send", "--account", scratch.accountFile.path, "--password-stdin", "--no-qr", "--lifetime", String(Scratch.longestLifetime)])
+        #expect(await terminal.waitForScreen(containing: "Mail password of ada@example.org, the one to send (not shown): "))
+        #expect(await terminal.waitUntil(timeout: HandoffProcess.patience) { !terminal.echoes })
         terminal.type(HandoffProcess.testPassword + "\n")
         #expect(await terminal.waitForScreen(containing: "Transfer code: AH:"))
         #expect(terminal.echoes, "echo is back once the password was read")

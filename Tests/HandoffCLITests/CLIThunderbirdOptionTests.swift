@@ -3,11 +3,12 @@ import AccountHandoffImport
 import AccountHandoffThunderbird
 import Foundation
 import Testing
+import TestProcesses
 
 /// `--from-thunderbird` and `--into-thunderbird` without a running Thunderbird: the profile
 /// and account choice, the sentences for bad profiles (before the code is asked for, the
 /// profile unchanged), and what the help now says.
-@Suite struct CLIThunderbirdOptionTests {
+@Suite(.startsProcesses) struct CLIThunderbirdOptionTests {
     @Test func helpSendNoLongerClaimsAStoreFileWorks() async throws {
         let help = try await HandoffProcess.run(["help", "send"])
         #expect(!help.stdout.contains("A file from a receiver's store works too."))
@@ -106,7 +107,7 @@ import Testing
 
 /// A profile protected by a primary password: asked for on the terminal, never echoed, and a
 /// wrong one is named as such.
-@Suite struct CLIThunderbirdPrimaryPasswordTests {
+@Suite(.startsProcesses) struct CLIThunderbirdPrimaryPasswordTests {
     @Test func thePrimaryPasswordIsAskedForWithoutEcho() async throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("handoff-tb-primary-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: folder) }

@@ -3,6 +3,7 @@ import AccountHandoffDovecot
 import Foundation
 import Testing
 import ThunderbirdHarness
+import TestProcesses
 
 /// The proof is a real client: Debian's Thunderbird, headless, with throwaway profiles, logs in
 /// to a throwaway Dovecot over TLS (trusting its throwaway CA through the profile's cert9.db)
@@ -11,7 +12,7 @@ import ThunderbirdHarness
 /// NSS) travels with `handoff send --from-thunderbird` into a second profile, where Thunderbird
 /// logs in with it again. Each takes 20 to 40 s (Thunderbird starts and stops up to three
 /// times), so they run in the slow slice.
-@Suite(.serialized) struct CLIThunderbirdTests {
+@Suite(.startsProcesses, .serialized) struct CLIThunderbirdTests {
     @Test(.enabled(if: ProcessInfo.processInfo.environment["HANDOFF_SLOW_TESTS"] != nil, "starts Thunderbird; set HANDOFF_SLOW_TESTS=1"))
     func thunderbirdLogsInWithAnAccountReceivedIntoIt() async throws {
         let clock = ContinuousClock.now
@@ -35,10 +36,10 @@ import ThunderbirdHarness
         try #require(await receiver.waitForOutput(containing: Asked.importQuestion) != nil)
         // The profile is locked against Thunderbird while the import is prepared.
         let refused = try lab.thunderbird.start(profile: profile)
-        #expect(refused.waitForExit(timeout: .seconds(60)), "Thunderbird started on a profile the import holds")
+        #expect(refused.waitForExit(timeout: HandoffProcess.patience), "Thunderbird started on a profile the import holds")
         #expect(refused.output.contains("Thunderbird is already running, but is not responding."), "\(refused.output)")
         receiver.write("yes\n")
-        let (sent, received) = await pair.finish(timeout: .seconds(60))
+        let (sent, received) = await pair.finish()
         #expect(received.status == 0, "\(received.all)")
         #expect(sent.status == 0, "\(sent.all)")
         #expect(received.stdout.contains("The account will go into the Thunderbird profile received (\(profile.path)); keep Thunderbird closed on it until the transfer ends.\n"))
@@ -70,7 +71,7 @@ import ThunderbirdHarness
             email: "ada@example.org", name: "Ada Lovelace")) as? String
         #expect(key == "account1")
         marionette.quit()
-        #expect(running.waitForExit(timeout: .seconds(60)), "Thunderbird did not quit")
+        #expect(running.waitForExit(timeout: HandoffProcess.patience), "Thunderbird did not quit")
         try FileManager.default.removeItem(at: source.appendingPathComponent("user.js"))
         let logins = try String(contentsOf: source.appendingPathComponent("logins.json"), encoding: .utf8)
         #expect(logins.contains("\"hostname\":\"imap://127.0.0.1\""), "Thunderbird's login manager wrote the login")
@@ -83,7 +84,7 @@ import ThunderbirdHarness
         receiver.write(code + "\n")
         let pair = TransferPair(sender: sender, receiver: receiver, code: code)
         try await pair.confirmByTypingCodes()
-        let (sent, received) = await pair.finish(timeout: .seconds(60))
+        let (sent, received) = await pair.finish()
         #expect(sent.status == 0, "\(sent.all)")
         #expect(received.status == 0, "\(received.all)")
         #expect(sent.stdout.contains("Password: saved in the Thunderbird profile (not shown).\n"))

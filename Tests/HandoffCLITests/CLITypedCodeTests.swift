@@ -2,13 +2,14 @@ import AccountHandoff
 import AccountHandoffTransport
 import Foundation
 import Testing
+import TestProcesses
 
 /// The typed way at the command line, without a network (Spec 12.5, 11.10): a typed code is
 /// recognised at `receive`'s one prompt, a typo or six digits are refused by the code itself
 /// before anything is looked up or sent (so they cost no guess), and each end says plainly when
 /// the typed way cannot be used here. The transfers over a network are
 /// `AccountHandoffDiscoveryTests`' `TypedWay` tests (netns hosts with Avahi daemons).
-@Suite struct CLITypedCodeTests {
+@Suite(.startsProcesses) struct CLITypedCodeTests {
     /// A code with a wrong check digit: `427 8150 9366` is right (Spec 12.4's worked example).
     static let typo = "427 8150 9367"
 
@@ -18,7 +19,7 @@ import Testing
         for (entry, sentence) in [
             (Self.typo, HandoffError.typedCodeCheckFailed.message(for: .receiver)),
             ("427-8150-9376", HandoffError.typedCodeCheckFailed.message(for: .receiver)),
-            ("123 456", HandoffError.typedCodeIsShortCode.message(for: .receiver)),
+            ("123 456", "Those six digits look like the code for the sending device: type them there when it asks. Here, paste the transfer code the sending device shows (one line of about 180 characters starting with AH:), or type the 11-digit code beside its QR."),
             ("427 8150 936", "That is not a code this tool knows: the code to type has 11 digits in groups of 3, 4 and 4 (such as 427 8150 9366), and a transfer code starts with AH:; nothing was sent, so type the code again."),
         ] {
             let result = try await HandoffProcess.run(scratch.receiveArguments(["--credentials", "files"]), stdin: entry + "\n")

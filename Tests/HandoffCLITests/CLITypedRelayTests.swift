@@ -1,11 +1,12 @@
 import AccountHandoffTransitRelay
 import Foundation
 import Testing
+import TestProcesses
 
 /// The typed way through Debian's transit relay (Spec 11.10, 12.8), with the real `handoff`
 /// binaries on this machine: the sender waits at the relay with its nameplate's token, the
 /// receiver, which finds no device on the local network (no Avahi here), meets it there.
-@Suite(.enabled(if: TransitRelay.twistd != nil, "needs Debian's transit relay: apt-get install magic-wormhole-transit-relay"),
+@Suite(.startsProcesses, .enabled(if: TransitRelay.twistd != nil, "needs Debian's transit relay: apt-get install magic-wormhole-transit-relay"),
        .timeLimit(.minutes(2)))
 struct CLITypedRelayTests {
     static let typedPrefix = "Or type this code on the receiving device when 'handoff receive' asks for a code: "
@@ -35,15 +36,15 @@ struct CLITypedRelayTests {
         #expect(received.stdout.hasPrefix("This device cannot look for the sending device on the local network, so it meets it at the relay 127.0.0.1:\(relay.port).\n"))
         #expect(received.stdout.hasSuffix("Done: the account was imported.\n"))
         #expect(sent.stdout.contains("The receiving device typed the right code."))
-        #expect(scratch.storedCredential == Data(HandoffProcess.testPassword.utf8))
-        #expect(scratch.storedAccount?.metadata.linkID.description == Scratch.linkID)
+        #expect(await scratch.storedCredential == Data(HandoffProcess.testPassword.utf8))
+        #expect(await scratch.storedAccount?.metadata.linkID.description == Scratch.linkID)
     }
 }
 
 /// `handoff-dev demo --typed`: a typed transfer between two network namespaces, each with its
 /// own Avahi daemon. Needs root and Debian's avahi-daemon; slow (the daemons start and the
 /// receiver browses for 2 s).
-@Suite(.enabled(if: ProcessInfo.processInfo.environment["HANDOFF_SLOW_TESTS"] != nil, "slow: set HANDOFF_SLOW_TESTS=1"),
+@Suite(.startsProcesses, .enabled(if: ProcessInfo.processInfo.environment["HANDOFF_SLOW_TESTS"] != nil, "slow: set HANDOFF_SLOW_TESTS=1"),
        .enabled(if: geteuid() == 0 && FileManager.default.isExecutableFile(atPath: "/usr/sbin/avahi-daemon"), "needs root and avahi-daemon"),
        .timeLimit(.minutes(2)))
 struct CLITypedDemoTests {

@@ -1,8 +1,9 @@
 import Foundation
 import Testing
+import TestProcesses
 
 /// Help, usage errors and exit codes of the built binary.
-@Suite struct CLIUsageTests {
+@Suite(.startsProcesses) struct CLIUsageTests {
     @Test func overviewListsEveryCommandAndExitCode() async throws {
         let result = try await HandoffProcess.run(["help"])
         #expect(result.status == 0)
@@ -64,6 +65,20 @@ import Testing
         let unknown = try await HandoffProcess.run(["frobnicate"])
         #expect(unknown.status == 64)
         #expect(unknown.stderr == "'frobnicate' is not a handoff command. Run 'handoff help' to see how to use it.\n")
+    }
+
+    /// A slip of a letter or two in a command, and an account file given without --account,
+    /// get a suggestion.
+    @Test func slipsGetASuggestion() async throws {
+        let typo = try await HandoffProcess.run(["recieve"])
+        #expect(typo.status == 64)
+        #expect(typo.stderr == "'recieve' is not a handoff command. Did you mean 'handoff receive'? Run 'handoff help' to see how to use it.\n")
+        let bare = try await HandoffProcess.run(["send", "ada.json"])
+        #expect(bare.status == 64)
+        #expect(bare.stderr == "'handoff send' takes no arguments, but got more. To send the account in ada.json, run 'handoff send --account ada.json --password-stdin' (or with --password-file FILE). Run 'handoff help send' to see how to use it.\n")
+        let notAFile = try await HandoffProcess.run(["send", "hunter2"])
+        #expect(notAFile.stderr == "'handoff send' takes no arguments, but got more. To send an account, name its settings file with --account FILE. Run 'handoff help send' to see how to use it.\n")
+        #expect(!notAFile.all.contains("hunter2"), "an argument that may be a password is never repeated")
     }
 
     @Test func unknownOptionIsNamedWithoutItsValue() async throws {

@@ -1,9 +1,10 @@
 import Foundation
 import Testing
+import TestProcesses
 
 /// How the CLI shows an offered account (Spec 3.7): a sender chooses every byte of the offer,
 /// so nothing in it may pass for one of the program's own lines.
-@Suite struct OfferDisplayTests {
+@Suite(.startsProcesses) struct OfferDisplayTests {
     static let linkID = Scratch.linkID
 
     static func account(displayName: String, username: String = "ada") -> String {
@@ -56,6 +57,6 @@ import Testing
         let result = try await HandoffProcess.run(scratch.sendArguments())
         #expect(result.status == 65)
         #expect(result.stdout.isEmpty, "nothing was shown and no code was offered")
-        #expect(result.stderr == "The account's displayName is empty, too long, or holds characters an account field may not hold (control, format, bidirectional or invisible characters, line separators, or stacked marks); fix it in the account file.\n")
+        #expect(result.stderr == "The account's displayName is too long, or holds characters an account field may not hold (control, format, bidirectional or invisible characters, line separators, or stacked marks); fix it in the account file.\n")
     }
 }

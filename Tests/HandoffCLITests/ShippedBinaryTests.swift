@@ -2,12 +2,13 @@
 import AccountHandoffTestSupport
 import Foundation
 import Testing
+import TestProcesses
 
 /// What ships holds nothing of the lab: `handoff` depends on no target under `Harness/` (read
 /// from the package's own description), and the built binary defines neither the malloc
 /// family (the bench's allocation counter) nor libsodium's functions (the bench's call
 /// counter), which a program that links them takes over for the whole process.
-@Suite struct ShippedBinaryTests {
+@Suite(.startsProcesses) struct ShippedBinaryTests {
     static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent()
 

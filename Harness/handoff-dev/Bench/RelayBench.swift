@@ -97,7 +97,7 @@ private struct OneTransfer {
             let listener = try FrameListener(relay: relay, advertisesDirectAddress: false)
             let sender = HandoffSenderSession(account: account, rendezvous: listener.rendezvous.token, channel: listener,
                                               credential: { _ in try SecretBytes(utf8: "bench-password") },
-                                              authenticator: ScriptedAuthenticator(always: .authenticated), registry: try SenderRegistry())
+                                              authenticator: ScriptedAuthenticator(always: .authenticated), registry: SenderRegistry.inMemory())
             let sending = Task { await sender.run() }
             guard let payload = await sender.shownCode() else { throw BenchFailure("the relay bench's sender showed no code") }
             for await status in listener.relayStatus {
@@ -105,7 +105,7 @@ private struct OneTransfer {
             }
             let traffic = TrafficLog()
             let receiver = HandoffReceiverSession(payload: payload, importer: RecordingImporter(),
-                                                  authenticator: ScriptedAuthenticator(always: .authenticated), registry: try ReceiverRegistry()) { payload in
+                                                  authenticator: ScriptedAuthenticator(always: .authenticated), registry: ReceiverRegistry.inMemory()) { payload in
                 let channel = try await ConnectionFrameChannel.connect(to: payload)
                 traffic.admitted()
                 return CountingChannel(channel, log: traffic)

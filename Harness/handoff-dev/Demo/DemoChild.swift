@@ -110,6 +110,7 @@ final class DemoChild: @unchecked Sendable {
                         swallowNextLine = false  // the child's echo of the answer the broker forwarded
                         continue
                     }
+                    guard let line = DemoWording.shown(line) else { continue }
                     toStandardError ? console.error("\(label) │ \(line)") : console.line("\(label) │ \(line)")
                     lock.withLock { linesSeen += 1 }
                     onLine(line)

@@ -70,7 +70,8 @@ enum DemoCommand {
                                environment: hosts?.environment(of: DemoHosts.sender) ?? gate?.environment, console: console) { line in
             seen.read(line, from: .sender)
         }
-        do { if let gate { try gate.start(sender) } else { try sender.start() } } catch {
+        // Starting under the PAM start lock waits (a file lock, the child's first line): on the I/O pool.
+        do { if gate != nil { try await BlockingIOPool.shared.run { _ in try DemoGate.start(sender) } } else { try sender.start() } } catch {
             throw CLIError("Cannot start the sending process (\(executable.path)); rebuild with 'swift build --product handoff' and try again.", exitCode: .failure)
         }
         let interrupts = Signals.interrupts()
@@ -97,7 +98,7 @@ enum DemoCommand {
                 }
                 // The code travels on the child's standard input, not its command line.
                 do {
-                    if let gate { try gate.start(child) { child.answer(code) } } else {
+                    if gate != nil { try await BlockingIOPool.shared.run { _ in try DemoGate.start(child) { child.answer(code) } } } else {
                         try child.start()
                         child.answer(code)
                     }
@@ -135,7 +136,8 @@ enum DemoCommand {
             console.error("The demo transfer did not complete (sender exit code \(senderCode), receiver exit code \(receiverCode)); see the messages above.")
             return ExitCode(rawValue: receiverCode != 0 ? receiverCode : senderCode) ?? .failure
         }
-        try DemoReport.showImported(files: files, store: store, keepStore: parsed.value("--store") != nil, console: console)
+        let keepStore = parsed.value("--store") != nil
+        try await blockingStep { [files] () throws(CLIError) in try DemoReport.showImported(files: files, store: store, keepStore: keepStore, console: console) }
         console.line(String(format: "The demo finished in %.2f s.", seconds))
         return .success
     }
@@ -145,8 +147,8 @@ enum DemoCommand {
     private static func answerAutomatically(_ prompt: String, to child: DemoChild, side: DemoTranscript.Side,
                                             seen: DemoTranscript, console: Console) async {
         let answer: String
-        if prompt.hasSuffix(Prompt.loginPasswordMarker) {
-            console.raw("\(child.label) │ \(prompt)(typed by the demo, not shown)\n")
+        if prompt.hasSuffix(TerminalPAMConversation.marker) {
+            console.raw("\(child.label) │ \(DemoWording.loginQuestionAnswered)\n")
             child.answer(DemoGate.password)
             return
         } else if prompt.hasSuffix(Prompt.codeMarker) {
@@ -170,7 +172,7 @@ enum DemoCommand {
                               console: Console, seen: DemoTranscript) async {
         let secret = prompt.hasSuffix(Prompt.loginPasswordMarker)
         await answers.openQuestion(secret: secret)
-        console.ask("\(child.label) │ \(prompt)")
+        console.ask("\(child.label) │ \(secret ? DemoWording.loginQuestion : prompt)")
         // Cancelled once the answer arrived: a cancelled sleep returns at once, so the loop
         // must stop on cancellation, or it spins and starves the demo's other tasks.
         let waiting = Task {

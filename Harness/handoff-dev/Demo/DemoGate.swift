@@ -38,7 +38,7 @@ struct DemoGate {
     /// Starts `child` while no other pam_wrapper process starts (pam_wrapper picks its copy
     /// of the services by name, racily), runs `started` (for example to hand it its input),
     /// and waits for its first output line.
-    func start(_ child: DemoChild, then started: () -> Void = {}) throws {
+    static func start(_ child: DemoChild, then started: () -> Void = {}) throws {
         try PAMWrapperWorld.withStartLock {
             try child.start()
             started()

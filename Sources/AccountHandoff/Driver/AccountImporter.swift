@@ -17,13 +17,31 @@ public protocol AccountImporter: Sendable {
 
 /// One prepared import, from the offer until its outcome.
 public protocol AccountImportPreparation: Sendable {
+    /// What the person may choose about the offered account (for `PreparedImport`: replace a
+    /// conflicting account, keep both, or cancel); `Never` for an importer that asks nothing.
+    associatedtype Choice: Sendable = Never
+
+    /// Records the person's choice; ``HandoffReceiverSession/accept(choosing:)`` calls it
+    /// before anything else.
+    ///
+    /// - Returns: whether the session goes on to accept, or declines the account (the person
+    ///   chose not to import).
+    /// - Throws: ``ImportNotReady/choiceRequired`` for a choice that does not apply (nothing
+    ///   happens; ask again).
+    func record(_ choice: Choice) throws(ImportNotReady) -> ImportDecision
+
     /// The person accepts: checks that every conflict has a choice and that the store is
     /// still writable. The session calls it before it authenticates the person and before
-    /// anything is sent.
+    /// anything is sent, on the ``BlockingIOPool``: it may block (a database, a keyring).
     ///
     /// - Throws: ``ImportNotReady/choiceRequired`` (nothing happens; ask the person, then
     ///   accept again) or ``ImportNotReady/storeUnavailable(reason:)`` (the session stops).
     func checkReady() throws(ImportNotReady)
+
+    /// Whether ``checkReady()`` may block (it asks a database or a keyring): the session then
+    /// calls it on the ``BlockingIOPool``; a preparation that only reads memory says `false`
+    /// and is checked in place. `true` unless a preparation says otherwise.
+    var checkReadyMayBlock: Bool { get }
 
     /// The password arrived: store the account, validate it, commit or roll back. If the task
     /// is cancelled (the person cancelled during the import), roll back and report
@@ -38,6 +56,24 @@ public protocol AccountImportPreparation: Sendable {
     /// The session ended before the password arrived: release whatever the preparation holds.
     /// Nothing was changed.
     func abandon()
+}
+
+extension AccountImportPreparation {
+    /// A preparation may block when it checks, unless it says otherwise.
+    public var checkReadyMayBlock: Bool { true }
+}
+
+extension AccountImportPreparation where Choice == Never {
+    /// An importer that asks nothing has no choice to record.
+    public func record(_ choice: Never) throws(ImportNotReady) -> ImportDecision {}
+}
+
+/// What a person's choice about an offered account asks of the session.
+public enum ImportDecision: Sendable, Hashable {
+    /// Accept the account: authenticate the person, then let the password travel.
+    case importAccount
+    /// Decline the account: the session ends as rejected on both devices; nothing travels.
+    case decline
 }
 
 /// What an import did: the receipt status sent to the sending device and a sentence for the

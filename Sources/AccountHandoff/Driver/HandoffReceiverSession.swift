@@ -50,8 +50,13 @@ public actor HandoffReceiverSession<Importer: AccountImporter>: SessionDriver {
     public nonisolated let payload: SessionPayload?
     /// The typed way's start: the code, the route and the connector; `nil` for a QR session.
     private var typedStart: (code: TypedCode, route: TypedRoute, connect: TypedConnector)?
-    /// What to show, in order; finishes after ``ReceiverUpdate/finished(_:detail:)``.
+    /// What to show, in order; finishes after ``ReceiverUpdate/finished(_:detail:)``. One
+    /// reader; it holds at most the newest 64 updates for a reader that falls behind (the final
+    /// one is never dropped). A view reads ``snapshot`` instead.
     public nonisolated let updates: AsyncStream<ReceiverUpdate<Importer.Preparation>>
+    /// What to show now, kept current from the updates: a view reads it without awaiting.
+    public nonisolated var snapshot: ReceiverSnapshot<Importer.Preparation> { snapshots.value }
+    private nonisolated let snapshots = SnapshotKeeper<ReceiverSnapshot<Importer.Preparation>>()
     /// How long to wait for the sender's reveal after the hello left before giving up.
     public static var revealTimeout: Duration { .seconds(30) }
 
@@ -73,6 +78,8 @@ public actor HandoffReceiverSession<Importer: AccountImporter>: SessionDriver {
     /// The connector while it runs: a cancel stops it (a relay may keep it waiting for
     /// minutes, Spec 11.8).
     private var connecting: Task<any FrameChannel, any Error>?
+    /// ``cancel()`` came before ``run()``: the run ends as soon as it starts.
+    private var cancelledBeforeConnecting = false
 
     /// The peer of a receiver's channel.
     static var sender: FramePeer { FramePeer(id: 0) }
@@ -103,7 +110,12 @@ public actor HandoffReceiverSession<Importer: AccountImporter>: SessionDriver {
         self.random = random
         self.connect = connect
         updates = runtime.updates
+        runtime.observer = { [snapshots] in snapshots.apply($0) }
     }
+
+    /// The ``snapshot`` each time it changes, starting with the current one, until the session
+    /// ended. Any number of readers may follow; each stream keeps only the newest snapshot.
+    public nonisolated func snapshotChanges() -> AsyncStream<ReceiverSnapshot<Importer.Preparation>> { snapshots.follow() }
 
     /// Prepares a session for a scanned QR text.
     ///
@@ -141,10 +153,13 @@ public actor HandoffReceiverSession<Importer: AccountImporter>: SessionDriver {
         self.random = random
         self.connect = { _ in throw HandoffError.senderUnreachable }
         updates = runtime.updates
+        runtime.observer = { [snapshots] in snapshots.apply($0) }
     }
 
     /// The short code, once the sender revealed its part.
     public var shortCode: ShortCode? { receiver?.shortCode }
+    /// The offered account, once the offer arrived (it stays available after the end).
+    public var offeredAccount: AccountMetadata? { receiver?.offeredAccount }
     /// The session's phase, once it started.
     public var phase: ReceiverPhase? { receiver?.phase }
     /// The outcome, once the session ended.
@@ -171,9 +186,22 @@ public actor HandoffReceiverSession<Importer: AccountImporter>: SessionDriver {
     /// `.ended(.failed(.secureMemoryUnavailable(_)))` when the connector could not get guarded
     /// memory for the transport keys, and as `.ended(.failed(.senderUnreachable))` otherwise.
     /// Nothing is claimed or sent then.
+    ///
+    /// Cancelling the task that awaits it is ``cancel()``: the sending device is told once
+    /// connected, the connection closes, and the outcome is `.ended(.cancelled(by: .local))`
+    /// (during an import, the import rolls back and the outcome is `.completed(.cancelled)`).
     public func run() async -> ReceiverOutcome {
+        await withTaskCancellationHandler {
+            await runUntilFinished()
+        } onCancel: {
+            Task { await self.cancel() }
+        }
+    }
+
+    private func runUntilFinished() async -> ReceiverOutcome {
         if runtime.running || runtime.outcome != nil { return await outcomeWhenFinished() }
         runtime.running = true
+        if cancelledBeforeConnecting || Task.isCancelled { return end(.ended(.cancelled(by: .local))) }
         guard let payload else { return await runTyped() }
         // The code is checked completely before any connection is made (Spec 2.5 S0-S4).
         do {
@@ -189,6 +217,7 @@ public actor HandoffReceiverSession<Importer: AccountImporter>: SessionDriver {
         do {
             channel = try await withTaskCancellationHandler { try await connecting.value } onCancel: { connecting.cancel() }
         } catch {
+            if runtime.outcome != nil || Task.isCancelled { return end(.ended(.cancelled(by: .local))) }
             // The transport keys (Spec 11.3) need guarded memory too; its refusal is no unreachable sender.
             if let refused = error as? HandoffError, refused.code == .secureMemoryUnavailable { return end(.ended(.failed(refused))) }
             let replaced = (error as? HandoffError) == .expired
@@ -201,12 +230,21 @@ public actor HandoffReceiverSession<Importer: AccountImporter>: SessionDriver {
         }
         self.random = nil
         let started: (receiver: HandoffReceiver, step: ReceiverStep)
+        let (configuration, now, registry, source) = (configuration, clock.now(), registry, SessionRandomSource(source: random))
         do {
-            started = try HandoffReceiver.scan(payload: payload, configuration: configuration, random: random,
-                                               now: clock.now(), registry: registry)
+            started = try await BlockingStep.run(blocking: registry.hasStorage) { () throws(HandoffError) in
+                try HandoffReceiver.scan(payload: payload, configuration: configuration, random: source.source, now: now, registry: registry)
+            }
         } catch {
             await channel.close()
             return end(.ended(error == .expired ? .expired : .failed(error)))
+        }
+        guard runtime.outcome == nil else {
+            // Cancelled while the registry wrote: no hello leaves, so the claim goes back (Spec 6.3).
+            _ = try? started.receiver.handle(.cancel, now: clock.now())
+            registry.release(payload.transferID)
+            await channel.close()
+            return await outcomeWhenFinished()
         }
         receiver = started.receiver
         revealDeadline = clock.now().addingTimeInterval(Self.revealTimeout.seconds)
@@ -229,12 +267,48 @@ public actor HandoffReceiverSession<Importer: AccountImporter>: SessionDriver {
     ///   ``HandoffError/invalidEvent(_:in:)`` when no account is offered (yet);
     ///   ``HandoffError/sessionFinished`` after the end.
     public func accept() async throws(HandoffError) {
+        try await accept(choosing: nil)
+    }
+
+    /// The receiving person decided about the offered account, in one call: records `choice`
+    /// (when the offer conflicts with a stored account), then accepts as ``accept()`` does,
+    /// or, when the choice declines the account (for `ImportCoordinator`: `.cancel`), rejects
+    /// it: the session ends as `.ended(.rejected(by: .local))` here and
+    /// `.ended(.rejected(by: .peer))` on the sending device, and nothing travels.
+    ///
+    /// - Parameter choice: the person's choice, or `nil` when there was nothing to choose.
+    /// - Throws: ``HandoffError/importChoiceRequired`` when a conflict has no choice yet or
+    ///   `choice` does not apply to it (nothing happened; ask the person, then call again);
+    ///   ``HandoffError/invalidEvent(_:in:)`` when no account is offered (yet);
+    ///   ``HandoffError/sessionFinished`` after the end.
+    public func accept(choosing choice: Importer.Preparation.Choice?) async throws(HandoffError) {
         guard let receiver, runtime.outcome == nil else { throw .sessionFinished }
         guard receiver.phase == .reviewingOffer, let preparation, let account = receiver.offeredAccount, !accepting else {
             throw .invalidEvent(.accept, in: .receiver(receiver.phase))
         }
+        if let choice {
+            let decision: ImportDecision
+            do throws(ImportNotReady) { decision = try preparation.record(choice) } catch {
+                switch error {
+                case .choiceRequired: throw .importChoiceRequired
+                case .storeUnavailable(let reason):
+                    finalDetail = reason
+                    feed(.storeUnavailable)
+                    return
+                }
+            }
+            switch decision {
+            case .importAccount: break
+            case .decline:
+                feed(.reject)
+                return
+            }
+        }
+        accepting = true
+        defer { accepting = false }
         do throws(ImportNotReady) {
-            try preparation.checkReady()
+            // The check asks the stores, which may block.
+            try await BlockingStep.run(blocking: preparation.checkReadyMayBlock) { () throws(ImportNotReady) in try preparation.checkReady() }
         } catch {
             switch error {
             case .choiceRequired:
@@ -245,8 +319,7 @@ public actor HandoffReceiverSession<Importer: AccountImporter>: SessionDriver {
                 return
             }
         }
-        accepting = true
-        defer { accepting = false }
+        guard receiver.phase == .reviewingOffer, runtime.outcome == nil else { return }
         let purpose = LocalAuthenticationPurpose.receiveCredential(account)
         runtime.yield(.authenticating(purpose))
         let authenticator = self.authenticator
@@ -282,6 +355,7 @@ public actor HandoffReceiverSession<Importer: AccountImporter>: SessionDriver {
         }
         guard let receiver else {
             if runtime.running, runtime.outcome == nil { _ = end(.ended(.cancelled(by: .local))) }
+            if !runtime.running { cancelledBeforeConnecting = true }
             connecting?.cancel()
             return
         }
@@ -297,8 +371,9 @@ public actor HandoffReceiverSession<Importer: AccountImporter>: SessionDriver {
         perform(step.actions)
     }
 
-    func handle(_ event: FrameChannelEvent) -> [ChannelDirective] {
+    func handle(_ event: FrameChannelEvent) async -> [ChannelDirective] {
         switch event {
+        case .frame(let bytes, _) where receiver?.phase == .awaitingPakeInit && registry.hasStorage: await feedOnPool(bytes)
         case .frame(let bytes, _): feed(.frameReceived(bytes))
         case .peerLeft: feed(.transportLost)
         case .typedConnection, .typedNameTaken: break  // a sending device's events
@@ -311,17 +386,21 @@ public actor HandoffReceiverSession<Importer: AccountImporter>: SessionDriver {
     private func runTyped() async -> ReceiverOutcome {
         guard let (code, route, connect) = typedStart else { return end(.ended(.failed(.invalidConfiguration))) }
         typedStart = nil
+        // Memory only: the claim itself comes with the pakeInit (Spec 6.3).
         if registry.hasClaimed(code.claimID) {
             code.wipe()
             return end(.ended(.failed(.typedCodeAlreadyUsed)))
         }
         let nameplate = code.nameplate
         let connecting = Task { try await connect(nameplate, route) }
+        self.connecting = connecting
+        defer { self.connecting = nil }
         let channel: any FrameChannel
         do {
             channel = try await withTaskCancellationHandler { try await connecting.value } onCancel: { connecting.cancel() }
         } catch {
             code.wipe()
+            if runtime.outcome != nil || Task.isCancelled { return end(.ended(.cancelled(by: .local))) }
             return end(.ended(.failed((error as? HandoffError) ?? .senderUnreachable)))
         }
         guard let random, runtime.outcome == nil else {
@@ -343,6 +422,25 @@ public actor HandoffReceiverSession<Importer: AccountImporter>: SessionDriver {
         return await outcomeWhenFinished()
     }
 
+    /// A frame in `awaitingPakeInit` with a registry that has storage: its step claims the
+    /// typed code (Spec 6.3), which blocks, so the state machine takes it on the I/O pool,
+    /// out of the session's hands meanwhile (a cancel then ends the session at once, and the
+    /// step's reply never leaves).
+    private func feedOnPool(_ bytes: [UInt8]) async {
+        guard let taken = receiver, runtime.outcome == nil else { return }
+        receiver = nil
+        let owned = ReceiverInStep(receiver: taken)
+        let now = clock.now()
+        let step = await BlockingStep.run(blocking: true) { try? owned.receiver.handle(.frameReceived(bytes), now: now) }
+        receiver = taken
+        guard runtime.outcome == nil else {
+            _ = try? taken.handle(.cancel, now: clock.now())  // wipes what the step kept
+            return
+        }
+        if let step { perform(step.actions) }
+        runtime.deadlineMayHaveChanged()
+    }
+
     func tick() {
         if let revealDeadline, clock.now() >= revealDeadline {
             // The reveal wait is over; after it only the expiry wakes the timer (a deadline left
@@ -352,7 +450,10 @@ public actor HandoffReceiverSession<Importer: AccountImporter>: SessionDriver {
                 || receiver?.phase == .awaitingPakeConfirm
             if waiting, clock.now() < receiverExpiryDate {
                 // A silent sender must not hold this device until the code expires (Spec 6.7).
-                finalDetail = "The sending device did not answer within \(Int(Self.revealTimeout.seconds)) seconds; check that it still shows the code, then scan it again."
+                let silence = "The sending device did not answer within \(Int(Self.revealTimeout.seconds)) seconds; check that it still shows the code, then"
+                // After the pakeReply the code is used up: the outcome's own sentence says so.
+                if receiver?.phase == .awaitingReveal { finalDetail = "\(silence) scan it again." }
+                if receiver?.phase == .awaitingPakeInit { finalDetail = "\(silence) type it again." }
                 feed(.transportLost)
                 return
             }
@@ -432,4 +533,11 @@ extension Duration {
         let parts = components
         return Double(parts.seconds) + Double(parts.attoseconds) / 1e18
     }
+}
+
+/// A receiver handed to the I/O pool for one step and back.
+private struct ReceiverInStep: @unchecked Sendable {
+    // Safety of @unchecked Sendable: the session sets its `receiver` to `nil` while the step
+    // runs and takes it back after awaiting it, so no two threads ever use the receiver at once.
+    let receiver: HandoffReceiver
 }

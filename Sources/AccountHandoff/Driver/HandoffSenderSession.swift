@@ -51,8 +51,13 @@ public actor HandoffSenderSession: SessionDriver {
     /// 11.6). The reference listener holds as many bound connections.
     public static let maximumCandidates = 32
 
-    /// What to show, in order; finishes after ``SenderUpdate/finished(_:)``.
+    /// What to show, in order; finishes after ``SenderUpdate/finished(_:)``. One reader; it
+    /// holds at most the newest 64 updates for a reader that falls behind (the final one is
+    /// never dropped). A view reads ``snapshot`` instead.
     public nonisolated let updates: AsyncStream<SenderUpdate>
+    /// What to show now, kept current from the updates: a view reads it without awaiting.
+    public nonisolated var snapshot: SenderSnapshot { snapshots.value }
+    private nonisolated let snapshots = SnapshotKeeper<SenderSnapshot>()
 
     var runtime = SessionRuntime<SenderUpdate, SenderOutcome>()
     let clock: any HandoffClock
@@ -101,7 +106,12 @@ public actor HandoffSenderSession: SessionDriver {
         self.clock = clock
         self.random = random
         updates = runtime.updates
+        runtime.observer = { [snapshots] in snapshots.apply($0) }
     }
+
+    /// The ``snapshot`` each time it changes, starting with the current one, until the session
+    /// ended. Any number of readers may follow; each stream keeps only the newest snapshot.
+    public nonisolated func snapshotChanges() -> AsyncStream<SenderSnapshot> { snapshots.follow() }
 
     /// The QR on screen, once the session showed one.
     public var payload: SessionPayload? { sender?.payload }
@@ -121,9 +131,23 @@ public actor HandoffSenderSession: SessionDriver {
 
     /// Runs the session until it ends, then closes the channel (after the last frame left) and
     /// returns the outcome. Calling it again returns the same outcome.
+    ///
+    /// Cancelling the task that awaits it is ``cancel()``: the receiving device is told when one
+    /// joined, the QR is withdrawn (its transfer ends in the registry, no renewal follows) and
+    /// the channel closes; the outcome is `.ended(.cancelled(by: .local))`, or
+    /// ``SenderOutcome/deliveredUnconfirmed(_:)`` once the password left.
     public func run() async -> SenderOutcome {
+        await withTaskCancellationHandler {
+            await runUntilFinished()
+        } onCancel: {
+            Task { await self.cancel() }
+        }
+    }
+
+    private func runUntilFinished() async -> SenderOutcome {
         if runtime.running || runtime.outcome != nil { return await outcomeWhenFinished() }
         runtime.running = true
+        if cancelled || Task.isCancelled { return finishWithoutQR(.cancelled(by: .local)) }
         if options.authenticatesBeforeShowingCode {
             let purpose = LocalAuthenticationPurpose.showTransferCode(account)
             runtime.yield(.authenticating(purpose))
@@ -135,6 +159,8 @@ public actor HandoffSenderSession: SessionDriver {
             if cancelled { return finishWithoutQR(.cancelled(by: .local)) }
         }
         do { try await showNextCode() } catch { return finishWithoutQR(.failed(error)) }
+        // A cancel that came while the first QR was being served ends it now.
+        if cancelled { cancel() }
         await runLoop(over: channel)
         return await outcomeWhenFinished()
     }
@@ -180,7 +206,8 @@ public actor HandoffSenderSession: SessionDriver {
         cancelled = true
         credentialTask?.cancel()
         guard let sender else {
-            // Before the first QR (the optional gate is asking): the run ends at once.
+            // Before the first QR (the optional gate is asking): the run ends at once. Before
+            // `run()`, the run ends as soon as it starts.
             if runtime.running { _ = finishWithoutQR(.cancelled(by: .local)) }
             return
         }
@@ -190,8 +217,18 @@ public actor HandoffSenderSession: SessionDriver {
     // MARK: Driving the state machine
 
     private func showNextCode() async throws(HandoffError) {
-        let next = try HandoffSender.start(account: account, rendezvous: rendezvous, configuration: options.configuration,
-                                           random: random, now: clock.now(), registry: registry, typedRoutes: options.typedRoutes)
+        let (account, rendezvous, configuration, now, registry, typedRoutes) =
+            (account, rendezvous, options.configuration, clock.now(), registry, options.typedRoutes)
+        let random = SessionRandomSource(source: random)
+        let next = try await BlockingStep.run(blocking: registry.hasStorage) { () throws(HandoffError) in
+            try HandoffSender.start(account: account, rendezvous: rendezvous, configuration: configuration,
+                                    random: random.source, now: now, registry: registry, typedRoutes: typedRoutes)
+        }
+        guard runtime.outcome == nil else {
+            // The session ended while the registry wrote: this QR is never shown.
+            _ = try? next.handle(.cancel, now: clock.now())
+            return
+        }
         sender = next
         codeWaiters.forEach { $0.resume(returning: next.payload) }
         codeWaiters.removeAll()
@@ -298,8 +335,8 @@ public actor HandoffSenderSession: SessionDriver {
                     directives.append(.bind(frame.peer))
                 }
                 runtime.yield(.receiverJoined)
-            case .codeMismatch(let remaining):
-                runtime.yield(.codeMismatch(remainingEntries: remaining))
+            case .codeMismatch:
+                break  // reported once, as enterCode(_:)'s result, to the caller who typed
             case .requestCredential:
                 credentialTask = Task { await self.releaseCredential() }
             case .anotherDeviceJoined:

@@ -13,14 +13,23 @@ struct SessionRuntime<Update: Sendable, Outcome: Sendable> {
     private(set) var outcome: Outcome?
     /// Set once ``SessionDriver/run(over:)`` started, so a second call only waits.
     var running = false
+    /// Sees every update as it is shown: the driver's snapshot.
+    var observer: (@Sendable (Update) -> Void)?
+
+    /// How many updates wait for a reader at most. A session shows a few dozen (ignored frames
+    /// are reported at 1, 10, 100, ...); past the limit the oldest are dropped, never the
+    /// final one, and the snapshot holds what they said.
+    static var updateBufferLimit: Int { 64 }
 
     init() {
-        (updates, updateSink) = AsyncStream.makeStream(of: Update.self)
+        (updates, updateSink) = AsyncStream.makeStream(of: Update.self, bufferingPolicy: .bufferingNewest(Self.updateBufferLimit))
         (deadlineChanges, deadlineSink) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
     }
 
     /// Shows `update` unless the session already ended.
     func yield(_ update: Update) {
+        guard outcome == nil else { return }
+        observer?(update)
         updateSink.yield(update)
     }
 
@@ -39,6 +48,7 @@ struct SessionRuntime<Update: Sendable, Outcome: Sendable> {
         if let existing = self.outcome { return existing }
         self.outcome = outcome
         outbound.finish()
+        observer?(final)
         updateSink.yield(final)
         updateSink.finish()
         deadlineSink.finish()
@@ -63,7 +73,8 @@ protocol SessionDriver: Actor {
     /// The state machine's next deadline, or `nil` while none is due.
     var nextDeadline: Date? { get }
     /// Feeds one channel event to the state machine; returns what the channel must be told.
-    func handle(_ event: FrameChannelEvent) -> [ChannelDirective]
+    /// The reader pulls the next event only after this returns.
+    func handle(_ event: FrameChannelEvent) async -> [ChannelDirective]
     /// Feeds `tick`.
     func tick()
     /// Feeds `transportLost` (the channel ended or a send failed).
@@ -114,7 +125,7 @@ extension SessionDriver {
     private func readFrames(from channel: any FrameChannel) async {
         do {
             while runtime.outcome == nil, let event = try await channel.receive() {
-                for directive in handle(event) {
+                for directive in await handle(event) {
                     switch directive {
                     case .bind(let peer): await channel.bind(peer)
                     case .noteIgnored(let peer): await channel.noteIgnoredFrame(from: peer)

@@ -27,8 +27,6 @@ public enum SenderUpdate: Sendable {
     /// device never shows its own code (Spec 4.4). If the receiving screen shows no code,
     /// the person should decline (``HandoffSenderSession/reject()``): another device joined.
     case receiverJoined
-    /// The typed code did not match; ask again (`remainingEntries` more may be typed).
-    case codeMismatch(remainingEntries: Int)
     /// The typed code matched (`code` is safe to show now); the account details left,
     /// encrypted. Waiting for the receiving person to accept.
     case offerSent(ShortCode)

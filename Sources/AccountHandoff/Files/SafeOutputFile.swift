@@ -24,6 +24,9 @@ import Darwin
 /// folders above it are resolved as usual. If someone swaps the target for a link or a
 /// special file between the last check and the rename, the rename replaces that name; it
 /// never writes into what the name pointed to.
+///
+/// Writing flushes to disk and so blocks: call it on the ``BlockingIOPool`` (or a thread of
+/// your own), never on a Swift concurrency thread.
 public enum SafeOutputFile {
     /// What to do when the target is an existing regular file.
     public enum ExistingFile: Hashable, Sendable {
@@ -57,7 +60,7 @@ public enum SafeOutputFile {
     ///   ``SafeOutputFileError/writeFailed(_:operation:errno:)`` for the folder's flush.
     public static func write(_ buffer: UnsafeRawBufferPointer, to path: String, existing: ExistingFile = .replace) throws(SafeOutputFileError) {
         let (folderPath, name) = try split(path)
-        let folder = open(folderPath, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        let folder = BlockingCall.retryingInterrupted("open") { open(folderPath, O_RDONLY | O_DIRECTORY | O_CLOEXEC) }
         guard folder >= 0 else { throw .folderUnavailable(path, errno: errno) }
         defer { _ = closeDescriptor(folder) }
 
@@ -83,7 +86,7 @@ public enum SafeOutputFile {
     /// - Throws: the ``SafeOutputFileError`` that a write would throw for the target.
     public static func checkCanWrite(to path: String, existing: ExistingFile = .replace) throws(SafeOutputFileError) {
         let (folderPath, name) = try split(path)
-        let folder = open(folderPath, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        let folder = BlockingCall.retryingInterrupted("open") { open(folderPath, O_RDONLY | O_DIRECTORY | O_CLOEXEC) }
         guard folder >= 0 else { throw .folderUnavailable(path, errno: errno) }
         defer { _ = closeDescriptor(folder) }
         try checkTarget(name, in: folder, path: path, existing: existing)
@@ -128,40 +131,34 @@ public enum SafeOutputFile {
 
     /// Creates, fills and flushes a new 0600 file in `folder`; returns its name.
     private static func writeTemporary(_ buffer: UnsafeRawBufferPointer, in folder: Int32, path: String) throws(SafeOutputFileError) -> String {
-        var name = ""
-        var descriptor: Int32 = -1
-        for _ in 0..<8 where descriptor < 0 {
-            name = ".handoff-\(String(UInt64.random(in: .min ... .max), radix: 16)).tmp"
-            descriptor = openat(folder, name, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, mode)
-            guard descriptor >= 0 else {
-                guard errno == EEXIST else { throw .writeFailed(path, operation: "creating a temporary file", errno: errno) }
-                continue
+        for _ in 0..<8 {
+            let name = ".handoff-\(String(UInt64.random(in: .min ... .max), radix: 16)).tmp"
+            do throws(NewFileFailure<Never>) {
+                try createDurably(name, in: folder, writing: buffer) { _ in }
+                return name
+            } catch {
+                switch error {
+                case .creating(let code) where code == EEXIST: continue
+                case .creating(let code): throw .writeFailed(path, operation: "creating a temporary file", errno: code)
+                case .settingMode(let code): throw .writeFailed(path, operation: "setting its mode", errno: code)
+                case .writing(let code): throw .writeFailed(path, operation: "writing", errno: code)
+                case .flushing(let code): throw .writeFailed(path, operation: "flushing it to disk", errno: code)
+                case .closing(let code): throw .writeFailed(path, operation: "closing it", errno: code)
+                }
             }
         }
-        guard descriptor >= 0 else { throw .writeFailed(path, operation: "creating a temporary file", errno: EEXIST) }
-        var failure: (operation: String, errno: Int32)?
-        if fchmod(descriptor, mode) != 0 {
-            failure = ("setting its mode", errno)
-        } else if let code = writeAll(buffer, to: descriptor) {
-            failure = ("writing", code)
-        } else if flush(descriptor) != 0 {
-            failure = ("flushing it to disk", errno)
-        }
-        if closeDescriptor(descriptor) != 0, failure == nil { failure = ("closing it", errno) }
-        if let failure {
-            unlinkat(folder, name, 0)
-            throw .writeFailed(path, operation: failure.operation, errno: failure.errno)
-        }
-        return name
+        throw .writeFailed(path, operation: "creating a temporary file", errno: EEXIST)
     }
 
     /// Puts the temporary file at the target's name.
     private static func place(_ temporary: String, as name: String, in folder: Int32, path: String, existing: ExistingFile) throws(SafeOutputFileError) {
         switch existing {
         case .replace:
-            guard renameat(folder, temporary, folder, name) == 0 else { throw .writeFailed(path, operation: "renaming", errno: errno) }
+            guard BlockingCall.run("renameat", { renameat(folder, temporary, folder, name) }) == 0 else {
+                throw .writeFailed(path, operation: "renaming", errno: errno)
+            }
         case .refuse:
-            guard linkat(folder, temporary, folder, name, 0) == 0 else {
+            guard BlockingCall.run("linkat", { linkat(folder, temporary, folder, name, 0) }) == 0 else {
                 guard errno == EEXIST else { throw .writeFailed(path, operation: "linking", errno: errno) }
                 // Something appeared meanwhile: say what it is.
                 try checkTarget(name, in: folder, path: path, existing: .refuse)
@@ -176,20 +173,20 @@ public enum SafeOutputFile {
     private static func writeAll(_ buffer: UnsafeRawBufferPointer, to descriptor: Int32) -> Int32? {
         var offset = 0
         while offset < buffer.count {
-            let written = systemWrite(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
-            if written < 0, errno == EINTR { continue }
+            let written = BlockingCall.write(descriptor, from: buffer.baseAddress! + offset, count: buffer.count - offset)
             guard written > 0 else { return written == 0 ? EIO : errno }
             offset += written
         }
         return nil
     }
 
-    /// Flushes a file or folder to stable storage (`F_FULLFSYNC` where the system has it).
-    private static func flush(_ descriptor: Int32) -> Int32 {
+    /// Flushes a file or folder to stable storage (`F_FULLFSYNC` where the system has it);
+    /// 0, or -1 with `errno`. Blocks.
+    package static func flush(_ descriptor: Int32) -> Int32 {
         #if canImport(Darwin)
-        if fcntl(descriptor, F_FULLFSYNC) == 0 { return 0 }
+        if BlockingCall.run("fcntl(F_FULLFSYNC)", { fcntl(descriptor, F_FULLFSYNC) }) == 0 { return 0 }
         #endif
-        return fsync(descriptor)
+        return BlockingCall.retryingInterrupted("fsync") { fsync(descriptor) }
     }
 
     private static func closeDescriptor(_ descriptor: Int32) -> Int32 {
@@ -199,12 +196,64 @@ public enum SafeOutputFile {
         Darwin.close(descriptor)
         #endif
     }
+}
 
-    private static func systemWrite(_ descriptor: Int32, _ bytes: UnsafeRawPointer, _ count: Int) -> Int {
-        #if canImport(Glibc)
-        Glibc.write(descriptor, bytes, count)
-        #else
-        Darwin.write(descriptor, bytes, count)
-        #endif
+extension SafeOutputFile {
+    /// A point of ``createDurably(_:in:writing:after:)`` where the caller's hook runs.
+    package enum NewFileStep: Sendable {
+        /// The file exists, empty, with mode 0600.
+        case created
+        /// Every byte is written, not yet flushed.
+        case written
+        /// The file is flushed to stable storage; its folder entry is not yet.
+        case flushed
+    }
+
+    /// Why ``createDurably(_:in:writing:after:)`` failed: the step's `errno`, or the hook's failure.
+    package enum NewFileFailure<HookFailure: Error>: Error {
+        case creating(errno: Int32)
+        case settingMode(errno: Int32)
+        case writing(errno: Int32)
+        case flushing(errno: Int32)
+        case closing(errno: Int32)
+        case hook(HookFailure)
+    }
+
+    /// The package's one way to put bytes in a new file durably: creates `name` in `folder`
+    /// (it must not exist: `O_EXCL`, never through a symbolic link) with mode 0600 whatever
+    /// the umask, writes every byte of `buffer`, flushes it to stable storage and closes it.
+    /// On any failure the file is removed. The folder's entry is left to the caller to flush
+    /// (after a rename or link, or at once). Blocks: run it where blocking is allowed.
+    ///
+    /// - Parameters:
+    ///   - name: the new file's name in `folder`.
+    ///   - folder: the folder's descriptor.
+    ///   - buffer: the bytes, written without a copy (a secret goes from guarded memory to the file).
+    ///   - reach: runs after each ``NewFileStep``; what it throws fails the write there.
+    /// - Throws: ``NewFileFailure``.
+    package static func createDurably<HookFailure: Error>(
+        _ name: String, in folder: Int32, writing buffer: UnsafeRawBufferPointer,
+        after reach: (NewFileStep) throws(HookFailure) -> Void
+    ) throws(NewFileFailure<HookFailure>) {
+        let descriptor = BlockingCall.retryingInterrupted("openat") {
+            openat(folder, name, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, mode)
+        }
+        guard descriptor >= 0 else { throw .creating(errno: errno) }
+        var isOpen = true
+        do throws(NewFileFailure<HookFailure>) {
+            // The creation mode is reduced by the umask; fchmod makes it exactly 0600.
+            guard fchmod(descriptor, mode) == 0 else { throw .settingMode(errno: errno) }
+            do { try reach(.created) } catch { throw .hook(error) }
+            if let code = writeAll(buffer, to: descriptor) { throw .writing(errno: code) }
+            do { try reach(.written) } catch { throw .hook(error) }
+            guard flush(descriptor) == 0 else { throw .flushing(errno: errno) }
+            do { try reach(.flushed) } catch { throw .hook(error) }
+            isOpen = false
+            guard closeDescriptor(descriptor) == 0 else { throw .closing(errno: errno) }
+        } catch {
+            if isOpen { _ = closeDescriptor(descriptor) }
+            unlinkat(folder, name, 0)
+            throw error
+        }
     }
 }

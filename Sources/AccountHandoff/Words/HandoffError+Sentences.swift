@@ -17,8 +17,11 @@ extension HandoffError: CustomStringConvertible, LocalizedError {
         switch kind {
         case .badMagic:
             return "This is not an AccountHandoff code; scan the code shown by the sending device."
+        case .unsupportedVersion(let version) where version < SessionPayload.currentVersion:
+            // Only the device that made it is behind; this one reads the current version.
+            return "This code or message uses protocol version \(version), from an older version of the app, so only \(other) needs updating; update the app there, then \(restart)."
         case .unsupportedVersion(let version):
-            return "This code or message uses protocol version \(version), which this app does not support; update the apps on both devices."
+            return "This code or message uses protocol version \(version), newer than this app's (\(SessionPayload.currentVersion)), so only this device needs updating; update the app here, then \(restart)."
         case .wrongIntent:
             return "This code asks for a different kind of transfer than the one you chose; check which device is sending."
         case .nonCanonicalEncoding, .malformed(.length), .malformed(.digits), .malformed(.version), .malformed(.intent),
@@ -109,8 +112,14 @@ extension HandoffError: CustomStringConvertible, LocalizedError {
 
     private static func malformedMessage(_ field: Field, other: String, restart: String) -> String {
         switch field {
-        case .displayName, .emailAddress, .username, .imapHost, .imapPort, .imapSecurity, .accountLinkID:
+        case .displayName, .emailAddress, .username, .imapHost:
             return "The account's \(field.spokenName) is not valid (for example it contains invisible or control characters, or is too long); fix the account on the sending device, then \(restart)."
+        case .imapPort:
+            return "The account's mail server port is not valid (a port is a number from 1 to 65535, never 0); fix the account on the sending device, then \(restart)."
+        case .imapSecurity:
+            return "The account's connection security is not one this app knows (it knows TLS and STARTTLS); check the account on the sending device and update the app there, then \(restart)."
+        case .accountLinkID:
+            return "The account's identifier is not valid (it must be a UUID); fix the account on the sending device, then \(restart)."
         case .credential:
             return "The password must be 1 to \(HandoffSender.maximumCredentialByteCount) bytes long; check the password, then \(restart)."
         case .padding, .receiptStatus, .abortReason, .body, .frameHeader, .frameLength, .sequence, .trailingBytes:

@@ -6,7 +6,9 @@ extension SenderOutcome: CustomStringConvertible {
         case .completed(.imported):
             return "Done: the receiving device imported the account."
         case .completed(.validationFailed):
-            return "The receiving device could not log in to the mail server with this account, so it did not keep it; check the account's settings and password, then try again."
+            // The receipt carries no reason (Spec 3.6): the server may not have been found or
+            // reached, or its certificate not trusted, so no login was tried at all.
+            return "The receiving device could not check the account with its mail server, so it did not keep it; its screen says what failed (the server not found or not reachable, a certificate it does not trust, or a refused login). Fix that, then start a new transfer."
         case .completed(.declined):
             return "The receiving device declined the import; nothing was changed there."
         case .completed(.storeFailed):
@@ -50,7 +52,7 @@ extension SenderOutcome: CustomStringConvertible {
         case .notAuthenticated(by: .local): HandoffError.notAuthenticated.message(for: .sender)
         case .notAuthenticated(by: .peer): HandoffError.peerNotAuthenticated.message(for: .sender)
         case .expired: "The transfer expired before it finished; start a new transfer."
-        case .failed(let error): "The transfer failed: " + error.message(for: .sender)
+        case .failed(let error): "The transfer failed. " + error.message(for: .sender)
         }
     }
 }
@@ -63,7 +65,7 @@ extension ReceiverOutcome: CustomStringConvertible {
         case .completed(.imported):
             return "Done: the account was imported."
         case .completed(.validationFailed):
-            return "The account could not log in to its mail server, so it was not kept; any account you had is unchanged. Check the settings on the sending device and try again."
+            return "The account could not be checked with its mail server, so it was not kept; any account you had is unchanged. Fix what the check found, then ask for a new code."
         case .completed(.declined):
             return "The account was not imported; any account you had is unchanged."
         case .completed(.storeFailed):
@@ -88,8 +90,8 @@ extension ReceiverOutcome: CustomStringConvertible {
         case .storeUnavailable(let party): (party == .local ? HandoffError.storeUnavailable : .peerStoreUnavailable).message(for: .receiver)
         case .notAuthenticated(by: .local): HandoffError.notAuthenticated.message(for: .receiver)
         case .notAuthenticated(by: .peer): HandoffError.peerNotAuthenticated.message(for: .receiver)
-        case .expired: "The code expired before the transfer finished; scan the code the sending device shows now, or ask for a new one."
-        case .failed(let error): "The transfer failed: " + error.message(for: .receiver)
+        case .expired: "The code expired before the transfer finished; ask the sending person for a new code."
+        case .failed(let error): "The transfer failed. " + error.message(for: .receiver)
         }
     }
 }

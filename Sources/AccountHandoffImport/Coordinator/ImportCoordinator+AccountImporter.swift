@@ -4,19 +4,32 @@ import AccountHandoff
 /// import when the account is offered and completes it when the password arrives, so an app
 /// writes no adapter.
 extension ImportCoordinator: AccountImporter {
-    /// ``prepare(offer:)`` for the session: a store that cannot take the account becomes
+    /// ``prepare(offer:)`` for the session, on the ``AccountHandoff/BlockingIOPool`` (the stores
+    /// block): a store that cannot take the account becomes
     /// ``ImportNotReady/storeUnavailable(reason:)`` with the sentence of ``ImportOutcome/message``.
     public func prepareImport(of offer: AccountMetadata) async throws(ImportNotReady) -> PreparedImport {
-        do {
-            return try prepare(offer: offer)
-        } catch {
-            throw .storeUnavailable(reason: ImportOutcome.declined(.failed(error)).message)
+        try await BlockingIOPool.shared.run { _ throws(ImportNotReady) in
+            do throws(ImportError) {
+                return try self.prepare(offer: offer)
+            } catch {
+                throw .storeUnavailable(reason: ImportOutcome.declined(.failed(error)).message)
+            }
         }
     }
 }
 
 extension PreparedImport: AccountImportPreparation {
-    /// Ready when every conflict has a choice and both stores are still writable.
+    /// ``choose(_:)`` for the session: ``ImportChoice/cancel`` declines the account.
+    ///
+    /// - Throws: ``AccountHandoff/ImportNotReady/choiceRequired`` for a choice outside
+    ///   ``ImportConflict/allowedChoices`` or after the import ended.
+    public func record(_ choice: ImportChoice) throws(ImportNotReady) -> ImportDecision {
+        do { try choose(choice) } catch { throw .choiceRequired }
+        return choice == .cancel ? .decline : .importAccount
+    }
+
+    /// Ready when every conflict has a choice and both stores are still writable. Asks the
+    /// stores, so it blocks: the receiver session calls it on the ``AccountHandoff/BlockingIOPool``.
     public func checkReady() throws(ImportNotReady) {
         guard hasChoiceIfNeeded else { throw .choiceRequired }
         do { try checkStoresWritable() } catch {

@@ -16,6 +16,12 @@ import AccountHandoff
 /// The old account stays intact and usable until the metadata commit, the single point of
 /// no return. A crash at any step leaves either the complete old account or the complete new
 /// one; ``recover()`` then removes staged leftovers or finishes the activation.
+///
+/// The stores' methods block (a database, files, a keyring), so ``recover()`` and
+/// ``prepare(offer:)`` block too: call them on the ``AccountHandoff/BlockingIOPool`` (or a
+/// thread of your own), never on a Swift concurrency thread. The receiver session does so
+/// through ``prepareImport(of:)``, and ``PreparedImport/complete(with:)`` runs every store
+/// call there itself.
 public final class ImportCoordinator: Sendable {
     let metadataStore: any AccountMetadataStore
     let credentialStore: any CredentialStore
@@ -40,6 +46,7 @@ public final class ImportCoordinator: Sendable {
     }
 
     /// Brings the stores to a consistent state after a crash; call it when the app starts.
+    /// Blocks (see above).
     ///
     /// Under an exclusive recovery lease: finishes every committed but unfinished activation,
     /// deletes every staged credential no account refers to, deletes active credentials whose
@@ -51,7 +58,7 @@ public final class ImportCoordinator: Sendable {
         try Recovery(metadataStore: metadataStore, credentialStore: credentialStore).run()
     }
 
-    /// Starts importing `offer`, before its password travels.
+    /// Starts importing `offer`, before its password travels. Blocks (see above).
     ///
     /// Claims the link ID (a second import of it in this process fails at once), runs
     /// ``recover()`` when possible so stale staged items are gone, takes an import lease,

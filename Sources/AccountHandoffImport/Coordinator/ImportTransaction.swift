@@ -16,9 +16,9 @@ import AccountHandoff
 ///
 /// A failure reported by the commit is checked against the store before anything is
 /// discarded, so a commit that landed is never undone by removing its credential.
-struct ImportTransaction {
+struct ImportTransaction: Sendable {
     /// What the commit writes.
-    enum Plan {
+    enum Plan: Sendable {
         /// A new account under this local ID.
         case add(LocalAccountID)
         /// The stored account, replaced in place.
@@ -54,21 +54,35 @@ struct ImportTransaction {
     let plan: Plan
     let fingerprint: [AccountRevision]
 
+    /// Stages, validates and commits or rolls back; every store call runs on the
+    /// ``AccountHandoff/BlockingIOPool``, the validation wherever its validator runs it.
     func run(_ credential: SecretBytes) async -> ImportOutcome {
         let staged: StagedCredential
-        do { staged = try credentialStore.stage(credential) } catch { return .declined(.failed(.credentialStore(error))) }
+        do {
+            staged = try await BlockingIOPool.shared.run { [credentialStore] _ throws(CredentialStoreError) in
+                try credentialStore.stage(credential)
+            }
+        } catch { return .declined(.failed(.credentialStore(error))) }
 
         let checkedWithServer: Bool
         switch await validator.validate(offer, credential: credential) {
         case .valid: checkedWithServer = true
         case .notChecked: checkedWithServer = false
         case .failed(let failure):
-            discardUncommitted(staged)
+            await BlockingIOPool.shared.run { [self] _ in discardUncommitted(staged) }
             return .validationFailed(failure, account: offer)
         }
+        return await BlockingIOPool.shared.run { [self] cancellation in
+            commitAndActivate(staged, checkedWithServer: checkedWithServer, cancelled: cancellation.isCancelled)
+        }
+    }
+
+    /// Steps 3 to 5 (blocks): commits `staged` with the metadata, unless the import was
+    /// cancelled, then activates it.
+    private func commitAndActivate(_ staged: StagedCredential, checkedWithServer: Bool, cancelled: Bool) -> ImportOutcome {
         // The person cancelled while the server was being checked: the commit is the point of
         // no return, so stop before it.
-        if Task.isCancelled {
+        if cancelled {
             discardUncommitted(staged)
             return .declined(.cancelledByPerson)
         }

@@ -50,7 +50,7 @@ public enum StoreLocationProblem: Hashable, Sendable, CustomStringConvertible {
         case .notARegularFile(let path): "The path \(path) is not a regular file; remove it or choose another location for the account store."
         case .permissionsTooOpen(let path, let mode):
             "The path \(path) has mode \(String(mode, radix: 8)), which lets other users in; restrict it to the owner (chmod 700)."
-        case .ownedByAnotherUser(let path, let owner): "The path \(path) belongs to another user (user ID \(owner)); use a directory you own."
+        case .ownedByAnotherUser(let path, let owner): "The path \(path) belongs to another user (\(owner == 0 ? "root" : "user ID \(owner)")); use a directory you own."
         case .missingParent(let path): "The directory containing \(path) does not exist; create it first."
         }
     }

@@ -58,6 +58,9 @@ public struct PAMAuthenticator: LocalAuthenticator {
         self.userID = userID
     }
 
+    /// The user the gate authenticates: the process's real user, unless a test named another.
+    var authenticatedUserID: uid_t { userID ?? getuid() }
+
     /// Asks the person, through the conversation, to prove they are this device's user.
     ///
     /// - Parameter purpose: why; handed to the conversation with each prompt.
@@ -67,8 +70,11 @@ public struct PAMAuthenticator: LocalAuthenticator {
         guard !Task.isCancelled else { return .cancelled }
         let bridge = PAMPromptBridge()
         let transaction = PAMTransaction(serviceName: configuration.serviceName, maximumTries: configuration.maximumTries,
-                                         userID: userID ?? getuid(), context: PAMConversationContext(bridge: bridge))
-        let thread = Thread { bridge.finish(transaction.run()) }
+                                         userID: authenticatedUserID, context: PAMConversationContext(bridge: bridge))
+        // PAM's calls block, and wait for the person's answers, which the app's conversation
+        // may fetch with work of the I/O pool: so not on a pool thread (work there never waits
+        // for other work of the pool), on a thread of its own.
+        let thread = Thread { bridge.finish(BlockingCall.run("pam_authenticate") { transaction.run() }) }
         thread.name = "AccountHandoff PAM"
         thread.start()
         return await withTaskCancellationHandler {

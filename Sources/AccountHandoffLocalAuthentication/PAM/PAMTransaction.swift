@@ -16,8 +16,10 @@ struct PAMTransaction {
     /// The conversation the C callback answers from.
     let context: PAMConversationContext
 
-    /// What the person is told between tries, through the conversation.
-    static let tryAgain = "That password was not right. Try again."
+    /// What the person is told between tries, through the conversation, with the tries left.
+    static func tryAgain(triesLeft: Int) -> String {
+        triesLeft == 1 ? "That password was not right. Try again (1 try left)." : "That password was not right. Try again (\(triesLeft) tries left)."
+    }
 
     /// Runs the transaction; the result, as the authenticator returns it.
     func run() -> LocalAuthenticationResult {
@@ -54,7 +56,7 @@ struct PAMTransaction {
                     let detail = "The PAM service \"\(serviceName)\" refused \(user) without asking for a password; its configuration may deny everyone, or the account may be locked."
                     return (.failed(.unavailable(detail: detail)), status)
                 }
-                if attempt < maximumTries, bridge.ask(.error(Self.tryAgain)) == nil { return (.cancelled, status) }
+                if attempt < maximumTries, bridge.ask(.error(Self.tryAgain(triesLeft: maximumTries - attempt))) == nil { return (.cancelled, status) }
             case PAM_MAXTRIES:
                 return (.failed(.lockedOut), status)
             default:

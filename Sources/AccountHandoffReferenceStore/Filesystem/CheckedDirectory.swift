@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import AccountHandoff
 import AccountHandoffImport
 
 /// Why a location check failed: an unsafe location, or a system call failure.
@@ -55,7 +56,7 @@ final class CheckedDirectory: @unchecked Sendable {
         } else if !info.isDirectory {
             throw .unsafe(.notADirectory(path: path))
         }
-        let descriptor = POSIX.retrying { systemOpen(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC) }
+        let descriptor = BlockingCall.retryingInterrupted("open") { systemOpen(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC) }
         guard descriptor >= 0 else { throw Self.openFailure(path) }
         let directory = CheckedDirectory(descriptor: descriptor, path: path)
         try directory.checkOwnership(policy: policy, warnings: &warnings)
@@ -75,7 +76,7 @@ final class CheckedDirectory: @unchecked Sendable {
         case let info? where !info.isDirectory: throw .unsafe(.notADirectory(path: childPath))
         case _?: break
         }
-        let child = POSIX.retrying { openat(descriptor, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC) }
+        let child = BlockingCall.retryingInterrupted("openat") { openat(descriptor, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC) }
         guard child >= 0 else { throw Self.openFailure(childPath) }
         let directory = CheckedDirectory(descriptor: child, path: childPath)
         try directory.checkOwnership(policy: policy, warnings: &warnings)

@@ -9,8 +9,10 @@ import Foundation
 
 /// The credential files: the stand-in for the Keychain. One directory (mode 0700) holds
 /// `account-<local ID>.credential` (active) and `staged-<uuid>.credential` (staged) files,
-/// each created with mode 0600, written from guarded memory, synced, and replaced only by
-/// `rename`, so a file always holds a whole credential.
+/// each created with mode 0600 by the package's one durable writer
+/// (``AccountHandoff/SafeOutputFile/createDurably(_:in:writing:after:)``), written from
+/// guarded memory, synced, and replaced only by `rename`, so a file always holds a whole
+/// credential. Every method blocks: the import runs them on the ``AccountHandoff/BlockingIOPool``.
 struct CredentialFiles {
     /// Largest credential file the store reads.
     static let maximumCredentialByteCount = 4096
@@ -30,30 +32,42 @@ struct CredentialFiles {
             preconditionFailure("a UUID-based staged name is always valid")
         }
         let name = Self.stagedName(staged)
-        let descriptor = POSIX.retrying { openat(directory.descriptor, name, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600) }
-        guard descriptor >= 0 else { throw .failed(POSIX.failure("openat(\(name))")) }
-        do throws(StoreFailure) {
-            // The creation mode is reduced by the umask; fchmod makes it exactly 0600.
-            guard fchmod(descriptor, 0o600) == 0 else { throw POSIX.failure("fchmod(\(name))") }
-            try reach(.stageFileCreated)
-            // The password goes from guarded memory straight to the file.
-            let written: Result<Void, StoreFailure> = credential.withUnsafeBytes { bytes in
-                do throws(StoreFailure) { try POSIX.writeAll(descriptor, bytes, name) } catch { return .failure(error) }
-                return .success(())
-            }
-            try written.get()
-            try reach(.stageFileWritten)
-            try POSIX.sync(descriptor, name)
-            try reach(.stageFileSynced)
-            close(descriptor)
-            try POSIX.sync(directory.descriptor, directory.path)
-        } catch {
-            close(descriptor)
-            unlinkat(directory.descriptor, name, 0)
-            _ = fsync(directory.descriptor)
-            throw .failed(error)
+        // The password goes from guarded memory straight to the file.
+        let written: Result<Void, SafeOutputFile.NewFileFailure<StoreFailure>> = credential.withUnsafeBytes { bytes in
+            do throws(SafeOutputFile.NewFileFailure<StoreFailure>) {
+                try SafeOutputFile.createDurably(name, in: directory.descriptor, writing: bytes) { (step) throws(StoreFailure) in
+                    switch step {
+                    case .created: try reach(.stageFileCreated)
+                    case .written: try reach(.stageFileWritten)
+                    case .flushed: try reach(.stageFileSynced)
+                    }
+                }
+            } catch { return .failure(error) }
+            return .success(())
         }
+        do throws(StoreFailure) {
+            switch written {
+            case .success:
+                try POSIX.sync(directory.descriptor, directory.path)
+            case .failure(let failure):
+                // The file was removed again; its folder entry is flushed too, unless it was never made.
+                if case .creating = failure {} else { _ = SafeOutputFile.flush(directory.descriptor) }
+                throw Self.stageFailure(failure, name)
+            }
+        } catch { throw .failed(error) }
         return staged
+    }
+
+    /// The store's words for a failed staging write of the file `name`.
+    private static func stageFailure(_ failure: SafeOutputFile.NewFileFailure<StoreFailure>, _ name: String) -> StoreFailure {
+        switch failure {
+        case .creating(let code): StoreFailure(operation: "openat(\(name))", domain: .posix, code: code)
+        case .settingMode(let code): StoreFailure(operation: "fchmod(\(name))", domain: .posix, code: code)
+        case .writing(let code): StoreFailure(operation: "write(\(name))", domain: .posix, code: code)
+        case .flushing(let code): StoreFailure(operation: "fsync(\(name))", domain: .posix, code: code)
+        case .closing(let code): StoreFailure(operation: "close(\(name))", domain: .posix, code: code)
+        case .hook(let failure): failure
+        }
     }
 
     /// Renames the staged file over the account's credential file.
@@ -98,7 +112,7 @@ struct CredentialFiles {
 
     /// Reads a credential file into guarded memory. The read buffer is wiped before it is freed.
     func read(_ name: String) throws(CredentialStoreError) -> SecretBytes {
-        let descriptor = POSIX.retrying { openat(directory.descriptor, name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC) }
+        let descriptor = BlockingCall.retryingInterrupted("openat") { openat(directory.descriptor, name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC) }
         guard descriptor >= 0 else {
             switch errno {
             case ENOENT: throw .credentialNotFound
@@ -120,11 +134,8 @@ struct CredentialFiles {
         }
         var filled = 0
         while filled <= size {
-            let count = systemRead(descriptor, buffer.baseAddress!.advanced(by: filled), buffer.count - filled)
-            if count < 0 {
-                if errno == EINTR { continue }
-                throw .failed(POSIX.failure("read(\(name))"))
-            }
+            let count = BlockingCall.read(descriptor, into: buffer.baseAddress!.advanced(by: filled), count: buffer.count - filled)
+            if count < 0 { throw .failed(POSIX.failure("read(\(name))")) }
             if count == 0 { break }
             filled += count
         }
@@ -138,7 +149,9 @@ struct CredentialFiles {
     func checkWritable() throws(CredentialStoreError) {
         do { try directory.recheck() } catch { throw error.credentialStoreError }
         let probe = "probe-\(UUID().uuidString.lowercased())"
-        let descriptor = POSIX.retrying { openat(directory.descriptor, probe, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600) }
+        let descriptor = BlockingCall.retryingInterrupted("openat") {
+            openat(directory.descriptor, probe, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
+        }
         guard descriptor >= 0 else { throw .failed(POSIX.failure("openat(\(probe))")) }
         close(descriptor)
         guard unlinkat(directory.descriptor, probe, 0) == 0 else { throw .failed(POSIX.failure("unlinkat(\(probe))")) }
@@ -158,8 +171,4 @@ struct CredentialFiles {
     private func reach(_ step: ReferenceStoreStep) throws(StoreFailure) {
         if let failure = hook?(step) { throw failure }
     }
-}
-
-private func systemRead(_ descriptor: Int32, _ buffer: UnsafeMutableRawPointer, _ count: Int) -> Int {
-    read(descriptor, buffer, count)
 }

@@ -1,83 +1,72 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import AccountHandoff
 import AccountHandoffImport
-import Foundation
 
-/// `import.lock`: imports hold a shared `flock`, recovery an exclusive one. The kernel drops a
-/// crashed process's locks, so a lease never outlives its process.
-///
-/// A lease ends with an explicit `LOCK_UN` before the close: a child process that another
-/// thread is starting holds a copy of every descriptor until its `exec` (`O_CLOEXEC` acts only
-/// then), and that copy alone would keep a lock that is merely closed.
+/// `import.lock`: imports hold a shared lock, recovery an exclusive one, through the
+/// package's one file lock (``AccountHandoff/FileLock``: its own descriptor per lease,
+/// `LOCK_UN` before the close). The kernel drops a crashed process's locks, so a lease never
+/// outlives its process. Every method blocks: the import runs them on the
+/// ``AccountHandoff/BlockingIOPool``.
 struct LockFile {
     static let name = "import.lock"
     let directory: CheckedDirectory
 
     /// A shared lease; waits at most `timeout` while another process holds the exclusive lock
-    /// (a recovery, or a stuck process), then gives up. The wait polls every 20 ms: `flock`
-    /// itself has no timeout, and a blocked `flock` could not be given up.
+    /// (a recovery, or a stuck process), then gives up. The wait sleeps until the lock file is
+    /// released somewhere and tries again; it never polls, and it ends early when the pool
+    /// work it runs in is cancelled.
     func shared(timeout: Duration) throws(AccountStoreError) -> ImportLease {
-        let deadline = ContinuousClock.now + timeout
-        while true {
-            if let lease = try sharedIfFree() { return lease }
-            guard ContinuousClock.now < deadline else {
-                throw .lockedByAnotherProcess(waitedSeconds: Int(timeout.components.seconds))
-            }
-            usleep(20_000)
+        let lock = try openLockFile()
+        let wait: FileLock.Wait
+        do { wait = try lock.lock(.shared, waitingAtMost: timeout) } catch { throw failure(error, "LOCK_SH") }
+        switch wait {
+        case .locked: return ImportLease { lock.unlockAndClose() }
+        case .timedOut, .cancelled:
+            lock.unlockAndClose()
+            throw .lockedByAnotherProcess(waitedSeconds: Int(timeout.components.seconds))
         }
     }
 
     /// A shared lease, or `nil` at once while another process holds the exclusive lock.
     func sharedIfFree() throws(AccountStoreError) -> ImportLease? {
-        let descriptor = try openLockFile()
-        guard POSIX.retrying({ flock(descriptor, LOCK_SH | LOCK_NB) }) == 0 else {
-            let busy = errno == EWOULDBLOCK
-            let failure = POSIX.failure("flock(\(Self.name), LOCK_SH)")
-            close(descriptor)
-            if busy { return nil }
-            throw .failed(failure)
-        }
-        return ImportLease { Self.unlockAndClose(descriptor) }
+        try leaseIfFree(.shared, "LOCK_SH")
     }
 
     /// An exclusive lease, or `nil` at once when any lease is held.
     func exclusiveIfFree() throws(AccountStoreError) -> ImportLease? {
-        let descriptor = try openLockFile()
-        guard POSIX.retrying({ flock(descriptor, LOCK_EX | LOCK_NB) }) == 0 else {
-            let busy = errno == EWOULDBLOCK
-            let failure = POSIX.failure("flock(\(Self.name), LOCK_EX)")
-            close(descriptor)
-            if busy { return nil }
-            throw .failed(failure)
-        }
-        return ImportLease { Self.unlockAndClose(descriptor) }
+        try leaseIfFree(.exclusive, "LOCK_EX")
     }
 
-    private static func unlockAndClose(_ descriptor: Int32) {
-        _ = POSIX.retrying { flock(descriptor, LOCK_UN) }
-        close(descriptor)
+    private func leaseIfFree(_ mode: FileLock.Mode, _ operation: String) throws(AccountStoreError) -> ImportLease? {
+        let lock = try openLockFile()
+        let locked: Bool
+        do { locked = try lock.tryLock(mode) } catch {
+            lock.unlockAndClose()
+            throw failure(error, operation)
+        }
+        guard locked else {
+            lock.unlockAndClose()
+            return nil
+        }
+        return ImportLease { lock.unlockAndClose() }
     }
 
-    private func openLockFile() throws(AccountStoreError) -> Int32 {
-        // Each lease opens its own descriptor: flock locks belong to the open file
-        // description, so two leases in one process exclude each other like two processes.
-        let descriptor = POSIX.retrying { openat(directory.descriptor, Self.name, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0o600) }
-        guard descriptor >= 0 else {
-            if errno == ELOOP { throw .unsafeLocation(.symbolicLink(path: directory.path + "/" + Self.name)) }
-            throw .failed(POSIX.failure("openat(\(Self.name))"))
+    private func openLockFile() throws(AccountStoreError) -> FileLock {
+        do { return try FileLock.open(Self.name, in: directory.descriptor) } catch {
+            switch error {
+            case .symbolicLink: throw .unsafeLocation(.symbolicLink(path: directory.path + "/" + Self.name))
+            case .notARegularFile: throw .unsafeLocation(.notARegularFile(path: directory.path + "/" + Self.name))
+            case .system(.fstat, let code): throw .failed(StoreFailure(operation: "fstat(\(Self.name))", domain: .posix, code: code))
+            case .system(.open, let code), .system(.flock, let code):
+                throw .failed(StoreFailure(operation: "openat(\(Self.name))", domain: .posix, code: code))
+            }
         }
-        let info: stat
-        do { info = try POSIX.status(of: descriptor, Self.name) } catch {
-            close(descriptor)
-            throw .failed(error)
+    }
+
+    /// A failed `flock` (or the wait's watch) as the store reports it.
+    private func failure(_ error: FileLock.Failure, _ operation: String) -> AccountStoreError {
+        switch error {
+        case .symbolicLink, .notARegularFile: .unsafeLocation(.notARegularFile(path: directory.path + "/" + Self.name))
+        case .system(_, let code): .failed(StoreFailure(operation: "flock(\(Self.name), \(operation))", domain: .posix, code: code))
         }
-        guard info.isRegularFile else {
-            close(descriptor)
-            throw .unsafeLocation(.notARegularFile(path: directory.path + "/" + Self.name))
-        }
-        return descriptor
     }
 }

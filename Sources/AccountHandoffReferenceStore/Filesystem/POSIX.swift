@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import AccountHandoff
 import AccountHandoffImport
 
 /// Small wrappers around the POSIX calls the store makes, reporting `errno` as a ``StoreFailure``.
@@ -10,15 +11,6 @@ enum POSIX {
     /// The failure of `operation`, with the current `errno`.
     static func failure(_ operation: String) -> StoreFailure {
         StoreFailure(operation: operation, domain: .posix, code: errno)
-    }
-
-    /// Retries `call` while it fails with EINTR.
-    static func retrying(_ call: () -> Int32) -> Int32 {
-        while true {
-            let result = call()
-            if result == -1 && errno == EINTR { continue }
-            return result
-        }
     }
 
     /// `fstatat` without following a final symbolic link; `nil` when nothing exists there.
@@ -36,22 +28,10 @@ enum POSIX {
         return info
     }
 
-    /// `fsync`, so a crash or power loss keeps what was written.
+    /// `fsync` (`F_FULLFSYNC` where the system has it), so a crash or power loss keeps what
+    /// was written.
     static func sync(_ descriptor: Int32, _ name: String) throws(StoreFailure) {
-        guard retrying({ fsync(descriptor) }) == 0 else { throw failure("fsync(\(name))") }
-    }
-
-    /// Writes every byte of `buffer`.
-    static func writeAll(_ descriptor: Int32, _ buffer: UnsafeRawBufferPointer, _ name: String) throws(StoreFailure) {
-        var offset = 0
-        while offset < buffer.count {
-            let written = write(descriptor, buffer.baseAddress!.advanced(by: offset), buffer.count - offset)
-            if written < 0 {
-                if errno == EINTR { continue }
-                throw failure("write(\(name))")
-            }
-            offset += written
-        }
+        guard SafeOutputFile.flush(descriptor) == 0 else { throw failure("fsync(\(name))") }
     }
 
     /// Overwrites `buffer` with zeros in a way the compiler cannot drop.

@@ -1,6 +1,9 @@
+import AccountHandoff
 import CSQLite
 
-/// One SQLite connection. Not thread-safe by itself: the store serialises every use.
+/// One SQLite connection. Not thread-safe by itself: the store serialises every use. Opening,
+/// executing and stepping read and write the database file (and wait up to the busy timeout
+/// for another process's transaction), so they run through ``BlockingCall``.
 final class SQLiteDatabase {
     private let handle: OpaquePointer
 
@@ -12,7 +15,7 @@ final class SQLiteDatabase {
     static func open(path: String, busyTimeoutMilliseconds: Int32, readOnly: Bool = false) throws(SQLiteError) -> SQLiteDatabase {
         var handle: OpaquePointer?
         let flags = (readOnly ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE) | SQLITE_OPEN_NOFOLLOW | SQLITE_OPEN_FULLMUTEX
-        let status = sqlite3_open_v2(path, &handle, flags, nil)
+        let status = BlockingCall.run("sqlite3_open_v2") { sqlite3_open_v2(path, &handle, flags, nil) }
         guard status == SQLITE_OK, let handle else {
             let code = handle.map { sqlite3_extended_errcode($0) } ?? status
             if let handle { sqlite3_close_v2(handle) }
@@ -25,14 +28,14 @@ final class SQLiteDatabase {
 
     /// Runs statements that return no rows.
     func execute(_ sql: String) throws(SQLiteError) {
-        let status = sqlite3_exec(handle, sql, nil, nil, nil)
+        let status = BlockingCall.run("sqlite3_exec") { sqlite3_exec(handle, sql, nil, nil, nil) }
         guard status == SQLITE_OK else { throw SQLiteError(operation: Self.operation(sql), code: sqlite3_extended_errcode(handle)) }
     }
 
     /// Compiles one statement.
     func prepare(_ sql: String) throws(SQLiteError) -> SQLiteStatement {
         var statement: OpaquePointer?
-        let status = sqlite3_prepare_v2(handle, sql, -1, &statement, nil)
+        let status = BlockingCall.run("sqlite3_prepare_v2") { sqlite3_prepare_v2(handle, sql, -1, &statement, nil) }
         guard status == SQLITE_OK, let statement else {
             throw SQLiteError(operation: Self.operation(sql), code: sqlite3_extended_errcode(handle))
         }
@@ -87,13 +90,9 @@ final class SQLiteStatement {
         try check(sqlite3_bind_int64(handle, index, value))
     }
 
-    func bindNull(_ index: Int32) throws(SQLiteError) {
-        try check(sqlite3_bind_null(handle, index))
-    }
-
     /// Advances; `true` when a row is available, `false` when done.
     func step() throws(SQLiteError) -> Bool {
-        switch sqlite3_step(handle) {
+        switch BlockingCall.run("sqlite3_step", { sqlite3_step(handle) }) {
         case SQLITE_ROW: return true
         case SQLITE_DONE: return false
         default: throw SQLiteError(operation: operation, code: sqlite3_extended_errcode(database))

@@ -7,7 +7,7 @@ import AccountHandoff
 import Foundation
 
 /// One import into a profile between its preparation and its end: the profile's lock, what
-/// the profile held when it was prepared, and its key database. Only ``ProfileWorkThread``
+/// the profile held when it was prepared, and its key database. Only ``ProfileWork``
 /// touches it.
 final class ProfileImportSession {
     /// Why writing the account failed.

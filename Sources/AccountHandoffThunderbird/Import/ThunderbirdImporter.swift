@@ -68,7 +68,7 @@ public final class ThunderbirdImporter: AccountImporter, @unchecked Sendable {
     public func check() async throws(ThunderbirdProfileError) -> ThunderbirdProfileCheck {
         let directory = profile.directory
         let password = currentPrimaryPassword
-        return try await ProfileWorkThread.shared.run { () throws(ThunderbirdProfileError) -> ThunderbirdProfileCheck in
+        return try await ProfileWork.lane.run { (_: BlockingIOCancellation) throws(ThunderbirdProfileError) -> ThunderbirdProfileCheck in
             let session = try ProfileImportSession.open(directory, primaryPassword: password, hook: nil)
             defer { session.close() }
             var check = ThunderbirdProfileCheck(accountAddresses: session.state.accounts.map(\.emailAddress))
@@ -95,7 +95,7 @@ public final class ThunderbirdImporter: AccountImporter, @unchecked Sendable {
         let directory = profile.directory
         let password = currentPrimaryPassword
         let hook = self.hook
-        let prepared = try await ProfileWorkThread.shared.run { () throws(ThunderbirdProfileError) -> PreparedState in
+        let prepared = try await ProfileWork.lane.run { (_: BlockingIOCancellation) throws(ThunderbirdProfileError) -> PreparedState in
             let session = try ProfileImportSession.open(directory, primaryPassword: password, hook: hook)
             let conflict = ConflictDetector.conflict(for: offer, among: session.state.storedAccounts())
             // Thunderbird keeps one server per user on a host (its account setup refuses a
@@ -117,7 +117,7 @@ public final class ThunderbirdImporter: AccountImporter, @unchecked Sendable {
     /// Returns once every lock an ended or cancelled import held on the profile is released;
     /// call it before the process exits, so the profile keeps no lock link behind.
     public func waitUntilReleased() async {
-        await ProfileWorkThread.shared.run {}
+        await ProfileWork.lane.run { _ in }
     }
 
     var currentPrimaryPassword: SecretBytes? { lock.withLock { primaryPassword } }
@@ -144,7 +144,7 @@ struct PreparedState: Sendable {
 /// The prepared session, passed between the work thread and its callers; only the work thread
 /// uses what it holds.
 final class SessionBox: @unchecked Sendable {
-    // Safety of @unchecked Sendable: `session` is only used inside ProfileWorkThread jobs,
+    // Safety of @unchecked Sendable: `session` is only used inside ProfileWork lane jobs,
     // which run one at a time.
     let session: ProfileImportSession
     init(_ session: ProfileImportSession) { self.session = session }

@@ -6,7 +6,7 @@ import Foundation
 /// Thunderbird's lock on the profile until it ends (completed, cancelled, or released).
 public final class ThunderbirdPreparedImport: AccountImportPreparation, @unchecked Sendable {
     // Safety of @unchecked Sendable: `state` is only touched under `lock`; the session is
-    // only used on ProfileWorkThread; the rest is immutable.
+    // only used on the ProfileWork lane; the rest is immutable.
     private enum State {
         case open(choice: ImportChoice?)
         case running
@@ -54,6 +54,15 @@ public final class ThunderbirdPreparedImport: AccountImportPreparation, @uncheck
         state = choice == .cancel ? .finished : .open(choice: choice)
         lock.unlock()
         if choice == .cancel { release() }
+    }
+
+    /// ``choose(_:)`` for the session: ``AccountHandoffImport/ImportChoice/cancel`` declines the account.
+    ///
+    /// - Throws: ``AccountHandoff/ImportNotReady/choiceRequired`` for a choice outside
+    ///   ``allowedChoices`` or after the import ended.
+    public func record(_ choice: ImportChoice) throws(ImportNotReady) -> ImportDecision {
+        do { try choose(choice) } catch { throw .choiceRequired }
+        return choice == .cancel ? .decline : .importAccount
     }
 
     /// Ready when every conflict has a choice. The profile stays locked and was checked for
@@ -110,7 +119,7 @@ public final class ThunderbirdPreparedImport: AccountImportPreparation, @uncheck
         let session = self.session
         let password = importer.currentPrimaryPassword
         let profile = self.profile
-        let result = await ProfileWorkThread.shared.run { () -> Result<String, ProfileImportSession.WriteFailure> in
+        let result = await ProfileWork.lane.run { (_: BlockingIOCancellation) -> Result<String, ProfileImportSession.WriteFailure> in
             // The lock is released in the same job, before the outcome is reported.
             defer { session.session.close() }
             do throws(ProfileImportSession.WriteFailure) {
@@ -174,6 +183,6 @@ public final class ThunderbirdPreparedImport: AccountImportPreparation, @uncheck
     /// (``ThunderbirdImporter/waitUntilReleased()`` waits). Idempotent.
     private func release() {
         let session = self.session
-        ProfileWorkThread.shared.post { session.session.close() }
+        ProfileWork.lane.execute { session.session.close() }
     }
 }

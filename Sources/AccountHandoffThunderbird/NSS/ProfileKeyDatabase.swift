@@ -10,7 +10,7 @@ import Foundation
 
 /// A profile's NSS key database (`key4.db`, with `cert9.db`), opened as a slot of its own.
 ///
-/// Only ``ProfileWorkThread`` uses it; it is closed by ``close()`` (or when released).
+/// Only ``ProfileWork`` uses it; it is closed by ``close()`` (or when released).
 final class ProfileKeyDatabase {
     /// How the database is opened.
     enum Mode {

@@ -6,7 +6,7 @@ import Darwin
 import Foundation
 
 /// A profile's folder, opened once; every file operation works relative to it and never
-/// follows a symbolic link at the last component. Used only on ``ProfileWorkThread``.
+/// follows a symbolic link at the last component. Used only on ``ProfileWork``.
 final class ProfileFolder {
     /// The folder's absolute path.
     let path: String

@@ -1,3 +1,4 @@
+import AccountHandoff
 import Foundation
 
 /// A Thunderbird profile: a folder holding `prefs.js`, `logins.json` and the NSS key database.
@@ -48,7 +49,7 @@ public struct ThunderbirdProfileList: Sendable {
     /// - Throws: ``ThunderbirdProfileError/noProfileList(folder:)`` when there is no
     ///   `profiles.ini`; ``ThunderbirdProfileError/profileListInvalid(path:line:problem:)``.
     public static func read(root: URL = standardRoot()) async throws(ThunderbirdProfileError) -> ThunderbirdProfileList {
-        try await ProfileWorkThread.shared.run { () throws(ThunderbirdProfileError) in try load(root: root) }
+        try await ProfileWork.lane.run { (_: BlockingIOCancellation) throws(ThunderbirdProfileError) in try load(root: root) }
     }
 
     /// The profile `selector` names: a path (it contains a `/`, or names an existing folder

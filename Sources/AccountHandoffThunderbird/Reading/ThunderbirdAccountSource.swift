@@ -12,7 +12,7 @@ public enum ThunderbirdAccountSource {
     /// - Throws: the ``ThunderbirdProfileError`` that stops reading the profile.
     public static func accounts(in profile: ThunderbirdProfile) async throws(ThunderbirdProfileError) -> [ThunderbirdAccountSummary] {
         let directory = profile.directory
-        return try await ProfileWorkThread.shared.run { () throws(ThunderbirdProfileError) -> [ThunderbirdAccountSummary] in
+        return try await ProfileWork.lane.run { (_: BlockingIOCancellation) throws(ThunderbirdProfileError) -> [ThunderbirdAccountSummary] in
             let folder = try ProfileFolder.opened(at: directory)
             let state = try ProfileState.read(folder)
             return state.accounts.map { account in
@@ -39,7 +39,7 @@ public enum ThunderbirdAccountSource {
     public static func account(in profile: ThunderbirdProfile, emailAddress: String?,
                                primaryPassword: SecretBytes? = nil) async throws(ThunderbirdProfileError) -> ThunderbirdAccount {
         let directory = profile.directory
-        return try await ProfileWorkThread.shared.run { () throws(ThunderbirdProfileError) -> ThunderbirdAccount in
+        return try await ProfileWork.lane.run { (_: BlockingIOCancellation) throws(ThunderbirdProfileError) -> ThunderbirdAccount in
             let folder = try ProfileFolder.opened(at: directory)
             let state = try ProfileState.read(folder)
             guard !state.accounts.isEmpty else { throw .noIMAPAccount(path: folder.path) }

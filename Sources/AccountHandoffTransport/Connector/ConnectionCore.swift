@@ -17,12 +17,19 @@ final class ConnectionCore: LoopConnectionDelegate, DeadlineTarget, @unchecked S
         case closed
     }
 
-    private struct Waiter {
-        let identifier: UInt64
-        let continuation: CheckedContinuation<FrameChannelEvent?, any Error>
-    }
-
     static let peer = FramePeer(id: 0)
+
+    /// How a connection through the relay is made again when the relay garbles it after
+    /// admission, before the sender's first frame (Spec 11.7), and who hears of each attempt.
+    struct RelayRetry: Sendable {
+        let relay: TCPRendezvous.Relay
+        /// When waiting at the relay ends (the code's expiry plus the skew tolerance).
+        let pairingDeadline: ContinuousClock.Instant
+        /// An attempt failed, with why.
+        let failed: @Sendable (TransportError) -> Void
+        /// An attempt reached the relay at this address.
+        let reached: @Sendable (IPv4Address) -> Void
+    }
 
     let loop: EventLoop
     let configuration: TransportConfiguration
@@ -37,6 +44,14 @@ final class ConnectionCore: LoopConnectionDelegate, DeadlineTarget, @unchecked S
     private var cancelled = false
     /// The admission response, until the first frame (the hello) goes out with it.
     private var unsentResponse: [UInt8]?
+    /// Through a relay: how to connect again (Spec 11.7).
+    private var relayRetry: RelayRetry?
+    /// Through a relay, the hello as it went out (length prefix included) until the sender's
+    /// first frame arrives: a connection made again sends it again.
+    private var sentHello: [UInt8]?
+    /// When the next connection through the relay is made.
+    private var retryAt: ContinuousClock.Instant?
+    private let random = SystemRandomSource()
     private var phase: Phase = .admitting(received: [], deadline: nil)
     private var admitted: CheckedContinuation<Void, any Error>?
     private var decoder = FrameStreamDecoder()
@@ -46,7 +61,8 @@ final class ConnectionCore: LoopConnectionDelegate, DeadlineTarget, @unchecked S
     /// Whether the session holds the last frame handed over.
     private var frameWithSession = false
     private var peerLeftReported = false
-    private var waiter: Waiter?
+    /// The driver waiting in ``ConnectionFrameChannel/receive()``.
+    private var waiter = ReceiveWaiter()
     private var pendingWake: ContinuousClock.Instant?
 
     init(loop: EventLoop, configuration: TransportConfiguration, keys: TransportKeys?, relayed: Bool = false) {
@@ -84,16 +100,25 @@ final class ConnectionCore: LoopConnectionDelegate, DeadlineTarget, @unchecked S
 
     /// Connects to the relay at `address:port`, sends `line` and waits until `pairingDeadline`
     /// for `ok` (Spec 11.7), then waits for the challenge as on a direct connection;
-    /// `continuation` resumes once admitted, or with the failure.
+    /// `continuation` resumes once admitted, or with the failure. With `retry`, a connection the
+    /// relay garbles before the sender's first frame is made again (with a new side) until the
+    /// pairing deadline, the session none the wiser.
     func connect(throughRelayAt address: IPv4Address, port: UInt16, line: [UInt8], pairingDeadline: ContinuousClock.Instant,
-                 _ continuation: CheckedContinuation<Void, any Error>) {
+                 retry: RelayRetry? = nil, _ continuation: CheckedContinuation<Void, any Error>) {
         guard !cancelled else { return continuation.resume(throwing: CancellationError()) }
         admitted = continuation
-        let dialer = RelayDialer(loop: loop, configuration: configuration, line: line, pairingDeadline: pairingDeadline) { [self] result in
+        relayRetry = retry
+        dial(address, port: port, line: line, pairingDeadline: pairingDeadline)
+    }
+
+    private func dial(_ address: IPv4Address, port: UInt16, line: [UInt8], pairingDeadline: ContinuousClock.Instant) {
+        let reached = relayRetry?.reached
+        let dialer = RelayDialer(loop: loop, configuration: configuration, line: line, pairingDeadline: pairingDeadline,
+                                 onConnected: { reached?(address) }) { [self] result in
             self.dialer = nil
             switch result {
             case .success(let link):
-                guard admitted != nil else {
+                guard admitted != nil || isRetrying else {
                     link.closeNow()
                     return
                 }
@@ -101,7 +126,7 @@ final class ConnectionCore: LoopConnectionDelegate, DeadlineTarget, @unchecked S
                 link.delegate = self
                 startAdmission()
             case .failure(let error):
-                finishAdmission(error)
+                admissionFailed(error)
             }
         }
         self.dialer = dialer
@@ -130,6 +155,13 @@ final class ConnectionCore: LoopConnectionDelegate, DeadlineTarget, @unchecked S
         cancelled = true
         guard admitted != nil else { return }
         finishAdmission(CancellationError())
+    }
+
+    /// Admission failed: the connect ends with `error`, or, for a connection made again
+    /// through the relay, the next one is made.
+    private func admissionFailed(_ error: any Error) {
+        guard admitted == nil, isRetrying, let transport = error as? TransportError else { return finishAdmission(error) }
+        retryThroughRelay(after: transport)
     }
 
     private func finishAdmission(_ failure: (any Error)?) {
@@ -165,29 +197,37 @@ final class ConnectionCore: LoopConnectionDelegate, DeadlineTarget, @unchecked S
                 }
             }
         } catch {
-            finishAdmission(error)
+            admissionFailed(error)
             return
         }
         guard let keys else { return }
         switch Admission.answer(received, keys: keys) {
         case .notAChallenge:
-            finishAdmission(TransportError.notAHandoffSender)
+            admissionFailed(TransportError.notAHandoffSender)
         case .renewedCode:
             // Through a relay, the token already names this QR: a sender serving a renewed one
             // waits under another token, so another hint means someone other than the sender.
-            finishAdmission(relayed ? TransportError.notAHandoffSender : TransportError.codeRenewed)
+            admissionFailed(relayed ? TransportError.notAHandoffSender : TransportError.codeRenewed)
         case .answer(let response):
             phase = .open
-            if relayed {
+            if let hello = sentHello {
+                // A connection made again through the relay: the hello goes again, at once.
+                link.write(response + hello, deadline: .now + configuration.writeTimeout)
+                readFrame()
+            } else if relayed {
                 // Through a relay, sent with the hello in one write (Spec 11.4): a relay that
                 // copies two small writes one by one holds the second until the first is
-                // acknowledged, and a delayed acknowledgement makes that 40 ms.
+                // acknowledged, and a delayed acknowledgement makes that 40 ms. Nothing is read
+                // before the hello left: the sender sends nothing before it has the hello, so
+                // whatever comes first is its answer, or the relay's doing (Spec 11.7).
                 unsentResponse = response
+                link.setReading(false)
+                finishAdmission(nil)
             } else {
                 link.write(response, deadline: .now + configuration.writeTimeout)
+                finishAdmission(nil)
+                readFrame()
             }
-            finishAdmission(nil)
-            readFrame()
         }
     }
 
@@ -203,7 +243,7 @@ final class ConnectionCore: LoopConnectionDelegate, DeadlineTarget, @unchecked S
 
     func connection(_ connection: LoopConnection, failed error: TransportError) {
         if case .admitting = phase {
-            finishAdmission(error)
+            admissionFailed(error)
             return
         }
         peerGone()
@@ -227,14 +267,69 @@ final class ConnectionCore: LoopConnectionDelegate, DeadlineTarget, @unchecked S
                 }
                 if let whole = try decoder.nextFrame() {
                     frameStart = nil
+                    sentHello = nil  // the sender answered: from now on a garbled stream ends the session
                     frame = whole
                     link.setReading(false)
                     deliver()
                     return
                 }
             }
+        } catch TransportError.oversizedFrame where sentHello != nil {
+            retryThroughRelay(after: .garbledByRelay)
+        } catch TransportError.emptyFrame where sentHello != nil {
+            retryThroughRelay(after: .garbledByRelay)
         } catch {
             peerGone()
+        }
+    }
+
+    // MARK: Connecting again through the relay (Spec 11.7)
+
+    /// Whether a connection made again through the relay is on its way.
+    private var isRetrying: Bool { relayRetry != nil && sentHello != nil }
+
+    /// The relay garbled the connection before the sender's first frame, or a connection made
+    /// again did not get through: the next one is made after the retry delay, until the
+    /// pairing deadline; then the session hears that the sender is gone.
+    private func retryThroughRelay(after error: TransportError) {
+        guard let retry = relayRetry else { return peerGone() }
+        switch phase {
+        case .admitting, .open: break
+        case .ended, .closed: return
+        }
+        link?.closeNow()
+        link = nil
+        decoder = FrameStreamDecoder()
+        frameStart = nil
+        let next = ContinuousClock.now + configuration.relayRetryDelay
+        guard next < retry.pairingDeadline else {
+            phase = .ended
+            deliver()
+            return
+        }
+        phase = .admitting(received: [], deadline: nil)
+        retry.failed(error)
+        retryAt = next
+        scheduleWake(at: next)
+    }
+
+    /// Looks the relay up again and connects with a new side (Spec 11.7).
+    private func connectAgain() {
+        // A typed connection has no QR keys and is never retried (its line is the nameplate's).
+        guard let retry = relayRetry, let keys else { return }
+        let loop = self.loop
+        RelayAddressResolver.resolve(retry.relay.host) { [self] result in
+            loop.execute { [self] in
+                guard case .admitting = phase else { return }
+                switch result {
+                case .failure(let error):
+                    retryThroughRelay(after: error)
+                case .success(let address):
+                    let side = RelayHandshake.receiverSide(senderSide: keys.senderSide, random: random)
+                    dial(address, port: retry.relay.port, line: RelayHandshake.line(relayToken: keys.relayToken, side: side),
+                         pairingDeadline: retry.pairingDeadline)
+                }
+            }
         }
     }
 
@@ -248,26 +343,21 @@ final class ConnectionCore: LoopConnectionDelegate, DeadlineTarget, @unchecked S
     // MARK: The session's side
 
     func receive(_ identifier: UInt64, _ continuation: CheckedContinuation<FrameChannelEvent?, any Error>) {
-        guard waiter == nil else {
-            continuation.resume(throwing: TransportError.closedLocally)  // one reader at a time
-            return
-        }
+        guard waiter.admits(continuation) else { return }
         if frameWithSession {
             frameWithSession = false
             readFrame()
         }
-        waiter = Waiter(identifier: identifier, continuation: continuation)
+        waiter.wait(identifier, continuation)
         deliver()
     }
 
     func cancelReceive(_ identifier: UInt64) {
-        guard let waiter, waiter.identifier == identifier else { return }
-        self.waiter = nil
-        waiter.continuation.resume(throwing: CancellationError())
+        waiter.cancel(identifier)
     }
 
     private func deliver() {
-        guard let waiter else { return }
+        guard waiter.isWaiting else { return }
         let event: FrameChannelEvent?
         if let frame {
             self.frame = nil
@@ -284,8 +374,7 @@ final class ConnectionCore: LoopConnectionDelegate, DeadlineTarget, @unchecked S
                 event = nil
             }
         }
-        self.waiter = nil
-        waiter.continuation.resume(returning: event)
+        waiter.resume(returning: event)
     }
 
     func send(_ frame: [UInt8], _ continuation: CheckedContinuation<Void, any Error>) {
@@ -298,13 +387,14 @@ final class ConnectionCore: LoopConnectionDelegate, DeadlineTarget, @unchecked S
             continuation.resume(throwing: error)
             return
         }
-        if let response = unsentResponse {
+        let first = unsentResponse
+        if let response = first {
             unsentResponse = nil
+            if relayRetry != nil { sentHello = bytes }
             bytes = response + bytes
         }
-        link.write(bytes, deadline: .now + configuration.writeTimeout) { failure in
-            if let failure { continuation.resume(throwing: failure) } else { continuation.resume() }
-        }
+        link.write(bytes, deadline: .now + configuration.writeTimeout, resuming: continuation)
+        if first != nil { readFrame() }
     }
 
     /// Closes cleanly: frames already sent are written, then the connection stops sending and
@@ -312,10 +402,8 @@ final class ConnectionCore: LoopConnectionDelegate, DeadlineTarget, @unchecked S
     func close(_ continuation: CheckedContinuation<Void, Never>) {
         finishAdmission(TransportError.closedLocally)
         phase = .closed
-        if let waiter {
-            self.waiter = nil
-            waiter.continuation.resume(returning: nil)
-        }
+        stopRetrying()
+        waiter.resume(returning: nil)
         guard let link else {
             continuation.resume()
             return
@@ -327,10 +415,16 @@ final class ConnectionCore: LoopConnectionDelegate, DeadlineTarget, @unchecked S
     func abandon() {
         finishAdmission(TransportError.closedLocally)
         phase = .closed
+        stopRetrying()
         link?.closeNow()
-        if let waiter {
-            self.waiter = nil
-            waiter.continuation.resume(returning: nil)
+        waiter.resume(returning: nil)
+    }
+
+    private func stopRetrying() {
+        retryAt = nil
+        if let dialer {
+            self.dialer = nil
+            dialer.cancel()
         }
     }
 
@@ -340,11 +434,16 @@ final class ConnectionCore: LoopConnectionDelegate, DeadlineTarget, @unchecked S
         pendingWake = nil
         switch phase {
         case .admitting(_, let deadline?):
-            if deadline <= now { finishAdmission(TransportError.timedOut) } else { scheduleWake(at: deadline) }
+            if deadline <= now { admissionFailed(TransportError.timedOut) } else { scheduleWake(at: deadline) }
+        case .admitting(_, nil):
+            guard let at = retryAt else { return }
+            guard at <= now else { return scheduleWake(at: at) }
+            retryAt = nil
+            connectAgain()
         case .open:
             guard let start = frameStart else { return }
             if start + configuration.readTimeout <= now { peerGone() } else { scheduleWake(at: start + configuration.readTimeout) }
-        case .admitting, .ended, .closed:
+        case .ended, .closed:
             break
         }
     }

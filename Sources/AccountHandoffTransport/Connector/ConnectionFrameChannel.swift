@@ -140,13 +140,7 @@ public final class ConnectionFrameChannel: FrameChannel, @unchecked Sendable {
     static func opened(_ core: ConnectionCore, route: ConnectionRoute, loop: EventLoop,
                        _ start: @escaping @Sendable (ConnectionCore, CheckedContinuation<Void, any Error>) -> Void) async throws
         -> ConnectionFrameChannel {
-        try await withTaskCancellationHandler {
-            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
-                loop.execute { start(core, continuation) }
-            }
-        } onCancel: {
-            loop.execute { core.cancelAdmission() }
-        }
+        try await loop.wait(forThrowing: { start(core, $0) }, onCancel: { core.cancelAdmission() })
         return ConnectionFrameChannel(route: route, core: core, loop: loop)
     }
 
@@ -154,9 +148,7 @@ public final class ConnectionFrameChannel: FrameChannel, @unchecked Sendable {
     package var descriptors: [Int32] {
         get async {
             let core = self.core
-            return await withCheckedContinuation { continuation in
-                loop.execute { continuation.resume(returning: core.descriptors) }
-            }
+            return await loop.wait { $0.resume(returning: core.descriptors) }
         }
     }
 
@@ -167,16 +159,8 @@ public final class ConnectionFrameChannel: FrameChannel, @unchecked Sendable {
     ///
     /// - Throws: `CancellationError` when the calling task is cancelled.
     public func receive() async throws -> FrameChannelEvent? {
-        let identifier = receiveCounter.next()
         let core = self.core
-        let loop = self.loop
-        return try await withTaskCancellationHandler {
-            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<FrameChannelEvent?, any Error>) in
-                loop.execute { core.receive(identifier, continuation) }
-            }
-        } onCancel: {
-            loop.execute { core.cancelReceive(identifier) }
-        }
+        return try await loop.receive(receiveCounter.next()) { core.receive($0, $1) } cancel: { core.cancelReceive($0) }
     }
 
     /// Sends one frame; returns once it is written to the socket.
@@ -186,9 +170,7 @@ public final class ConnectionFrameChannel: FrameChannel, @unchecked Sendable {
     ///   ``TransportConfiguration/writeTimeout``; a framing error for a frame outside the cap.
     public func send(_ frame: [UInt8], to peer: FramePeer) async throws {
         let core = self.core
-        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
-            loop.execute { core.send(frame, continuation) }
-        }
+        try await loop.wait(forThrowing: { core.send(frame, $0) })
     }
 
     /// Closes the connection (the channel has one peer).
@@ -201,8 +183,6 @@ public final class ConnectionFrameChannel: FrameChannel, @unchecked Sendable {
     /// returns `nil`. Idempotent.
     public func close() async {
         let core = self.core
-        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            loop.execute { core.close(continuation) }
-        }
+        await loop.wait { core.close($0) }
     }
 }

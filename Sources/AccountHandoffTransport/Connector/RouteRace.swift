@@ -41,7 +41,11 @@ struct RouteRace: Sendable {
                 }
             }
             group.addTask {
-                if await !headStart.wait(for: configuration.directHeadStart) { progress(.directSlow(endpoint, configuration.directHeadStart)) }
+                let released = await headStart.wait(for: configuration.directHeadStart)
+                // Cancelled: the direct connection won (or the connect was given up), so the
+                // head start did not run out and the relay is not tried.
+                guard !Task.isCancelled else { return (.relay, .failure(CancellationError())) }
+                if !released { progress(.directSlow(endpoint, configuration.directHeadStart)) }
                 do { return (.relay, .success(try await connectThroughRelay(relay))) } catch { return (.relay, .failure(error)) }
             }
             var failures: [Route: any Error] = [:]
@@ -95,25 +99,28 @@ struct RouteRace: Sendable {
     /// Connections through the relay until one is admitted or the pairing deadline passes:
     /// each with a fresh side, each made again after the retry delay when the relay closed it,
     /// could not be reached, or paired it with someone who did not challenge as this QR's
-    /// sender.
+    /// sender. The connection returned is made again the same way when the relay garbles it
+    /// before the sender's first frame. Each reason is said once (``RelayProgressReport``).
     func connectThroughRelay(_ relay: TCPRendezvous.Relay) async throws -> ConnectionFrameChannel {
         let random = SystemRandomSource()
+        let report = RelayProgressReport(relay: relay, progress: progress)
+        let retry = ConnectionCore.RelayRetry(relay: relay, pairingDeadline: pairingDeadline, failed: report.failed, reached: report.reached)
         var lastFailure: TransportError?
         while ContinuousClock.now < pairingDeadline {
             try Task.checkCancellation()
             do {
                 let address = try await RelayAddressResolver.resolve(relay.host)
-                progress(.connectingThroughRelay(relay, address: address))
+                report.connecting(at: address)
                 let line = RelayHandshake.line(relayToken: keys.relayToken, side: RelayHandshake.receiverSide(senderSide: keys.senderSide, random: random))
                 let core = ConnectionCore(loop: loop, configuration: configuration, keys: keys, relayed: true)
                 let deadline = pairingDeadline
                 return try await admitted(core, route: .relay(relay, address: address)) { core, continuation in
-                    core.connect(throughRelayAt: address, port: relay.port, line: line, pairingDeadline: deadline, continuation)
+                    core.connect(throughRelayAt: address, port: relay.port, line: line, pairingDeadline: deadline, retry: retry, continuation)
                 }
             } catch let error as TransportError {
                 lastFailure = error
                 guard error != .relayNotPaired, ContinuousClock.now + configuration.relayRetryDelay < pairingDeadline else { break }
-                progress(.relayRetrying(relay, error))
+                report.failed(error)
                 try await Task.sleep(for: configuration.relayRetryDelay)
             }
         }

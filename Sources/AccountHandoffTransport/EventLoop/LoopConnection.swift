@@ -123,6 +123,14 @@ final class LoopConnection: PollHandler, DeadlineTarget {
 
     // MARK: Writing
 
+    /// ``write(_:deadline:completion:)`` for a driver's `send`: `continuation` resumes once the
+    /// bytes are written, or throws the failure.
+    func write(_ bytes: [UInt8], deadline: ContinuousClock.Instant, resuming continuation: CheckedContinuation<Void, any Error>) {
+        write(bytes, deadline: deadline) { failure in
+            if let failure { continuation.resume(throwing: failure) } else { continuation.resume() }
+        }
+    }
+
     /// Queues `bytes` to be written by `deadline`; `completion`, if any, gets `nil` once the
     /// last byte went to the kernel, or the failure (the connection is closed then, and the
     /// delegate hears of it too).

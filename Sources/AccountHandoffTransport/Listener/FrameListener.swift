@@ -11,6 +11,10 @@ import AccountHandoff
 /// let outcome = await session.run()  // the session hands each QR's keys to the listener (serve)
 /// ```
 ///
+/// A listener serves one session: the session switches it to each of its QRs' keys and closes
+/// it when it ends, so a listener handed to a second session shows a code nobody can reach.
+/// `HandoffSenderSession(account:listeningOn:...)` opens one that only its session holds.
+///
 /// Admission is built so that no stray or hostile peer can block a transfer:
 /// - every connection is challenged at once (Spec 11.4) and must answer within
 ///   ``TransportConfiguration/admissionTimeout`` of being accepted, so nobody who did not see
@@ -24,9 +28,11 @@ import AccountHandoff
 ///   first served; the others wait unread (Spec 11.6);
 /// - frames are read only as the session asks for events: each connection holds at most one
 ///   frame (4,096 bytes and its 2-byte prefix), so a flood backs up into the peers' sockets;
-/// - up to ``connectionCapacity`` connections are held; at the limit the oldest connection
-///   that is neither bound nor has a frame with the session is closed to make room (one whose
-///   hello the session already saw first), and when there is none the new one is closed;
+/// - up to ``connectionCapacity`` connections are held; at the limit a connection that is
+///   not bound and has no frame waiting for or with the session is closed to make room: one
+///   whose hello the session already saw first, otherwise the oldest not yet admitted; an
+///   admitted connection whose hello is still to come never is, and when there is none the
+///   new one is closed;
 /// - after ``TransportConfiguration/maximumIgnoredFrames`` frames that the session ignored,
 ///   a connection that is not bound is closed.
 ///
@@ -232,16 +238,8 @@ public final class FrameListener: FrameChannel, @unchecked Sendable {
     ///
     /// - Throws: when the listening socket failed, or `CancellationError`.
     public func receive() async throws -> FrameChannelEvent? {
-        let identifier = receiveCounter.next()
         let core = self.core
-        let loop = self.loop
-        return try await withTaskCancellationHandler {
-            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<FrameChannelEvent?, any Error>) in
-                loop.execute { core.receive(identifier, continuation) }
-            }
-        } onCancel: {
-            loop.execute { core.cancelReceive(identifier) }
-        }
+        return try await loop.receive(receiveCounter.next()) { core.receive($0, $1) } cancel: { core.cancelReceive($0) }
     }
 
     /// Sends one frame to `peer`; returns once it is written to the socket.
@@ -253,9 +251,7 @@ public final class FrameListener: FrameChannel, @unchecked Sendable {
     ///   outside the cap.
     public func send(_ frame: [UInt8], to peer: FramePeer) async throws {
         let core = self.core
-        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
-            loop.execute { core.send(frame, to: peer, continuation) }
-        }
+        try await loop.wait(forThrowing: { core.send(frame, to: peer, $0) })
     }
 
     /// Binds `peer` to the session: call it when the session authenticated the hello that came
@@ -287,15 +283,11 @@ public final class FrameListener: FrameChannel, @unchecked Sendable {
     public func close() async {
         announcer?.withdraw()
         let core = self.core
-        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            loop.execute { core.close(continuation) }
-        }
+        await loop.wait { core.close($0) }
     }
 
     private func onLoop<Result: Sendable>(_ body: @escaping @Sendable (ListenerCore) -> Result) async -> Result {
         let core = self.core
-        return await withCheckedContinuation { (continuation: CheckedContinuation<Result, Never>) in
-            loop.execute { continuation.resume(returning: body(core)) }
-        }
+        return await loop.wait { $0.resume(returning: body(core)) }
     }
 }

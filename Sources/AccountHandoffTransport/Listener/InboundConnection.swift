@@ -120,15 +120,20 @@ final class InboundConnection: DeadlineTarget, LoopConnectionDelegate {
         link.loop.wake(self, at: instant)
     }
 
-    /// Which connections go first when the listener must make room: one whose hello the
-    /// session already saw and did not bind (it had its chance), then the oldest of the
-    /// others, so that a new connection outlives many later arrivals whatever its stage.
-    var evictionRank: Int {
-        isAdmitted && helloCount > 0 ? 0 : 1
+    /// Whether it may be closed to make room for a new connection, and in which order (Spec
+    /// 11.6): first one whose hello the session saw and did not bind (it had its chance), then
+    /// the oldest of those not yet admitted, so that a new connection outlives many later
+    /// arrivals. `nil` for one that may not: bound, a frame waiting for or with the session, or
+    /// admitted with its hello still to come, which no connection that has not proved it saw
+    /// the QR can push out.
+    var evictionRank: Int? {
+        guard frameState == .none else { return nil }
+        switch stage {
+        case .awaitingKeys, .challenged: return 1
+        case .admitted: return helloCount > 0 ? 0 : nil
+        case .bound: return nil
+        }
     }
-
-    /// Whether it may be closed to make room: not bound, and no frame with the session.
-    var isEvictable: Bool { !isBound && frameState == .none }
 
     // MARK: Forwarding
 

@@ -16,12 +16,6 @@ final class ListenerCore: PollHandler, DeadlineTarget, @unchecked Sendable {
         case nameTaken(TypedCode.Nameplate)
     }
 
-    /// A driver waiting in ``FrameListener/receive()``.
-    private struct Waiter {
-        let identifier: UInt64
-        let continuation: CheckedContinuation<FrameChannelEvent?, any Error>
-    }
-
     let loop: EventLoop
     let configuration: TransportConfiguration
     let capacity: Int
@@ -36,12 +30,16 @@ final class ListenerCore: PollHandler, DeadlineTarget, @unchecked Sendable {
     private var nextIdentifier = 1
     /// Events of bound connections go first, so a flood never delays the receiver's frames.
     private var boundEvents: [Event] = []
-    private var events: [Event] = []
-    private var waitingHellos: [Int] = []
+    /// The other events and the hellos at the gate, each with its place in the order of
+    /// arrival: a frame never passes a hello that came before it (Spec 11.6).
+    private var events: [(arrival: Int, event: Event)] = []
+    private var waitingHellos: [(arrival: Int, connection: Int)] = []
+    private var arrivals = 0
     private var gate: HelloRateGate
     /// The connection whose frame the session holds.
     private var withSession: Int?
-    private var waiter: Waiter?
+    /// The driver waiting in ``FrameListener/receive()``.
+    private var waiter = ReceiveWaiter()
     private var closed = false
     private var failure: TransportError?
     private var closeWaiters: [CheckedContinuation<Void, Never>] = []
@@ -176,7 +174,7 @@ final class ListenerCore: PollHandler, DeadlineTarget, @unchecked Sendable {
         }
         if connections.count + lingering.count >= capacity, !evictOne() {
             socket.discardReadable()
-            socket.close()  // every slot is bound or has a frame with the session
+            socket.close()  // no slot may make room (Spec 11.6)
             statistics.refusedAtCapacity += 1
             return
         }
@@ -292,7 +290,7 @@ final class ListenerCore: PollHandler, DeadlineTarget, @unchecked Sendable {
     /// serves that nameplate.
     func nameTaken(_ nameplate: TypedCode.Nameplate) {
         guard !closed, nameplate == typedNameplate else { return }
-        events.append(.nameTaken(nameplate))
+        queue(.nameTaken(nameplate), bound: false)
         deliver(now: .now)
     }
 
@@ -373,10 +371,20 @@ final class ListenerCore: PollHandler, DeadlineTarget, @unchecked Sendable {
                     return
                 }
             } catch {
+                // A relayed connection that breaks the framing before the session saw a frame of
+                // it: the relay garbled it (or someone who saw the QR sent junk); the person hears
+                // of it (Spec 11.7).
+                if connection.viaRelay, !connection.knownToSession, Self.breaksFraming(error) { relayRoom?.noteGarbledConnection() }
                 end(connection, reporting: connection.knownToSession)
                 return
             }
         }
+    }
+
+    /// Whether `error` is a length prefix the framing does not allow (Spec 11.5).
+    private static func breaksFraming(_ error: TransportError) -> Bool {
+        if case .oversizedFrame = error { return true }
+        return error == .emptyFrame
     }
 
     /// A whole frame: it waits for the session (a hello of an unbound connection for its turn
@@ -398,12 +406,12 @@ final class ListenerCore: PollHandler, DeadlineTarget, @unchecked Sendable {
             }
             connection.helloCount = 1
             connection.frameState = .waitingAsHello(since: now)
-            waitingHellos.append(connection.identifier)
+            waitingHellos.append((nextArrival(), connection.identifier))
             statistics.hellosWaiting += 1
             statistics.peakHellosWaiting = max(statistics.peakHellosWaiting, statistics.hellosWaiting)
         } else {
             connection.frameState = .queued
-            if connection.isBound { boundEvents.append(.frame(connection.identifier)) } else { events.append(.frame(connection.identifier)) }
+            queue(.frame(connection.identifier), bound: connection.isBound)
         }
         connection.frame = frame
         connection.link.setReading(false)
@@ -424,20 +432,15 @@ final class ListenerCore: PollHandler, DeadlineTarget, @unchecked Sendable {
             continuation.resume(returning: nil)
             return
         }
-        guard waiter == nil else {
-            continuation.resume(throwing: TransportError.closedLocally)  // one reader at a time
-            return
-        }
+        guard waiter.admits(continuation) else { return }
         let now = ContinuousClock.now
         sessionFinishedFrame(now: now)
-        waiter = Waiter(identifier: identifier, continuation: continuation)
+        waiter.wait(identifier, continuation)
         deliver(now: now)
     }
 
     func cancelReceive(_ identifier: UInt64) {
-        guard let waiter, waiter.identifier == identifier else { return }
-        self.waiter = nil
-        waiter.continuation.resume(throwing: CancellationError())
+        waiter.cancel(identifier)
     }
 
     private func sessionFinishedFrame(now: ContinuousClock.Instant) {
@@ -452,29 +455,34 @@ final class ListenerCore: PollHandler, DeadlineTarget, @unchecked Sendable {
 
     /// Hands the next event to a waiting driver, if there is one and an event may go.
     private func deliver(now: ContinuousClock.Instant) {
-        guard let waiter, let event = nextEvent(now: now) else { return }
-        self.waiter = nil
-        waiter.continuation.resume(returning: event)
+        guard waiter.isWaiting, let event = nextEvent(now: now) else { return }
+        waiter.resume(returning: event)
     }
 
+    private func nextArrival() -> Int {
+        arrivals += 1
+        return arrivals
+    }
+
+    private func queue(_ event: Event, bound: Bool) {
+        if bound { boundEvents.append(event) } else { events.append((nextArrival(), event)) }
+    }
+
+    /// The bound connections' events first; then the others in the order they arrived, a
+    /// hello only when the gate lets one through (Spec 11.6). While the gate holds the oldest
+    /// hello, later frames may go: they cost no X25519 and the hello could not go anyway.
     private func nextEvent(now: ContinuousClock.Instant) -> FrameChannelEvent? {
         if !boundEvents.isEmpty { return handOver(boundEvents.removeFirst()) }
-        if !events.isEmpty { return handOver(events.removeFirst()) }
-        if let identifier = waitingTypedRuns.first {
-            if let opening = typedGate.nextOpening(now: now) {
-                scheduleWake(at: opening)
-            } else {
-                waitingTypedRuns.removeFirst()
-                typedGate.record(now)
-                statistics.typedRunsHandedOver += 1
-                return handOver(.typed(identifier))
-            }
+        guard let hello = waitingHellos.first, events.first.map({ hello.arrival < $0.arrival }) ?? true else {
+            return events.isEmpty ? nextTypedRun(now: now) : handOver(events.removeFirst().event)
         }
-        guard let identifier = waitingHellos.first else { return nil }
         if let opening = gate.nextOpening(now: now) {
+            if !events.isEmpty { return handOver(events.removeFirst().event) }
+            if let run = nextTypedRun(now: now) { return run }
             scheduleWake(at: opening)
             return nil
         }
+        let identifier = hello.connection
         waitingHellos.removeFirst()
         gate.record(now)
         statistics.hellosHandedOver += 1
@@ -483,6 +491,20 @@ final class ListenerCore: PollHandler, DeadlineTarget, @unchecked Sendable {
             statistics.longestHelloWait = max(statistics.longestHelloWait, now - since)
         }
         return handOver(.frame(identifier))
+    }
+
+    /// The oldest typed connection waiting for its run, when the run gate lets one through
+    /// (Spec 11.10 T3, a gate of its own beside the hellos').
+    private func nextTypedRun(now: ContinuousClock.Instant) -> FrameChannelEvent? {
+        guard let identifier = waitingTypedRuns.first else { return nil }
+        if let opening = typedGate.nextOpening(now: now) {
+            scheduleWake(at: opening)
+            return nil
+        }
+        waitingTypedRuns.removeFirst()
+        typedGate.record(now)
+        statistics.typedRunsHandedOver += 1
+        return handOver(.typed(identifier))
     }
 
     private func handOver(_ event: Event) -> FrameChannelEvent? {
@@ -533,9 +555,7 @@ final class ListenerCore: PollHandler, DeadlineTarget, @unchecked Sendable {
             continuation.resume(throwing: error)
             return
         }
-        connection.link.write(bytes, deadline: .now + configuration.writeTimeout) { failure in
-            if let failure { continuation.resume(throwing: failure) } else { continuation.resume() }
-        }
+        connection.link.write(bytes, deadline: .now + configuration.writeTimeout, resuming: continuation)
     }
 
     /// Closes one connection for the driver: no event follows for it. One that was sent
@@ -569,10 +589,7 @@ final class ListenerCore: PollHandler, DeadlineTarget, @unchecked Sendable {
         relayRoom?.stop()
         typedRelayRoom?.stop()
         typedAcceptor?.stop()
-        if let waiter {
-            self.waiter = nil
-            waiter.continuation.resume(returning: nil)
-        }
+        waiter.resume(returning: nil)
         for connection in connections.values.sorted(by: { $0.identifier < $1.identifier }) {
             forget(connection)
             let link = connection.link
@@ -600,10 +617,7 @@ final class ListenerCore: PollHandler, DeadlineTarget, @unchecked Sendable {
         for connection in connections.values { forget(connection); connection.link.closeNow() }
         for link in lingering.values { link.closeNow() }
         lingering.removeAll()
-        if let waiter {
-            self.waiter = nil
-            waiter.continuation.resume(returning: nil)
-        }
+        waiter.resume(returning: nil)
     }
 
     private func finishClosingIfDone() {
@@ -628,10 +642,7 @@ final class ListenerCore: PollHandler, DeadlineTarget, @unchecked Sendable {
         relayRoom?.stop()
         typedRelayRoom?.stop()
         typedAcceptor?.stop()
-        if let waiter {
-            self.waiter = nil
-            waiter.continuation.resume(throwing: error)
-        }
+        waiter.resume(throwing: error)
     }
 
     // MARK: Ending connections
@@ -642,10 +653,10 @@ final class ListenerCore: PollHandler, DeadlineTarget, @unchecked Sendable {
         guard connections.removeValue(forKey: identifier) != nil else { return }
         switch connection.frameState {
         case .waitingAsHello:
-            waitingHellos.removeAll { $0 == identifier }
+            waitingHellos.removeAll { $0.connection == identifier }
             statistics.hellosWaiting -= 1
         case .queued:
-            events.removeAll { if case .frame(identifier) = $0 { true } else { false } }
+            events.removeAll { if case .frame(identifier) = $0.event { true } else { false } }
             boundEvents.removeAll { if case .frame(identifier) = $0 { true } else { false } }
         case .none, .withSession:
             break
@@ -664,7 +675,7 @@ final class ListenerCore: PollHandler, DeadlineTarget, @unchecked Sendable {
         forget(connection)
         connection.link.closeNow()
         guard reporting, !closed else { return }
-        if connection.isBound { boundEvents.append(.left(connection.identifier)) } else { events.append(.left(connection.identifier)) }
+        queue(.left(connection.identifier), bound: connection.isBound)
         deliver(now: .now)
     }
 
@@ -680,15 +691,13 @@ final class ListenerCore: PollHandler, DeadlineTarget, @unchecked Sendable {
             link.closeNow()
             return true
         }
-        var chosen: InboundConnection?
-        for connection in connections.values where connection.isEvictable {
-            guard let current = chosen else {
-                chosen = connection
-                continue
-            }
-            if (connection.evictionRank, connection.identifier) < (current.evictionRank, current.identifier) { chosen = connection }
+        var chosen: (connection: InboundConnection, rank: Int)?
+        for connection in connections.values {
+            guard let rank = connection.evictionRank else { continue }
+            if let current = chosen, (current.rank, current.connection.identifier) <= (rank, connection.identifier) { continue }
+            chosen = (connection, rank)
         }
-        guard let chosen else { return false }
+        guard let chosen = chosen?.connection else { return false }
         if chosen.isBeforeAdmission { statistics.evictedBeforeAdmission += 1 } else { statistics.evictedAfterAdmission += 1 }
         end(chosen, reporting: chosen.knownToSession)
         return true

@@ -19,7 +19,8 @@ public struct ListenerStatistics: Hashable, Sendable, CustomStringConvertible {
     public internal(set) var admissionTimedOut = 0
     /// Connections closed, before admission, to make room for a newer one.
     public internal(set) var evictedBeforeAdmission = 0
-    /// Connections admitted but not bound, closed to make room for a newer one.
+    /// Connections admitted whose hello the session saw and did not bind, closed to make room
+    /// for a newer one (an admitted connection whose hello is still to come never is).
     public internal(set) var evictedAfterAdmission = 0
     /// Connections admitted but not bound at ``TransportConfiguration/bindTimeout``.
     public internal(set) var bindTimedOut = 0
@@ -30,7 +31,8 @@ public struct ListenerStatistics: Hashable, Sendable, CustomStringConvertible {
     /// Unbound connections closed because the listener switched to a renewed QR's keys (Spec 11.8).
     public internal(set) var closedForRenewal = 0
     /// Connections accepted and closed at once because no connection could make room: every
-    /// one was bound or had a frame with the session.
+    /// one was bound, had a frame waiting for or with the session, or was admitted with its
+    /// hello still to come.
     public internal(set) var refusedAtCapacity = 0
     /// The most connections the listener held open at once.
     public internal(set) var peakOpenConnections = 0
@@ -55,10 +57,6 @@ public struct ListenerStatistics: Hashable, Sendable, CustomStringConvertible {
 
     /// Connections closed to make room for newer ones, before or after admission.
     public var evicted: Int { evictedBeforeAdmission + evictedAfterAdmission }
-
-    /// Connections closed without a single byte reaching the session: refused or late
-    /// admission, evicted before admission, or refused at capacity.
-    public var droppedBeforeAdmission: Int { refusedAdmission + admissionTimedOut + evictedBeforeAdmission + refusedAtCapacity }
 
     /// One line with every counter.
     public var description: String {

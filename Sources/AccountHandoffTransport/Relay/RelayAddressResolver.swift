@@ -3,27 +3,26 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import AccountHandoff
 import Foundation
 
 /// Finds a relay's IPv4 address (Spec 11.7): a dotted IPv4 host as written, a name through the
 /// system resolver (`getaddrinfo`, IPv4 only). A lookup may wait on the network for seconds,
-/// so it runs on a thread of its own: never on the transport's event loop, never on a Swift
-/// concurrency thread.
+/// so it runs on the ``AccountHandoff/BlockingIOPool``: never on the transport's event loop,
+/// never on a Swift concurrency thread.
 enum RelayAddressResolver {
-    /// The first usable IPv4 address of `host`, to `completion` on the lookup's thread (or at
-    /// once, on the caller's, for a dotted IPv4 host).
+    /// The first usable IPv4 address of `host`, to `completion` on the lookup's pool thread
+    /// (or at once, on the caller's, for a dotted IPv4 host).
     static func resolve(_ host: RelayHost, completion: @escaping @Sendable (Result<IPv4Address, TransportError>) -> Void) {
         if let literal = IPv4Address(host.name) {
             completion(usable(literal).map { .success($0) } ?? .failure(.relayHostNotFound(host)))
             return
         }
-        let thread = Thread { completion(lookUp(host)) }
-        thread.name = "handoff.relay-dns"
-        thread.start()
+        BlockingIOPool.shared.execute { completion(lookUp(host)) }
     }
 
     /// The same, awaited. A cancelled task stops waiting at once (the lookup finishes on its
-    /// thread, unheard): a direct connection that won must not wait for a slow DNS server.
+    /// pool thread, unheard): a direct connection that won must not wait for a slow DNS server.
     static func resolve(_ host: RelayHost) async throws -> IPv4Address {
         let answer = Answer()
         let result = await withTaskCancellationHandler {
@@ -77,7 +76,7 @@ enum RelayAddressResolver {
         hints.ai_socktype = SOCK_STREAM
         #endif
         var first: UnsafeMutablePointer<addrinfo>?
-        guard getaddrinfo(host.name, nil, &hints, &first) == 0 else { return .failure(.relayHostNotFound(host)) }
+        guard BlockingCall.run("getaddrinfo", { getaddrinfo(host.name, nil, &hints, &first) }) == 0 else { return .failure(.relayHostNotFound(host)) }
         defer { freeaddrinfo(first) }
         var cursor = first
         while let entry = cursor?.pointee {

@@ -8,6 +8,10 @@ public enum RelayStatus: Hashable, Sendable, CustomStringConvertible {
     /// The relay could not be reached, or closed the waiting connection; the listener tries
     /// again after ``TransportConfiguration/relayRetryDelay``.
     case unreachable(TransportError)
+    /// A connection the relay paired passed admission and then broke the framing before the
+    /// session saw any frame of it: the relay changed the bytes it copied, or someone who saw
+    /// the QR sent junk. It was closed; the listener goes on waiting.
+    case garbledConnection
     /// No connection waits: the session has its receiver (or no QR yet), or
     /// ``TransportConfiguration/maximumRelayedConnections`` paired connections are still open.
     case idle
@@ -17,7 +21,8 @@ public enum RelayStatus: Hashable, Sendable, CustomStringConvertible {
         switch self {
         case .waiting(let address): "waiting at the relay (\(address)) for the receiving device"
         case .paired: "the relay paired a connection; admitting it"
-        case .unreachable(let error): "the relay is unreachable: \(error.description)"
+        case .unreachable: "the relay cannot be reached, or it closed the waiting connection; trying again after a pause"
+        case .garbledConnection: "a connection the relay paired broke the framing and was closed"
         case .idle: "not waiting at the relay"
         }
     }

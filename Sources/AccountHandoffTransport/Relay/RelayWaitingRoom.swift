@@ -98,6 +98,13 @@ final class RelayWaitingRoom: DeadlineTarget, @unchecked Sendable {
         }
     }
 
+    /// A connection the relay paired broke the framing before the session saw it (Spec 11.7).
+    func noteGarbledConnection() {
+        if case .stopped = state { return }
+        lastStatus = nil  // said every time, whatever came before
+        report(.garbledConnection)
+    }
+
     /// The listener closed: no more connections.
     func stop() {
         abandonAttempt()

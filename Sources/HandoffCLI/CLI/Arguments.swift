@@ -76,9 +76,21 @@ package struct ArgumentSpecification {
             if parsed.positionals.count < positionals.lowerBound {
                 throw .usage("'\(CommandManual.program) \(command)' needs \(positionalName).", command: command)
             }
-            throw .usage("'\(CommandManual.program) \(command)' takes \(positionals.upperBound == 0 ? "no arguments" : "only \(positionalName)"), but got more.", command: command)
+            throw .usage("'\(CommandManual.program) \(command)' takes \(positionals.upperBound == 0 ? "no arguments" : "only \(positionalName)"), but got more."
+                            + strayArgumentHint(parsed.positionals.last ?? ""), command: command)
         }
         return parsed
+    }
+
+    /// What an argument without its option most likely meant: `handoff send ada.json` is an
+    /// account file without `--account`. Only a name ending in `.json` is repeated (anything
+    /// else might be a password typed in the wrong place).
+    private func strayArgumentHint(_ argument: String) -> String {
+        guard command == "send" else { return "" }
+        guard argument.lowercased().hasSuffix(".json"), argument.count <= 200, !argument.contains(where: \.isNewline) else {
+            return " To send an account, name its settings file with --account FILE."
+        }
+        return " To send the account in \(argument), run '\(CommandManual.program) send --account \(argument) --password-stdin' (or with --password-file FILE)."
     }
 
     /// The option name without any `=value`, cut to a sane length.

@@ -31,16 +31,45 @@ package enum HandoffCommandLine {
             switch command {
             case "send": return try await SendCommand.run(rest, console: console, input: input)
             case "receive": return try await ReceiveCommand.run(rest, console: console, input: input)
-            case "accounts": return try AccountsCommand.run(rest, console: console)
-            case "inspect": return try InspectCommand.run(rest, console: console, input: input)
-            case "qr": return try QRCommand.run(rest, console: console, input: input)
+            // These commands block throughout (standard input, files, the store).
+            case "accounts": return try await blockingStep { () throws(CLIError) in try AccountsCommand.run(rest, console: console) }
+            case "inspect": return try await blockingStep { () throws(CLIError) in try InspectCommand.run(rest, console: console, input: input) }
+            case "qr": return try await blockingStep { () throws(CLIError) in try QRCommand.run(rest, console: console, input: input) }
             default:
-                throw CLIError.usage("'\(ArgumentSpecification.name(of: command))' is not a handoff command.", command: nil)
+                throw CLIError.usage("'\(ArgumentSpecification.name(of: command))' is not a handoff command.\(suggestion(for: command))", command: nil)
             }
         } catch {
             console.error(error.message)
             return error.exitCode
         }
+    }
+
+    /// The commands a person types.
+    static let commands = ["send", "receive", "accounts", "inspect", "qr", "help"]
+
+    /// " Did you mean 'handoff receive'?" for a slip of at most two letters, else "".
+    static func suggestion(for typed: String) -> String {
+        let word = typed.lowercased()
+        guard word.count <= 20,
+              let closest = commands.map({ ($0, editDistance(word, $0)) }).min(by: { $0.1 < $1.1 }), closest.1 <= (word.count >= 5 ? 2 : 1) else { return "" }
+        return " Did you mean '\(CommandManual.program) \(closest.0)'?"
+    }
+
+    /// Levenshtein distance, with a swap of two neighbours counting as one edit.
+    private static func editDistance(_ a: String, _ b: String) -> Int {
+        let (x, y) = (Array(a), Array(b))
+        guard !x.isEmpty, !y.isEmpty else { return max(x.count, y.count) }
+        var table = Array(repeating: Array(repeating: 0, count: y.count + 1), count: x.count + 1)
+        for i in 0...x.count { table[i][0] = i }
+        for j in 0...y.count { table[0][j] = j }
+        for i in 1...x.count {
+            for j in 1...y.count {
+                let cost = x[i - 1] == y[j - 1] ? 0 : 1
+                table[i][j] = min(table[i - 1][j] + 1, table[i][j - 1] + 1, table[i - 1][j - 1] + cost)
+                if i > 1, j > 1, x[i - 1] == y[j - 2], x[i - 2] == y[j - 1] { table[i][j] = min(table[i][j], table[i - 2][j - 2] + 1) }
+            }
+        }
+        return table[x.count][y.count]
     }
 
     private static func help(_ command: String?, console: Console) -> ExitCode {
@@ -49,7 +78,7 @@ package enum HandoffCommandLine {
             return .success
         }
         guard let text = HelpText.text(for: command) else {
-            console.error("'\(ArgumentSpecification.name(of: command))' is not a handoff command. Run 'handoff help' to see them.")
+            console.error("'\(ArgumentSpecification.name(of: command))' is not a handoff command.\(suggestion(for: command)) Run 'handoff help' to see them.")
             return .usage
         }
         console.line(text)

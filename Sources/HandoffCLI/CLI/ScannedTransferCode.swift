@@ -87,7 +87,7 @@ enum ScannedTransferCode {
     func entry(_ parsed: ParsedArguments, input: StandardInput, console: Console) async throws(CLIError) -> TransferCode.Entry {
         switch self {
         case .typedOrPiped:
-            return try TransferCode.readEntry(parsed, input: input, console: console)
+            return try await blockingStep { () throws(CLIError) in try TransferCode.readEntry(parsed, input: input, console: console) }
         case .image(let path):
             Self.warnIfOthersCanRead(path, console: console)
             do {

@@ -40,7 +40,7 @@ enum TransferCode {
     /// - Throws: ``CLIError`` with exit code 64 when no code arrives, 65 when it is invalid.
     static func readEntry(_ parsed: ParsedArguments, input: StandardInput, console: Console) throws(CLIError) -> Entry {
         let text = try readText(parsed, input: input, console: console,
-                                prompt: "Code shown by the sending device (the transfer code AH:..., or the 11-digit code beside the QR): ")
+                                prompt: "Transfer code (shown by the sending device, AH:..., or the 11-digit code beside its QR): ")
         guard !text.isEmpty, text.utf8.allSatisfy({ (0x30...0x39).contains($0) || $0 == 0x20 || $0 == 0x2D }) else {
             return .transferCode(try decode(text))
         }
@@ -62,6 +62,8 @@ enum TransferCode {
         switch error {
         case .malformed(.typedCode):
             "That is not a code this tool knows: the code to type has 11 digits in groups of 3, 4 and 4 (such as 427 8150 9366), and a transfer code starts with AH:; nothing was sent, so type the code again."
+        case .typedCodeIsShortCode:
+            "Those six digits look like the code for the sending device: type them there when it asks. Here, paste the transfer code the sending device shows (\(shape)), or type the 11-digit code beside its QR."
         default:
             error.message(for: .receiver)
         }
@@ -81,11 +83,30 @@ enum TransferCode {
         return text.trimmingCharacters(in: .whitespaces)
     }
 
+    /// What a whole code looks like, for a person who pasted something else.
+    static let shape = "one line of about 180 characters starting with AH:"
+
     /// Decodes a transfer code, turning each failure into a sentence and exit code 65.
     static func decode(_ text: String) throws(CLIError) -> SessionPayload {
         do { return try SessionPayload(text: text) } catch {
-            throw CLIError("The transfer code is invalid: \(error.message(for: .receiver))", exitCode: .invalidInput)
+            throw CLIError(refusal(of: text, error), exitCode: .invalidInput)
         }
+    }
+
+    /// The sentence for a refused code: a person at a terminal pastes, so the common slips
+    /// (the six digits meant for the sending device, half a code, a wrapped line) are named.
+    private static func refusal(of text: String, _ error: HandoffError) -> String {
+        let compact = text.filter { $0 != " " && $0 != "-" }
+        if compact.count == 6, compact.allSatisfy(\.isASCII), compact.allSatisfy(\.isNumber) {
+            return "Those six digits look like the code for the sending device: type them there when it asks. Here, paste the transfer code the sending device shows (\(shape))."
+        }
+        if error.code == .badMagic {
+            return "This is not a transfer code; paste the transfer code the sending device shows (\(shape))."
+        }
+        if text.hasPrefix(prefix), error.code == .malformed || error.code == .nonCanonicalEncoding {
+            return "The transfer code is damaged or incomplete (it has \(text.count) characters; a whole code is \(shape)); copy the whole line the sending device shows, without line breaks, and paste it again."
+        }
+        return "The transfer code is invalid. \(error.message(for: .receiver))"
     }
 
     private static func readFile(_ path: String, console: Console) throws(CLIError) -> String {

@@ -25,6 +25,12 @@ enum QRCommand {
         }
         try writeImages(matrix, svg: parsed.value("--svg"), png: parsed.value("--png"), scale: scale, console: console)
         console.line("QR version \(matrix.version) (\(matrix.size)x\(matrix.size) modules), error correction \(level).")
+        // Drawn anyway (a picture of it may be wanted), but nobody can use it any more.
+        let left = Int(payload.expiry) - Int(Date().timeIntervalSince1970)
+        guard left > 0 else {
+            console.error("This transfer code expired \(Durations.text(left)) ago, so no receiving device can use the QR code drawn from it; ask the sending device for a new code.")
+            return .expired
+        }
         return .success
     }
 

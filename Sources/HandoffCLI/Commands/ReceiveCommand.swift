@@ -20,14 +20,17 @@ enum ReceiveCommand {
             return try await ThunderbirdReceive.run(parsed, selector: profile, console: console, input: input)
         }
         let presetChoice = try conflictChoice(parsed)
-        let validation = try validation(parsed)
+        let validation = try await blockingStep { () throws(CLIError) in try Self.validation(parsed) }
         // The store is checked (and an interrupted import finished) before the code is asked for.
         let directory = try StorePath(option: parsed.value("--store"))
         let store = try await ReceiverStore.openForImport(directory, requested: try CredentialChoice.requested(parsed, command: "receive"),
                                                           console: console)
         let importer = ReceiverImport(store, validation: validation)
-        return try await transfer(parsed, importer: importer.coordinator,
-                                  destination: ImportDestination(validates: importer.validates, place: "in \(importer.store.directory.path)"),
+        var destination = ImportDestination(validates: importer.validates, place: "in \(importer.store.directory.path)") { account in
+            try? await blockingStep { () throws(CLIError) in StoredPlace.sentence(for: account.linkID, in: store) }
+        }
+        destination.adviceAfterFailure = { importer.adviceAfterFailure }
+        return try await transfer(parsed, importer: importer.coordinator, destination: destination,
                                   registryFolder: directory.url, presetChoice: presetChoice, console: console, input: input)
     }
 
@@ -37,43 +40,54 @@ enum ReceiveCommand {
                                                      registryFolder: URL, presetChoice: ConflictAnswer?, console: Console,
                                                      input: StandardInput) async throws(CLIError) -> ExitCode
         where Importer.Preparation: ChoosingPreparation {
+        let gate = try await LocalGate.prepare(parsed, console: console, command: "receive")
         let payload: SessionPayload
         switch try await ScannedTransferCode(parsed).entry(parsed, input: input, console: console) {
         case .transferCode(let scanned):
             payload = scanned
         case .typed(let code):
-            return try await TypedReceive.transfer(code, parsed: parsed, importer: importer, destination: destination,
-                                                   registry: try receiverRegistry(in: registryFolder), presetChoice: presetChoice,
-                                                   console: console, input: input)
+            return try await TypedReceive.transfer(code, parsed: parsed, gate: gate, importer: importer, destination: destination,
+                                                   registryFolder: registryFolder, presetChoice: presetChoice, console: console, input: input)
         }
         let rendezvous: TCPRendezvous
         do { rendezvous = try TCPRendezvous(token: payload.rendezvous) } catch {
             throw CLIError("This transfer code names a place this tool cannot reach (\(error.description))", exitCode: .invalidInput)
         }
-        let registry = try receiverRegistry(in: registryFolder)
+        let registry = try await blockingStep { () throws(CLIError) in try receiverRegistry(in: registryFolder) }
         // Spec 2.5 checks expiry before the claim; before connecting, so that a code used here
         // is named as such even when its sender is gone (the connection would fail first).
         let skew = Double(ReceiverConfiguration.standard.clockSkewTolerance)
         if registry.hasClaimed(payload.transferID), Date().timeIntervalSince1970 < Double(payload.expiry) + skew {
             throw CLIError(ReceiverOutcome.ended(.failed(.alreadyScanned)).message, exitCode: .failure)
         }
+        // Past the clock tolerance no sender still serves the code (Spec 2.5): say so, and how
+        // long ago, before trying to connect.
         let left = Int(payload.expiry) - Int(Date().timeIntervalSince1970)
-        console.line("Transfer \(payload.transferID) from \(rendezvous) (the code expires in \(Durations.text(max(left, 0)))).")
+        let tolerance = Int(ReceiverConfiguration.standard.clockSkewTolerance)
+        if left <= -tolerance {
+            throw CLIError(ReceiverEndingWords.expiredLongAgo(seconds: -left), exitCode: .expired)
+        }
+        console.line("Transfer \(payload.transferID) from \(rendezvous) (\(ReceiverEndingWords.timeLeft(seconds: left, tolerance: tolerance))).")
         // Standard input is read for answers only from here on (the code line came first).
         let asking = Asking(console: console, input: input, answers: AnswerQueue(input: input))
-        let notServed = Flag()
+        let authenticator = gate.authenticator(asking: asking)
+        let piped: PipedAnswers = parsed.value("--code-file") == nil && parsed.value(ScannedTransferCode.scanOption) == nil
+            && parsed.value(ScannedTransferCode.cameraOption) == nil ? .codeFromStandardInput : .codeFromFile
+        if !input.isTerminal { console.error(piped.warning) }
+        let connectFailure = ConnectFailure()
         let session = HandoffReceiverSession(payload: payload, importer: importer,
-                                             authenticator: try LocalGate.authenticator(parsed, asking: asking, command: "receive"),
+                                             authenticator: authenticator,
                                              registry: registry) { payload in
             do { return try await ConnectionFrameChannel.connect(to: payload, progress: { console.line($0.description) }) } catch let error as TransportError {
+                connectFailure.record(error)
                 // The sender serves another code (Spec 11.4): renewed, or this copy was changed.
                 guard error == .codeRenewed else { throw error }
-                notServed.set()
                 throw HandoffError.expired
             }
         }
-        let flow = ReceiveFlow(session: session, destination: destination, presetConflictChoice: presetChoice, asking: asking)
-        let code = await flow.run(codeNotServed: { notServed.isSet })
+        let flow = ReceiveFlow(session: session, destination: destination, presetConflictChoice: presetChoice, asking: asking,
+                               piped: piped, rendezvous: rendezvous, connectFailure: connectFailure)
+        let code = await flow.run()
         return code
     }
 
@@ -112,7 +126,7 @@ enum ReceiveCommand {
 
     /// The receiver registry kept in the (prepared) store directory, so a code works once on
     /// this device even across runs.
-    private static func receiverRegistry(in directory: URL) throws(CLIError) -> ReceiverRegistry {
+    static func receiverRegistry(in directory: URL) throws(CLIError) -> ReceiverRegistry {
         do {
             return try ReceiverRegistry(storage: FileRegistryStorage(path: directory.appendingPathComponent("scanned-codes").path))
         } catch {

@@ -32,7 +32,7 @@ enum SendCommand {
         let lifetime = try OptionValues.integer(parsed, "--lifetime", in: Int(SenderConfiguration.minimumLifetime)...Int(SenderConfiguration.maximumLifetime),
                                                 default: Int(SenderConfiguration.standard.lifetime), command: "send")
         let codes = try OptionValues.integer(parsed, "--codes", in: 1...100, default: SenderSessionOptions.standard.maximumCodes, command: "send")
-        try QRCommand.checkImageTargets(parsed)
+        try await blockingStep { () throws(CLIError) in try QRCommand.checkImageTargets(parsed) }
 
         let account: AccountMetadata
         let password: SecretBytes
@@ -40,13 +40,23 @@ enum SendCommand {
         if let thunderbird {
             let held = try await ThunderbirdSource.load(parsed, selector: thunderbird, input: input, console: console)
             (account, password, passwordSource) = (held.metadata, held.password, "saved in the Thunderbird profile")
+            console.line("Sending this account:")
+            OfferDisplay.lines(account).forEach { console.line($0) }
         } else {
-            account = try AccountRecord.load(accountPath ?? "")
-            password = try readPassword(file: passwordFile, input: input, console: console)
+            account = try await blockingStep { () throws(CLIError) in try AccountRecord.load(accountPath ?? "") }
+            // The account first, so the person knows whose password is asked for.
+            console.line("Sending this account:")
+            OfferDisplay.lines(account).forEach { console.line($0) }
+            password = try await blockingStep { () throws(CLIError) in try readPassword(of: account, file: passwordFile, input: input, console: console) }
             passwordSource = passwordFile.map { "read from \($0)" } ?? "read from standard input"
         }
         // The typed way beside the QR on the local network (Spec 11.10), when this device can offer it.
         let typedWay = await TypedWayChoice.choose(choice, relay: relay?.relay)
+        let gate: LocalGate
+        do { gate = try await LocalGate.prepare(parsed, console: console, command: "send") } catch {
+            password.wipe()
+            throw error
+        }
         let listener: FrameListener
         do {
             listener = try FrameListener(address: address, port: UInt16(port), relay: relay?.relay, advertisesDirectAddress: !(relay?.relayOnly ?? false),
@@ -64,48 +74,43 @@ enum SendCommand {
         let secret = PasswordHolder(password)
         // Standard input is read for answers only from here on (the password line came first).
         let asking = Asking(console: console, input: input, answers: AnswerQueue(input: input))
-        let authenticator: any LocalAuthenticator
-        do { authenticator = try LocalGate.authenticator(parsed, asking: asking, command: "send") } catch {
-            secret.wipe()
-            throw error
-        }
+        let authenticator = gate.authenticator(asking: asking)
         let session = HandoffSenderSession(account: account, rendezvous: rendezvous.token,
                                            channel: listener,
                                            credential: { _ in try secret.copy() },
                                            authenticator: authenticator,
-                                           registry: try senderRegistry(),
+                                           // One transfer per process: its transfer IDs die with it.
+                                           registry: .inMemory(),
                                            options: SenderSessionOptions(configuration: configuration, maximumCodes: codes,
                                                                          typedRoutes: typedWay.routes))
-        console.line("Sending this account:")
-        OfferDisplay.lines(account).forEach { console.line($0) }
         console.line("Password: \(passwordSource) (not shown).")
+        let piped: PipedAnswers = passwordFile == nil && thunderbird == nil ? .passwordFromStandardInput : .passwordFromFile
+        if !input.isTerminal { console.error(piped.warning) }
+        let relayLines = relay.map { _ in RelayStatusLines(console: console) }
         let drawing = CodeDrawing(level: level, palette: palette, parsed: parsed, console: console,
-                                  choice: choice, relay: relay, port: rendezvous.direct?.port ?? 0, maximumCodes: codes,
+                                  choice: choice, relay: relay, relayLines: relayLines, port: rendezvous.direct?.port ?? 0, maximumCodes: codes,
                                   typedUnavailable: typedWay.unavailable)
         defer { secret.wipe() }
-        let relayStatus = relay.map { RelayOption.reportStatus(of: listener, relay: $0.relay, console: console) }
+        let relayStatus = relay.map { RelayOption.reportStatus(of: listener, relay: $0.relay, lines: relayLines!) }
         defer { relayStatus?.cancel() }
         let typedFailures = typedWay.reportFailures(console: console)
         defer {
             typedWay.announcer?.stop()
             typedFailures?.cancel()
         }
-        return await SendFlow(session: session, account: account, drawing: drawing, asking: asking).run()
-    }
-
-    private static func senderRegistry() throws(CLIError) -> SenderRegistry {
-        do { return try SenderRegistry() } catch { throw CLIError(error.message(for: .sender), exitCode: .failure) }
+        return await SendFlow(session: session, account: account, drawing: drawing, asking: asking, piped: piped).run()
     }
 
     /// The password from standard input (first line) or a file, into guarded memory; its
     /// length is checked now, before anyone confirms anything.
-    private static func readPassword(file: String?, input: StandardInput, console: Console) throws(CLIError) -> SecretBytes {
+    private static func readPassword(of account: AccountMetadata, file: String?, input: StandardInput, console: Console) throws(CLIError) -> SecretBytes {
         let maximum = HandoffSender.maximumCredentialByteCount
         let password: SecretBytes?
         if let file {
             password = try PasswordFile.read(file, maximumByteCount: maximum, console: console)
         } else {
-            password = try input.readSecretLine(maximumByteCount: maximum, console: console)
+            let prompt = "Mail password of \(account.emailAddress), the one to send (not shown): "
+            password = try input.readSecretLine(prompt: prompt, maximumByteCount: maximum, console: console)
         }
         guard let password else {
             throw CLIError("The password is empty; put it on the first line of standard input or in the password file.", exitCode: .invalidInput)

@@ -44,10 +44,22 @@ package final class Console: @unchecked Sendable {
     }
 
     /// Ends the open question's line with `echo` (the piped answer and a newline, or just a
-    /// newline; nothing when a terminal echoed the typed line itself).
+    /// newline; nothing when a terminal echoed the typed line itself). Nothing when the
+    /// question was abandoned meanwhile.
     package func answered(echo: String) {
         lock.withLock {
+            guard openQuestion != nil else { return }
             FileHandle.standardOutput.write(Data(echo.utf8))
+            openQuestion = nil
+        }
+    }
+
+    /// Ends the open question's line without an answer, so the lines that follow (the
+    /// transfer being cancelled) are not followed by the question again.
+    func abandonQuestion() {
+        lock.withLock {
+            guard openQuestion != nil else { return }
+            FileHandle.standardOutput.write(Data("\n".utf8))
             openQuestion = nil
         }
     }

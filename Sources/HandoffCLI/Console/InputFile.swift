@@ -27,7 +27,8 @@ enum InputFile {
         default:
             throw CLIError("\(path) is not a regular file or a named pipe; give the path of the file that holds the \(what).", exitCode: .invalidInput)
         }
-        let descriptor = openFile(path, O_RDONLY | O_CLOEXEC)
+        // A named pipe's open waits for its writer.
+        let descriptor = BlockingCall.retryingInterrupted("open") { openFile(path, O_RDONLY | O_CLOEXEC) }
         guard descriptor >= 0 else {
             throw CLIError("The \(what) file \(path) cannot be opened (\(String(cString: strerror(errno)))); check its permissions.", exitCode: .invalidInput)
         }
@@ -43,8 +44,7 @@ enum InputFile {
         var bytes: [UInt8] = []
         var byte: UInt8 = 0
         while bytes.count <= maximumByteCount {
-            let count = read(descriptor, &byte, 1)
-            if count < 0, errno == EINTR { continue }
+            let count = BlockingCall.read(descriptor, into: &byte, count: 1)
             guard count == 1, byte != 0x0A else { break }
             bytes.append(byte)
         }

@@ -21,8 +21,7 @@ enum PasswordFile {
         }
         var count = 0
         while count < capacity {
-            let got = systemRead(descriptor, buffer.baseAddress! + count, capacity - count)
-            if got < 0, errno == EINTR { continue }
+            let got = BlockingCall.read(descriptor, into: buffer.baseAddress! + count, count: capacity - count)
             guard got >= 0 else {
                 throw CLIError("The password file \(path) cannot be read (\(String(cString: strerror(errno)))).", exitCode: .invalidInput)
             }
@@ -40,13 +39,5 @@ enum PasswordFile {
         do { return try SecretBytes(copying: UnsafeRawBufferPointer(rebasing: buffer[0..<count])) } catch {
             throw CLIError(error.description, exitCode: .failure)
         }
-    }
-
-    private static func systemRead(_ descriptor: Int32, _ pointer: UnsafeMutableRawPointer, _ count: Int) -> Int {
-        #if canImport(Glibc)
-        Glibc.read(descriptor, pointer, count)
-        #else
-        Darwin.read(descriptor, pointer, count)
-        #endif
     }
 }

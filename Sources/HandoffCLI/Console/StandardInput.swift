@@ -31,8 +31,7 @@ package final class StandardInput: @unchecked Sendable {
         var bytes: [UInt8] = []
         var byte: UInt8 = 0
         while true {
-            let count = read(STDIN_FILENO, &byte, 1)
-            if count < 0, errno == EINTR { continue }
+            let count = BlockingCall.read(STDIN_FILENO, into: &byte, count: 1)
             guard count == 1 else { break }
             if byte == 0x0A { return String(decoding: bytes, as: UTF8.self) }
             if bytes.count < Self.maximumLineByteCount { bytes.append(byte) }
@@ -43,9 +42,10 @@ package final class StandardInput: @unchecked Sendable {
     /// Reads the first line straight into guarded memory, with terminal echo off when a person
     /// types it (restored on every exit path, Ctrl-C included). A trailing `\r` is dropped.
     ///
+    /// - Parameter prompt: shown first when a person types (it says which password).
     /// - Returns: `nil` when the line is empty or input ended first; the caller explains.
     /// - Throws: ``CLIError`` when the line is longer than `maximumByteCount`.
-    func readSecretLine(maximumByteCount: Int, console: Console, prompt: String = "Password (not shown): ") throws(CLIError) -> SecretBytes? {
+    func readSecretLine(prompt: String, maximumByteCount: Int, console: Console) throws(CLIError) -> SecretBytes? {
         defer { if isTerminal { console.raw("\n") } }
         return try TerminalEcho.withEchoOff { () throws(CLIError) -> SecretBytes? in
             // Asked only once echo is off, so nothing typed in between is shown or discarded.
@@ -59,8 +59,7 @@ package final class StandardInput: @unchecked Sendable {
             var count = 0
             var byte: UInt8 = 0
             while true {
-                let got = read(STDIN_FILENO, &byte, 1)
-                if got < 0, errno == EINTR { continue }
+                let got = BlockingCall.read(STDIN_FILENO, into: &byte, count: 1)
                 guard got == 1, byte != 0x0A else { break }
                 guard count <= maximumByteCount else { continue }  // keep reading to the end of the line
                 buffer[count] = byte
@@ -119,8 +118,7 @@ package final class StandardInput: @unchecked Sendable {
             overlong = false
         }
         while true {
-            let got = read(STDIN_FILENO, &byte, 1)
-            if got < 0, errno == EINTR { continue }
+            let got = BlockingCall.read(STDIN_FILENO, into: &byte, count: 1)
             guard got == 1 else { break }
             if byte == 0x0A {
                 emit()

@@ -27,7 +27,9 @@ enum TerminalEcho {
     }
 
     /// Turns echo off until ``restore()``, when standard input is a terminal (a question whose
-    /// answer is read by the background reader, such as the gate's login password).
+    /// answer is read by the background reader, such as the gate's login password). Only
+    /// during a transfer, whose handler for SIGINT and SIGTERM (``Signals``) turns echo back on
+    /// itself and cancels, so those two are left to it here.
     static func turnOff() {
         guard active == 0, isatty(STDIN_FILENO) == 1, tcgetattr(STDIN_FILENO, &saved) == 0 else { return }
         var silent = saved
@@ -46,7 +48,7 @@ enum TerminalEcho {
 
     private static func installRestoringHandlers(cancellingOnInterrupt: Bool) {
         if cancellingOnInterrupt { EarlyInterrupt.install() }
-        for signal in cancellingOnInterrupt ? [SIGTERM, SIGHUP, SIGQUIT] : [SIGINT, SIGTERM, SIGHUP, SIGQUIT] {
+        for signal in cancellingOnInterrupt ? [SIGTERM, SIGHUP, SIGQUIT] : [SIGHUP, SIGQUIT] {
             var action = sigaction()
             #if canImport(Glibc)
             action.__sigaction_handler.sa_handler = { number in

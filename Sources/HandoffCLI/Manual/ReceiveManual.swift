@@ -33,6 +33,7 @@ extension CommandManual {
         notes: [
             "To the import question, answer yes, no or cancel. Ctrl-C cancels the transfer and tells the other device; while the account is being checked it cancels the import, and nothing is kept.",
             scanNote,
+            noPasswordNote,
             "A code may name the sending device's address, a transit relay, or both. The receiver connects directly first and, when that fails or gets no answer within 2 seconds, also through the relay; it says where it connects. The relay only copies encrypted bytes.",
         ],
         refused: [

@@ -42,7 +42,8 @@ extension CommandManual {
             .noLocalAuth("the password leaves this computer"),
         ],
         notes: [
-            "To the code question, type the six digits the receiving device shows (spaces are fine), no if it shows none or you do not want to go on, or cancel. A wrong code can be typed again: three wrong codes stop the transfer, and anything that is not six digits does not count. Until the transfer ends, the transfer code is a secret: never put it on a command line. Ctrl-C cancels the transfer and tells the other device; after the password left, it only stops waiting for the receipt (exit code 71).",
+            "To the code question, type the six digits the receiving device shows (spaces are fine); no if it shows none (a device you do not know then has your transfer code, and the transfer stops as declined); or cancel to stop for any other reason. A wrong code can be typed again: three wrong codes stop the transfer, and anything that is not six digits does not count. Until the transfer ends, the transfer code is a secret: never put it on a command line. Ctrl-C cancels the transfer and tells the other device; after the password left, it only stops waiting for the receipt (exit code 71).",
+            noPasswordNote,
         ],
         refused: ["--yes": "'handoff send' never confirms by itself: only the code the receiving device shows confirms it, typed by the person who reads it there. (The demo of the source tree, Scripts/demo.sh, answers for you, because both ends are its own processes.)"])
 }

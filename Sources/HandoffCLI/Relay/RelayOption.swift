@@ -44,23 +44,98 @@ enum RelayOption {
     }
 
     /// Prints what the listener does at the relay, once per change that matters: waiting
-    /// there, and a relay that cannot be reached (once, until it waits there again).
-    static func reportStatus(of listener: FrameListener, relay: TCPRendezvous.Relay, console: Console) -> Task<Void, Never> {
+    /// there, a relay that cannot be reached (once, until it waits there again), and a paired
+    /// connection that broke the framing. Nothing is printed before `lines` was told the
+    /// code is on the screen, so the first line comes right after it.
+    static func reportStatus(of listener: FrameListener, relay: TCPRendezvous.Relay, lines: RelayStatusLines) -> Task<Void, Never> {
         Task {
-            var lastLine: String?
             for await status in listener.relayStatus {
-                let line: String? = switch status {
+                switch status {
                 case .waiting(let address):
-                    "Waiting at the relay \(ConnectionRoute.relay(relay, address: address).description.dropFirst("relay ".count)) for the receiving device."
+                    lines.note("Waiting at the relay \(ConnectionRoute.relay(relay, address: address).description.dropFirst("relay ".count)) for the receiving device.")
                 case .unreachable(let error):
-                    "The relay \(relay) cannot be reached right now (\(error.description.dropLast())); trying again every second."
+                    lines.note(unreachable(relay, error))
+                case .garbledConnection:
+                    lines.noteOnce("A connection through the relay \(relay) brought bytes that are not this transfer's messages (the relay changed what it copied, or someone who saw the code sent them), so it was closed; this device goes on waiting for the receiving device. If the receiving device says the same of the relay, start again with another relay.")
                 case .paired, .idle:
-                    nil
+                    break
                 }
-                guard let line, line != lastLine else { continue }
-                lastLine = line
-                console.line(line)
             }
         }
+    }
+
+    /// Why this device cannot wait at its relay right now, from this device's side (Spec 11.7).
+    private static func unreachable(_ relay: TCPRendezvous.Relay, _ error: TransportError) -> String {
+        switch error {
+        case .connectionRefused:
+            "The relay \(relay) cannot be reached right now: nothing accepts connections at its address (it may be down or restarting, or --relay may name the wrong port). This device tries again every second."
+        case .networkUnreachable:
+            "The relay \(relay) cannot be reached right now: this computer has no route to its address (check this computer's network). This device tries again every second."
+        case .timedOut:
+            "The relay \(relay) cannot be reached right now: it did not answer in time. This device tries again every second."
+        case .relayHostNotFound(let host):
+            "The relay \(relay) cannot be found right now: the name \(host) has no IPv4 address (check this computer's network and the name given to --relay). This device tries again every second."
+        case .relayClosed, .closedByPeer:
+            "The relay \(relay) closed this device's waiting connection before a receiving device joined (it may have restarted, or refused the request). This device waits there again every second."
+        case .system, .addressUnavailable, .oversizedFrame, .emptyFrame, .unsupportedRendezvous, .garbledByRelay, .relayNotPaired,
+             .directAddressRefused, .closedLocally, .notAHandoffSender, .codeRenewed, .notJoinedInTime, .evicted, .unspecifiedAddress:
+            "This device cannot wait at the relay \(relay) right now (\(error.description.dropLast())). It tries again every second."
+        }
+    }
+}
+
+/// The sender's relay lines (Spec 11.7), in their place: held until the code is on the screen,
+/// then printed as the relay's state changes, each state once.
+final class RelayStatusLines: @unchecked Sendable {
+    // Safety of @unchecked Sendable: every field but `console` is only touched under `lock`.
+    private let console: Console
+    private let lock = NSLock()
+    private var codeShown = false
+    /// Before the code is shown: the newest state, and what happened meanwhile.
+    private var heldState: String?
+    private var heldEvents: [String] = []
+    private var lastState: String?
+    private var saidOnce: Set<String> = []
+
+    init(console: Console) { self.console = console }
+
+    /// The relay's state now: said when it differs from the last state said.
+    func note(_ line: String) {
+        let say = lock.withLock { () -> Bool in
+            guard line != lastState else { return false }
+            lastState = line
+            guard codeShown else {
+                heldState = line
+                return false
+            }
+            return true
+        }
+        if say { console.line(line) }
+    }
+
+    /// Something that happened at the relay: said the first time only.
+    func noteOnce(_ line: String) {
+        let say = lock.withLock { () -> Bool in
+            guard saidOnce.insert(line).inserted else { return false }
+            guard codeShown else {
+                heldEvents.append(line)
+                return false
+            }
+            return true
+        }
+        if say { console.line(line) }
+    }
+
+    /// The code's block is on the screen: what was held follows it now.
+    func codeIsShown() {
+        let lines = lock.withLock { () -> [String] in
+            codeShown = true
+            defer {
+                heldState = nil
+                heldEvents.removeAll()
+            }
+            return (heldState.map { [$0] } ?? []) + heldEvents
+        }
+        lines.forEach { console.line($0) }
     }
 }

@@ -5,7 +5,7 @@ import Foundation
 
 /// Shows one transfer code on the sending terminal: the QR (unless `--no-qr`), the image
 /// files asked for, the code text, where receivers connect and how long the code lives.
-struct CodeDrawing {
+package struct CodeDrawing {
     let level: QRErrorCorrection
     let palette: TerminalQRRenderer.Palette
     let parsed: ParsedArguments
@@ -14,11 +14,13 @@ struct CodeDrawing {
     let choice: ListeningAddressPolicy.Choice
     /// The relay the code names too (`--relay`), if any.
     let relay: RelayOption.Choice?
+    /// The relay's status lines, which follow the code's block.
+    var relayLines: RelayStatusLines?
     let port: UInt16
     /// How many codes the session shows at most (`--codes`).
     let maximumCodes: Int
     /// Why the typed way is not offered (a whole sentence), when it is not.
-    let typedUnavailable: String?
+    var typedUnavailable: String? = nil
 
     /// Draws `payload`'s code and, beside it, the `typed` code when the session offers the
     /// typed way; `number` counts the codes shown so far.
@@ -37,7 +39,7 @@ struct CodeDrawing {
         try QRCommand.writeImages(matrix, svg: parsed.value("--svg"), png: parsed.value("--png"), scale: 8, console: console)
         console.line("Transfer code: \(payload.text)")
         if choice.reach == .thisMachine, relay == nil {
-            console.line("Or run 'handoff receive' in another terminal on this computer and paste this code when it asks (never put it on a command line).")
+            console.line(Self.pasteOnThisComputer)
         } else {
             console.line("Or, on the receiving computer, run 'handoff receive' and paste this code when it asks (never put it on a command line).")
         }
@@ -48,6 +50,7 @@ struct CodeDrawing {
         console.line(RelayOption.sentence(choice, relay) + " \(waiting) (the code expires in \(Durations.text(seconds))).")
         if number == 1, choice.reach == .thisMachine, relay == nil { console.line(Self.reachingAnotherComputer()) }
         if number == 1 { console.line("Press Ctrl-C to cancel.") }
+        relayLines?.codeIsShown()
     }
 
     /// The typed code to show beside the QR (Spec 12.4), grouped and spoken.
@@ -55,8 +58,11 @@ struct CodeDrawing {
         "Or type this code on the receiving device when 'handoff receive' asks for a code: \(typed.grouped) (\(typed.spoken))."
     }
 
+    /// Where a code that names 127.0.0.1 alone can be used.
+    package static let pasteOnThisComputer = "Or run 'handoff receive' in another terminal on this computer and paste this code when it asks (never put it on a command line)."
+
     /// How to send to another computer instead, naming this computer's network addresses.
-    static func reachingAnotherComputer() -> String {
+    package static func reachingAnotherComputer() -> String {
         let addresses = ((try? InterfaceAddress.all()) ?? [])
             .filter { $0.isUp && !$0.address.isLoopback }
             .map { "\($0.address) (\($0.interfaceName))" }

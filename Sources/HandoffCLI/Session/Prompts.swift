@@ -51,6 +51,8 @@ package actor AnswerQueue {
     }
 
     private var questionOpen = false
+    private var closed = false
+    private var unansweredQuestion: Question?
     private var secretOpen = false
     private var lines: [SecretBytes] = []
     private var ended = false
@@ -75,7 +77,10 @@ package actor AnswerQueue {
 
     /// A question is now on screen: the next line answers it. For a secret question on a
     /// terminal, lines typed ahead (they were shown) are discarded and echo is turned off.
-    package func openQuestion(secret: Bool = false) {
+    /// `false`, and nothing changes, once the queue is closed: the question is not asked.
+    @discardableResult
+    package func openQuestion(secret: Bool = false) -> Bool {
+        guard !closed else { return false }
         questionOpen = true
         secretOpen = secret
         if secret, isTerminal {
@@ -83,6 +88,7 @@ package actor AnswerQueue {
             lines.removeAll()
             TerminalEcho.turnOff()
         }
+        return true
     }
 
     /// The question was answered (or abandoned).
@@ -92,8 +98,10 @@ package actor AnswerQueue {
         secretOpen = false
     }
 
-    /// The next answer line to the open question, waiting for it if needed.
+    /// The next answer line to the open question, waiting for it if needed; `abandoned` once
+    /// the queue is closed.
     package func next() async -> Delivery {
+        if closed { return .abandoned }
         if !lines.isEmpty { return .line(lines.removeFirst()) }
         if ended { return .endOfInput }
         return await withCheckedContinuation { waiter = $0 }
@@ -108,7 +116,25 @@ package actor AnswerQueue {
         waiter = nil
     }
 
+    /// The transfer is being cancelled: the waiting question is abandoned, and no line typed
+    /// from now on answers anything (lines typed ahead are wiped).
+    func close() {
+        closed = true
+        lines.forEach { $0.wipe() }
+        lines.removeAll()
+        abandonWaiting()
+    }
+
+    /// Records that standard input ended while `question` waited for its answer.
+    func noteUnanswered(_ question: Question) {
+        if unansweredQuestion == nil { unansweredQuestion = question }
+    }
+
+    /// The question that was waiting when standard input ended, if one was.
+    var unanswered: Question? { unansweredQuestion }
+
     private func push(_ line: SecretBytes) {
+        if closed { return line.wipe() }
         if !questionOpen, ["c", "cancel"].contains(Self.text(line, wipe: false).lowercased()) {
             line.wipe()
             let cancel = cancelTransfer

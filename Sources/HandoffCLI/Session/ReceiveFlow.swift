@@ -14,31 +14,72 @@ struct ReceiveFlow<Importer: AccountImporter> where Importer.Preparation: Choosi
     /// The answer to a collision given on the command line, if any.
     let presetConflictChoice: ConflictAnswer?
     let asking: Asking
+    /// How standard input was read before the questions (for the advice when it ends).
+    let piped: PipedAnswers
+    /// Where the code says the sender is.
+    let rendezvous: TCPRendezvous
+    /// Why the connect failed, when it did.
+    let connectFailure: ConnectFailure
     var console: Console { asking.console }
 
-    /// - Parameter codeNotServed: whether the sender refused the connection because it serves
-    ///   another code (renewed, or this copy was changed; Spec 11.4): the ending says both.
-    func run(codeNotServed: @Sendable () -> Bool = { false }) async -> ExitCode {
+    func run() async -> ExitCode {
         let session = self.session
         let outcome = await TerminalSessionRun.run(asking: asking, cancel: { await session.cancel() },
+                                                   cancelling: { Self.cancellingLine($0, phase: await session.phase) },
                                                    show: { await show(asking: $0, answers: $1) }, session: { await session.run() })
-        // Past the code's own expiry, "expired" is the whole truth; before it, the sender
-        // serving another code means this copy was changed, or the clocks disagree.
-        if case .ended(.expired) = outcome, codeNotServed(), Date() < session.expiryDate {
+        // The sender serving another code (Spec 11.4): past the code's own expiry it was
+        // renewed; before it, this copy was changed, or the clocks disagree.
+        let notServed = connectFailure.recorded == .codeRenewed
+        if case .ended(.expired) = outcome, notServed, Date() < session.expiryDate {
             console.error(TransportError.codeRenewed.description + " Nothing was imported.")
             return .invalidInput
         }
         let code = ExitCode(outcome)
+        if let ending = await ending(of: outcome, notServed: notServed) {
+            console.error(ending)
+            return code
+        }
         // The importer's own sentence says what was checked and stored (or which server
         // refused what, which then replaces the general one).
         let detail = await session.detail
         if code == .success {
             if let detail { console.line(detail) }
+            if let account = await session.offeredAccount, let place = await destination.whereKept(account) { console.line(place) }
             console.line(outcome.message)
+        } else if outcome == .ended(.cancelled(by: .local)), let question = await asking.answers.unanswered {
+            // Nobody cancelled: nobody could answer.
+            console.error(question.unansweredAtReceiver + " " + piped.advice)
         } else {
-            console.error(detail ?? outcome.message)
+            console.error((detail ?? outcome.message) + (destination.adviceAfterFailure().map { " " + $0 } ?? ""))
         }
         return code
+    }
+
+    /// The last sentence where the outcome's own cannot know enough (see ``ReceiverEndingWords``).
+    private func ending(of outcome: ReceiverOutcome, notServed: Bool) async -> String? {
+        if case .ended(.expired) = outcome {
+            if notServed { return ReceiverEndingWords.renewed }
+            return await session.phase != nil ? ReceiverEndingWords.expiredDuringTransfer : nil
+        }
+        if case .ended(.contested) = outcome {
+            // Turned away before any code was revealed: the other device joined first.
+            return await session.shortCode == nil ? ReceiverEndingWords.transferTaken : nil
+        }
+        if case .ended(.failed(let error)) = outcome, error == .senderUnreachable {
+            return ReceiverEndingWords.unreachable(rendezvous, failure: connectFailure.recorded)
+        }
+        return nil
+    }
+
+    /// What the first cancel prints: while the account is being checked and stored, it
+    /// cancels the import.
+    private static func cancellingLine(_ cause: CancelCause, phase: ReceiverPhase?) -> String {
+        switch (cause, phase == .awaitingImportResult) {
+        case (.interrupted, false): "Cancelling the transfer (interrupted)."
+        case (.typedCancel, false): "Cancelling the transfer (you typed cancel)."
+        case (.interrupted, true): "Cancelling the import (interrupted)."
+        case (.typedCancel, true): "Cancelling the import (you typed cancel)."
+        }
     }
 
     private func show(asking: Asking, answers: AnswerQueue) async {
@@ -90,7 +131,7 @@ struct ReceiveFlow<Importer: AccountImporter> where Importer.Preparation: Choosi
         // The typed way learns the sender's expiry from its pakeInit (Spec 6.8).
         let left = Durations.left(until: await session.receiverExpiryDate)
         let question = "Import this account (the sending device should now say that the code was confirmed; \(left))?"
-        guard let answer = await asking.ask(question, acceptsCode: false) else { return }
+        guard let answer = await asking.ask(question, about: .importDecision, acceptsCode: false) else { return }
         do throws(HandoffError) {
             switch answer {
             case .yes, .typedCode: try await session.accept()
@@ -134,7 +175,7 @@ struct ReceiveFlow<Importer: AccountImporter> where Importer.Preparation: Choosi
         let words = (replace != nil ? ["replace"] : []) + (canKeepBoth ? ["keep"] : []) + ["cancel"]
         let question = "What should happen: " + options.joined(separator: ", ") + "?"
         while true {
-            guard let line = await asking.askLine(question, marker: "[" + words.joined(separator: "/") + "] ") else { return .cancel }
+            guard let line = await asking.askLine(question, about: .conflictChoice, marker: "[" + words.joined(separator: "/") + "] ") else { return .cancel }
             let word = line.lowercased()
             if let replace, ["replace", "r"].contains(word) { return replace }
             if canKeepBoth, ["keep", "keep both", "keep-both", "k"].contains(word) { return .keepBoth }
@@ -183,4 +224,8 @@ struct ImportDestination {
     let validates: Bool
     /// "in DIR", "into the Thunderbird profile NAME".
     let place: String
+    /// After an import: where the account and its password now are, for the person.
+    var whereKept: @Sendable (AccountMetadata) async -> String? = { _ in nil }
+    /// After a failed import: advice that only this tool can give, if any.
+    var adviceAfterFailure: @Sendable () -> String? = { nil }
 }

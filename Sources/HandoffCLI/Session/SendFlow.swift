@@ -9,15 +9,45 @@ struct SendFlow {
     let account: AccountMetadata
     let drawing: CodeDrawing
     let asking: Asking
+    /// How standard input was read before the questions (for the advice when it ends).
+    let piped: PipedAnswers
+    /// Set when the code was typed wrong as often as allowed.
+    let codeTriesUsedUp = OnceFlag()
     var console: Console { asking.console }
 
     func run() async -> ExitCode {
         let session = self.session
         let outcome = await TerminalSessionRun.run(asking: asking, cancel: { await session.cancel() },
+                                                   cancelling: { Self.cancellingLine($0, phase: await session.phase) },
                                                    show: { await show(asking: $0, answers: $1) }, session: { await session.run() })
         let code = ExitCode(outcome)
-        code == .success ? console.line(outcome.message) : console.error(outcome.message)
+        code == .success ? console.line(outcome.message) : console.error(await ending(of: outcome))
         return code
+    }
+
+    /// The last line when the transfer did not complete: the outcome's, unless nobody could
+    /// answer (standard input ended) or the code was typed wrong too often, which the
+    /// outcome alone would call a person's decision.
+    private func ending(of outcome: SenderOutcome) async -> String {
+        switch outcome {
+        case .ended(.cancelled(by: .local)):
+            if let question = await asking.answers.unanswered { return question.unansweredAtSender + " " + piped.advice }
+        case .ended(.rejected(by: .local)) where codeTriesUsedUp.isSet:
+            return "The code was typed wrong \(HandoffSender.maximumCodeEntries) times, so the transfer was stopped and the password was not sent. If you typed what the receiving screen showed, another device may have used your transfer code: start a new transfer and keep its code out of sight."
+        default:
+            break
+        }
+        return outcome.message
+    }
+
+    /// What the first cancel prints: after the password left, it only stops waiting.
+    private static func cancellingLine(_ cause: CancelCause, phase: SenderPhase?) -> String {
+        switch (cause, phase == .awaitingReceipt) {
+        case (.interrupted, false): "Cancelling the transfer (interrupted)."
+        case (.typedCancel, false): "Cancelling the transfer (you typed cancel)."
+        case (.interrupted, true): "Interrupted: the password has already been sent, so this only stops waiting for the receiving device to confirm the import."
+        case (.typedCancel, true): "You typed cancel: the password has already been sent, so this only stops waiting for the receiving device to confirm the import."
+        }
     }
 
     private func show(asking: Asking, answers: AnswerQueue) async {
@@ -26,7 +56,7 @@ struct SendFlow {
             switch update {
             case .showCode(let payload, let typed, let number):
                 defer { typed?.wipe() }
-                do { try drawing.show(payload, typed: typed, number: number) } catch {
+                do { try await blockingStep { [drawing] () throws(CLIError) in try drawing.show(payload, typed: typed, number: number) } } catch {
                     console.error(error.message)
                     await session.cancel()
                 }
@@ -48,10 +78,8 @@ struct SendFlow {
             case .pairedByTypedCode:
                 console.line("The receiving device typed the right code. Sending the account details (encrypted); waiting for the receiving device to accept...")
             case .receiverJoined:
-                console.line("A receiving device joined; it now shows a six-digit code.")
+                console.line("A receiving device joined; it now shows a six-digit code. Type that code here. Answer no if it shows none: then a device you do not know has joined with your transfer code, and the transfer stops as declined. Answer cancel to stop the transfer for any other reason.")
                 question = Task { await typeCode(asking: asking) }
-            case .codeMismatch:
-                break  // said by typeCode, which asks again
             case .offerSent(let code):
                 console.line("Code \(code.grouped) confirmed. Sending the account details (encrypted); waiting for the receiving device to accept...")
             case .authenticating:
@@ -75,7 +103,7 @@ struct SendFlow {
         while true {
             let left = await session.payload.map { Durations.left(until: $0.expiryDate) } ?? ""
             let question = "Type the six-digit code that the receiving device shows (no if it shows none, cancel to stop; \(left))."
-            guard let answer = await asking.ask(question, acceptsCode: true) else { return }
+            guard let answer = await asking.ask(question, about: .receivingDevicesCode, acceptsCode: true) else { return }
             do throws(HandoffError) {
                 switch answer {
                 case .typedCode(let typed):
@@ -85,7 +113,7 @@ struct SendFlow {
                     case .mismatch(let remaining):
                         console.line("That is not the code the receiving device shows for this transfer. Check its screen and type its code again (\(remaining) more \(remaining == 1 ? "try" : "tries")).")
                     case .rejected:
-                        console.line("The code typed did not match \(HandoffSender.maximumCodeEntries) times. If the receiving screen showed a code, another device may have scanned yours; the password was not sent.")
+                        codeTriesUsedUp.set()  // the ending says it
                         return
                     }
                 case .yes:

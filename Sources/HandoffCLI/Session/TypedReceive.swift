@@ -14,11 +14,16 @@ enum TypedReceive {
     /// all the time its typed way is open (Spec 11.10), so pairing is at once when it exists.
     static let relayWait: TimeInterval = 20
 
-    static func transfer<Importer: AccountImporter>(_ code: TypedCode, parsed: ParsedArguments, importer: Importer,
-                                                    destination: ImportDestination, registry: ReceiverRegistry,
+    static func transfer<Importer: AccountImporter>(_ code: TypedCode, parsed: ParsedArguments, gate: LocalGate, importer: Importer,
+                                                    destination: ImportDestination, registryFolder: URL,
                                                     presetChoice: ConflictAnswer?, console: Console,
                                                     input: StandardInput) async throws(CLIError) -> ExitCode
         where Importer.Preparation: ChoosingPreparation {
+        let registry: ReceiverRegistry
+        do { registry = try await blockingStep { () throws(CLIError) in try ReceiveCommand.receiverRegistry(in: registryFolder) } } catch {
+            code.wipe()
+            throw error
+        }
         if registry.hasClaimed(code.claimID) {
             code.wipe()
             throw CLIError(HandoffError.typedCodeAlreadyUsed.message(for: .receiver), exitCode: .failure)
@@ -52,11 +57,16 @@ enum TypedReceive {
             }
         }
         let asking = Asking(console: console, input: input, answers: AnswerQueue(input: input))
-        let authenticator: any LocalAuthenticator
-        do { authenticator = try LocalGate.authenticator(parsed, asking: asking, command: "receive") } catch {
+        let authenticator = gate.authenticator(asking: asking)
+        let piped: PipedAnswers = parsed.value("--code-file") == nil ? .codeFromStandardInput : .codeFromFile
+        if !input.isTerminal { console.error(piped.warning) }
+        // Where the sending device was found: its address, or the relay (for the ending's words).
+        let rendezvous: TCPRendezvous
+        do { rendezvous = try TCPRendezvous(direct: route == .localNetwork ? endpoint : nil, relay: route == .relay ? relay : nil) } catch {
             code.wipe()
-            throw error
+            throw CLIError("This device cannot name where it found the sending device (\(error.description)); type the code again.", exitCode: .failure)
         }
+        let connectFailure = ConnectFailure()
         let pairing = Date().addingTimeInterval(Self.relayWait)
         let found = endpoint
         let session = HandoffReceiverSession(typedCode: code, route: route, importer: importer, authenticator: authenticator,
@@ -64,12 +74,20 @@ enum TypedReceive {
             switch route {
             case .localNetwork:
                 guard let found else { throw HandoffError.senderUnreachable }
-                return try await ConnectionFrameChannel.connectTyped(to: found)
+                do { return try await ConnectionFrameChannel.connectTyped(to: found) } catch let error as TransportError {
+                    connectFailure.record(error)
+                    throw error
+                }
             case .relay:
                 guard let relay else { throw HandoffError.senderUnreachable }
-                return try await ConnectionFrameChannel.connectTyped(throughRelay: relay, nameplate: nameplate, pairingDeadline: pairing)
+                do { return try await ConnectionFrameChannel.connectTyped(throughRelay: relay, nameplate: nameplate, pairingDeadline: pairing) }
+                catch let error as TransportError {
+                    connectFailure.record(error)
+                    throw error
+                }
             }
         }
-        return await ReceiveFlow(session: session, destination: destination, presetConflictChoice: presetChoice, asking: asking).run()
+        return await ReceiveFlow(session: session, destination: destination, presetConflictChoice: presetChoice, asking: asking,
+                                 piped: piped, rendezvous: rendezvous, connectFailure: connectFailure).run()
     }
 }

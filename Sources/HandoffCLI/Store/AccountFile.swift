@@ -32,27 +32,40 @@ package struct AccountRecord: Codable, Equatable {
     /// Validates the record into metadata, naming the first bad field.
     func metadata() throws(CLIError) -> AccountMetadata {
         guard let uuid = UUID(uuidString: accountLinkID) else {
-            throw CLIError("The account's accountLinkID must be a UUID such as 6F1C2B9A-4D3E-4F5A-8B7C-1D2E3F405162; it is the account's identity on every device.", exitCode: .invalidInput)
+            throw CLIError("The account's accountLinkID must be a UUID such as 6F1C2B9A-4D3E-4F5A-8B7C-1D2E3F405162; it is the account's identity on every device. \(Self.newLinkIDHint)", exitCode: .invalidInput)
         }
         guard let port = UInt16(exactly: imapPort), port > 0 else {
             throw CLIError("The account's imapPort must be a number from 1 to 65535.", exitCode: .invalidInput)
         }
         let security: IMAPSecurity
-        switch imapSecurity {
+        // Any case: the output itself prints "(TLS)" and "(STARTTLS)".
+        switch imapSecurity.lowercased() {
         case "tls": security = .tls
-        case "startTLS", "starttls": security = .startTLS
+        case "starttls": security = .startTLS
         default:
             throw CLIError("The account's imapSecurity \(Self.quoted(imapSecurity)) is not a setting this tool knows: use \"tls\" (TLS from the first byte, usually port 993) or \"startTLS\" (usually port 143). Plaintext IMAP is not supported.",
                            exitCode: .invalidInput)
         }
+        let metadata: AccountMetadata
         do {
-            return try AccountMetadata(linkID: AccountLinkID(uuid: uuid), displayName: displayName, emailAddress: emailAddress,
-                                       username: username, imapHost: imapHost, imapPort: port, imapSecurity: security)
+            metadata = try AccountMetadata(linkID: AccountLinkID(uuid: uuid), displayName: displayName, emailAddress: emailAddress,
+                                           username: username, imapHost: imapHost, imapPort: port, imapSecurity: security)
         } catch {
             let field = error.field?.rawValue ?? "account"
-            throw CLIError("The account's \(field) is empty, too long, or holds characters an account field may not hold (control, format, bidirectional or invisible characters, line separators, or stacked marks); fix it in the account file.", exitCode: .invalidInput)
+            // A display name may be empty (Spec 3.7); the other text fields may not.
+            let faults = error.field == .displayName ? "is too long" : "is empty, too long"
+            throw CLIError("The account's \(field) \(faults), or holds characters an account field may not hold (control, format, bidirectional or invisible characters, line separators, or stacked marks); fix it in the account file.", exitCode: .invalidInput)
         }
+        // The protocol carries any text (Spec 3.7); a file typed by a person is held to the shape of an address.
+        let parts = emailAddress.split(separator: "@", omittingEmptySubsequences: false)
+        guard parts.count == 2, !parts[0].isEmpty, !parts[1].isEmpty else {
+            throw CLIError("The account's emailAddress \(Self.quoted(emailAddress)) is not an e-mail address: it needs one @ with a name before it and a domain after it, as in ada@example.org; fix it in the account file.", exitCode: .invalidInput)
+        }
+        return metadata
     }
+
+    /// How to make a link ID for an account that has none yet.
+    static let newLinkIDHint = "For an account that has none yet, make one with 'uuidgen' and keep it in the file: every later transfer of the account must carry the same one."
 
     /// Reads `send --account FILE`.
     static func load(_ path: String) throws(CLIError) -> AccountMetadata {
@@ -72,7 +85,8 @@ package struct AccountRecord: Codable, Equatable {
         }
         let missing = inputKeys.subtracting(keys).sorted()
         guard missing.isEmpty else {
-            throw CLIError("The account file \(path) is incomplete: it lacks \(missing.joined(separator: ", ")); see 'handoff help send' for its format.", exitCode: .invalidInput)
+            let hint = missing.contains("accountLinkID") ? " \(newLinkIDHint)" : ""
+            throw CLIError("The account file \(path) is incomplete: it lacks \(missing.joined(separator: ", ")); see 'handoff help send' for its format.\(hint)", exitCode: .invalidInput)
         }
         let kinds = (try? JSONDecoder().decode([String: JSONKind].self, from: data)) ?? [:]
         if let field = inputKeys.sorted().first(where: { kinds[$0] != ($0 == "imapPort" ? .wholeNumber : .text) }) {

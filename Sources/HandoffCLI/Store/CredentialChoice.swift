@@ -67,13 +67,24 @@ enum CredentialChoice: Equatable {
         }
     }
 
-    /// Records the choice in a new store (mode 0600, never through a link).
-    func record(in directory: StorePath) throws(CLIError) {
+    /// Records the choice in a new store (mode 0600, never through a link), and returns the
+    /// choice the store keeps: when another process created the same store at the same moment
+    /// and recorded first, its record holds (and an option that contradicts it is refused as
+    /// for any existing store).
+    func record(in directory: StorePath, requested: String?) throws(CLIError) -> CredentialChoice {
         let text: String = switch self {
         case .files: "files\n"
         case .keyring(let namespace): "keyring \(namespace)\n"
         }
-        do { try SafeOutputFile.write(Array(text.utf8), to: directory.path + "/" + Self.recordName, existing: .refuse) } catch {
+        do {
+            try SafeOutputFile.write(Array(text.utf8), to: directory.path + "/" + Self.recordName, existing: .refuse)
+            return self
+        } catch .alreadyExists {
+            guard let theirs = try Self.recorded(in: directory) else {
+                throw CLIError("The store \(directory.path) was being created by another process at the same moment and is not finished; try again.", exitCode: .failure)
+            }
+            return try Self.resolve(requested: requested, recorded: theirs, directory: directory)
+        } catch {
             throw CLIError("The store \(directory.path) cannot record where it keeps passwords: \(error.description)", exitCode: .failure)
         }
     }
@@ -92,19 +103,24 @@ enum CredentialChoice: Equatable {
         return .keyring(namespace: "handoff-\(UUID().uuidString.lowercased())")
     }
 
+    /// How to get a keyring on a machine without a desktop: one started inside a private
+    /// session bus, which creates (or unlocks) its login collection with the password it reads.
+    static let headlessKeyring = "without a desktop, run the commands inside 'dbus-run-session -- sh' after starting a keyring there with 'gnome-keyring-daemon --unlock --components=secrets' (it reads a keyring password from standard input)"
+
     /// The sentence for a keyring that cannot take passwords now; `newStore` adds the way out
     /// through files, which only a new store has.
     static func unreachable(_ error: CredentialStoreError, directory: StorePath, newStore: Bool) -> String {
-        let files = newStore ? ", or pass --credentials files to keep the passwords in files in the store directory" : ""
+        let files = newStore ? "; or pass --credentials files to keep the passwords in files in the store directory" : ""
         switch error {
         case .keyringLocked:
-            return "The keyring is locked, so it cannot keep the passwords of the store \(directory.path); unlock your keyring (GNOME Keyring/KWallet) and try again\(files)."
+            // A keyring daemon that stopped and was started again by D-Bus starts locked.
+            return "The keyring is locked, so it cannot keep the passwords of the store \(directory.path); unlock it in your keyring manager (GNOME Keyring/KWallet) and try again (\(headlessKeyring))\(files)."
         case .sessionBusUnavailable:
-            return "No keyring can be reached for the store \(directory.path) because there is no D-Bus session bus; log in to a desktop session (or use dbus-run-session) and try again\(files)."
+            return "No keyring can be reached for the store \(directory.path) because there is no D-Bus session bus; log in to a desktop session and try again (\(headlessKeyring))\(files)."
         case .secretServiceUnavailable:
-            return "No keyring (GNOME Keyring, KWallet or KeePassXC) answers on the D-Bus session bus for the store \(directory.path); start one and try again\(files)."
+            return "No keyring (GNOME Keyring, KWallet or KeePassXC) answers on the D-Bus session bus for the store \(directory.path): none was started, or its daemon stopped; start one and try again (\(headlessKeyring))\(files)."
         case .keyringHasNoDefaultCollection:
-            return "The keyring has no default collection for the passwords of the store \(directory.path); create one (for example with GNOME Passwords and Keys) and try again\(files)."
+            return "The keyring has no default collection for the passwords of the store \(directory.path); create one in your keyring manager (for example GNOME Passwords and Keys) and try again (\(headlessKeyring); it creates the collection)\(files)."
         default:
             return "The keyring cannot keep the passwords of the store \(directory.path) (\(error.description.dropLast())); fix it and try again\(files)."
         }

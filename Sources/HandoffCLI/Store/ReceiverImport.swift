@@ -22,6 +22,11 @@ final class ReceiverImport: Sendable {
     /// Whether the account is checked with its mail server before the commit.
     let validates: Bool
 
+    /// The check's answer, once the account was checked.
+    let checked = CheckRecord()
+    /// Whether the person named a certificate authority (`--ca-file`).
+    let trustsOwnAuthority: Bool
+
     /// An import into `store`, opened (and recovered) by ``ReceiverStore/openForImport(_:requested:console:)``.
     init(_ store: ReceiverStore, validation: Validation) {
         let validator: any AccountValidator = switch validation {
@@ -29,8 +34,41 @@ final class ReceiverImport: Sendable {
         case .skipped: UncheckedAccounts()
         }
         self.store = store.metadata
-        self.coordinator = ImportCoordinator(metadataStore: store.metadata, credentialStore: store.credentials, validator: validator)
+        self.coordinator = ImportCoordinator(metadataStore: store.metadata, credentialStore: store.credentials,
+                                             validator: RecordingValidator(validator: validator, record: checked))
         self.validates = if case .imap = validation { true } else { false }
+        self.trustsOwnAuthority = if case .imap(let configuration) = validation, case .certificateAuthorityFile = configuration.trust { true } else { false }
+    }
+
+    /// What only this tool can add to a failed check: an untrusted certificate may come from
+    /// an authority of the server's own, which `--ca-file` names.
+    var adviceAfterFailure: String? {
+        guard case .failed(.untrustedCertificate)? = checked.result, !trustsOwnAuthority else { return nil }
+        return "If the server's certificate comes from an authority of its own (a company's or a test server's), run 'handoff receive' with --ca-file FILE naming that authority's certificate, and ask the sending device for a new code."
+    }
+}
+
+/// The validator's last answer (no secret), for the ending's advice.
+final class CheckRecord: @unchecked Sendable {
+    // Safety of @unchecked Sendable: `last` is only touched under `lock`.
+    private let lock = NSLock()
+    private var last: ValidationResult?
+
+    var result: ValidationResult? { lock.withLock { last } }
+    func record(_ result: ValidationResult) { lock.withLock { last = result } }
+}
+
+/// A validator that records its inner validator's answer.
+private struct RecordingValidator: AccountValidator {
+    let validator: any AccountValidator
+    let record: CheckRecord
+
+    func checkReady() throws(ValidationFailure) { try validator.checkReady() }
+
+    func validate(_ account: AccountMetadata, credential: SecretBytes) async -> ValidationResult {
+        let result = await validator.validate(account, credential: credential)
+        record.record(result)
+        return result
     }
 }
 

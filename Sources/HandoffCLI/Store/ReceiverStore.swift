@@ -26,27 +26,35 @@ struct ReceiverStore {
     /// process's lock, finishes or undoes an interrupted import, and checks that both stores
     /// take writes now.
     static func openForImport(_ directory: StorePath, requested: String?, console: Console) async throws(CLIError) -> ReceiverStore {
+        let opened = try await blockingStep { () throws(CLIError) in try openAndCheck(directory, requested: requested) }
+        try await waitForLock(opened.metadata, directory: directory, console: console)
+        return try await blockingStep { () throws(CLIError) in
+            try opened.recover(console: console)
+            do throws(AccountStoreError) { try opened.metadata.checkMetadataWritable() } catch { throw failure(error, directory: directory) }
+            return opened
+        }
+    }
+
+    /// The first steps of ``openForImport(_:requested:console:)``, up to the lock; blocks.
+    private static func openAndCheck(_ directory: StorePath, requested: String?) throws(CLIError) -> ReceiverStore {
         _ = try directory.check(forWriting: true)
         let recorded = try CredentialChoice.recorded(in: directory)
-        let choice = try CredentialChoice.resolve(requested: requested, recorded: recorded, directory: directory)
+        let chosen = try CredentialChoice.resolve(requested: requested, recorded: recorded, directory: directory)
         // The keyring is asked before anything is created, so a store is never left without
         // the record of where its passwords go.
-        if case .keyring(let namespace) = choice {
+        if case .keyring(let namespace) = chosen {
             do { try SecretServiceCredentialStore(namespace: namespace).checkCredentialsWritable() } catch {
-                throw failure(error, directory: directory, choice: choice, newStore: recorded == nil)
+                throw failure(error, directory: directory, choice: chosen, newStore: recorded == nil)
             }
         }
         let metadata = try open(directory)
-        if recorded == nil { try choice.record(in: directory) }
+        // Another process creating the same store at once may record first; its choice holds.
+        let choice = recorded == nil ? try chosen.record(in: directory, requested: requested) : chosen
         let credentials = choice.store(metadata)
         do { try credentials.checkCredentialsWritable() } catch {
             throw failure(error, directory: directory, choice: choice, newStore: recorded == nil)
         }
-        try await waitForLock(metadata, directory: directory, console: console)
-        let store = ReceiverStore(directory: directory, metadata: metadata, credentials: credentials, choice: choice)
-        try store.recover(console: console)
-        do { try metadata.checkMetadataWritable() } catch { throw failure(error, directory: directory) }
-        return store
+        return ReceiverStore(directory: directory, metadata: metadata, credentials: credentials, choice: choice)
     }
 
     /// For `handoff accounts`: opens an existing store; finishes or undoes an interrupted
@@ -69,7 +77,7 @@ struct ReceiverStore {
         let credentials = choice.store(metadata)
         do { try credentials.checkCredentialsWritable() } catch {
             if needsRecovery(metadata, credentials: nil) {
-                console.line("An interrupted import in \(directory.path) could not be finished or undone: \(CredentialChoice.unreachable(error, directory: directory, newStore: false))")
+                console.line("An interrupted import in \(directory.path) could not be finished or undone. \(CredentialChoice.unreachable(error, directory: directory, newStore: false))")
             }
             return metadata
         }
@@ -78,7 +86,7 @@ struct ReceiverStore {
     }
 
     /// Finishes or undoes an interrupted import (nothing happens while another import holds
-    /// the store: it is not interrupted).
+    /// the store: it is not interrupted). Blocks.
     func recover(console: Console) throws(CLIError) {
         let coordinator = ImportCoordinator(metadataStore: metadata, credentialStore: credentials, validator: NoValidation())
         do {
@@ -110,7 +118,7 @@ struct ReceiverStore {
     /// Waits at most ``lockWait`` while another process holds the store's lock exclusively,
     /// saying so; Ctrl-C ends the wait at once.
     private static func waitForLock(_ metadata: ReferenceAccountStore, directory: StorePath, console: Console) async throws(CLIError) {
-        if try lease(metadata, directory) { return }
+        if try await lease(metadata, directory) { return }
         // The handler is in place before the message, so a Ctrl-C that follows it is never lost.
         InterruptWatch.start()
         defer { InterruptWatch.stop() }
@@ -121,19 +129,21 @@ struct ReceiverStore {
             if InterruptWatch.interrupted {
                 throw CLIError("Stopped waiting for the store \(directory.path) (interrupted); nothing was changed.", exitCode: .cancelled)
             }
-            if try lease(metadata, directory) { return }
+            if try await lease(metadata, directory) { return }
         }
         throw CLIError("The store \(directory.path) is still locked by another process after \(lockWait.components.seconds) s (an import or recovery still running, or a stuck process); let it finish or end it, then try again.",
                        exitCode: .failure)
     }
 
     /// Whether a shared import lease can be had now (it is given back at once).
-    private static func lease(_ metadata: ReferenceAccountStore, _ directory: StorePath) throws(CLIError) -> Bool {
-        do {
-            guard let lease = try metadata.acquireImportLeaseIfFree() else { return false }
-            lease.release()
-            return true
-        } catch { throw failure(error, directory: directory) }
+    private static func lease(_ metadata: ReferenceAccountStore, _ directory: StorePath) async throws(CLIError) -> Bool {
+        try await blockingStep { () throws(CLIError) in
+            do throws(AccountStoreError) {
+                guard let lease = try metadata.acquireImportLeaseIfFree() else { return false }
+                lease.release()
+                return true
+            } catch { throw failure(error, directory: directory) }
+        }
     }
 
     // MARK: Sentences

@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import AccountHandoffLocalAuthentication
 import AccountHandoffReferenceStore
 import Foundation
 
@@ -64,7 +65,7 @@ struct StorePath {
         case S_IFDIR: break
         default: throw unusable("it is not a directory; choose another --store location")
         }
-        guard info.st_uid == geteuid() else { throw unusable("it belongs to user \(info.st_uid); use a directory you own") }
+        guard info.st_uid == geteuid() else { throw unusable("it belongs to \(UserAccount.spokenName(of: info.st_uid)); use a directory you own") }
         let mode = UInt16(info.st_mode & 0o7777)
         guard mode & 0o077 == 0 else {
             throw CLIError("The store \(path) has mode \(String(mode, radix: 8)), which lets other users in, so it is not used; restrict it with 'chmod 700 \(path)' or choose another --store directory.",
@@ -83,9 +84,13 @@ struct StorePath {
         return .writable
     }
 
+    /// Empty, a store, or a store that another process is creating right now (only the
+    /// files a store starts with, before its database exists).
     private func isStoreOrEmpty() -> Bool {
         guard let names = try? FileManager.default.contentsOfDirectory(atPath: path) else { return true }
-        return names.isEmpty || names.contains(ReferenceAccountStore.databaseName)
+        if names.contains(ReferenceAccountStore.databaseName) { return true }
+        let firstFiles: Set<String> = [ReferenceAccountStore.credentialsDirectoryName, "import.lock", CredentialChoice.recordName]
+        return names.allSatisfy { firstFiles.contains($0) || ($0.hasPrefix(".handoff-") && $0.hasSuffix(".tmp")) }
     }
 
     private func unusable(_ reason: String) -> CLIError {

@@ -18,7 +18,7 @@ enum ThunderbirdReceive {
             throw .usage("\(option) is for a store; with --into-thunderbird the account goes into the Thunderbird profile.", command: "receive")
         }
         let presetChoice = try ReceiveCommand.conflictChoice(parsed)
-        let validation = try ReceiveCommand.validation(parsed)
+        let validation = try await blockingStep { () throws(CLIError) in try ReceiveCommand.validation(parsed) }
         let profile = try await ThunderbirdProfiles.choose(selector, command: "receive")
         let validator: any AccountValidator = switch validation {
         case .imap(let configuration): IMAPValidator(configuration: configuration)
@@ -43,7 +43,8 @@ enum ThunderbirdReceive {
         do {
             result = try await importer.check()
         } catch .primaryPasswordRequired {
-            importer.usePrimaryPassword(try ThunderbirdProfiles.askPrimaryPassword(profile, input: input, console: console))
+            let primary = try await blockingStep { () throws(CLIError) in try ThunderbirdProfiles.askPrimaryPassword(profile, input: input, console: console) }
+            importer.usePrimaryPassword(primary)
             do { result = try await importer.check() } catch { throw ThunderbirdProfiles.failure(error) }
         } catch {
             throw ThunderbirdProfiles.failure(error)

@@ -16,7 +16,7 @@ enum ThunderbirdSource {
         do {
             return try await ThunderbirdAccountSource.account(in: profile, emailAddress: address)
         } catch .primaryPasswordRequired {
-            let primary = try ThunderbirdProfiles.askPrimaryPassword(profile, input: input, console: console)
+            let primary = try await blockingStep { () throws(CLIError) in try ThunderbirdProfiles.askPrimaryPassword(profile, input: input, console: console) }
             defer { primary.wipe() }
             do { return try await ThunderbirdAccountSource.account(in: profile, emailAddress: address, primaryPassword: primary) } catch {
                 throw ThunderbirdProfiles.failure(error)
@@ -67,7 +67,7 @@ enum ThunderbirdProfiles {
             throw CLIError("The saved passwords of the Thunderbird profile \(profile.name) are protected by a primary password, which can only be typed at a terminal. Run the command in a terminal, or remove the primary password in Thunderbird's settings.", exitCode: .invalidInput)
         }
         let prompt = "Primary password of the Thunderbird profile \(profile.name) (not shown): "
-        guard let password = try input.readSecretLine(maximumByteCount: 4096, console: console, prompt: prompt) else {
+        guard let password = try input.readSecretLine(prompt: prompt, maximumByteCount: 4096, console: console) else {
             throw CLIError("No primary password was typed, so the Thunderbird profile's saved passwords stay locked.", exitCode: .invalidInput)
         }
         return password

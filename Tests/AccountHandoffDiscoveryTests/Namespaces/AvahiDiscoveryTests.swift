@@ -2,13 +2,14 @@
 import AvahiHosts
 import Foundation
 import Testing
+import TestProcesses
 
 /// The Avahi adapter against real Avahi daemons, each in a host of its own (a network
 /// namespace with its own D-Bus system bus; see ``AvahiHosts``), cross-checked with Avahi's own
 /// `avahi-browse` and with `dig` asking the sender's mDNS responder directly. One test at a
 /// time: each starts two or three hosts' daemons, and all at once, in the whole `swift test` on
 /// a small loaded machine, they coincided with CLI tests outliving their codes.
-@Suite(.enabled(if: AvahiHosts.unavailableReason == nil, Comment(rawValue: AvahiHosts.unavailableReason ?? "")), .timeLimit(.minutes(2)),
+@Suite(.startsProcesses, .enabled(if: AvahiHosts.unavailableReason == nil, Comment(rawValue: AvahiHosts.unavailableReason ?? "")), .timeLimit(.minutes(5)),
        .serialized)
 struct AvahiDiscoveryTests {
     @Test func anAdvertisementIsFoundWithItsAddressPortAndTXTRecord() async throws {

@@ -2,28 +2,13 @@
 import AvahiHosts
 import Foundation
 import Testing
+import TestProcesses
 
 /// The harness's probes, built next to the tests by `swift build --build-tests`.
 enum ProbeBinary {
     /// The path of probe `name` (`dnssd-probe`, `avahi-hosts-probe`).
     static func path(_ name: String) throws -> String {
-        var candidates: [URL] = []
-        if let first = CommandLine.arguments.first { candidates.append(URL(fileURLWithPath: first).deletingLastPathComponent()) }
-        candidates.append(Bundle.main.bundleURL.deletingLastPathComponent())
-        candidates.append(Bundle.main.bundleURL)
-        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().deletingLastPathComponent()
-        candidates.append(root.appendingPathComponent(".build/debug"))
-        for directory in candidates {
-            let binary = directory.appendingPathComponent(name)
-            if FileManager.default.isExecutableFile(atPath: binary.path) { return binary.path }
-        }
-        throw ProbeMissing(name: name)
-    }
-
-    struct ProbeMissing: Error, CustomStringConvertible {
-        let name: String
-        var description: String { "\(name) was not found next to the tests; build it with 'swift build --build-tests'." }
+        try BuiltExecutable.url(named: name).path
     }
 }
 

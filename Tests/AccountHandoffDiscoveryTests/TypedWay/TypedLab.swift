@@ -57,22 +57,25 @@ struct TypedLab {
         receiver.send("yes")
         #expect(await receiver.finish() == 0, "\(receiver.lines)", sourceLocation: sourceLocation)
         #expect(await sender.finish() == 0, "\(sender.lines)", sourceLocation: sourceLocation)
-        let stored = try storedAccounts(of: number)
+        let stored = try await storedAccounts(of: number)
         #expect(stored.map(\.metadata.linkID.description) == [Self.linkID], sourceLocation: sourceLocation)
         #expect(stored.map(\.password) == [Self.password], sourceLocation: sourceLocation)
     }
 
     func store(of number: Int) -> URL { directory.appendingPathComponent("store-\(number)") }
 
-    /// The accounts host `number`'s store holds, with their passwords.
-    func storedAccounts(of number: Int) throws -> [(metadata: AccountMetadata, password: String)] {
+    /// The accounts host `number`'s store holds, with their passwords (read on the blocking
+    /// I/O pool: opening a store blocks).
+    func storedAccounts(of number: Int) async throws -> [(metadata: AccountMetadata, password: String)] {
         let folder = store(of: number)
-        guard FileManager.default.fileExists(atPath: folder.appendingPathComponent(ReferenceAccountStore.databaseName).path) else { return [] }
-        let opened = try ReferenceAccountStore.open(at: folder)
-        return try opened.listAccounts().map { account in
-            let secret = try opened.credential(for: account.id)
-            defer { secret.wipe() }
-            return (account.metadata, secret.withUnsafeBytes { String(decoding: $0, as: UTF8.self) })
+        return try await BlockingIOPool.shared.run { _ throws -> [(metadata: AccountMetadata, password: String)] in
+            guard FileManager.default.fileExists(atPath: folder.appendingPathComponent(ReferenceAccountStore.databaseName).path) else { return [] }
+            let opened = try ReferenceAccountStore.open(at: folder)
+            return try opened.listAccounts().map { account in
+                let secret = try opened.credential(for: account.id)
+                defer { secret.wipe() }
+                return (account.metadata, secret.withUnsafeBytes { String(decoding: $0, as: UTF8.self) })
+            }
         }
     }
 }

@@ -3,12 +3,13 @@ import AccountHandoff
 import AvahiHosts
 import Foundation
 import Testing
+import TestProcesses
 
 /// An attacker that announces the honest sender's nameplate on DNS-SD (Spec 11.10, security
 /// 8.8): the receiving device sees two devices and refuses before any connection, so the
 /// attacker gets no connection and no guess, and the same code still works once the attacker
 /// is gone. Real `handoff` binaries and Avahi daemons in `ip netns` hosts; slow.
-@Suite(.enabled(if: ProcessInfo.processInfo.environment["HANDOFF_SLOW_TESTS"] != nil, "slow: set HANDOFF_SLOW_TESTS=1"),
+@Suite(.startsProcesses, .enabled(if: ProcessInfo.processInfo.environment["HANDOFF_SLOW_TESTS"] != nil, "slow: set HANDOFF_SLOW_TESTS=1"),
        .enabled(if: AvahiHosts.unavailableReason == nil, Comment(rawValue: AvahiHosts.unavailableReason ?? "")), .timeLimit(.minutes(3)),
        .serialized)
 struct TypedNameplateAttackTests {

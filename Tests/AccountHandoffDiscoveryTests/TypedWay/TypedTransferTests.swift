@@ -3,12 +3,13 @@ import AccountHandoff
 import AvahiHosts
 import Foundation
 import Testing
+import TestProcesses
 
 /// The typed way end to end over a real network (Spec 6.8, 11.10): the real `handoff`
 /// binaries, the sender in one `ip netns` host and receiving devices in others, each host with
 /// its own Avahi daemon on its own D-Bus system bus (``AvahiHosts``). Slow (each test starts
 /// two or three hosts' daemons and browses for 2 s), so in the slow slice.
-@Suite(.enabled(if: ProcessInfo.processInfo.environment["HANDOFF_SLOW_TESTS"] != nil, "slow: set HANDOFF_SLOW_TESTS=1"),
+@Suite(.startsProcesses, .enabled(if: ProcessInfo.processInfo.environment["HANDOFF_SLOW_TESTS"] != nil, "slow: set HANDOFF_SLOW_TESTS=1"),
        .enabled(if: AvahiHosts.unavailableReason == nil, Comment(rawValue: AvahiHosts.unavailableReason ?? "")), .timeLimit(.minutes(3)),
        .serialized)
 struct TypedTransferTests {

@@ -3,16 +3,17 @@ import AccountHandoff
 import AvahiHosts
 import Foundation
 import Testing
+import TestProcesses
 
 /// Wrong codes on the typed way over a real network (Spec 6.8, 8.8, 11.10), with the real
 /// `handoff` binaries in `ip netns` hosts, each with its own Avahi daemon: one guess per code
 /// at both ends, the exact sentences on both devices, and the typed way withdrawn after three
 /// wrong guesses while the QR still works. Slow: in the slow slice.
-@Suite(.enabled(if: ProcessInfo.processInfo.environment["HANDOFF_SLOW_TESTS"] != nil, "slow: set HANDOFF_SLOW_TESTS=1"),
+@Suite(.startsProcesses, .enabled(if: ProcessInfo.processInfo.environment["HANDOFF_SLOW_TESTS"] != nil, "slow: set HANDOFF_SLOW_TESTS=1"),
        .enabled(if: AvahiHosts.unavailableReason == nil, Comment(rawValue: AvahiHosts.unavailableReason ?? "")), .timeLimit(.minutes(3)),
        .serialized)
 struct TypedWrongGuessTests {
-    static let mismatch = "The transfer failed: " + HandoffError.typedCodeMismatch.message(for: .receiver) + " Nothing was imported."
+    static let mismatch = "The transfer failed. " + HandoffError.typedCodeMismatch.message(for: .receiver) + " Nothing was imported."
     static let withdrawn = "Three devices tried wrong codes; typing a code is turned off for this transfer: scan the QR code, or start again."
 
     @Test func aWrongCodeEndsTheReceiverAndRetiresTheSendersCode() async throws {
@@ -24,7 +25,7 @@ struct TypedWrongGuessTests {
             guesser.send(try TypedLab.wrongGuess(for: code))
             #expect(await guesser.finish() == TypedLab.failureStatus, "\(guesser.lines)")
             #expect(guesser.lines.last == Self.mismatch, "\(guesser.lines)")
-            #expect(try lab.storedAccounts(of: 2).isEmpty)
+            #expect(try await lab.storedAccounts(of: 2).isEmpty)
 
             // The sender says so and shows a new code at once; the old one is gone from the network.
             let newCode = try #require(await sender.codeAfterRetirement(1), "\(sender.lines)")
@@ -62,7 +63,7 @@ struct TypedWrongGuessTests {
             late.send(try TypedLab.wrongGuess(for: code, changing: 7))
             #expect(await late.finish() == TypedLab.failureStatus)
             #expect(late.lines.last == TypedSearchSentences.notFound(String(code.prefix(3))), "\(late.lines)")
-            #expect(try lab.storedAccounts(of: 2).isEmpty)
+            #expect(try await lab.storedAccounts(of: 2).isEmpty)
 
             // The QR still works.
             let transferLine = try #require(await sender.line(containing: "Transfer code: AH:"))

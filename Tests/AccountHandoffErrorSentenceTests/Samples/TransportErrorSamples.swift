@@ -24,7 +24,7 @@ enum TransportErrorSamples {
         let refusals: [DirectAddressPolicy.Refusal] = [.unspecified, .broadcast, .multicast, .publicAddress]
         return [
             .closedByPeer, .timedOut, .connectionRefused, .oversizedFrame(70_000), .emptyFrame, .networkUnreachable,
-            .relayClosed, .relayNotPaired, .relayHostNotFound(try! RelayHost("relay.example.org")),
+            .relayClosed, .garbledByRelay, .relayNotPaired, .relayHostNotFound(try! RelayHost("relay.example.org")),
             .addressUnavailable(errno: EADDRINUSE), .addressUnavailable(errno: EADDRNOTAVAIL), .closedLocally,
             .notAHandoffSender, .codeRenewed, .notJoinedInTime, .evicted, .unspecifiedAddress,
             .system(operation: "epoll_wait", errno: EBADF), .system(operation: "accept4", errno: EMFILE),

@@ -10,23 +10,21 @@ import Foundation
 
 // example: Sources/AccountHandoff/AccountHandoff.docc/GettingStarted.md#3
 @MainActor func sendingDeviceExample(account: AccountMetadata, keychain: some ExampleKeychain, gate: any LocalAuthenticator,
-                                     sentCodesPath: String) async throws -> SenderOutcome {
-    let listener = try FrameListener(address: .loopback)  // or the LAN address the person chose
-    let screen = SendingScreen(account: account, channel: listener, rendezvous: listener.rendezvous.token,
-                               keychain: { try keychain.password(for: $0) }, gate: gate,
-                               registry: try SenderRegistry(storage: FileRegistryStorage(path: sentCodesPath)))
-    let outcome = await screen.run()
+                                     appDirectory: URL) async throws -> SenderOutcome {
+    let session = try HandoffSenderSession(account: account, listeningOn: .loopback,  // or the LAN address the person chose
+                                           credential: { try keychain.password(for: $0) }, authenticator: gate,
+                                           registry: try SenderRegistry(directory: appDirectory))
+    let outcome = await SendingScreen(session).run()
     return outcome
 }
 
 // example: Sources/AccountHandoff/AccountHandoff.docc/GettingStarted.md#4
 @MainActor func receivingDeviceExample(scannedText: String, storeFolder: URL, validator: any AccountValidator,
-                                       gate: any LocalAuthenticator, scannedCodesPath: String) async throws -> ReceiverOutcome {
+                                       gate: any LocalAuthenticator, appDirectory: URL) async throws -> ReceiverOutcome {
     let store = try ReferenceAccountStore.open(at: storeFolder)
     let coordinator = ImportCoordinator(metadataStore: store, credentialStore: store, validator: validator)
-    let screen = try ReceivingScreen(scanned: scannedText, importer: coordinator, gate: gate,
-                                     registry: try ReceiverRegistry(storage: FileRegistryStorage(path: scannedCodesPath)),
-                                     connect: { try await ConnectionFrameChannel.connect(to: $0) })
-    let outcome = await screen.run()
+    let session = try HandoffReceiverSession(scannedText: scannedText, importer: coordinator, authenticator: gate,
+                                             registry: try ReceiverRegistry(directory: appDirectory))
+    let outcome = await ReceivingScreen(session).run()
     return outcome
 }

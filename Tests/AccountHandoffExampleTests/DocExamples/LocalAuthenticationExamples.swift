@@ -26,3 +26,17 @@ func deviceOwnerAuthenticatorExample(account: AccountMetadata) async -> LocalAut
     return result
 }
 #endif
+
+#if canImport(LocalAuthentication) || (canImport(CPAM) && canImport(Glibc))
+/// The app's password sheet of the DeviceOwnerGate example.
+@MainActor enum PasswordSheet {
+    static func ask(_ question: String, why: String) async -> SecretBytes? { nil }
+}
+let passwordSheet = PasswordSheet.self
+
+// example: Sources/AccountHandoffLocalAuthentication/DeviceOwnerGate.swift#1
+func deviceOwnerGateExample() -> DeviceOwnerGate {
+    let gate = DeviceOwnerGate { question, purpose in await passwordSheet.ask(question, why: purpose.reason) }
+    return gate
+}
+#endif

@@ -83,9 +83,9 @@ private struct AcceptingValidator: AccountValidator {
                          options: ReferenceStoreOptions = ReferenceStoreOptions(),
                          receiverGate: LocalAuthenticationResult = .authenticated) async throws -> (Devices, Task<SenderOutcome, Never>) {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("receiver-session-\(UUID().uuidString)")
-        let base = try ReferenceAccountStore.open(at: directory, options: options)
+        let base = try await blocking { try ReferenceAccountStore.open(at: directory, options: options) }
         if seedConflict, let old = try ImportScenario.replace.oldAccount(host: "imap.example.org", port: 993, user: "ada-old") {
-            try ImportScenario.seed(base, id: ImportScenario.oldAccountID, metadata: old, password: try SecretBytes(utf8: "old"))
+            try await blocking { try ImportScenario.seed(base, id: ImportScenario.oldAccountID, metadata: old, password: try SecretBytes(utf8: "old")) }
         }
         let store = RefusingStore(base)
         let coordinator = ImportCoordinator(metadataStore: store, credentialStore: store, validator: validator)
@@ -94,12 +94,12 @@ private struct AcceptingValidator: AccountValidator {
         let sender = HandoffSenderSession(account: try ImportScenario.offer(host: "imap.example.org", port: 993, user: "ada"),
                                           rendezvous: try RendezvousToken(bytes: [1]), channel: channels.sender,
                                           credential: { _ in try reads.read() },
-                                          authenticator: ScriptedAuthenticator(always: .authenticated), registry: try SenderRegistry())
+                                          authenticator: ScriptedAuthenticator(always: .authenticated), registry: SenderRegistry.inMemory())
         let sent = Task { await sender.run() }
         let payload = try #require(await sender.shownCode())
         let receiverChannel = channels.receiver
         let receiver = HandoffReceiverSession(payload: payload, importer: coordinator, authenticator: ScriptedAuthenticator(always: receiverGate),
-                                              registry: try ReceiverRegistry(), connect: { _ in receiverChannel })
+                                              registry: ReceiverRegistry.inMemory(), connect: { _ in receiverChannel })
         return (Devices(sender: sender, receiver: receiver, store: store, reads: reads, directory: directory), sent)
     }
 
@@ -199,7 +199,8 @@ private struct AcceptingValidator: AccountValidator {
         #expect(result.sender == .ended(.storeUnavailable(by: .peer)))
         #expect(devices.reads.count == 0)
         #expect(result.detail?.hasSuffix(".") == true)
-        #expect(try devices.store.base.accounts().isEmpty)
+        let base = devices.store.base
+        #expect(try await blocking { try base.accounts() }.isEmpty)
     }
 
     /// The store becomes unusable while the person looks at the offer: the accept checks it
@@ -220,7 +221,8 @@ private struct AcceptingValidator: AccountValidator {
     /// the import lease, the receiver declines.
     @Test func aLockedStoreStopsBeforeThePassword() async throws {
         let (devices, sent) = try await devices(options: ReferenceStoreOptions(importLockTimeout: .milliseconds(200)))
-        let held = try #require(try devices.store.base.acquireRecoveryLease())
+        let base = devices.store.base
+        let held = try #require(try await blocking { try base.acquireRecoveryLease() })
         defer { held.release() }
         let result = await run(devices, sent: sent) { receiver, _ in
             Issue.record("no account may be offered to accept")
@@ -261,7 +263,8 @@ private struct AcceptingValidator: AccountValidator {
         #expect(result.receiver == .ended(.notAuthenticated(by: .local)))
         #expect(result.sender == .ended(.notAuthenticated(by: .peer)))
         #expect(devices.reads.count == 0)
-        #expect(try devices.store.base.accounts().isEmpty)
+        let base = devices.store.base
+        #expect(try await blocking { try base.accounts() }.isEmpty)
     }
 }
 

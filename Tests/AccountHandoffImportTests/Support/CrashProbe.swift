@@ -6,6 +6,7 @@ import Darwin
 import AccountHandoffImportTestSupport
 import AccountHandoffTestSupport
 import Foundation
+import TestProcesses
 
 /// Runs the `import-crash-probe` executable until it reports the named point, then kills it
 /// with SIGKILL: a crash at exactly that step of the transaction.
@@ -53,18 +54,7 @@ enum CrashProbe {
 
     /// The probe built next to the test bundle by `swift build --build-tests`.
     static func binary(named name: String = "import-crash-probe") throws -> URL {
-        var candidates: [URL] = []
-        if let first = CommandLine.arguments.first { candidates.append(URL(fileURLWithPath: first).deletingLastPathComponent()) }
-        candidates.append(Bundle.main.bundleURL.deletingLastPathComponent())
-        candidates.append(Bundle.main.bundleURL)
-        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().deletingLastPathComponent()
-        candidates.append(root.appendingPathComponent(".build/debug"))
-        for directory in candidates {
-            let binary = directory.appendingPathComponent(name)
-            if FileManager.default.isExecutableFile(atPath: binary.path) { return binary }
-        }
-        throw Failure(description: "\(name) was not found next to the tests; build it with 'swift build --build-tests'.")
+        try BuiltExecutable.url(named: name)
     }
 }
 

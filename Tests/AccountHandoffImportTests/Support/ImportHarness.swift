@@ -3,6 +3,7 @@ import AccountHandoffDovecot
 import AccountHandoffImport
 import AccountHandoffImportTestSupport
 import AccountHandoffReferenceStore
+import AccountHandoffTestSupport
 import Foundation
 
 /// A reference store in a scratch directory, its credentials in files or the shared throwaway
@@ -46,29 +47,40 @@ struct ImportHarness {
         try ImportFixtures.account(server, linkID: linkID, displayName: "Ada (from the other device)")
     }
 
-    /// Stores an old account directly.
+    /// Stores an old account directly (on the I/O pool: the stores block).
     @discardableResult
-    func seed(_ metadata: AccountMetadata, id: LocalAccountID = ImportScenario.oldAccountID) throws -> StoredAccount {
-        try ImportScenario.seed(store, credentials: credentials, id: id, metadata: metadata, password: ImportFixtures.oldPassword())
+    func seed(_ metadata: AccountMetadata, id: LocalAccountID = ImportScenario.oldAccountID) async throws -> StoredAccount {
+        let (store, credentials) = (store, credentials)
+        try await blocking {
+            try ImportScenario.seed(store, credentials: credentials, id: id, metadata: metadata, password: ImportFixtures.oldPassword())
+        }
         return StoredAccount(id: id, metadata: metadata, revision: 1)
     }
 
     /// What the store holds now, with passwords identified as old or new.
-    func snapshot() throws -> StoreSnapshot {
-        try StoreSnapshot.take(directory, backend: backend, oldPassword: ImportFixtures.oldPassword(), newPassword: ImportFixtures.rightPassword())
+    func snapshot() async throws -> StoreSnapshot {
+        let (directory, backend) = (directory, backend)
+        return try await blocking {
+            try StoreSnapshot.take(directory, backend: backend, oldPassword: ImportFixtures.oldPassword(),
+                                   newPassword: ImportFixtures.rightPassword())
+        }
     }
 
     /// Every credential item, named as the reference store names its files (without
     /// `.credential`): `staged-<uuid>` and `account-<local ID>`, sorted.
-    func credentialItems() throws -> [String] {
-        (try credentials.stagedCredentials().map(\.name) + credentials.accountsWithCredential().map { "account-\($0)" }).sorted()
+    func credentialItems() async throws -> [String] {
+        let credentials = credentials
+        return try await blocking {
+            (try credentials.stagedCredentials().map(\.name) + credentials.accountsWithCredential().map { "account-\($0)" }).sorted()
+        }
     }
 
     func remove() {
-        // Keyring items of a finished test go with the namespace: delete what is left.
+        // Keyring items of a finished test go with the namespace: what is left is deleted on the
+        // I/O pool (the keyring blocks), after the test.
         if case .keyring = backend {
-            try? credentials.stagedCredentials().forEach { try credentials.discard($0) }
-            try? credentials.accountsWithCredential().forEach { try credentials.deleteCredential(of: $0) }
+            let credentials = credentials
+            BlockingIOPool.shared.execute { StoreSnapshot.clear(credentials) }
         }
         ImportFixtures.remove(scratch)
     }

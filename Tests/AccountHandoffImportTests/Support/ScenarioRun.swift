@@ -3,6 +3,7 @@ import AccountHandoffDovecot
 import AccountHandoffImport
 import AccountHandoffImportTestSupport
 import AccountHandoffReferenceStore
+import AccountHandoffTestSupport
 import Foundation
 
 /// The credential store a test runs with, as a test argument.
@@ -94,16 +95,22 @@ struct ScenarioRun {
         }
     }
 
-    /// What the store holds now.
-    func snapshot() throws -> StoreSnapshot {
-        try StoreSnapshot.take(directory, backend: backend, oldPassword: ImportFixtures.oldPassword(),
-                               newPassword: ImportFixtures.rightPassword())
+    /// What the store holds now (read on the I/O pool: the stores block).
+    func snapshot() async throws -> StoreSnapshot {
+        let (directory, backend) = (directory, backend)
+        return try await blocking {
+            try StoreSnapshot.take(directory, backend: backend, oldPassword: ImportFixtures.oldPassword(),
+                                   newPassword: ImportFixtures.rightPassword())
+        }
     }
 
-    /// Runs `recover()` with plain stores, as the app does on its next start.
-    func recover() throws -> RecoveryReport {
-        let store = try ReferenceAccountStore.open(at: directory)
-        return try ImportHarness.coordinator(store, credentials: backend.credentialStore(store), server: server).recover()
+    /// Runs `recover()` with plain stores, as the app does on its next start (on the I/O pool).
+    func recover() async throws -> RecoveryReport {
+        let (directory, backend, server) = (directory, backend, server)
+        return try await blocking {
+            let store = try ReferenceAccountStore.open(at: directory)
+            return try ImportHarness.coordinator(store, credentials: backend.credentialStore(store), server: server).recover()
+        }
     }
 
     /// The crash probe's arguments for the backend.
@@ -114,11 +121,15 @@ struct ScenarioRun {
         }
     }
 
+    /// Removes the scratch directory now and, for the keyring, what is left in the run's
+    /// namespace on the I/O pool (the keyring blocks), after the test.
     func remove() {
-        if case .keyring = backend, let store = try? ReferenceAccountStore.open(at: directory) {
-            let credentials = backend.credentialStore(store)
-            try? credentials.stagedCredentials().forEach { try credentials.discard($0) }
-            try? credentials.accountsWithCredential().forEach { try credentials.deleteCredential(of: $0) }
+        if case .keyring = backend {
+            let (directory, backend) = (directory, backend)
+            BlockingIOPool.shared.execute {
+                guard let store = try? ReferenceAccountStore.open(at: directory) else { return }
+                StoreSnapshot.clear(backend.credentialStore(store))
+            }
         }
         ImportFixtures.remove(scratch)
     }

@@ -2,18 +2,21 @@
 import AccountHandoffTestSupport
 import Foundation
 import Glibc
+import TestProcesses
 
 /// Runs the `pam-probe` in a ``PAMWrapperWorld``.
 extension PAMWrapperWorld {
     /// Runs the probe with `arguments`, its answers `answers` on standard input (one line
     /// each; none means the end of input at the first question). The whole run holds the
-    /// pam_wrapper start lock: a probe lives for milliseconds.
+    /// pam_wrapper start lock (a probe lives for milliseconds), on a thread of its own: other
+    /// tests' pam_wrapper starts may hold the lock meanwhile, and a wait on one of the few
+    /// threads that run every test's async code would stall them all.
     func probe(_ arguments: [String] = ["--service", PAMWrapperWorld.service], answers: [String],
-               extraEnvironment: [String: String] = [:]) throws -> ProbeRun {
+               extraEnvironment: [String: String] = [:]) async throws -> ProbeRun {
         let input = answers.map { $0 + "\n" }.joined()
         let environment = try environment().merging(extraEnvironment) { $1 }
         let binary = try ProbeBinary.url()
-        let result = try PAMWrapperWorld.withStartLock {
+        let result = try await PAMWrapperWorld.withStartLockOnItsOwnThread {
             try ChildProcess.run(binary, arguments, input: Data(input.utf8), environment: environment)
         }
         return ProbeRun(arguments: arguments, environment: environment, result: result)
@@ -65,18 +68,7 @@ struct ProbeRun {
 /// The probe built next to the test bundle by `swift build --build-tests`.
 enum ProbeBinary {
     static func url() throws -> URL {
-        var candidates: [URL] = []
-        if let first = CommandLine.arguments.first { candidates.append(URL(fileURLWithPath: first).deletingLastPathComponent()) }
-        candidates.append(Bundle.main.bundleURL.deletingLastPathComponent())
-        candidates.append(Bundle.main.bundleURL)
-        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().deletingLastPathComponent()
-        candidates.append(root.appendingPathComponent(".build/debug"))
-        for directory in candidates {
-            let binary = directory.appendingPathComponent("pam-probe")
-            if FileManager.default.isExecutableFile(atPath: binary.path) { return binary }
-        }
-        throw PAMWrapperWorld.Failure(description: "pam-probe was not found next to the tests; build it with 'swift build --build-tests'.")
+        try BuiltExecutable.url(named: "pam-probe")
     }
 }
 #endif

@@ -52,13 +52,13 @@ private final class KeptAccount: @unchecked Sendable {
         let gate = ScriptedAuthenticator(always: .authenticated)
         let sender = HandoffSenderSession(account: Fixtures.account, rendezvous: Fixtures.rendezvous, channel: channels.sender,
                                           credential: { _ in Fixtures.secret(Fixtures.password) }, authenticator: gate,
-                                          registry: try SenderRegistry(), clock: clock)
+                                          registry: SenderRegistry.inMemory(), clock: clock)
         let sent = Task { await sender.run() }
         let payload = try #require(await sender.shownCode())
         let kept = KeptAccount()
         let receiverChannel = channels.receiver
         let receiver = HandoffReceiverSession(payload: payload, importer: KeepingImporter(kept: kept), authenticator: gate,
-                                              registry: try ReceiverRegistry(), clock: clock) { _ in receiverChannel }
+                                              registry: ReceiverRegistry.inMemory(), clock: clock) { _ in receiverChannel }
         let people = People.confirmBoth(sender, receiver)
         #expect(await receiver.run() == .completed(.imported))
         #expect(await sent.value == .completed(.imported))

@@ -9,13 +9,13 @@ import Testing
 @Suite struct PasswordMemoryTests {
     /// The sender's driver over an in-memory channel, a receiver state machine on the other
     /// end: the gate passes, the keychain read finds no guarded memory.
-    @Test(.timeLimit(.minutes(1))) func aPasswordWithNoGuardedMemoryEndsAsTheSendersStoreFailing() async throws {
+    @Test(.timeLimit(.minutes(5))) func aPasswordWithNoGuardedMemoryEndsAsTheSendersStoreFailing() async throws {
         let clock = ManualHandoffClock(start: Fixtures.start)
         let channels = InMemoryFrameChannel.pair()
         let session = HandoffSenderSession(
             account: Fixtures.account, rendezvous: Fixtures.rendezvous, channel: channels.sender,
             credential: { _ in throw HandoffError.secureMemoryUnavailable(.lockLimitReached) },
-            authenticator: ScriptedAuthenticator(always: .authenticated), registry: try SenderRegistry(), clock: clock)
+            authenticator: ScriptedAuthenticator(always: .authenticated), registry: SenderRegistry.inMemory(), clock: clock)
         let running = Task { await session.run() }
         let payload = try #require(await session.shownCode())
         let (receiver, first) = try HandoffReceiver.scan(payload: payload, random: InsecureDeterministicRandom(seed: Fixtures.receiverSeed),

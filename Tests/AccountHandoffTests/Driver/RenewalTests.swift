@@ -12,7 +12,7 @@ import Testing
     @Test func threeLifetimesThenExpired() async throws {
         let clock = ManualHandoffClock(start: Fixtures.start)
         let channels = InMemoryFrameChannel.pair()
-        let registry = try SenderRegistry()
+        let registry = SenderRegistry.inMemory()
         let session = HandoffSenderSession(account: Fixtures.account, rendezvous: Fixtures.rendezvous, channel: channels.sender,
                                            credential: { _ in Fixtures.secret(Fixtures.password) }, authenticator: ScriptedAuthenticator(always: .authenticated),
                                            registry: registry, options: SenderSessionOptions(maximumCodes: 3), clock: clock)

@@ -69,7 +69,7 @@ import Testing
         let channels = InMemoryFrameChannel.pair()
         let session = HandoffReceiverSession(payload: sender.payload, importer: RecordingImporter(),
                                              authenticator: ScriptedAuthenticator(always: .authenticated),
-                                             registry: try ReceiverRegistry(), clock: clock,
+                                             registry: ReceiverRegistry.inMemory(), clock: clock,
                                              random: InsecureDeterministicRandom(seed: Fixtures.receiverSeed)) { _ in channels.receiver }
         let running = Task { await session.run() }
         while clock.sleeperCount == 0 { await Task.yield() }

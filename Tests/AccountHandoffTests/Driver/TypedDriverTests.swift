@@ -10,7 +10,7 @@ import Testing
     static func sender(_ channel: InMemoryFrameChannel, clock: ManualHandoffClock, seed: UInt64 = 7) throws -> HandoffSenderSession {
         HandoffSenderSession(account: Fixtures.account, rendezvous: Fixtures.rendezvous, channel: channel,
                              credential: { _ in Fixtures.secret(Fixtures.password) },
-                             authenticator: ScriptedAuthenticator(always: .authenticated), registry: try SenderRegistry(),
+                             authenticator: ScriptedAuthenticator(always: .authenticated), registry: SenderRegistry.inMemory(),
                              options: SenderSessionOptions(typedRoutes: [.localNetwork, .relay]), clock: clock,
                              random: InsecureDeterministicRandom(seed: seed))
     }
@@ -30,7 +30,7 @@ import Testing
         #expect(channels.sender.servedOffers.first == TypedOffer(nameplate: typed.nameplate, routes: [.localNetwork, .relay]))
 
         let receiverChannel = channels.receiver
-        let registry = try ReceiverRegistry()
+        let registry = ReceiverRegistry.inMemory()
         let receiver = HandoffReceiverSession(typedCode: try TypedCode(entry: typed.grouped), route: route,
                                               importer: RecordingImporter(), authenticator: ScriptedAuthenticator(always: .authenticated),
                                               registry: registry, clock: clock,
@@ -67,7 +67,7 @@ import Testing
             Issue.record("no typed code shown")
             return
         }
-        let registry = try ReceiverRegistry()
+        let registry = ReceiverRegistry.inMemory()
         let receiverChannel = channels.receiver
         let first = HandoffReceiverSession(typedCode: try TypedCode(entry: typed.digits), route: .localNetwork,
                                            importer: RecordingImporter(), authenticator: ScriptedAuthenticator(always: .authenticated),
@@ -96,7 +96,7 @@ import Testing
         let clock = ManualHandoffClock(start: Fixtures.start)
         let sender = HandoffSenderSession(account: Fixtures.account, rendezvous: Fixtures.rendezvous, channel: hub,
                                           credential: { _ in Fixtures.secret(Fixtures.password) },
-                                          authenticator: ScriptedAuthenticator(always: .authenticated), registry: try SenderRegistry(),
+                                          authenticator: ScriptedAuthenticator(always: .authenticated), registry: SenderRegistry.inMemory(),
                                           options: SenderSessionOptions(typedRoutes: [.localNetwork]), clock: clock,
                                           random: InsecureDeterministicRandom(seed: 5))
         var updates = sender.updates.makeAsyncIterator()
@@ -111,7 +111,7 @@ import Testing
         let guesserChannel = hub.connect(route: .localNetwork)
         let guesser = HandoffReceiverSession(typedCode: try TypedCode(entry: wrong), route: .localNetwork,
                                              importer: RecordingImporter(), authenticator: ScriptedAuthenticator(always: .authenticated),
-                                             registry: try ReceiverRegistry(), clock: clock,
+                                             registry: ReceiverRegistry.inMemory(), clock: clock,
                                              random: InsecureDeterministicRandom(seed: 6)) { _, _ in guesserChannel }
         #expect(await guesser.run() == .ended(.failed(.typedCodeMismatch)))
         #expect(HandoffError.typedCodeMismatch.message(for: .receiver).hasPrefix("The code did not match the device this one reached"))
@@ -125,7 +125,7 @@ import Testing
         let honestChannel = hub.connect(route: .localNetwork)
         let honest = HandoffReceiverSession(typedCode: try TypedCode(entry: second.grouped), route: .localNetwork,
                                             importer: RecordingImporter(), authenticator: ScriptedAuthenticator(always: .authenticated),
-                                            registry: try ReceiverRegistry(), clock: clock,
+                                            registry: ReceiverRegistry.inMemory(), clock: clock,
                                             random: InsecureDeterministicRandom(seed: 8)) { _, _ in honestChannel }
         let accepting = Task { for await update in honest.updates { if case .accountOffered = update { try? await honest.accept() } } }
         #expect(await honest.run() == .completed(.imported))

@@ -17,6 +17,14 @@ import AccountHandoff
         .registryUnavailable(.corrupt), .typedCodeCheckFailed, .typedCodeIsShortCode, .invalidPakeShare, .typedCodeAlreadyUsed, .typedCodeMismatch, .typedCodeUnconfirmed, .typedRunsBusy,
     ] + HandoffError.Field.allCases.map(HandoffError.malformed)
 
+    /// An offer's port or security value that is out of range is named as such, never as
+    /// "invisible or control characters" (those are text fields' faults).
+    @Test func aBadPortOrSecurityIsNamedForWhatItIs() {
+        #expect(HandoffError.malformed(.imapPort).message(for: .receiver) == "The account's mail server port is not valid (a port is a number from 1 to 65535, never 0); fix the account on the sending device, then ask the sending device for a new code.")
+        #expect(HandoffError.malformed(.imapSecurity).message(for: .receiver) == "The account's connection security is not one this app knows (it knows TLS and STARTTLS); check the account on the sending device and update the app there, then ask the sending device for a new code.")
+        #expect(HandoffError.malformed(.accountLinkID).message(for: .receiver) == "The account's identifier is not valid (it must be a UUID); fix the account on the sending device, then ask the sending device for a new code.")
+    }
+
     @Test func staticMembersBuildTheKindTheyName() {
         #expect(HandoffError.expired.kind == .expired)
         #expect(HandoffError.malformed(.digits).kind == .malformed(.digits))

@@ -1,11 +1,12 @@
 import AccountHandoffTestSupport
 import Foundation
+import TestProcesses
 import Testing
 @testable import AccountHandoff
 
 /// Spec 3.7: the Swift tables and rules against the independent Python implementation
 /// (Verifier/account_text.py), code point by code point and string by string.
-@Suite struct AccountTextTests {
+@Suite(.startsProcesses) struct AccountTextTests {
     /// Cases aimed at the rule logic (T3 contexts, T4-T7 boundaries); the full list of
     /// scripts and refused classes is `AccountTextCases` (the `displayStrings` vectors).
     static let cases: [(HandoffError.Field, String, Bool)] = [

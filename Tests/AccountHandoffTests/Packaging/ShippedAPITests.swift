@@ -1,12 +1,13 @@
 import AccountHandoffTestSupport
 import Foundation
 import Testing
+import TestProcesses
 
 /// What an app can link and call: only the app-facing libraries are products, and
 /// the test hooks (seeded randomness, forged frames, raw primitives, plaintext reads of
 /// guarded memory, the bench's reference session) are `package` symbols that an app's
-/// compiler refuses. Played as the review did: by compiling an app against the built modules.
-@Suite struct ShippedAPITests {
+/// compiler refuses. Played as an app's developer would: by compiling an app against the built modules.
+@Suite(.startsProcesses) struct ShippedAPITests {
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent().deletingLastPathComponent()
 
@@ -22,7 +23,27 @@ import Testing
         #expect(names == ["AccountHandoff", "AccountHandoffQR", "AccountHandoffTransport", "AccountHandoffImport",
                           "AccountHandoffIMAPValidation", "AccountHandoffReferenceStore", "AccountHandoffLocalAuthentication",
                           "AccountHandoffSecretService", "AccountHandoffDiscovery",
-                          "AccountHandoffThunderbird", "AccountHandoffScan", "handoff"])
+                          "AccountHandoffThunderbird", "AccountHandoffScan", "handoff", "AccountHandoffTestKit"])
+        // The test kit is a product of its own: no other product's targets reach it.
+        let targets = try #require(manifest["targets"] as? [[String: Any]])
+        var dependencies: [String: [String]] = [:]
+        for target in targets {
+            guard let name = target["name"] as? String else { continue }
+            let listed = target["dependencies"] as? [[String: Any]] ?? []
+            dependencies[name] = listed.compactMap { entry in
+                (entry["byName"] as? [Any] ?? entry["target"] as? [Any])?.first as? String
+            }
+        }
+        for product in products where product["name"] as? String != "AccountHandoffTestKit" {
+            var reached = Set<String>()
+            var pending = product["targets"] as? [String] ?? []
+            while let next = pending.popLast() {
+                guard reached.insert(next).inserted else { continue }
+                pending += dependencies[next] ?? []
+            }
+            #expect(!reached.contains("AccountHandoffTestKit"), "\(product["name"] ?? "?") links the test kit")
+            #expect(!reached.isEmpty)
+        }
     }
 
     /// Each line reaches for one hook; compiled as an app (without this package's name) every
@@ -39,7 +60,6 @@ import Testing
             "func memory(_ sender: HandoffSender) -> SessionArena { sender.memory }",
             "func copy(_ sender: HandoffSender) throws -> HandoffSender { try sender.copyAwaitingHello() }",
             "func copy(_ receiver: HandoffReceiver) throws -> HandoffReceiver { try receiver.copyAwaitingReveal() }",
-            "let gate = ScriptedAuthenticator(always: .authenticated)",
             "func anyone(_ c: any PAMConversation) -> PAMAuthenticator { PAMAuthenticator(configuration: .init(), conversation: c, userID: 0) }",
             "func kind(_ error: HandoffError) -> Bool { if case .expired = error.kind { true } else { false } }",
         ]
@@ -122,6 +142,30 @@ import Testing
         #expect(asApp.status == 0, "an app's use of HandoffError's public surface: \(asApp.output)")
     }
 
+    /// The README's misuse table, as an app's compiler sees it: a password handed over as a
+    /// `String` where a `CredentialReader` is expected is a compile error, and a registry in
+    /// memory must be named as such (no initialiser without storage).
+    @Test func theMisuseTableHoldsForAnApp() throws {
+        let refused = [
+            "func password() -> CredentialReader { { _ in \"s3cret\" } }",
+            "func senderRegistry() throws -> SenderRegistry { try SenderRegistry() }",
+            "func receiverRegistry() throws -> ReceiverRegistry { try ReceiverRegistry() }",
+        ]
+        let accepted = "func accepted() -> (CredentialReader, SenderRegistry, ReceiverRegistry) { ({ _ in try SecretBytes(utf8: \"s3cret\") }, .inMemory(), .inMemory()) }"
+        let source = (["import AccountHandoff"] + refused + [accepted]).joined(separator: "\n") + "\n"
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("handoff-app-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let file = directory.appendingPathComponent("App.swift")
+        try source.write(to: file, atomically: true, encoding: .utf8)
+        let asApp = try Tool.run("swiftc", try Self.typecheckArguments(file))
+        let refusedLines = Set(asApp.output.split(separator: "\n").compactMap { line -> Int? in
+            guard line.hasPrefix(file.path + ":"), line.contains(": error: ") else { return nil }
+            return Int(line.dropFirst(file.path.count + 1).prefix { $0 != ":" })
+        })
+        #expect(refusedLines == [2, 3, 4], "\(asApp.output)")
+    }
+
     /// `swiftc` arguments that typecheck `file` against the built modules, as an app would.
     static func typecheckArguments(_ file: URL) throws -> [String] {
         let modules = try modulesDirectory()
@@ -153,11 +197,7 @@ import Testing
 
     /// The folder of built `.swiftmodule`s next to the test bundle.
     static func modulesDirectory() throws -> URL {
-        var candidates: [URL] = []
-        if let first = CommandLine.arguments.first { candidates.append(URL(fileURLWithPath: first).deletingLastPathComponent()) }
-        candidates.append(Bundle.main.bundleURL.deletingLastPathComponent())
-        candidates.append(root.appendingPathComponent(".build/debug"))
-        for directory in candidates {
+        for directory in BuiltExecutable.candidateDirectories {
             let modules = directory.appendingPathComponent("Modules")
             if FileManager.default.fileExists(atPath: modules.appendingPathComponent("AccountHandoff.swiftmodule").path) { return modules }
         }

@@ -7,10 +7,11 @@ import AccountHandoff
 import AccountHandoffTestSupport
 import Foundation
 import Testing
+import TestProcesses
 
 /// Spec 6.3 across processes: receivers started at once on one registry file, each a real
 /// process (`registry-claim-probe`) released at the same moment.
-@Suite struct RegistryRaceTests {
+@Suite(.startsProcesses) struct RegistryRaceTests {
     static let trials = 50
 
     /// Eight processes claim one QR at once: exactly one claim succeeds, in every trial.
@@ -23,7 +24,7 @@ import Testing
             let results = try ClaimProbe.race(path: path, payloads: Array(repeating: payload, count: 8))
             for result in results { tally[result, default: 0] += 1 }
             #expect(results.sorted() == ["CLAIMED"] + Array(repeating: "REFUSED alreadyScanned", count: 7), "trial \(trial)")
-            #expect(try FileRegistryStorage(path: path).load().map(\.transferID) == [payload.transferID])
+            #expect(try await blocking { try FileRegistryStorage(path: path).load() }.map(\.transferID) == [payload.transferID])
         }
         #expect(tally == ["CLAIMED": Self.trials, "REFUSED alreadyScanned": 7 * Self.trials])
     }
@@ -36,7 +37,7 @@ import Testing
             let payloads = [try Self.payload(), try Self.payload()]
             let results = try ClaimProbe.race(path: path, payloads: payloads)
             #expect(results == ["CLAIMED", "CLAIMED"], "trial \(trial)")
-            let stored = Set(try FileRegistryStorage(path: path).load().map(\.transferID))
+            let stored = Set(try await blocking { try FileRegistryStorage(path: path).load() }.map(\.transferID))
             #expect(stored == Set(payloads.map(\.transferID)), "trial \(trial): a claim was lost")
         }
     }
@@ -98,11 +99,12 @@ enum ClaimProbe {
         }
     }
 
-    /// A process (flock(1), which execs sleep(1) with the lock held) that holds `<path>.lock` until killed.
-    static func holdLock(path: String) throws -> Process {
+    /// A process (flock(1), which execs sleep(1) with the lock held) that holds `<path>.lock` until
+    /// killed, or for `seconds`.
+    static func holdLock(path: String, seconds: Int = 60) throws -> Process {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/flock")
-        process.arguments = ["--exclusive", "--no-fork", path + ".lock", "/bin/sleep", "60"]
+        process.arguments = ["--exclusive", "--no-fork", path + ".lock", "/bin/sleep", String(seconds)]
         try process.run()
         // Wait until the lock is taken: a non-blocking attempt fails while the holder has it.
         let deadline = Date().addingTimeInterval(10)
@@ -122,17 +124,6 @@ enum ClaimProbe {
 
     /// The probe built next to the test bundle by `swift build --build-tests`.
     static func binary() throws -> URL {
-        var candidates: [URL] = []
-        if let first = CommandLine.arguments.first { candidates.append(URL(fileURLWithPath: first).deletingLastPathComponent()) }
-        candidates.append(Bundle.main.bundleURL.deletingLastPathComponent())
-        candidates.append(Bundle.main.bundleURL)
-        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().deletingLastPathComponent()
-        candidates.append(root.appendingPathComponent(".build/debug"))
-        for directory in candidates {
-            let binary = directory.appendingPathComponent("registry-claim-probe")
-            if FileManager.default.isExecutableFile(atPath: binary.path) { return binary }
-        }
-        throw Failure(description: "registry-claim-probe was not found next to the tests; build it with 'swift build --build-tests'.")
+        try BuiltExecutable.url(named: "registry-claim-probe")
     }
 }

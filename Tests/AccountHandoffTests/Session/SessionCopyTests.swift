@@ -114,8 +114,8 @@ import AccountHandoffTestSupport
     @Test func aCopyIsRegisteredLikeANewSession() throws {
         let sender = try Self.startSender()
         let (receiver, _) = try Self.scan(sender)
-        let senderRegistry = try SenderRegistry()
-        let receiverRegistry = try ReceiverRegistry()
+        let senderRegistry = SenderRegistry.inMemory()
+        let receiverRegistry = ReceiverRegistry.inMemory()
 
         let first = try sender.copyAwaitingHello(registry: senderRegistry)
         #expect(throws: HandoffError.transferIDInUse) { _ = try sender.copyAwaitingHello(registry: senderRegistry) }

@@ -174,7 +174,7 @@ import AccountHandoffTestSupport
     /// A code is claimed before the reply leaves (Spec 6.3) and works once per device; the
     /// claim's expiry is this device's bound, and a code typed again is refused without a run.
     @Test func aCodeWorksOncePerDevice() throws {
-        let registry = try ReceiverRegistry()
+        let registry = ReceiverRegistry.inMemory()
         let sender = try Self.sender()
         let digits = try #require(sender.typedCode).digits
         let receiver = try Self.receiver(typing: digits, registry: registry)
@@ -223,7 +223,7 @@ import AccountHandoffTestSupport
     /// A recorded typed session replayed (Spec 8.8): its `pakeReply` to the sender that already
     /// paired is no run of it; its `pakeInit` to a device that ran the code is refused before a run.
     @Test func aReplayedTypedSessionGivesNothing() throws {
-        let registry = try ReceiverRegistry()
+        let registry = ReceiverRegistry.inMemory()
         let sender = try Self.sender()
         let digits = try #require(sender.typedCode).digits
         let receiver = try Self.receiver(typing: digits, registry: registry)

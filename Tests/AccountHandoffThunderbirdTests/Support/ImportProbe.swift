@@ -6,6 +6,7 @@ import Darwin
 import AccountHandoffTestSupport
 @testable import AccountHandoffThunderbird
 import Foundation
+import TestProcesses
 
 /// Runs the `thunderbird-import-probe` executable: one profile operation in a process of its
 /// own, optionally behind a launcher (`setpriv` without file-permission override, `unshare`
@@ -47,17 +48,7 @@ enum ImportProbe {
 
     /// The probe built next to the test bundle by `swift build --build-tests`.
     static func binary() throws -> URL {
-        var candidates: [URL] = []
-        if let first = CommandLine.arguments.first { candidates.append(URL(fileURLWithPath: first).deletingLastPathComponent()) }
-        candidates.append(Bundle.main.bundleURL.deletingLastPathComponent())
-        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().deletingLastPathComponent()
-        candidates.append(root.appendingPathComponent(".build/debug"))
-        for directory in candidates {
-            let binary = directory.appendingPathComponent("thunderbird-import-probe")
-            if FileManager.default.isExecutableFile(atPath: binary.path) { return binary }
-        }
-        throw Failure(description: "thunderbird-import-probe was not found next to the tests; build it with 'swift build --build-tests'.")
+        try BuiltExecutable.url(named: "thunderbird-import-probe")
     }
 
     private static func start(_ arguments: [String], input: String, launcher: [String],

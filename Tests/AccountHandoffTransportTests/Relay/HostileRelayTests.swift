@@ -2,6 +2,7 @@ import AccountHandoff
 import AccountHandoffTestSupport
 @testable import AccountHandoffTransport
 import Foundation
+import TestProcesses
 import Testing
 
 /// Spec 8.3 "Malicious relay or server" and 11.9: a relay that misbehaves in every way it can
@@ -9,7 +10,7 @@ import Testing
 /// each person the truth, the relay's recorded bytes hold none of the secrets (the password,
 /// the account's strings and link ID, the short code, the QR's commitment, key and text, the
 /// admission key), and nothing is imported but what the sender sent.
-@Suite(.timeLimit(.minutes(1))) struct HostileRelayTests {
+@Suite(.timeLimit(.minutes(5))) struct HostileRelayTests {
     /// What the test does while the transfer runs, once the relay did something.
     enum Move: Sendable {
         case none
@@ -30,7 +31,7 @@ import Testing
         let received: ReceiverOutcome
         var move: Move = .none
         /// How long the receiver waits at the relay.
-        var pairingWithin: Duration = .seconds(60)
+        var pairingWithin: Duration = Patience.deadline
         var receiverConfiguration = RelayedTransfer.configuration
         /// What the relay must have done (a prefix of one of its log lines), so the case
         /// cannot pass without the attack having happened.

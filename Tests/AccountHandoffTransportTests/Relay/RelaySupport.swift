@@ -2,6 +2,7 @@ import AccountHandoff
 import AccountHandoffTestSupport
 @testable import AccountHandoffTransport
 import Foundation
+import TestProcesses
 import Testing
 
 /// An importer that keeps exactly what arrived, so a test can check that nothing was imported
@@ -59,10 +60,11 @@ final class RelayedTransfer: Sendable {
         keys = try TransportKeys(payload: payload)
     }
 
-    /// Deadlines of a minute (the drivers share two threads with every other test) and the
-    /// Spec's relay timing.
-    static let configuration = TransportConfiguration(connectTimeout: .seconds(10), admissionTimeout: .seconds(10), bindTimeout: .seconds(60),
-                                                      readTimeout: .seconds(60), writeTimeout: .seconds(30), closeLinger: .milliseconds(200))
+    /// Deadlines of ``Patience/deadline`` (the drivers share two threads with every other test,
+    /// and wait minutes for one on a loaded machine) and the Spec's relay timing.
+    static let configuration = TransportConfiguration(connectTimeout: Patience.deadline, admissionTimeout: Patience.deadline,
+                                                      bindTimeout: Patience.deadline, readTimeout: Patience.deadline,
+                                                      writeTimeout: Patience.deadline, closeLinger: .milliseconds(200))
 
     /// A sender that shows a relay-only code (or one with its direct address too) naming the
     /// relay at `relayHost:relayPort`, and runs. With `advertisedDirectPort`, the code names
@@ -78,7 +80,7 @@ final class RelayedTransfer: Sendable {
         let clock = ManualHandoffClock(start: Date())
         let sender = HandoffSenderSession(account: account, rendezvous: rendezvous.token, channel: listener,
                                           credential: { _ in try SecretBytes(utf8: password) },
-                                          authenticator: ScriptedAuthenticator(always: .authenticated), registry: try SenderRegistry(),
+                                          authenticator: ScriptedAuthenticator(always: .authenticated), registry: SenderRegistry.inMemory(),
                                           options: SenderSessionOptions(configuration: try SenderConfiguration(lifetime: 120), maximumCodes: maximumCodes),
                                           clock: clock)
         let running = Task { await sender.run() }
@@ -88,11 +90,11 @@ final class RelayedTransfer: Sendable {
 
     /// A receiver session for the sender's code that connects with the transport (through the
     /// relay, waiting there until `pairingWithin` from now).
-    func receiver(for scanned: SessionPayload? = nil, pairingWithin: Duration = .seconds(60), configuration: TransportConfiguration = configuration,
+    func receiver(for scanned: SessionPayload? = nil, pairingWithin: Duration = Patience.deadline, configuration: TransportConfiguration = configuration,
                   progress: @escaping @Sendable (ConnectionProgress) -> Void = { _ in }) throws -> HandoffReceiverSession<VerifyingImporter> {
         let deadline = Date().addingTimeInterval(Double(pairingWithin.components.seconds))
         return HandoffReceiverSession(payload: scanned ?? payload, importer: importer, authenticator: ScriptedAuthenticator(always: .authenticated),
-                                      registry: try ReceiverRegistry(), clock: clock) { payload in
+                                      registry: ReceiverRegistry.inMemory(), clock: clock) { payload in
             try await ConnectionFrameChannel.connect(to: payload, configuration: configuration, pairingDeadline: deadline, progress: progress)
         }
     }
@@ -107,13 +109,19 @@ final class RelayedTransfer: Sendable {
         case receiverCancelsAtOffer
         /// Nobody answers: the sending person never types the code.
         case nobodyAnswers
+        /// The sending screen goes away once the receiving device joined: the task that
+        /// awaits the sender's `run()` is cancelled.
+        case senderTaskCancelledAfterJoin
+        /// The receiving screen goes away while the account is offered: the task that awaits
+        /// the receiver's `run()` is cancelled.
+        case receiverTaskCancelledAtOffer
     }
 
     /// Runs `receiver` to its end with people playing `script`; returns both outcomes.
     func run(_ receiver: HandoffReceiverSession<VerifyingImporter>, script: Script = .confirm,
              whileRunning: @escaping @Sendable () async -> Void = {}) async -> (SenderOutcome, ReceiverOutcome) {
-        let people = people(receiver, script: script)
         let receiving = Task { await receiver.run() }
+        let people = people(receiver, script: script, receiving: receiving)
         let watching = Task { await whileRunning() }
         let received = await receiving.value
         let sent = await running.value
@@ -130,15 +138,19 @@ final class RelayedTransfer: Sendable {
         clock.set(payload.expiryDate.addingTimeInterval(Double(ReceiverConfiguration.standard.clockSkewTolerance) + 1))
     }
 
-    private func people(_ receiver: HandoffReceiverSession<VerifyingImporter>, script: Script) -> Task<Void, Never> {
+    private func people(_ receiver: HandoffReceiverSession<VerifyingImporter>, script: Script,
+                        receiving: Task<ReceiverOutcome, Never>) -> Task<Void, Never> {
         let sender = self.sender
         let code = self.code
+        let running = self.running
         return Task {
             let sendingPerson = Task {
                 for await update in sender.updates {
                     guard case .receiverJoined = update else { continue }
                     if case .senderCancelsAfterJoin = script {
                         await sender.cancel()
+                    } else if case .senderTaskCancelledAfterJoin = script {
+                        running.cancel()
                     } else if case .nobodyAnswers = script {
                         continue
                     } else if let shown = await code.read() {
@@ -150,7 +162,11 @@ final class RelayedTransfer: Sendable {
                 switch update {
                 case .codeReady(let shown): await code.show(shown)
                 case .accountOffered:
-                    if case .receiverCancelsAtOffer = script { await receiver.cancel() } else { try? await receiver.accept() }
+                    switch script {
+                    case .receiverCancelsAtOffer: await receiver.cancel()
+                    case .receiverTaskCancelledAtOffer: receiving.cancel()
+                    case .confirm, .senderCancelsAfterJoin, .nobodyAnswers, .senderTaskCancelledAfterJoin: try? await receiver.accept()
+                    }
                 case .finished: await code.close()
                 default: break
                 }

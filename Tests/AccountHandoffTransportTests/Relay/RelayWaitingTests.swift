@@ -2,11 +2,12 @@ import AccountHandoff
 import AccountHandoffTestSupport
 @testable import AccountHandoffTransport
 import Foundation
+import TestProcesses
 import Testing
 
 /// Spec 11.7's handshake bytes and the sender's waiting connection: one at a time, at most 8
 /// paired ones open, a renewed code's new token.
-@Suite(.timeLimit(.minutes(1))) struct RelayWaitingTests {
+@Suite(.timeLimit(.minutes(5))) struct RelayWaitingTests {
     @Test func theHandshakeLineIsLowercaseHexOfTokenAndSide() {
         let token = (0..<32).map { UInt8($0 * 7) }
         let side: [UInt8] = [0xAB, 0xCD, 0xEF, 0x01, 0x23, 0x45, 0x67, 0x89]
@@ -44,11 +45,15 @@ import Testing
         let relay = try HostileRelay(.blackHole)
         defer { relay.stop() }
         var patient = RelayedTransfer.configuration
-        patient.admissionTimeout = .seconds(120)  // the 8 stay open however slow the machine
+        patient.admissionTimeout = Patience.deadline  // the 8 stay open however slow the machine
         let transfer = try await RelayedTransfer.start(relayPort: relay.port, configuration: patient)
         let statuses = StatusLog(transfer.listener)
         #expect(await Loopback.eventually { relay.handshakeCount >= 8 })
-        try await Task.sleep(for: .seconds(1))
+        // The eighth pairing ends the waiting at the relay (the status turns idle); a ninth
+        // connection would have been opened then, with the status waiting again.
+        #expect(await Loopback.eventually {
+            await transfer.listener.statistics.relayPaired == 8 && statuses.all.last == .idle
+        })
         #expect(relay.handshakeCount == 8)
         #expect(await transfer.listener.statistics.relayPaired == 8)
         #expect(statuses.all.last == .idle)

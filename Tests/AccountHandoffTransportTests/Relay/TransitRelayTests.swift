@@ -4,11 +4,12 @@ import AccountHandoffTransitRelay
 @testable import AccountHandoffTransport
 import Foundation
 import Testing
+import TestProcesses
 
 /// Spec 11.7/11.8 through Debian's real transit relay (`twistd3 transitrelay`, package
 /// magic-wormhole-transit-relay 0.2.1) on 127.0.0.1: the happy path (relay only, and direct
 /// first), expiry, cancel on both sides, and a relay killed and restarted.
-@Suite(.enabled(if: TransitRelay.twistd != nil, "needs Debian's transit relay: apt-get install magic-wormhole-transit-relay"), .timeLimit(.minutes(1)))
+@Suite(.startsProcesses, .enabled(if: TransitRelay.twistd != nil, "needs Debian's transit relay: apt-get install magic-wormhole-transit-relay"), .timeLimit(.minutes(5)))
 struct TransitRelayTests {
     private static func relay() async throws -> TransitRelay {
         do { return try await TransitRelay.started() } catch {
@@ -111,6 +112,8 @@ struct TransitRelayTests {
         #expect(received == .completed(.imported))
         #expect(routes.events.last == .connected(.direct(transfer.listener.listeningEndpoint)))
         #expect(!routes.events.contains { if case .connectingThroughRelay = $0 { true } else { false } })
+        // The head start never ran out: the relay's attempt was cancelled before it (Spec 11.8).
+        #expect(routes.events == [.connectingDirectly(transfer.listener.listeningEndpoint), .connected(.direct(transfer.listener.listeningEndpoint))])
         #expect(await transfer.listener.statistics.relayPaired == 0)
     }
 
@@ -145,6 +148,34 @@ struct TransitRelayTests {
         #expect(sent == .ended(.cancelled(by: .peer)))
         #expect(received == .ended(.cancelled(by: .local)))
         #expect(transfer.importer.record.all.isEmpty)
+    }
+
+    /// The sending screen goes away (its `run()` task is cancelled) once the receiver joined
+    /// through the relay: both devices end as cancelled, and a receiver that scans the code
+    /// afterwards finds no sender at the relay.
+    @Test func senderTaskCancelledThroughTheRelay() async throws {
+        let relay = try await Self.relay()
+        defer { relay.stop() }
+        let transfer = try await RelayedTransfer.start(relayPort: relay.port)
+        let (sent, received) = await transfer.run(try transfer.receiver(), script: .senderTaskCancelledAfterJoin)
+        #expect(sent == .ended(.cancelled(by: .local)))
+        #expect(received == .ended(.cancelled(by: .peer)))
+        #expect(transfer.importer.record.all.isEmpty)
+        #expect(await transfer.listener.openConnectionCount == 0)
+        #expect(await (try transfer.receiver(pairingWithin: .seconds(3))).run() == .ended(.failed(.senderUnreachable)))
+    }
+
+    /// The receiving screen goes away (its `run()` task is cancelled) while the account is
+    /// offered through the relay: both devices end as cancelled; a later receiver is refused.
+    @Test func receiverTaskCancelledThroughTheRelay() async throws {
+        let relay = try await Self.relay()
+        defer { relay.stop() }
+        let transfer = try await RelayedTransfer.start(relayPort: relay.port)
+        let (sent, received) = await transfer.run(try transfer.receiver(), script: .receiverTaskCancelledAtOffer)
+        #expect(sent == .ended(.cancelled(by: .peer)))
+        #expect(received == .ended(.cancelled(by: .local)))
+        #expect(transfer.importer.record.all.isEmpty)
+        #expect(await (try transfer.receiver(pairingWithin: .seconds(3))).run() == .ended(.failed(.senderUnreachable)))
     }
 
     /// A receiver waiting at the relay for a sender that is not there can be cancelled at

@@ -30,7 +30,7 @@ final class CLIGate: @unchecked Sendable {
         return try await PAMWrapperWorld.withStartLockOnItsOwnThread {
             let process = try HandoffProcess(arguments, environment: environment)
             if let firstInput { process.write(firstInput) }
-            let deadline = Date().addingTimeInterval(10)
+            let deadline = Date().addingTimeInterval(180)
             while Date() < deadline, process.stdoutSoFar.isEmpty, process.stderrSoFar.isEmpty { usleep(5_000) }
             return process
         }

@@ -2,6 +2,7 @@ import AccountHandoff
 import AccountHandoffImport
 import AccountHandoffReferenceStore
 import AccountHandoffSecretService
+import AccountHandoffTestSupport
 import Foundation
 import ThrowawaySecretService
 
@@ -33,8 +34,13 @@ enum CLIKeyring {
         return try keyring.credential(of: account)
     }
 
-    /// The staged credentials the store in `directory` holds, in the keyring or its files.
-    static func stagedCredentials(in directory: URL) throws -> [StagedCredential] {
+    /// The staged credentials the store in `directory` holds, in the keyring or its files
+    /// (read on the I/O pool).
+    static func stagedCredentials(in directory: URL) async throws -> [StagedCredential] {
+        try await blocking { try stagedCredentialsNow(in: directory) }
+    }
+
+    private static func stagedCredentialsNow(in directory: URL) throws -> [StagedCredential] {
         let opened = try ReferenceAccountStore.open(at: directory)
         let record = (try? String(contentsOf: directory.appendingPathComponent("credential-store"), encoding: .utf8)) ?? "files"
         let words = record.split(whereSeparator: \.isWhitespace)

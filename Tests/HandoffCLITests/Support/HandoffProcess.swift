@@ -1,5 +1,7 @@
 import AccountHandoffTestSupport
 import Foundation
+import SpawnedChild
+import TestProcesses
 import Testing
 
 /// Runs the built `handoff` binary the way a person (or an attacker) would, capturing
@@ -7,12 +9,16 @@ import Testing
 /// streams.
 ///
 /// Waiting is asynchronous (`Task.sleep`), so tests that wait for a process do not hold one of
-/// the few threads that run the suite's tests in parallel.
+/// the few threads that run the suite's tests in parallel. The process is a ``SpawnedChild``:
+/// it ends with the test process, however that ends.
 final class HandoffProcess: @unchecked Sendable {
     // Safety of @unchecked Sendable: `output`, `errors` and `readersLeft` are only touched
     // under `lock`; `process` and the pipes are set up before the reader threads start.
     /// The password every test uses; it must never appear in any output.
     static let testPassword = "Tr0ub4dor&3-never-print-me"
+
+    /// How long a test waits for what a `handoff` child does next (a line, its end).
+    static let patience = Patience.deadline
 
     /// How a finished run ended and what it printed.
     struct Result {
@@ -20,20 +26,23 @@ final class HandoffProcess: @unchecked Sendable {
         /// Whether the process was ended by a signal (`status` is then the signal number).
         let killedBySignal: Bool
         let stdout: String
-        /// Standard error as printed, including the `--no-local-auth` warning.
+        /// Standard error as printed, including the warnings below.
         let stderrAsPrinted: String
-        /// Standard error without the `--no-local-auth` warning line, which most tests run
-        /// with and one test (`CLILocalGateTests`) checks on its own.
+        /// Standard error without the `--no-local-auth` warning line and the warning that the
+        /// answers come from a pipe, which most tests run with and a few tests
+        /// (`CLILocalGateTests`, `CLIStandardInputTests`) check on their own.
         var stderr: String {
             stderrAsPrinted.split(separator: "\n", omittingEmptySubsequences: false)
-                .filter { !$0.hasPrefix(Self.noGateWarningPrefix) }
+                .filter { !$0.hasPrefix(Self.noGateWarningPrefix) && !$0.hasPrefix(Self.pipedAnswersWarningPrefix) }
                 .joined(separator: "\n")
         }
         var all: String { stdout + stderr }
         static let noGateWarningPrefix = "Warning: --no-local-auth: "
+        static let pipedAnswersWarningPrefix = "Warning: standard input is not a terminal, "
     }
 
-    private let process = Process()
+    private let process: SpawnedChild
+    private let arguments: [String]
     private let input = InheritanceSafePipe()
     private let lock = NSLock()
     private var output = Data()
@@ -50,30 +59,24 @@ final class HandoffProcess: @unchecked Sendable {
     ///     directory without write permission is read-only for the child even when the tests
     ///     run as root (setpriv drops CAP_DAC_OVERRIDE, CAP_DAC_READ_SEARCH and CAP_FOWNER).
     ///   - program: the executable, when not the one ``binary(for:)`` picks for `arguments`.
+    ///   - userID: run as this user (and its group), through setpriv (the tests must run as root).
+    ///   - wrapper: a program and its arguments that run the binary (its path and `arguments`
+    ///     follow them), as a person types `dbus-run-session -- sh -c ...`.
     init(_ arguments: [String], directory: URL? = nil, environment: [String: String] = [:], withoutFileOverride: Bool = false,
-         program: String? = nil) throws {
+         program: String? = nil, userID: uid_t? = nil, wrapper: [String] = []) throws {
         try CLIKeyring.service()  // before the child inherits this process's environment
-        let binary = try program.map { try Self.binary(named: $0) } ?? Self.binary(for: arguments)
-        if withoutFileOverride, geteuid() == 0 {
-            let capabilities = "-dac_override,-dac_read_search,-fowner"
-            process.executableURL = URL(fileURLWithPath: "/usr/bin/setpriv")
-            process.arguments = ["--bounding-set", capabilities, "--inh-caps", capabilities, "--", binary.path] + arguments
-        } else {
-            process.executableURL = binary
-            process.arguments = arguments
+        self.arguments = arguments
+        var (executable, argv, merged) = try Self.command(arguments, environment: environment, withoutFileOverride: withoutFileOverride,
+                                                          program: program, userID: userID)
+        if let outer = wrapper.first {
+            argv = Array(wrapper.dropFirst()) + [executable] + argv
+            executable = outer
         }
-        if !environment.isEmpty {
-            var merged = ProcessInfo.processInfo.environment
-            for (name, value) in environment { merged[name] = value.isEmpty ? nil : value }
-            process.environment = merged
-        }
-        if let directory { process.currentDirectoryURL = directory }
-        process.standardInput = input.fileHandleForReading
         let outputPipe = InheritanceSafePipe()
         let errorPipe = InheritanceSafePipe()
-        process.standardOutput = outputPipe.fileHandleForWriting
-        process.standardError = errorPipe.fileHandleForWriting
-        try process.run()
+        process = try SpawnedChild.spawn(executable, argv, environment: merged, input: .descriptor(input.fileHandleForReading.fileDescriptor),
+                                         output: .descriptor(outputPipe.fileHandleForWriting.fileDescriptor),
+                                         errors: .descriptor(errorPipe.fileHandleForWriting.fileDescriptor), directory: directory?.path).get()
         // The child has its copies; the test keeps only its own ends, so closing the input
         // ends the child's standard input and the child's exit ends the output.
         try input.fileHandleForReading.close()
@@ -83,11 +86,40 @@ final class HandoffProcess: @unchecked Sendable {
         collect(errorPipe.fileHandleForReading, isError: true)
     }
 
+    /// A child whose test let go of it without waiting for its end is killed.
+    deinit {
+        process.send(SIGKILL)
+    }
+
+    /// The program, arguments and environment that run `handoff arguments...` (or `program`):
+    /// through setpriv as `userID`, or without the power to ignore file permissions.
+    static func command(_ arguments: [String], environment: [String: String], withoutFileOverride: Bool = false,
+                        program: String? = nil, userID: uid_t? = nil) throws -> (String, [String], [String: String]) {
+        let binary = try program.map { try Self.binary(named: $0) } ?? Self.binary(for: arguments)
+        let executable: String
+        let argv: [String]
+        if let userID {
+            executable = "/usr/bin/setpriv"
+            argv = ["--reuid=\(userID)", "--regid=\(userID)", "--clear-groups", "--", binary.path] + arguments
+        } else if withoutFileOverride, geteuid() == 0 {
+            let capabilities = "-dac_override,-dac_read_search,-fowner"
+            executable = "/usr/bin/setpriv"
+            argv = ["--bounding-set", capabilities, "--inh-caps", capabilities, "--", binary.path] + arguments
+        } else {
+            executable = binary.path
+            argv = arguments
+        }
+        var merged = ProcessInfo.processInfo.environment
+        for (name, value) in environment { merged[name] = value.isEmpty ? nil : value }
+        return (executable, argv, merged)
+    }
+
     /// Runs to completion with `stdin` as standard input (then end of input).
     static func run(_ arguments: [String], stdin: String = "", directory: URL? = nil, environment: [String: String] = [:],
-                    withoutFileOverride: Bool = false, timeout: Duration = .seconds(20), program: String? = nil) async throws -> Result {
+                    withoutFileOverride: Bool = false, userID: uid_t? = nil, timeout: Duration = patience, program: String? = nil,
+                    wrapper: [String] = []) async throws -> Result {
         let running = try HandoffProcess(arguments, directory: directory, environment: environment, withoutFileOverride: withoutFileOverride,
-                                         program: program)
+                                         program: program, userID: userID, wrapper: wrapper)
         running.write(stdin)
         running.closeInput()
         return await running.finish(timeout: timeout)
@@ -104,12 +136,12 @@ final class HandoffProcess: @unchecked Sendable {
         try? input.fileHandleForWriting.close()
     }
 
-    var pid: Int32 { process.processIdentifier }
+    var pid: Int32 { process.pid }
     var isRunning: Bool { process.isRunning }
 
     /// Sends `signal` (SIGINT is what Ctrl-C delivers).
     func signal(_ number: Int32) {
-        if process.isRunning { kill(process.processIdentifier, number) }
+        process.send(number)
     }
 
     var stdoutSoFar: String { lock.withLock { String(decoding: output, as: UTF8.self) } }
@@ -117,7 +149,7 @@ final class HandoffProcess: @unchecked Sendable {
 
     /// Waits until standard output (or standard error, with `inErrors`) contains `text`;
     /// returns that stream then, or `nil` when the process ended first or on timeout.
-    func waitForOutput(containing text: String, inErrors: Bool = false, timeout: Duration = .seconds(20)) async -> String? {
+    func waitForOutput(containing text: String, inErrors: Bool = false, timeout: Duration = patience) async -> String? {
         let deadline = ContinuousClock.now + timeout
         while ContinuousClock.now < deadline {
             let current = inErrors ? stderrSoFar : stdoutSoFar
@@ -135,7 +167,7 @@ final class HandoffProcess: @unchecked Sendable {
     }
 
     /// Waits until standard output contains `text` `count` times.
-    func waitForOutput(containing text: String, count: Int, timeout: Duration = .seconds(20)) async -> Bool {
+    func waitForOutput(containing text: String, count: Int, timeout: Duration = patience) async -> Bool {
         let deadline = ContinuousClock.now + timeout
         while ContinuousClock.now < deadline {
             if stdoutSoFar.components(separatedBy: text).count - 1 >= count { return true }
@@ -146,14 +178,14 @@ final class HandoffProcess: @unchecked Sendable {
     }
 
     /// The transfer code a `send` printed.
-    func transferCode(timeout: Duration = .seconds(20)) async -> String? {
+    func transferCode(timeout: Duration = patience) async -> String? {
         guard let text = await waitForOutput(containing: "Transfer code: AH:", timeout: timeout) else { return nil }
         let line = text.split(separator: "\n").first { $0.hasPrefix("Transfer code: ") }
         return line.map { String($0.dropFirst("Transfer code: ".count)) }
     }
 
     /// The short code (`DDD DDD`) a receiver printed for the sending person to type.
-    func shortCode(timeout: Duration = .seconds(20)) async -> String? {
+    func shortCode(timeout: Duration = patience) async -> String? {
         let marker = "Code for the sending device: "
         guard let text = await waitForOutput(containing: marker, timeout: timeout),
               let range = text.range(of: marker) else { return nil }
@@ -163,17 +195,18 @@ final class HandoffProcess: @unchecked Sendable {
 
     /// Waits for the end (killing the process after `timeout`), then checks that no output
     /// contains the test password.
-    func finish(timeout: Duration = .seconds(20)) async -> Result {
+    func finish(timeout: Duration = patience) async -> Result {
         let deadline = ContinuousClock.now + timeout
         while process.isRunning, ContinuousClock.now < deadline { try? await Task.sleep(for: .milliseconds(10)) }
         if process.isRunning {
-            Issue.record("handoff \(process.arguments?.first ?? "") did not finish within \(timeout); killed it")
-            kill(process.processIdentifier, SIGKILL)
+            Issue.record("handoff \(arguments.first ?? "") did not finish within \(timeout); killed it")
+            process.send(SIGKILL)
+            while process.isRunning { try? await Task.sleep(for: .milliseconds(5)) }
         }
-        process.waitUntilExit()
         while !readersDone { try? await Task.sleep(for: .milliseconds(5)) }
+        let signal = process.terminationSignal
         let result = lock.withLock {
-            Result(status: process.terminationStatus, killedBySignal: process.terminationReason == .uncaughtSignal,
+            Result(status: signal ?? process.terminationStatus, killedBySignal: signal != nil,
                    stdout: String(decoding: output, as: UTF8.self), stderrAsPrinted: String(decoding: errors, as: UTF8.self))
         }
         #expect(!result.stdout.contains(Self.testPassword), "the password appeared on standard output")
@@ -206,25 +239,7 @@ final class HandoffProcess: @unchecked Sendable {
 
     /// An executable that `swift build --build-tests` put next to the test bundle.
     static func binary(named name: String = "handoff") throws -> URL {
-        var candidates: [URL] = []
-        if let first = CommandLine.arguments.first {
-            candidates.append(URL(fileURLWithPath: first).deletingLastPathComponent())
-        }
-        candidates.append(Bundle.main.bundleURL.deletingLastPathComponent())
-        candidates.append(Bundle.main.bundleURL)
-        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().deletingLastPathComponent()
-        candidates.append(root.appendingPathComponent(".build/debug"))
-        for directory in candidates {
-            let binary = directory.appendingPathComponent(name)
-            if FileManager.default.isExecutableFile(atPath: binary.path) { return binary }
-        }
-        throw MissingBinary(name: name)
-    }
-
-    struct MissingBinary: Error, CustomStringConvertible {
-        let name: String
-        var description: String { "The \(name) executable was not found next to the tests; build it with 'swift build --build-tests'." }
+        try BuiltExecutable.url(named: name)
     }
 }
 

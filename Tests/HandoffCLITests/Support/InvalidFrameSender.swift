@@ -54,8 +54,10 @@ final class InvalidFrameSender: @unchecked Sendable {
         var bytesOnThisConnection = 0
         while lock.withLock({ running && report.framesWritten < total }) {
             if connection == nil {
-                guard let fresh = RawConnection.connect(port: target.port, timeout: .milliseconds(200)),
-                      target.admit(fresh, timeout: .milliseconds(500)) else {
+                // Deadlines a loaded machine cannot meet by accident: a connection the sender is
+                // merely slow to admit is not given up (and replaced by yet another).
+                guard let fresh = RawConnection.connect(port: target.port, timeout: .seconds(30)),
+                      target.admit(fresh, timeout: .seconds(30)) else {
                     usleep(20_000)
                     continue
                 }

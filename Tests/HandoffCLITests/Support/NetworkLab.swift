@@ -1,6 +1,7 @@
 import AccountHandoffTestSupport
 import AccountHandoffTransitRelay
 import Foundation
+import SpawnedChild
 import Testing
 
 /// Three hosts in network namespaces (iproute2's `ip netns`, veth pairs), for a transfer that
@@ -113,7 +114,7 @@ struct NetworkLab {
 /// comes, with the time each line arrived.
 final class NamespacedHandoff: @unchecked Sendable {
     // Safety of @unchecked Sendable: `output` and `lines` are only touched under `lock`.
-    private let process = Process()
+    private let process: SpawnedChild
     private let input = InheritanceSafePipe()
     private let lock = NSLock()
     private var output = ""
@@ -122,13 +123,11 @@ final class NamespacedHandoff: @unchecked Sendable {
     let started = ContinuousClock.now
 
     init(namespace: String, _ arguments: [String]) throws {
-        process.executableURL = URL(fileURLWithPath: NetworkLab.ip)
-        process.arguments = ["netns", "exec", namespace, try HandoffProcess.binary().path] + arguments
         let pipe = InheritanceSafePipe()
-        process.standardInput = input.fileHandleForReading
-        process.standardOutput = pipe.fileHandleForWriting
-        process.standardError = pipe.fileHandleForWriting
-        try process.run()
+        // `ip netns exec` execs handoff, so the child's death signal reaches handoff itself.
+        process = try SpawnedChild.spawn(NetworkLab.ip, ["netns", "exec", namespace, try HandoffProcess.binary().path] + arguments,
+                                         input: .descriptor(input.fileHandleForReading.fileDescriptor),
+                                         output: .descriptor(pipe.fileHandleForWriting.fileDescriptor)).get()
         try input.fileHandleForReading.close()
         try pipe.fileHandleForWriting.close()
         let reading = pipe.fileHandleForReading
@@ -184,11 +183,11 @@ final class NamespacedHandoff: @unchecked Sendable {
         while process.isRunning, ContinuousClock.now < deadline { try? await Task.sleep(for: .milliseconds(10)) }
         if process.isRunning {
             Issue.record("a namespaced handoff did not finish within \(timeout); killed it")
-            kill(process.processIdentifier, SIGKILL)
+            process.send(SIGKILL)
         }
-        process.waitUntilExit()
+        while process.isRunning { try? await Task.sleep(for: .milliseconds(5)) }
         while !lock.withLock({ readerDone }) { try? await Task.sleep(for: .milliseconds(5)) }
-        return process.terminationStatus
+        return process.terminationSignal ?? process.terminationStatus
     }
 }
 

@@ -20,7 +20,7 @@ final class RawConnection: @unchecked Sendable {
 
     /// Connects to `127.0.0.1:port` (or `address`), waiting at most `timeout`; `nil` when
     /// the connection cannot be made in time.
-    static func connect(port: UInt16, address: String = "127.0.0.1", timeout: Duration = .seconds(2)) -> RawConnection? {
+    static func connect(port: UInt16, address: String = "127.0.0.1", timeout: Duration = .seconds(30)) -> RawConnection? {
         let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard descriptor >= 0 else { return nil }
         var target = sockaddr_in()
@@ -68,7 +68,7 @@ final class RawConnection: @unchecked Sendable {
 
     /// Writes all of `bytes`, waiting up to `timeout`; whether it all went out.
     @discardableResult
-    func writeAll(_ bytes: [UInt8], timeout: Duration = .seconds(2)) -> Bool {
+    func writeAll(_ bytes: [UInt8], timeout: Duration = .seconds(30)) -> Bool {
         let deadline = ContinuousClock.now + timeout
         var offset = 0
         while offset < bytes.count {
@@ -85,7 +85,7 @@ final class RawConnection: @unchecked Sendable {
 
     /// Reads exactly `count` bytes within `timeout`; `nil` when the peer closed first or the
     /// time ran out.
-    func read(exactly count: Int, timeout: Duration = .seconds(2)) -> [UInt8]? {
+    func read(exactly count: Int, timeout: Duration = .seconds(30)) -> [UInt8]? {
         let deadline = ContinuousClock.now + timeout
         var bytes: [UInt8] = []
         while bytes.count < count, !isClosed {
@@ -150,14 +150,14 @@ struct ScannedTarget {
 
     /// The admission response to the challenge on `connection`, as someone who saw the QR
     /// answers; `nil` when no challenge came within `timeout`.
-    func response(on connection: RawConnection, timeout: Duration = .seconds(2)) -> [UInt8]? {
+    func response(on connection: RawConnection, timeout: Duration = .seconds(30)) -> [UInt8]? {
         guard let challenge = connection.read(exactly: Admission.challengeByteCount, timeout: timeout),
               case .answer(let response) = Admission.answer(challenge, keys: keys) else { return nil }
         return response
     }
 
     /// Reads the challenge on `connection` and answers it; whether that worked.
-    func admit(_ connection: RawConnection, timeout: Duration = .seconds(2)) -> Bool {
+    func admit(_ connection: RawConnection, timeout: Duration = .seconds(30)) -> Bool {
         guard let response = response(on: connection, timeout: timeout) else { return false }
         return connection.writeAll(response, timeout: timeout)
     }

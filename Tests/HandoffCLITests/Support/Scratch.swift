@@ -1,5 +1,6 @@
 import AccountHandoff
 import AccountHandoffReferenceStore
+import AccountHandoffTestSupport
 import AccountHandoffTransport
 import Foundation
 import Testing
@@ -17,8 +18,10 @@ struct Scratch {
     var databaseFile: URL { store.appendingPathComponent(ReferenceAccountStore.databaseName) }
     /// The active credential file of the stored account with ``linkID``, once there is one.
     var credentialFile: URL? {
-        storedAccount.map { store.appendingPathComponent(ReferenceAccountStore.credentialsDirectoryName)
-            .appendingPathComponent("account-\($0.id).credential") }
+        get async {
+            await storedAccount.map { store.appendingPathComponent(ReferenceAccountStore.credentialsDirectoryName)
+                .appendingPathComponent("account-\($0.id).credential") }
+        }
     }
 
     static let linkID = "6F1C2B9A-4D3E-4F5A-8B7C-1D2E3F405162"
@@ -26,6 +29,8 @@ struct Scratch {
         {"accountLinkID": "\(linkID)", "displayName": "Ada Lovelace", "emailAddress": "ada@example.org",
          "username": "ada", "imapHost": "imap.example.org", "imapPort": 993, "imapSecurity": "tls"}
         """
+    /// The longest code lifetime `handoff send --lifetime` takes, in seconds.
+    static let longestLifetime = 600
     /// The name the receiver's persisted registry has in the store.
     static let registryFileName = "scanned-codes"
 
@@ -46,8 +51,13 @@ struct Scratch {
 
     /// What a store holds, to prove it did not change: per local account ID, the account's
     /// metadata and its password. Empty when there is no store (reading never creates one).
-    func storeSnapshot(_ store: URL? = nil) -> [String: String] {
+    /// Read on the I/O pool (the store blocks).
+    func storeSnapshot(_ store: URL? = nil) async -> [String: String] {
         let directory = store ?? self.store
+        return await ((try? blocking { Self.snapshot(of: directory) }) ?? [:])
+    }
+
+    private static func snapshot(of directory: URL) -> [String: String] {
         guard FileManager.default.fileExists(atPath: directory.appendingPathComponent(ReferenceAccountStore.databaseName).path),
               let opened = try? ReferenceAccountStore.open(at: directory), let accounts = try? opened.listAccounts() else { return [:] }
         var snapshot: [String: String] = [:]
@@ -60,27 +70,40 @@ struct Scratch {
         return snapshot
     }
 
-    /// The stored account with ``linkID``, if any.
+    /// The stored account with ``linkID``, if any (read on the I/O pool).
     var storedAccount: (id: String, metadata: AccountMetadata)? {
-        guard FileManager.default.fileExists(atPath: databaseFile.path),
-              let opened = try? ReferenceAccountStore.open(at: store),
-              let account = try? opened.listAccounts().first(where: { $0.metadata.linkID.description == Scratch.linkID }) else { return nil }
-        return (account.id.rawValue, account.metadata)
+        get async {
+            let (database, store) = (databaseFile, self.store)
+            return await ((try? blocking { () -> (id: String, metadata: AccountMetadata)? in
+                guard FileManager.default.fileExists(atPath: database.path),
+                      let opened = try? ReferenceAccountStore.open(at: store),
+                      let account = try? opened.listAccounts().first(where: { $0.metadata.linkID.description == Scratch.linkID }) else { return nil }
+                return (account.id.rawValue, account.metadata)
+            }) ?? nil)
+        }
     }
 
-    /// The password the receiver stored for the account with ``linkID``, if any.
+    /// The password the receiver stored for the account with ``linkID``, if any (read on the
+    /// I/O pool).
     var storedCredential: Data? {
-        guard FileManager.default.fileExists(atPath: databaseFile.path),
-              let opened = try? ReferenceAccountStore.open(at: store),
-              let account = try? opened.listAccounts().first(where: { $0.metadata.linkID.description == Scratch.linkID }),
-              let secret = try? CLIKeyring.credential(of: account.id, in: store, opened: opened) else { return nil }
-        return secret.withUnsafeBytes { Data($0) }
+        get async {
+            let (database, store) = (databaseFile, self.store)
+            return await ((try? blocking { () -> Data? in
+                guard FileManager.default.fileExists(atPath: database.path),
+                      let opened = try? ReferenceAccountStore.open(at: store),
+                      let account = try? opened.listAccounts().first(where: { $0.metadata.linkID.description == Scratch.linkID }),
+                      let secret = try? CLIKeyring.credential(of: account.id, in: store, opened: opened) else { return nil }
+                return secret.withUnsafeBytes { Data($0) }
+            }) ?? nil)
+        }
     }
 
-    /// `send` arguments with the password file, no terminal QR, and `lifetime` seconds.
-    /// `send` arguments; without the local-authentication gate unless `gated` (then start it
-    /// with ``CLIGate/start(_:writing:)``).
-    func sendArguments(_ extra: [String] = [], lifetime: Int = 60, gated: Bool = false) -> [String] {
+    /// `send` arguments with the password file, no terminal QR, and `lifetime` seconds: by
+    /// default the longest the CLI allows, so that only a test about expiry (which asks for a
+    /// short one and waits for the expiry itself) ever meets one, however loaded the machine.
+    /// Without the local-authentication gate unless `gated` (then start it with
+    /// ``CLIGate/start(_:writing:)``).
+    func sendArguments(_ extra: [String] = [], lifetime: Int = Scratch.longestLifetime, gated: Bool = false) -> [String] {
         ["send", "--account", accountFile.path, "--password-file", passwordFile.path, "--lifetime", String(lifetime), "--no-qr"]
             + (gated ? [] : ["--no-local-auth"]) + extra
     }
@@ -95,11 +118,11 @@ struct Scratch {
 
     /// A transfer code naming 127.0.0.1:9 (where nobody listens) whose expiry is `expiresIn`
     /// seconds from now (negative: in the past).
-    static func code(expiresIn seconds: TimeInterval, port: UInt16 = 9) throws -> (text: String, payload: SessionPayload) {
+    static func code(expiresIn seconds: TimeInterval, address: IPv4Address = .loopback, port: UInt16 = 9) throws -> (text: String, payload: SessionPayload) {
         let account = try AccountMetadata(linkID: AccountLinkID(uuid: UUID()), displayName: "Old", emailAddress: "old@example.org",
                                           username: "old", imapHost: "imap.example.org", imapPort: 993, imapSecurity: .tls)
         let lifetime = SenderConfiguration.standard.lifetime
-        let rendezvous = try #require(TCPRendezvous(address: .loopback, port: port)).token
+        let rendezvous = try #require(TCPRendezvous(address: address, port: port)).token
         let sender = try HandoffSender.start(account: account, rendezvous: rendezvous, random: SystemRandomSource(),
                                              now: Date().addingTimeInterval(seconds - TimeInterval(lifetime)))
         return (sender.payload.text, sender.payload)

@@ -1,22 +1,28 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import AccountHandoffTestSupport
 import Foundation
+import SpawnedChild
 
 /// Runs `handoff` on a pseudo-terminal, as when a person types into it: standard input,
 /// output and error are the terminal, and the test reads the terminal's settings (termios)
 /// the way `stty -a` would.
 final class TerminalProcess: @unchecked Sendable {
-    // Safety of @unchecked Sendable: `output` and `reading` are only touched under `lock`.
+    // Safety of @unchecked Sendable: the descriptors and the process are set up in init; what
+    // changes afterwards lives in `record`, under its lock.
     private let master: Int32
     private let slave: Int32
-    private let process = Process()
-    private let lock = NSLock()
-    private var output = Data()
-    private var reading = true
-    private var readerDone = false
+    private let process: SpawnedChild
+    private let record = Record()
 
-    init(_ arguments: [String]) throws {
+    /// Starts `handoff arguments...` on a new terminal.
+    ///
+    /// - Parameters:
+    ///   - environment: variables to set on top of this process's (an empty value removes one).
+    ///   - userID: run as this user (and its group) instead of this process's, through
+    ///     setpriv (this process must be root).
+    init(_ arguments: [String], environment: [String: String] = [:], userID: uid_t? = nil) throws {
         try CLIKeyring.service()  // before the child inherits this process's environment
         // posix_openpt and friends are not visible from Swift's Glibc module; this is what
         // they do on Linux: open the multiplexer, unlock the new terminal (TIOCSPTLCK), ask
@@ -29,27 +35,44 @@ final class TerminalProcess: @unchecked Sendable {
         }
         slave = open("/dev/pts/\(number)", O_RDWR | O_NOCTTY | O_CLOEXEC)
         guard slave >= 0 else { throw TerminalUnavailable() }
-        let terminal = FileHandle(fileDescriptor: slave, closeOnDealloc: false)
-        process.executableURL = try HandoffProcess.binary()
-        process.arguments = arguments
-        process.standardInput = terminal
-        process.standardOutput = terminal
-        process.standardError = terminal
-        try process.run()
-        Thread { [self] in read() }.start()
+        let (executable, argv, merged) = try HandoffProcess.command(arguments, environment: environment, userID: userID)
+        process = try SpawnedChild.spawn(executable, argv, environment: merged, input: .descriptor(slave),
+                                         output: .descriptor(slave), errors: .descriptor(slave)).get()
+        Thread { [record, master] in record.read(from: master) }.start()
+        Thread { [record, process] in
+            while process.isRunning { usleep(2_000) }
+            record.noteEnd()
+        }.start()
+    }
+
+    /// Starts `handoff arguments...` under `gate` (pam_wrapper): no other pam_wrapper process
+    /// starts meanwhile, and the start lock is held until the child printed something.
+    static func start(_ arguments: [String], gate: CLIGate, environment: [String: String] = [:]) async throws -> TerminalProcess {
+        let merged = gate.environment.merging(environment) { $1 }
+        return try await PAMWrapperWorld.withStartLockOnItsOwnThread {
+            let terminal = try TerminalProcess(arguments, environment: merged)
+            let deadline = Date().addingTimeInterval(10)
+            while Date() < deadline, terminal.screen.isEmpty, terminal.isRunning { usleep(5_000) }
+            return terminal
+        }
     }
 
     deinit {
-        lock.withLock { reading = false }
-        while !lock.withLock({ readerDone }) { usleep(5_000) }
+        if process.isRunning { process.send(SIGKILL) }
+        record.stopReading()
         close(master)
         close(slave)
     }
 
-    var pid: Int32 { process.processIdentifier }
+    var pid: Int32 { process.pid }
+    var isRunning: Bool { process.isRunning }
 
-    /// Everything the process wrote to the terminal so far (and the terminal's echo).
-    var screen: String { lock.withLock { String(decoding: output, as: UTF8.self) } }
+    /// Everything the process wrote to the terminal so far (and the terminal's echo), with the
+    /// terminal's line ends as plain newlines.
+    var screen: String { record.text.replacingOccurrences(of: "\r\n", with: "\n") }
+
+    /// When the process was seen to end (within a few milliseconds).
+    var endedAt: ContinuousClock.Instant? { record.ended }
 
     /// Whether the terminal echoes what is typed (the ECHO flag of its termios).
     var echoes: Bool {
@@ -63,11 +86,11 @@ final class TerminalProcess: @unchecked Sendable {
         _ = text.utf8CString.dropLast().withUnsafeBytes { write(master, $0.baseAddress, $0.count) }
     }
 
-    func signal(_ number: Int32) { kill(process.processIdentifier, number) }
+    func signal(_ number: Int32) { process.send(number) }
 
-    /// Waits until the screen shows `text`.
-    func waitForScreen(containing text: String, timeout: Duration = .seconds(20)) async -> Bool {
-        await waitUntil(timeout: timeout) { self.screen.contains(text) }
+    /// Waits until the screen shows `text` (`count` times).
+    func waitForScreen(containing text: String, count: Int = 1, timeout: Duration = HandoffProcess.patience) async -> Bool {
+        await waitUntil(timeout: timeout) { self.screen.components(separatedBy: text).count - 1 >= count }
     }
 
     /// Waits until `condition` holds (checked every 10 ms).
@@ -82,23 +105,54 @@ final class TerminalProcess: @unchecked Sendable {
 
     /// Waits for the end (killing the process after `timeout`): the status and whether a
     /// signal ended it.
-    func finish(timeout: Duration = .seconds(20)) async -> (status: Int32, killedBySignal: Bool) {
-        if !(await waitUntil(timeout: timeout) { !process.isRunning }) { kill(process.processIdentifier, SIGKILL) }
-        process.waitUntilExit()
-        try? await Task.sleep(for: .milliseconds(50))  // the last output
-        return (process.terminationStatus, process.terminationReason == .uncaughtSignal)
-    }
-
-    private func read() {
-        var buffer = [UInt8](repeating: 0, count: 4096)
-        while lock.withLock({ reading }) {
-            var entry = pollfd(fd: master, events: Int16(POLLIN), revents: 0)
-            guard poll(&entry, 1, 20) == 1 else { continue }
-            let count = buffer.withUnsafeMutableBytes { Glibc.read(master, $0.baseAddress, $0.count) }
-            if count > 0 { lock.withLock { output.append(contentsOf: buffer[0..<count]) } } else { usleep(10_000) }
+    func finish(timeout: Duration = HandoffProcess.patience) async -> (status: Int32, killedBySignal: Bool) {
+        if !(await waitUntil(timeout: timeout) { !process.isRunning }) { process.send(SIGKILL) }
+        while process.isRunning { try? await Task.sleep(for: .milliseconds(5)) }
+        // The last output: read until the terminal has been quiet for 100 ms (the reader polls
+        // every 20 ms, later on a loaded machine).
+        var seen = -1
+        while record.text.utf8.count != seen {
+            seen = record.text.utf8.count
+            try? await Task.sleep(for: .milliseconds(100))
         }
-        lock.withLock { readerDone = true }
+        let signal = process.terminationSignal
+        return (signal ?? process.terminationStatus, signal != nil)
     }
 
     struct TerminalUnavailable: Error {}
+
+    /// What the terminal showed and when the process ended, shared with the reading thread.
+    private final class Record: @unchecked Sendable {
+        // Safety of @unchecked Sendable: every field is touched under `lock` only.
+        private let lock = NSLock()
+        private var output = Data()
+        private var reading = true
+        private var readerDone = false
+        private var endInstant: ContinuousClock.Instant?
+
+        var text: String { lock.withLock { String(decoding: output, as: UTF8.self) } }
+        var ended: ContinuousClock.Instant? { lock.withLock { endInstant } }
+
+        func noteEnd() {
+            let now = ContinuousClock.now
+            lock.withLock { if endInstant == nil { endInstant = now } }
+        }
+
+        /// Stops the reading thread and waits until it has.
+        func stopReading() {
+            lock.withLock { reading = false }
+            while !lock.withLock({ readerDone }) { usleep(5_000) }
+        }
+
+        func read(from master: Int32) {
+            var buffer = [UInt8](repeating: 0, count: 4096)
+            while lock.withLock({ reading }) {
+                var entry = pollfd(fd: master, events: Int16(POLLIN), revents: 0)
+                guard poll(&entry, 1, 20) == 1 else { continue }
+                let count = buffer.withUnsafeMutableBytes { Glibc.read(master, $0.baseAddress, $0.count) }
+                if count > 0 { lock.withLock { output.append(contentsOf: buffer[0..<count]) } } else { usleep(10_000) }
+            }
+            lock.withLock { readerDone = true }
+        }
+    }
 }

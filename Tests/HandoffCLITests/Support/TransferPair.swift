@@ -108,7 +108,7 @@ struct TransferPair {
     }
 
     /// Both results, the receiver's first.
-    func finish(timeout: Duration = .seconds(20)) async -> (sent: HandoffProcess.Result, received: HandoffProcess.Result) {
+    func finish(timeout: Duration = HandoffProcess.patience) async -> (sent: HandoffProcess.Result, received: HandoffProcess.Result) {
         let received = await receiver.finish(timeout: timeout)
         let sent = await sender.finish(timeout: timeout)
         return (sent, received)

@@ -106,6 +106,9 @@ struct ScriptedPreparation: AccountImportPreparation, @unchecked Sendable {
     // Safety of @unchecked Sendable: every job of a driver input runs on the fuzzer's thread.
     let importer: ScriptedImporter
 
+    /// Memory only: the check runs in place, on the fuzzer's thread.
+    var checkReadyMayBlock: Bool { false }
+
     func checkReady() throws(ImportNotReady) {
         if importer.choicesMissing > 0 {
             importer.choicesMissing -= 1

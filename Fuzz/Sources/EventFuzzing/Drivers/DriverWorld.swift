@@ -90,7 +90,7 @@ final class DriverWorld: @unchecked Sendable {
         senderGate = ScriptedGate(immediate: Self.gateAnswer(header[0] >> 5))
         keychain = ScriptedKeychain(mode: header[1], gate: senderGate)
         let failing = header[3] & 2 != 0 ? try? SenderRegistry(storage: FaultyRegistryStorage(plan: header[3] >> 2)) : nil
-        senderRegistry = failing ?? (try! SenderRegistry())
+        senderRegistry = failing ?? SenderRegistry.inMemory()
     }
 
     static func gateAnswer(_ bits: UInt8) -> LocalAuthenticationResult? {
@@ -185,7 +185,7 @@ final class DriverWorld: @unchecked Sendable {
         let gate = ScriptedGate(immediate: Self.gateAnswer(header[1] >> 3))
         let importer = ScriptedImporter(plan: header[2] ^ UInt8(index * 0x20))
         let connection = (header[1] >> 5) & 3
-        let registry = try! ReceiverRegistry()
+        let registry = ReceiverRegistry.inMemory()
         if header[1] & 0x80 != 0, index == 0 {
             // The QR was used on this device before.
             _ = try? HandoffReceiver.scan(payload: payload, random: InsecureDeterministicRandom(seed: 9), now: clock.now(), registry: registry)

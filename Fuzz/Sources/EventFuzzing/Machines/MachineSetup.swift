@@ -32,7 +32,7 @@ struct MachineSetup {
         do {
             switch mode {
             case 10, 11:
-                return try copies(fixtures, SenderRegistry(), ReceiverRegistry())
+                return try copies(fixtures, SenderRegistry.inMemory(), ReceiverRegistry.inMemory())
             case 12:
                 var senderPath = RegistryFiles.freshPath("sender-registry")
                 var receiverPath = RegistryFiles.freshPath("receiver-registry")
@@ -84,8 +84,8 @@ struct MachineSetup {
     private func realStart(_ fixtures: MachineFixtures, configuration: SenderConfiguration, receiving: ReceiverConfiguration,
                            at start: Date) throws -> Started {
         let scenario = fixtures.scenario
-        let senderRegistry = try SenderRegistry()
-        let receiverRegistry = try ReceiverRegistry()
+        let senderRegistry = SenderRegistry.inMemory()
+        let receiverRegistry = ReceiverRegistry.inMemory()
         let sender = try HandoffSender.start(account: scenario.account, rendezvous: scenario.rendezvous, configuration: configuration,
                                              random: InsecureDeterministicRandom(seed: scenario.senderSeed), now: start,
                                              registry: senderRegistry)

@@ -259,7 +259,7 @@ extension MachineWorld {
             guard let crafted = try? VectorPrimitives.payload(expiry: operation == 0 ? expiry : payload.expiry, commitment: payload.commitment,
                                                               senderPublicKey: operation == 0 ? payload.senderPublicKey.bytes : lowOrder,
                                                               rendezvous: payload.rendezvous.bytes) else { return }
-            let registry = try? ReceiverRegistry()
+            let registry = ReceiverRegistry.inMemory()
             do {
                 let skew = try ReceiverConfiguration(clockSkewTolerance: UInt32(c >> 1))
                 try HandoffReceiver.check(payload: crafted, configuration: skew, now: now, registry: registry)
@@ -267,7 +267,7 @@ extension MachineWorld {
                                                        random: InsecureDeterministicRandom(seed: UInt64(c)), now: now, registry: registry)
                 probeReceivers.append(scanned.receiver)
             } catch {
-                if registry?.hasClaimed(crafted.transferID) == true { throw violation("a refused scan kept its claim (\(error))") }
+                if registry.hasClaimed(crafted.transferID) == true { throw violation("a refused scan kept its claim (\(error))") }
             }
         case 2:
             do {

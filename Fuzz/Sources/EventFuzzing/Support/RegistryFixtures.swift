@@ -9,6 +9,8 @@ final class FaultyRegistryStorage: RegistryStorage, @unchecked Sendable {
     private var records: [RegistryRecord] = []
     private let plan: UInt8
     private var calls = 0
+    /// Memory only: the sessions use it in place, on the fuzzer's thread.
+    var mayBlock: Bool { false }
 
     /// `plan`: bit 0 fails reads, bit 1 fails writes, bits 2-3 how many calls succeed first,
     /// bits 4-5 which failure.

@@ -27,7 +27,10 @@ public enum SenderOutcome: Hashable, Sendable {
     }
 
     /// The outcome as an error for apps that `throw` unsuccessful ends: `nil` for a completed
-    /// transfer and a local cancel or reject before delivery.
+    /// transfer and a local cancel or reject.
+    ///
+    /// - Warning: `nil` says nothing about the password: after a local cancel it may have left
+    ///   (``deliveredUnconfirmed(_:)``). Read ``passwordLeft`` for that.
     public var error: HandoffError? {
         switch self {
         case .completed: nil

@@ -92,7 +92,10 @@ public final class HandoffReceiver {
     ///   - configuration: clock-skew tolerance.
     ///   - random: the randomness source (``SystemRandomSource`` in production).
     ///   - now: the current time.
-    ///   - registry: the device's record of used codes; a code works once per device.
+    ///   - registry: the device's record of used codes; a code works once per device. With
+    ///     storage, the step that handles the `pakeInit` claims the code there and so blocks:
+    ///     ``HandoffReceiverSession`` takes that step on the ``BlockingIOPool``, and an app that
+    ///     feeds the frames itself does so there as well.
     /// - Throws: ``HandoffError/invalidClock``; ``HandoffError/typedCodeAlreadyUsed`` when this
     ///   device already ran the code; ``HandoffError/secureMemoryUnavailable(_:)``. The code is
     ///   wiped when it throws.

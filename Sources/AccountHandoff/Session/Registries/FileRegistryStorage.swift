@@ -13,6 +13,9 @@ import Darwin
 /// sees every change made before it. The kernel drops the lock of a process that dies, so a
 /// lock file left by a killed process never blocks, and the rename keeps the records whole.
 ///
+/// Every method blocks (a lock, a read, `fsync`): the registries call them where blocking is
+/// allowed, and so should anyone else (``BlockingIOPool``).
+///
 /// The file holds no secret: transfer IDs, expiries and outcome identifiers, one per line
 /// after a format line.
 public struct FileRegistryStorage: RegistryStorage {
@@ -34,7 +37,7 @@ public struct FileRegistryStorage: RegistryStorage {
     public func load() throws(RegistryStorageFailure) -> [RegistryRecord] {
         // O_NONBLOCK: opening a FIFO for reading would otherwise block until a writer appears;
         // this way it opens at once and fstat refuses it below. Regular files ignore the flag.
-        let descriptor = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
+        let descriptor = BlockingCall.retryingInterrupted("open") { open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC) }
         if descriptor < 0 {
             if errno == ENOENT { return [] }
             if errno == ELOOP { throw .notARegularFile }
@@ -47,11 +50,8 @@ public struct FileRegistryStorage: RegistryStorage {
         var contents: [UInt8] = []
         var buffer = [UInt8](repeating: 0, count: 65536)
         while true {
-            let count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
-            if count < 0 {
-                if errno == EINTR { continue }
-                throw .unreadable(errno: errno)
-            }
+            let count = buffer.withUnsafeMutableBytes { BlockingCall.read(descriptor, into: $0.baseAddress, count: $0.count) }
+            if count < 0 { throw .unreadable(errno: errno) }
             if count == 0 { break }
             contents += buffer[0..<count]
             guard contents.count <= 16 << 20 else { throw .corrupt }
@@ -69,43 +69,21 @@ public struct FileRegistryStorage: RegistryStorage {
     ///   the records not written, ``RegistryStorageFailure/notARegularFile`` for a link or
     ///   special file at either path, and the errors of ``load()``; the old file is intact then.
     public func update(_ change: (inout [RegistryRecord]) -> Bool) throws(RegistryStorageFailure) -> [RegistryRecord] {
-        let lock = try lockExclusively()
-        defer {
-            _ = flock(lock, LOCK_UN)  // before the close: a child being spawned may hold a copy of the descriptor
-            close(lock)
+        let lock: FileLock
+        do {
+            lock = try FileLock.open(path + ".lock")
+            try lock.lock(.exclusive)
+        } catch {
+            switch error {
+            case .symbolicLink, .notARegularFile: throw .notARegularFile
+            case .system(_, let code): throw .unwritable(errno: code)
+            }
         }
+        defer { lock.unlockAndClose() }
         var records = try load()
         guard change(&records) else { return records }
         try save(records)
         return records
-    }
-
-    /// Opens `<path>.lock` and waits for its exclusive lock; returns the descriptor.
-    private func lockExclusively() throws(RegistryStorageFailure) -> Int32 {
-        let lockPath = path + ".lock"
-        let descriptor = open(lockPath, O_RDWR | O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC, 0o600)
-        guard descriptor >= 0 else {
-            if errno == ELOOP { throw .notARegularFile }
-            throw .unwritable(errno: errno)
-        }
-        var status = stat()
-        guard fstat(descriptor, &status) == 0 else {
-            let failure = errno
-            close(descriptor)
-            throw .unwritable(errno: failure)
-        }
-        guard (status.st_mode & S_IFMT) == S_IFREG else {
-            close(descriptor)
-            throw .notARegularFile
-        }
-        while flock(descriptor, LOCK_EX) != 0 {
-            guard errno == EINTR else {
-                let failure = errno
-                close(descriptor)
-                throw .unwritable(errno: failure)
-            }
-        }
-        return descriptor
     }
 
     /// Writes the records atomically and durably. Use ``update(_:)`` to change records that
@@ -122,12 +100,6 @@ public struct FileRegistryStorage: RegistryStorage {
             case .invalidPath, .alreadyExists: throw .unwritable(errno: EINVAL)
             }
         }
-    }
-
-    static func directory(of path: String) -> String {
-        guard let slash = path.lastIndex(of: "/") else { return "." }
-        let directory = String(path[..<slash])
-        return directory.isEmpty ? "/" : directory
     }
 
     static func render(_ records: [RegistryRecord]) -> [UInt8] {

@@ -22,6 +22,10 @@ public struct RegistryRecord: Hashable, Sendable {
 /// Registries change their records only through ``update(_:)``, so a storage that several
 /// processes share (one store, several receivers started at once) can make each change one
 /// step: read, change, write, with no other process's change in between.
+///
+/// The methods may block (files, locks, a database): registries call them only where blocking
+/// is allowed, on the ``BlockingIOPool`` or a thread that runs no task, never on a thread of
+/// Swift concurrency.
 public protocol RegistryStorage: Sendable {
     /// Reads every stored record; empty when nothing was stored yet.
     ///
@@ -47,6 +51,16 @@ public protocol RegistryStorage: Sendable {
     /// - Throws: a ``RegistryStorageFailure`` when the records cannot be read or written;
     ///   the old records must then still be intact.
     func update(_ change: (inout [RegistryRecord]) -> Bool) throws(RegistryStorageFailure) -> [RegistryRecord]
+
+    /// Whether reading or writing blocks its thread (a file, a database): the sessions then
+    /// reach the registry on the ``BlockingIOPool``. `true` unless a storage says otherwise; a
+    /// storage that only keeps memory says `false` and is used in place.
+    var mayBlock: Bool { get }
+}
+
+extension RegistryStorage {
+    /// Storage blocks unless it says otherwise.
+    public var mayBlock: Bool { true }
 }
 
 extension RegistryStorage {

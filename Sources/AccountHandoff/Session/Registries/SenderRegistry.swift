@@ -4,8 +4,7 @@ import Foundation
 /// transfer ID at start and tells a transport which incoming frames belong to a live session,
 /// so frames for consumed, cancelled or expired transfers are refused before any session sees
 /// them. With a ``RegistryStorage`` it survives restarts.
-public final class SenderRegistry: @unchecked Sendable {
-    // Safety of @unchecked Sendable: `entries` is only touched under `lock`.
+public final class SenderRegistry: Sendable {
     /// Where a transfer stands.
     public enum Status: Hashable, Sendable {
         /// The session is running.
@@ -14,66 +13,72 @@ public final class SenderRegistry: @unchecked Sendable {
         case finished(outcomeIdentifier: String)
     }
 
-    private struct Entry {
-        let expiry: UInt32
-        var outcomeIdentifier: String?
-    }
+    private let records: RegistryRecords
 
-    private let lock = UnfairLock()
-    private let storage: RegistryStorage?
-    private var entries: [TransferID: Entry] = [:]
-
-    /// Creates a registry; keep one per app. With `storage`, the stored records are loaded now
+    /// A durable registry in `storage`; keep one per app. The stored records are loaded now
     /// and every change is written before it takes effect.
     ///
+    /// With storage, this reads the storage and so blocks: call it on the ``BlockingIOPool``
+    /// (or a thread of your own). ``HandoffSenderSession`` registers its transfers there too;
+    /// an app that calls ``HandoffSender/start(account:rendezvous:configuration:random:now:registry:)``
+    /// itself with a registry that has storage calls it there as well.
+    ///
     /// - Throws: ``HandoffError/registryUnavailable(_:)`` when the stored records cannot be read.
-    public init(storage: RegistryStorage? = nil) throws(HandoffError) {
-        self.storage = storage
-        guard let storage else { return }
-        do {
-            adopt(try storage.load())
-        } catch { throw .registryUnavailable(error) }
+    public init(storage: RegistryStorage) throws(HandoffError) {
+        do { records = try RegistryRecords(storage: storage) } catch { throw .registryUnavailable(error) }
     }
+
+    /// Whether the registry keeps its records in a storage that blocks, so that registering blocks.
+    package var hasStorage: Bool { records.storage?.mayBlock ?? false }
+
+    /// The device's durable registry in `directory` (the file `sent-codes`, created on the first
+    /// use; the directory is created with mode 0700 when missing): what an app keeps, one per
+    /// device.
+    ///
+    /// - Throws: ``HandoffError/registryUnavailable(_:)`` when the directory cannot be created
+    ///   or the stored records cannot be read.
+    public convenience init(directory: URL) throws(HandoffError) {
+        do {
+            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true,
+                                                    attributes: [.posixPermissions: 0o700])
+        } catch {
+            let underlying = (error as NSError).userInfo[NSUnderlyingErrorKey] as? NSError
+            throw .registryUnavailable(.unwritable(errno: Int32(underlying?.code ?? Int(EIO))))
+        }
+        try self.init(storage: FileRegistryStorage(path: directory.appendingPathComponent("sent-codes").path))
+    }
+
+    /// A registry that lives in memory only, as long as the process: for tests, and for a
+    /// process that runs one transfer and exits. After a restart it forgets every transfer, so
+    /// an app keeps a durable one (``init(directory:)``).
+    public static func inMemory() -> SenderRegistry { SenderRegistry() }
+
+    private init() { records = RegistryRecords() }
 
     /// Registers a new session's transfer (durably, when storage is used) before its QR is
     /// shown. With storage, the stored records are read again and written under the storage's
-    /// lock (``RegistryStorage/update(_:)``), so a transfer another process registered is seen.
+    /// lock (``RegistryStorage/update(_:)``), so a transfer another process registered is
+    /// seen; that blocks.
     func register(_ payload: SessionPayload) throws(HandoffError) {
-        try lock.withLock { () throws(HandoffError) in
-            guard entries[payload.transferID] == nil else { throw .transferIDInUse }
-            guard let storage else {
-                entries[payload.transferID] = Entry(expiry: payload.expiry)
-                return
-            }
-            var inUse = false
-            let stored: [RegistryRecord]
-            do throws(RegistryStorageFailure) {
-                stored = try storage.update { records in
-                    guard !records.contains(where: { $0.transferID == payload.transferID }) else {
-                        inUse = true
-                        return false
-                    }
-                    records = (records + [RegistryRecord(transferID: payload.transferID, expiry: payload.expiry, outcomeIdentifier: nil)])
-                        .sortedByTransferID
-                    return true
-                }
-            } catch { throw .registryUnavailable(error) }
-            adopt(stored)
-            if inUse { throw .transferIDInUse }
-        }
+        let record = RegistryRecord(transferID: payload.transferID, expiry: payload.expiry, outcomeIdentifier: nil)
+        let added: Bool
+        do { added = try records.insert(record) } catch { throw .registryUnavailable(error) }
+        guard added else { throw .transferIDInUse }
     }
 
     /// Records how a session ended; its transfer is consumed for good. Writing it is best
-    /// effort: a transfer whose outcome could not be stored stays "pending" on disk, and
-    /// after a restart no session exists to receive its frames, so it is just as closed.
+    /// effort, and never blocks a thread that runs a task (the write then follows on the
+    /// ``BlockingIOPool``): a transfer whose outcome could not be stored stays "pending" on
+    /// disk, and after a restart no session exists to receive its frames, so it is just as
+    /// closed.
     func end(_ transferID: TransferID, outcome: SenderOutcome) {
-        lock.withLock {
-            guard let entry = entries[transferID] else { return }
-            entries[transferID]?.outcomeIdentifier = outcome.identifier
-            change { records in
-                records.removeAll { $0.transferID == transferID }
-                records = (records + [RegistryRecord(transferID: transferID, expiry: entry.expiry, outcomeIdentifier: outcome.identifier)])
-                    .sortedByTransferID
+        records.change { known in
+            guard let entry = known[transferID] else { return nil }
+            let ended = RegistryRecord(transferID: transferID, expiry: entry.expiry, outcomeIdentifier: outcome.identifier)
+            known[transferID] = ended
+            return { stored in
+                stored.removeAll { $0.transferID == transferID }
+                stored = (stored + [ended]).sortedByTransferID
                 return true
             }
         }
@@ -91,55 +96,26 @@ public final class SenderRegistry: @unchecked Sendable {
         let frame = try Frame(bytes: bytes)
         let seconds = now.timeIntervalSince1970
         guard seconds.isFinite else { throw .invalidClock }
-        return try lock.withLock { () throws(HandoffError) -> TransferID in
-            guard let entry = entries[frame.transferID] else { throw .unknownTransfer }
-            guard entry.outcomeIdentifier == nil else { throw .transferConsumed }
-            // A receipt may still arrive during the receipt wait (Spec 6.1); the session itself
-            // ends everything else at its expiry.
-            guard seconds < Double(entry.expiry) + Double(HandoffSender.receiptWaitSeconds) else { throw .expired }
-            return frame.transferID
-        }
+        guard let entry = records.record(of: frame.transferID) else { throw .unknownTransfer }
+        guard entry.outcomeIdentifier == nil else { throw .transferConsumed }
+        // A receipt may still arrive during the receipt wait (Spec 6.1); the session itself
+        // ends everything else at its expiry.
+        guard seconds < Double(entry.expiry) + Double(HandoffSender.receiptWaitSeconds) else { throw .expired }
+        return frame.transferID
     }
 
     /// Where a transfer stands, or `nil` when this registry does not know it (never issued, or pruned).
     public func status(of transferID: TransferID) -> Status? {
-        lock.withLock {
-            guard let entry = entries[transferID] else { return nil }
-            return entry.outcomeIdentifier.map { .finished(outcomeIdentifier: $0) } ?? .pending
-        }
+        guard let entry = records.record(of: transferID) else { return nil }
+        return entry.outcomeIdentifier.map { .finished(outcomeIdentifier: $0) } ?? .pending
     }
 
     /// Forgets transfers that expired an hour or more before `now`; their frames are then
     /// refused as unknown, which is just as closed. A `now` that is not finite prunes nothing.
+    /// With storage, the write follows as ``end(_:outcome:)``'s does.
     public func prune(now: Date) {
         let seconds = now.timeIntervalSince1970
         guard seconds.isFinite else { return }
-        lock.withLock {
-            let before = entries.count
-            entries = entries.filter { RegistryRetention.keeps(expiry: $0.value.expiry, at: seconds) }
-            guard entries.count != before else { return }
-            change { records in
-                records.removeAll { !RegistryRetention.keeps(expiry: $0.expiry, at: seconds) }
-                return true
-            }
-        }
-    }
-
-    /// Applies `edit` to the stored records, best effort; call with the lock held.
-    private func change(_ edit: (inout [RegistryRecord]) -> Bool) {
-        guard let storage, let stored = try? storage.update(edit) else { return }
-        adopt(stored)
-    }
-
-    /// Takes the stored records (which include other processes' transfers) as this registry's
-    /// entries, keeping every outcome this process knows but could not store: a transfer that
-    /// ended here stays consumed. Call with the lock held.
-    private func adopt(_ records: [RegistryRecord]) {
-        var adopted: [TransferID: Entry] = [:]
-        for record in records where adopted[record.transferID] == nil {
-            let known = entries[record.transferID]?.outcomeIdentifier
-            adopted[record.transferID] = Entry(expiry: record.expiry, outcomeIdentifier: record.outcomeIdentifier ?? known)
-        }
-        entries = adopted
+        records.prune(at: seconds)
     }
 }

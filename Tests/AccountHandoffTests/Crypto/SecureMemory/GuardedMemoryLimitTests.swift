@@ -87,7 +87,7 @@ private enum LockLimitProbe {
         let random = SystemRandomSource()
         // On real devices the receivers live elsewhere; here they take turns in this process.
         let receiverRoom = try? SessionArena(byteCount: HandoffReceiver.arenaByteCount)
-        let registry = try! SenderRegistry()
+        let registry = SenderRegistry.inMemory()
         var senders: [HandoffSender] = []
         while true {
             let locked = ProcFile.statusBytes("VmLck")
@@ -104,7 +104,7 @@ private enum LockLimitProbe {
         }
         report["admitted"] = "\(senders.count)"
 
-        let claims = try! ReceiverRegistry()
+        let claims = ReceiverRegistry.inMemory()
         let payload = senders[0].payload
         do {
             _ = try HandoffReceiver.scan(payload: payload, random: random, now: Fixtures.start, registry: claims)

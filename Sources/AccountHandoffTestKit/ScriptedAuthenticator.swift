@@ -3,12 +3,17 @@ import Foundation
 
 /// A ``LocalAuthenticator`` that answers from a fixed script, one step per call, and records
 /// every purpose it was asked for: for tests and demos of the session drivers' gate
-/// (Spec 8.7). Test support only (`package`).
-package final class ScriptedAuthenticator: LocalAuthenticator, @unchecked Sendable {
+/// (Spec 8.7), on both devices.
+///
+/// ```swift
+/// let refusing = ScriptedAuthenticator(always: .cancelled)
+/// let patient = ScriptedAuthenticator([.waitUntilCancelled])  // a person who never answers
+/// ```
+public final class ScriptedAuthenticator: LocalAuthenticator, @unchecked Sendable {
     // Safety of @unchecked Sendable: `steps`, `asked` and `waiters` are touched only under `lock`.
 
     /// What one call does.
-    package enum Step: Sendable, Hashable {
+    public enum Step: Sendable, Hashable {
         /// Returns this result at once (or ``LocalAuthenticationResult/cancelled`` if the task
         /// is already cancelled).
         case answer(LocalAuthenticationResult)
@@ -29,23 +34,24 @@ package final class ScriptedAuthenticator: LocalAuthenticator, @unchecked Sendab
     ///   - script: the steps of the first calls.
     ///   - afterScript: the step of every call after the script; by default a failure, so a
     ///     test that asks more often than it planned sees it.
-    package init(_ script: [Step],
+    public init(_ script: [Step],
                  afterScript: Step = .answer(.failed(.unavailable(detail: "The scripted authenticator has no more answers.")))) {
         self.steps = script
         self.afterScript = afterScript
     }
 
     /// An authenticator that always returns `result`.
-    package convenience init(always result: LocalAuthenticationResult) {
+    public convenience init(always result: LocalAuthenticationResult) {
         self.init([], afterScript: .answer(result))
     }
 
     /// Every purpose asked for so far, in order.
-    package var purposes: [LocalAuthenticationPurpose] {
+    public var purposes: [LocalAuthenticationPurpose] {
         lock.withLock { asked }
     }
 
-    package func authenticate(for purpose: LocalAuthenticationPurpose) async -> LocalAuthenticationResult {
+    /// Records `purpose` and plays the next step of the script.
+    public func authenticate(for purpose: LocalAuthenticationPurpose) async -> LocalAuthenticationResult {
         let step = lock.withLock {
             asked.append(purpose)
             return steps.isEmpty ? afterScript : steps.removeFirst()
