@@ -156,7 +156,7 @@ let package = Package(
             name: "handoff-dev",
             dependencies: ["handoff", "HandoffCLI", "AccountHandoff", "AccountHandoffBench", "CHeapCounter", "AccountHandoffQR",
                            "AccountHandoffTransport", "AccountHandoffVectors", "AccountHandoffImport", "AccountHandoffReferenceStore",
-                           "AccountHandoffDovecot", "AccountHandoffTestSupport", "AccountHandoffTransitRelay"],
+                           "AccountHandoffDovecot", "AccountHandoffTestSupport", "AccountHandoffTransitRelay", "AvahiHosts"],
             path: "Harness/handoff-dev"
         ),
         // Thunderbird profiles as a source (send) and a destination (receive) of an account.
@@ -258,7 +258,9 @@ package.targets += [
     .executableTarget(name: "avahi-hosts-probe", dependencies: ["AvahiHosts"], path: "Harness/avahi-hosts-probe"),
     .testTarget(
         name: "AccountHandoffDiscoveryTests",
-        dependencies: ["AccountHandoffDiscovery", "AccountHandoffTransport", "AvahiHosts", "dnssd-probe", "avahi-hosts-probe"]
+        // `handoff` and the reference store: the typed way end to end between hosts (TypedWay/).
+        dependencies: ["AccountHandoffDiscovery", "AccountHandoffTransport", "AvahiHosts", "dnssd-probe", "avahi-hosts-probe", "handoff",
+                       "AccountHandoffReferenceStore"]
     ),
 ]
 for target in package.targets where target.name == "AccountHandoffErrorSentenceTests" {
@@ -306,8 +308,9 @@ package.targets += [
 ]
 for target in package.targets {
     switch target.name {
-    // The command line's `receive --scan` and `--camera` (the executable links HandoffCLI only).
-    case "HandoffCLI": target.dependencies.append("AccountHandoffScan")
+    // The command line's `receive --scan` and `--camera` (the executable links HandoffCLI only),
+    // and the typed way's discovery on the local network (Spec 11.10).
+    case "HandoffCLI": target.dependencies += ["AccountHandoffScan", "AccountHandoffDiscovery"]
     // The CLI tests draw QR codes that are not transfer codes with the library, and photos with ImageMagick.
     case "HandoffCLITests": target.dependencies += ["AccountHandoffQR", "AccountHandoffPhotoLab"]
     // Every shipped module's public errors are sentences.

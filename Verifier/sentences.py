@@ -34,7 +34,9 @@ UNRUN = {
         'the nameplate',
         'names, records, sockets and time, which no vector holds: ServiceRecordTests and DiscoveryCollectionTests '
         '(AccountHandoffDiscoveryTests) pin the instance name, the TXT record and the one/none/ambiguous decision, '
-        'AvahiDiscoveryTests the advertising between network namespaces'),
+        'AvahiDiscoveryTests the advertising between network namespaces, TypedListenerTests '
+        '(AccountHandoffTransportTests) the typed listening socket\'s rules T1-T7, and the TypedWay tests the whole '
+        'typed way between network namespaces with the real handoff binaries, CLITypedRelayTests through the relay'),
     'U.typedGuessBound': ('8.8',
         'an attacker playing both ends gets more than one guess per code at each end',
         'a count over two sessions, not bytes of one: TypedWayTests (a wrong guess retires the code; the receiver uses '
@@ -391,6 +393,8 @@ SENTENCES = {
     '8.8 "An attacker that advertises the same" #957b': ['U.typedImpersonator'],
     '11.10 "DNS-SD on the local network. A" #c3a9': ['U.typedTransport'],
     '11.10 "Then exactly one IPv4 address and" #2e77': ['U.typedTransport'],
+    '11.10 "The typed listening socket. A sending" #4051': ['U.typedTransport'],
+    '11.10 "A receiving device waits for the" #2bdd': ['U.typedTransport'],
     '12.7 "route is the kind of the" #73ce': ['12.7.routeCode', '12.7.routeKind'],
     '12.7 "The relay token (12.8), which both" #9d7e': ['U.relayIdentity'],
 }

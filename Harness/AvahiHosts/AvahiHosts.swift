@@ -122,12 +122,18 @@ public final class AvahiHosts: @unchecked Sendable {
     /// namespace has the `/proc` of that PID namespace), so that it dies with the host however
     /// this process ends; `setpriv --pdeathsig` ends it with `nsenter` too.
     public func run(in number: Int, _ executable: String, _ arguments: [String]) throws(AvahiHostsUnavailable) -> HostProcess {
+        try HostProcess.started(try command(in: number, executable, arguments), environment: host(number).environment)
+    }
+
+    /// The command line that starts `executable` in host `number` as ``run(in:_:_:)`` does, for
+    /// a caller that starts the process itself (with the host's ``AvahiHost/environment``).
+    public func command(in number: Int, _ executable: String, _ arguments: [String]) throws(AvahiHostsUnavailable) -> [String] {
         let host = host(number)
         guard let supervisor = lock.withLock({ supervisors[number] }) else { throw .stepFailed("host \(number) is stopped") }
         // The supervisor is `unshare`: its mount namespace and its children's PID namespace are the host's.
         let enter = [Self.nsenter, "--net=/run/netns/\(host.namespace)", "--mount=/proc/\(supervisor.pid)/ns/mnt",
                      "--pid=/proc/\(supervisor.pid)/ns/pid_for_children", "--", Self.setpriv, "--pdeathsig", "KILL", "--"]
-        return try HostProcess.started(enter + [executable] + arguments, environment: host.environment)
+        return enter + [executable] + arguments
     }
 
     /// Stops host `number`'s Avahi daemon (SIGTERM: it says goodbye and leaves the bus) and

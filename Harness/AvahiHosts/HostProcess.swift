@@ -85,6 +85,12 @@ public final class HostProcess: @unchecked Sendable {
         await output.line(after: skipping, timeout: timeout) { $0.hasPrefix(prefix) }
     }
 
+    /// Waits for a line, among those written after the first `skipping`, that contains `text`;
+    /// the line, or `nil` when the output ended or `timeout` passed first.
+    public func line(containing text: String, after skipping: Int = 0, timeout: Duration = .seconds(30)) async -> String? {
+        await output.line(after: skipping, timeout: timeout) { $0.contains(text) }
+    }
+
     /// Waits for the program's end (its output's end), killing it after `timeout`; its exit
     /// status (128 + signal when killed).
     public func finish(timeout: Duration = .seconds(30)) async -> Int32 {

@@ -13,6 +13,8 @@ extension CommandManual {
                 "Answer both sides automatically: the demo types the code the receiving side shows into the sending side, accepts, and gives each gate the demo login password. Without it, each side asks you."),
             CommandOption("--relay", nil,
                 "Start Debian's transit relay (twistd3 transitrelay, from the package magic-wormhole-transit-relay) on 127.0.0.1 and send the transfer through it: the code names only the relay."),
+            CommandOption("--typed", nil,
+                "Pair by the short typed code instead of the QR: the two processes run in two network namespaces of their own, each with its own Avahi daemon, the sender announces its code's first three digits there, and the demo types the code it shows into the receiving side, which finds the sender by DNS-SD. Needs root (to make the namespaces) and Debian's avahi-daemon; runs both sides with --no-local-auth and --no-validation (the namespaces reach no PAM setup or mail server of the demo)."),
             CommandOption("--store", "DIR", "Keep the receiver's store in DIR (default: a temporary directory that is removed at the end)."),
             .ecc,
             .qrStyle,

@@ -35,11 +35,12 @@ typealias TestReceiver = HandoffReceiverSession<RecordingImporter>
 
 /// A sender session on `channel` whose person authenticates and whose password is fixed.
 func testSender(rendezvous: RendezvousToken, channel: any FrameChannel, maximumCodes: Int = 1,
-                lifetime: UInt32 = 600) throws -> HandoffSenderSession {
+                lifetime: UInt32 = 600, typedRoutes: Set<TypedRoute> = []) throws -> HandoffSenderSession {
     HandoffSenderSession(account: try Loopback.account(), rendezvous: rendezvous, channel: channel,
                          credential: { _ in try SecretBytes(utf8: "correct horse") },
                          authenticator: ScriptedAuthenticator(always: .authenticated), registry: SenderRegistry.inMemory(),
-                         options: SenderSessionOptions(configuration: try SenderConfiguration(lifetime: lifetime), maximumCodes: maximumCodes))
+                         options: SenderSessionOptions(configuration: try SenderConfiguration(lifetime: lifetime), maximumCodes: maximumCodes,
+                                                       typedRoutes: typedRoutes))
 }
 
 /// A receiver session for `payload` whose connector is `connect`.

@@ -75,7 +75,8 @@ import TestProcesses
         defer { scratch.remove() }
         let result = try await HandoffProcess.run(scratch.receiveArguments(), stdin: typed + "\n")
         #expect(result.status == 65)
-        #expect(result.stderr == "Those six digits look like the code for the sending device: type them there when it asks. Here, paste the transfer code the sending device shows (one line of about 180 characters starting with AH:).\n")
+        // `receive` also takes the typed code (Spec 12.5), so its sentence names both.
+        #expect(result.stderr == "Those six digits look like the code for the sending device: type them there when it asks. Here, paste the transfer code the sending device shows (one line of about 180 characters starting with AH:), or type the 11-digit code beside its QR.\n")
     }
 
     /// Half a code (a line cut where a terminal wrapped it): its length and a whole code's shape.

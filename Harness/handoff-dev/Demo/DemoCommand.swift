@@ -26,6 +26,10 @@ enum DemoCommand {
         _ = try OptionValues.palette(parsed, command: "demo")
         let started = ContinuousClock.now
         let automatic = parsed.has("--yes")
+        let typed = parsed.has("--typed")
+        if typed, parsed.has("--relay") {
+            throw .usage("--typed pairs on the local network of the demo's namespaces; leave out --relay.", command: "demo")
+        }
         var files = try DemoFiles.create()
         defer {
             files.password.wipe()
@@ -34,17 +38,23 @@ enum DemoCommand {
         let store = parsed.value("--store").map { URL(fileURLWithPath: $0) } ?? files.directory.appendingPathComponent("store")
         let executable = try handoffExecutable()
 
-        console.line("AccountHandoff demo: two processes on this machine transfer a demo account over 127.0.0.1.")
+        let hosts = typed ? try await DemoHosts.start(console: console) : nil
+        defer { hosts?.stop() }
+        if hosts == nil {
+            console.line("AccountHandoff demo: two processes on this machine transfer a demo account over 127.0.0.1.")
+        }
         console.line("The demo password is random and is never shown.\(automatic ? " The demo answers both sides itself (--yes): it types the code the receiving side shows into the sending side, accepts, and confirms it is you." : " Answer each side's questions: type the code the receiving side shows into the sending side.")")
-        let gate = DemoGate.make()
-        if gate != nil {
+        let gate = typed ? nil : DemoGate.make()
+        if typed {
+            console.line("Both sides run with --no-local-auth and --no-validation: the namespaces reach neither the demo's PAM setup nor its mail server.")
+        } else if gate != nil {
             console.line("Each side asks for your login password before the password travels (its local-authentication gate, PAM). The demo runs both under a throwaway PAM setup (pam_wrapper) whose login password is '\(DemoGate.password)'; your real login is not touched.")
         } else {
             console.line("Debian's libpam-wrapper is missing, so the demo runs both sides with --no-local-auth (no local-authentication gate); Scripts/setup.sh installs it.")
         }
         let transitRelay = parsed.has("--relay") ? try await DemoRelay.start(console: console) : nil
         defer { transitRelay?.stop() }
-        let mailServer = DemoMailServer.start(password: files.password, console: console)
+        let mailServer = typed ? nil : DemoMailServer.start(password: files.password, console: console)
         defer { mailServer?.stop() }
         if let mailServer { files = try files.pointing(at: DemoFiles.MailServer(host: mailServer.host, port: mailServer.tlsPort)) }
         console.line("")
@@ -52,10 +62,12 @@ enum DemoCommand {
         let gateArguments = gate == nil ? ["--no-local-auth"] : []
         var senderArguments = ["send", "--account", files.accountFile.path, "--password-file", files.passwordFile.path,
                                "--lifetime", String(lifetime)] + gateArguments + (transitRelay.map(DemoRelay.senderArguments) ?? [])
+            + (hosts.map { ["--address", $0.hosts.host(DemoHosts.sender).address, "--lan"] } ?? [])
         for option in ["--ecc", "--qr-style"] { if let value = parsed.value(option) { senderArguments += [option, value] } }
         let seen = DemoTranscript()
-        let sender = DemoChild(label: "sender  ", executable: executable, arguments: senderArguments, environment: gate?.environment,
-                               console: console) { line in
+        let (senderProgram, senderCommand) = try hosts?.command(in: DemoHosts.sender, executable, senderArguments) ?? (executable, senderArguments)
+        let sender = DemoChild(label: "sender  ", executable: senderProgram, arguments: senderCommand,
+                               environment: hosts?.environment(of: DemoHosts.sender) ?? gate?.environment, console: console) { line in
             seen.read(line, from: .sender)
         }
         // Starting under the PAM start lock waits (a file lock, the child's first line): on the I/O pool.
@@ -75,11 +87,15 @@ enum DemoCommand {
                 sender.interrupt()
                 receiver?.interrupt()
             }
-            if receiver == nil, let code = seen.transferCode {
+            if receiver == nil, let code = typed ? seen.typedCode : seen.transferCode {
                 let validation = mailServer.map { ["--ca-file", $0.caFile.path] } ?? ["--no-validation"]
-                let child = DemoChild(label: "receiver", executable: executable,
-                                      arguments: ["receive", "--store", store.path, "--credentials", "files"] + validation + gateArguments,
-                                      environment: gate?.environment, console: console) { line in seen.read(line, from: .receiver) }
+                let receiverArguments = ["receive", "--store", store.path, "--credentials", "files"] + validation + gateArguments
+                let (program, command) = try hosts?.command(in: DemoHosts.receiver, executable, receiverArguments) ?? (executable, receiverArguments)
+                if typed { console.line("The demo types the code \(code) into the receiving side.") }
+                let child = DemoChild(label: "receiver", executable: program, arguments: command,
+                                      environment: hosts?.environment(of: DemoHosts.receiver) ?? gate?.environment, console: console) { line in
+                    seen.read(line, from: .receiver)
+                }
                 // The code travels on the child's standard input, not its command line.
                 do {
                     if gate != nil { try await BlockingIOPool.shared.run { _ in try DemoGate.start(child) { child.answer(code) } } } else {
@@ -206,12 +222,18 @@ final class DemoTranscript: @unchecked Sendable {
 
     private let lock = NSLock()
     private var code: String?
+    private var typed: String?
     private var codes: [Side: String] = [:]
+    /// How the sender shows its typed code beside the QR.
+    static let typedCodePrefix = "Or type this code on the receiving device when 'handoff receive' asks for a code: "
     private var wasInterrupted = false
 
     func read(_ line: String, from side: Side) {
         lock.withLock {
             if side == .sender, code == nil, line.hasPrefix("Transfer code: ") { code = String(line.dropFirst("Transfer code: ".count)) }
+            if side == .sender, typed == nil, line.hasPrefix(Self.typedCodePrefix) {
+                typed = String(line.dropFirst(Self.typedCodePrefix.count).prefix(13))
+            }
             if let range = line.range(of: "Code for the sending device: ") {
                 let digits = line[range.upperBound...].prefix(7)
                 if digits.count == 7 { codes[side] = String(digits) }
@@ -222,5 +244,7 @@ final class DemoTranscript: @unchecked Sendable {
     func interrupt() { lock.withLock { wasInterrupted = true } }
     var interrupted: Bool { lock.withLock { wasInterrupted } }
     var transferCode: String? { lock.withLock { code } }
+    /// The typed code the sender shows first (`NNN SSSS SSSC`).
+    var typedCode: String? { lock.withLock { typed } }
     func shortCode(shownBy side: Side) -> String? { lock.withLock { codes[side] } }
 }

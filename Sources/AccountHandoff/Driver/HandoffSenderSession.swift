@@ -299,11 +299,10 @@ public actor HandoffSenderSession: SessionDriver {
         typedWaiting.removeAll()
     }
 
-    /// The channel serves the current typed code, or none.
+    /// The channel serves the current typed code, or none: in order with the frames queued
+    /// before (a `pakeRefused` leaves before its connection is closed for the new offer).
     private func serveCurrentTypedCode() {
-        let offer = sender?.typedCode.map { TypedOffer(nameplate: $0.nameplate, routes: options.typedRoutes) }
-        let channel = self.channel
-        Task { await channel.serveTyped(offer) }
+        runtime.outbound.enqueueTypedOffer(sender?.typedCode.map { TypedOffer(nameplate: $0.nameplate, routes: options.typedRoutes) })
     }
 
     func tick() {
@@ -368,7 +367,9 @@ public actor HandoffSenderSession: SessionDriver {
                     directives += typedWaiting.map { .disconnect($0.peer) }
                 }
                 dropTypedConnections()
-                serveCurrentTypedCode()
+                // After the bind (a directive), not through the writer: the channel must not
+                // close the paired connection as one of the old nameplate's.
+                directives.append(.serveTyped(nil))
                 runtime.yield(.pairedByTypedCode)
             }
         }

@@ -87,6 +87,9 @@ enum ChannelDirective: Sendable {
     case bind(FramePeer)
     case noteIgnored(FramePeer)
     case disconnect(FramePeer)
+    /// The typed offer to serve, after the directives before it (the typed way paired: the
+    /// peer is bound before the other typed connections are closed).
+    case serveTyped(TypedOffer?)
 }
 
 extension SessionDriver {
@@ -110,7 +113,12 @@ extension SessionDriver {
 
     private func writeFrames(to channel: any FrameChannel) async {
         for await item in runtime.outbound.items {
-            do { try await channel.send(item.frame, to: item.peer) } catch { channelLost(item.peer) }
+            switch item {
+            case .frame(let frame, let peer):
+                do { try await channel.send(frame, to: peer) } catch { channelLost(peer) }
+            case .typedOffer(let offer):
+                await channel.serveTyped(offer)
+            }
         }
     }
 
@@ -122,6 +130,7 @@ extension SessionDriver {
                     case .bind(let peer): await channel.bind(peer)
                     case .noteIgnored(let peer): await channel.noteIgnoredFrame(from: peer)
                     case .disconnect(let peer): await channel.disconnect(peer)
+                    case .serveTyped(let offer): await channel.serveTyped(offer)
                     }
                 }
             }

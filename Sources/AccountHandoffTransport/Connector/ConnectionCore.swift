@@ -33,7 +33,8 @@ final class ConnectionCore: LoopConnectionDelegate, DeadlineTarget, @unchecked S
 
     let loop: EventLoop
     let configuration: TransportConfiguration
-    private let keys: TransportKeys
+    /// The QR's keys for admission; `nil` for a typed connection, which has none (Spec 11.10).
+    private let keys: TransportKeys?
     /// Whether the connection goes through a relay (Spec 11.7).
     private let relayed: Bool
     private var link: LoopConnection?
@@ -64,7 +65,7 @@ final class ConnectionCore: LoopConnectionDelegate, DeadlineTarget, @unchecked S
     private var waiter = ReceiveWaiter()
     private var pendingWake: ContinuousClock.Instant?
 
-    init(loop: EventLoop, configuration: TransportConfiguration, keys: TransportKeys, relayed: Bool = false) {
+    init(loop: EventLoop, configuration: TransportConfiguration, keys: TransportKeys?, relayed: Bool = false) {
         self.loop = loop
         self.configuration = configuration
         self.keys = keys
@@ -136,6 +137,13 @@ final class ConnectionCore: LoopConnectionDelegate, DeadlineTarget, @unchecked S
     /// within the admission timeout (Spec 11.4).
     private func startAdmission() {
         guard let link else { return }
+        guard keys != nil else {
+            // The typed way has no admission: the sender speaks first with its pakeInit.
+            phase = .open
+            link.setReading(true)
+            finishAdmission(nil)
+            return
+        }
         let deadline = ContinuousClock.now + configuration.admissionTimeout
         phase = .admitting(received: [], deadline: deadline)
         scheduleWake(at: deadline)
@@ -192,6 +200,7 @@ final class ConnectionCore: LoopConnectionDelegate, DeadlineTarget, @unchecked S
             admissionFailed(error)
             return
         }
+        guard let keys else { return }
         switch Admission.answer(received, keys: keys) {
         case .notAChallenge:
             admissionFailed(TransportError.notAHandoffSender)
@@ -306,7 +315,8 @@ final class ConnectionCore: LoopConnectionDelegate, DeadlineTarget, @unchecked S
 
     /// Looks the relay up again and connects with a new side (Spec 11.7).
     private func connectAgain() {
-        guard let retry = relayRetry else { return }
+        // A typed connection has no QR keys and is never retried (its line is the nameplate's).
+        guard let retry = relayRetry, let keys else { return }
         let loop = self.loop
         RelayAddressResolver.resolve(retry.relay.host) { [self] result in
             loop.execute { [self] in

@@ -98,6 +98,52 @@ public final class ConnectionFrameChannel: FrameChannel, @unchecked Sendable {
         return channel
     }
 
+    /// Typed way (Spec 11.10): connects to the sending device found on the local network for
+    /// the nameplate typed, at `endpoint`; there is no admission, the channel is ready for the
+    /// sender's `pakeInit`.
+    ///
+    /// - Throws: ``TransportError/directAddressRefused(_:_:)`` when `addressPolicy` refuses the
+    ///   address (checked before any connection is made); ``TransportError/connectionRefused``;
+    ///   ``TransportError/timedOut``; `CancellationError` when the calling task is cancelled.
+    public static func connectTyped(to endpoint: TCPRendezvous.Endpoint, configuration: TransportConfiguration = .standard,
+                                    addressPolicy: DirectAddressPolicy = .localNetworks) async throws -> ConnectionFrameChannel {
+        if let refusal = addressPolicy.refusal(of: endpoint.address) { throw TransportError.directAddressRefused(endpoint.address, refusal) }
+        let loop = try EventLoop.shared()
+        return try await opened(ConnectionCore(loop: loop, configuration: configuration, keys: nil), route: .direct(endpoint), loop: loop) {
+            core, continuation in core.connect(to: endpoint, continuation)
+        }
+    }
+
+    /// Typed way (Spec 11.10, 12.8): connects through `relay` with the token of `nameplate` and
+    /// a fresh side, and waits until `pairingDeadline` for the relay to pair it with the device
+    /// that waits there with that nameplate; no admission follows, the channel is ready for its
+    /// `pakeInit`.
+    ///
+    /// - Throws: ``TransportError/relayNotPaired`` when nobody waited there in time;
+    ///   ``TransportError/relayHostNotFound(_:)``; ``TransportError/connectionRefused``;
+    ///   ``TransportError/timedOut``; `CancellationError`.
+    public static func connectTyped(throughRelay relay: TCPRendezvous.Relay, nameplate: TypedCode.Nameplate, pairingDeadline: Date,
+                                    configuration: TransportConfiguration = .standard) async throws -> ConnectionFrameChannel {
+        let keys = try TypedRelayKeys(nameplate: nameplate)
+        let address = try await RelayAddressResolver.resolve(relay.host)
+        let line = RelayHandshake.line(relayToken: keys.relayToken, side: RelayHandshake.receiverSide(senderSide: keys.senderSide, random: SystemRandomSource()))
+        let loop = try EventLoop.shared()
+        let deadline = ContinuousClock.now + .milliseconds(Int64(max(0, pairingDeadline.timeIntervalSinceNow) * 1000))
+        let core = ConnectionCore(loop: loop, configuration: configuration, keys: nil, relayed: true)
+        return try await opened(core, route: .relay(relay, address: address), loop: loop) { core, continuation in
+            core.connect(throughRelayAt: address, port: relay.port, line: line, pairingDeadline: deadline, continuation)
+        }
+    }
+
+    /// Runs `start` on the loop and waits until `core` is admitted (or, typed, connected); a
+    /// cancelled task stops it.
+    static func opened(_ core: ConnectionCore, route: ConnectionRoute, loop: EventLoop,
+                       _ start: @escaping @Sendable (ConnectionCore, CheckedContinuation<Void, any Error>) -> Void) async throws
+        -> ConnectionFrameChannel {
+        try await loop.wait(forThrowing: { start(core, $0) }, onCancel: { core.cancelAdmission() })
+        return ConnectionFrameChannel(route: route, core: core, loop: loop)
+    }
+
     /// The connection's descriptor (test hook).
     package var descriptors: [Int32] {
         get async {

@@ -135,9 +135,7 @@ struct RouteRace: Sendable {
     private func admitted(_ core: ConnectionCore, route: ConnectionRoute,
                           _ start: @escaping @Sendable (ConnectionCore, CheckedContinuation<Void, any Error>) -> Void) async throws
         -> ConnectionFrameChannel {
-        let loop = self.loop
-        try await loop.wait(forThrowing: { start(core, $0) }, onCancel: { core.cancelAdmission() })
-        return ConnectionFrameChannel(route: route, core: core, loop: loop)
+        try await ConnectionFrameChannel.opened(core, route: route, loop: loop, start)
     }
 }
 

@@ -61,8 +61,15 @@ public final class FrameListener: FrameChannel, @unchecked Sendable {
     /// the app keeps descriptors to work with.
     public let connectionCapacity: Int
 
+    /// The typed way's listening address and port (Spec 11.10), when the listener has one: the
+    /// port its announcer announces.
+    public let typedEndpoint: TCPRendezvous.Endpoint?
+
     let core: ListenerCore
     private let loop: EventLoop
+    private let announcer: (any TypedWayAnnouncer)?
+    /// The relay the typed way waits at when its session offers the relay route (Spec 12.8).
+    private let typedRelay: TCPRendezvous.Relay?
     private let receiveCounter = Counter()
 
     /// What the listener does at its relay, as it changes (Spec 11.7); finishes when the
@@ -79,6 +86,12 @@ public final class FrameListener: FrameChannel, @unchecked Sendable {
     ///   - advertisesDirectAddress: whether the code names `address:port` too; `false` makes a
     ///     relay-only code (the listening socket still admits whoever reaches it).
     ///   - keys: the transport keys of the session's QR, when the QR exists already.
+    ///   - typedWay: with a `relay`, the listener waits there for the typed way too while its
+    ///     session offers ``AccountHandoff/TypedRoute/relay`` (Spec 12.8). With an announcer,
+    ///     the listener also listens for the typed way on a port
+    ///     of its own at `address` (Spec 11.10), announces each nameplate its session serves
+    ///     for ``AccountHandoff/TypedRoute/localNetwork`` through it, and reports the
+    ///     connections that come as ``AccountHandoff/FrameChannelEvent/typedConnection(_:route:)``.
     /// - Throws: ``TransportError/addressUnavailable(errno:)`` when the address cannot be bound;
     ///   ``TransportError/unspecifiedAddress`` for `0.0.0.0`, which a code cannot advertise;
     ///   ``TransportError/unsupportedRendezvous(_:)`` when the code would name no route or
@@ -86,7 +99,7 @@ public final class FrameListener: FrameChannel, @unchecked Sendable {
     ///   ``TransportError/system(operation:errno:)`` when the event loop cannot start.
     public init(address: IPv4Address = .loopback, port: UInt16 = 0, relay: TCPRendezvous.Relay? = nil,
                 advertisesDirectAddress: Bool = true, keys: TransportKeys? = nil,
-                configuration: TransportConfiguration = .standard) throws(TransportError) {
+                configuration: TransportConfiguration = .standard, typedWay announcer: (any TypedWayAnnouncer)? = nil) throws(TransportError) {
         guard !address.isUnspecified else { throw .unspecifiedAddress }
         let loop = try EventLoop.shared()
         let capacity = DescriptorBudget.connectionCapacity(configured: configuration.maximumConnections)
@@ -99,6 +112,22 @@ public final class FrameListener: FrameChannel, @unchecked Sendable {
             socket.close()
             throw .unsupportedRendezvous(error)
         }
+        var typedSocket: POSIXSocket?
+        if announcer != nil {
+            do {
+                let made = try POSIXSocket.makeTCP()
+                typedSocket = made
+                try made.listen(address: address, port: 0, backlog: 1024)
+                typedEndpoint = TCPRendezvous.Endpoint(address: address, port: try made.localPort())
+            } catch {
+                typedSocket?.close()
+                socket.close()
+                throw error
+            }
+        } else {
+            typedEndpoint = nil
+        }
+        self.announcer = announcer
         self.listeningEndpoint = direct
         self.configuration = configuration
         self.connectionCapacity = capacity
@@ -109,13 +138,21 @@ public final class FrameListener: FrameChannel, @unchecked Sendable {
         relayStatus = status
         let room = relay.map { RelayWaitingRoom(relay: $0, loop: loop, configuration: configuration, listener: core, status: continuation) }
         if room == nil { continuation.finish() }
+        let acceptor = typedSocket.map { TypedAcceptor(socket: $0, loop: loop, core: core) }
+        // The typed way's room at the relay: its status is not reported (the QR's room says how the relay is).
+        let (_, typedStatus) = AsyncStream<RelayStatus>.makeStream(bufferingPolicy: .bufferingNewest(1))
+        let typedRoom = relay.map { RelayWaitingRoom(relay: $0, purpose: .typed, loop: loop, configuration: configuration, listener: core, status: typedStatus) }
+        self.typedRelay = relay
         loop.execute {
             core.start()
             if let room { core.attach(room) }
+            if let acceptor { core.attach(acceptor) }
+            if let typedRoom { core.attachTyped(typedRoom) }
         }
     }
 
     deinit {
+        announcer?.withdraw()
         let core = self.core
         loop.execute { core.abandon() }
     }
@@ -133,6 +170,31 @@ public final class FrameListener: FrameChannel, @unchecked Sendable {
     public func serve(_ payload: SessionPayload) async {
         guard let keys = try? TransportKeys(payload: payload) else { return }
         setKeys(keys)
+    }
+
+    /// The sender session shows a typed code with `offer`, or none (Spec 11.10): typed
+    /// connections are accepted for its nameplate from now on, the nameplate is announced on
+    /// the local network when the offer has that route, and typed connections that came for an
+    /// earlier nameplate and are not bound are closed, after the frames sent to them left. A
+    /// listener without a typed way ignores this.
+    public func serveTyped(_ offer: TypedOffer?) async {
+        let local = typedEndpoint != nil && announcer != nil && offer?.routes.contains(.localNetwork) == true
+        let relayLine = typedRelay != nil && offer?.routes.contains(.relay) == true ? offer.flatMap { Self.typedRelayLine($0.nameplate) } : nil
+        let served = local || relayLine != nil ? offer?.nameplate : nil
+        await onLoop { $0.serveTyped(served, onLocalNetwork: local, relayLine: relayLine) }
+        guard let announcer else { return }
+        guard local, let served, let typedEndpoint else { return announcer.withdraw() }
+        let core = self.core
+        let loop = self.loop
+        announcer.announce(served, port: typedEndpoint.port) { taken in
+            loop.execute { core.nameTaken(taken) }
+        }
+    }
+
+    /// The sender's relay line for a nameplate: its token and the fixed sender side (Spec 12.8).
+    static func typedRelayLine(_ nameplate: TypedCode.Nameplate) -> [UInt8]? {
+        guard let keys = try? TypedRelayKeys(nameplate: nameplate) else { return nil }
+        return RelayHandshake.line(relayToken: keys.relayToken, side: keys.senderSide)
     }
 
     /// What happened to the connections so far.
@@ -219,6 +281,7 @@ public final class FrameListener: FrameChannel, @unchecked Sendable {
     /// ``TransportConfiguration/closeLinger`` to read them. A waiting ``receive()`` returns
     /// `nil`. Idempotent.
     public func close() async {
+        announcer?.withdraw()
         let core = self.core
         await loop.wait { core.close($0) }
     }

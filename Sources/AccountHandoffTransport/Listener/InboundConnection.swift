@@ -31,6 +31,9 @@ final class InboundConnection: DeadlineTarget, LoopConnectionDelegate {
     let link: LoopConnection
     /// Whether a relay paired it (Spec 11.7) rather than the listening socket accepting it.
     let viaRelay: Bool
+    /// For a connection of the typed way (Spec 11.10): the nameplate it came for. It has no
+    /// admission (it starts admitted) and its bind deadline is its run's deadline.
+    let typedNameplate: TypedCode.Nameplate?
     weak var owner: ListenerCore?
     var stage: Stage = .awaitingKeys
     let admissionDeadline: ContinuousClock.Instant
@@ -50,15 +53,19 @@ final class InboundConnection: DeadlineTarget, LoopConnectionDelegate {
     var peakBufferedByteCount = 0
     private var pendingWake: ContinuousClock.Instant?
 
-    init(identifier: Int, link: LoopConnection, viaRelay: Bool, admissionDeadline: ContinuousClock.Instant, owner: ListenerCore) {
+    init(identifier: Int, link: LoopConnection, viaRelay: Bool, typedNameplate: TypedCode.Nameplate? = nil,
+         admissionDeadline: ContinuousClock.Instant, owner: ListenerCore) {
         self.identifier = identifier
         self.link = link
         self.viaRelay = viaRelay
+        self.typedNameplate = typedNameplate
         self.admissionDeadline = admissionDeadline
         self.owner = owner
     }
 
     var peer: FramePeer { FramePeer(id: identifier) }
+
+    var isTyped: Bool { typedNameplate != nil }
 
     var isAdmitted: Bool {
         if case .admitted = stage { return true }

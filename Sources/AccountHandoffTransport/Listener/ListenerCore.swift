@@ -10,6 +10,10 @@ final class ListenerCore: PollHandler, DeadlineTarget, @unchecked Sendable {
     private enum Event {
         case frame(Int)
         case left(Int)
+        /// A typed connection waits for its run (Spec 11.10).
+        case typed(Int)
+        /// The local network's name of this nameplate is taken.
+        case nameTaken(TypedCode.Nameplate)
     }
 
     let loop: EventLoop
@@ -43,6 +47,17 @@ final class ListenerCore: PollHandler, DeadlineTarget, @unchecked Sendable {
     private var pendingWake: ContinuousClock.Instant?
     /// The connection waiting at the relay, when the code names one (Spec 11.7).
     private var relayRoom: RelayWaitingRoom?
+    /// The typed way's listening socket, when the listener has one (Spec 11.10).
+    private var typedAcceptor: TypedAcceptor?
+    /// The nameplate the session serves now; typed connections are accepted only meanwhile.
+    private(set) var typedNameplate: TypedCode.Nameplate?
+    /// Whether the typed listening socket accepts for it (the route `localNetwork` is offered).
+    private var typedOnLocalNetwork = false
+    /// The connection waiting at the relay with the nameplate's token (Spec 11.10, 12.8).
+    private var typedRelayRoom: RelayWaitingRoom?
+    /// Typed connections waiting for their turn at the run gate, oldest first.
+    private var waitingTypedRuns: [Int] = []
+    private var typedGate: HelloRateGate
 
     private(set) var statistics = ListenerStatistics()
     /// The largest number of bytes any connection buffered at once (test hook).
@@ -57,6 +72,7 @@ final class ListenerCore: PollHandler, DeadlineTarget, @unchecked Sendable {
         self.capacity = capacity
         self.keys = keys
         gate = HelloRateGate(perSecond: configuration.hellosPerSecond)
+        typedGate = HelloRateGate(perSecond: configuration.hellosPerSecond)
     }
 
     /// Starts accepting (on the loop thread).
@@ -79,19 +95,22 @@ final class ListenerCore: PollHandler, DeadlineTarget, @unchecked Sendable {
 
     /// Whether a connection should wait at the relay: the listener is open, its session waits
     /// for a hello (no connection is bound), and fewer than `limit` relayed connections are open.
-    func wantsRelayConnection(limit: Int) -> Bool {
-        guard !closed, failure == nil, keys != nil else { return false }
+    /// With `typed`, for the typed way: a nameplate is served, and typed ones are counted (Spec 11.10).
+    func wantsRelayConnection(limit: Int, typed: Bool = false) -> Bool {
+        guard !closed, failure == nil, typed ? typedNameplate != nil : keys != nil else { return false }
         var relayed = 0
         for connection in connections.values {
             if connection.isBound { return false }
-            if connection.viaRelay { relayed += 1 }
+            if connection.viaRelay, connection.isTyped == typed { relayed += 1 }
         }
         return relayed < limit
     }
 
     var openConnectionCount: Int { connections.count }
     /// The listening socket's and the connections' descriptors, for tests.
-    var descriptors: [Int32] { [listening.descriptor] + connections.values.map(\.link.socket.descriptor) }
+    var descriptors: [Int32] {
+        [listening.descriptor] + (typedAcceptor.map { [$0.socket.descriptor] } ?? []) + connections.values.map(\.link.socket.descriptor)
+    }
     var boundConnections: [FramePeer] { connections.values.filter(\.isBound).map(\.peer).sorted { $0.id < $1.id } }
 
     // MARK: Keys (Spec 11.8)
@@ -108,7 +127,8 @@ final class ListenerCore: PollHandler, DeadlineTarget, @unchecked Sendable {
             case .awaitingKeys:
                 challenge(connection)
             case .challenged, .admitted:
-                guard renewing else { continue }
+                // Typed connections go with their nameplate (serveTyped), not with the QR's keys.
+                guard renewing, !connection.isTyped else { continue }
                 statistics.closedForRenewal += 1
                 end(connection, reporting: connection.knownToSession)
             case .bound:
@@ -145,8 +165,9 @@ final class ListenerCore: PollHandler, DeadlineTarget, @unchecked Sendable {
     }
 
     /// Serves a connected socket: one just accepted, or one end of a relayed connection
-    /// (Spec 11.7), which is admitted exactly like an accepted one.
-    func take(_ socket: POSIXSocket) {
+    /// (Spec 11.7), which is admitted exactly like an accepted one; or, with `typed`, one the
+    /// typed listening socket accepted for that nameplate (Spec 11.10).
+    func take(_ socket: POSIXSocket, typed: TypedCode.Nameplate? = nil) {
         guard !closed else {
             socket.close()
             return
@@ -159,12 +180,12 @@ final class ListenerCore: PollHandler, DeadlineTarget, @unchecked Sendable {
         }
         let link: LoopConnection
         do { link = try LoopConnection(loop: loop, socket: socket) } catch { return }
-        serve(link, viaRelay: false)
+        serve(link, viaRelay: false, typed: typed)
     }
 
     /// Serves a connection the relay paired (Spec 11.7): its admission deadline runs from now,
-    /// the moment the relay said `ok`.
-    func takePaired(_ link: LoopConnection) {
+    /// the moment the relay said `ok`; or, with `typed`, a typed connection (Spec 11.10).
+    func takePaired(_ link: LoopConnection, typed: TypedCode.Nameplate? = nil) {
         guard !closed else {
             link.closeNow()
             return
@@ -175,18 +196,22 @@ final class ListenerCore: PollHandler, DeadlineTarget, @unchecked Sendable {
             return
         }
         statistics.relayPaired += 1
-        serve(link, viaRelay: true)
+        serve(link, viaRelay: true, typed: typed)
     }
 
-    private func serve(_ link: LoopConnection, viaRelay: Bool) {
+    private func serve(_ link: LoopConnection, viaRelay: Bool, typed: TypedCode.Nameplate? = nil) {
         let now = ContinuousClock.now
-        let connection = InboundConnection(identifier: nextIdentifier, link: link, viaRelay: viaRelay,
+        let connection = InboundConnection(identifier: nextIdentifier, link: link, viaRelay: viaRelay, typedNameplate: typed,
                                            admissionDeadline: now + configuration.admissionTimeout, owner: self)
         nextIdentifier += 1
         link.delegate = connection
         connections[connection.identifier] = connection
         statistics.accepted += 1
         statistics.peakOpenConnections = max(statistics.peakOpenConnections, connections.count + lingering.count)
+        if typed != nil {
+            startTypedRun(connection, now: now)
+            return
+        }
         connection.scheduleWake(at: connection.admissionDeadline)
         if keys != nil { challenge(connection) }
     }
@@ -197,6 +222,76 @@ final class ListenerCore: PollHandler, DeadlineTarget, @unchecked Sendable {
         let resume = ContinuousClock.now + .milliseconds(100)
         acceptPausedUntil = resume
         scheduleWake(at: resume)
+    }
+
+    // MARK: The typed way (Spec 11.10)
+
+    /// Accepts typed connections on `acceptor`'s socket from now on (on the loop thread).
+    func attach(_ acceptor: TypedAcceptor) {
+        typedAcceptor = acceptor
+        guard !closed, failure == nil else { return acceptor.stop() }
+        acceptor.start()
+    }
+
+    /// Waits at the relay for typed connections while a nameplate is served for the relay route.
+    func attachTyped(_ room: RelayWaitingRoom) {
+        typedRelayRoom = room
+        guard !closed, failure == nil else { return room.stop() }
+    }
+
+    /// The relay paired a typed connection (Spec 11.10): no admission; it waits for its run.
+    func takeTypedPaired(_ link: LoopConnection) {
+        guard let nameplate = typedNameplate else { return link.closeNow() }
+        takePaired(link, typed: nameplate)
+    }
+
+    /// A connection reached the typed listening socket: without a nameplate served for the
+    /// local network it is closed at once; otherwise it waits for its run.
+    func takeTyped(_ socket: POSIXSocket) {
+        guard !closed, typedOnLocalNetwork, let nameplate = typedNameplate else {
+            socket.close()
+            statistics.typedRefused += 1
+            return
+        }
+        take(socket, typed: nameplate)
+    }
+
+    /// A typed connection needs no admission: its run's deadline starts now (the bind clock,
+    /// standing still while a frame of it is with the session), and it waits for its turn at
+    /// the run gate, which hands the session at most ``TransportConfiguration/hellosPerSecond``
+    /// runs per second, apart from the hellos' gate so that a flood of typed connections
+    /// (which need no QR) never delays a QR's receiver.
+    private func startTypedRun(_ connection: InboundConnection, now: ContinuousClock.Instant) {
+        connection.stage = .admitted
+        connection.bindBudget = configuration.bindTimeout
+        connection.bindRunningSince = now
+        connection.scheduleWake(at: now + configuration.bindTimeout)
+        connection.link.setReading(true)
+        statistics.typedAccepted += 1
+        waitingTypedRuns.append(connection.identifier)
+        deliver(now: now)
+    }
+
+    /// The session serves `nameplate` now, or none (`nil`): typed connections that came for
+    /// another nameplate and are not bound are closed, after the frames sent to them (a
+    /// `pakeRefused`) left; no event follows for them (the session dropped them already).
+    func serveTyped(_ nameplate: TypedCode.Nameplate?, onLocalNetwork: Bool, relayLine: [UInt8]?) {
+        typedNameplate = nameplate
+        typedOnLocalNetwork = nameplate != nil && onLocalNetwork
+        typedRelayRoom?.setLine(nameplate == nil ? nil : relayLine)
+        for connection in connections.values.sorted(by: { $0.identifier < $1.identifier })
+        where connection.isTyped && !connection.isBound && connection.typedNameplate != nameplate {
+            statistics.typedRetired += 1
+            disconnect(connection.peer)
+        }
+    }
+
+    /// The announcer found `nameplate`'s name taken: the session hears of it while it still
+    /// serves that nameplate.
+    func nameTaken(_ nameplate: TypedCode.Nameplate) {
+        guard !closed, nameplate == typedNameplate else { return }
+        queue(.nameTaken(nameplate), bound: false)
+        deliver(now: .now)
     }
 
     // MARK: Admission (Spec 11.4)
@@ -297,6 +392,12 @@ final class ListenerCore: PollHandler, DeadlineTarget, @unchecked Sendable {
     private func arrived(_ frame: [UInt8], on connection: InboundConnection) {
         let now = ContinuousClock.now
         let isHello = frame.count >= 2 && frame[1] == MessageType.hello.rawValue
+        if isHello, connection.isTyped, !connection.isBound {
+            // A typed connection carries the typed way's frames only: a hello is not let through the gate.
+            statistics.closedForSecondHello += 1
+            end(connection, reporting: connection.knownToSession)
+            return
+        }
         if isHello, connection.isAdmitted {
             guard connection.helloCount == 0 else {
                 statistics.closedForSecondHello += 1
@@ -373,10 +474,11 @@ final class ListenerCore: PollHandler, DeadlineTarget, @unchecked Sendable {
     private func nextEvent(now: ContinuousClock.Instant) -> FrameChannelEvent? {
         if !boundEvents.isEmpty { return handOver(boundEvents.removeFirst()) }
         guard let hello = waitingHellos.first, events.first.map({ hello.arrival < $0.arrival }) ?? true else {
-            return events.isEmpty ? nil : handOver(events.removeFirst().event)
+            return events.isEmpty ? nextTypedRun(now: now) : handOver(events.removeFirst().event)
         }
         if let opening = gate.nextOpening(now: now) {
             if !events.isEmpty { return handOver(events.removeFirst().event) }
+            if let run = nextTypedRun(now: now) { return run }
             scheduleWake(at: opening)
             return nil
         }
@@ -391,10 +493,30 @@ final class ListenerCore: PollHandler, DeadlineTarget, @unchecked Sendable {
         return handOver(.frame(identifier))
     }
 
+    /// The oldest typed connection waiting for its run, when the run gate lets one through
+    /// (Spec 11.10 T3, a gate of its own beside the hellos').
+    private func nextTypedRun(now: ContinuousClock.Instant) -> FrameChannelEvent? {
+        guard let identifier = waitingTypedRuns.first else { return nil }
+        if let opening = typedGate.nextOpening(now: now) {
+            scheduleWake(at: opening)
+            return nil
+        }
+        waitingTypedRuns.removeFirst()
+        typedGate.record(now)
+        statistics.typedRunsHandedOver += 1
+        return handOver(.typed(identifier))
+    }
+
     private func handOver(_ event: Event) -> FrameChannelEvent? {
         switch event {
         case .left(let identifier):
             return .peerLeft(FramePeer(id: identifier))
+        case .nameTaken(let nameplate):
+            return .typedNameTaken(nameplate)
+        case .typed(let identifier):
+            guard let connection = connections[identifier] else { return nil }
+            connection.knownToSession = true
+            return .typedConnection(connection.peer, route: connection.viaRelay ? .relay : .localNetwork)
         case .frame(let identifier):
             guard let connection = connections[identifier], let frame = connection.frame else { return nil }
             connection.frame = nil
@@ -412,6 +534,7 @@ final class ListenerCore: PollHandler, DeadlineTarget, @unchecked Sendable {
         connection.stage = .bound
         connection.bindRunningSince = nil
         relayRoom?.update()
+        typedRelayRoom?.update()
     }
 
     func noteIgnoredFrame(from peer: FramePeer) {
@@ -464,6 +587,8 @@ final class ListenerCore: PollHandler, DeadlineTarget, @unchecked Sendable {
         closed = true
         stopListening()
         relayRoom?.stop()
+        typedRelayRoom?.stop()
+        typedAcceptor?.stop()
         waiter.resume(returning: nil)
         for connection in connections.values.sorted(by: { $0.identifier < $1.identifier }) {
             forget(connection)
@@ -487,6 +612,8 @@ final class ListenerCore: PollHandler, DeadlineTarget, @unchecked Sendable {
         closed = true
         stopListening()
         relayRoom?.stop()
+        typedRelayRoom?.stop()
+        typedAcceptor?.stop()
         for connection in connections.values { forget(connection); connection.link.closeNow() }
         for link in lingering.values { link.closeNow() }
         lingering.removeAll()
@@ -513,6 +640,8 @@ final class ListenerCore: PollHandler, DeadlineTarget, @unchecked Sendable {
         failure = error
         stopListening()
         relayRoom?.stop()
+        typedRelayRoom?.stop()
+        typedAcceptor?.stop()
         waiter.resume(throwing: error)
     }
 
@@ -533,7 +662,11 @@ final class ListenerCore: PollHandler, DeadlineTarget, @unchecked Sendable {
             break
         }
         connection.frame = nil
-        if connection.viaRelay { relayRoom?.update() }
+        waitingTypedRuns.removeAll { $0 == identifier }
+        if connection.viaRelay {
+            relayRoom?.update()
+            typedRelayRoom?.update()
+        }
     }
 
     /// Closes a connection at once; the session hears of it when it knew it.

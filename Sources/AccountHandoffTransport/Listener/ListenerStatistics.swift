@@ -46,6 +46,14 @@ public struct ListenerStatistics: Hashable, Sendable, CustomStringConvertible {
     public internal(set) var longestHelloWait: Duration = .zero
     /// Frames handed to the session, hellos included.
     public internal(set) var framesHandedOver = 0
+    /// Typed connections accepted while a nameplate was served (Spec 11.10).
+    public internal(set) var typedAccepted = 0
+    /// Typed connections closed at once: no nameplate was served.
+    public internal(set) var typedRefused = 0
+    /// Typed connections handed to the session for a run.
+    public internal(set) var typedRunsHandedOver = 0
+    /// Typed connections closed because the session serves another nameplate, or none.
+    public internal(set) var typedRetired = 0
 
     /// Connections closed to make room for newer ones, before or after admission.
     public var evicted: Int { evictedBeforeAdmission + evictedAfterAdmission }
@@ -56,6 +64,7 @@ public struct ListenerStatistics: Hashable, Sendable, CustomStringConvertible {
             + "evicted \(evictedBeforeAdmission) before and \(evictedAfterAdmission) after admission, not bound in time \(bindTimedOut), "
             + "closed for ignored frames \(closedForIgnoredFrames), for a second hello \(closedForSecondHello), for renewal \(closedForRenewal), "
             + "refused at capacity \(refusedAtCapacity), peak open \(peakOpenConnections); hellos handed over \(hellosHandedOver), "
-            + "waiting \(hellosWaiting) (peak \(peakHellosWaiting), longest wait \(longestHelloWait)), frames handed over \(framesHandedOver)"
+            + "waiting \(hellosWaiting) (peak \(peakHellosWaiting), longest wait \(longestHelloWait)), frames handed over \(framesHandedOver); "
+            + "typed accepted \(typedAccepted), refused \(typedRefused), runs handed over \(typedRunsHandedOver), retired \(typedRetired)"
     }
 }

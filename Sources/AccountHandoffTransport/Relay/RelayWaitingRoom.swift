@@ -7,7 +7,19 @@ import AccountHandoff
 /// after ``TransportConfiguration/relayRetryDelay`` when the relay could not be reached or
 /// closed the waiting one. A renewed QR (11.8) closes the waiting connection and opens one
 /// with the new token.
+///
+/// The typed way (Spec 11.10) has a room of its own: it waits with the nameplate's token and
+/// side (12.8) while its session serves a nameplate for the relay route, and hands each paired
+/// connection to the listener as a typed connection, with no admission.
 final class RelayWaitingRoom: DeadlineTarget, @unchecked Sendable {
+    /// What the room waits for.
+    enum Purpose {
+        /// The QR's receiving device (Spec 11.7): paired connections are admitted by 11.4.
+        case qr
+        /// A device that typed the code (Spec 11.10): paired connections are typed connections.
+        case typed
+    }
+
     // Safety of @unchecked Sendable: it is handed to the event loop's thread and only ever
     // touched there (``FrameListener`` passes it into `EventLoop.execute`).
 
@@ -25,19 +37,22 @@ final class RelayWaitingRoom: DeadlineTarget, @unchecked Sendable {
     }
 
     let relay: TCPRendezvous.Relay
+    let purpose: Purpose
     private let loop: EventLoop
     private let configuration: TransportConfiguration
     private weak var listener: ListenerCore?
     private let status: AsyncStream<RelayStatus>.Continuation
     private var lastStatus: RelayStatus?
-    private var keys: TransportKeys?
+    /// The handshake line of the code served now (its token and the sender's side).
+    private var line: [UInt8]?
     private var attempts = 0
     private var state: State = .idle
     private var pendingWake: ContinuousClock.Instant?
 
-    init(relay: TCPRendezvous.Relay, loop: EventLoop, configuration: TransportConfiguration, listener: ListenerCore,
+    init(relay: TCPRendezvous.Relay, purpose: Purpose = .qr, loop: EventLoop, configuration: TransportConfiguration, listener: ListenerCore,
          status: AsyncStream<RelayStatus>.Continuation) {
         self.relay = relay
+        self.purpose = purpose
         self.loop = loop
         self.configuration = configuration
         self.listener = listener
@@ -47,9 +62,15 @@ final class RelayWaitingRoom: DeadlineTarget, @unchecked Sendable {
     /// The QR changed (the first one, or a renewal): the waiting connection, which presented
     /// the old token, closes, and one with the new token opens.
     func setKeys(_ newKeys: TransportKeys) {
+        setLine(RelayHandshake.senderLine(newKeys))
+    }
+
+    /// The code served changed: the waiting connection, which presented the old line, closes,
+    /// and one with `newLine` opens; `nil`: no connection waits (the typed way is withdrawn).
+    func setLine(_ newLine: [UInt8]?) {
         if case .stopped = state { return }
-        if let keys, keys.relayToken == newKeys.relayToken { return }
-        keys = newKeys
+        if line == newLine { return }
+        line = newLine
         abandonAttempt()
         update()
     }
@@ -58,7 +79,8 @@ final class RelayWaitingRoom: DeadlineTarget, @unchecked Sendable {
     /// waiting one when none is wanted any more. The listener calls it after every change
     /// that matters: a bind, a connection's end.
     func update() {
-        let wanted = keys != nil && (listener?.wantsRelayConnection(limit: configuration.maximumRelayedConnections) ?? false)
+        let limit = configuration.maximumRelayedConnections
+        let wanted = line != nil && (listener?.wantsRelayConnection(limit: limit, typed: purpose == .typed) ?? false)
         switch state {
         case .stopped:
             return
@@ -103,12 +125,12 @@ final class RelayWaitingRoom: DeadlineTarget, @unchecked Sendable {
     }
 
     private func resolved(_ result: Result<IPv4Address, TransportError>, attempt: Int) {
-        guard case .resolving(let current) = state, current == attempt, let keys else { return }
+        guard case .resolving(let current) = state, current == attempt, let line else { return }
         switch result {
         case .failure(let error):
             pause(after: error)
         case .success(let address):
-            let dialer = RelayDialer(loop: loop, configuration: configuration, line: RelayHandshake.senderLine(keys), pairingDeadline: nil,
+            let dialer = RelayDialer(loop: loop, configuration: configuration, line: line, pairingDeadline: nil,
                                      onConnected: { [weak self] in self?.report(.waiting(at: address)) },
                                      completion: { [weak self] result in
                                          guard let self else {
@@ -131,7 +153,10 @@ final class RelayWaitingRoom: DeadlineTarget, @unchecked Sendable {
         switch result {
         case .success(let link):
             report(.paired)
-            listener?.takePaired(link)
+            switch purpose {
+            case .qr: listener?.takePaired(link)
+            case .typed: listener?.takeTypedPaired(link)
+            }
             update()
         case .failure(let error):
             pause(after: error)

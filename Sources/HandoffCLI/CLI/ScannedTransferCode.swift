@@ -74,24 +74,35 @@ enum ScannedTransferCode {
     /// - Throws: ``CLIError`` with 65 for an image that holds no transfer code (or is not a
     ///   readable PNG or JPEG), 70 when zbar or the camera fails.
     func transferCode(_ parsed: ParsedArguments, input: StandardInput, console: Console) async throws(CLIError) -> SessionPayload {
+        switch try await entry(parsed, input: input, console: console) {
+        case .transferCode(let payload): return payload
+        case .typed(let code):
+            code.wipe()
+            throw CLIError("This command needs the transfer code (AH:...) of the QR code, not the short code to type; paste the transfer code the sending device shows.", exitCode: .invalidInput)
+        }
+    }
+
+    /// The code from the image or the camera, or else typed or piped: a transfer code, or the
+    /// short typed code (``TransferCode/readEntry(_:input:console:)``).
+    func entry(_ parsed: ParsedArguments, input: StandardInput, console: Console) async throws(CLIError) -> TransferCode.Entry {
         switch self {
         case .typedOrPiped:
-            return try await blockingStep { () throws(CLIError) in try TransferCode.read(parsed, input: input, console: console) }
+            return try await blockingStep { () throws(CLIError) in try TransferCode.readEntry(parsed, input: input, console: console) }
         case .image(let path):
             Self.warnIfOthersCanRead(path, console: console)
             do {
                 let payload = try await QRImageScanner().transferCode(inImageAt: path)
                 console.line("Read the transfer code from the QR code in \(path).")
-                return payload
+                return .transferCode(payload)
             } catch {
                 throw CLIError(error.description, exitCode: Self.exitCode(error))
             }
         case .camera(let device):
             let camera = QRCameraScanner(device: device, timeoutSeconds: Self.cameraSeconds)
             do {
-                return try await camera.transferCode {
+                return .transferCode(try await camera.transferCode {
                     console.line("Hold the QR code that the sending device shows in front of the camera \(device) (looking for up to \(Self.cameraSeconds) seconds).")
-                }
+                })
             } catch {
                 throw CLIError(error.description, exitCode: Self.exitCode(error))
             }

@@ -29,17 +29,58 @@ enum TransferCode {
     ///
     /// - Throws: ``CLIError`` with exit code 64 when no code arrives, 65 when it is invalid.
     static func read(_ parsed: ParsedArguments, input: StandardInput, console: Console) throws(CLIError) -> SessionPayload {
+        try decode(readText(parsed, input: input, console: console, prompt: "Transfer code (shown by the sending device, AH:...): "))
+    }
+
+    /// What `handoff receive` reads at its one prompt: a transfer code (`AH:...`), or the short
+    /// typed code the sending device shows beside its QR (Spec 12.5), recognised by its form:
+    /// only digits, spaces and hyphens. A typo in a typed code is caught here by its check
+    /// digit, before any network use, so it costs no guess.
+    ///
+    /// - Throws: ``CLIError`` with exit code 64 when no code arrives, 65 when it is invalid.
+    static func readEntry(_ parsed: ParsedArguments, input: StandardInput, console: Console) throws(CLIError) -> Entry {
+        let text = try readText(parsed, input: input, console: console,
+                                prompt: "Transfer code (shown by the sending device, AH:..., or the 11-digit code beside its QR): ")
+        guard !text.isEmpty, text.utf8.allSatisfy({ (0x30...0x39).contains($0) || $0 == 0x20 || $0 == 0x2D }) else {
+            return .transferCode(try decode(text))
+        }
+        do { return .typed(try TypedCode(entry: text)) } catch {
+            throw CLIError(typedEntryRefusal(error), exitCode: .invalidInput)
+        }
+    }
+
+    /// A code read at the receiving prompt.
+    enum Entry {
+        /// A transfer code (the QR's text).
+        case transferCode(SessionPayload)
+        /// The short code the receiving person typed; the caller owns and wipes it.
+        case typed(TypedCode)
+    }
+
+    /// Why a typed entry is refused, with what to do; nothing was sent.
+    static func typedEntryRefusal(_ error: HandoffError) -> String {
+        switch error {
+        case .malformed(.typedCode):
+            "That is not a code this tool knows: the code to type has 11 digits in groups of 3, 4 and 4 (such as 427 8150 9366), and a transfer code starts with AH:; nothing was sent, so type the code again."
+        case .typedCodeIsShortCode:
+            "Those six digits look like the code for the sending device: type them there when it asks. Here, paste the transfer code the sending device shows (\(shape)), or type the 11-digit code beside its QR."
+        default:
+            error.message(for: .receiver)
+        }
+    }
+
+    private static func readText(_ parsed: ParsedArguments, input: StandardInput, console: Console, prompt: String) throws(CLIError) -> String {
         let text: String
         if let path = parsed.value("--code-file") {
             text = try readFile(path, console: console)
         } else {
-            if input.isTerminal { console.raw("Transfer code (shown by the sending device, AH:...): ") }
+            if input.isTerminal { console.raw(prompt) }
             guard let line = input.readLineNow() else {
                 throw CLIError("No transfer code arrived on standard input; paste it when asked, pipe it in, or use --code-file FILE.", exitCode: .usage)
             }
             text = line
         }
-        return try decode(text.trimmingCharacters(in: .whitespaces))
+        return text.trimmingCharacters(in: .whitespaces)
     }
 
     /// What a whole code looks like, for a person who pasted something else.

@@ -41,7 +41,14 @@ enum ReceiveCommand {
                                                      input: StandardInput) async throws(CLIError) -> ExitCode
         where Importer.Preparation: ChoosingPreparation {
         let gate = try await LocalGate.prepare(parsed, console: console, command: "receive")
-        let payload = try await ScannedTransferCode(parsed).transferCode(parsed, input: input, console: console)
+        let payload: SessionPayload
+        switch try await ScannedTransferCode(parsed).entry(parsed, input: input, console: console) {
+        case .transferCode(let scanned):
+            payload = scanned
+        case .typed(let code):
+            return try await TypedReceive.transfer(code, parsed: parsed, gate: gate, importer: importer, destination: destination,
+                                                   registryFolder: registryFolder, presetChoice: presetChoice, console: console, input: input)
+        }
         let rendezvous: TCPRendezvous
         do { rendezvous = try TCPRendezvous(token: payload.rendezvous) } catch {
             throw CLIError("This transfer code names a place this tool cannot reach (\(error.description))", exitCode: .invalidInput)
@@ -119,7 +126,7 @@ enum ReceiveCommand {
 
     /// The receiver registry kept in the (prepared) store directory, so a code works once on
     /// this device even across runs.
-    private static func receiverRegistry(in directory: URL) throws(CLIError) -> ReceiverRegistry {
+    static func receiverRegistry(in directory: URL) throws(CLIError) -> ReceiverRegistry {
         do {
             return try ReceiverRegistry(storage: FileRegistryStorage(path: directory.appendingPathComponent("scanned-codes").path))
         } catch {

@@ -50,6 +50,8 @@ enum SendCommand {
             password = try await blockingStep { () throws(CLIError) in try readPassword(of: account, file: passwordFile, input: input, console: console) }
             passwordSource = passwordFile.map { "read from \($0)" } ?? "read from standard input"
         }
+        // The typed way beside the QR on the local network (Spec 11.10), when this device can offer it.
+        let typedWay = await TypedWayChoice.choose(choice, relay: relay?.relay)
         let gate: LocalGate
         do { gate = try await LocalGate.prepare(parsed, console: console, command: "send") } catch {
             password.wipe()
@@ -57,7 +59,8 @@ enum SendCommand {
         }
         let listener: FrameListener
         do {
-            listener = try FrameListener(address: address, port: UInt16(port), relay: relay?.relay, advertisesDirectAddress: !(relay?.relayOnly ?? false))
+            listener = try FrameListener(address: address, port: UInt16(port), relay: relay?.relay, advertisesDirectAddress: !(relay?.relayOnly ?? false),
+                                         typedWay: typedWay.announcer)
         } catch {
             password.wipe()
             throw RelayOption.listenFailure(error, address: address, port: port)
@@ -78,16 +81,23 @@ enum SendCommand {
                                            authenticator: authenticator,
                                            // One transfer per process: its transfer IDs die with it.
                                            registry: .inMemory(),
-                                           options: SenderSessionOptions(configuration: configuration, maximumCodes: codes))
+                                           options: SenderSessionOptions(configuration: configuration, maximumCodes: codes,
+                                                                         typedRoutes: typedWay.routes))
         console.line("Password: \(passwordSource) (not shown).")
         let piped: PipedAnswers = passwordFile == nil && thunderbird == nil ? .passwordFromStandardInput : .passwordFromFile
         if !input.isTerminal { console.error(piped.warning) }
         let relayLines = relay.map { _ in RelayStatusLines(console: console) }
         let drawing = CodeDrawing(level: level, palette: palette, parsed: parsed, console: console,
-                                  choice: choice, relay: relay, relayLines: relayLines, port: rendezvous.direct?.port ?? 0, maximumCodes: codes)
+                                  choice: choice, relay: relay, relayLines: relayLines, port: rendezvous.direct?.port ?? 0, maximumCodes: codes,
+                                  typedUnavailable: typedWay.unavailable)
         defer { secret.wipe() }
         let relayStatus = relay.map { RelayOption.reportStatus(of: listener, relay: $0.relay, lines: relayLines!) }
         defer { relayStatus?.cancel() }
+        let typedFailures = typedWay.reportFailures(console: console)
+        defer {
+            typedWay.announcer?.stop()
+            typedFailures?.cancel()
+        }
         return await SendFlow(session: session, account: account, drawing: drawing, asking: asking, piped: piped).run()
     }
 

@@ -5,6 +5,7 @@ extension CommandManual {
         required: ["(--account FILE (--password-stdin | --password-file FILE)", "| --from-thunderbird [PROFILE] [--account EMAIL])"],
         about: [
             "Offers one account to a receiving device. Shows a QR code and the transfer code, waits for a receiving device to connect, then asks you to type the six-digit code that the receiving device shows: only that code, typed here, confirms the receiving device (this device never shows a code of its own, and a yes is not an answer). The account's settings then go to the receiving device, whose person accepts them; you confirm that it is you (your login password), and only then does the password travel, encrypted.",
+            "The typed way: with --address ADDRESS --lan, and the Avahi daemon running (Debian's avahi-daemon), this device also shows a short code of 11 digits beside the QR (such as 427 8150 9366) and announces its first three digits on the local network, so a receiving device that cannot scan types that code instead ('handoff receive' accepts either). Whichever way pairs first wins. Each code allows one guess: a device that types a wrong code retires it, this device says so and shows a new one, and after three wrong codes typing a code is turned off for the transfer (the QR still works). With --relay, the typed code works through the relay too (no Avahi needed): this device waits there under the code's first three digits, and the receiving device names the same relay with 'handoff receive --relay HOST:PORT'. When the typed way cannot be offered, this device says why.",
             "The account file is JSON with these fields (no password):",
             """
               {"accountLinkID": "6F1C2B9A-4D3E-4F5A-8B7C-1D2E3F405162", "displayName": "Ada Lovelace",
@@ -24,7 +25,7 @@ extension CommandManual {
             CommandOption("--password-file", "FILE", "Read the password from the first line of FILE (which should have mode 0600)."),
             CommandOption("--address", "IPV4",
                 "Listen on this address of this machine and put it in the code (default 127.0.0.1: a receiver on this machine only). An address outside 127.0.0.0/8 needs --lan; 0.0.0.0 is refused."),
-            CommandOption("--lan", nil, "Allow a network address with --address: other machines on that network can then connect."),
+            CommandOption("--lan", nil, "Allow a network address with --address: other machines on that network can then connect, and, with Avahi running, type the short code instead of scanning."),
             CommandOption("--port", "N", "Listen on this port (default: any free port)."),
             CommandOption("--relay", "HOST:PORT",
                 "Also name a magic-wormhole transit relay in the code and wait there too, for a receiving device that cannot reach this machine (another network, client isolation). The relay sees only encrypted bytes. HOST is a name or IPv4 address of at most 42 characters (33 beside a --lan address)."),

@@ -19,9 +19,12 @@ package struct CodeDrawing {
     let port: UInt16
     /// How many codes the session shows at most (`--codes`).
     let maximumCodes: Int
+    /// Why the typed way is not offered (a whole sentence), when it is not.
+    var typedUnavailable: String? = nil
 
-    /// Draws `payload`'s code; `number` counts the codes shown so far.
-    func show(_ payload: SessionPayload, number: Int) throws(CLIError) {
+    /// Draws `payload`'s code and, beside it, the `typed` code when the session offers the
+    /// typed way; `number` counts the codes shown so far.
+    func show(_ payload: SessionPayload, typed: TypedCode?, number: Int) throws(CLIError) {
         if number > 1 {
             console.line("The code expired before any receiving device used it, so here is a new one (code \(number) of \(maximumCodes)); the old one no longer works.")
         }
@@ -36,6 +39,8 @@ package struct CodeDrawing {
         } else {
             instructions.append("Or, on the receiving computer, run 'handoff receive' and paste this code when it asks (never put it on a command line).")
         }
+        if let typed { instructions.append(Self.typedCodeLine(typed)) }
+        if number == 1, let typedUnavailable { instructions.append(typedUnavailable) }
         let seconds = Int(payload.expiry) - Int(Date().timeIntervalSince1970)
         let waiting = relay?.relayOnly == true ? "Waiting for the receiving device at the relay" : "Waiting for the receiving device on port \(port)"
         instructions.append(RelayOption.sentence(choice, relay) + " \(waiting) (the code expires in \(Durations.text(seconds))).")
@@ -87,6 +92,11 @@ package struct CodeDrawing {
             let text = index >= 1 && index - 1 < side.count ? gap + side[index - 1] : ""
             return row + text + "\n"
         }.joined()
+    }
+
+    /// The typed code to show beside the QR (Spec 12.4), grouped and spoken.
+    static func typedCodeLine(_ typed: TypedCode) -> String {
+        "Or type this code on the receiving device when 'handoff receive' asks for a code: \(typed.grouped) (\(typed.spoken))."
     }
 
     /// Where a code that names 127.0.0.1 alone can be used.

@@ -128,7 +128,8 @@ struct ReceiveFlow<Importer: AccountImporter> where Importer.Preparation: Choosi
                 return
             }
         }
-        let left = Durations.left(until: session.expiryDate)
+        // The typed way learns the sender's expiry from its pakeInit (Spec 6.8).
+        let left = Durations.left(until: await session.receiverExpiryDate)
         let question = "Import this account (the sending device should now say that the code was confirmed; \(left))?"
         guard let answer = await asking.ask(question, about: .importDecision, acceptsCode: false) else { return }
         do throws(HandoffError) {

@@ -55,8 +55,8 @@ struct SendFlow {
         for await update in session.updates {
             switch update {
             case .showCode(let payload, let typed, let number):
-                typed?.wipe()  // this command offers no typed routes yet: never set
-                do { try await blockingStep { [drawing] () throws(CLIError) in try drawing.show(payload, number: number) } } catch {
+                defer { typed?.wipe() }
+                do { try await blockingStep { [drawing] () throws(CLIError) in try drawing.show(payload, typed: typed, number: number) } } catch {
                     console.error(error.message)
                     await session.cancel()
                 }
@@ -67,8 +67,13 @@ struct SendFlow {
                 console.line("Another device on this network shows the same code; type \(newCode.grouped) instead.")
                 newCode.wipe()
             case .typedWayWithdrawn(let reason):
-                if reason == .wrongGuesses {
+                switch reason {
+                case .wrongGuesses:
                     console.line("Three devices tried wrong codes; typing a code is turned off for this transfer: scan the QR code, or start again.")
+                case .namesTaken:
+                    console.line("Other devices on this network showed each code this device drew, so typing a code is turned off for this transfer: scan the QR code, or start again.")
+                case .pairedByQR:
+                    break  // the QR's own lines follow
                 }
             case .pairedByTypedCode:
                 console.line("The receiving device typed the right code. Sending the account details (encrypted); waiting for the receiving device to accept...")

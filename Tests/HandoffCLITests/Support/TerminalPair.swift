@@ -129,7 +129,7 @@ struct TerminalPair {
 /// What the CLI shows on a terminal that the tests wait for, besides the questions (``Asked``).
 enum Shown {
     /// The receiver's prompt for the transfer code.
-    static let codePrompt = "Transfer code (shown by the sending device, AH:...): "
+    static let codePrompt = "Transfer code (shown by the sending device, AH:..., or the 11-digit code beside its QR): "
     /// The sender's prompt for the account's password (`--password-stdin` on a terminal).
     static let mailPasswordPrompt = "Mail password of ada@example.org, the one to send (not shown): "
 }
