@@ -78,6 +78,10 @@ public actor HandoffSenderSession: SessionDriver {
     /// Typed connections with their runs (Spec 6.8), and those waiting for a free run.
     private var typedRuns: [FramePeer: TypedRunID] = [:]
     private var typedWaiting: [(peer: FramePeer, route: TypedRoute)] = []
+    /// The typed way's wrong guesses under every QR of this session, and whether it was
+    /// withdrawn: a renewed QR goes on from there (Spec 6.8).
+    private var typedWrongGuesses = 0
+    private var typedWayClosed = false
 
     /// Prepares a session; nothing is shown or sent until ``run()``.
     ///
@@ -217,12 +221,14 @@ public actor HandoffSenderSession: SessionDriver {
     // MARK: Driving the state machine
 
     private func showNextCode() async throws(HandoffError) {
-        let (account, rendezvous, configuration, now, registry, typedRoutes) =
-            (account, rendezvous, options.configuration, clock.now(), registry, options.typedRoutes)
+        let (account, rendezvous, configuration, now, registry, typedRoutes, typedWrongGuesses) =
+            (account, rendezvous, options.configuration, clock.now(), registry, typedWayClosed ? [] : options.typedRoutes,
+             self.typedWrongGuesses)
         let random = SessionRandomSource(source: random)
         let next = try await BlockingStep.run(blocking: registry.hasStorage) { () throws(HandoffError) in
             try HandoffSender.start(account: account, rendezvous: rendezvous, configuration: configuration,
-                                    random: random.source, now: now, registry: registry, typedRoutes: typedRoutes)
+                                    random: random.source, now: now, registry: registry, typedRoutes: typedRoutes,
+                                    typedWrongGuesses: typedWrongGuesses)
         }
         guard runtime.outcome == nil else {
             // The session ended while the registry wrote: this QR is never shown.
@@ -236,7 +242,7 @@ public actor HandoffSenderSession: SessionDriver {
         connections = CandidateConnections()
         dropTypedConnections()
         await channel.serve(next.payload)
-        await channel.serveTyped(next.typedCode.map { TypedOffer(nameplate: $0.nameplate, routes: options.typedRoutes) })
+        await channel.serveTyped(next.typedCode.map { TypedOffer(nameplate: $0.nameplate, routes: typedRoutes) })
         runtime.yield(.showCode(next.payload, typed: try next.typedCode?.copy(), number: codesShown))
         runtime.deadlineMayHaveChanged()
     }
@@ -348,6 +354,7 @@ public actor HandoffSenderSession: SessionDriver {
             case .startTypedRun:
                 break  // handled where the connection asked (startTypedRun(for:route:))
             case .typedCodeRetired(let newCode, let wrongGuesses):
+                typedWrongGuesses = wrongGuesses
                 dropTypedConnections()
                 serveCurrentTypedCode()
                 if let copy = try? newCode.copy() { runtime.yield(.typedCodeRetired(newCode: copy, wrongGuesses: wrongGuesses)) }
@@ -356,6 +363,7 @@ public actor HandoffSenderSession: SessionDriver {
                 serveCurrentTypedCode()
                 if let copy = try? newCode.copy() { runtime.yield(.typedCodeReplaced(copy)) }
             case .typedWayWithdrawn(let reason):
+                typedWayClosed = true
                 dropTypedConnections()
                 serveCurrentTypedCode()
                 runtime.yield(.typedWayWithdrawn(reason))

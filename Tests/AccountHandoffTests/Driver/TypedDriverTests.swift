@@ -135,3 +135,69 @@ import Testing
         second.wipe()
     }
 }
+
+/// The typed way's count of wrong guesses belongs to the sending session, not to one QR
+/// (Spec 6.8, 8.8): a QR renewed after two wrong guesses withdraws the typed way at the next
+/// one, and a QR renewed after the withdrawal offers no typed code.
+@Suite struct TypedRenewalDriverTests {
+    /// A device types a code with `code`'s nameplate and another secret: one wrong guess.
+    static func guessWrong(against code: TypedCode, hub: InMemoryTypedHub, clock: ManualHandoffClock, seed: UInt64) async throws -> ReceiverOutcome {
+        let ten = code.digits.prefix(3) + (code.digits.dropFirst(3).prefix(7) == "0000000" ? "0000001" : "0000000")
+        let channel = hub.connect(route: .localNetwork)
+        let guesser = HandoffReceiverSession(typedCode: try TypedCode(entry: String(ten) + String(DammCheckDigit.interim(String(ten)))),
+                                             route: .localNetwork, importer: RecordingImporter(),
+                                             authenticator: ScriptedAuthenticator(always: .authenticated),
+                                             registry: ReceiverRegistry.inMemory(), clock: clock,
+                                             random: InsecureDeterministicRandom(seed: seed)) { _, _ in channel }
+        return await guesser.run()
+    }
+
+    @Test func aRenewedQRKeepsTheSessionsWrongGuesses() async throws {
+        let hub = InMemoryTypedHub()
+        let clock = ManualHandoffClock(start: Fixtures.start)
+        let sender = HandoffSenderSession(account: Fixtures.account, rendezvous: Fixtures.rendezvous, channel: hub,
+                                          credential: { _ in Fixtures.secret(Fixtures.password) },
+                                          authenticator: ScriptedAuthenticator(always: .authenticated), registry: SenderRegistry.inMemory(),
+                                          options: SenderSessionOptions(typedRoutes: [.localNetwork]), clock: clock,
+                                          random: InsecureDeterministicRandom(seed: 5))
+        var updates = sender.updates.makeAsyncIterator()
+        let sent = Task { await sender.run() }
+        guard case .showCode(_, let shown?, 1)? = await updates.next() else {
+            Issue.record("no typed code shown")
+            return
+        }
+        var code = shown
+        for guess in 1...2 {
+            #expect(try await Self.guessWrong(against: code, hub: hub, clock: clock, seed: UInt64(10 + guess)) == .ended(.failed(.typedCodeMismatch)))
+            guard case .typedCodeRetired(let next, guess)? = await updates.next() else {
+                Issue.record("wrong guess \(guess) retires the code")
+                return
+            }
+            code.wipe()
+            code = next
+        }
+        code.wipe()
+        clock.advance(by: TimeInterval(SenderSessionOptions.standard.configuration.lifetime) + 1)  // unscanned: a new QR
+        guard case .showCode(_, let renewed?, 2)? = await updates.next() else {
+            Issue.record("the renewed QR comes with a typed code")
+            return
+        }
+        #expect(try await Self.guessWrong(against: renewed, hub: hub, clock: clock, seed: 13) == .ended(.failed(.typedCodeMismatch)))
+        guard case .typedWayWithdrawn(.wrongGuesses)? = await updates.next() else {
+            Issue.record("the session's third wrong guess withdraws the typed way")
+            return
+        }
+        renewed.wipe()
+        #expect(hub.servedOffers.last == .some(nil))
+        clock.advance(by: TimeInterval(SenderSessionOptions.standard.configuration.lifetime) + 1)
+        guard case .showCode(_, let none, 3)? = await updates.next() else {
+            Issue.record("a third QR")
+            return
+        }
+        #expect(none == nil, "a withdrawn typed way stays withdrawn")
+        #expect(hub.servedOffers.last == .some(nil))
+        #expect(sender.snapshot.typedCode == nil && sender.snapshot.typedWayWithdrawn == .wrongGuesses && sender.snapshot.typedWrongGuesses == 2)
+        await sender.cancel()
+        #expect(await sent.value == .ended(.cancelled(by: .local)))
+    }
+}

@@ -85,6 +85,9 @@ public final class HandoffSender {
     ///   - typedRoutes: the routes of the typed way the app offers (Spec 6.1): with any, the
     ///     session draws a typed code after the QR's values (``typedCode``), shown beside the QR;
     ///     empty for the QR way alone.
+    ///   - typedWrongGuesses: the wrong guesses the sending session counted under its earlier
+    ///     QRs (a renewed QR, Spec 6.8): the count goes on from there, so a sending session
+    ///     allows ``maximumWrongTypedGuesses`` in all; 0 for a session's first QR.
     /// - Throws: ``HandoffError/invalidClock`` for a time that is not finite or outside the
     ///   protocol's range; ``HandoffError/transferIDInUse`` if the registry already knows the
     ///   transfer; ``HandoffError/registryUnavailable(_:)``;
@@ -94,7 +97,7 @@ public final class HandoffSender {
     public static func start(account: AccountMetadata, rendezvous: RendezvousToken,
                              configuration: SenderConfiguration = .standard, random: RandomSource,
                              now: Date, registry: SenderRegistry? = nil,
-                             typedRoutes: Set<TypedRoute> = []) throws(HandoffError) -> HandoffSender {
+                             typedRoutes: Set<TypedRoute> = [], typedWrongGuesses: Int = 0) throws(HandoffError) -> HandoffSender {
         let seconds = now.timeIntervalSince1970
         guard seconds.isFinite, seconds >= 0,
               seconds.rounded(.down) + Double(configuration.lifetime) <= Double(UInt32.max) else { throw .invalidClock }
@@ -109,7 +112,8 @@ public final class HandoffSender {
                                     keyPair: keyPair, commitment: commitmentCopy)
         let typed: SenderTypedWay?
         do throws(HandoffError) {
-            typed = typedRoutes.isEmpty ? nil : SenderTypedWay(code: try TypedCode.draw(from: random), routes: typedRoutes)
+            typed = typedRoutes.isEmpty ? nil : SenderTypedWay(code: try TypedCode.draw(from: random), routes: typedRoutes,
+                                                                       wrongGuesses: typedWrongGuesses)
         } catch {
             memory.end()
             throw error

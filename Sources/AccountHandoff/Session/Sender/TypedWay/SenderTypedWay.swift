@@ -27,9 +27,12 @@ struct SenderTypedWay {
     /// The pending runs, at most ``HandoffSender/maximumPendingTypedRuns``.
     private(set) var runs: [PendingRun] = []
 
-    init(code: TypedCode, routes: Set<TypedRoute>) {
+    /// A typed way showing `code`, after `wrongGuesses` under the sending session's earlier QRs.
+    init(code: TypedCode, routes: Set<TypedRoute>, wrongGuesses: Int = 0) {
+        precondition((0..<HandoffSender.maximumWrongTypedGuesses).contains(wrongGuesses), "a withdrawn typed way is not offered again")
         self.code = code
         self.routes = routes
+        self.wrongGuesses = wrongGuesses
     }
 
     /// Drops every run older than the run deadline (Spec 6.1); their scalars are wiped.
