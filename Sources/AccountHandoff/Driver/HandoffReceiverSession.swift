@@ -384,7 +384,7 @@ public actor HandoffReceiverSession<Importer: AccountImporter>: SessionDriver {
             preparation = prepared
             runtime.yield(.accountOffered(account, prepared))
         } catch {
-            finalDetail = error.description
+            finalDetail = error.sentence(in: .current)
             feed(.storeUnavailable)
         }
     }

@@ -60,8 +60,10 @@ extension ImportOutcome {
              .credentialStore(.keyringHasNoDefaultCollection):
             return sentenceCatalog.sentence("importOutcome.keyringUnreachable", .text(unchanged), in: language)
         case .validatorNotReady(let failure):
-            if case .validatorNotReady(let reason) = failure {
-                return sentenceCatalog.sentence("importOutcome.validatorNotReadyBecause", .text(reason), .text(unchanged), in: language)
+            if case .validatorNotReady = failure {
+                // The validator's own sentence (or, without one, the general one).
+                return sentenceCatalog.sentence("importOutcome.validatorNotReadyBecause", .text(failure.sentence(in: language)), .text(unchanged),
+                                                in: language)
             }
             return sentenceCatalog.sentence("importOutcome.validatorNotReady", .text(unchanged), in: language)
         case .metadataStore, .credentialStore:

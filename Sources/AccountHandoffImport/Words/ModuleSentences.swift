@@ -2,4 +2,4 @@ import AccountHandoff
 import Foundation
 
 /// This module's sentences (`Resources/Localizable.xcstrings`), read once per process.
-let sentenceCatalog = SentenceCatalog.bundled(in: .module)
+let sentenceCatalog = SentenceCatalog.bundled(target: "AccountHandoffImport") { .module }

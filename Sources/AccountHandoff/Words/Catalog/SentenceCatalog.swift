@@ -39,9 +39,22 @@ package struct SentenceCatalog: Sendable {
 
     private init(sentences: [String: [HandoffLanguage: SentenceTemplate]]) { self.sentences = sentences }
 
-    /// The catalog in `bundle`'s resources, or ``empty`` when it is missing or refused.
-    package static func bundled(in bundle: Bundle) -> SentenceCatalog {
-        guard let url = bundle.url(forResource: "Localizable", withExtension: "xcstrings") else { return .empty }
+    /// The catalog of `target`, or ``empty`` when it is missing or refused.
+    ///
+    /// On Apple platforms it is in `module()` (the target's `Bundle.module`). Elsewhere SwiftPM
+    /// puts a target's resources in `AccountHandoff_<target>.resources` beside the executable,
+    /// and its generated `Bundle.module` stops the process when they are missing (a `handoff`
+    /// copied without them), so the folder is looked up there and `module` is not called.
+    /// - Parameters:
+    ///   - target: The target's name.
+    ///   - module: The target's `Bundle.module`.
+    package static func bundled(target: String, module: () -> Bundle) -> SentenceCatalog {
+        #if canImport(Darwin)
+        let bundle: Bundle? = module()
+        #else
+        let bundle = Bundle(url: Bundle.main.bundleURL.appendingPathComponent("AccountHandoff_\(target).resources"))
+        #endif
+        guard let url = bundle?.url(forResource: "Localizable", withExtension: "xcstrings") else { return .empty }
         return (try? SentenceCatalog(contentsOf: url)) ?? .empty
     }
 
