@@ -1,5 +1,5 @@
+import AccountHandoff
 import Foundation
-import AccountHandoffQR
 import HandoffCLI
 import Testing
 import TestProcesses
@@ -39,17 +39,20 @@ import TestProcesses
     }
 
     /// Under a German message locale the library's sentence comes in German, in this tool's
-    /// words: a QR code that is no valid transfer code asks the person to take the code again,
-    /// never to scan it.
-    @Test func aDamagedCodeIsExplainedInGermanWithoutScanning() async throws {
+    /// words: a pasted code whose rendezvous is too long asks the person to paste the code
+    /// again, never to scan it.
+    @Test func aPastedInvalidCodeIsExplainedInGermanWithoutScanning() async throws {
         let scratch = try Scratch()
         defer { scratch.remove() }
-        let damaged = try CLIScanTests.write(PNGQRRenderer(scale: 4).render(try QRMatrix(automaticallySegmenting: "AH:1234")), "damaged.png", in: scratch)
-        let result = try await HandoffProcess.run(scratch.receiveArguments(["--scan", damaged.path]),
+        var binary = try Scratch.validCode().payload.binary
+        binary[70] = 33
+        let text = DecimalChunks.encode(binary, prefixedWith: SessionPayload.textPrefix)
+        let result = try await HandoffProcess.run(scratch.receiveArguments(), stdin: text + "\n",
                                                   environment: CLILanguageTests.locale(lang: "de_DE.UTF-8"))
         #expect(result.status == 65)
-        #expect(result.stderr == "This image holds a QR code that starts like a transfer code but is not a valid one. Dieser Code ist beschädigt oder unvollständig; fügen Sie den Code, den das sendende Gerät anzeigt, noch einmal ein (seine ganze Zeile, oder fotografieren Sie ihn mit --scan noch einmal).\n")
+        #expect(result.stderr == "The transfer code is invalid. Dieser Code ist kein gültiger AccountHandoff-Code; fügen Sie den Code, den das sendende Gerät anzeigt, noch einmal ein (seine ganze Zeile, oder fotografieren Sie ihn mit --scan noch einmal).\n")
         #expect(!Self.saysScan(result.stderr), "\(result.stderr)")
+        #expect(await scratch.storeSnapshot() == [:])
     }
 
     /// The list above is the CLI's: `HandoffCLI`'s Swift dependencies in `Package.swift`.
