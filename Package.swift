@@ -3,6 +3,9 @@ import PackageDescription
 
 let package = Package(
     name: "AccountHandoff",
+    // Sentences come from each module's Resources/Localizable.xcstrings (a String Catalog),
+    // copied as it is (Foundation on Linux does not compile catalogs) and read by SentenceCatalog.
+    defaultLocalization: "en",
     platforms: [.macOS(.v13), .iOS(.v16)],
     // What an app links: the library, QR rendering, the local transport, and the receiver's
     // import layer (the transaction, IMAP validation, the reference store for Linux); and the
@@ -73,14 +76,14 @@ let package = Package(
             pkgConfig: "nss",
             providers: [.apt(["libnss3-dev"]), .brew(["nss"])]
         ),
-        .target(name: "AccountHandoff", dependencies: ["CSodium"]),
+        .target(name: "AccountHandoff", dependencies: ["CSodium"], resources: [.copy("Resources/Localizable.xcstrings")]),
         .target(
             name: "AccountHandoffLocalAuthentication",
             dependencies: ["AccountHandoff", .target(name: "CPAM", condition: .when(platforms: [.linux]))]
         ),
         // Not a product: runs PAMAuthenticator with answers from standard input, under pam_wrapper.
         .executableTarget(name: "pam-probe", dependencies: ["AccountHandoff", "AccountHandoffLocalAuthentication"], path: "Harness/pam-probe"),
-        .target(name: "AccountHandoffImport", dependencies: ["AccountHandoff"]),
+        .target(name: "AccountHandoffImport", dependencies: ["AccountHandoff"], resources: [.copy("Resources/Localizable.xcstrings")]),
         .target(name: "AccountHandoffIMAPValidation", dependencies: ["AccountHandoff", "AccountHandoffImport", "CCurl"]),
         .target(name: "AccountHandoffReferenceStore", dependencies: ["AccountHandoff", "AccountHandoffImport", "CSQLite"]),
         .target(name: "AccountHandoffSecretService", dependencies: ["AccountHandoff", "AccountHandoffImport", "CLibSecret"]),
@@ -132,7 +135,7 @@ let package = Package(
         .executableTarget(name: "session-probe", dependencies: ["AccountHandoff", "AccountHandoffBench"], path: "Harness/session-probe"),
         // Not a product: builds Vectors/ for the vector tests and the CLI's `vectors` command.
         .target(name: "AccountHandoffVectors", dependencies: ["AccountHandoff", "AccountHandoffTestSupport", "AccountHandoffTransport"], path: "Harness/AccountHandoffVectors"),
-        .target(name: "AccountHandoffQR", dependencies: ["AccountHandoff", "CQREncode", "CZlib"]),
+        .target(name: "AccountHandoffQR", dependencies: ["AccountHandoff", "CQREncode", "CZlib"], resources: [.copy("Resources/Localizable.xcstrings")]),
         .target(name: "AccountHandoffTransport", dependencies: ["AccountHandoff", "CPOSIXAccept", "CEventPoll"]),
         // accept4 for the transport: accepted sockets close-on-exec from birth (Linux).
         .target(name: "CPOSIXAccept"),

@@ -24,9 +24,11 @@ let coverage: [SwiftSetting] = [.unsafeFlags(["-sanitize-coverage=edge,trace-cmp
 
 let package = Package(
     name: "AccountHandoffFuzz",
+    defaultLocalization: "en",
     targets: [
         .systemLibrary(name: "CSodium", pkgConfig: "libsodium", providers: [.apt(["libsodium-dev"]), .brew(["libsodium"])]),
-        .target(name: "AccountHandoff", dependencies: ["CSodium"], swiftSettings: coverage),
+        .target(name: "AccountHandoff", dependencies: ["CSodium"], resources: [.copy("Library/Resources/Localizable.xcstrings")],
+                swiftSettings: coverage),
         .target(name: "AccountHandoffTestKit", dependencies: ["AccountHandoff"]),
         .target(name: "AccountHandoffTestSupport", dependencies: ["AccountHandoff", "AccountHandoffTestKit"]),
         .target(name: "AccountHandoffSimulation", dependencies: ["AccountHandoff", "AccountHandoffTestSupport"]),

@@ -1,7 +1,7 @@
 import AccountHandoff
 
 /// Why a QR symbol could not be built.
-public enum QREncodingError: Error, Hashable, Sendable, CustomStringConvertible {
+public enum QREncodingError: Error, Hashable, Sendable {
     /// A segment holds characters its mode cannot encode, or there is no data at all.
     case invalidSegment
     /// The data does not fit the largest QR symbol (version 40) at the chosen level.
@@ -10,11 +10,13 @@ public enum QREncodingError: Error, Hashable, Sendable, CustomStringConvertible 
     case encoderFailed(errno: Int32)
 
     /// A whole sentence for people.
-    public var description: String {
+    /// - Parameter language: The language to say it in.
+    public func sentence(in language: HandoffLanguage) -> String {
         switch self {
-        case .invalidSegment: "The QR data is empty or contains characters its encoding mode cannot hold; build the QR from the transfer code's text as the library gives it."
-        case .dataTooLarge: "The data is too large for a QR code at this error-correction level; choose a lower level."
-        case .encoderFailed(let code): "The QR encoder failed: \(SystemErrorWords.cause(code)); try again."
+        case .invalidSegment: sentenceCatalog.sentence("qr.invalidSegment", in: language)
+        case .dataTooLarge: sentenceCatalog.sentence("qr.dataTooLarge", in: language)
+        case .encoderFailed(let code):
+            sentenceCatalog.sentence("qr.encoderFailed", .text(SystemErrorWords.cause(code, in: language)), in: language)
         }
     }
 }

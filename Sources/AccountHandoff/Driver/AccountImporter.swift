@@ -99,16 +99,15 @@ public enum ImportNotReady: Error, Sendable, Hashable {
     case storeUnavailable(reason: String)
 }
 
-extension ImportNotReady: CustomStringConvertible, LocalizedErrorSentence {
+extension ImportNotReady: TranslatedSentence {
     /// The sentence for people.
-    public var description: String {
+    /// - Parameter language: The language to say it in; a `storeUnavailable` reason is shown as the importer wrote it.
+    public func sentence(in language: HandoffLanguage) -> String {
         switch self {
         case .choiceRequired:
-            "This device already has an account like the one offered; choose whether to replace it, keep both or cancel, then accept again."
+            sentenceCatalog.sentence("importNotReady.choiceRequired", in: language)
         case .storeUnavailable(let reason):
-            reason.isEmpty
-                ? "This device cannot store the account right now, so the password was not sent; check its account store and keychain, then ask the sending device for a new code."
-                : reason
+            reason.isEmpty ? sentenceCatalog.sentence("importNotReady.storeUnavailable", in: language) : reason
         }
     }
 }

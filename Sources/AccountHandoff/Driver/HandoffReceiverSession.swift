@@ -450,10 +450,14 @@ public actor HandoffReceiverSession<Importer: AccountImporter>: SessionDriver {
                 || receiver?.phase == .awaitingPakeConfirm
             if waiting, clock.now() < receiverExpiryDate {
                 // A silent sender must not hold this device until the code expires (Spec 6.7).
-                let silence = "The sending device did not answer within \(Int(Self.revealTimeout.seconds)) seconds; check that it still shows the code, then"
+                let seconds = SentenceArgument.number(Int(Self.revealTimeout.seconds))
                 // After the pakeReply the code is used up: the outcome's own sentence says so.
-                if receiver?.phase == .awaitingReveal { finalDetail = "\(silence) scan it again." }
-                if receiver?.phase == .awaitingPakeInit { finalDetail = "\(silence) type it again." }
+                if receiver?.phase == .awaitingReveal {
+                    finalDetail = sentenceCatalog.sentence("receiver.senderSilent.scanAgain", seconds, in: .current)
+                }
+                if receiver?.phase == .awaitingPakeInit {
+                    finalDetail = sentenceCatalog.sentence("receiver.senderSilent.typeAgain", seconds, in: .current)
+                }
                 feed(.transportLost)
                 return
             }
@@ -495,7 +499,7 @@ public actor HandoffReceiverSession<Importer: AccountImporter>: SessionDriver {
             preparation = prepared
             runtime.yield(.accountOffered(account, prepared))
         } catch {
-            finalDetail = error.description
+            finalDetail = error.sentence(in: .current)
             feed(.storeUnavailable)
         }
     }

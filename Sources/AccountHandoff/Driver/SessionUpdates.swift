@@ -67,8 +67,9 @@ public enum ReceiverUpdate<Preparation: Sendable>: Sendable {
     /// Frames were ignored; `count` so far, reported at 1, 10, 100, ...
     case framesIgnored(count: Int, last: HandoffError)
     /// The session ended. `detail` is the importer's own sentence when it has one (what the
-    /// import did, or why the store could not take the account); show it instead of the
-    /// outcome's `message`. Nothing follows.
+    /// import did, or why the store could not take the account; the library's importers say
+    /// it in ``HandoffLanguage/current``); show it instead of the outcome's `message(in:)`.
+    /// Nothing follows.
     case finished(ReceiverOutcome, detail: String?)
 }
 

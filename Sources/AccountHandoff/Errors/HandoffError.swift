@@ -1,6 +1,7 @@
 /// Every failure AccountHandoff reports. Each error is specific, carries no secret bytes, and
 /// has a stable ``identifier`` that `Spec/` and `Vectors/` use (Spec 7.2). Sentences for
-/// people are in ``description`` and ``message(for:)``.
+/// people are in ``sentence(in:)`` and ``message(for:in:)`` (in a ``HandoffLanguage``), and
+/// in English in ``description`` and ``message(for:)``.
 ///
 /// `HandoffError` is a struct, not an enum, so that new errors can be added without breaking
 /// apps: do not assume the list below is closed. Create and compare errors with the static

@@ -1,2 +1,2 @@
-/// `localizedDescription` reports the sentences of ``LocalAuthenticationFailure/description``.
-extension LocalAuthenticationFailure: LocalizedErrorSentence {}
+/// `localizedDescription` reports ``LocalAuthenticationFailure/sentence(in:)`` in the process's language.
+extension LocalAuthenticationFailure: TranslatedSentence {}

@@ -1,18 +1,19 @@
-extension RegistryStorageFailure: LocalizedErrorSentence {
+extension RegistryStorageFailure: TranslatedSentence {
     /// Whole sentences: why this device cannot record its used transfers, and what to do.
-    public var description: String {
-        "This device cannot record which transfers it has used, because \(summary). " + nextStep
+    /// - Parameter language: The language to say it in.
+    public func sentence(in language: HandoffLanguage) -> String {
+        sentenceCatalog.sentence("registry.failure", .text(summary(in: language)), .text(nextStep(in: language)), in: language)
     }
 
     /// What the person can do about it.
-    private var nextStep: String {
+    private func nextStep(in language: HandoffLanguage) -> String {
         switch self {
         case .unreadable, .unwritable:
-            "Check the permissions of the folder that holds it and the free space on the disk, then try again."
+            sentenceCatalog.sentence("registry.nextStep.permissions", in: language)
         case .corrupt:
-            "Restore the file from a backup, or move it aside once every code this device showed or scanned has expired (after ten minutes), then try again."
+            sentenceCatalog.sentence("registry.nextStep.corrupt", in: language)
         case .notARegularFile:
-            "Remove what is at that path or choose another one, then try again."
+            sentenceCatalog.sentence("registry.nextStep.notARegularFile", in: language)
         }
     }
 }

@@ -1,2 +1,2 @@
-/// `localizedDescription` reports the sentence of ``SecureMemoryFailure/description``.
-extension SecureMemoryFailure: LocalizedErrorSentence {}
+/// `localizedDescription` reports ``SecureMemoryFailure/sentence(in:)`` in the process's language.
+extension SecureMemoryFailure: TranslatedSentence {}

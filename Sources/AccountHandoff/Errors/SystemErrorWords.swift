@@ -10,68 +10,75 @@ import Darwin
 package enum SystemErrorWords {
     /// The cause of `code` (an `errno` value) as a lowercase clause, with its C name in
     /// parentheses when known, e.g. `no space left on the device (ENOSPC)`.
-    package static func cause(_ code: Int32) -> String {
-        if let (words, name) = known(code) { return "\(words) (\(name))" }
-        return systemWords(code)
+    package static func cause(_ code: Int32) -> String { cause(code, in: .english) }
+
+    /// The cause of `code` in `language`; the C library's own words (English) for a code
+    /// not named here.
+    package static func cause(_ code: Int32, in language: HandoffLanguage) -> String {
+        if let key = knownKey(code) {
+            let words = sentenceCatalog.sentence(key, in: language)
+            return sentenceCatalog.sentence("errno.cause", .text(words), .text(String(key.dropFirst("errno.".count))), in: language)
+        }
+        return systemWords(code, in: language)
     }
 
-    /// The words and C names of the causes the library's calls meet.
-    private static func known(_ code: Int32) -> (String, String)? {
+    /// The catalog keys of the causes the library's calls meet: `errno.` and the C name.
+    private static func knownKey(_ code: Int32) -> String? {
         switch code {
-        case EPERM: ("the operation is not permitted", "EPERM")
-        case ENOENT: ("the file or folder does not exist", "ENOENT")
-        case EINTR: ("the call was interrupted", "EINTR")
-        case EIO: ("the disk or device reported an input/output error", "EIO")
-        case ENXIO: ("the device is not available", "ENXIO")
-        case EBADF: ("a file handle was not valid", "EBADF")
-        case EAGAIN: ("the resource is temporarily unavailable", "EAGAIN")
-        case ENOMEM: ("the system is out of memory", "ENOMEM")
-        case EACCES: ("permission denied", "EACCES")
-        case EBUSY: ("the file or device is busy", "EBUSY")
-        case EEXIST: ("the file already exists", "EEXIST")
-        case EXDEV: ("the file would move to another file system", "EXDEV")
-        case ENODEV: ("the device does not exist", "ENODEV")
-        case ENOTDIR: ("a part of the path is not a folder", "ENOTDIR")
-        case EISDIR: ("the path is a folder", "EISDIR")
-        case EINVAL: ("an argument was not valid", "EINVAL")
-        case ENFILE: ("the system has too many open files", "ENFILE")
-        case EMFILE: ("this program has too many open files", "EMFILE")
-        case EFBIG: ("the file is too large", "EFBIG")
-        case ENOSPC: ("no space left on the device", "ENOSPC")
-        case EROFS: ("the file system is read-only", "EROFS")
-        case EMLINK: ("the file has too many links", "EMLINK")
-        case EPIPE: ("the other end of the connection is closed", "EPIPE")
-        case ERANGE: ("a value is out of range", "ERANGE")
-        case ENAMETOOLONG: ("the file name is too long", "ENAMETOOLONG")
-        case ENOLCK: ("no file lock is available", "ENOLCK")
-        case ENOSYS: ("the system does not support this call", "ENOSYS")
-        case ENOTEMPTY: ("the folder is not empty", "ENOTEMPTY")
-        case ELOOP: ("the path runs through a symbolic link where none is allowed", "ELOOP")
-        case EDQUOT: ("the disk quota is exceeded", "EDQUOT")
-        case EMSGSIZE: ("the message is too long", "EMSGSIZE")
-        case EOPNOTSUPP: ("the operation is not supported", "EOPNOTSUPP")
-        case EAFNOSUPPORT: ("the address family is not supported", "EAFNOSUPPORT")
-        case EADDRINUSE: ("the address is already in use", "EADDRINUSE")
-        case EADDRNOTAVAIL: ("the address is not one of this machine", "EADDRNOTAVAIL")
-        case ENETDOWN: ("the network is down", "ENETDOWN")
-        case ENETUNREACH: ("the network is unreachable", "ENETUNREACH")
-        case ECONNABORTED: ("the connection was aborted", "ECONNABORTED")
-        case ECONNRESET: ("the connection was reset by the other side", "ECONNRESET")
-        case ENOBUFS: ("the system ran out of network buffers", "ENOBUFS")
-        case ENOTCONN: ("the socket is not connected", "ENOTCONN")
-        case ETIMEDOUT: ("the operation timed out", "ETIMEDOUT")
-        case ECONNREFUSED: ("the connection was refused", "ECONNREFUSED")
-        case EHOSTUNREACH: ("the host is unreachable", "EHOSTUNREACH")
+        case EPERM: "errno.EPERM"
+        case ENOENT: "errno.ENOENT"
+        case EINTR: "errno.EINTR"
+        case EIO: "errno.EIO"
+        case ENXIO: "errno.ENXIO"
+        case EBADF: "errno.EBADF"
+        case EAGAIN: "errno.EAGAIN"
+        case ENOMEM: "errno.ENOMEM"
+        case EACCES: "errno.EACCES"
+        case EBUSY: "errno.EBUSY"
+        case EEXIST: "errno.EEXIST"
+        case EXDEV: "errno.EXDEV"
+        case ENODEV: "errno.ENODEV"
+        case ENOTDIR: "errno.ENOTDIR"
+        case EISDIR: "errno.EISDIR"
+        case EINVAL: "errno.EINVAL"
+        case ENFILE: "errno.ENFILE"
+        case EMFILE: "errno.EMFILE"
+        case EFBIG: "errno.EFBIG"
+        case ENOSPC: "errno.ENOSPC"
+        case EROFS: "errno.EROFS"
+        case EMLINK: "errno.EMLINK"
+        case EPIPE: "errno.EPIPE"
+        case ERANGE: "errno.ERANGE"
+        case ENAMETOOLONG: "errno.ENAMETOOLONG"
+        case ENOLCK: "errno.ENOLCK"
+        case ENOSYS: "errno.ENOSYS"
+        case ENOTEMPTY: "errno.ENOTEMPTY"
+        case ELOOP: "errno.ELOOP"
+        case EDQUOT: "errno.EDQUOT"
+        case EMSGSIZE: "errno.EMSGSIZE"
+        case EOPNOTSUPP: "errno.EOPNOTSUPP"
+        case EAFNOSUPPORT: "errno.EAFNOSUPPORT"
+        case EADDRINUSE: "errno.EADDRINUSE"
+        case EADDRNOTAVAIL: "errno.EADDRNOTAVAIL"
+        case ENETDOWN: "errno.ENETDOWN"
+        case ENETUNREACH: "errno.ENETUNREACH"
+        case ECONNABORTED: "errno.ECONNABORTED"
+        case ECONNRESET: "errno.ECONNRESET"
+        case ENOBUFS: "errno.ENOBUFS"
+        case ENOTCONN: "errno.ENOTCONN"
+        case ETIMEDOUT: "errno.ETIMEDOUT"
+        case ECONNREFUSED: "errno.ECONNREFUSED"
+        case EHOSTUNREACH: "errno.EHOSTUNREACH"
         default: nil
         }
     }
 
     /// The C library's own words for a code not listed above, with the code for support.
-    private static func systemWords(_ code: Int32) -> String {
+    private static func systemWords(_ code: Int32, in language: HandoffLanguage) -> String {
         let text = strerror(code).map { String(cString: $0) } ?? ""
         guard !text.isEmpty, !text.hasPrefix("Unknown error") else {
-            return "a failure the system does not name (system code \(code))"
+            return sentenceCatalog.sentence("errno.unnamed", .number(code), in: language)
         }
-        return text.prefix(1).lowercased() + text.dropFirst() + " (system code \(code))"
+        return sentenceCatalog.sentence("errno.systemWords", .text(text.prefix(1).lowercased() + text.dropFirst()), .number(code), in: language)
     }
 }

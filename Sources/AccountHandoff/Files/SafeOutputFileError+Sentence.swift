@@ -1,3 +1,2 @@
-
-/// `localizedDescription` reports the sentence of ``SafeOutputFileError/description``.
-extension SafeOutputFileError: LocalizedErrorSentence {}
+/// `localizedDescription` reports ``SafeOutputFileError/sentence(in:)`` in the process's language.
+extension SafeOutputFileError: TranslatedSentence {}

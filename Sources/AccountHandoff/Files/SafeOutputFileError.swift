@@ -7,7 +7,7 @@ import Darwin
 /// Why ``SafeOutputFile`` did not write a file. Nothing was changed at the target path in
 /// any case but ``writeFailed(_:operation:errno:)`` after the rename (``SafeOutputFile``
 /// says which).
-public enum SafeOutputFileError: Error, Hashable, Sendable, CustomStringConvertible {
+public enum SafeOutputFileError: Error, Hashable, Sendable {
     /// What is at a path that is not a regular file.
     public enum Kind: Hashable, Sendable {
         /// A directory.
@@ -38,42 +38,44 @@ public enum SafeOutputFileError: Error, Hashable, Sendable, CustomStringConverti
     /// A system call failed while writing; `operation` names it.
     case writeFailed(String, operation: String, errno: Int32)
 
-    /// A whole sentence for people, with what to do next.
-    public var description: String {
+    /// A whole sentence for people, with what to do next; the path is shown as it was given.
+    /// - Parameter language: The language to say it in.
+    public func sentence(in language: HandoffLanguage) -> String {
         switch self {
         case .invalidPath(let path):
-            "The output path \"\(path)\" does not name a file; give a file name such as code.svg."
+            sentenceCatalog.sentence("outputFile.invalidPath", .text(path), in: language)
         case .symbolicLink(let path):
-            "The output path \(path) is a symbolic link, and this program neither writes through links nor replaces them; give the path of a regular file or a new name."
+            sentenceCatalog.sentence("outputFile.symbolicLink", .text(path), in: language)
         case .notARegularFile(let path, .directory):
-            "The output path \(path) is a folder, not a file; give the name of a file inside it."
+            sentenceCatalog.sentence("outputFile.folder", .text(path), in: language)
         case .notARegularFile(let path, let kind):
-            "The output path \(path) is \(Self.article(kind)), not a regular file, and is left alone; give the path of a regular file or a new name."
+            sentenceCatalog.sentence("outputFile.notARegularFile", .text(path), .text(Self.article(kind, in: language)), in: language)
         case .alreadyExists(let path):
-            "The file \(path) already exists; remove it or choose another name."
+            sentenceCatalog.sentence("outputFile.alreadyExists", .text(path), in: language)
         case .folderUnavailable(let path, ENOENT):
-            "The folder for \(path) does not exist; create it or choose another path."
+            sentenceCatalog.sentence("outputFile.folderMissing", .text(path), in: language)
         case .folderUnavailable(let path, ENOTDIR):
-            "A part of the path \(path) is not a folder; choose another path."
+            sentenceCatalog.sentence("outputFile.pathPartNotAFolder", .text(path), in: language)
         case .folderUnavailable(let path, let code) where code == EACCES || code == EPERM:
-            "The folder for \(path) cannot be opened (permission denied); check its permissions or choose another path."
+            sentenceCatalog.sentence("outputFile.folderPermissionDenied", .text(path), in: language)
         case .folderUnavailable(let path, let code):
-            "The folder for \(path) cannot be opened: \(SystemErrorWords.cause(code)); choose another path."
+            sentenceCatalog.sentence("outputFile.folderUnavailable", .text(path), .text(SystemErrorWords.cause(code, in: language)), in: language)
         case .writeFailed(let path, let operation, ENOSPC):
-            "Writing \(path) failed (\(operation)): the disk is full; free some space and try again."
+            sentenceCatalog.sentence("outputFile.diskFull", .text(path), .text(operation), in: language)
         case .writeFailed(let path, let operation, let code):
-            "Writing \(path) failed (\(operation)): \(SystemErrorWords.cause(code)); check the folder's permissions and free space, then try again."
+            sentenceCatalog.sentence("outputFile.writeFailed", .text(path), .text(operation), .text(SystemErrorWords.cause(code, in: language)),
+                                     in: language)
         }
     }
 
-    private static func article(_ kind: Kind) -> String {
+    private static func article(_ kind: Kind, in language: HandoffLanguage) -> String {
         switch kind {
-        case .directory: "a folder"
-        case .fifo: "a named pipe (FIFO)"
-        case .characterDevice: "a character device"
-        case .blockDevice: "a block device"
-        case .socket: "a socket"
-        case .other: "a special file"
+        case .directory: sentenceCatalog.sentence("outputFile.kind.directory", in: language)
+        case .fifo: sentenceCatalog.sentence("outputFile.kind.fifo", in: language)
+        case .characterDevice: sentenceCatalog.sentence("outputFile.kind.characterDevice", in: language)
+        case .blockDevice: sentenceCatalog.sentence("outputFile.kind.blockDevice", in: language)
+        case .socket: sentenceCatalog.sentence("outputFile.kind.socket", in: language)
+        case .other: sentenceCatalog.sentence("outputFile.kind.other", in: language)
         }
     }
 }

@@ -1,158 +1,177 @@
 import Foundation
 
-extension HandoffError: CustomStringConvertible, LocalizedError {
+extension HandoffError: TranslatedSentence {
     /// A whole sentence for people that says what happened and what to do; never a secret,
-    /// a key or account data. Role-neutral; see ``message(for:)``.
-    public var description: String { message(for: nil) }
+    /// a key or account data. Role-neutral; see ``message(for:in:)``.
+    /// - Parameter language: The language to say it in.
+    public func sentence(in language: HandoffLanguage) -> String { message(for: nil, in: language) }
 
-    /// The same sentence, for `LocalizedError`.
-    public var errorDescription: String? { description }
+    /// A whole sentence for the person on `role`'s device, in English.
+    public func message(for role: HandoffRole) -> String { message(for: Optional(role), in: .english) }
 
     /// A whole sentence for the person on `role`'s device.
-    public func message(for role: HandoffRole) -> String { message(for: Optional(role)) }
+    /// - Parameters:
+    ///   - role: Whose screen shows it.
+    ///   - language: The language to say it in.
+    public func message(for role: HandoffRole, in language: HandoffLanguage) -> String {
+        message(for: Optional(role), in: language)
+    }
 
-    private func message(for role: HandoffRole?) -> String {
-        let other = role?.otherDevice ?? "the other device"
-        let restart = role == .receiver ? "ask the sending device for a new code" : "start a new transfer"
+    private func message(for role: HandoffRole?, in language: HandoffLanguage) -> String {
+        let words = RoleWords(role: role, language: language)
+        let other = words.otherDevice, restart = words.restart
         switch kind {
         case .badMagic:
-            return "This is not an AccountHandoff code; scan the code shown by the sending device."
+            return sentenceCatalog.sentence("error.badMagic", in: language)
         case .unsupportedVersion(let version) where version < SessionPayload.currentVersion:
             // Only the device that made it is behind; this one reads the current version.
-            return "This code or message uses protocol version \(version), from an older version of the app, so only \(other) needs updating; update the app there, then \(restart)."
+            return sentenceCatalog.sentence("error.unsupportedVersion.older", .number(version), .text(other), .text(restart), in: language)
         case .unsupportedVersion(let version):
-            return "This code or message uses protocol version \(version), newer than this app's (\(SessionPayload.currentVersion)), so only this device needs updating; update the app here, then \(restart)."
+            return sentenceCatalog.sentence("error.unsupportedVersion.newer", .number(version), .number(SessionPayload.currentVersion),
+                                            .text(restart), in: language)
         case .wrongIntent:
-            return "This code asks for a different kind of transfer than the one you chose; check which device is sending."
+            return sentenceCatalog.sentence("error.wrongIntent", in: language)
         case .nonCanonicalEncoding, .malformed(.length), .malformed(.digits), .malformed(.version), .malformed(.intent),
              .malformed(.expiry), .malformed(.commitment), .malformed(.publicKey), .malformed(.rendezvous):
-            return "This code is damaged or incomplete; scan the code shown by the sending device again."
+            return sentenceCatalog.sentence("error.damagedCode", in: language)
         case .rendezvousTooLong:
-            return "This code is not a valid AccountHandoff code; scan the code shown by the sending device again."
+            return sentenceCatalog.sentence("error.rendezvousTooLong", in: language)
         case .malformed(.typedCode) where role == .receiver:
-            return "The code to type here has 11 digits and is shown beside the sending device's QR code (spaces and hyphens are ignored); type all 11 digits."
+            return sentenceCatalog.sentence("error.malformedTypedCode.receiver", in: language)
         case .malformed(let field):
-            return Self.malformedMessage(field, other: other, restart: restart)
+            return Self.malformedMessage(field, words: words, in: language)
         case .typedCodeCheckFailed:
-            return "One of the digits you typed does not fit the others (the code's last digit checks them), so nothing was sent; compare the code with the sending device's screen and type it again."
+            return sentenceCatalog.sentence("error.typedCodeCheckFailed", in: language)
         case .typedCodeIsShortCode:
-            return "Those six digits are the code to type on the sending device; here, type the 11-digit code the sending device shows beside its QR code."
+            return sentenceCatalog.sentence("error.typedCodeIsShortCode", in: language)
         case .typedCodeAlreadyUsed:
-            return "This device already used that code, and a code works only once; ask the sending device for its new code and type that one."
+            return sentenceCatalog.sentence("error.typedCodeAlreadyUsed", in: language)
         case .typedCodeMismatch:
-            return "The code did not match the device this one reached, so nothing was sent; ask the sending device for its new code and type that one."
+            return sentenceCatalog.sentence("error.typedCodeMismatch", in: language)
         case .typedRunsBusy:
-            return "Several devices are trying codes on this device at once; the next one is tried as soon as one of them is done."
+            return sentenceCatalog.sentence("error.typedRunsBusy", in: language)
         case .typedCodeUnconfirmed:
-            return "The connection closed before the sending device confirmed the code, and the code is now used up; ask the sending device for its new code and type that one."
+            return sentenceCatalog.sentence("error.typedCodeUnconfirmed", in: language)
         case .expired:
             return role == .receiver
-                ? "This code has expired; ask the sending device for a new code."
-                : "The transfer has expired; start a new transfer."
+                ? sentenceCatalog.sentence("error.expired.receiver", in: language)
+                : sentenceCatalog.sentence("error.expired.sender", in: language)
         case .expiryTooFar:
-            return "This code claims to be valid for longer than any transfer may be; check the clocks of both devices, then \(restart)."
+            return sentenceCatalog.sentence("error.expiryTooFar", .text(restart), in: language)
         case .oversizedFrame, .unknownMessageType, .unknownTransfer, .replayed, .outOfOrder, .unexpectedMessage:
-            return "A message that does not belong to this transfer was ignored; the transfer goes on."
+            return sentenceCatalog.sentence("error.strayMessageIgnored", in: language)
         case .authenticationFailed:
-            return "A message failed its authenticity check and was ignored; the transfer goes on."
+            return sentenceCatalog.sentence("error.authenticationFailed", in: language)
         case .lowOrderPublicKey:
-            return "The other device sent an invalid key; \(restart)."
+            return sentenceCatalog.sentence("error.lowOrderPublicKey", .text(restart), in: language)
         case .invalidPakeShare:
-            return "The other device sent an invalid key-exchange value, so it was not used; \(restart) if the transfer does not go on."
+            return sentenceCatalog.sentence("error.invalidPakeShare", .text(restart), in: language)
         case .commitmentMismatch:
-            return "The sending device broke the protocol (its code does not match what its QR promised); do not use that device, and start again with one you trust."
+            return sentenceCatalog.sentence("error.commitmentMismatch", in: language)
         case .keyDerivationFailed:
-            return "The session keys could not be derived; \(restart)."
+            return sentenceCatalog.sentence("error.keyDerivationFailed", .text(restart), in: language)
         case .invalidEvent(let event, let phase):
-            return Self.invalidEventMessage(event, phase)
+            return Self.invalidEventMessage(event, phase, in: language)
         case .invalidClock:
-            return "This device's clock gives an invalid time; correct the date and time, then \(restart)."
+            return sentenceCatalog.sentence("error.invalidClock", .text(restart), in: language)
         case .sessionFinished:
-            return "This transfer has already ended; \(restart) to try again."
+            return sentenceCatalog.sentence("error.sessionFinished", .text(restart), in: language)
         case .cancelledByPeer:
-            return "\(Self.capitalised(other)) cancelled the transfer; nothing was imported."
+            return sentenceCatalog.sentence("error.cancelledByPeer", .text(Self.capitalised(other)), in: language)
         case .rejectedByPeer:
-            return "\(Self.capitalised(other)) rejected the transfer; nothing was imported. Start a new transfer if you want to try again."
+            return sentenceCatalog.sentence("error.rejectedByPeer", .text(Self.capitalised(other)), in: language)
         case .anotherDeviceJoined:
             // The other device's abort(3) cannot be checked here, so the sentence says who saw it.
-            return "Another device tried to join this transfer (this device saw it, or the \(role == .sender ? "receiving" : "sending") device reported it), so it was stopped; start a new transfer and keep the code out of sight."
+            return role == .sender
+                ? sentenceCatalog.sentence("error.anotherDeviceJoined.sender", in: language)
+                : sentenceCatalog.sentence("error.anotherDeviceJoined.receiver", in: language)
         case .storeUnavailable:
             return role == .sender
-                ? "This device could not read the account's password from its keychain, so the password was not sent; unlock the keychain or check the account, then start a new transfer."
-                : "This device cannot import the account right now (its account store, keychain or mail-server check is not ready), so the password was not sent; fix that, then ask the sending device for a new code."
+                ? sentenceCatalog.sentence("error.storeUnavailable.sender", in: language)
+                : sentenceCatalog.sentence("error.storeUnavailable.receiver", in: language)
         case .peerStoreUnavailable:
             return role == .receiver
-                ? "The sending device could not read the account's password, so nothing was sent; ask its owner to check its keychain, then ask for a new code."
-                : "The receiving device cannot import the account right now (its account store, keychain or mail-server check is not ready), so the password was not sent; ask its owner to fix that, then start a new transfer."
+                ? sentenceCatalog.sentence("error.peerStoreUnavailable.receiver", in: language)
+                : sentenceCatalog.sentence("error.peerStoreUnavailable.sender", in: language)
         case .notAuthenticated:
             // The outcome's sentence adds what was (not) sent or imported.
-            return "You could not be authenticated on this device, so the transfer was stopped; \(restart) when you can authenticate."
+            return sentenceCatalog.sentence("error.notAuthenticated", .text(restart), in: language)
         case .peerNotAuthenticated:
-            return "The person at \(other) could not be authenticated there, so the transfer was stopped\(role == .receiver ? " and the password was not sent" : ""); \(restart) if you want to try again."
+            switch role {
+            case .sender: return sentenceCatalog.sentence("error.peerNotAuthenticated.sender", in: language)
+            case .receiver: return sentenceCatalog.sentence("error.peerNotAuthenticated.receiver", in: language)
+            case nil: return sentenceCatalog.sentence("error.peerNotAuthenticated.neutral", in: language)
+            }
         case .importChoiceRequired:
-            return ImportNotReady.choiceRequired.description
+            return ImportNotReady.choiceRequired.sentence(in: language)
         case .transportLost:
-            return "The connection to \(other) was lost; \(restart)."
+            switch role {
+            case .sender: return sentenceCatalog.sentence("error.transportLost.sender", in: language)
+            case .receiver: return sentenceCatalog.sentence("error.transportLost.receiver", in: language)
+            case nil: return sentenceCatalog.sentence("error.transportLost.neutral", in: language)
+            }
         case .senderUnreachable:
-            return "Nothing answered at the address in this code: check that the sending device still shows it and is on the same network, then try again."
+            return sentenceCatalog.sentence("error.senderUnreachable", in: language)
         case .transferIDInUse:
-            return "This transfer could not be started because its identifier is already in use; start a new transfer."
+            return sentenceCatalog.sentence("error.transferIDInUse", in: language)
         case .alreadyScanned:
-            return "This code was already used on this device; ask the sending device for a new code."
+            return sentenceCatalog.sentence("error.alreadyScanned", in: language)
         case .transferConsumed:
-            return "This transfer has ended and cannot be used again; start a new transfer."
+            return sentenceCatalog.sentence("error.transferConsumed", in: language)
         case .invalidConfiguration:
-            return "A transfer setting is out of range: the lifetime must be 30 to 600 seconds and the clock tolerance at most 120 seconds."
+            return sentenceCatalog.sentence("error.invalidConfiguration", in: language)
         case .secureMemoryUnavailable(let failure):
-            return failure.description
+            return failure.sentence(in: language)
         case .registryUnavailable(let failure):
-            return "This device cannot record which transfers it has used, because \(failure.summary); fix the storage, then \(restart)."
+            return sentenceCatalog.sentence("error.registryUnavailable", .text(failure.summary(in: language)), .text(restart), in: language)
         }
     }
 
-    private static func malformedMessage(_ field: Field, other: String, restart: String) -> String {
+    private static func malformedMessage(_ field: Field, words: RoleWords, in language: HandoffLanguage) -> String {
+        let restart = words.restart
         switch field {
         case .displayName, .emailAddress, .username, .imapHost:
-            return "The account's \(field.spokenName) is not valid (for example it contains invisible or control characters, or is too long); fix the account on the sending device, then \(restart)."
+            return sentenceCatalog.sentence("error.malformedAccountField", .text(field.spokenName(in: language)), .text(restart), in: language)
         case .imapPort:
-            return "The account's mail server port is not valid (a port is a number from 1 to 65535, never 0); fix the account on the sending device, then \(restart)."
+            return sentenceCatalog.sentence("error.malformedPort", .text(restart), in: language)
         case .imapSecurity:
-            return "The account's connection security is not one this app knows (it knows TLS and STARTTLS); check the account on the sending device and update the app there, then \(restart)."
+            return sentenceCatalog.sentence("error.malformedSecurity", .text(restart), in: language)
         case .accountLinkID:
-            return "The account's identifier is not valid (it must be a UUID); fix the account on the sending device, then \(restart)."
+            return sentenceCatalog.sentence("error.malformedAccountLinkID", .text(restart), in: language)
         case .credential:
-            return "The password must be 1 to \(HandoffSender.maximumCredentialByteCount) bytes long; check the password, then \(restart)."
+            return sentenceCatalog.sentence("error.malformedCredential", .number(HandoffSender.maximumCredentialByteCount), .text(restart),
+                                            in: language)
         case .padding, .receiptStatus, .abortReason, .body, .frameHeader, .frameLength, .sequence, .trailingBytes:
-            return "\(capitalised(other)) sent a malformed message; \(restart)."
+            return sentenceCatalog.sentence("error.malformedMessage", .text(capitalised(words.otherDevice)), .text(restart), in: language)
         case .typedCode:
-            return "A code has six digits (spaces are ignored); type the six digits the receiving device shows."
+            return sentenceCatalog.sentence("error.malformedTypedCode", in: language)
         case .length, .digits, .version, .intent, .expiry, .commitment, .publicKey, .rendezvous:
-            return "This code is damaged or incomplete; scan the code shown by the sending device again."
+            return sentenceCatalog.sentence("error.damagedCode", in: language)
         }
     }
 
-    private static func invalidEventMessage(_ event: LocalEvent, _ phase: SessionPhase) -> String {
+    private static func invalidEventMessage(_ event: LocalEvent, _ phase: SessionPhase, in language: HandoffLanguage) -> String {
         switch (event, phase) {
         case (.codeEntered, .sender(.awaitingHello)), (.reject, .sender(.awaitingHello)):
-            return "No receiving device has joined yet; wait until it shows a code, then type that code here."
+            return sentenceCatalog.sentence("event.noReceiverYet", in: language)
         case (.reject, .receiver(.awaitingReveal)), (.accept, .receiver(.awaitingReveal)):
-            return "The sending device has not sent its code yet; wait until this screen shows the code."
+            return sentenceCatalog.sentence("event.codeNotRevealedYet", in: language)
         case (.accept, .receiver(.awaitingOffer)):
-            return "The sending device has not offered the account yet; wait until it is shown, then confirm."
+            return sentenceCatalog.sentence("event.noOfferYet", in: language)
         case (.typedRunRequested, _):
-            return "Typing a code is not possible for this transfer any more; scan the QR code the sending device shows, or start again."
+            return sentenceCatalog.sentence("event.typedRunNotPossible", in: language)
         case (.credentialProvided, _):
-            return "The password is not needed at this step; it is asked for only after the receiving device accepted the account."
+            return sentenceCatalog.sentence("event.passwordNotNeeded", in: language)
         case (.importFinished, _):
-            return "There is no account being imported right now."
+            return sentenceCatalog.sentence("event.noImportRunning", in: language)
         case (_, .receiver(.awaitingImportResult)):
-            return "The account is being imported; wait until the import has finished."
+            return sentenceCatalog.sentence("event.importRunning", in: language)
         case (_, .sender(.awaitingReceipt)):
-            return "The password has already been sent; wait for the receiving device to confirm the import."
+            return sentenceCatalog.sentence("event.passwordAlreadySent", in: language)
         case (_, .sender(.finished)), (_, .receiver(.finished)):
-            return "This transfer has already ended."
+            return sentenceCatalog.sentence("event.transferEnded", in: language)
         default:
-            return "That step is not possible at this point of the transfer; follow the steps shown on the screen."
+            return sentenceCatalog.sentence("event.notPossibleNow", in: language)
         }
     }
 
@@ -161,28 +180,30 @@ extension HandoffError: CustomStringConvertible, LocalizedError {
 
 extension HandoffError.Field {
     /// The field as people call it.
-    var spokenName: String {
+    func spokenName(in language: HandoffLanguage) -> String {
         switch self {
-        case .displayName: "display name"
-        case .emailAddress: "e-mail address"
-        case .username: "user name"
-        case .imapHost: "mail server name"
-        case .imapPort: "mail server port"
-        case .imapSecurity: "connection security"
-        case .accountLinkID: "identifier"
+        case .displayName: sentenceCatalog.sentence("field.displayName", in: language)
+        case .emailAddress: sentenceCatalog.sentence("field.emailAddress", in: language)
+        case .username: sentenceCatalog.sentence("field.username", in: language)
+        case .imapHost: sentenceCatalog.sentence("field.imapHost", in: language)
+        case .imapPort: sentenceCatalog.sentence("field.imapPort", in: language)
+        case .imapSecurity: sentenceCatalog.sentence("field.imapSecurity", in: language)
+        case .accountLinkID: sentenceCatalog.sentence("field.accountLinkID", in: language)
         default: rawValue
         }
     }
 }
 
 extension RegistryStorageFailure {
-    /// A short, secret-free clause naming the problem.
-    var summary: String {
+    /// A short, secret-free clause naming the problem, in the form that follows "because".
+    func summary(in language: HandoffLanguage) -> String {
         switch self {
-        case .unreadable(let code): "its record file cannot be read: \(SystemErrorWords.cause(code))"
-        case .unwritable(let code): "its record file cannot be written: \(SystemErrorWords.cause(code))"
-        case .corrupt: "its record file is damaged"
-        case .notARegularFile: "its record path is not a regular file (or is a symbolic link)"
+        case .unreadable(let code):
+            sentenceCatalog.sentence("registry.summary.unreadable", .text(SystemErrorWords.cause(code, in: language)), in: language)
+        case .unwritable(let code):
+            sentenceCatalog.sentence("registry.summary.unwritable", .text(SystemErrorWords.cause(code, in: language)), in: language)
+        case .corrupt: sentenceCatalog.sentence("registry.summary.corrupt", in: language)
+        case .notARegularFile: sentenceCatalog.sentence("registry.summary.notARegularFile", in: language)
         }
     }
 }

@@ -4,7 +4,4 @@ public enum HandoffRole: String, Hashable, Sendable {
     case sender
     /// The device that scans the QR and receives the account.
     case receiver
-
-    /// The other side, as people call it.
-    var otherDevice: String { self == .sender ? "the receiving device" : "the sending device" }
 }

@@ -6,13 +6,14 @@ import AccountHandoff
 extension ImportCoordinator: AccountImporter {
     /// ``prepare(offer:)`` for the session, on the ``AccountHandoff/BlockingIOPool`` (the stores
     /// block): a store that cannot take the account becomes
-    /// ``ImportNotReady/storeUnavailable(reason:)`` with the sentence of ``ImportOutcome/message``.
+    /// ``ImportNotReady/storeUnavailable(reason:)`` with the sentence of
+    /// ``ImportOutcome/message(in:)`` in ``AccountHandoff/HandoffLanguage/current``.
     public func prepareImport(of offer: AccountMetadata) async throws(ImportNotReady) -> PreparedImport {
         try await BlockingIOPool.shared.run { _ throws(ImportNotReady) in
             do throws(ImportError) {
                 return try self.prepare(offer: offer)
             } catch {
-                throw .storeUnavailable(reason: ImportOutcome.declined(.failed(error)).message)
+                throw .storeUnavailable(reason: ImportOutcome.declined(.failed(error)).message(in: .current))
             }
         }
     }
@@ -33,18 +34,18 @@ extension PreparedImport: AccountImportPreparation {
     public func checkReady() throws(ImportNotReady) {
         guard hasChoiceIfNeeded else { throw .choiceRequired }
         do { try checkStoresWritable() } catch {
-            throw .storeUnavailable(reason: ImportOutcome.declined(.failed(error)).message)
+            throw .storeUnavailable(reason: ImportOutcome.declined(.failed(error)).message(in: .current))
         }
     }
 
     /// Stages, validates and commits or rolls back; the report's sentence is
-    /// ``ImportOutcome/message``. Cancelling the task rolls back and reports
+    /// ``ImportOutcome/message(in:)`` in ``AccountHandoff/HandoffLanguage/current``. Cancelling the task rolls back and reports
     /// ``ReceiptStatus/cancelled``. The credential is only read: the receiver session
     /// (``AccountHandoff/HandoffReceiverSession``) wipes the delivered credential as soon as
     /// the importer's `importAccount(_:)` returns.
     public func importAccount(_ account: ImportedAccount) async -> ImportReport {
         let outcome = await complete(with: account)
-        return ImportReport(status: outcome.receiptStatus, message: outcome.message)
+        return ImportReport(status: outcome.receiptStatus, message: outcome.message(in: .current))
     }
 
     /// Ends the import before the password arrived; nothing was changed.

@@ -2,16 +2,22 @@ import AccountHandoff
 
 /// Imports a delivered account as a transaction, on the receiving device.
 ///
-/// Use one coordinator per store. The flow follows the receiver session:
+/// Use one coordinator per store. Give it to a ``AccountHandoff/HandoffReceiverSession`` as
+/// its importer (``AccountHandoff/AccountImporter``); the session drives the import:
 /// 1. On start, call ``recover()``: it finishes or removes whatever a crash left behind.
-/// 2. When the session shows the offered account, call ``prepare(offer:)``. It claims the
-///    account's link ID, checks that both stores are usable and finds conflicts, all before
-///    the password travels. Show ``PreparedImport/conflict`` side by side and let the person
-///    choose (``PreparedImport/choose(_:)``); confirm the session only afterwards.
-/// 3. When the session delivers the account, call ``PreparedImport/complete(with:)``. It
-///    stages the credential under a fresh name, validates the account against its server,
-///    and commits or rolls back. Send ``ImportOutcome/receiptStatus`` and show
-///    ``ImportOutcome/message``.
+/// 2. When the account is offered, the session calls ``prepareImport(of:)``, which runs
+///    ``prepare(offer:)``: it claims the account's link ID, checks that both stores are
+///    usable and finds conflicts, all before the password travels. The session's
+///    `accountOffered` update carries the ``PreparedImport``: show its
+///    ``PreparedImport/conflict`` side by side, and pass the person's choice to
+///    `accept(choosing:)`.
+/// 3. When the password arrives, the session calls ``PreparedImport/importAccount(_:)``:
+///    it stages the credential under a fresh name, validates the account against its server
+///    and commits or rolls back; the session sends the receipt and reports the import's
+///    sentence (``ImportOutcome/message(in:)``) as its final update's detail.
+///
+/// Call ``prepare(offer:)`` and ``PreparedImport/complete(with:)`` yourself only when you
+/// import without a receiver session.
 ///
 /// The old account stays intact and usable until the metadata commit, the single point of
 /// no return. A crash at any step leaves either the complete old account or the complete new

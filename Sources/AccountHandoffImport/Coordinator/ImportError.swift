@@ -1,7 +1,7 @@
 import AccountHandoff
 
 /// Why an import could not go ahead. Secret-free.
-public enum ImportError: Error, Hashable, Sendable, CustomStringConvertible {
+public enum ImportError: Error, Hashable, Sendable {
     /// Another import of the same account link ID is running in this process.
     case importInProgress(AccountLinkID)
     /// The stored accounts changed between the person's choice and the commit, for example
@@ -27,33 +27,34 @@ public enum ImportError: Error, Hashable, Sendable, CustomStringConvertible {
     case validatorNotReady(ValidationFailure)
 
     /// A secret-free sentence for logs and error details.
-    public var description: String {
+    /// - Parameter language: The language to say it in.
+    public func sentence(in language: HandoffLanguage) -> String {
         switch self {
         case .importInProgress(let linkID):
-            "An import of the account \(linkID) is already running in this app; wait for it to finish, then check the accounts before trying again."
+            sentenceCatalog.sentence("importError.importInProgress", .text(linkID.description), in: language)
         case .accountChangedMeanwhile:
-            "The stored accounts changed while this import was running, so nothing was changed; check the accounts, then start a new transfer if the account is still missing."
+            sentenceCatalog.sentence("importError.accountChangedMeanwhile", in: language)
         case .choiceRequired:
-            "The offered account conflicts with a stored one and no choice was made; choose to replace it, keep both or cancel, then accept again."
+            sentenceCatalog.sentence("importError.choiceRequired", in: language)
         case .choiceNotAllowed(let choice):
-            "The choice to \(Self.words(choice)) is not one this conflict allows; choose one of the choices the conflict lists."
+            sentenceCatalog.sentence("importError.choiceNotAllowed", .text(Self.words(choice, in: language)), in: language)
         case .alreadyFinished:
-            "This import was already completed or cancelled; start a new transfer to import the account again."
+            sentenceCatalog.sentence("importError.alreadyFinished", in: language)
         case .deliveredAccountDiffersFromOffer:
-            "The sending device delivered another account than the one offered and confirmed, so it was not imported; start a new transfer."
+            sentenceCatalog.sentence("importError.deliveredAccountDiffersFromOffer", in: language)
         case .commitUncertain(let error):
-            "Whether the import was saved is unknown, because the commit failed and the store could not be read back; restart the app so it can finish or undo the import, then check the accounts. The store reported: \(error)"
-        case .metadataStore(let error): error.description
-        case .credentialStore(let error): error.description
-        case .validatorNotReady(let failure): failure.description
+            sentenceCatalog.sentence("importError.commitUncertain", .text(error.sentence(in: language)), in: language)
+        case .metadataStore(let error): error.sentence(in: language)
+        case .credentialStore(let error): error.sentence(in: language)
+        case .validatorNotReady(let failure): failure.sentence(in: language)
         }
     }
 
-    private static func words(_ choice: ImportChoice) -> String {
+    private static func words(_ choice: ImportChoice, in language: HandoffLanguage) -> String {
         switch choice {
-        case .replace(let id): "replace the stored account \(id)"
-        case .keepBoth: "keep both accounts"
-        case .cancel: "cancel"
+        case .replace(let id): sentenceCatalog.sentence("importError.choice.replace", .text(id.description), in: language)
+        case .keepBoth: sentenceCatalog.sentence("importError.choice.keepBoth", in: language)
+        case .cancel: sentenceCatalog.sentence("importError.choice.cancel", in: language)
         }
     }
 }

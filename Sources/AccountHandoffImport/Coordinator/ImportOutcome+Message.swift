@@ -1,64 +1,73 @@
 import AccountHandoff
 
 extension ImportOutcome {
+    /// What the person is told, in English: whole sentences, no secret, saying what happens next.
+    public var message: String { message(in: .english) }
+
     /// What the person is told: whole sentences, no secret, saying what happens next.
-    public var message: String {
+    /// - Parameter language: The language to say it in.
+    public func message(in language: HandoffLanguage) -> String {
         switch self {
         case .imported(let record):
             let address = record.account.metadata.emailAddress
             let check = record.checkedWithServer
-                ? "The mail server accepted the password, so you can use it now."
-                : "Its mail server was not asked whether the password works (validation was turned off); if the mail app cannot log in, check the settings and password with the sending device."
+                ? sentenceCatalog.sentence("importOutcome.checkedWithServer", in: language)
+                : sentenceCatalog.sentence("importOutcome.notCheckedWithServer", in: language)
             if let replaced = record.replaced {
-                return "The account \(address) was imported and replaced the account \(replaced.metadata.emailAddress) on this device. " + check
+                return sentenceCatalog.sentence("importOutcome.importedReplacing", .text(address), .text(replaced.metadata.emailAddress),
+                                                .text(check), in: language)
             }
-            return "The account \(address) was imported. " + check
+            return sentenceCatalog.sentence("importOutcome.imported", .text(address), .text(check), in: language)
         case .validationFailed(let failure, let account):
-            return failure.message(for: account)
+            return failure.message(for: account, in: language)
         case .declined(.cancelledByPerson):
-            return "You chose not to import the account, so nothing was changed on this device. Start a new transfer if you change your mind."
+            return sentenceCatalog.sentence("importOutcome.cancelledByPerson", in: language)
         case .declined(.failed(let error)):
-            return Self.sentence(for: error)
+            return Self.sentence(for: error, in: language)
         }
     }
 
-    private static func sentence(for error: ImportError) -> String {
-        let unchanged = "Your existing accounts are unchanged."
+    private static func sentence(for error: ImportError, in language: HandoffLanguage) -> String {
+        let unchanged = sentenceCatalog.sentence("importOutcome.unchanged", in: language)
         switch error {
         case .importInProgress:
-            return "This account is already being imported on this device. Wait for that import to finish, then check your accounts."
+            return sentenceCatalog.sentence("importOutcome.importInProgress", in: language)
         case .accountChangedMeanwhile:
-            return "The accounts on this device changed while the import was running, for example through another import of the same account. \(unchanged) Check your accounts and start a new transfer if this one is still missing."
+            return sentenceCatalog.sentence("importOutcome.accountChangedMeanwhile", .text(unchanged), in: language)
         case .choiceRequired, .choiceNotAllowed:
-            return "An account with the same identity or address is already on this device, and the import needs your choice to replace it, keep both, or cancel. \(unchanged) Start a new transfer and choose one of the options shown."
+            return sentenceCatalog.sentence("importOutcome.choiceRequired", .text(unchanged), in: language)
         case .alreadyFinished:
-            return "This import has already ended. Start a new transfer to import the account."
+            return sentenceCatalog.sentence("importOutcome.alreadyFinished", in: language)
         case .deliveredAccountDiffersFromOffer:
-            return "The sending device delivered a different account than the one you confirmed, so it was not imported. \(unchanged) Start a new transfer."
+            return sentenceCatalog.sentence("importOutcome.deliveredAccountDiffersFromOffer", .text(unchanged), in: language)
         case .commitUncertain:
-            return "This device could not confirm whether the account was saved. Restart the app so it can finish or undo the import, then check your accounts before trying again."
+            return sentenceCatalog.sentence("importOutcome.commitUncertain", in: language)
         case .metadataStore(.unsafeLocation), .credentialStore(.unsafeLocation):
-            return "The account could not be saved because the storage location on this device is not safe to use. \(unchanged) Fix the location's permissions or choose another one, then start a new transfer."
+            return sentenceCatalog.sentence("importOutcome.unsafeLocation", .text(unchanged), in: language)
         case .metadataStore(.corrupt), .metadataStore(.unsupportedSchema), .metadataStore(.invalidRecord):
-            return "The account database on this device is damaged or from a newer version, so nothing was written to it. \(unchanged) Restore it from a backup or update the app, then start a new transfer."
+            return sentenceCatalog.sentence("importOutcome.databaseDamaged", .text(unchanged), in: language)
         case .metadataStore(.readOnly):
-            return "The account database on this device is read-only, so the account could not be saved. \(unchanged) Make the storage writable, then start a new transfer."
+            return sentenceCatalog.sentence("importOutcome.databaseReadOnly", .text(unchanged), in: language)
         case .credentialStore(.keychain(let status)) where status == -34018:
-            return "This app is not entitled to the Keychain group that holds account passwords, so the account could not be saved. \(unchanged) Reinstall or update the app, then start a new transfer."
+            return sentenceCatalog.sentence("importOutcome.missingEntitlement", .text(unchanged), in: language)
         case .credentialStore(.keychain(let status)) where status == -25308:
-            return "The password could not be saved while the device is locked. \(unchanged) Unlock the device, then start a new transfer."
+            return sentenceCatalog.sentence("importOutcome.deviceLocked", .text(unchanged), in: language)
         case .credentialStore(.policyViolation):
-            return "The app's Keychain settings break a safety rule, so the password was not saved. \(unchanged) Update the app, then start a new transfer."
+            return sentenceCatalog.sentence("importOutcome.policyViolation", .text(unchanged), in: language)
         case .credentialStore(.keyringLocked):
-            return "The keyring that keeps account passwords is locked, so the account could not be saved. \(unchanged) Unlock your keyring (GNOME Keyring/KWallet), then start a new transfer."
+            return sentenceCatalog.sentence("importOutcome.keyringLocked", .text(unchanged), in: language)
         case .credentialStore(.sessionBusUnavailable), .credentialStore(.secretServiceUnavailable),
              .credentialStore(.keyringHasNoDefaultCollection):
-            return "The keyring that keeps account passwords cannot be reached, so the account could not be saved. \(unchanged) Start or unlock your keyring (GNOME Keyring/KWallet), then start a new transfer."
+            return sentenceCatalog.sentence("importOutcome.keyringUnreachable", .text(unchanged), in: language)
         case .validatorNotReady(let failure):
-            if case .validatorNotReady(let reason) = failure { return "\(reason) \(unchanged)" }
-            return "This device cannot check accounts with their mail servers as it is set up. \(unchanged)"
+            if case .validatorNotReady = failure {
+                // The validator's own sentence (or, without one, the general one).
+                return sentenceCatalog.sentence("importOutcome.validatorNotReadyBecause", .text(failure.sentence(in: language)), .text(unchanged),
+                                                in: language)
+            }
+            return sentenceCatalog.sentence("importOutcome.validatorNotReady", .text(unchanged), in: language)
         case .metadataStore, .credentialStore:
-            return "The account could not be saved on this device. \(unchanged) Free some storage space or restart the app, then start a new transfer."
+            return sentenceCatalog.sentence("importOutcome.notSaved", .text(unchanged), in: language)
         }
     }
 }

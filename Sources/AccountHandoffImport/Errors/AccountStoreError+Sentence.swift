@@ -1,4 +1,4 @@
 import AccountHandoff
 
-/// `localizedDescription` reports the sentence of AccountStoreError/description.
-extension AccountStoreError: LocalizedErrorSentence {}
+/// `localizedDescription` reports ``AccountStoreError/sentence(in:)`` in the process's language.
+extension AccountStoreError: TranslatedSentence {}

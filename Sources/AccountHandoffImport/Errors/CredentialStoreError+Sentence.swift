@@ -1,4 +1,4 @@
 import AccountHandoff
 
-/// `localizedDescription` reports the sentence of CredentialStoreError/description.
-extension CredentialStoreError: LocalizedErrorSentence {}
+/// `localizedDescription` reports ``CredentialStoreError/sentence(in:)`` in the process's language.
+extension CredentialStoreError: TranslatedSentence {}

@@ -1,4 +1,4 @@
 import AccountHandoff
 
-/// `localizedDescription` reports the sentence of ImportError/description.
-extension ImportError: LocalizedErrorSentence {}
+/// `localizedDescription` reports ``ImportError/sentence(in:)`` in the process's language.
+extension ImportError: TranslatedSentence {}

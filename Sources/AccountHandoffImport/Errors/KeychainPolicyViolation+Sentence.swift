@@ -1,4 +1,4 @@
 import AccountHandoff
 
-/// `localizedDescription` reports the sentence of KeychainPolicyViolation/description.
-extension KeychainPolicyViolation: LocalizedErrorSentence {}
+/// `localizedDescription` reports ``KeychainPolicyViolation/sentence(in:)`` in the process's language.
+extension KeychainPolicyViolation: TranslatedSentence {}

@@ -1,15 +1,17 @@
+import AccountHandoff
+
 extension KeychainStatusName {
     /// What a Security framework status means, as a lowercase clause for a sentence; the
     /// status name and number stay for support (``describe(_:)``).
-    static func meaning(_ status: Int32) -> String {
+    static func meaning(_ status: Int32, in language: HandoffLanguage) -> String {
         switch status {
-        case -25299: "an item with the same name already exists"
-        case -25300: "the item was not found"
-        case -34018: "the app lacks the entitlement for its keychain access group"
-        case -25308: "the keychain cannot be used while the device is locked"
-        case -50: "a parameter of the request was not valid"
-        case -128: "the person cancelled the request"
-        default: "the Keychain reported a status this library does not name"
+        case -25299: sentenceCatalog.sentence("keychainStatus.duplicateItem", in: language)
+        case -25300: sentenceCatalog.sentence("keychainStatus.itemNotFound", in: language)
+        case -34018: sentenceCatalog.sentence("keychainStatus.missingEntitlement", in: language)
+        case -25308: sentenceCatalog.sentence("keychainStatus.interactionNotAllowed", in: language)
+        case -50: sentenceCatalog.sentence("keychainStatus.param", in: language)
+        case -128: sentenceCatalog.sentence("keychainStatus.userCanceled", in: language)
+        default: sentenceCatalog.sentence("keychainStatus.unnamed", in: language)
         }
     }
 }

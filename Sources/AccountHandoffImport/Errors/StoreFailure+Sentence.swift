@@ -5,45 +5,50 @@ import Glibc
 import Darwin
 #endif
 
-extension StoreFailure: LocalizedErrorSentence {
+extension StoreFailure: TranslatedSentence {
     /// Whole sentences: which operation failed, why in words (the backend's name for the code
     /// in parentheses, for support), and what to do next. Never account data or a secret.
-    public var description: String { "The store operation \(operation) failed: \(cause). \(nextStep)" }
+    /// - Parameter language: The language to say it in.
+    public func sentence(in language: HandoffLanguage) -> String {
+        sentenceCatalog.sentence("storeFailure.failed", .text(operation), .text(cause(in: language)), .text(nextStep(in: language)), in: language)
+    }
 
     /// Why, as a lowercase clause: `permission denied (EACCES)`, `the database file is locked
     /// (SQLITE_BUSY)`.
-    var cause: String {
+    func cause(in language: HandoffLanguage) -> String {
         switch domain {
-        case .posix: SystemErrorWords.cause(code)
-        case .sqlite: SQLiteResultWords.cause(code)
-        case .keychain: "\(KeychainStatusName.meaning(code)) (\(KeychainStatusName.describe(code)))"
-        case .secretService: "the keyring service reported a failure (GLib code \(code))"
+        case .posix: SystemErrorWords.cause(code, in: language)
+        case .sqlite: SQLiteResultWords.cause(code, in: language)
+        case .keychain:
+            sentenceCatalog.sentence("storeFailure.keychainCause", .text(KeychainStatusName.meaning(code, in: language)),
+                                     .text(KeychainStatusName.describe(code)), in: language)
+        case .secretService: sentenceCatalog.sentence("storeFailure.secretServiceCause", .number(code), in: language)
         }
     }
 
     /// What the person can do, as a sentence.
-    var nextStep: String {
+    func nextStep(in language: HandoffLanguage) -> String {
         switch (domain, domain == .sqlite ? code & 0xff : code) {
         case (.posix, EACCES), (.posix, EPERM), (.sqlite, SQLiteResultWords.permissionDenied), (.sqlite, SQLiteResultWords.readOnly):
-            "Check the permissions of the store's folder and of the files in it, then try again."
+            sentenceCatalog.sentence("storeFailure.next.permissions", in: language)
         case (.posix, ENOSPC), (.posix, EDQUOT), (.sqlite, SQLiteResultWords.full):
-            "Free some space on the disk, then try again."
+            sentenceCatalog.sentence("storeFailure.next.space", in: language)
         case (.posix, EROFS):
-            "Make the file system writable, or choose a store on another one, then try again."
+            sentenceCatalog.sentence("storeFailure.next.readOnly", in: language)
         case (.posix, ENOENT), (.sqlite, SQLiteResultWords.cannotOpen):
-            "Check that the store's folder still exists and is yours, then try again."
+            sentenceCatalog.sentence("storeFailure.next.missing", in: language)
         case (.posix, ENOMEM), (.posix, EAGAIN), (.sqlite, SQLiteResultWords.outOfMemory):
-            "Close other apps or wait a moment, then try again."
+            sentenceCatalog.sentence("storeFailure.next.memory", in: language)
         case (.sqlite, SQLiteResultWords.busy), (.sqlite, SQLiteResultWords.locked):
-            "Let the other program that uses the store finish, then try again."
+            sentenceCatalog.sentence("storeFailure.next.busy", in: language)
         case (.sqlite, SQLiteResultWords.corrupt), (.sqlite, SQLiteResultWords.notADatabase):
-            "Restore the store from a backup."
+            sentenceCatalog.sentence("storeFailure.next.corrupt", in: language)
         case (.keychain, _):
-            "Check the app's Keychain settings and that the device is unlocked, then try again."
+            sentenceCatalog.sentence("storeFailure.next.keychain", in: language)
         case (.secretService, _):
-            "Check that your keyring (GNOME Keyring, KWallet) is running and unlocked, then try again."
+            sentenceCatalog.sentence("storeFailure.next.secretService", in: language)
         default:
-            "Check the disk and the store's folder, then try again."
+            sentenceCatalog.sentence("storeFailure.next.other", in: language)
         }
     }
 }
@@ -62,37 +67,39 @@ enum SQLiteResultWords {
     static let notADatabase: Int32 = 26
 
     /// `code` (primary or extended) as a lowercase clause with the primary code's C name.
-    static func cause(_ code: Int32) -> String {
+    static func cause(_ code: Int32, in language: HandoffLanguage) -> String {
         let primary = code & 0xff
-        guard let (words, name) = known(primary) else { return "the database reported a failure (SQLite code \(code))" }
-        return "\(words) (\(name))"
+        guard let key = knownKey(primary) else { return sentenceCatalog.sentence("sqlite.unnamed", .number(code), in: language) }
+        return sentenceCatalog.sentence("sqlite.cause", .text(sentenceCatalog.sentence(key, in: language)),
+                                        .text(String(key.dropFirst("sqlite.".count))), in: language)
     }
 
-    private static func known(_ primary: Int32) -> (String, String)? {
+    /// The catalog keys of the primary codes: `sqlite.` and the C name.
+    private static func knownKey(_ primary: Int32) -> String? {
         switch primary {
-        case 1: ("the database reported an SQL error or a missing database", "SQLITE_ERROR")
-        case 2: ("the database library met an internal problem", "SQLITE_INTERNAL")
-        case permissionDenied: ("access to the database file was denied", "SQLITE_PERM")
-        case 4: ("the database operation was aborted", "SQLITE_ABORT")
-        case busy: ("the database file is locked by another connection", "SQLITE_BUSY")
-        case locked: ("a table in the database is locked", "SQLITE_LOCKED")
-        case outOfMemory: ("the system is out of memory", "SQLITE_NOMEM")
-        case readOnly: ("the database is read-only", "SQLITE_READONLY")
-        case 9: ("the database operation was interrupted", "SQLITE_INTERRUPT")
-        case 10: ("the disk reported an input/output error", "SQLITE_IOERR")
-        case corrupt: ("the database file is damaged", "SQLITE_CORRUPT")
-        case full: ("the database or the disk is full", "SQLITE_FULL")
-        case cannotOpen: ("the database file cannot be opened", "SQLITE_CANTOPEN")
-        case 15: ("the database file lock protocol failed", "SQLITE_PROTOCOL")
-        case 17: ("the database schema changed", "SQLITE_SCHEMA")
-        case 18: ("a value is too big for the database", "SQLITE_TOOBIG")
-        case 19: ("a database constraint refused the change", "SQLITE_CONSTRAINT")
-        case 20: ("a value has the wrong type for the database", "SQLITE_MISMATCH")
-        case 21: ("the database library was used wrongly", "SQLITE_MISUSE")
-        case 22: ("the file system does not support large database files", "SQLITE_NOLFS")
-        case 23: ("the database refused access", "SQLITE_AUTH")
-        case 25: ("a database parameter is out of range", "SQLITE_RANGE")
-        case notADatabase: ("the file is not a database", "SQLITE_NOTADB")
+        case 1: "sqlite.SQLITE_ERROR"
+        case 2: "sqlite.SQLITE_INTERNAL"
+        case permissionDenied: "sqlite.SQLITE_PERM"
+        case 4: "sqlite.SQLITE_ABORT"
+        case busy: "sqlite.SQLITE_BUSY"
+        case locked: "sqlite.SQLITE_LOCKED"
+        case outOfMemory: "sqlite.SQLITE_NOMEM"
+        case readOnly: "sqlite.SQLITE_READONLY"
+        case 9: "sqlite.SQLITE_INTERRUPT"
+        case 10: "sqlite.SQLITE_IOERR"
+        case corrupt: "sqlite.SQLITE_CORRUPT"
+        case full: "sqlite.SQLITE_FULL"
+        case cannotOpen: "sqlite.SQLITE_CANTOPEN"
+        case 15: "sqlite.SQLITE_PROTOCOL"
+        case 17: "sqlite.SQLITE_SCHEMA"
+        case 18: "sqlite.SQLITE_TOOBIG"
+        case 19: "sqlite.SQLITE_CONSTRAINT"
+        case 20: "sqlite.SQLITE_MISMATCH"
+        case 21: "sqlite.SQLITE_MISUSE"
+        case 22: "sqlite.SQLITE_NOLFS"
+        case 23: "sqlite.SQLITE_AUTH"
+        case 25: "sqlite.SQLITE_RANGE"
+        case notADatabase: "sqlite.SQLITE_NOTADB"
         default: nil
         }
     }

@@ -1,6 +1,8 @@
+import AccountHandoff
+
 /// A Keychain item policy breaks a rule from the customer's keychain notes. Each case names
 /// the rule; none carries a secret.
-public enum KeychainPolicyViolation: Error, Hashable, Sendable, CustomStringConvertible {
+public enum KeychainPolicyViolation: Error, Hashable, Sendable {
     /// Which query attribute an unscoped delete lacks.
     public enum ScopeAttribute: String, Hashable, Sendable {
         case service, account
@@ -48,26 +50,27 @@ public enum KeychainPolicyViolation: Error, Hashable, Sendable, CustomStringConv
     }
 
     /// A whole sentence naming the rule and the fix.
-    public var description: String {
+    /// - Parameter language: The language to say it in.
+    public func sentence(in language: HandoffLanguage) -> String {
         switch self {
         case .synchronizableWithThisDeviceOnly(let accessibility):
-            "A synchronizable item cannot use the ThisDeviceOnly class \(accessibility.rawValue) (rule \(rule)); keep the item device-bound and not synchronizable."
+            sentenceCatalog.sentence("keychainPolicy.synchronizableWithThisDeviceOnly", .text(accessibility.rawValue), .text(rule), in: language)
         case .synchronizableInDeviceBoundNamespace:
-            "Imported passwords stay on this device, so their namespace is never synchronizable (rule \(rule)); turn synchronization off."
+            sentenceCatalog.sentence("keychainPolicy.synchronizableInDeviceBoundNamespace", .text(rule), in: language)
         case .accessGroupWithoutTeamIDPrefix(let group):
-            "The access group \(group) lacks the ten-character Team ID prefix (rule \(rule)); use the full TEAMID.name string from the signed entitlements."
+            sentenceCatalog.sentence("keychainPolicy.accessGroupWithoutTeamIDPrefix", .text(group), .text(rule), in: language)
         case .accessGroupWithoutDataProtectionKeychainOnMacOS(let group):
-            "On macOS the access group \(group) is ignored outside the data-protection keychain (rule \(rule)); set kSecUseDataProtectionKeychain."
+            sentenceCatalog.sentence("keychainPolicy.accessGroupWithoutDataProtectionKeychainOnMacOS", .text(group), .text(rule), in: language)
         case .appGroupAsKeychainGroupOnMacOS(let group):
-            "On macOS the app group \(group) cannot be a keychain access group (rule \(rule)); use a Keychain Sharing group with the Team ID prefix."
+            sentenceCatalog.sentence("keychainPolicy.appGroupAsKeychainGroupOnMacOS", .text(group), .text(rule), in: language)
         case .fileBasedKeychainOnMacOS:
-            "On macOS the item must live in the data-protection keychain (rule \(rule)); set kSecUseDataProtectionKeychain."
+            sentenceCatalog.sentence("keychainPolicy.fileBasedKeychainOnMacOS", .text(rule), in: language)
         case .unscopedDelete(let missing):
-            "A Keychain delete without \(missing.map(\.rawValue).joined(separator: " and ")) would remove unrelated items (rule \(rule)); name both service and account."
+            sentenceCatalog.sentence("keychainPolicy.unscopedDelete", .text(missing.map(\.rawValue).joined(separator: sentenceCatalog.sentence("keychainPolicy.listJoiner", in: language))), .text(rule), in: language)
         case .invalidServiceNamespace(let base):
-            "The Keychain service namespace \(base) is not a valid reverse-DNS name with a version of 1 or more (rule \(rule)); use a name of letters, digits, dots, hyphens and underscores such as com.example.mail.account-password, and a version of 1 or more."
+            sentenceCatalog.sentence("keychainPolicy.invalidServiceNamespace", .text(base), .text(rule), in: language)
         case .platformMismatch(let policy, let running):
-            "The Keychain policy was made for \(policy.rawValue) but runs on \(running.rawValue) (rule \(rule)); build it with KeychainPlatform.current."
+            sentenceCatalog.sentence("keychainPolicy.platformMismatch", .text(policy.rawValue), .text(running.rawValue), .text(rule), in: language)
         }
     }
 }

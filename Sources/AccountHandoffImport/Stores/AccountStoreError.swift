@@ -1,8 +1,9 @@
+import AccountHandoff
 import Foundation
 
 /// Why the account-metadata store failed. Cases carry no secret and no account data
 /// beyond local identifiers.
-public enum AccountStoreError: Error, Hashable, Sendable, CustomStringConvertible, LocalizedError {
+public enum AccountStoreError: Error, Hashable, Sendable {
     /// The store's location is unsafe (link, wrong file type, open permissions, other owner).
     case unsafeLocation(StoreLocationProblem)
     /// The store can be read but not written (read-only file system or file).
@@ -26,29 +27,28 @@ public enum AccountStoreError: Error, Hashable, Sendable, CustomStringConvertibl
     case failed(StoreFailure)
 
     /// A secret-free sentence for logs and error details: what happened and what to do.
-    public var description: String {
+    /// - Parameter language: The language to say it in.
+    public func sentence(in language: HandoffLanguage) -> String {
         switch self {
-        case .unsafeLocation(let problem): problem.description
+        case .unsafeLocation(let problem): problem.sentence(in: language)
         case .lockedByAnotherProcess(let seconds):
-            "Another process kept the account store locked for \(seconds) s (an import or recovery still running, or a stuck process); let it finish or end it, then try again."
-        case .readOnly: "The account store is read-only; make it writable and try again."
-        case .corrupt(let detail): "The account store failed its integrity check (\(detail)); restore it from a backup."
-        case .unsupportedSchema(let version):
-            "The account store uses schema version \(version), which this version does not know; update the app."
-        case .changedMeanwhile: "The stored accounts changed while the import was running; check them and try again."
-        case .linkIDAlreadyStored: "Another stored account already has this account link ID; replace it instead of adding one."
-        case .accountNotFound(let id): "No stored account has the local ID \(id); list the accounts and try again."
-        case .invalidRecord(let field): "A stored account has an invalid \(field) field; restore the store from a backup."
-        case .failed(let failure): "The account store could not complete the operation \(failure.operation): \(failure.cause). \(failure.nextStep)"
+            sentenceCatalog.sentence("accountStore.lockedByAnotherProcess", .number(seconds), in: language)
+        case .readOnly: sentenceCatalog.sentence("accountStore.readOnly", in: language)
+        case .corrupt(let detail): sentenceCatalog.sentence("accountStore.corrupt", .text(detail), in: language)
+        case .unsupportedSchema(let version): sentenceCatalog.sentence("accountStore.unsupportedSchema", .number(version), in: language)
+        case .changedMeanwhile: sentenceCatalog.sentence("accountStore.changedMeanwhile", in: language)
+        case .linkIDAlreadyStored: sentenceCatalog.sentence("accountStore.linkIDAlreadyStored", in: language)
+        case .accountNotFound(let id): sentenceCatalog.sentence("accountStore.accountNotFound", .text(id.description), in: language)
+        case .invalidRecord(let field): sentenceCatalog.sentence("accountStore.invalidRecord", .text(field), in: language)
+        case .failed(let failure):
+            sentenceCatalog.sentence("accountStore.failed", .text(failure.operation), .text(failure.cause(in: language)),
+                                     .text(failure.nextStep(in: language)), in: language)
         }
     }
-
-    /// The same sentence as ``description``.
-    public var errorDescription: String? { description }
 }
 
 /// Why the credential store failed. Cases never carry credential bytes.
-public enum CredentialStoreError: Error, Hashable, Sendable, CustomStringConvertible, LocalizedError {
+public enum CredentialStoreError: Error, Hashable, Sendable {
     /// The store's location is unsafe (link, wrong file type, open permissions, other owner).
     case unsafeLocation(StoreLocationProblem)
     /// No credential item with this name exists.
@@ -74,27 +74,26 @@ public enum CredentialStoreError: Error, Hashable, Sendable, CustomStringConvert
     case failed(StoreFailure)
 
     /// A secret-free sentence for logs and error details: what happened and what to do.
-    public var description: String {
+    /// - Parameter language: The language to say it in.
+    public func sentence(in language: HandoffLanguage) -> String {
         switch self {
-        case .unsafeLocation(let problem): problem.description
-        case .credentialNotFound: "The credential item does not exist; import the account again."
-        case .emptyCredential: "The credential is empty; send a password that is not empty."
-        case .credentialTooLarge(let count): "A stored credential has \(count) bytes, more than the store accepts; import the account again."
-        case .keychain(let status): "The Keychain refused the operation: \(KeychainStatusName.meaning(status)) (\(KeychainStatusName.describe(status))); check the app's Keychain settings and that the device is unlocked, then try again."
-        case .policyViolation(let violation): violation.description
-        case .sessionBusUnavailable:
-            "No D-Bus session bus is reachable, so the keyring cannot be used. Log in to a desktop session (or start one with dbus-run-session) and try again."
-        case .secretServiceUnavailable:
-            "No keyring answers on the D-Bus session bus. Start or install a Secret Service keyring (GNOME Keyring, KWallet or KeePassXC) and try again."
-        case .keyringLocked: "The keyring is locked. Unlock your keyring (GNOME Keyring/KWallet) and try again."
-        case .keyringHasNoDefaultCollection:
-            "The keyring has no default collection to keep passwords in. Create one (for example with GNOME Passwords and Keys) and try again."
-        case .failed(let failure): "The credential store could not complete the operation \(failure.operation): \(failure.cause). \(failure.nextStep)"
+        case .unsafeLocation(let problem): problem.sentence(in: language)
+        case .credentialNotFound: sentenceCatalog.sentence("credentialStore.credentialNotFound", in: language)
+        case .emptyCredential: sentenceCatalog.sentence("credentialStore.emptyCredential", in: language)
+        case .credentialTooLarge(let count): sentenceCatalog.sentence("credentialStore.credentialTooLarge", .number(count), in: language)
+        case .keychain(let status):
+            sentenceCatalog.sentence("credentialStore.keychain", .text(KeychainStatusName.meaning(status, in: language)),
+                                     .text(KeychainStatusName.describe(status)), in: language)
+        case .policyViolation(let violation): violation.sentence(in: language)
+        case .sessionBusUnavailable: sentenceCatalog.sentence("credentialStore.sessionBusUnavailable", in: language)
+        case .secretServiceUnavailable: sentenceCatalog.sentence("credentialStore.secretServiceUnavailable", in: language)
+        case .keyringLocked: sentenceCatalog.sentence("credentialStore.keyringLocked", in: language)
+        case .keyringHasNoDefaultCollection: sentenceCatalog.sentence("credentialStore.keyringHasNoDefaultCollection", in: language)
+        case .failed(let failure):
+            sentenceCatalog.sentence("credentialStore.failed", .text(failure.operation), .text(failure.cause(in: language)),
+                                     .text(failure.nextStep(in: language)), in: language)
         }
     }
-
-    /// The same sentence as ``description``.
-    public var errorDescription: String? { description }
 }
 
 /// Names for the Security framework statuses the keychain notes discuss.

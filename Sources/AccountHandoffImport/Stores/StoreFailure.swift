@@ -1,5 +1,7 @@
+import AccountHandoff
+
 /// A low-level failure of a store's backend, described without any account data or secret.
-public struct StoreFailure: Error, Hashable, Sendable, CustomStringConvertible {
+public struct StoreFailure: Error, Hashable, Sendable {
     /// Which numbering the ``code`` belongs to.
     public enum Domain: String, Hashable, Sendable {
         /// `errno` from a POSIX call.
@@ -42,16 +44,22 @@ public enum StoreLocationProblem: Hashable, Sendable, CustomStringConvertible {
     /// The parent directory of the store does not exist.
     case missingParent(path: String)
 
+    /// A whole sentence naming the path and what is wrong, in English.
+    public var description: String { sentence(in: .english) }
+
     /// A whole sentence naming the path and what is wrong.
-    public var description: String {
+    /// - Parameter language: The language to say it in.
+    public func sentence(in language: HandoffLanguage) -> String {
         switch self {
-        case .symbolicLink(let path): "The path \(path) is a symbolic link; use a real directory for the account store."
-        case .notADirectory(let path): "The path \(path) is not a directory; choose another location for the account store."
-        case .notARegularFile(let path): "The path \(path) is not a regular file; remove it or choose another location for the account store."
+        case .symbolicLink(let path): sentenceCatalog.sentence("storeLocation.symbolicLink", .text(path), in: language)
+        case .notADirectory(let path): sentenceCatalog.sentence("storeLocation.notADirectory", .text(path), in: language)
+        case .notARegularFile(let path): sentenceCatalog.sentence("storeLocation.notARegularFile", .text(path), in: language)
         case .permissionsTooOpen(let path, let mode):
-            "The path \(path) has mode \(String(mode, radix: 8)), which lets other users in; restrict it to the owner (chmod 700)."
-        case .ownedByAnotherUser(let path, let owner): "The path \(path) belongs to another user (\(owner == 0 ? "root" : "user ID \(owner)")); use a directory you own."
-        case .missingParent(let path): "The directory containing \(path) does not exist; create it first."
+            sentenceCatalog.sentence("storeLocation.permissionsTooOpen", .text(path), .text(String(mode, radix: 8)), in: language)
+        case .ownedByAnotherUser(let path, 0): sentenceCatalog.sentence("storeLocation.ownedByRoot", .text(path), in: language)
+        case .ownedByAnotherUser(let path, let owner):
+            sentenceCatalog.sentence("storeLocation.ownedByAnotherUser", .text(path), .number(owner), in: language)
+        case .missingParent(let path): sentenceCatalog.sentence("storeLocation.missingParent", .text(path), in: language)
         }
     }
 }

@@ -61,39 +61,45 @@ public enum ValidationFailure: Error, Hashable, Sendable {
         description
     }
 
+    /// Whole sentences for the person, in English: what went wrong with which server, and what to do next.
+    public func message(for account: AccountMetadata) -> String { message(for: account, in: .english) }
+
     /// Whole sentences for the person: what went wrong with which server, and what to do next.
-    public func message(for account: AccountMetadata) -> String {
+    /// - Parameters:
+    ///   - account: The account that was checked (its server is named).
+    ///   - language: The language to say it in.
+    public func message(for account: AccountMetadata, in language: HandoffLanguage) -> String {
         let server = "\(account.imapHost):\(account.imapPort)"
-        let nothingChanged = "The account was not imported and your existing accounts are unchanged."
+        let nothingChanged = sentenceCatalog.sentence("validation.nothingChanged", in: language)
         switch self {
         case .authenticationFailed:
-            return "The mail server \(server) rejected the user name or password. \(nothingChanged) Check the password on the sending device, then start a new transfer."
+            return sentenceCatalog.sentence("validationMessage.authenticationFailed", .text(server), .text(nothingChanged), in: language)
         case .untrustedCertificate:
-            return "The mail server \(server) presented a certificate that this device does not trust. \(nothingChanged) Check the server name with your mail provider before trying again."
+            return sentenceCatalog.sentence("validationMessage.untrustedCertificate", .text(server), .text(nothingChanged), in: language)
         case .hostNameMismatch:
-            return "The mail server's certificate is not valid for \(account.imapHost). \(nothingChanged) Check the server name in the account settings on the sending device."
+            return sentenceCatalog.sentence("validationMessage.hostNameMismatch", .text(account.imapHost), .text(nothingChanged), in: language)
         case .hostNotFound:
-            return "The mail server \(account.imapHost) could not be found. \(nothingChanged) Check the network connection and the server name, then try again."
+            return sentenceCatalog.sentence("validationMessage.hostNotFound", .text(account.imapHost), .text(nothingChanged), in: language)
         case .serverUnreachable:
-            return "The mail server \(server) could not be reached. \(nothingChanged) Check the network connection and the server port, then try again."
+            return sentenceCatalog.sentence("validationMessage.serverUnreachable", .text(server), .text(nothingChanged), in: language)
         case .timedOut:
-            return "The mail server \(server) did not answer in time. \(nothingChanged) Try again when the network is stable."
+            return sentenceCatalog.sentence("validationMessage.timedOut", .text(server), .text(nothingChanged), in: language)
         case .tlsUnavailable:
-            return "The mail server \(server) does not offer an encrypted connection, so the password was not sent to it. \(nothingChanged) Ask your mail provider for the secure server settings."
+            return sentenceCatalog.sentence("validationMessage.tlsUnavailable", .text(server), .text(nothingChanged), in: language)
         case .tlsHandshakeFailed:
-            return "An encrypted connection to the mail server \(server) could not be set up. \(nothingChanged) Check the port and security settings, then try again."
+            return sentenceCatalog.sentence("validationMessage.tlsHandshakeFailed", .text(server), .text(nothingChanged), in: language)
         case .notIMAPServer:
-            return "The server at \(server) answered, but not as an IMAP mail server (it may be a web, SMTP or POP3 server at that port). \(nothingChanged) Check the IMAP server name and port in the account settings on the sending device (IMAP usually uses port 993 with TLS, 143 with STARTTLS), then start a new transfer."
+            return sentenceCatalog.sentence("validationMessage.notIMAPServer", .text(server), .text(nothingChanged), in: language)
         case .unsupportedHost:
-            return "The server name \(account.imapHost) is not a valid host name. \(nothingChanged) Correct the server name on the sending device, then start a new transfer."
+            return sentenceCatalog.sentence("validationMessage.unsupportedHost", .text(account.imapHost), .text(nothingChanged), in: language)
         case .unsupportedCredential:
-            return "The password contains a character that IMAP cannot send. \(nothingChanged) Change the password with your mail provider, then start a new transfer."
+            return sentenceCatalog.sentence("validationMessage.unsupportedCredential", .text(nothingChanged), in: language)
         case .otherFailure(let code):
-            return "Signing in to the mail server \(server) failed for a reason the mail-server check does not recognize (library code \(code)). \(nothingChanged) Try again later."
+            return sentenceCatalog.sentence("validationMessage.otherFailure", .text(server), .number(code), .text(nothingChanged), in: language)
         case .cancelled:
-            return "Checking the account with the mail server was cancelled. \(nothingChanged)"
+            return sentenceCatalog.sentence("validationMessage.cancelled", .text(nothingChanged), in: language)
         case .validatorNotReady:
-            return "\(description) \(nothingChanged)"
+            return sentenceCatalog.sentence("validationMessage.validatorNotReady", .text(sentence(in: language)), .text(nothingChanged), in: language)
         }
     }
 }

@@ -1,4 +1,4 @@
 import AccountHandoff
 
-/// `localizedDescription` reports the sentence of QREncodingError/description.
-extension QREncodingError: LocalizedErrorSentence {}
+/// `localizedDescription` reports ``QREncodingError/sentence(in:)`` in the process's language.
+extension QREncodingError: TranslatedSentence {}

@@ -106,7 +106,7 @@ enum TransferCode {
         if text.hasPrefix(prefix), error.code == .malformed || error.code == .nonCanonicalEncoding {
             return "The transfer code is damaged or incomplete (it has \(text.count) characters; a whole code is \(shape)); copy the whole line the sending device shows, without line breaks, and paste it again."
         }
-        return "The transfer code is invalid. \(error.message(for: .receiver))"
+        return "The transfer code is invalid. \(error.message(for: .receiver, in: .cli))"
     }
 
     private static func readFile(_ path: String, console: Console) throws(CLIError) -> String {

@@ -49,14 +49,14 @@ enum QRCommand {
     /// Refuses, before anything else happens, an image path that could not be written.
     static func checkImageTargets(_ parsed: ParsedArguments) throws(CLIError) {
         for path in [parsed.value("--svg"), parsed.value("--png")].compactMap({ $0 }) {
-            do { try SafeOutputFile.checkCanWrite(to: path) } catch { throw CLIError(error.description, exitCode: .failure) }
+            do { try SafeOutputFile.checkCanWrite(to: path) } catch { throw CLIError(error.sentence(in: .cli), exitCode: .failure) }
         }
     }
 
     /// Writes a new 0600 file atomically; never through a link or over a device or directory.
     private static func write(_ data: Data, to path: String) throws(CLIError) {
         do { try SafeOutputFile.write(Array(data), to: path) } catch {
-            throw CLIError(error.description, exitCode: .failure)
+            throw CLIError(error.sentence(in: .cli), exitCode: .failure)
         }
     }
 }

@@ -58,7 +58,7 @@ enum ReceiveCommand {
         // is named as such even when its sender is gone (the connection would fail first).
         let skew = Double(ReceiverConfiguration.standard.clockSkewTolerance)
         if registry.hasClaimed(payload.transferID), Date().timeIntervalSince1970 < Double(payload.expiry) + skew {
-            throw CLIError(ReceiverOutcome.ended(.failed(.alreadyScanned)).message, exitCode: .failure)
+            throw CLIError(ReceiverOutcome.ended(.failed(.alreadyScanned)).message(in: .cli), exitCode: .failure)
         }
         // Past the clock tolerance no sender still serves the code (Spec 2.5): say so, and how
         // long ago, before trying to connect.
@@ -130,7 +130,7 @@ enum ReceiveCommand {
         do {
             return try ReceiverRegistry(storage: FileRegistryStorage(path: directory.appendingPathComponent("scanned-codes").path))
         } catch {
-            throw CLIError(error.message(for: .receiver), exitCode: .failure)
+            throw CLIError(error.message(for: .receiver, in: .cli), exitCode: .failure)
         }
     }
 }

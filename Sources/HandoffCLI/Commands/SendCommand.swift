@@ -69,7 +69,7 @@ enum SendCommand {
         let configuration: SenderConfiguration
         do { configuration = try SenderConfiguration(lifetime: UInt32(lifetime)) } catch {
             password.wipe()
-            throw CLIError(error.message(for: .sender), exitCode: .usage)
+            throw CLIError(error.message(for: .sender, in: .cli), exitCode: .usage)
         }
         let secret = PasswordHolder(password)
         // Standard input is read for answers only from here on (the password line came first).

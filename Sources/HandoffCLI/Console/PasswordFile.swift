@@ -37,7 +37,7 @@ enum PasswordFile {
         }
         guard count > 0 else { return nil }
         do { return try SecretBytes(copying: UnsafeRawBufferPointer(rebasing: buffer[0..<count])) } catch {
-            throw CLIError(error.description, exitCode: .failure)
+            throw CLIError(error.sentence(in: .cli), exitCode: .failure)
         }
     }
 }

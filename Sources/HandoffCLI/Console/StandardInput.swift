@@ -74,7 +74,7 @@ package final class StandardInput: @unchecked Sendable {
             do throws(HandoffError) {
                 return try SecretBytes(copying: UnsafeRawBufferPointer(rebasing: UnsafeMutableRawBufferPointer(buffer)[0..<count]))
             } catch {
-                throw CLIError(error.description, exitCode: .failure)
+                throw CLIError(error.sentence(in: .cli), exitCode: .failure)
             }
         }
     }

@@ -45,12 +45,12 @@ struct ReceiveFlow<Importer: AccountImporter> where Importer.Preparation: Choosi
         if code == .success {
             if let detail { console.line(detail) }
             if let account = await session.offeredAccount, let place = await destination.whereKept(account) { console.line(place) }
-            console.line(outcome.message)
+            console.line(outcome.message(in: .cli))
         } else if outcome == .ended(.cancelled(by: .local)), let question = await asking.answers.unanswered {
             // Nobody cancelled: nobody could answer.
             console.error(question.unansweredAtReceiver + " " + piped.advice)
         } else {
-            console.error((detail ?? outcome.message) + (destination.adviceAfterFailure().map { " " + $0 } ?? ""))
+            console.error((detail ?? outcome.message(in: .cli)) + (destination.adviceAfterFailure().map { " " + $0 } ?? ""))
         }
         return code
     }
@@ -123,7 +123,7 @@ struct ReceiveFlow<Importer: AccountImporter> where Importer.Preparation: Choosi
                 return
             }
             do { try prepared.choose(choice) } catch {
-                console.error(ImportOutcome.declined(.failed(error)).message)
+                console.error(ImportOutcome.declined(.failed(error)).message(in: .cli))
                 await session.cancel()
                 return
             }
@@ -139,7 +139,7 @@ struct ReceiveFlow<Importer: AccountImporter> where Importer.Preparation: Choosi
             case .cancel: await session.cancel()
             }
         } catch {
-            console.error(error.message(for: .receiver))
+            console.error(error.message(for: .receiver, in: .cli))
         }
     }
 

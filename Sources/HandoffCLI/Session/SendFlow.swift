@@ -21,7 +21,7 @@ struct SendFlow {
                                                    cancelling: { Self.cancellingLine($0, phase: await session.phase) },
                                                    show: { await show(asking: $0, answers: $1) }, session: { await session.run() })
         let code = ExitCode(outcome)
-        code == .success ? console.line(outcome.message) : console.error(await ending(of: outcome))
+        code == .success ? console.line(outcome.message(in: .cli)) : console.error(await ending(of: outcome))
         return code
     }
 
@@ -37,7 +37,7 @@ struct SendFlow {
         default:
             break
         }
-        return outcome.message
+        return outcome.message(in: .cli)
     }
 
     /// What the first cancel prints: after the password left, it only stops waiting.
@@ -126,9 +126,9 @@ struct SendFlow {
                     return
                 }
             } catch .malformed(.typedCode) {
-                console.line(HandoffError.malformed(.typedCode).message(for: .sender))
+                console.line(HandoffError.malformed(.typedCode).message(for: .sender, in: .cli))
             } catch {
-                console.error(error.message(for: .sender))
+                console.error(error.message(for: .sender, in: .cli))
                 return
             }
         }

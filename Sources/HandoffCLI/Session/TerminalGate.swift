@@ -25,7 +25,7 @@ struct TerminalGate: LocalAuthenticator {
             // pam_rootok (su, runuser as root) or pam_permit: nobody was asked anything.
             if !conversation.promptsShown.isSet { console.error(GateWords.askedNothingWarning(configuration.serviceName, user: check.user, role: role)) }
         case .failed(.unavailable(let detail)):
-            console.error(LocalAuthenticationFailure.unavailable(detail: detail).description)
+            console.error(LocalAuthenticationFailure.unavailable(detail: detail).sentence(in: .cli))
         case .failed(.notRecognized):
             let cause = check.unusableEntry.map { GateWords.noUsablePassword(check.user, entry: $0, service: configuration.serviceName) }
                 ?? GateWords.perhapsNoPassword(check.user)

@@ -20,29 +20,23 @@ public enum SecureMemoryFailure: Error, Hashable, Sendable {
     case dumpExclusionFailed(errno: Int32)
 }
 
-extension SecureMemoryFailure: CustomStringConvertible {
+extension SecureMemoryFailure {
     /// A sentence that says what went wrong and what to do next; it never contains secret data.
-    public var description: String {
+    /// - Parameter language: The language to say it in.
+    public func sentence(in language: HandoffLanguage) -> String {
         switch self {
         case .lockLimitReached:
-            "The system's limit on locked memory is reached, so no further secret can be kept out of swap. "
-                + "Finish or cancel pending handoffs, or raise the limit (ulimit -l, or LimitMEMLOCK= for a "
-                + "systemd service), then try again."
+            sentenceCatalog.sentence("secureMemory.lockLimitReached", in: language)
         case .mappingLimitReached:
-            "The system refused more memory mappings for guarded secrets (the map count limit or free memory "
-                + "is exhausted). Finish or cancel pending handoffs, or raise vm.max_map_count, then try again."
+            sentenceCatalog.sentence("secureMemory.mappingLimitReached", in: language)
         case .mappingFailed(let code):
-            "The system refused to map memory for a guarded secret (mmap): \(SystemErrorWords.cause(code)). "
-                + "Try again; if it persists, report it to the app's developers."
+            sentenceCatalog.sentence("secureMemory.mappingFailed", .text(SystemErrorWords.cause(code, in: language)), in: language)
         case .protectionFailed(let code):
-            "The system refused to set up guard pages for a secret (mprotect): \(SystemErrorWords.cause(code)). "
-                + "Try again; if it persists, report it to the app's developers."
+            sentenceCatalog.sentence("secureMemory.protectionFailed", .text(SystemErrorWords.cause(code, in: language)), in: language)
         case .lockFailed(let code):
-            "The system refused to lock a secret's memory (mlock): \(SystemErrorWords.cause(code)). "
-                + "Try again; if it persists, report it to the app's developers."
+            sentenceCatalog.sentence("secureMemory.lockFailed", .text(SystemErrorWords.cause(code, in: language)), in: language)
         case .dumpExclusionFailed(let code):
-            "The system refused to exclude a secret's memory from core dumps (madvise): \(SystemErrorWords.cause(code)). "
-                + "Try again; if it persists, report it to the app's developers."
+            sentenceCatalog.sentence("secureMemory.dumpExclusionFailed", .text(SystemErrorWords.cause(code, in: language)), in: language)
         }
     }
 }

@@ -1,0 +1,4 @@
+import Foundation
+
+/// This module's sentences (`Resources/Localizable.xcstrings`), read once per process.
+let sentenceCatalog = SentenceCatalog.bundled(target: "AccountHandoff") { .module }

@@ -1,0 +1,133 @@
+import AccountHandoff
+import Foundation
+import Testing
+
+/// Every key of every shipped String Catalog, enumerated from the files: both languages,
+/// the same placeholders, no key the code does not use and no lookup the catalog lacks.
+@Suite struct StringCatalogTests {
+    static let languages = HandoffLanguage.allCases.map(\.rawValue)
+
+    static func catalogs() throws -> (ShippedModules, [ShippedCatalog]) {
+        let modules = try ShippedModules()
+        return (modules, try ShippedCatalog.all(in: modules))
+    }
+
+    @Test func everyKeyHasEveryLanguageWithTheSamePlaceholders() throws {
+        let (_, catalogs) = try Self.catalogs()
+        #expect(catalogs.count >= 2, "no String Catalog found under Sources/*/Resources")
+        var failures: [String] = []
+        var placeholderCount = 0
+        for catalog in catalogs {
+            if catalog.sourceLanguage != "en" { failures.append("\(catalog.path): sourceLanguage is not en") }
+            for (key, languages) in catalog.entries.sorted(by: { $0.key < $1.key }) {
+                if Set(languages.keys) != Set(Self.languages) {
+                    failures.append("\(catalog.module) \(key): languages \(languages.keys.sorted()), expected \(Self.languages)")
+                }
+                for language in Self.languages {
+                    guard let unit = languages[language] else { continue }
+                    if unit.state != "translated" { failures.append("\(catalog.module) \(key) [\(language)]: state \(unit.state)") }
+                    if unit.value.trimmingCharacters(in: .whitespaces).isEmpty { failures.append("\(catalog.module) \(key) [\(language)]: empty") }
+                }
+                guard let english = languages["en"]?.value else { continue }
+                guard let expected = ShippedCatalog.placeholders(of: english) else {
+                    failures.append("\(catalog.module) \(key) [en]: a % that is no known placeholder: \(english)")
+                    continue
+                }
+                placeholderCount += expected.count
+                for (language, unit) in languages where language != "en" {
+                    guard let actual = ShippedCatalog.placeholders(of: unit.value) else {
+                        failures.append("\(catalog.module) \(key) [\(language)]: a % that is no known placeholder: \(unit.value)")
+                        continue
+                    }
+                    if actual != expected {
+                        failures.append("\(catalog.module) \(key) [\(language)]: placeholders \(actual), English has \(expected)")
+                    }
+                    if let problem = Self.endingProblem(english: english, translation: unit.value) {
+                        failures.append("\(catalog.module) \(key) [\(language)]: \(problem): \(unit.value)")
+                    }
+                }
+            }
+        }
+        let keyCount = catalogs.reduce(0) { $0 + $1.entries.count }
+        print("String Catalogs: " + catalogs.map { "\($0.module) \($0.entries.count) keys" }.joined(separator: ", ")
+              + "; \(keyCount) keys × \(Self.languages.count) languages, \(placeholderCount) placeholders per language checked.")
+        #expect(failures.isEmpty, "\(failures.count) catalog problems:\n\(failures.joined(separator: "\n"))")
+    }
+
+    /// A translation ends like its English sentence: with a sentence-ending mark where English
+    /// has one, and without one where English is a clause that goes inside another sentence
+    /// or ends with a sentence put in at a placeholder.
+    static func endingProblem(english: String, translation: String) -> String? {
+        let marks: Set<Character> = [".", "!", "?"]
+        func ending(_ text: String) -> String { text.last.map(marks.contains) == true ? "sentence-ending mark" : "clause or placeholder" }
+        let expected = ending(english), actual = ending(translation)
+        return expected == actual ? nil : "ends with a \(actual) where English ends with a \(expected)"
+    }
+
+    @Test func theLibrarysLoaderAcceptsEveryShippedCatalog() throws {
+        let (modules, catalogs) = try Self.catalogs()
+        for catalog in catalogs {
+            let loaded = try SentenceCatalog(contentsOf: modules.root.appendingPathComponent(catalog.path))
+            #expect(Set(loaded.sentences.keys) == Set(catalog.entries.keys), "\(catalog.module)")
+        }
+    }
+
+    /// Each catalog ships as a copied resource of its module (Foundation on Linux compiles no
+    /// catalogs), and the manifest declares English the default localization.
+    @Test func everyCatalogIsACopiedResourceOfItsModule() throws {
+        let (modules, catalogs) = try Self.catalogs()
+        let manifest = try String(contentsOf: modules.root.appendingPathComponent("Package.swift"), encoding: .utf8)
+        #expect(manifest.contains(#"defaultLocalization: "en""#))
+        for catalog in catalogs {
+            let declaration = manifest.components(separatedBy: "\n").first { $0.contains(#".target(name: "\#(catalog.module)""#) } ?? ""
+            #expect(declaration.contains(#"resources: [.copy("Resources/Localizable.xcstrings")]"#),
+                    "\(catalog.module)'s target does not copy its catalog: \(declaration)")
+        }
+    }
+
+    /// Every key a module looks up is in its catalog, and every key of the catalog is used by
+    /// its module's code. Keys are string literals: the first argument of
+    /// `sentenceCatalog.sentence(` or a literal in a table of keys (`"errno.EPERM"`).
+    @Test func everyLookupHasAKeyAndEveryKeyIsLookedUp() throws {
+        let (modules, catalogs) = try Self.catalogs()
+        let lookup = try NSRegularExpression(pattern: #"sentenceCatalog\.sentence\(\s*("([^"\\]*)"|[^"\s][^,)]*)"#)
+        let literal = try NSRegularExpression(pattern: #""([A-Za-z]+\.[A-Za-z0-9_.]+)""#)
+        var failures: [String] = []
+        var lookupCount = 0
+        for module in modules.targets {
+            let catalog = catalogs.first { $0.module == module }
+            let keys = Set(catalog?.entries.keys.map { $0 } ?? [])
+            let prefixes = Set(keys.compactMap { $0.split(separator: ".").first.map(String.init) })
+            var used: Set<String> = []
+            for path in modules.swiftFiles(of: module) {
+                let source = try String(contentsOf: modules.root.appendingPathComponent(path), encoding: .utf8)
+                let whole = NSRange(source.startIndex..., in: source)
+                for match in lookup.matches(in: source, range: whole) {
+                    lookupCount += 1
+                    if let keyRange = Range(match.range(at: 2), in: source) {
+                        let key = String(source[keyRange])
+                        used.insert(key)
+                        if !keys.contains(key) { failures.append("\(path): looks up \"\(key)\", which \(module)'s catalog lacks") }
+                    } else {
+                        // A key held in a variable: it must come from a table of literal keys
+                        // in the same file, which the literal scan below checks.
+                        let argument = Range(match.range(at: 1), in: source).map { String(source[$0]) } ?? "?"
+                        if argument != "key" { failures.append("\(path): looks up a key that is not a literal: \(argument)") }
+                    }
+                }
+                for match in literal.matches(in: source, range: whole) {
+                    guard let range = Range(match.range(at: 1), in: source) else { continue }
+                    let text = String(source[range])
+                    guard let prefix = text.split(separator: ".").first.map(String.init), prefixes.contains(prefix) else { continue }
+                    used.insert(text)
+                    if !keys.contains(text) && text.last != "." {
+                        failures.append("\(path): key literal \"\(text)\" is not in \(module)'s catalog")
+                    }
+                }
+            }
+            for key in keys.subtracting(used).sorted() { failures.append("\(module): key \(key) is never looked up") }
+        }
+        #expect(lookupCount > 200, "the lookup scan found only \(lookupCount) calls; it no longer reads the sources")
+        #expect(failures.isEmpty, "\(failures.count) lookup problems:\n\(failures.joined(separator: "\n"))")
+    }
+}
