@@ -227,7 +227,7 @@ public final class ReferenceAccountStore: @unchecked Sendable {
     }
 
     private static func configure(_ database: SQLiteDatabase) throws(AccountStoreError) {
-        let mode = try sqlite { () throws(SQLiteError) in try database.text("PRAGMA journal_mode = WAL") }
+        let mode = try sqlite { () throws(SQLiteError) in try database.switchingToWAL() }
         guard mode?.lowercased() == "wal" else {
             throw .failed(StoreFailure(operation: "PRAGMA journal_mode = WAL", domain: .sqlite, code: 1))
         }

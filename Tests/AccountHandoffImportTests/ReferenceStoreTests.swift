@@ -42,6 +42,56 @@ import Testing
         #expect(store.warnings.isEmpty)
     }
 
+    /// Two opens of one new store at the same instant (two receivers creating it): both get
+    /// the store in WAL mode. SQLite refuses one of two connections that switch the journal
+    /// mode together at once with SQLITE_BUSY, so that open must ask again, not fail.
+    @Test func twoOpensOfOneNewStoreAtOnceBothSucceed() async throws {
+        var failures: [String] = []
+        for _ in 0..<40 {
+            let (scratch, directory) = try Self.scratchStore()
+            defer { ImportFixtures.remove(scratch) }
+            let start = DispatchSemaphore(value: 0)
+            let both = try await blocking { () -> [String] in
+                let results = OpenResults()
+                let threads = (0..<2).map { _ in
+                    Thread {
+                        start.wait()
+                        do { _ = try ReferenceAccountStore.open(at: directory); results.add(nil) } catch { results.add("\(error)") }
+                    }
+                }
+                threads.forEach { $0.start() }
+                start.signal()
+                start.signal()
+                return results.waitForTwo()
+            }
+            failures += both
+        }
+        #expect(failures == [])
+    }
+
+    /// What the two opening threads of ``twoOpensOfOneNewStoreAtOnceBothSucceed()`` report.
+    final class OpenResults: @unchecked Sendable {
+        // Safety of @unchecked Sendable: `failures` and `count` are only touched under `done`.
+        private let done = NSCondition()
+        private var failures: [String] = []
+        private var count = 0
+
+        func add(_ failure: String?) {
+            done.withLock {
+                if let failure { failures.append(failure) }
+                count += 1
+                done.broadcast()
+            }
+        }
+
+        func waitForTwo() -> [String] {
+            done.withLock {
+                while count < 2 { done.wait() }
+                return failures
+            }
+        }
+    }
+
     @Test func schemaHasNoSecretColumnAndTheDatabaseNeverHoldsThePassword() async throws {
         let (scratch, directory) = try Self.scratchStore()
         defer { ImportFixtures.remove(scratch) }

@@ -26,6 +26,22 @@ final class SQLiteDatabase {
         return SQLiteDatabase(handle: handle)
     }
 
+    /// Asks for the write-ahead log and returns the journal mode now in force. When two
+    /// processes open a new store at once, both may ask while each holds a shared lock; SQLite
+    /// then refuses one at once with `SQLITE_BUSY` instead of waiting (waiting would deadlock),
+    /// so that one asks again once the other is done: at most 100 times, 10 ms apart.
+    func switchingToWAL() throws(SQLiteError) -> String? {
+        var refusals = 0
+        while true {
+            do throws(SQLiteError) {
+                return try text("PRAGMA journal_mode = WAL")
+            } catch let error where error.code & 0xFF == SQLITE_BUSY && refusals < 100 {
+                refusals += 1
+                _ = BlockingCall.run("sqlite3_sleep") { sqlite3_sleep(10) }
+            }
+        }
+    }
+
     /// Runs statements that return no rows.
     func execute(_ sql: String) throws(SQLiteError) {
         let status = BlockingCall.run("sqlite3_exec") { sqlite3_exec(handle, sql, nil, nil, nil) }
