@@ -7,7 +7,7 @@ import TestProcesses
 /// binaries on this machine: the sender waits at the relay with its nameplate's token, the
 /// receiver, which finds no device on the local network (no Avahi here), meets it there.
 @Suite(.startsProcesses, .enabled(if: TransitRelay.twistd != nil, "needs Debian's transit relay: apt-get install magic-wormhole-transit-relay"),
-       .timeLimit(.minutes(2)))
+       .timeLimit(.minutes(10)))
 struct CLITypedRelayTests {
     static let typedPrefix = "Or type this code on the receiving device when 'handoff receive' asks for a code: "
 
@@ -46,7 +46,7 @@ struct CLITypedRelayTests {
 /// receiver browses for 2 s).
 @Suite(.startsProcesses, .enabled(if: ProcessInfo.processInfo.environment["HANDOFF_SLOW_TESTS"] != nil, "slow: set HANDOFF_SLOW_TESTS=1"),
        .enabled(if: geteuid() == 0 && FileManager.default.isExecutableFile(atPath: "/usr/sbin/avahi-daemon"), "needs root and avahi-daemon"),
-       .timeLimit(.minutes(2)))
+       .timeLimit(.minutes(10)))
 struct CLITypedDemoTests {
     @Test func theTypedDemoPairsByTheShortCodeAndLeavesNoNamespace() async throws {
         let demo = try HandoffProcess(["demo", "--typed", "--yes", "--qr-style", "light"])

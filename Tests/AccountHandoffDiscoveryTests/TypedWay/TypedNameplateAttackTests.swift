@@ -10,7 +10,7 @@ import TestProcesses
 /// attacker gets no connection and no guess, and the same code still works once the attacker
 /// is gone. Real `handoff` binaries and Avahi daemons in `ip netns` hosts; slow.
 @Suite(.startsProcesses, .enabled(if: ProcessInfo.processInfo.environment["HANDOFF_SLOW_TESTS"] != nil, "slow: set HANDOFF_SLOW_TESTS=1"),
-       .enabled(if: AvahiHosts.unavailableReason == nil, Comment(rawValue: AvahiHosts.unavailableReason ?? "")), .timeLimit(.minutes(3)),
+       .enabled(if: AvahiHosts.unavailableReason == nil, Comment(rawValue: AvahiHosts.unavailableReason ?? "")), .timeLimit(.minutes(10)),
        .serialized)
 struct TypedNameplateAttackTests {
     @Test func anAttackerShowingTheSameNameplateGetsNothingAndTheCodeStillWorks() async throws {

@@ -10,7 +10,7 @@ import TestProcesses
 /// its own Avahi daemon on its own D-Bus system bus (``AvahiHosts``). Slow (each test starts
 /// two or three hosts' daemons and browses for 2 s), so in the slow slice.
 @Suite(.startsProcesses, .enabled(if: ProcessInfo.processInfo.environment["HANDOFF_SLOW_TESTS"] != nil, "slow: set HANDOFF_SLOW_TESTS=1"),
-       .enabled(if: AvahiHosts.unavailableReason == nil, Comment(rawValue: AvahiHosts.unavailableReason ?? "")), .timeLimit(.minutes(3)),
+       .enabled(if: AvahiHosts.unavailableReason == nil, Comment(rawValue: AvahiHosts.unavailableReason ?? "")), .timeLimit(.minutes(10)),
        .serialized)
 struct TypedTransferTests {
     @Test func aTypedCodeFoundOnTheNetworkMovesTheAccount() async throws {

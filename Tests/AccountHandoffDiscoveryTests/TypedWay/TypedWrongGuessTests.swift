@@ -10,7 +10,7 @@ import TestProcesses
 /// at both ends, the exact sentences on both devices, and the typed way withdrawn after three
 /// wrong guesses while the QR still works. Slow: in the slow slice.
 @Suite(.startsProcesses, .enabled(if: ProcessInfo.processInfo.environment["HANDOFF_SLOW_TESTS"] != nil, "slow: set HANDOFF_SLOW_TESTS=1"),
-       .enabled(if: AvahiHosts.unavailableReason == nil, Comment(rawValue: AvahiHosts.unavailableReason ?? "")), .timeLimit(.minutes(3)),
+       .enabled(if: AvahiHosts.unavailableReason == nil, Comment(rawValue: AvahiHosts.unavailableReason ?? "")), .timeLimit(.minutes(10)),
        .serialized)
 struct TypedWrongGuessTests {
     static let mismatch = "The transfer failed. " + HandoffError.typedCodeMismatch.message(for: .receiver) + " Nothing was imported."
