@@ -44,11 +44,11 @@ struct CLITypedRelayTests {
 /// `handoff-dev demo --typed`: a typed transfer between two network namespaces, each with its
 /// own Avahi daemon. Needs root and Debian's avahi-daemon; slow (the daemons start and the
 /// receiver browses for 2 s).
-@Suite(.startsProcesses, .enabled(if: ProcessInfo.processInfo.environment["HANDOFF_SLOW_TESTS"] != nil, "slow: set HANDOFF_SLOW_TESTS=1"),
-       .enabled(if: geteuid() == 0 && FileManager.default.isExecutableFile(atPath: "/usr/sbin/avahi-daemon"), "needs root and avahi-daemon"),
+@Suite(.startsProcesses, .enabled(if: geteuid() == 0 && FileManager.default.isExecutableFile(atPath: "/usr/sbin/avahi-daemon"), "needs root and avahi-daemon"),
        .timeLimit(.minutes(10)))
 struct CLITypedDemoTests {
-    @Test func theTypedDemoPairsByTheShortCodeAndLeavesNoNamespace() async throws {
+    @Test(.enabled(if: ProcessInfo.processInfo.environment["HANDOFF_SLOW_TESTS"] != nil, "slow: set HANDOFF_SLOW_TESTS=1"))
+    func theTypedDemoPairsByTheShortCodeAndLeavesNoNamespace() async throws {
         let demo = try HandoffProcess(["demo", "--typed", "--yes", "--qr-style", "light"])
         let pid = demo.pid
         demo.closeInput()

@@ -9,11 +9,11 @@ import TestProcesses
 /// 8.8): the receiving device sees two devices and refuses before any connection, so the
 /// attacker gets no connection and no guess, and the same code still works once the attacker
 /// is gone. Real `handoff` binaries and Avahi daemons in `ip netns` hosts; slow.
-@Suite(.startsProcesses, .enabled(if: ProcessInfo.processInfo.environment["HANDOFF_SLOW_TESTS"] != nil, "slow: set HANDOFF_SLOW_TESTS=1"),
-       .enabled(if: AvahiHosts.unavailableReason == nil, Comment(rawValue: AvahiHosts.unavailableReason ?? "")), .timeLimit(.minutes(10)),
+@Suite(.startsProcesses, .enabled(if: AvahiHosts.unavailableReason == nil, Comment(rawValue: AvahiHosts.unavailableReason ?? "")), .timeLimit(.minutes(10)),
        .serialized)
 struct TypedNameplateAttackTests {
-    @Test func anAttackerShowingTheSameNameplateGetsNothingAndTheCodeStillWorks() async throws {
+    @Test(.enabled(if: ProcessInfo.processInfo.environment["HANDOFF_SLOW_TESTS"] != nil, "slow: set HANDOFF_SLOW_TESTS=1"))
+    func anAttackerShowingTheSameNameplateGetsNothingAndTheCodeStillWorks() async throws {
         // The receiver (host 2) is on both segments; the sender (host 1) and the attacker
         // (host 3) each on one, so mDNS probing cannot make one of them rename: both announce.
         try await withAvahiHosts(3, segments: [[1, 2], [2, 3]]) { hosts in

@@ -9,11 +9,11 @@ import TestProcesses
 /// binaries, the sender in one `ip netns` host and receiving devices in others, each host with
 /// its own Avahi daemon on its own D-Bus system bus (``AvahiHosts``). Slow (each test starts
 /// two or three hosts' daemons and browses for 2 s), so in the slow slice.
-@Suite(.startsProcesses, .enabled(if: ProcessInfo.processInfo.environment["HANDOFF_SLOW_TESTS"] != nil, "slow: set HANDOFF_SLOW_TESTS=1"),
-       .enabled(if: AvahiHosts.unavailableReason == nil, Comment(rawValue: AvahiHosts.unavailableReason ?? "")), .timeLimit(.minutes(10)),
+@Suite(.startsProcesses, .enabled(if: AvahiHosts.unavailableReason == nil, Comment(rawValue: AvahiHosts.unavailableReason ?? "")), .timeLimit(.minutes(10)),
        .serialized)
 struct TypedTransferTests {
-    @Test func aTypedCodeFoundOnTheNetworkMovesTheAccount() async throws {
+    @Test(.enabled(if: ProcessInfo.processInfo.environment["HANDOFF_SLOW_TESTS"] != nil, "slow: set HANDOFF_SLOW_TESTS=1"))
+    func aTypedCodeFoundOnTheNetworkMovesTheAccount() async throws {
         try await withAvahiHosts(2) { hosts in
             let lab = try TypedLab(hosts)
             let sender = try lab.sender(in: 1)

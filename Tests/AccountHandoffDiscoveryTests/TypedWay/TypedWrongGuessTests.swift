@@ -9,14 +9,14 @@ import TestProcesses
 /// `handoff` binaries in `ip netns` hosts, each with its own Avahi daemon: one guess per code
 /// at both ends, the exact sentences on both devices, and the typed way withdrawn after three
 /// wrong guesses while the QR still works. Slow: in the slow slice.
-@Suite(.startsProcesses, .enabled(if: ProcessInfo.processInfo.environment["HANDOFF_SLOW_TESTS"] != nil, "slow: set HANDOFF_SLOW_TESTS=1"),
-       .enabled(if: AvahiHosts.unavailableReason == nil, Comment(rawValue: AvahiHosts.unavailableReason ?? "")), .timeLimit(.minutes(10)),
+@Suite(.startsProcesses, .enabled(if: AvahiHosts.unavailableReason == nil, Comment(rawValue: AvahiHosts.unavailableReason ?? "")), .timeLimit(.minutes(10)),
        .serialized)
 struct TypedWrongGuessTests {
     static let mismatch = "The transfer failed. " + HandoffError.typedCodeMismatch.message(for: .receiver) + " Nothing was imported."
     static let withdrawn = "Three devices tried wrong codes; typing a code is turned off for this transfer: scan the QR code, or start again."
 
-    @Test func aWrongCodeEndsTheReceiverAndRetiresTheSendersCode() async throws {
+    @Test(.enabled(if: ProcessInfo.processInfo.environment["HANDOFF_SLOW_TESTS"] != nil, "slow: set HANDOFF_SLOW_TESTS=1"))
+    func aWrongCodeEndsTheReceiverAndRetiresTheSendersCode() async throws {
         try await withAvahiHosts(2) { hosts in
             let lab = try TypedLab(hosts)
             let sender = try lab.sender(in: 1)
@@ -44,7 +44,8 @@ struct TypedWrongGuessTests {
         }
     }
 
-    @Test func threeWrongGuessesWithdrawTheTypedWayAndTheQRStillWorks() async throws {
+    @Test(.enabled(if: ProcessInfo.processInfo.environment["HANDOFF_SLOW_TESTS"] != nil, "slow: set HANDOFF_SLOW_TESTS=1"))
+    func threeWrongGuessesWithdrawTheTypedWayAndTheQRStillWorks() async throws {
         try await withAvahiHosts(2) { hosts in
             let lab = try TypedLab(hosts)
             let sender = try lab.sender(in: 1)
