@@ -135,7 +135,8 @@ struct CLIRelayBenchTests {
         #expect(host.count == 30)
         let sender = try HandoffProcess(["send", "--account", scratch.accountFile.path, "--password-file", scratch.passwordFile.path,
                                          "--relay", "\(host):4001", "--no-local-auth", "--qr-style", "light"])
-        let shown = await sender.waitForOutput(containing: "Transfer code: AH:")
+        // The relay's line comes after the code's, among the instructions.
+        let shown = await sender.waitForOutput(containing: "It also names the relay \(host.lowercased()):4001")
         sender.signal(SIGINT)
         _ = await sender.finish()
         let text = try #require(shown)
