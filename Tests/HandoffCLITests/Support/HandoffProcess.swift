@@ -149,12 +149,7 @@ final class HandoffProcess: @unchecked Sendable {
     /// the process read what arrives next. Returns whether it stopped within `timeout`.
     func stop(timeout: Duration = patience) async -> Bool {
         process.send(SIGSTOP)
-        let deadline = ContinuousClock.now + timeout
-        while ContinuousClock.now < deadline {
-            if Self.allThreadsStopped(pid) { return true }
-            try? await Task.sleep(for: .milliseconds(5))
-        }
-        return Self.allThreadsStopped(pid)
+        return await Patience.waitUntil(within: timeout) { Self.allThreadsStopped(pid) }
     }
 
     /// Whether every thread of `pid` is in state `T` (stopped by a signal).
