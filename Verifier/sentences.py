@@ -81,6 +81,10 @@ UNRUN = {
         'the password handed in with credentialProvided is kept after the step',
         'memory, not output: the Swift replay of every session (SessionReplayTests) checks that each password '
         'handed to credentialProvided is zero after its step'),
+    'U.releaseWriteFails': ('6.3',
+        'a release whose storage write failed lets the next scan of that QR pass',
+        'storage failures are not in the vectors (no vector holds a failing storage): '
+        'RegistryWriteOrderTests.aReleaseWhoseWriteFailsLeavesTheQRRefused and the FuzzEvents registry probe'),
     'U.releaseAfterHello': ('6.3',
         'an app gives a claim back after its hello was written',
         'only the app knows whether a hello left; the registry cannot tell, and no vector holds a transport '
@@ -292,6 +296,7 @@ SENTENCES = {
     '6.3 "scan claims the ID at S4" #fd6d': ['S4', 'S4record', 'S6giveBack'],
     '6.3 "release(transferID): the app gives a claim" #d1c9': ['R.release', 'R.releaseAll'],
     '6.3 "After a hello has been written" #95b7': ['U.releaseAfterHello'],
+    '6.3 "Giving a claim back is best" #ae9f': ['U.releaseWriteFails'],
     '6.3 "prune(now) forgets entries with expiry + 3600 <= now" #7db7': ['R.receiverPrune', 'R.receiverPruneBound'],
     '6.3 "A durable registry MUST write a" #f856': ['U.durableRegistry'],
     '6.3 "Storage that several processes of one" #f399': ['U.sharedRegistry'],

@@ -57,4 +57,22 @@ import Testing
             try Self.load(Self.catalog(#""k":{"localizations":{"fr":{"stringUnit":{"state":"translated","value":"Salut."}}}}"#))
         }
     }
+
+    /// Beside an executable on Linux: the library's own folder first, else the one folder of a
+    /// package that builds the sources under its own name, never a guess between two.
+    @Test func theResourceFolderIsFoundUnderThePackagesNameOrNotAtAll() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("resources-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        func folder(_ name: String) throws { try FileManager.default.createDirectory(at: directory.appendingPathComponent(name), withIntermediateDirectories: true) }
+        func found(_ target: String) -> String? { SentenceCatalog.resourceFolder(of: target, beside: directory)?.lastPathComponent }
+        try folder("AccountHandoffFuzz_AccountHandoff.resources")
+        try folder("AccountHandoffFuzz_AccountHandoffImport.resources")
+        #expect(found("AccountHandoff") == "AccountHandoffFuzz_AccountHandoff.resources")
+        #expect(found("AccountHandoffImport") == "AccountHandoffFuzz_AccountHandoffImport.resources")
+        #expect(found("AccountHandoffQR") == nil)
+        try folder("Other_AccountHandoffImport.resources")
+        #expect(found("AccountHandoffImport") == nil, "two packages' folders: neither is taken")
+        try folder("AccountHandoff_AccountHandoffImport.resources")
+        #expect(found("AccountHandoffImport") == "AccountHandoff_AccountHandoffImport.resources")
+    }
 }

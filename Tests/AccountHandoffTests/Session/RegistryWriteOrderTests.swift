@@ -15,14 +15,16 @@ import Testing
         private var allowed = Int.max
         private var entered = 0
         private var saved: [[TransferID]] = []
+        private var failing = false
 
         func load() throws(RegistryStorageFailure) -> [RegistryRecord] { condition.withLock { records } }
 
         func save(_ records: [RegistryRecord]) throws(RegistryStorageFailure) {
-            condition.withLock {
-                self.records = records
-                saved.append(records.map(\.transferID))
-            }
+            condition.lock()
+            defer { condition.unlock() }
+            if failing { throw .unwritable(errno: ENOSPC) }
+            self.records = records
+            saved.append(records.map(\.transferID))
         }
 
         func update(_ change: (inout [RegistryRecord]) -> Bool) throws(RegistryStorageFailure) -> [RegistryRecord] {
@@ -40,6 +42,11 @@ import Testing
         /// From now on, only `count` more updates may go through.
         func hold(after count: Int) { condition.withLock { allowed = entered + count } }
         func letOneMore() { condition.withLock { allowed += 1; condition.broadcast() } }
+        /// Whether every write fails from now on (a full disk).
+        var writesFail: Bool {
+            get { condition.withLock { failing } }
+            set { condition.withLock { failing = newValue } }
+        }
         func letAll() { condition.withLock { allowed = .max; condition.broadcast() } }
         var updatesEntered: Int { condition.withLock { entered } }
         var writes: [[TransferID]] { condition.withLock { saved } }
@@ -81,5 +88,21 @@ import Testing
         storage.letAll()
         try await blocking { try registry.claim(try Self.payload(3)) }
         #expect(!registry.hasClaimed(a.transferID) && !registry.hasClaimed(b.transferID))
+    }
+
+    /// A release is best effort (Spec 6.3): when its write fails the stored claim stays, so the
+    /// next claim of that QR reads it and is refused; a failed write never makes a QR usable
+    /// twice.
+    @Test func aReleaseWhoseWriteFailsLeavesTheQRRefused() async throws {
+        let storage = SteppedStorage()
+        let registry = try ReceiverRegistry(storage: storage)
+        let payload = try Self.payload(1)
+        try await blocking { try registry.claim(payload) }
+        storage.writesFail = true
+        try await blocking { registry.release(payload.transferID) }
+        #expect(!registry.hasClaimed(payload.transferID))
+        storage.writesFail = false
+        await #expect(throws: HandoffError.alreadyScanned) { try await blocking { try registry.claim(payload) } }
+        #expect(registry.hasClaimed(payload.transferID), "memory took the stored claim back")
     }
 }

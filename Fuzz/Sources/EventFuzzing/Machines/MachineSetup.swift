@@ -22,6 +22,8 @@ struct MachineSetup {
         let hello: [UInt8]
         var senderRegistry: SenderRegistry?
         var receiverRegistry: ReceiverRegistry?
+        /// The receiver registry's storage when it fails on purpose.
+        var faultyReceiverStorage: FaultyRegistryStorage?
         var configuration: ReceiverConfiguration = .standard
         var refusal: HandoffError?
         var start: Date
@@ -44,8 +46,11 @@ struct MachineSetup {
                 return try copies(fixtures, SenderRegistry(storage: FileRegistryStorage(path: senderPath)),
                                   ReceiverRegistry(storage: FileRegistryStorage(path: receiverPath)))
             case 13:
-                return try copies(fixtures, SenderRegistry(storage: FaultyRegistryStorage(plan: header[1])),
-                                  ReceiverRegistry(storage: FaultyRegistryStorage(plan: header[2])))
+                let receiverStorage = FaultyRegistryStorage(plan: header[2])
+                var started = try copies(fixtures, SenderRegistry(storage: FaultyRegistryStorage(plan: header[1])),
+                                         ReceiverRegistry(storage: receiverStorage))
+                started.faultyReceiverStorage = receiverStorage
+                return started
             case 14:
                 let lifetime = UInt32(header[1]) * 3 + UInt32(header[3] & 3)
                 let configuration = try SenderConfiguration(lifetime: max(30, min(600, lifetime)))

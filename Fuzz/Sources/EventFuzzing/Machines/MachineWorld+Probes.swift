@@ -96,7 +96,12 @@ extension MachineWorld {
             } catch let violation as InvariantViolation {
                 throw violation
             } catch {
-                if !claimed, error as? HandoffError == .alreadyScanned { throw violation("a released QR was refused as already scanned") }
+                // A release is best effort (Spec 6.3): when its write failed, the stored claim
+                // stays and the QR is refused again, which fails closed.
+                let releaseLost = (faultyReceiverStorage?.failedWrites ?? 0) > 0
+                if !claimed, !releaseLost, error as? HandoffError == .alreadyScanned {
+                    throw violation("a released QR was refused as already scanned")
+                }
             }
         case 5:
             let claimed = receiverRegistry?.hasClaimed(receiver.payload!.transferID) ?? false

@@ -36,6 +36,8 @@ final class MachineWorld {
     let hello: [UInt8]
     var senderRegistry: SenderRegistry?
     var receiverRegistry: ReceiverRegistry?
+    /// The receiver registry's storage when the setup made it fail on purpose.
+    var faultyReceiverStorage: FaultyRegistryStorage?
     var configuration: ReceiverConfiguration = .standard
 
     var now: Date
@@ -75,6 +77,7 @@ final class MachineWorld {
             let started = try setup.start(fixtures)
             (sender, receiver, hello) = (started.sender, started.receiver, started.hello)
             (senderRegistry, receiverRegistry, configuration) = (started.senderRegistry, started.receiverRegistry, started.configuration)
+            faultyReceiverStorage = started.faultyReceiverStorage
             now = started.start
             if let setupError = started.refusal, tracing { trace.append("setup refused: \(setupError.identifier)") }
         } catch {

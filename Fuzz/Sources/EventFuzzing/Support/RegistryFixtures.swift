@@ -9,6 +9,9 @@ final class FaultyRegistryStorage: RegistryStorage, @unchecked Sendable {
     private var records: [RegistryRecord] = []
     private let plan: UInt8
     private var calls = 0
+    /// How many writes failed: a best-effort edit (a release, an outcome, a prune) that failed
+    /// left the stored records as they were (Spec 6.3).
+    private(set) var failedWrites = 0
     /// Memory only: the sessions use it in place, on the fuzzer's thread.
     var mayBlock: Bool { false }
 
@@ -36,7 +39,10 @@ final class FaultyRegistryStorage: RegistryStorage, @unchecked Sendable {
     }
 
     func save(_ records: [RegistryRecord]) throws(RegistryStorageFailure) {
-        if failsNow(2) { throw failure }
+        if failsNow(2) {
+            failedWrites += 1
+            throw failure
+        }
         self.records = records
     }
 }

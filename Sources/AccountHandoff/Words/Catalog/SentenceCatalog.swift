@@ -42,9 +42,11 @@ package struct SentenceCatalog: Sendable {
     /// The catalog of `target`, or ``empty`` when it is missing or refused.
     ///
     /// On Apple platforms it is in `module()` (the target's `Bundle.module`). Elsewhere SwiftPM
-    /// puts a target's resources in `AccountHandoff_<target>.resources` beside the executable,
+    /// puts a target's resources in `<package>_<target>.resources` beside the executable,
     /// and its generated `Bundle.module` stops the process when they are missing (a `handoff`
-    /// copied without them), so the folder is looked up there and `module` is not called.
+    /// copied without them), so the folder is looked up there and `module` is not called:
+    /// `AccountHandoff_<target>.resources`, or else the one folder of another package that
+    /// builds these sources under its own name (the fuzzing package does).
     /// - Parameters:
     ///   - target: The target's name.
     ///   - module: The target's `Bundle.module`.
@@ -52,10 +54,20 @@ package struct SentenceCatalog: Sendable {
         #if canImport(Darwin)
         let bundle: Bundle? = module()
         #else
-        let bundle = Bundle(url: Bundle.main.bundleURL.appendingPathComponent("AccountHandoff_\(target).resources"))
+        let bundle = resourceFolder(of: target, beside: Bundle.main.bundleURL).flatMap(Bundle.init(url:))
         #endif
         guard let url = bundle?.url(forResource: "Localizable", withExtension: "xcstrings") else { return .empty }
         return (try? SentenceCatalog(contentsOf: url)) ?? .empty
+    }
+
+    /// The resource folder of `target` in `directory`: `AccountHandoff_<target>.resources`, or
+    /// else the only folder named `<package>_<target>.resources`.
+    package static func resourceFolder(of target: String, beside directory: URL) -> URL? {
+        let own = directory.appendingPathComponent("AccountHandoff_\(target).resources")
+        if FileManager.default.fileExists(atPath: own.path) { return own }
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
+        let others = names.filter { $0.hasSuffix("_\(target).resources") }
+        return others.count == 1 ? directory.appendingPathComponent(others[0]) : nil
     }
 
     /// The sentence of `key` in `language` with `arguments` in its placeholders. Falls back to
