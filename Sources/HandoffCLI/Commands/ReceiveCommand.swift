@@ -79,7 +79,7 @@ enum ReceiveCommand {
         let session = HandoffReceiverSession(payload: payload, importer: importer,
                                              authenticator: authenticator,
                                              registry: registry) { payload in
-            do { return try await ConnectionFrameChannel.connect(to: payload, progress: { console.line($0.description) }) } catch let error as TransportError {
+            do { return try await ConnectionFrameChannel.connect(to: payload, progress: { console.line(ConnectionWords.sentence($0)) }) } catch let error as TransportError {
                 connectFailure.record(error)
                 // The sender serves another code (Spec 11.4): renewed, or this copy was changed.
                 guard error == .codeRenewed else { throw error }

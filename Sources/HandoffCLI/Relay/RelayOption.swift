@@ -28,11 +28,11 @@ enum RelayOption {
 
     /// The sentence that says where the code sends receivers.
     static func sentence(_ listening: ListeningAddressPolicy.Choice, _ choice: Choice?) -> String {
-        guard let choice else { return listening.description }
+        guard let choice else { return ConnectionWords.sentence(listening) }
         if choice.relayOnly {
             return sentenceCatalog.sentence("relay.namesOnlyRelay", .text("\(choice.relay)"), in: .cli)
         }
-        return sentenceCatalog.sentence("relay.alsoNamesRelay", .text(listening.description), .text("\(choice.relay)"), in: .cli)
+        return sentenceCatalog.sentence("relay.alsoNamesRelay", .text(ConnectionWords.sentence(listening)), .text("\(choice.relay)"), in: .cli)
     }
 
     /// Why the listener could not be made, as a sentence.

@@ -110,6 +110,10 @@ final class HandoffProcess: @unchecked Sendable {
             argv = arguments
         }
         var merged = ProcessInfo.processInfo.environment
+        // English unless a test asks for another language: the assertions quote English.
+        merged["LC_ALL"] = nil
+        merged["LC_MESSAGES"] = nil
+        merged["LANG"] = "C.UTF-8"
         for (name, value) in environment { merged[name] = value.isEmpty ? nil : value }
         return (executable, argv, merged)
     }
