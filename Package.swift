@@ -1,12 +1,6 @@
 // swift-tools-version:6.0
 import PackageDescription
 
-// The `handoff` command line's libraries (its own sentences are in its String Catalog).
-let handoffCLIDependencies: [Target.Dependency] = [
-    "AccountHandoff", "AccountHandoffQR", "AccountHandoffTransport", "AccountHandoffImport", "AccountHandoffReferenceStore",
-    "AccountHandoffIMAPValidation", "AccountHandoffSecretService", "AccountHandoffLocalAuthentication", "AccountHandoffThunderbird",
-]
-
 let package = Package(
     name: "AccountHandoff",
     // Sentences come from each module's Resources/Localizable.xcstrings (a String Catalog),
@@ -153,7 +147,7 @@ let package = Package(
         .executableTarget(name: "handoff", dependencies: ["HandoffCLI"]),
         // The `handoff` command line (console, parser, manuals, the commands): shipped inside
         // `handoff`; the developer tool reuses its console and parser. Not a product.
-        .target(name: "HandoffCLI", dependencies: handoffCLIDependencies, resources: [.copy("Resources/Localizable.xcstrings")]),
+        .target(name: "HandoffCLI", dependencies: ["AccountHandoff", "AccountHandoffQR", "AccountHandoffTransport", "AccountHandoffImport", "AccountHandoffReferenceStore", "AccountHandoffIMAPValidation", "AccountHandoffSecretService", "AccountHandoffLocalAuthentication", "AccountHandoffThunderbird"], resources: [.copy("Resources/Localizable.xcstrings")]),
         // Not a product: the developer tool (`handoff-dev demo`, `bench`, `vectors`) with the lab
         // it needs; the demo runs the `handoff` built next to it.
         .executableTarget(

@@ -106,7 +106,7 @@ enum TransferCode {
     }
 
     private static func readFile(_ path: String, console: Console) throws(CLIError) -> String {
-        let bytes = try InputFile.readFirstLine(path, what: "transfer code", maximumByteCount: 1024, console: console)
+        let bytes = try InputFile.readFirstLine(path, what: .transferCode, maximumByteCount: 1024, console: console)
         return String(decoding: bytes, as: UTF8.self)
     }
 }

@@ -109,7 +109,7 @@ enum ReceiveCommand {
     static func validation(_ parsed: ParsedArguments) throws(CLIError) -> ReceiverImport.Validation {
         if parsed.has("--no-validation") {
             guard parsed.value("--ca-file") == nil, !parsed.has("--allow-plaintext") else {
-                throw .usage("--no-validation cannot be combined with --ca-file or --allow-plaintext.", command: "receive")
+                throw .usage(sentenceCatalog.sentence("receive.usage.noValidation", in: .cli), command: "receive")
             }
             return .skipped
         }

@@ -98,7 +98,7 @@ package struct CodeDrawing {
 
     /// The typed code to show beside the QR (Spec 12.4), grouped and spoken.
     static func typedCodeLine(_ typed: TypedCode) -> String {
-        sentenceCatalog.sentence("code.typedLine", .text(typed.grouped), .text(typed.spoken), in: .cli)
+        sentenceCatalog.sentence("code.typedLine", .text(typed.grouped), .text(SpokenCode.formatter.accessibilityLabel(for: typed)), in: .cli)
     }
 
     /// Where a code that names 127.0.0.1 alone can be used.

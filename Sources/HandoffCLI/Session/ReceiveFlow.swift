@@ -89,7 +89,7 @@ struct ReceiveFlow<Importer: AccountImporter> where Importer.Preparation: Choosi
             case .connected:
                 console.line(sentenceCatalog.sentence("receive.connected", in: .cli))
             case .codeReady(let code):
-                console.line(sentenceCatalog.sentence("receive.codeReady", .text(code.grouped), .text(code.spoken), in: .cli))
+                console.line(sentenceCatalog.sentence("receive.codeReady", .text(code.grouped), .text(SpokenCode.formatter.accessibilityLabel(for: code)), in: .cli))
                 console.line(sentenceCatalog.sentence("receive.typeItThere", in: .cli))
             case .accountOffered(let account, let prepared):
                 console.line(sentenceCatalog.sentence("receive.offered", in: .cli))

@@ -33,12 +33,16 @@ final class HandoffProcess: @unchecked Sendable {
         /// (`CLILocalGateTests`, `CLIStandardInputTests`) check on their own.
         var stderr: String {
             stderrAsPrinted.split(separator: "\n", omittingEmptySubsequences: false)
-                .filter { !$0.hasPrefix(Self.noGateWarningPrefix) && !$0.hasPrefix(Self.pipedAnswersWarningPrefix) }
+                .filter { line in !Self.warningPrefixes.contains { line.hasPrefix($0) } }
                 .joined(separator: "\n")
         }
         var all: String { stdout + stderr }
         static let noGateWarningPrefix = "Warning: --no-local-auth: "
         static let pipedAnswersWarningPrefix = "Warning: standard input is not a terminal, "
+        /// Both warnings' starts, in English and in German (the catalog's `gate.noGate.*` and
+        /// `piped.warning`).
+        static let warningPrefixes = [noGateWarningPrefix, pipedAnswersWarningPrefix,
+                                      "Warnung: --no-local-auth: ", "Warnung: Die Standardeingabe ist kein Terminal, "]
     }
 
     private let process: SpawnedChild
