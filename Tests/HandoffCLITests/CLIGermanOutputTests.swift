@@ -52,6 +52,25 @@ import Testing
         let english = try #require(catalogs.english["help.overview"])
         #expect(!result.stdout.contains(english))
     }
+
+    /// `handoff help COMMAND` under `LANG=de`: the page starts with the German usage heading,
+    /// holds every German sentence of the command's manual (`manual.COMMAND.*`, wrapped), and
+    /// no piece of any English catalog sentence.
+    @Test(arguments: ["send", "receive", "accounts", "inspect", "qr", "help"])
+    func everyHelpPageIsGerman(command: String) async throws {
+        let catalogs = try ShippedSentences()
+        let result = try await HandoffProcess.run(["help", command], environment: Self.german)
+        #expect(result.status == 0)
+        let usage = try #require(catalogs.german["manual.heading.usage"])
+        #expect(result.stdout.hasPrefix("\(usage) handoff \(command)"), "\(result.stdout.prefix(80))")
+        let page = ShippedSentences.flattened(result.stdout)
+        #expect(catalogs.englishPiece(in: page) == nil, "\(catalogs.englishPiece(in: page) ?? "")")
+        let sentences = catalogs.german.filter { $0.key.hasPrefix("manual.\(command).") && !$0.key.contains(".refused.") }
+        #expect(!sentences.isEmpty)
+        for (key, sentence) in sentences {
+            #expect(page.contains(ShippedSentences.flattened(sentence)), "\(key) is not on the page")
+        }
+    }
 }
 
 /// Every shipped catalog's sentences (Sources/*/Resources/Localizable.xcstrings), read as
@@ -116,9 +135,17 @@ struct ShippedSentences {
     /// The German sentence of a CLI key up to its first placeholder.
     func germanPrefix(of key: String) -> String? { german[key].flatMap { Self.literals($0).first } }
 
+    /// `text` with every run of white space (line breaks and indents of wrapped text) as one space.
+    static func flattened(_ text: String) -> String {
+        text.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+    }
+
+    /// The first piece of an English catalog sentence in `text`, if any.
+    func englishPiece(in text: String) -> String? { englishPieces.first(where: text.contains) }
+
     /// Why `line` is not German output, or nil when it is.
     func problem(withGermanLine line: String) -> String? {
-        if let piece = englishPieces.first(where: line.contains) { return "English \"\(piece)\"" }
+        if let piece = englishPiece(in: line) { return "English \"\(piece)\"" }
         // A question's line ends with its answer marker and the piped answer.
         let text = line.range(of: #" \[[a-z/ ]+\] ?.*$"#, options: .regularExpression).map { String(line[..<$0.lowerBound]) } ?? line
         if text.hasPrefix("  │ ") {

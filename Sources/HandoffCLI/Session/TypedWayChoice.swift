@@ -13,12 +13,6 @@ package struct TypedWayChoice {
     /// Why the typed way is not offered on the local network, as a whole sentence; `nil` when it is.
     let unavailable: String?
 
-    /// How the sentence starts when the sender listens where only this computer reaches it
-    /// (the demo recognises it): the catalog sentence up to the address.
-    package static var notOfferedOnThisMachine: String {
-        String(sentenceCatalog.sentence("typed.notOnThisMachine", .text("\u{0}"), .text(""), in: .cli).prefix { $0 != "\u{0}" })
-    }
-
     /// The routes the session offers.
     var routes: Set<TypedRoute> { Set((announcer == nil ? [] : [.localNetwork]) + (viaRelay ? [.relay] : [])) }
 
