@@ -7,18 +7,25 @@ import Testing
 @Suite(.startsProcesses) struct CLIGermanOutputTests {
     static let german = ["LANG": "de_DE.UTF-8", "LC_ALL": "", "LC_MESSAGES": ""]
 
-    /// A whole transfer between `send` and `receive` in German: every line either side prints
+    /// A whole transfer between `send` and `receive` in German, with `--no-local-auth` and
+    /// through the login-password gate (PAM under pam_wrapper): every line either side prints
     /// is a German catalog sentence (with its arguments) or a line of the framed account block
     /// under a German label, and no line holds a piece of an English catalog sentence.
-    @Test func aWholeTransferPrintsNoEnglishLine() async throws {
+    @Test(arguments: [false, true]) func aWholeTransferPrintsNoEnglishLine(gated: Bool) async throws {
         let scratch = try Scratch()
         defer { scratch.remove() }
         let catalogs = try ShippedSentences()
-        let sender = try HandoffProcess(scratch.sendArguments(), environment: Self.german)
+        let gate = gated ? try CLIGate() : nil
+        func start(_ arguments: [String], writing input: String? = nil) async throws -> HandoffProcess {
+            if let gate { return try await gate.start(arguments, writing: input, environment: Self.german) }
+            let process = try HandoffProcess(arguments, environment: Self.german)
+            if let input { process.write(input) }
+            return process
+        }
+        let sender = try await start(scratch.sendArguments(gated: gated))
         let codeLine = try #require(await sender.waitForOutput(containing: "AH:"), "the sender printed no code: \(sender.stderrSoFar)")
         let code = try #require(codeLine.split(separator: "\n").compactMap { line in line.range(of: "AH:").map { String(line[$0.lowerBound...]) } }.first)
-        let receiver = try HandoffProcess(scratch.receiveArguments(), environment: Self.german)
-        receiver.write(code + "\n")
+        let receiver = try await start(scratch.receiveArguments(gated: gated), writing: code + "\n")
         let shortCodeMarker = try #require(catalogs.germanPrefix(of: "receive.codeReady"))
         let shown = try #require(await receiver.waitForOutput(containing: shortCodeMarker))
         let digits = try #require(shown.range(of: shortCodeMarker).map { String(shown[$0.upperBound...].prefix(7)) })
@@ -26,6 +33,13 @@ import Testing
         sender.write(digits + "\n")
         #expect(await receiver.waitForOutput(containing: Asked.importQuestion) != nil)
         receiver.write("yes\n")
+        if gated {
+            let marker = try #require(catalogs.german["gate.marker"])
+            for side in [receiver, sender] {
+                #expect(await side.waitForOutput(containing: marker, count: 1))
+                side.write(CLIGate.password + "\n")
+            }
+        }
         let received = await receiver.finish()
         let sent = await sender.finish()
         #expect(received.status == 0, "\(received.stderr)")
@@ -147,7 +161,7 @@ struct ShippedSentences {
     func problem(withGermanLine line: String) -> String? {
         if let piece = englishPiece(in: line) { return "English \"\(piece)\"" }
         // A question's line ends with its answer marker and the piped answer.
-        let text = line.range(of: #" \[[a-z/ ]+\] ?.*$"#, options: .regularExpression).map { String(line[..<$0.lowerBound]) } ?? line
+        let text = line.range(of: #" \[[^\[\]]+\] ?[^\[\]]*$"#, options: .regularExpression).map { String(line[..<$0.lowerBound]) } ?? line
         if text.hasPrefix("  │ ") {
             let field = text.dropFirst("  │ ".count)
             return germanLabels.contains(where: { field.hasPrefix($0) || field.hasPrefix(" ") }) ? nil : "an account field without a German label"
