@@ -147,12 +147,7 @@ let package = Package(
         .executableTarget(name: "handoff", dependencies: ["HandoffCLI"]),
         // The `handoff` command line (console, parser, manuals, the commands): shipped inside
         // `handoff`; the developer tool reuses its console and parser. Not a product.
-        .target(
-            name: "HandoffCLI",
-            dependencies: ["AccountHandoff", "AccountHandoffQR", "AccountHandoffTransport", "AccountHandoffImport",
-                           "AccountHandoffReferenceStore", "AccountHandoffIMAPValidation", "AccountHandoffSecretService",
-                           "AccountHandoffLocalAuthentication", "AccountHandoffThunderbird"]
-        ),
+        .target(name: "HandoffCLI", dependencies: ["AccountHandoff", "AccountHandoffQR", "AccountHandoffTransport", "AccountHandoffImport", "AccountHandoffReferenceStore", "AccountHandoffIMAPValidation", "AccountHandoffSecretService", "AccountHandoffLocalAuthentication", "AccountHandoffThunderbird"], resources: [.copy("Resources/Localizable.xcstrings")]),
         // Not a product: the developer tool (`handoff-dev demo`, `bench`, `vectors`) with the lab
         // it needs; the demo runs the `handoff` built next to it.
         .executableTarget(

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 
 /// The library's sentences the CLI prints follow POSIX's message locale: `LC_ALL`, then
-/// `LC_MESSAGES`, then `LANG`. (The CLI's own sentences and help are English.)
+/// `LC_MESSAGES`, then `LANG`, and so do the CLI's own (its String Catalog).
 @Suite(.startsProcesses) struct CLILanguageTests {
     /// The locale variables a test sets, all of them, so the runner's own cannot decide.
     static func locale(all: String = "", messages: String = "", lang: String = "") -> [String: String] {
@@ -37,13 +37,13 @@ import Testing
         #expect(sent.status == 0, "\(sent.stderr)")
     }
 
-    /// A code from a newer version at `receive`: the library's sentence comes in German after
-    /// the CLI's own English lead.
+    /// A code from a newer version at `receive`: the CLI's own lead and the library's sentence,
+    /// both in German.
     @Test func aNewerCodeAtReceiveIsExplainedInGerman() async throws {
         let scratch = try Scratch()
         defer { scratch.remove() }
         let result = try await HandoffProcess.run(scratch.receiveArguments(), stdin: "AH:009\n", environment: Self.locale(lang: "de_DE.UTF-8"))
         #expect(result.status == 65)
-        #expect(result.stderr == "The transfer code is invalid. Dieser Code oder diese Nachricht verwendet die Protokollversion 9, die neuer ist als die dieser App (4), daher muss nur dieses Gerät aktualisiert werden; aktualisieren Sie die App hier, dann fordern Sie am sendenden Gerät einen neuen Code an.\n")
+        #expect(result.stderr == "Der Übertragungscode ist ungültig. Dieser Code oder diese Nachricht verwendet die Protokollversion 9, die neuer ist als die dieser App (4), daher muss nur dieses Gerät aktualisiert werden; aktualisieren Sie die App hier, dann fordern Sie am sendenden Gerät einen neuen Code an.\n")
     }
 }

@@ -50,7 +50,7 @@ import TestProcesses
         let result = try await HandoffProcess.run(scratch.receiveArguments(), stdin: text + "\n",
                                                   environment: CLILanguageTests.locale(lang: "de_DE.UTF-8"))
         #expect(result.status == 65)
-        #expect(result.stderr == "The transfer code is invalid. Dieser Code ist kein gültiger AccountHandoff-Code; fügen Sie den Code, den das sendende Gerät anzeigt, noch einmal ein (seine ganze Zeile, oder fotografieren Sie ihn mit --scan noch einmal).\n")
+        #expect(result.stderr == "Der Übertragungscode ist ungültig. Dieser Code ist kein gültiger AccountHandoff-Code; fügen Sie den Code, den das sendende Gerät anzeigt, noch einmal ein (seine ganze Zeile, oder fotografieren Sie ihn mit --scan noch einmal).\n")
         #expect(!Self.saysScan(result.stderr), "\(result.stderr)")
         #expect(await scratch.storeSnapshot() == [:])
     }

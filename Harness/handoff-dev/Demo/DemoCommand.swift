@@ -225,16 +225,18 @@ final class DemoTranscript: @unchecked Sendable {
     private var typed: String?
     private var codes: [Side: String] = [:]
     /// How the sender shows its typed code beside the QR.
-    static let typedCodePrefix = "Or type this code on the receiving device when 'handoff receive' asks for a code: "
+    static let typedCodePrefix = PrintedMarkers.typedCode
     private var wasInterrupted = false
 
     func read(_ line: String, from side: Side) {
         lock.withLock {
-            if side == .sender, code == nil, line.hasPrefix("Transfer code: ") { code = String(line.dropFirst("Transfer code: ".count)) }
+            if side == .sender, code == nil, line.hasPrefix(PrintedMarkers.transferCode) {
+                code = String(line.dropFirst(PrintedMarkers.transferCode.count))
+            }
             if side == .sender, typed == nil, line.hasPrefix(Self.typedCodePrefix) {
                 typed = String(line.dropFirst(Self.typedCodePrefix.count).prefix(13))
             }
-            if let range = line.range(of: "Code for the sending device: ") {
+            if let range = line.range(of: PrintedMarkers.shortCode) {
                 let digits = line[range.upperBound...].prefix(7)
                 if digits.count == 7 { codes[side] = String(digits) }
             }

@@ -12,7 +12,7 @@ enum DemoWording {
         if line == reachingAnotherComputer {
             return "(The demo runs both sides on this computer; to use two computers, run 'handoff send' and 'handoff receive' yourself, as the README's 'Try the two sides by hand' shows.)"
         }
-        if line.hasPrefix(TypedWayChoice.notOfferedOnThisMachine) {
+        if line.hasPrefix(PrintedMarkers.typedWayNotOnThisMachine) {
             return "(This demo pairs by the QR's code on this computer; 'handoff-dev demo --typed' shows typing the short code instead.)"
         }
         // The demo relays the person's answers, so the children's piped input is no concern.

@@ -1,3 +1,5 @@
+import AccountHandoff
+
 /// A small, strict command-line parser: `--name value`, `--name=value`, flags, positionals,
 /// and `--` to end options. Error messages name an unknown option but never repeat its value,
 /// so a secret typed by mistake is not echoed.
@@ -37,7 +39,8 @@ package struct ArgumentSpecification {
             guard !optionsEnded, argument.hasPrefix("--"), argument.count > 2 else {
                 if argument == "--", !optionsEnded { optionsEnded = true; continue }
                 if !optionsEnded, argument.hasPrefix("-"), argument != "-" {
-                    throw .usage("The option \(Self.name(of: argument)) is not known to '\(CommandManual.program) \(command)'.", command: command)
+                    throw .usage(sentenceCatalog.sentence("args.unknownOption", .text(Self.name(of: argument)), .text("\(CommandManual.program) \(command)"), in: .cli),
+                                 command: command)
                 }
                 parsed.positionals.append(argument)
                 continue
@@ -45,7 +48,7 @@ package struct ArgumentSpecification {
             let name = Self.name(of: argument)
             let inlineValue = argument.firstIndex(of: "=").map { String(argument[argument.index(after: $0)...]) }
             if Self.secretOptions.contains(name) {
-                throw CLIError("Passwords are never taken from the command line, where other users and the shell history can see them; use --password-stdin or --password-file FILE.", exitCode: .usage)
+                throw CLIError(sentenceCatalog.sentence("args.secretOption", in: .cli), exitCode: .usage)
             }
             if let refusal = refused[name] { throw CLIError(refusal, exitCode: .usage) }
             if optionalValueOptions.contains(name) {
@@ -58,26 +61,30 @@ package struct ArgumentSpecification {
                     parsed.values[name] = ""
                 }
             } else if flags.contains(name) {
-                guard inlineValue == nil else { throw .usage("The option \(name) takes no value.", command: command) }
+                guard inlineValue == nil else { throw .usage(sentenceCatalog.sentence("args.takesNoValue", .text(name), in: .cli), command: command) }
                 parsed.flags.insert(name)
             } else if valueOptions.contains(name) {
                 if let inlineValue {
                     parsed.values[name] = inlineValue
                 } else {
-                    guard index < arguments.count else { throw .usage("The option \(name) needs a value.", command: command) }
+                    guard index < arguments.count else { throw .usage(sentenceCatalog.sentence("args.needsValue", .text(name), in: .cli), command: command) }
                     parsed.values[name] = arguments[index]
                     index += 1
                 }
             } else {
-                throw .usage("The option \(name) is not known to '\(CommandManual.program) \(command)'.", command: command)
+                throw .usage(sentenceCatalog.sentence("args.unknownOption", .text(name), .text("\(CommandManual.program) \(command)"), in: .cli), command: command)
             }
         }
         guard positionals.contains(parsed.positionals.count) else {
             if parsed.positionals.count < positionals.lowerBound {
-                throw .usage("'\(CommandManual.program) \(command)' needs \(positionalName).", command: command)
+                throw .usage(sentenceCatalog.sentence("args.needsPositional", .text("\(CommandManual.program) \(command)"), .text(positionalName), in: .cli),
+                             command: command)
             }
-            throw .usage("'\(CommandManual.program) \(command)' takes \(positionals.upperBound == 0 ? "no arguments" : "only \(positionalName)"), but got more."
-                            + strayArgumentHint(parsed.positionals.last ?? ""), command: command)
+            let program = SentenceArgument.text("\(CommandManual.program) \(command)")
+            let hint = SentenceArgument.text(strayArgumentHint(parsed.positionals.last ?? ""))
+            throw .usage(positionals.upperBound == 0
+                            ? sentenceCatalog.sentence("args.noArguments", program, hint, in: .cli)
+                            : sentenceCatalog.sentence("args.onlyPositional", program, .text(positionalName), hint, in: .cli), command: command)
         }
         return parsed
     }
@@ -88,9 +95,9 @@ package struct ArgumentSpecification {
     private func strayArgumentHint(_ argument: String) -> String {
         guard command == "send" else { return "" }
         guard argument.lowercased().hasSuffix(".json"), argument.count <= 200, !argument.contains(where: \.isNewline) else {
-            return " To send an account, name its settings file with --account FILE."
+            return sentenceCatalog.sentence("args.hint.accountFile", in: .cli)
         }
-        return " To send the account in \(argument), run '\(CommandManual.program) send --account \(argument) --password-stdin' (or with --password-file FILE)."
+        return sentenceCatalog.sentence("args.hint.jsonFile", .text(argument), .text(CommandManual.program), in: .cli)
     }
 
     /// The option name without any `=value`, cut to a sane length.

@@ -45,7 +45,8 @@ package struct CommandManual {
     let positionalName: String
 
     package init(command: String, required: [String] = [], about: [String], options: [CommandOption], notes: [String] = [],
-         refused: [String: String] = [:], positionals: ClosedRange<Int> = 0...0, positionalName: String = "no arguments") {
+         refused: [String: String] = [:], positionals: ClosedRange<Int> = 0...0,
+         positionalName: String = sentenceCatalog.sentence("manual.positional.none", in: .cli)) {
         self.command = command
         self.required = required
         self.about = about
@@ -74,7 +75,8 @@ package struct CommandManual {
         let named = required.joined(separator: " ")
         let optional = options.filter { !named.contains($0.name + " ") && !named.hasSuffix($0.name) && !named.contains($0.name + ")") }
             .map { "[\($0.synopsis)]" }
-        let words = ["Usage:", Self.program, command] + required + optional
+        let heading = sentenceCatalog.sentence("manual.heading.usage", in: .cli)
+        let words = [heading, Self.program, command] + required + optional
         return TextWrap.lines(words, width: Self.width, continuation: "         ").joined(separator: "\n")
     }
 
@@ -82,7 +84,7 @@ package struct CommandManual {
     package var text: String {
         var parts = [usage] + about.map(Self.paragraph)
         if !options.isEmpty {
-            parts.append("Options:\n" + options.map(Self.render).joined(separator: "\n"))
+            parts.append(sentenceCatalog.sentence("manual.heading.options", in: .cli) + "\n" + options.map(Self.render).joined(separator: "\n"))
         }
         parts += notes.map(Self.paragraph)
         return parts.joined(separator: "\n\n")

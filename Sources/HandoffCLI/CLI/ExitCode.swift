@@ -1,3 +1,5 @@
+import AccountHandoff
+
 /// The process exit codes, one per kind of ending, so scripts can tell them apart.
 package enum ExitCode: Int32, CaseIterable {
     /// The command did what it was asked.
@@ -24,16 +26,16 @@ package enum ExitCode: Int32, CaseIterable {
     /// One line for the help text.
     var summary: String {
         switch self {
-        case .success: "success"
-        case .usage: "usage error (unknown command or option, missing argument)"
-        case .invalidInput: "invalid input (transfer code, account file or password)"
-        case .expired: "the transfer code or session expired"
-        case .rejected: "a person rejected the transfer, or the import was declined"
-        case .cancelled: "a person cancelled the transfer"
-        case .contested: "another device tried to join; the transfer was stopped"
-        case .failure: "failure (connection lost, store not writable, validation failed, other errors)"
-        case .deliveredUnconfirmed: "the password was sent, but the receiving device did not confirm the import"
-        case .notAuthenticated: "local authentication failed on this device or the other one; nothing was sent"
+        case .success: sentenceCatalog.sentence("exit.success", in: .cli)
+        case .usage: sentenceCatalog.sentence("exit.usage", in: .cli)
+        case .invalidInput: sentenceCatalog.sentence("exit.invalidInput", in: .cli)
+        case .expired: sentenceCatalog.sentence("exit.expired", in: .cli)
+        case .rejected: sentenceCatalog.sentence("exit.rejected", in: .cli)
+        case .cancelled: sentenceCatalog.sentence("exit.cancelled", in: .cli)
+        case .contested: sentenceCatalog.sentence("exit.contested", in: .cli)
+        case .failure: sentenceCatalog.sentence("exit.failure", in: .cli)
+        case .deliveredUnconfirmed: sentenceCatalog.sentence("exit.deliveredUnconfirmed", in: .cli)
+        case .notAuthenticated: sentenceCatalog.sentence("exit.notAuthenticated", in: .cli)
         }
     }
 }
@@ -52,6 +54,6 @@ package struct CLIError: Error {
     /// A usage error that points at the command's help.
     package static func usage(_ message: String, command: String?) -> CLIError {
         let help = command.map { "\(CommandManual.program) help \($0)" } ?? "\(CommandManual.program) help"
-        return CLIError("\(message) Run '\(help)' to see how to use it.", exitCode: .usage)
+        return CLIError(sentenceCatalog.sentence("cli.usageHint", .text(message), .text(help), in: .cli), exitCode: .usage)
     }
 }

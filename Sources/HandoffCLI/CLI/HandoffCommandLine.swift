@@ -1,3 +1,4 @@
+import AccountHandoff
 import Foundation
 
 /// Dispatches `handoff <command> ...` and turns every error into its sentence and exit code.
@@ -7,7 +8,7 @@ package enum HandoffCommandLine {
     package static func runWithoutSession(_ arguments: [String]) -> ExitCode? {
         let console = Console()
         guard let command = arguments.first else {
-            console.error("handoff needs a command. Run 'handoff help' to see them.")
+            console.error(sentenceCatalog.sentence("cli.needsCommand", in: .cli))
             return .usage
         }
         let rest = Array(arguments.dropFirst())
@@ -36,7 +37,8 @@ package enum HandoffCommandLine {
             case "inspect": return try await blockingStep { () throws(CLIError) in try InspectCommand.run(rest, console: console, input: input) }
             case "qr": return try await blockingStep { () throws(CLIError) in try QRCommand.run(rest, console: console, input: input) }
             default:
-                throw CLIError.usage("'\(ArgumentSpecification.name(of: command))' is not a handoff command.\(suggestion(for: command))", command: nil)
+                throw CLIError.usage(sentenceCatalog.sentence("cli.unknownCommand", .text(ArgumentSpecification.name(of: command)), .text(suggestion(for: command)),
+                                                              in: .cli), command: nil)
             }
         } catch {
             console.error(error.message)
@@ -52,7 +54,7 @@ package enum HandoffCommandLine {
         let word = typed.lowercased()
         guard word.count <= 20,
               let closest = commands.map({ ($0, editDistance(word, $0)) }).min(by: { $0.1 < $1.1 }), closest.1 <= (word.count >= 5 ? 2 : 1) else { return "" }
-        return " Did you mean '\(CommandManual.program) \(closest.0)'?"
+        return sentenceCatalog.sentence("cli.didYouMean", .text("\(CommandManual.program) \(closest.0)"), in: .cli)
     }
 
     /// Levenshtein distance, with a swap of two neighbours counting as one edit.
@@ -78,7 +80,8 @@ package enum HandoffCommandLine {
             return .success
         }
         guard let text = HelpText.text(for: command) else {
-            console.error("'\(ArgumentSpecification.name(of: command))' is not a handoff command.\(suggestion(for: command)) Run 'handoff help' to see them.")
+            console.error(sentenceCatalog.sentence("cli.unknownHelpCommand", .text(ArgumentSpecification.name(of: command)), .text(suggestion(for: command)),
+                                                   in: .cli))
             return .usage
         }
         console.line(text)

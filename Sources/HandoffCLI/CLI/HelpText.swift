@@ -8,32 +8,15 @@ enum HelpText {
 
     /// `handoff --version`.
     static var version: String {
-        "handoff \(HandoffVersion.release) (protocol version \(SessionPayload.currentVersion))"
+        sentenceCatalog.sentence("help.version", .text(HandoffVersion.release), .number(SessionPayload.currentVersion), in: .cli)
     }
 
     static var exitCodes: String {
-        "Exit codes:\n" + ExitCode.allCases.map { "  \(String($0.rawValue).padding(toLength: 4, withPad: " ", startingAt: 0))\($0.summary)" }.joined(separator: "\n")
+        sentenceCatalog.sentence("help.exitCodes", in: .cli) + "\n" + ExitCode.allCases.map { "  \(String($0.rawValue).padding(toLength: 4, withPad: " ", startingAt: 0))\($0.summary)" }.joined(separator: "\n")
     }
 
     static var overview: String {
-        """
-        handoff: move a mail account from one device to another with a QR code, end to end encrypted.
-
-        Usage: handoff <command> [options]
-               handoff help <command> | handoff <command> --help | handoff --version
-
-        Commands:
-          send      Offer an account: show a QR code, then type the code the receiving device shows.
-          receive   Use a transfer code to import the offered account into a local store.
-          accounts  List the accounts in a receiver's store (never a password).
-          inspect   Decode a transfer code and show its fields and its expiry.
-          qr        Draw a transfer code as a terminal QR code, an SVG or a PNG.
-          help      Show the help of a command: handoff help <command>
-
-        The password never appears on the command line, in the environment or in any output.
-
-        \(exitCodes)
-        """
+        sentenceCatalog.sentence("help.overview", in: .cli) + "\n\n" + exitCodes
     }
 
     /// The help of `command` followed by the exit codes; `nil` for an unknown command.

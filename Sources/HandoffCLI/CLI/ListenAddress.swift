@@ -8,19 +8,19 @@ enum ListenAddress {
         let address: IPv4Address
         if let text = parsed.value("--address") {
             guard let parsedAddress = IPv4Address(text) else {
-                throw .usage("The option --address takes an IPv4 address of this machine, such as 127.0.0.1.", command: command)
+                throw .usage(sentenceCatalog.sentence("address.usage", in: .cli), command: command)
             }
             address = parsedAddress
         } else {
             guard !parsed.has("--lan") else {
-                throw .usage("--lan needs --address with the LAN address of this machine that the receiving device can reach.", command: command)
+                throw .usage(sentenceCatalog.sentence("address.lanNeedsAddress", in: .cli), command: command)
             }
             address = .loopback
         }
         do {
             return try ListeningAddressPolicy.check(address, allowingNetworkAddresses: parsed.has("--lan"))
         } catch .networkAddressNotRequested(let address) {
-            throw CLIError("The address \(address) can be reached by other devices on the network; if the receiving device is on your LAN, add --lan (the QR will then advertise \(address)), or leave out --address to stay on 127.0.0.1.", exitCode: .usage)
+            throw CLIError(sentenceCatalog.sentence("address.needsLan", .text("\(address)"), in: .cli), exitCode: .usage)
         } catch {
             throw CLIError(error.description, exitCode: .usage)
         }

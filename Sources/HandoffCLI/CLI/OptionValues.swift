@@ -9,7 +9,7 @@ package enum OptionValues {
     package static func errorCorrection(_ parsed: ParsedArguments, command: String) throws(CLIError) -> QRErrorCorrection {
         guard let text = parsed.value("--ecc") else { return .standard }
         guard let level = QRErrorCorrection(letter: text) else {
-            throw .usage("The option --ecc takes L, M, Q or H.", command: command)
+            throw .usage(sentenceCatalog.sentence("option.ecc", in: .cli), command: command)
         }
         return level
     }
@@ -20,7 +20,7 @@ package enum OptionValues {
         case "ansi": return .ansi
         case "light": return .darkOnLight
         case "dark": return .lightOnDark
-        default: throw .usage("The option --qr-style takes ansi, light or dark.", command: command)
+        default: throw .usage(sentenceCatalog.sentence("option.qrStyle", in: .cli), command: command)
         }
     }
 
@@ -28,7 +28,7 @@ package enum OptionValues {
                         command: String) throws(CLIError) -> Int {
         guard let text = parsed.value(name) else { return value }
         guard let number = Int(text), range.contains(number) else {
-            throw .usage("The option \(name) takes a whole number from \(range.lowerBound) to \(range.upperBound).", command: command)
+            throw .usage(sentenceCatalog.sentence("option.wholeNumber", .text(name), .number(range.lowerBound), .number(range.upperBound), in: .cli), command: command)
         }
         return number
     }

@@ -56,7 +56,7 @@ enum ScannedTransferCode {
             self = .typedOrPiped
             return
         case (.some, .some):
-            throw .usage("--scan and --camera are two ways to read the code; choose one.", command: "receive")
+            throw .usage(sentenceCatalog.sentence("scan.both", in: .cli), command: "receive")
         case (.some(let path), nil):
             self = .image(path: path)
         case (nil, .some(let device)):
@@ -64,7 +64,7 @@ enum ScannedTransferCode {
         }
         if let other = others.first {
             let option = if case .image = self { Self.scanOption } else { Self.cameraOption }
-            throw .usage("\(option) reads the transfer code, so \(other) cannot be given too; choose one.", command: "receive")
+            throw .usage(sentenceCatalog.sentence("scan.conflicts", .text(option), .text(other), in: .cli), command: "receive")
         }
     }
 
@@ -78,7 +78,7 @@ enum ScannedTransferCode {
         case .transferCode(let payload): return payload
         case .typed(let code):
             code.wipe()
-            throw CLIError("This command needs the transfer code (AH:...) of the QR code, not the short code to type; paste the transfer code the sending device shows.", exitCode: .invalidInput)
+            throw CLIError(sentenceCatalog.sentence("scan.typedCodeInQR", in: .cli), exitCode: .invalidInput)
         }
     }
 
@@ -92,7 +92,7 @@ enum ScannedTransferCode {
             Self.warnIfOthersCanRead(path, console: console)
             do {
                 let payload = try await QRImageScanner().transferCode(inImageAt: path)
-                console.line("Read the transfer code from the QR code in \(path).")
+                console.line(sentenceCatalog.sentence("scan.readFromImage", .text(path), in: .cli))
                 return .transferCode(payload)
             } catch {
                 throw CLIError(error.description, exitCode: Self.exitCode(error))
@@ -101,7 +101,7 @@ enum ScannedTransferCode {
             let camera = QRCameraScanner(device: device, timeoutSeconds: Self.cameraSeconds)
             do {
                 return .transferCode(try await camera.transferCode {
-                    console.line("Hold the QR code that the sending device shows in front of the camera \(device) (looking for up to \(Self.cameraSeconds) seconds).")
+                    console.line(sentenceCatalog.sentence("scan.holdToCamera", .text(device), .number(Self.cameraSeconds), in: .cli))
                 })
             } catch {
                 throw CLIError(error.description, exitCode: Self.exitCode(error))
@@ -121,21 +121,21 @@ enum ScannedTransferCode {
     private static func warnIfOthersCanRead(_ path: String, console: Console) {
         var status = stat()
         guard stat(path, &status) == 0, status.st_mode & S_IFMT == S_IFREG, status.st_mode & 0o077 != 0 else { return }
-        console.error("Warning: the image \(path) is readable by other users, who could use the transfer code in it before you; restrict it with 'chmod 600 \(path)', and delete it after the transfer.")
+        console.error(sentenceCatalog.sentence("scan.imageReadable", .text(path), in: .cli))
     }
 }
 
 extension CommandOption {
     static let scan = CommandOption(ScannedTransferCode.scanOption, "IMAGE",
-        "Read the transfer code from a photo or screenshot of the sending device's QR code (PNG or JPEG) instead of standard input.")
+        sentenceCatalog.sentence("manual.scan", in: .cli))
     static let camera = CommandOption(ScannedTransferCode.cameraOption, "[DEVICE]",
-        "Read the transfer code from a camera (default \(QRCameraScanner.defaultDevice)) instead of standard input, looking for up to \(ScannedTransferCode.cameraSeconds) seconds. Not yet tried with a real camera.")
+        sentenceCatalog.sentence("manual.camera", .text(QRCameraScanner.defaultDevice), .number(ScannedTransferCode.cameraSeconds), in: .cli))
 }
 
 extension CommandManual {
     /// The note of `handoff receive` on reading the code from a picture.
     static var scanNote: String {
         let limits = ImageLimits.standard
-        return "With --scan or --camera the transfer code comes from the QR code (the picture must hold that one QR code, and a code that is not a transfer code is refused with what it holds, never its contents); standard input then carries only your answers. The image is read as PNG or JPEG by its contents, whatever its name, up to \(limits.maximumFileByteCount >> 20) MiB and \(limits.maximumPixelCount / 1_000_000) megapixels."
+        return sentenceCatalog.sentence("manual.scanNote", .number(limits.maximumFileByteCount >> 20), .number(limits.maximumPixelCount / 1_000_000), in: .cli)
     }
 }

@@ -16,20 +16,16 @@ enum TransferCode {
     /// The refusal for a code given as an argument: why, and what to type instead.
     static func refusalOnCommandLine(command: String) -> CLIError {
         guard ["receive", "inspect", "qr"].contains(command) else {
-            return CLIError("'handoff \(command)' takes no transfer code, and a transfer code never belongs on a command line: until the transfer ends it is a secret that other users of this computer could read there.", exitCode: .usage)
+            return CLIError(sentenceCatalog.sentence("transferCode.noCodeHere", .text(command), in: .cli), exitCode: .usage)
         }
-        return CLIError("""
-            A transfer code is not accepted on the command line: until the transfer ends it is a secret, and \
-            other users of this computer can read command lines. Run 'handoff \(command)' and paste the code \
-            when it asks, pipe it in ('handoff \(command) < code.txt'), or use --code-file FILE.
-            """, exitCode: .usage)
+        return CLIError(sentenceCatalog.sentence("transferCode.notOnCommandLine", .text(command), in: .cli), exitCode: .usage)
     }
 
     /// Reads the code from `--code-file` or standard input and decodes it.
     ///
     /// - Throws: ``CLIError`` with exit code 64 when no code arrives, 65 when it is invalid.
     static func read(_ parsed: ParsedArguments, input: StandardInput, console: Console) throws(CLIError) -> SessionPayload {
-        try decode(readText(parsed, input: input, console: console, prompt: "Transfer code (shown by the sending device, AH:...): "))
+        try decode(readText(parsed, input: input, console: console, prompt: sentenceCatalog.sentence("transferCode.prompt", in: .cli)))
     }
 
     /// What `handoff receive` reads at its one prompt: a transfer code (`AH:...`), or the short
@@ -40,7 +36,7 @@ enum TransferCode {
     /// - Throws: ``CLIError`` with exit code 64 when no code arrives, 65 when it is invalid.
     static func readEntry(_ parsed: ParsedArguments, input: StandardInput, console: Console) throws(CLIError) -> Entry {
         let text = try readText(parsed, input: input, console: console,
-                                prompt: "Transfer code (shown by the sending device, AH:..., or the 11-digit code beside its QR): ")
+                                prompt: sentenceCatalog.sentence("transferCode.promptTyped", in: .cli))
         guard !text.isEmpty, text.utf8.allSatisfy({ (0x30...0x39).contains($0) || $0 == 0x20 || $0 == 0x2D }) else {
             return .transferCode(try decode(text))
         }
@@ -61,9 +57,9 @@ enum TransferCode {
     static func typedEntryRefusal(_ error: HandoffError) -> String {
         switch error {
         case .malformed(.typedCode):
-            "That is not a code this tool knows: the code to type has 11 digits in groups of 3, 4 and 4 (such as 427 8150 9366), and a transfer code starts with AH:; nothing was sent, so type the code again."
+            sentenceCatalog.sentence("transferCode.unknownTyped", in: .cli)
         case .typedCodeIsShortCode:
-            "Those six digits look like the code for the sending device: type them there when it asks. Here, paste the transfer code the sending device shows (\(shape)), or type the 11-digit code beside its QR."
+            sentenceCatalog.sentence("transferCode.shortCodeTyped", .text(shape), in: .cli)
         default:
             error.message(for: .receiver)
         }
@@ -76,7 +72,7 @@ enum TransferCode {
         } else {
             if input.isTerminal { console.raw(prompt) }
             guard let line = input.readLineNow() else {
-                throw CLIError("No transfer code arrived on standard input; paste it when asked, pipe it in, or use --code-file FILE.", exitCode: .usage)
+                throw CLIError(sentenceCatalog.sentence("transferCode.noneOnInput", in: .cli), exitCode: .usage)
             }
             text = line
         }
@@ -84,7 +80,7 @@ enum TransferCode {
     }
 
     /// What a whole code looks like, for a person who pasted something else.
-    static let shape = "one line of about 180 characters starting with AH:"
+    static let shape = sentenceCatalog.sentence("transferCode.shape", in: .cli)
 
     /// Decodes a transfer code, turning each failure into a sentence and exit code 65.
     static func decode(_ text: String) throws(CLIError) -> SessionPayload {
@@ -98,19 +94,19 @@ enum TransferCode {
     private static func refusal(of text: String, _ error: HandoffError) -> String {
         let compact = text.filter { $0 != " " && $0 != "-" }
         if compact.count == 6, compact.allSatisfy(\.isASCII), compact.allSatisfy(\.isNumber) {
-            return "Those six digits look like the code for the sending device: type them there when it asks. Here, paste the transfer code the sending device shows (\(shape))."
+            return sentenceCatalog.sentence("transferCode.shortCode", .text(shape), in: .cli)
         }
         if error.code == .badMagic {
-            return "This is not a transfer code; paste the transfer code the sending device shows (\(shape))."
+            return sentenceCatalog.sentence("transferCode.notACode", .text(shape), in: .cli)
         }
         if text.hasPrefix(prefix), error.code == .malformed || error.code == .nonCanonicalEncoding {
-            return "The transfer code is damaged or incomplete (it has \(text.count) characters; a whole code is \(shape)); copy the whole line the sending device shows, without line breaks, and paste it again."
+            return sentenceCatalog.sentence("transferCode.damaged", .number(text.count), .text(shape), in: .cli)
         }
-        return "The transfer code is invalid. \(error.message(for: .receiver, in: .cli))"
+        return sentenceCatalog.sentence("transferCode.invalid", .text(error.message(for: .receiver, in: .cli)), in: .cli)
     }
 
     private static func readFile(_ path: String, console: Console) throws(CLIError) -> String {
-        let bytes = try InputFile.readFirstLine(path, what: "transfer code", maximumByteCount: 1024, console: console)
+        let bytes = try InputFile.readFirstLine(path, what: .transferCode, maximumByteCount: 1024, console: console)
         return String(decoding: bytes, as: UTF8.self)
     }
 }

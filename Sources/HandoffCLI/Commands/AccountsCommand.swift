@@ -11,18 +11,19 @@ enum AccountsCommand {
         let directory = try StorePath(option: parsed.value("--store"))
         guard let store = try ReceiverStore.openForListing(directory, requested: try CredentialChoice.requested(parsed, command: "accounts"),
                                                            console: console) else {
-            console.line("There is no store at \(directory.path) yet; 'handoff receive' creates it.")
+            console.line(sentenceCatalog.sentence("accounts.noStore", .text(directory.path), in: .cli))
             return .success
         }
         let accounts: [StoredAccountListing]
         do {
             accounts = try store.listAccounts().map { StoredAccountListing(id: $0.id.rawValue, metadata: $0.metadata) }
         } catch {
-            throw CLIError("The store \(directory.path) cannot be read: \(error.description)", exitCode: .failure)
+            throw CLIError(sentenceCatalog.sentence("accounts.unreadable", .text(directory.path), .text(error.description), in: .cli), exitCode: .failure)
         }
-        console.line(accounts.isEmpty ? "No accounts in \(directory.path)." : "Accounts in \(directory.path) (\(accounts.count)); passwords are never shown:")
+        console.line(accounts.isEmpty ? sentenceCatalog.sentence("accounts.none", .text(directory.path), in: .cli)
+                                     : sentenceCatalog.sentence("accounts.header", .text(directory.path), .number(accounts.count), in: .cli))
         for account in accounts.sorted(by: { $0.id < $1.id }) {
-            console.line("  Local ID \(account.id):")
+            console.line(sentenceCatalog.sentence("accounts.localID", .text(account.id), in: .cli))
             OfferDisplay.lines(account.metadata).forEach { console.line($0) }
         }
         return .success

@@ -15,23 +15,25 @@ enum InspectCommand {
         let now = Int(Date().timeIntervalSince1970)
         let left = Int(payload.expiry) - now
         let expiry = ISO8601DateFormatter().string(from: payload.expiryDate)
-        console.line("Transfer code (\(payload.text.utf8.count) characters, \(payload.binary.count) bytes):")
-        console.line("  Protocol version: \(payload.version)")
-        console.line("  Intent: send an account (\(payload.intent.rawValue))")
-        console.line("  Transfer ID: \(payload.transferID) (derived from the code)")
-        console.line("  Expiry: \(expiry) (\(left > 0 ? "in \(Durations.text(left))" : "\(Durations.text(left)) ago"))")
-        console.line("  Commitment: \(SessionPayload.commitmentByteCount) bytes (the QR secret, not shown)")
-        console.line("  Sender public key: \(Hex.encode(payload.senderPublicKey.bytes))")
+        console.line(sentenceCatalog.sentence("inspect.header", .number(payload.text.utf8.count), .number(payload.binary.count), in: .cli))
+        console.line(sentenceCatalog.sentence("inspect.version", .number(payload.version), in: .cli))
+        console.line(sentenceCatalog.sentence("inspect.intent", .number(payload.intent.rawValue), in: .cli))
+        console.line(sentenceCatalog.sentence("inspect.transferID", .text("\(payload.transferID)"), in: .cli))
+        console.line(left > 0 ? sentenceCatalog.sentence("inspect.expiry.future", .text(expiry), .text(Durations.text(left)), in: .cli)
+                              : sentenceCatalog.sentence("inspect.expiry.past", .text(expiry), .text(Durations.text(left)), in: .cli))
+        console.line(sentenceCatalog.sentence("inspect.commitment", .number(SessionPayload.commitmentByteCount), in: .cli))
+        console.line(sentenceCatalog.sentence("inspect.publicKey", .text(Hex.encode(payload.senderPublicKey.bytes)), in: .cli))
         if let rendezvous = try? TCPRendezvous(token: payload.rendezvous) {
-            console.line("  Rendezvous: \(rendezvous) (\(payload.rendezvous.bytes.count) bytes)")
+            console.line(sentenceCatalog.sentence("inspect.rendezvous", .text("\(rendezvous)"), .number(payload.rendezvous.bytes.count), in: .cli))
         } else {
-            console.line("  Rendezvous: \(payload.rendezvous.bytes.count) bytes (\(Hex.encode(payload.rendezvous.bytes))), not a local network address this tool can reach")
+            console.line(sentenceCatalog.sentence("inspect.rendezvous.unreachable", .number(payload.rendezvous.bytes.count),
+                                                  .text(Hex.encode(payload.rendezvous.bytes)), in: .cli))
         }
         guard left > 0 else {
-            console.error("This transfer code expired \(Durations.text(left)) ago; ask the sending device for a new code.")
+            console.error(sentenceCatalog.sentence("inspect.expired", .text(Durations.text(left)), in: .cli))
             return .expired
         }
-        console.line("The code is well formed and has not expired (\(Durations.text(left)) left). This command cannot tell whether the sending device still waits for it: the code may have been used, rejected or cancelled, or changed in copying. 'handoff receive' finds out.")
+        console.line(sentenceCatalog.sentence("inspect.wellFormed", .text(Durations.text(left)), in: .cli))
         return .success
     }
 }

@@ -17,18 +17,18 @@ enum QRCommand {
         let payload = try TransferCode.read(parsed, input: input, console: console)
         let matrix: QRMatrix
         do { matrix = try QRMatrix(payload: payload, errorCorrection: level) } catch {
-            throw CLIError("The QR code could not be drawn: \(error.description)", exitCode: .failure)
+            throw CLIError(sentenceCatalog.sentence("code.qrFailed", .text(error.description), in: .cli), exitCode: .failure)
         }
         let files = parsed.value("--svg") != nil || parsed.value("--png") != nil
         if parsed.has("--terminal") || !files {
             console.raw(TerminalQRRenderer(palette: palette).render(matrix))
         }
         try writeImages(matrix, svg: parsed.value("--svg"), png: parsed.value("--png"), scale: scale, console: console)
-        console.line("QR version \(matrix.version) (\(matrix.size)x\(matrix.size) modules), error correction \(level).")
+        console.line(sentenceCatalog.sentence("qr.summary", .number(matrix.version), .number(matrix.size), .number(matrix.size), .text("\(level)"), in: .cli))
         // Drawn anyway (a picture of it may be wanted), but nobody can use it any more.
         let left = Int(payload.expiry) - Int(Date().timeIntervalSince1970)
         guard left > 0 else {
-            console.error("This transfer code expired \(Durations.text(left)) ago, so no receiving device can use the QR code drawn from it; ask the sending device for a new code.")
+            console.error(sentenceCatalog.sentence("qr.expired", .text(Durations.text(left)), in: .cli))
             return .expired
         }
         return .success
@@ -38,11 +38,11 @@ enum QRCommand {
     static func writeImages(_ matrix: QRMatrix, svg: String?, png: String?, scale: Int, console: Console) throws(CLIError) {
         if let svg {
             try write(Data(SVGQRRenderer(moduleSize: scale).render(matrix).utf8), to: svg)
-            console.line("Wrote the QR code as SVG to \(svg) (mode 0600: it holds the transfer code).")
+            console.line(sentenceCatalog.sentence("qr.wroteSVG", .text(svg), in: .cli))
         }
         if let png {
             try write(Data(PNGQRRenderer(scale: scale).render(matrix)), to: png)
-            console.line("Wrote the QR code as PNG to \(png) (mode 0600: it holds the transfer code).")
+            console.line(sentenceCatalog.sentence("qr.wrotePNG", .text(png), in: .cli))
         }
     }
 

@@ -26,7 +26,7 @@ enum ReceiveCommand {
         let store = try await ReceiverStore.openForImport(directory, requested: try CredentialChoice.requested(parsed, command: "receive"),
                                                           console: console)
         let importer = ReceiverImport(store, validation: validation)
-        var destination = ImportDestination(validates: importer.validates, place: "in \(importer.store.directory.path)") { account in
+        var destination = ImportDestination(validates: importer.validates, place: sentenceCatalog.sentence("receive.storePlace", .text(importer.store.directory.path), in: .cli)) { account in
             try? await blockingStep { () throws(CLIError) in StoredPlace.sentence(for: account.linkID, in: store) }
         }
         destination.adviceAfterFailure = { importer.adviceAfterFailure }
@@ -51,7 +51,7 @@ enum ReceiveCommand {
         }
         let rendezvous: TCPRendezvous
         do { rendezvous = try TCPRendezvous(token: payload.rendezvous) } catch {
-            throw CLIError("This transfer code names a place this tool cannot reach (\(error.description))", exitCode: .invalidInput)
+            throw CLIError(sentenceCatalog.sentence("receive.unreachableCode", .text(error.description), in: .cli), exitCode: .invalidInput)
         }
         let registry = try await blockingStep { () throws(CLIError) in try receiverRegistry(in: registryFolder) }
         // Spec 2.5 checks expiry before the claim; before connecting, so that a code used here
@@ -67,7 +67,8 @@ enum ReceiveCommand {
         if left <= -tolerance {
             throw CLIError(ReceiverEndingWords.expiredLongAgo(seconds: -left), exitCode: .expired)
         }
-        console.line("Transfer \(payload.transferID) from \(rendezvous) (\(ReceiverEndingWords.timeLeft(seconds: left, tolerance: tolerance))).")
+        console.line(sentenceCatalog.sentence("receive.transferLine", .text("\(payload.transferID)"), .text("\(rendezvous)"),
+                                              .text(ReceiverEndingWords.timeLeft(seconds: left, tolerance: tolerance)), in: .cli))
         // Standard input is read for answers only from here on (the code line came first).
         let asking = Asking(console: console, input: input, answers: AnswerQueue(input: input))
         let authenticator = gate.authenticator(asking: asking)
@@ -78,7 +79,7 @@ enum ReceiveCommand {
         let session = HandoffReceiverSession(payload: payload, importer: importer,
                                              authenticator: authenticator,
                                              registry: registry) { payload in
-            do { return try await ConnectionFrameChannel.connect(to: payload, progress: { console.line($0.description) }) } catch let error as TransportError {
+            do { return try await ConnectionFrameChannel.connect(to: payload, progress: { console.line(ConnectionWords.sentence($0)) }) } catch let error as TransportError {
                 connectFailure.record(error)
                 // The sender serves another code (Spec 11.4): renewed, or this copy was changed.
                 guard error == .codeRenewed else { throw error }
@@ -98,7 +99,7 @@ enum ReceiveCommand {
         case "replace": return .replace
         case "keep", "keep-both": return .keepBoth
         case "cancel": return .cancel
-        default: throw .usage("The option --on-conflict takes replace, keep or cancel.", command: "receive")
+        default: throw .usage(sentenceCatalog.sentence("receive.usage.onConflict", in: .cli), command: "receive")
         }
     }
 
@@ -108,7 +109,7 @@ enum ReceiveCommand {
     static func validation(_ parsed: ParsedArguments) throws(CLIError) -> ReceiverImport.Validation {
         if parsed.has("--no-validation") {
             guard parsed.value("--ca-file") == nil, !parsed.has("--allow-plaintext") else {
-                throw .usage("--no-validation cannot be combined with --ca-file or --allow-plaintext.", command: "receive")
+                throw .usage(sentenceCatalog.sentence("receive.usage.noValidation", in: .cli), command: "receive")
             }
             return .skipped
         }

@@ -17,10 +17,10 @@ enum SendCommand {
         let passwordFile = parsed.value("--password-file")
         if thunderbird == nil {
             guard accountPath != nil else {
-                throw .usage("'handoff send' needs --account FILE, a JSON file with the account's settings, or --from-thunderbird to send an account that Thunderbird holds.", command: "send")
+                throw .usage(sentenceCatalog.sentence("send.usage.account", in: .cli), command: "send")
             }
             guard parsed.has("--password-stdin") != (passwordFile != nil) else {
-                throw .usage("'handoff send' needs the password from exactly one of --password-stdin or --password-file FILE.", command: "send")
+                throw .usage(sentenceCatalog.sentence("send.usage.password", in: .cli), command: "send")
             }
         }
         let level = try OptionValues.errorCorrection(parsed, command: "send")
@@ -39,16 +39,17 @@ enum SendCommand {
         let passwordSource: String
         if let thunderbird {
             let held = try await ThunderbirdSource.load(parsed, selector: thunderbird, input: input, console: console)
-            (account, password, passwordSource) = (held.metadata, held.password, "saved in the Thunderbird profile")
-            console.line("Sending this account:")
+            (account, password, passwordSource) = (held.metadata, held.password, sentenceCatalog.sentence("send.passwordSource.thunderbird", in: .cli))
+            console.line(sentenceCatalog.sentence("send.sendingThis", in: .cli))
             OfferDisplay.lines(account).forEach { console.line($0) }
         } else {
             account = try await blockingStep { () throws(CLIError) in try AccountRecord.load(accountPath ?? "") }
             // The account first, so the person knows whose password is asked for.
-            console.line("Sending this account:")
+            console.line(sentenceCatalog.sentence("send.sendingThis", in: .cli))
             OfferDisplay.lines(account).forEach { console.line($0) }
             password = try await blockingStep { () throws(CLIError) in try readPassword(of: account, file: passwordFile, input: input, console: console) }
-            passwordSource = passwordFile.map { "read from \($0)" } ?? "read from standard input"
+            passwordSource = passwordFile.map { sentenceCatalog.sentence("send.passwordSource.file", .text($0), in: .cli) }
+                ?? sentenceCatalog.sentence("send.passwordSource.stdin", in: .cli)
         }
         // The typed way beside the QR on the local network (Spec 11.10), when this device can offer it.
         let typedWay = await TypedWayChoice.choose(choice, relay: relay?.relay)
@@ -83,7 +84,7 @@ enum SendCommand {
                                            registry: .inMemory(),
                                            options: SenderSessionOptions(configuration: configuration, maximumCodes: codes,
                                                                          typedRoutes: typedWay.routes))
-        console.line("Password: \(passwordSource) (not shown).")
+        console.line(sentenceCatalog.sentence("send.passwordLine", .text(passwordSource), in: .cli))
         let piped: PipedAnswers = passwordFile == nil && thunderbird == nil ? .passwordFromStandardInput : .passwordFromFile
         if !input.isTerminal { console.error(piped.warning) }
         let relayLines = relay.map { _ in RelayStatusLines(console: console) }
@@ -109,11 +110,11 @@ enum SendCommand {
         if let file {
             password = try PasswordFile.read(file, maximumByteCount: maximum, console: console)
         } else {
-            let prompt = "Mail password of \(account.emailAddress), the one to send (not shown): "
+            let prompt = sentenceCatalog.sentence("send.passwordPrompt", .text(account.emailAddress), in: .cli)
             password = try input.readSecretLine(prompt: prompt, maximumByteCount: maximum, console: console)
         }
         guard let password else {
-            throw CLIError("The password is empty; put it on the first line of standard input or in the password file.", exitCode: .invalidInput)
+            throw CLIError(sentenceCatalog.sentence("send.passwordEmpty", in: .cli), exitCode: .invalidInput)
         }
         return password
     }

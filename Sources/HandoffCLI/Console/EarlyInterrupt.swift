@@ -10,7 +10,7 @@ import Darwin
 /// on. A session replaces this with its own handling (``Signals``), which tells the other
 /// device.
 package enum EarlyInterrupt {
-    static let sentence = "\nCancelled (Ctrl-C) before any transfer started: nothing was sent or stored.\n"
+    static let sentence = "\n" + sentenceCatalog.sentence("interrupt.early", in: .cli) + "\n"
 
     /// Installs the handler for SIGINT and unblocks it on this thread (a parent may have
     /// started this process with it blocked).

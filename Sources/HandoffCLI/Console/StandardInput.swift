@@ -68,7 +68,7 @@ package final class StandardInput: @unchecked Sendable {
             byte = 0
             if count > 0, buffer[count - 1] == 0x0D { count -= 1 }
             guard count <= maximumByteCount else {
-                throw CLIError("The password is longer than \(maximumByteCount) bytes, which a transfer cannot carry.", exitCode: .invalidInput)
+                throw CLIError(sentenceCatalog.sentence("password.tooLong", .number(maximumByteCount), in: .cli), exitCode: .invalidInput)
             }
             guard count > 0 else { return nil }
             do throws(HandoffError) {

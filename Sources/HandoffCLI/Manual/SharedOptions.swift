@@ -1,21 +1,22 @@
 /// Options several commands share, worded once.
 extension CommandOption {
-    package static let ecc = CommandOption("--ecc", "LEVEL", "QR error correction: L, M (default), Q or H.")
+    package static let ecc = CommandOption("--ecc", "LEVEL", sentenceCatalog.sentence("manual.option.ecc", in: .cli))
     package static let qrStyle = CommandOption("--qr-style", "S",
-        "How the terminal QR is drawn: ansi (default; black on white on any terminal), light or dark (no colour codes, for a light or a dark terminal theme).")
-    static let codeFile = CommandOption("--code-file", "FILE", "Read the transfer code from the first line of FILE instead of standard input.")
-    static func store(_ verb: String) -> CommandOption {
-        CommandOption("--store", "DIR", "The receiver's store to \(verb) (default ./handoff-store).")
+        sentenceCatalog.sentence("manual.option.qrStyle", in: .cli))
+    static let codeFile = CommandOption("--code-file", "FILE", sentenceCatalog.sentence("manual.option.codeFile", in: .cli))
+    /// `--store DIR`, with the sentence of the command that uses it.
+    static func store(_ help: String) -> CommandOption {
+        CommandOption("--store", "DIR", help)
     }
     static let authService = CommandOption("--auth-service", "NAME",
-        "The PAM service that checks your login password before the password travels (default handoff; without /etc/pam.d/handoff, PAM uses its 'other' service). A service that lets you through without asking anything (su or runuser run as root, through pam_rootok) proves nothing about who is at this terminal: it gets the same warning as --no-local-auth rather than a refusal, because, like that option, it is your own explicit choice, and refusing it would only send you to --no-local-auth.")
-    static func noLocalAuth(_ what: String) -> CommandOption {
-        CommandOption("--no-local-auth", nil,
-            "Do not ask for your login password before \(what) (a warning says so): anyone at this terminal could then do it.")
+        sentenceCatalog.sentence("manual.option.authService", in: .cli))
+    /// `--no-local-auth`, with the sentence of the command that takes it.
+    static func noLocalAuth(_ help: String) -> CommandOption {
+        CommandOption("--no-local-auth", nil, help)
     }
 }
 
 extension CommandManual {
     /// What `send` and `receive` say about an account the gate cannot pass.
-    static let noPasswordNote = "An account without a login password (root on many servers and containers, system accounts such as nobody) cannot pass the login-password check: when it can tell, handoff says so at the start. Set one with passwd, name a PAM service that can check you with --auth-service, or start both sides with --no-local-auth."
+    static let noPasswordNote = sentenceCatalog.sentence("manual.noPasswordNote", in: .cli)
 }

@@ -17,10 +17,10 @@ enum RelayOption {
     /// address of at most 42 characters (the code packs it, Spec 11.2), and a port 1...65535.
     static func choice(_ parsed: ParsedArguments, command: String) throws(CLIError) -> Choice? {
         guard let text = parsed.value("--relay") else {
-            if parsed.has("--relay-only") { throw .usage("--relay-only needs --relay HOST:PORT.", command: command) }
+            if parsed.has("--relay-only") { throw .usage(sentenceCatalog.sentence("relay.usage.relayOnly", in: .cli), command: command) }
             return nil
         }
-        let usage = CLIError.usage("The option --relay takes HOST:PORT: a host name or IPv4 address of at most \(RelayHost.maximumLength) characters (letters, digits, '-' and '.'), and a port from 1 to 65535, such as relay.example.org:4001.", command: command)
+        let usage = CLIError.usage(sentenceCatalog.sentence("relay.usage.format", .number(RelayHost.maximumLength), in: .cli), command: command)
         guard let colon = text.lastIndex(of: ":"), let port = UInt16(text[text.index(after: colon)...]), port != 0 else { throw usage }
         guard let host = try? RelayHost(text[..<colon].lowercased()), let relay = TCPRendezvous.Relay(host: host, port: port) else { throw usage }
         return Choice(relay: relay, relayOnly: parsed.has("--relay-only"))
@@ -28,19 +28,19 @@ enum RelayOption {
 
     /// The sentence that says where the code sends receivers.
     static func sentence(_ listening: ListeningAddressPolicy.Choice, _ choice: Choice?) -> String {
-        guard let choice else { return listening.description }
+        guard let choice else { return ConnectionWords.sentence(listening) }
         if choice.relayOnly {
-            return "The code will name only the relay \(choice.relay), which both devices must reach; this machine's address is left out."
+            return sentenceCatalog.sentence("relay.namesOnlyRelay", .text("\(choice.relay)"), in: .cli)
         }
-        return listening.description + " It also names the relay \(choice.relay), for a receiving device that cannot reach this address."
+        return sentenceCatalog.sentence("relay.alsoNamesRelay", .text(ConnectionWords.sentence(listening)), .text("\(choice.relay)"), in: .cli)
     }
 
     /// Why the listener could not be made, as a sentence.
     static func listenFailure(_ error: TransportError, address: IPv4Address, port: Int) -> CLIError {
         if case .unsupportedRendezvous(.tooLong(let count)) = error {
-            return CLIError("The address and the relay need \(count) bytes, more than the 32 a code can carry; choose a shorter relay host name (at most 33 characters beside a network address, 39 beside 127.0.0.1, 42 with --relay-only).", exitCode: .usage)
+            return CLIError(sentenceCatalog.sentence("relay.tooLong", .number(count), in: .cli), exitCode: .usage)
         }
-        return CLIError("Cannot listen on \(address):\(port): \(error.description)", exitCode: .failure)
+        return CLIError(sentenceCatalog.sentence("relay.cannotListen", .text("\(address)"), .number(port), .text(error.description), in: .cli), exitCode: .failure)
     }
 
     /// Prints what the listener does at the relay, once per change that matters: waiting
@@ -52,11 +52,12 @@ enum RelayOption {
             for await status in listener.relayStatus {
                 switch status {
                 case .waiting(let address):
-                    lines.note("Waiting at the relay \(ConnectionRoute.relay(relay, address: address).description.dropFirst("relay ".count)) for the receiving device.")
+                    let route = ConnectionRoute.relay(relay, address: address).description.dropFirst("relay ".count)
+                    lines.note(sentenceCatalog.sentence("relay.waiting", .text(String(route)), in: .cli))
                 case .unreachable(let error):
                     lines.note(unreachable(relay, error))
                 case .garbledConnection:
-                    lines.noteOnce("A connection through the relay \(relay) brought bytes that are not this transfer's messages (the relay changed what it copied, or someone who saw the code sent them), so it was closed; this device goes on waiting for the receiving device. If the receiving device says the same of the relay, start again with another relay.")
+                    lines.noteOnce(sentenceCatalog.sentence("relay.garbled", .text("\(relay)"), in: .cli))
                 case .paired, .idle:
                     break
                 }
@@ -68,18 +69,18 @@ enum RelayOption {
     private static func unreachable(_ relay: TCPRendezvous.Relay, _ error: TransportError) -> String {
         switch error {
         case .connectionRefused:
-            "The relay \(relay) cannot be reached right now: nothing accepts connections at its address (it may be down or restarting, or --relay may name the wrong port). This device tries again every second."
+            sentenceCatalog.sentence("relay.unreachable.refused", .text("\(relay)"), in: .cli)
         case .networkUnreachable:
-            "The relay \(relay) cannot be reached right now: this computer has no route to its address (check this computer's network). This device tries again every second."
+            sentenceCatalog.sentence("relay.unreachable.network", .text("\(relay)"), in: .cli)
         case .timedOut:
-            "The relay \(relay) cannot be reached right now: it did not answer in time. This device tries again every second."
+            sentenceCatalog.sentence("relay.unreachable.timedOut", .text("\(relay)"), in: .cli)
         case .relayHostNotFound(let host):
-            "The relay \(relay) cannot be found right now: the name \(host) has no IPv4 address (check this computer's network and the name given to --relay). This device tries again every second."
+            sentenceCatalog.sentence("relay.unreachable.hostNotFound", .text("\(relay)"), .text("\(host)"), in: .cli)
         case .relayClosed, .closedByPeer:
-            "The relay \(relay) closed this device's waiting connection before a receiving device joined (it may have restarted, or refused the request). This device waits there again every second."
+            sentenceCatalog.sentence("relay.unreachable.closed", .text("\(relay)"), in: .cli)
         case .system, .addressUnavailable, .oversizedFrame, .emptyFrame, .unsupportedRendezvous, .garbledByRelay, .relayNotPaired,
              .directAddressRefused, .closedLocally, .notAHandoffSender, .codeRenewed, .notJoinedInTime, .evicted, .unspecifiedAddress:
-            "This device cannot wait at the relay \(relay) right now (\(error.description.dropLast())). It tries again every second."
+            sentenceCatalog.sentence("relay.unreachable.other", .text("\(relay)"), .text(String(error.description.dropLast())), in: .cli)
         }
     }
 }

@@ -26,27 +26,29 @@ package struct CodeDrawing {
     /// typed way; `number` counts the codes shown so far.
     func show(_ payload: SessionPayload, typed: TypedCode?, number: Int) throws(CLIError) {
         if number > 1 {
-            console.line("The code expired before any receiving device used it, so here is a new one (code \(number) of \(maximumCodes)); the old one no longer works.")
+            console.line(sentenceCatalog.sentence("code.renewed", .number(number), .number(maximumCodes), in: .cli))
         }
         let matrix: QRMatrix
         do { matrix = try QRMatrix(payload: payload, errorCorrection: level) } catch {
-            throw CLIError("The QR code could not be drawn: \(error.description)", exitCode: .failure)
+            throw CLIError(sentenceCatalog.sentence("code.qrFailed", .text(error.description), in: .cli), exitCode: .failure)
         }
-        let codeLine = "Transfer code: \(payload.text)"
+        let codeLine = sentenceCatalog.sentence("code.line", .text(payload.text), in: .cli)
         var instructions: [String] = []
         if choice.reach == .thisMachine, relay == nil {
             instructions.append(Self.pasteOnThisComputer)
         } else {
-            instructions.append("Or, on the receiving computer, run 'handoff receive' and paste this code when it asks (never put it on a command line).")
+            instructions.append(sentenceCatalog.sentence("code.pasteOnOtherComputer", in: .cli))
         }
         if let typed { instructions.append(Self.typedCodeLine(typed)) }
         if number == 1, let typedUnavailable { instructions.append(typedUnavailable) }
         let seconds = Int(payload.expiry) - Int(Date().timeIntervalSince1970)
-        let waiting = relay?.relayOnly == true ? "Waiting for the receiving device at the relay" : "Waiting for the receiving device on port \(port)"
-        instructions.append(RelayOption.sentence(choice, relay) + " \(waiting) (the code expires in \(Durations.text(seconds))).")
+        let waiting = relay?.relayOnly == true
+            ? sentenceCatalog.sentence("code.waitingAtRelay", in: .cli) : sentenceCatalog.sentence("code.waitingOnPort", .number(port), in: .cli)
+        instructions.append(sentenceCatalog.sentence("code.reachAndWait", .text(RelayOption.sentence(choice, relay)), .text(waiting),
+                                                     .text(Durations.text(seconds)), in: .cli))
         if number == 1, choice.reach == .thisMachine, relay == nil { instructions.append(Self.reachingAnotherComputer()) }
-        if number == 1 { instructions.append("Press Ctrl-C to cancel.") }
-        let header = "Scan this QR code with the receiving device (version \(matrix.version), error correction \(level)):"
+        if number == 1 { instructions.append(sentenceCatalog.sentence("code.ctrlC", in: .cli)) }
+        let header = sentenceCatalog.sentence("code.qrHeader", .number(matrix.version), .text("\(level)"), in: .cli)
         let layout = parsed.has("--no-qr") ? nil : QRLayout.choose(moduleCount: matrix.size, terminal: TerminalSize.ofStandardOutput(),
                                                                     standardText: [header, codeLine] + instructions,
                                                                     codeLine: codeLine, linesAfter: relay == nil ? 0 : 1)
@@ -65,7 +67,7 @@ package struct CodeDrawing {
             console.line(codeLine)
         case .tooSmall(let columns, let rows):
             let size = TerminalSize.ofStandardOutput().map { "(\($0.columns)×\($0.rows)) " } ?? ""
-            console.line("This window \(size)is too small to show the QR code whole: it needs \(columns) columns and \(rows) lines. Enlarge the window or make its font smaller, then press Ctrl-C and start again to see it; or paste the transfer code below on the receiving computer, or save the QR code as an image with --png FILE.")
+            console.line(sentenceCatalog.sentence("code.windowTooSmall", .text(size), .number(columns), .number(rows), in: .cli))
             try QRCommand.writeImages(matrix, svg: parsed.value("--svg"), png: parsed.value("--png"), scale: 8, console: console)
             instructions.forEach { console.line($0) }
             console.line(codeLine)
@@ -83,7 +85,7 @@ package struct CodeDrawing {
             .split(separator: "\n").map(String.init)
         let width = QRLayout.renderedColumns(matrix.size, quietZone: QRLayout.compactQuietZone)
         let sideColumns = (TerminalSize.ofStandardOutput()?.columns ?? 80) - width - QRLayout.sideGap
-        let sideText = "Scan this QR code with the receiving device (version \(matrix.version), error correction \(level)), or paste the transfer code below when 'handoff receive' asks for it. It expires in \(Durations.text(seconds)); Ctrl-C cancels."
+        let sideText = sentenceCatalog.sentence("code.sideText", .number(matrix.version), .text("\(level)"), .text(Durations.text(seconds)), in: .cli)
         let side = sideColumns < QRLayout.narrowestSideText
             ? [] : TextWrap.lines(sideText.split(separator: " ").map(String.init), width: sideColumns, continuation: "")
         let gap = String(repeating: " ", count: QRLayout.sideGap)
@@ -96,19 +98,19 @@ package struct CodeDrawing {
 
     /// The typed code to show beside the QR (Spec 12.4), grouped and spoken.
     static func typedCodeLine(_ typed: TypedCode) -> String {
-        "Or type this code on the receiving device when 'handoff receive' asks for a code: \(typed.grouped) (\(typed.spoken))."
+        sentenceCatalog.sentence("code.typedLine", .text(typed.grouped), .text(SpokenCode.formatter.accessibilityLabel(for: typed)), in: .cli)
     }
 
     /// Where a code that names 127.0.0.1 alone can be used.
-    package static let pasteOnThisComputer = "Or run 'handoff receive' in another terminal on this computer and paste this code when it asks (never put it on a command line)."
+    package static let pasteOnThisComputer = sentenceCatalog.sentence("code.pasteOnThisComputer", in: .cli)
 
     /// How to send to another computer instead, naming this computer's network addresses.
     package static func reachingAnotherComputer() -> String {
         let addresses = ((try? InterfaceAddress.all()) ?? [])
             .filter { $0.isUp && !$0.address.isLoopback }
             .map { "\($0.address) (\($0.interfaceName))" }
-        let these = addresses.isEmpty ? "" : " (this computer has \(addresses.joined(separator: ", ")))"
-        return "To send to another computer, press Ctrl-C and start again with --address ADDRESS --lan, where ADDRESS is this computer's address on a network the other computer is on\(these), or with --relay HOST:PORT, a transit relay both computers can reach."
+        let these = addresses.isEmpty ? "" : sentenceCatalog.sentence("code.thisComputerHas", .text(addresses.joined(separator: ", ")), in: .cli)
+        return sentenceCatalog.sentence("code.anotherComputer", .text(these), in: .cli)
     }
 }
 

@@ -8,8 +8,8 @@ enum GateWords {
     /// `--no-local-auth`'s warning at the start.
     static func noGateWarning(_ role: HandoffRole) -> String {
         switch role {
-        case .sender: "Warning: --no-local-auth: nobody is asked to prove who they are before the password leaves this computer; anyone at this terminal could do it."
-        case .receiver: "Warning: --no-local-auth: nobody is asked to prove who they are before the password is accepted and stored; anyone at this terminal could do it."
+        case .sender: sentenceCatalog.sentence("gate.noGate.sender", in: .cli)
+        case .receiver: sentenceCatalog.sentence("gate.noGate.receiver", in: .cli)
         }
     }
 
@@ -17,29 +17,29 @@ enum GateWords {
     static func announcement(for purpose: LocalAuthenticationPurpose, asksPerson: Bool) -> [String] {
         switch purpose {
         case .showTransferCode:
-            asksPerson ? ["Confirm that it is you before the transfer code is shown."] : []
+            asksPerson ? [sentenceCatalog.sentence("gate.announce.showCode", in: .cli)] : []
         case .sendCredential(let account):
-            ["The receiving device accepted the account."]
-                + (asksPerson ? ["To send the password of \(account.emailAddress), confirm that it is you."] : [])
+            [sentenceCatalog.sentence("gate.announce.accepted", in: .cli)]
+                + (asksPerson ? [sentenceCatalog.sentence("gate.announce.send", .text(account.emailAddress), in: .cli)] : [])
         case .receiveCredential:
-            asksPerson ? ["To receive the password and store it on this device, confirm that it is you."] : []
+            asksPerson ? [sentenceCatalog.sentence("gate.announce.receive", in: .cli)] : []
         }
     }
 
     /// The gate's password question: PAM's usual "Password" becomes which password it is.
     static func question(pamText: String, user: String) -> String {
         pamText.lowercased() == "password"
-            ? "Login password of \(user) on this computer (not shown; it is checked here and never sent)"
-            : "\(pamText) (PAM asks this for \(user) on this computer; not shown)"
+            ? sentenceCatalog.sentence("gate.question.loginPassword", .text(user), in: .cli)
+            : sentenceCatalog.sentence("gate.question.pam", .text(pamText), .text(user), in: .cli)
     }
 
     /// After a gate that passed without asking or saying anything.
     static func askedNothingWarning(_ service: String, user: String, role: HandoffRole) -> String {
         switch role {
         case .sender:
-            "Warning: the PAM service \(service) let \(user) through without asking anything (su and runuser do that for root, through pam_rootok), so nobody proved who they are before the password leaves this computer; anyone at this terminal could do it."
+            sentenceCatalog.sentence("gate.askedNothing.sender", .text(service), .text(user), in: .cli)
         case .receiver:
-            "Warning: the PAM service \(service) let \(user) through without asking anything (su and runuser do that for root, through pam_rootok), so nobody proved who they are before the password is accepted and stored; anyone at this terminal could do it."
+            sentenceCatalog.sentence("gate.askedNothing.receiver", .text(service), .text(user), in: .cli)
         }
     }
 
@@ -48,33 +48,33 @@ enum GateWords {
     static func noUsablePassword(_ user: String, entry: UnusablePasswordEntry, service: String) -> String {
         switch entry {
         case .noPassword:
-            "\(user) has no login password on this computer (its entry in the shadow password file, /etc/shadow, is \"*\"), so no password can pass the login-password check (PAM service \(service))."
+            sentenceCatalog.sentence("gate.unusable.noPassword", .text(user), .text(service), in: .cli)
         case .locked:
-            "\(user)'s login password is locked on this computer (its entry in the shadow password file, /etc/shadow, starts with \"!\"), so no password can pass the login-password check (PAM service \(service))."
+            sentenceCatalog.sentence("gate.unusable.locked", .text(user), .text(service), in: .cli)
         case .empty:
-            "\(user) has an empty login password on this computer, which the login-password check (PAM service \(service)) refuses, so no password can pass it."
+            sentenceCatalog.sentence("gate.unusable.empty", .text(user), .text(service), in: .cli)
         }
     }
 
     /// Right before the gate asks, when no password can pass it.
     static func noUsablePasswordReminder(_ user: String) -> String {
-        "As the warning at the start said, no login password of \(user) can pass this check; press Ctrl-C to stop, then start again as it says."
+        sentenceCatalog.sentence("gate.unusable.reminder", .text(user), in: .cli)
     }
     #endif
 
     /// After the last wrong try, when the command could not find out whether a password can
     /// pass (only root may read /etc/shadow).
     static func perhapsNoPassword(_ user: String) -> String {
-        "If the account \(user) has no login password (root on many servers and containers has none, nor do system accounts such as nobody), no answer can pass this check."
+        sentenceCatalog.sentence("gate.perhapsNoPassword", .text(user), in: .cli)
     }
 
     /// What to do when the gate cannot pass.
     static func whatToDoInstead(_ role: HandoffRole) -> String {
         switch role {
         case .sender:
-            "To send anyway, set a login password with 'passwd', name a PAM service that can check you with --auth-service SERVICE, or start both sides again with --no-local-auth (then nobody is asked to prove who they are)."
+            sentenceCatalog.sentence("gate.instead.sender", in: .cli)
         case .receiver:
-            "To receive anyway, set a login password with 'passwd', name a PAM service that can check you with --auth-service SERVICE, or start both sides again with --no-local-auth (then nobody is asked to prove who they are)."
+            sentenceCatalog.sentence("gate.instead.receiver", in: .cli)
         }
     }
 }

@@ -29,7 +29,7 @@ struct LocalGate {
         let role: HandoffRole = command == "send" ? .sender : .receiver
         if parsed.has("--no-local-auth") {
             guard parsed.value("--auth-service") == nil else {
-                throw .usage("--no-local-auth cannot be combined with --auth-service.", command: command)
+                throw .usage(sentenceCatalog.sentence("gate.usage.noAuthWithService", in: .cli), command: command)
             }
             console.error(GateWords.noGateWarning(role))
             return LocalGate(kind: .skipped, role: role)
@@ -37,12 +37,14 @@ struct LocalGate {
         #if canImport(Glibc)
         let service = parsed.value("--auth-service") ?? PAMAuthenticatorConfiguration.defaultServiceName
         guard PAMAuthenticatorConfiguration.isValidServiceName(service) else {
-            throw .usage("The option --auth-service takes a PAM service name (letters, digits, '.', '_', '-').", command: command)
+            throw .usage(sentenceCatalog.sentence("gate.usage.serviceName", in: .cli), command: command)
         }
         let configuration = PAMAuthenticatorConfiguration(serviceName: service)
         let check = await PAMAuthenticator(configuration: configuration, conversation: NoConversation()).checkLoginPassword()
         if let entry = check.unusableEntry {
-            console.error("Warning: " + GateWords.noUsablePassword(check.user, entry: entry, service: service) + " " + GateWords.whatToDoInstead(role))
+            console.error(sentenceCatalog.sentence("gate.warningPrefix",
+                                                   .text(GateWords.noUsablePassword(check.user, entry: entry, service: service) + " " + GateWords.whatToDoInstead(role)),
+                                                   in: .cli))
         }
         return LocalGate(kind: .pam(configuration, check), role: role)
         #else

@@ -28,11 +28,12 @@ package enum OfferDisplay {
     static func fields(_ account: AccountMetadata) -> [(label: String, value: String)] {
         let security = account.imapSecurity == .tls ? "TLS" : "STARTTLS"
         return [
-            ("Display name", account.displayName.isEmpty ? "(none)" : account.displayName),
-            ("E-mail address", account.emailAddress),
-            ("User name", account.username),
-            ("Mail server", "\(account.imapHost):\(account.imapPort) (\(security))"),
-            ("Account link ID", account.linkID.description),
+            (sentenceCatalog.sentence("offer.label.displayName", in: .cli),
+             account.displayName.isEmpty ? sentenceCatalog.sentence("offer.none", in: .cli) : account.displayName),
+            (sentenceCatalog.sentence("offer.label.emailAddress", in: .cli), account.emailAddress),
+            (sentenceCatalog.sentence("offer.label.userName", in: .cli), account.username),
+            (sentenceCatalog.sentence("offer.label.mailServer", in: .cli), "\(account.imapHost):\(account.imapPort) (\(security))"),
+            (sentenceCatalog.sentence("offer.label.linkID", in: .cli), account.linkID.description),
         ]
     }
 
@@ -40,6 +41,8 @@ package enum OfferDisplay {
     /// ``lines(_:width:)``, framed like it: a `≠` marks the fields that differ.
     static func comparison(offered: AccountMetadata, stored: AccountMetadata, width: Int = terminalWidth()) -> [String] {
         let valueWidth = max(16, (width - frame.count - labelWidth - 6) / 2)
+        let offeredColumn = sentenceCatalog.sentence("offer.column.offered", in: .cli)
+        let storedColumn = sentenceCatalog.sentence("offer.column.stored", in: .cli)
         return zip(fields(offered), fields(stored)).flatMap { offeredField, storedField -> [String] in
             let offered = wrap(offeredField.value, columns: valueWidth)
             let existing = wrap(storedField.value, columns: valueWidth)
@@ -50,7 +53,7 @@ package enum OfferDisplay {
                 let left = index < offered.count ? offered[index] : ""
                 let right = index < existing.count ? existing[index] : ""
                 let mark = index == 0 ? (differs ? "≠ " : "  ") : continuation
-                return frame + label + "  offered: " + left + " " + mark + "stored: " + right
+                return frame + label + "  " + offeredColumn + left + " " + mark + storedColumn + right
             }
         }
     }

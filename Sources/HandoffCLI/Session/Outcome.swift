@@ -43,10 +43,11 @@ extension ExitCode {
 
 /// Durations for people.
 enum Durations {
-    /// `the code expires in 2 min 5 s`, or `the code has expired`.
+    /// `the code expires in 2 min 5 s`, or `the code has expired` (in the CLI's language).
     static func left(until expiry: Date, now: Date = Date()) -> String {
         let seconds = Int(expiry.timeIntervalSince(now).rounded(.up))
-        return seconds > 0 ? "the code expires in \(text(seconds))" : "the code has expired"
+        return seconds > 0
+            ? sentenceCatalog.sentence("time.expiresIn", .text(text(seconds)), in: .cli) : sentenceCatalog.sentence("time.expired", in: .cli)
     }
 
     /// `2 min 5 s`, `45 s`, for time left or passed.

@@ -1,3 +1,5 @@
+import AccountHandoff
+
 /// The questions a transfer asks on the terminal, for the sentences about them: what the
 /// person is told when standard input ended before anyone answered one.
 enum Question: Sendable, Equatable {
@@ -11,19 +13,19 @@ enum Question: Sendable, Equatable {
     case loginPassword
 
     /// Asked again after an answer that is not six digits, no or cancel.
-    static let codeRetry = "Please type the six digits the receiving device shows, or no, or cancel."
+    static let codeRetry = sentenceCatalog.sentence("question.codeRetry", in: .cli)
     /// Asked again after an answer that is not yes, no or cancel.
-    static let yesNoRetry = "Please answer yes, no or cancel."
+    static let yesNoRetry = sentenceCatalog.sentence("question.yesNoRetry", in: .cli)
 
     /// The sender's ending when standard input ended before anyone answered this question.
     var unansweredAtSender: String {
         switch self {
         case .receivingDevicesCode:
-            "Standard input ended before anyone typed the code that the receiving device shows, so nobody answered and the transfer was cancelled. The password was not sent."
+            sentenceCatalog.sentence("unanswered.sender.code", in: .cli)
         case .loginPassword:
-            "Standard input ended before anyone typed the login password, so nobody answered and the transfer was cancelled. The password was not sent."
+            sentenceCatalog.sentence("unanswered.sender.loginPassword", in: .cli)
         case .importDecision, .conflictChoice:
-            "Standard input ended before anyone answered, so the transfer was cancelled. The password was not sent."
+            sentenceCatalog.sentence("unanswered.sender.other", in: .cli)
         }
     }
 
@@ -31,13 +33,13 @@ enum Question: Sendable, Equatable {
     var unansweredAtReceiver: String {
         switch self {
         case .importDecision:
-            "Standard input ended before anyone answered whether to import the account, so nobody answered and the transfer was cancelled. Nothing was imported."
+            sentenceCatalog.sentence("unanswered.receiver.import", in: .cli)
         case .conflictChoice:
-            "Standard input ended before anyone chose what to do with the stored account like it, so nobody answered and the transfer was cancelled. Nothing was imported."
+            sentenceCatalog.sentence("unanswered.receiver.conflict", in: .cli)
         case .loginPassword:
-            "Standard input ended before anyone typed the login password, so nobody answered and the transfer was cancelled. Nothing was imported."
+            sentenceCatalog.sentence("unanswered.receiver.loginPassword", in: .cli)
         case .receivingDevicesCode:
-            "Standard input ended before anyone answered, so the transfer was cancelled. Nothing was imported."
+            sentenceCatalog.sentence("unanswered.receiver.other", in: .cli)
         }
     }
 }
@@ -56,20 +58,20 @@ package enum PipedAnswers: CaseIterable {
 
     /// Said at the start when standard input is not a terminal, before the first question.
     package var warning: String {
-        "Warning: standard input is not a terminal, so each question below takes the next line from it, and the transfer is cancelled if it ends first. " + advice
+        sentenceCatalog.sentence("piped.warning", .text(advice), in: .cli)
     }
 
     /// How to answer the questions at a terminal instead.
     var advice: String {
         switch self {
         case .passwordFromStandardInput:
-            "To answer the questions yourself, give the password with --password-file FILE and run 'handoff send' on a terminal."
+            sentenceCatalog.sentence("piped.advice.passwordStdin", in: .cli)
         case .passwordFromFile:
-            "To answer the questions yourself, run 'handoff send' on a terminal without redirecting its standard input."
+            sentenceCatalog.sentence("piped.advice.passwordFile", in: .cli)
         case .codeFromStandardInput:
-            "To answer the questions yourself, give the code with --code-file FILE and run 'handoff receive' on a terminal."
+            sentenceCatalog.sentence("piped.advice.codeStdin", in: .cli)
         case .codeFromFile:
-            "To answer the questions yourself, run 'handoff receive' on a terminal without redirecting its standard input."
+            sentenceCatalog.sentence("piped.advice.codeFile", in: .cli)
         }
     }
 }

@@ -31,7 +31,7 @@ struct ReceiveFlow<Importer: AccountImporter> where Importer.Preparation: Choosi
         // renewed; before it, this copy was changed, or the clocks disagree.
         let notServed = connectFailure.recorded == .codeRenewed
         if case .ended(.expired) = outcome, notServed, Date() < session.expiryDate {
-            console.error(TransportError.codeRenewed.description + " Nothing was imported.")
+            console.error(TransportError.codeRenewed.description + " " + sentenceCatalog.sentence("receive.nothingImported", in: .cli))
             return .invalidInput
         }
         let code = ExitCode(outcome)
@@ -75,10 +75,10 @@ struct ReceiveFlow<Importer: AccountImporter> where Importer.Preparation: Choosi
     /// cancels the import.
     private static func cancellingLine(_ cause: CancelCause, phase: ReceiverPhase?) -> String {
         switch (cause, phase == .awaitingImportResult) {
-        case (.interrupted, false): "Cancelling the transfer (interrupted)."
-        case (.typedCancel, false): "Cancelling the transfer (you typed cancel)."
-        case (.interrupted, true): "Cancelling the import (interrupted)."
-        case (.typedCancel, true): "Cancelling the import (you typed cancel)."
+        case (.interrupted, false): sentenceCatalog.sentence("cancelling.transfer.interrupted", in: .cli)
+        case (.typedCancel, false): sentenceCatalog.sentence("cancelling.transfer.typed", in: .cli)
+        case (.interrupted, true): sentenceCatalog.sentence("cancelling.import.interrupted", in: .cli)
+        case (.typedCancel, true): sentenceCatalog.sentence("cancelling.import.typed", in: .cli)
         }
     }
 
@@ -87,23 +87,24 @@ struct ReceiveFlow<Importer: AccountImporter> where Importer.Preparation: Choosi
         for await update in session.updates {
             switch update {
             case .connected:
-                console.line("Connected; waiting for the sending device to answer...")
+                console.line(sentenceCatalog.sentence("receive.connected", in: .cli))
             case .codeReady(let code):
-                console.line("Code for the sending device: \(code.grouped) (\(code.spoken)).")
-                console.line("Type it on the sending device; waiting for its person to do so...")
+                console.line(sentenceCatalog.sentence("receive.codeReady", .text(code.grouped), .text(SpokenCode.formatter.accessibilityLabel(for: code)), in: .cli))
+                console.line(sentenceCatalog.sentence("receive.typeItThere", in: .cli))
             case .accountOffered(let account, let prepared):
-                console.line("The sending device confirmed the code and offers this account:")
+                console.line(sentenceCatalog.sentence("receive.offered", in: .cli))
                 OfferDisplay.lines(account).forEach { console.line($0) }
                 question = Task { await review(prepared, asking: asking) }
             case .authenticating:
                 break  // said by the gate itself, right before it asks (AnnouncingAuthenticator)
             case .accepted:
-                console.line("Accepted; waiting for the password (encrypted)...")
+                console.line(sentenceCatalog.sentence("receive.accepted", in: .cli))
             case .importing(let account):
                 if destination.validates {
-                    console.line("Checking the account with its mail server \(account.imapHost):\(account.imapPort) and storing it \(destination.place)...")
+                    console.line(sentenceCatalog.sentence("receive.checkingAndStoring", .text(account.imapHost), .number(account.imapPort), .text(destination.place),
+                                                          in: .cli))
                 } else {
-                    console.line("Storing the account \(destination.place) without checking it with its mail server (--no-validation)...")
+                    console.line(sentenceCatalog.sentence("receive.storingUnchecked", .text(destination.place), in: .cli))
                 }
             case .framesIgnored(let count, let last):
                 console.line(IgnoredFrames.sentence(count: count, last: last))
@@ -130,7 +131,7 @@ struct ReceiveFlow<Importer: AccountImporter> where Importer.Preparation: Choosi
         }
         // The typed way learns the sender's expiry from its pakeInit (Spec 6.8).
         let left = Durations.left(until: await session.receiverExpiryDate)
-        let question = "Import this account (the sending device should now say that the code was confirmed; \(left))?"
+        let question = sentenceCatalog.sentence("receive.importQuestion", .text(left), in: .cli)
         guard let answer = await asking.ask(question, about: .importDecision, acceptsCode: false) else { return }
         do throws(HandoffError) {
             switch answer {
@@ -146,10 +147,12 @@ struct ReceiveFlow<Importer: AccountImporter> where Importer.Preparation: Choosi
     /// Shows the offered and the stored accounts side by side and gets the person's choice
     /// (or the one given with `--on-conflict`).
     private func choose(for conflict: ImportConflict, allowed: [ImportChoice], asking: Asking) async -> ImportChoice {
-        console.line("This device already has \(conflict.existing.count == 1 ? "an account" : "accounts") like it:")
+        console.line(conflict.existing.count == 1
+            ? sentenceCatalog.sentence("conflict.header.one", in: .cli) : sentenceCatalog.sentence("conflict.header.many", in: .cli))
         for stored in conflict.existing {
-            let why = stored.reasons.contains(.sameLinkID) ? "the same account (same link ID)" : "the same address on the same server"
-            console.line("  Stored account \(stored.account.id.rawValue), \(why):")
+            let id = SentenceArgument.text(stored.account.id.rawValue)
+            console.line(stored.reasons.contains(.sameLinkID)
+                ? sentenceCatalog.sentence("conflict.sameLinkID", id, in: .cli) : sentenceCatalog.sentence("conflict.sameAddress", id, in: .cli))
             OfferDisplay.comparison(offered: conflict.offered, stored: stored.account.metadata).forEach { console.line($0) }
         }
         let replace = allowed.first { if case .replace = $0 { true } else { false } }
@@ -160,35 +163,35 @@ struct ReceiveFlow<Importer: AccountImporter> where Importer.Preparation: Choosi
             case .keepBoth: canKeepBoth ? .keepBoth : .cancel
             case .cancel: .cancel
             }
-            console.line("Chosen with --on-conflict: \(Self.describe(chosen)).")
+            console.line(sentenceCatalog.sentence("conflict.chosenByOption", .text(Self.describe(chosen)), in: .cli))
             if preset == .keepBoth, !canKeepBoth {
                 console.line(conflict.canKeepBoth
-                    ? "Keeping both is not possible here (Thunderbird keeps one account per user and server), so the import is cancelled."
-                    : "Keeping both is not possible for the same account (the same link ID), so the import is cancelled.")
+                    ? sentenceCatalog.sentence("conflict.keepBothImpossible.thunderbird", in: .cli)
+                    : sentenceCatalog.sentence("conflict.keepBothImpossible.sameAccount", in: .cli))
             }
             return chosen
         }
         var options: [String] = []
-        if replace != nil { options.append("replace it (replace)") }
-        if canKeepBoth { options.append("keep both (keep)") }
-        options.append("cancel the import (cancel)")
+        if replace != nil { options.append(sentenceCatalog.sentence("conflict.option.replace", in: .cli)) }
+        if canKeepBoth { options.append(sentenceCatalog.sentence("conflict.option.keep", in: .cli)) }
+        options.append(sentenceCatalog.sentence("conflict.option.cancel", in: .cli))
         let words = (replace != nil ? ["replace"] : []) + (canKeepBoth ? ["keep"] : []) + ["cancel"]
-        let question = "What should happen: " + options.joined(separator: ", ") + "?"
+        let question = sentenceCatalog.sentence("conflict.question", .text(options.joined(separator: ", ")), in: .cli)
         while true {
             guard let line = await asking.askLine(question, about: .conflictChoice, marker: "[" + words.joined(separator: "/") + "] ") else { return .cancel }
             let word = line.lowercased()
             if let replace, ["replace", "r"].contains(word) { return replace }
             if canKeepBoth, ["keep", "keep both", "keep-both", "k"].contains(word) { return .keepBoth }
             if ["cancel", "c", "no", "n"].contains(word) { return .cancel }
-            console.line("Please answer with one of the words in brackets: \(words.joined(separator: ", ")).")
+            console.line(sentenceCatalog.sentence("conflict.retry", .text(words.joined(separator: ", ")), in: .cli))
         }
     }
 
     private static func describe(_ choice: ImportChoice) -> String {
         switch choice {
-        case .replace: "replace the stored account"
-        case .keepBoth: "keep both"
-        case .cancel: "cancel the import"
+        case .replace: sentenceCatalog.sentence("conflict.choice.replace", in: .cli)
+        case .keepBoth: sentenceCatalog.sentence("conflict.choice.keepBoth", in: .cli)
+        case .cancel: sentenceCatalog.sentence("conflict.choice.cancel", in: .cli)
         }
     }
 }

@@ -20,30 +20,29 @@ final class ConnectFailure: @unchecked Sendable {
 /// took the transfer, what the code's address means, whether the sender has ended.
 enum ReceiverEndingWords {
     /// How to make a code that another computer can use.
-    static let restartSender = "restart 'handoff send' on the sending computer with --address ITS-NETWORK-ADDRESS --lan "
-        + "(an address this computer reaches it at) or with --relay HOST:PORT, and use its new code"
+    static let restartSender = sentenceCatalog.sentence("ending.restartSender", in: .cli)
 
     /// A code that expired beyond the clock tolerance: refused before any connection.
     static func expiredLongAgo(seconds: Int) -> String {
-        "This code expired \(Durations.text(seconds)) ago, so this device did not try to connect; ask the sending person to start a new transfer and use its new code. Nothing was imported."
+        sentenceCatalog.sentence("ending.expiredLongAgo", .text(Durations.text(seconds)), in: .cli)
     }
 
     /// The transfer line's note on the code's time left (or past, within the clock tolerance).
     static func timeLeft(seconds: Int, tolerance: Int) -> String {
         seconds >= 0
-            ? "the code expires in \(Durations.text(seconds))"
-            : "the code expired \(Durations.text(seconds)) ago by this device's clock; trying anyway, as clocks may differ by up to \(tolerance) s"
+            ? sentenceCatalog.sentence("time.expiresIn", .text(Durations.text(seconds)), in: .cli)
+            : sentenceCatalog.sentence("ending.expiredWithinTolerance", .text(Durations.text(seconds)), .number(tolerance), in: .cli)
     }
 
     /// The sending device now shows a new code (the scanned one expired unused, Spec 11.8).
-    static let renewed = "The code expired before it was used, and the sending device now shows a new code; scan or paste that one. Nothing was imported."
+    static let renewed = sentenceCatalog.sentence("ending.renewed", in: .cli)
 
     /// The code expired after this device had joined: the sender ended the transfer too.
-    static let expiredDuringTransfer = "The code expired during the transfer, so the sending device ended it too; ask its person to start a new transfer, then use the new code. Nothing was imported."
+    static let expiredDuringTransfer = sentenceCatalog.sentence("ending.expiredDuringTransfer", in: .cli)
 
     /// This device was turned away because another had joined first (its hello came second,
     /// so no code was revealed to it).
-    static let transferTaken = "Another device had already joined this transfer with the same code, so this device was turned away and got nothing; if the transfer was meant for this device, ask the sending person to start a new one and keep its code out of sight. Nothing was imported."
+    static let transferTaken = sentenceCatalog.sentence("ending.transferTaken", in: .cli)
 
     /// Why nothing answered at the code's direct address, when the address itself says more
     /// than "nothing answered" (Spec 11.8: the receiver tells its person why).
@@ -51,15 +50,15 @@ enum ReceiverEndingWords {
         guard rendezvous.relay == nil, let direct = rendezvous.direct else { return nil }
         if case .directAddressRefused(let address, let refusal)? = failure {
             let why = switch refusal {
-            case .unspecified: "0.0.0.0 names no machine"
-            case .broadcast: "it is the broadcast address, which names no one machine"
-            case .multicast: "it is a multicast address, which names no one machine"
-            case .publicAddress: "it is neither this computer nor a local network, and a code shown to a camera could send this device anywhere"
+            case .unspecified: sentenceCatalog.sentence("ending.refused.unspecified", in: .cli)
+            case .broadcast: sentenceCatalog.sentence("ending.refused.broadcast", in: .cli)
+            case .multicast: sentenceCatalog.sentence("ending.refused.multicast", in: .cli)
+            case .publicAddress: sentenceCatalog.sentence("ending.refused.public", in: .cli)
             }
-            return "This device will not connect to \(address):\(direct.port), the address in this code: \(why). To transfer, \(restartSender). Nothing was imported."
+            return sentenceCatalog.sentence("ending.refusedAddress", .text("\(address)"), .number(direct.port), .text(why), .text(restartSender), in: .cli)
         }
         // Nothing answered at a loopback address: most likely the code was carried to another computer.
         guard direct.address.isLoopback, let failure, [.connectionRefused, .timedOut, .networkUnreachable].contains(failure) else { return nil }
-        return "Nothing answered at \(direct), the address in this code: \(direct.address) is the sending computer itself, so the code works only there. If you are on another computer, \(restartSender); on the same computer, check that 'handoff send' still shows this code. Nothing was imported."
+        return sentenceCatalog.sentence("ending.loopbackElsewhere", .text("\(direct)"), .text("\(direct.address)"), .text(restartSender), in: .cli)
     }
 }

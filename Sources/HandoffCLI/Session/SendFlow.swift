@@ -33,7 +33,7 @@ struct SendFlow {
         case .ended(.cancelled(by: .local)):
             if let question = await asking.answers.unanswered { return question.unansweredAtSender + " " + piped.advice }
         case .ended(.rejected(by: .local)) where codeTriesUsedUp.isSet:
-            return "The code was typed wrong \(HandoffSender.maximumCodeEntries) times, so the transfer was stopped and the password was not sent. If you typed what the receiving screen showed, another device may have used your transfer code: start a new transfer and keep its code out of sight."
+            return sentenceCatalog.sentence("send.codeTriesUsedUp", .number(HandoffSender.maximumCodeEntries), in: .cli)
         default:
             break
         }
@@ -43,10 +43,10 @@ struct SendFlow {
     /// What the first cancel prints: after the password left, it only stops waiting.
     private static func cancellingLine(_ cause: CancelCause, phase: SenderPhase?) -> String {
         switch (cause, phase == .awaitingReceipt) {
-        case (.interrupted, false): "Cancelling the transfer (interrupted)."
-        case (.typedCancel, false): "Cancelling the transfer (you typed cancel)."
-        case (.interrupted, true): "Interrupted: the password has already been sent, so this only stops waiting for the receiving device to confirm the import."
-        case (.typedCancel, true): "You typed cancel: the password has already been sent, so this only stops waiting for the receiving device to confirm the import."
+        case (.interrupted, false): sentenceCatalog.sentence("cancelling.transfer.interrupted", in: .cli)
+        case (.typedCancel, false): sentenceCatalog.sentence("cancelling.transfer.typed", in: .cli)
+        case (.interrupted, true): sentenceCatalog.sentence("cancelling.sent.interrupted", in: .cli)
+        case (.typedCancel, true): sentenceCatalog.sentence("cancelling.sent.typed", in: .cli)
         }
     }
 
@@ -61,33 +61,33 @@ struct SendFlow {
                     await session.cancel()
                 }
             case .typedCodeRetired(let newCode, _):
-                console.line("A device tried a code that does not match; this code no longer works. The new code is \(newCode.grouped).")
+                console.line(sentenceCatalog.sentence("send.typedCodeRetired", .text(newCode.grouped), in: .cli))
                 newCode.wipe()
             case .typedCodeReplaced(let newCode):
-                console.line("Another device on this network shows the same code; type \(newCode.grouped) instead.")
+                console.line(sentenceCatalog.sentence("send.typedCodeReplaced", .text(newCode.grouped), in: .cli))
                 newCode.wipe()
             case .typedWayWithdrawn(let reason):
                 switch reason {
                 case .wrongGuesses:
-                    console.line("Three devices tried wrong codes; typing a code is turned off for this transfer: scan the QR code, or start again.")
+                    console.line(sentenceCatalog.sentence("send.typedWay.wrongGuesses", in: .cli))
                 case .namesTaken:
-                    console.line("Other devices on this network showed each code this device drew, so typing a code is turned off for this transfer: scan the QR code, or start again.")
+                    console.line(sentenceCatalog.sentence("send.typedWay.namesTaken", in: .cli))
                 case .pairedByQR:
                     break  // the QR's own lines follow
                 }
             case .pairedByTypedCode:
-                console.line("The receiving device typed the right code. Sending the account details (encrypted); waiting for the receiving device to accept...")
+                console.line(sentenceCatalog.sentence("send.pairedByTypedCode", in: .cli))
             case .receiverJoined:
-                console.line("A receiving device joined; it now shows a six-digit code. Type that code here. Answer no if it shows none: then a device you do not know has joined with your transfer code, and the transfer stops as declined. Answer cancel to stop the transfer for any other reason.")
+                console.line(sentenceCatalog.sentence("send.receiverJoined", in: .cli))
                 question = Task { await typeCode(asking: asking) }
             case .offerSent(let code):
-                console.line("Code \(code.grouped) confirmed. Sending the account details (encrypted); waiting for the receiving device to accept...")
+                console.line(sentenceCatalog.sentence("send.offerSent", .text(code.grouped), in: .cli))
             case .authenticating:
                 break  // said by the gate itself, right before it asks (AnnouncingAuthenticator)
             case .credentialSent:
-                console.line("Password sent (encrypted); it cannot be taken back. Waiting for the receiving device to confirm the import...")
+                console.line(sentenceCatalog.sentence("send.credentialSent", in: .cli))
             case .anotherDeviceJoined:
-                console.error("Warning: another device proved it saw this transfer code after the password had left; it received nothing. Keep transfer codes out of sight.")
+                console.error(sentenceCatalog.sentence("send.anotherDeviceJoined", in: .cli))
             case .framesIgnored(let count, let last):
                 console.line(IgnoredFrames.sentence(count: count, last: last))
             case .finished:
@@ -102,7 +102,7 @@ struct SendFlow {
     private func typeCode(asking: Asking) async {
         while true {
             let left = await session.payload.map { Durations.left(until: $0.expiryDate) } ?? ""
-            let question = "Type the six-digit code that the receiving device shows (no if it shows none, cancel to stop; \(left))."
+            let question = sentenceCatalog.sentence("send.codeQuestion", .text(left), in: .cli)
             guard let answer = await asking.ask(question, about: .receivingDevicesCode, acceptsCode: true) else { return }
             do throws(HandoffError) {
                 switch answer {
@@ -111,13 +111,14 @@ struct SendFlow {
                     case .matched:
                         return
                     case .mismatch(let remaining):
-                        console.line("That is not the code the receiving device shows for this transfer. Check its screen and type its code again (\(remaining) more \(remaining == 1 ? "try" : "tries")).")
+                        console.line(remaining == 1 ? sentenceCatalog.sentence("send.codeMismatch.one", in: .cli)
+                            : sentenceCatalog.sentence("send.codeMismatch.many", .number(remaining), in: .cli))
                     case .rejected:
                         codeTriesUsedUp.set()  // the ending says it
                         return
                     }
                 case .yes:
-                    console.line("Type the six digits shown on the receiving device; this device cannot check a yes.")
+                    console.line(sentenceCatalog.sentence("send.yesIsNoCode", in: .cli))
                 case .no:
                     try await session.reject()
                     return
@@ -139,7 +140,7 @@ struct SendFlow {
 enum IgnoredFrames {
     static func sentence(count: Int, last: HandoffError) -> String {
         count == 1
-            ? "Ignored a message that is not part of this transfer (\(last.identifier)); the transfer goes on."
-            : "Ignored \(count) messages that are not part of this transfer so far (the last: \(last.identifier)); the transfer goes on."
+            ? sentenceCatalog.sentence("ignored.one", .text(last.identifier), in: .cli)
+            : sentenceCatalog.sentence("ignored.many", .number(count), .text(last.identifier), in: .cli)
     }
 }

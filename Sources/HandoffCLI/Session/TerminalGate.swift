@@ -40,8 +40,8 @@ struct TerminalGate: LocalAuthenticator {
 /// PAM's questions on the terminal: the login password is read with echo off straight into
 /// guarded memory, never printed and never echoed from a pipe.
 package struct TerminalPAMConversation: PAMConversation {
-    /// Ends the gate's password question; the demo recognises it.
-    package static let marker = "[login password] "
+    /// Ends the gate's password question, in the CLI's language; the demo recognises it.
+    package static let marker = sentenceCatalog.sentence("gate.marker", in: .cli)
 
     let asking: Asking
     /// How the user PAM authenticates is named (``LoginPasswordCheck/user``).

@@ -39,17 +39,17 @@ enum TypedReceive {
         if let failure = await DNSSDAvailability.check() {
             guard let relay else {
                 code.wipe()
-                throw CLIError("This device cannot look for the sending device on the network, so nothing was sent and the code still works. \(failure.description)", exitCode: .failure)
+                throw CLIError(sentenceCatalog.sentence("typed.cannotSearch", .text(failure.description), in: .cli), exitCode: .failure)
             }
-            console.line("This device cannot look for the sending device on the local network, so it meets it at the relay \(relay).")
+            console.line(sentenceCatalog.sentence("typed.meetAtRelay.noSearch", .text("\(relay)"), in: .cli))
             route = .relay
         } else {
-            console.line("Looking on this network for the device that shows a code starting with \(nameplate) (\(ReceiverDiscovery.browsingTime.components.seconds) seconds)...")
+            console.line(sentenceCatalog.sentence("typed.looking", .text("\(nameplate)"), .number(ReceiverDiscovery.browsingTime.components.seconds), in: .cli))
             do {
                 endpoint = try await TypedSenderSearch.find(nameplate)
-                console.line("Found it at \(endpoint!); connecting...")
+                console.line(sentenceCatalog.sentence("typed.found", .text("\(endpoint!)"), in: .cli))
             } catch .notFound where relay != nil {
-                console.line("No device on this network shows it, so this device meets the sending device at the relay \(relay!).")
+                console.line(sentenceCatalog.sentence("typed.meetAtRelay.notFound", .text("\(relay!)"), in: .cli))
                 route = .relay
             } catch {
                 code.wipe()
@@ -64,7 +64,7 @@ enum TypedReceive {
         let rendezvous: TCPRendezvous
         do { rendezvous = try TCPRendezvous(direct: route == .localNetwork ? endpoint : nil, relay: route == .relay ? relay : nil) } catch {
             code.wipe()
-            throw CLIError("This device cannot name where it found the sending device (\(error.description)); type the code again.", exitCode: .failure)
+            throw CLIError(sentenceCatalog.sentence("typed.cannotName", .text(error.description), in: .cli), exitCode: .failure)
         }
         let connectFailure = ConnectFailure()
         let pairing = Date().addingTimeInterval(Self.relayWait)

@@ -13,21 +13,18 @@ package struct TypedWayChoice {
     /// Why the typed way is not offered on the local network, as a whole sentence; `nil` when it is.
     let unavailable: String?
 
-    /// How the sentence starts when the sender listens where only this computer reaches it.
-    package static let notOfferedOnThisMachine = "Typing a code is not offered on the local network: this device listens on "
-
     /// The routes the session offers.
     var routes: Set<TypedRoute> { Set((announcer == nil ? [] : [.localNetwork]) + (viaRelay ? [.relay] : [])) }
 
     /// Decides for a sender that listens as `choice` says, with `relay` if it names one.
     static func choose(_ choice: ListeningAddressPolicy.Choice, relay: TCPRendezvous.Relay?) async -> TypedWayChoice {
         let viaRelay = relay != nil
-        let relayNote = relay.map { " The typed code still works through the relay \($0): the receiving device types it with 'handoff receive --relay \($0)'." } ?? ""
+        let relayNote = relay.map { sentenceCatalog.sentence("typed.relayNote", .text("\($0)"), in: .cli) } ?? ""
         guard choice.reach != .thisMachine else {
-            return TypedWayChoice(announcer: nil, viaRelay: viaRelay, unavailable: "\(notOfferedOnThisMachine)\(choice.address), which only this computer reaches; to let a device on your network type a short code instead of scanning, start again with --address ADDRESS --lan.\(relayNote)")
+            return TypedWayChoice(announcer: nil, viaRelay: viaRelay, unavailable: sentenceCatalog.sentence("typed.notOnThisMachine", .text("\(choice.address)"), .text(relayNote), in: .cli))
         }
         if let failure = await DNSSDAvailability.check() {
-            return TypedWayChoice(announcer: nil, viaRelay: viaRelay, unavailable: "Typing a code is not offered on the local network, because other devices could not find this one there. \(failure.description)\(relayNote)")
+            return TypedWayChoice(announcer: nil, viaRelay: viaRelay, unavailable: sentenceCatalog.sentence("typed.noDiscovery", .text(failure.description), .text(relayNote), in: .cli))
         }
         return TypedWayChoice(announcer: DNSSDTypedAnnouncer.platform(), viaRelay: viaRelay, unavailable: nil)
     }
@@ -39,7 +36,7 @@ package struct TypedWayChoice {
         return Task {
             for await status in announcer.status {
                 guard case .failed(let error) = status else { continue }
-                console.error("Receiving devices can no longer find the typed code on this network; the QR code still works. \(error.description)")
+                console.error(sentenceCatalog.sentence("typed.announceFailed", .text(error.description), in: .cli))
             }
         }
     }

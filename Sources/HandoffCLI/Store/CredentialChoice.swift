@@ -40,7 +40,7 @@ enum CredentialChoice: Equatable {
     /// `--credentials keyring|files`, or `nil` when not given.
     static func requested(_ parsed: ParsedArguments, command: String) throws(CLIError) -> String? {
         guard let value = parsed.value("--credentials") else { return nil }
-        guard optionValues.contains(value) else { throw .usage("The option --credentials takes keyring or files.", command: command) }
+        guard optionValues.contains(value) else { throw .usage(sentenceCatalog.sentence("credentials.usage", in: .cli), command: command) }
         return value
     }
 
@@ -54,7 +54,7 @@ enum CredentialChoice: Equatable {
             return hasDatabase ? .files : nil
         }
         guard (info.st_mode & S_IFMT) == S_IFREG, info.st_size < 512, let data = FileManager.default.contents(atPath: path) else {
-            throw CLIError("The store \(directory.path) cannot be used: its \(recordName) file is not a small regular file; restore it or choose another --store directory.",
+            throw CLIError(sentenceCatalog.sentence("credentials.recordNotRegular", .text(directory.path), .text(recordName), in: .cli),
                            exitCode: .failure)
         }
         let words = String(decoding: data, as: UTF8.self).split(whereSeparator: \.isWhitespace).map(String.init)
@@ -62,7 +62,7 @@ enum CredentialChoice: Equatable {
         case 1 where words[0] == "files": return .files
         case 2 where words[0] == "keyring" && SecretServiceCredentialStore.isValidNamespace(words[1]): return .keyring(namespace: words[1])
         default:
-            throw CLIError("The store \(directory.path) cannot be used: its \(recordName) file names no known place for passwords; restore it or choose another --store directory.",
+            throw CLIError(sentenceCatalog.sentence("credentials.recordUnknown", .text(directory.path), .text(recordName), in: .cli),
                            exitCode: .failure)
         }
     }
@@ -81,11 +81,11 @@ enum CredentialChoice: Equatable {
             return self
         } catch .alreadyExists {
             guard let theirs = try Self.recorded(in: directory) else {
-                throw CLIError("The store \(directory.path) was being created by another process at the same moment and is not finished; try again.", exitCode: .failure)
+                throw CLIError(sentenceCatalog.sentence("credentials.beingCreated", .text(directory.path), in: .cli), exitCode: .failure)
             }
             return try Self.resolve(requested: requested, recorded: theirs, directory: directory)
         } catch {
-            throw CLIError("The store \(directory.path) cannot record where it keeps passwords: \(error.description)", exitCode: .failure)
+            throw CLIError(sentenceCatalog.sentence("credentials.cannotRecord", .text(directory.path), .text(error.description), in: .cli), exitCode: .failure)
         }
     }
 
@@ -94,7 +94,10 @@ enum CredentialChoice: Equatable {
     static func resolve(requested: String?, recorded: CredentialChoice?, directory: StorePath) throws(CLIError) -> CredentialChoice {
         if let recorded {
             if let requested, requested != recorded.name {
-                throw CLIError("The store \(directory.path) keeps its passwords in \(recorded == .files ? "files" : "the keyring"), not in \(requested == "files" ? "files" : "the keyring"); leave out --credentials or pass --credentials \(recorded.name).",
+                let files = sentenceCatalog.sentence("credentials.place.files", in: .cli)
+                let keyring = sentenceCatalog.sentence("credentials.place.keyring", in: .cli)
+                throw CLIError(sentenceCatalog.sentence("credentials.contradicts", .text(directory.path), .text(recorded == .files ? files : keyring),
+                                                        .text(requested == "files" ? files : keyring), .text(recorded.name), in: .cli),
                                exitCode: .usage)
             }
             return recorded
@@ -105,24 +108,25 @@ enum CredentialChoice: Equatable {
 
     /// How to get a keyring on a machine without a desktop: one started inside a private
     /// session bus, which creates (or unlocks) its login collection with the password it reads.
-    static let headlessKeyring = "without a desktop, run the commands inside 'dbus-run-session -- sh' after starting a keyring there with 'gnome-keyring-daemon --unlock --components=secrets' (it reads a keyring password from standard input)"
+    static let headlessKeyring = sentenceCatalog.sentence("credentials.headless", in: .cli)
 
     /// The sentence for a keyring that cannot take passwords now; `newStore` adds the way out
     /// through files, which only a new store has.
     static func unreachable(_ error: CredentialStoreError, directory: StorePath, newStore: Bool) -> String {
-        let files = newStore ? "; or pass --credentials files to keep the passwords in files in the store directory" : ""
+        let files = SentenceArgument.text(newStore ? sentenceCatalog.sentence("credentials.filesWayOut", in: .cli) : "")
+        let store = SentenceArgument.text(directory.path), headless = SentenceArgument.text(headlessKeyring)
         switch error {
         case .keyringLocked:
             // A keyring daemon that stopped and was started again by D-Bus starts locked.
-            return "The keyring is locked, so it cannot keep the passwords of the store \(directory.path); unlock it in your keyring manager (GNOME Keyring/KWallet) and try again (\(headlessKeyring))\(files)."
+            return sentenceCatalog.sentence("keyring.locked", store, headless, files, in: .cli)
         case .sessionBusUnavailable:
-            return "No keyring can be reached for the store \(directory.path) because there is no D-Bus session bus; log in to a desktop session and try again (\(headlessKeyring))\(files)."
+            return sentenceCatalog.sentence("keyring.noSessionBus", store, headless, files, in: .cli)
         case .secretServiceUnavailable:
-            return "No keyring (GNOME Keyring, KWallet or KeePassXC) answers on the D-Bus session bus for the store \(directory.path): none was started, or its daemon stopped; start one and try again (\(headlessKeyring))\(files)."
+            return sentenceCatalog.sentence("keyring.noService", store, headless, files, in: .cli)
         case .keyringHasNoDefaultCollection:
-            return "The keyring has no default collection for the passwords of the store \(directory.path); create one in your keyring manager (for example GNOME Passwords and Keys) and try again (\(headlessKeyring); it creates the collection)\(files)."
+            return sentenceCatalog.sentence("keyring.noDefaultCollection", store, headless, files, in: .cli)
         default:
-            return "The keyring cannot keep the passwords of the store \(directory.path) (\(error.description.dropLast())); fix it and try again\(files)."
+            return sentenceCatalog.sentence("keyring.other", store, .text(String(error.description.dropLast())), files, in: .cli)
         }
     }
 }

@@ -44,7 +44,7 @@ final class ReceiverImport: Sendable {
     /// an authority of the server's own, which `--ca-file` names.
     var adviceAfterFailure: String? {
         guard case .failed(.untrustedCertificate)? = checked.result, !trustsOwnAuthority else { return nil }
-        return "If the server's certificate comes from an authority of its own (a company's or a test server's), run 'handoff receive' with --ca-file FILE naming that authority's certificate, and ask the sending device for a new code."
+        return sentenceCatalog.sentence("store.advice.caFile", in: .cli)
     }
 }
 

@@ -69,7 +69,7 @@ struct ReceiverStore {
             let metadata: ReferenceAccountStore
             do { metadata = try ReferenceAccountStore.openForReading(at: directory.url) } catch { throw failure(error, directory: directory) }
             if needsRecovery(metadata, credentials: choice.store(metadata)) {
-                console.line("The store \(directory.path) is read-only, so an interrupted import in it could not be finished or undone; make it writable and run 'handoff accounts' again.")
+                console.line(sentenceCatalog.sentence("store.readOnlyRecovery", .text(directory.path), in: .cli))
             }
             return metadata
         }
@@ -77,7 +77,8 @@ struct ReceiverStore {
         let credentials = choice.store(metadata)
         do { try credentials.checkCredentialsWritable() } catch {
             if needsRecovery(metadata, credentials: nil) {
-                console.line("An interrupted import in \(directory.path) could not be finished or undone. \(CredentialChoice.unreachable(error, directory: directory, newStore: false))")
+                console.line(sentenceCatalog.sentence("store.recoveryFailed", .text(directory.path),
+                                                      .text(CredentialChoice.unreachable(error, directory: directory, newStore: false)), in: .cli))
             }
             return metadata
         }
@@ -92,10 +93,10 @@ struct ReceiverStore {
         do {
             let report = try coordinator.recover()
             if !report.foundNothing, !report.skippedBecauseImportIsRunning {
-                console.line("The store finished or undid an import that was interrupted earlier.")
+                console.line(sentenceCatalog.sentence("store.recovered", in: .cli))
             }
         } catch {
-            throw CLIError("The store \(directory.path) could not finish an interrupted import: \(error.description)", exitCode: .failure)
+            throw CLIError(sentenceCatalog.sentence("store.recoveryError", .text(directory.path), .text(error.description), in: .cli), exitCode: .failure)
         }
     }
 
@@ -122,16 +123,16 @@ struct ReceiverStore {
         // The handler is in place before the message, so a Ctrl-C that follows it is never lost.
         InterruptWatch.start()
         defer { InterruptWatch.stop() }
-        console.line("Another import into \(directory.path) is running; waiting up to \(lockWait.components.seconds) s...")
+        console.line(sentenceCatalog.sentence("store.waitingForLock", .text(directory.path), .number(lockWait.components.seconds), in: .cli))
         let deadline = ContinuousClock.now + lockWait
         while ContinuousClock.now < deadline {
             try? await Task.sleep(for: .milliseconds(50))
             if InterruptWatch.interrupted {
-                throw CLIError("Stopped waiting for the store \(directory.path) (interrupted); nothing was changed.", exitCode: .cancelled)
+                throw CLIError(sentenceCatalog.sentence("store.lockWaitInterrupted", .text(directory.path), in: .cli), exitCode: .cancelled)
             }
             if try await lease(metadata, directory) { return }
         }
-        throw CLIError("The store \(directory.path) is still locked by another process after \(lockWait.components.seconds) s (an import or recovery still running, or a stuck process); let it finish or end it, then try again.",
+        throw CLIError(sentenceCatalog.sentence("store.stillLocked", .text(directory.path), .number(lockWait.components.seconds), in: .cli),
                        exitCode: .failure)
     }
 
@@ -155,10 +156,10 @@ struct ReceiverStore {
         if case .readOnly = error { return notWritable(directory) }
         if case .failed(let failure) = error, failure.domain == .posix, failure.code == ENOENT {
             let parent = (directory.path as NSString).deletingLastPathComponent
-            return CLIError("The store \(directory.path) cannot be created: the folder \(parent.isEmpty ? "." : parent) does not take new folders; choose another --store directory.",
+            return CLIError(sentenceCatalog.sentence("store.parentTakesNoFolders", .text(directory.path), .text(parent.isEmpty ? "." : parent), in: .cli),
                             exitCode: .failure)
         }
-        return CLIError("The store \(directory.path) cannot be used: \(error.description)", exitCode: .failure)
+        return CLIError(sentenceCatalog.sentence("store.unusableError", .text(directory.path), .text(error.description), in: .cli), exitCode: .failure)
     }
 
     private static func failure(_ error: CredentialStoreError, directory: StorePath, choice: CredentialChoice, newStore: Bool) -> CLIError {
@@ -169,12 +170,12 @@ struct ReceiverStore {
         case (.files, .failed(let failure)) where failure.domain == .posix && [EACCES, EPERM, EROFS].contains(failure.code):
             return notWritable(directory)
         default:
-            return CLIError("The store \(directory.path) cannot keep passwords: \(error.description)", exitCode: .failure)
+            return CLIError(sentenceCatalog.sentence("store.cannotKeepPasswords", .text(directory.path), .text(error.description), in: .cli), exitCode: .failure)
         }
     }
 
     private static func notWritable(_ directory: StorePath) -> CLIError {
-        CLIError("The store directory \(directory.path) (or a file in it) is not writable by you; make it writable (chmod -R u+w \(directory.path)) or choose another --store directory.",
+        CLIError(sentenceCatalog.sentence("store.notWritableTree", .text(directory.path), in: .cli),
                  exitCode: .failure)
     }
 }

@@ -33,7 +33,7 @@ struct StorePath {
             return
         }
         guard !value.trimmingCharacters(in: .whitespaces).isEmpty else {
-            throw CLIError("The store path is empty; pass --store DIR with a directory name, or leave --store out to use ./\(Self.defaultDirectory).",
+            throw CLIError(sentenceCatalog.sentence("storePath.empty", .text(Self.defaultDirectory), in: .cli),
                            exitCode: .usage)
         }
         url = URL(fileURLWithPath: value)
@@ -47,36 +47,36 @@ struct StorePath {
     func check(forWriting: Bool) throws(CLIError) -> State {
         var info = stat()
         guard lstat(path, &info) == 0 else {
-            guard errno == ENOENT else { throw unusable("it cannot be examined (error \(errno)); check the path") }
+            guard errno == ENOENT else { throw unusable(sentenceCatalog.sentence("storePath.cannotExamine", .number(errno), in: .cli)) }
             let parent = url.deletingLastPathComponent().path
             var parentInfo = stat()
             guard stat(parent, &parentInfo) == 0, (parentInfo.st_mode & S_IFMT) == S_IFDIR else {
-                throw CLIError("The store \(path) cannot be created because its parent directory \(parent) does not exist; create it first or choose another --store directory.",
+                throw CLIError(sentenceCatalog.sentence("storePath.noParent", .text(path), .text(parent), in: .cli),
                                exitCode: .failure)
             }
             if forWriting, access(parent, W_OK | X_OK) != 0 {
-                throw CLIError("The store \(path) cannot be created because its parent directory \(parent) is not writable by you; choose another --store directory or make \(parent) writable.",
+                throw CLIError(sentenceCatalog.sentence("storePath.parentNotWritable", .text(path), .text(parent), in: .cli),
                                exitCode: .failure)
             }
             return .missing
         }
         switch info.st_mode & S_IFMT {
-        case S_IFLNK: throw unusable("it is a symbolic link; use a real directory for the account store")
+        case S_IFLNK: throw unusable(sentenceCatalog.sentence("storePath.symlink", in: .cli))
         case S_IFDIR: break
-        default: throw unusable("it is not a directory; choose another --store location")
+        default: throw unusable(sentenceCatalog.sentence("storePath.notDirectory", in: .cli))
         }
-        guard info.st_uid == geteuid() else { throw unusable("it belongs to \(UserAccount.spokenName(of: info.st_uid)); use a directory you own") }
+        guard info.st_uid == geteuid() else { throw unusable(sentenceCatalog.sentence("storePath.otherOwner", .text(UserAccount.spokenName(of: info.st_uid)), in: .cli)) }
         let mode = UInt16(info.st_mode & 0o7777)
         guard mode & 0o077 == 0 else {
-            throw CLIError("The store \(path) has mode \(String(mode, radix: 8)), which lets other users in, so it is not used; restrict it with 'chmod 700 \(path)' or choose another --store directory.",
+            throw CLIError(sentenceCatalog.sentence("storePath.openMode", .text(path), .text(String(mode, radix: 8)), in: .cli),
                            exitCode: .failure)
         }
         guard isStoreOrEmpty() else {
-            throw unusable("it already holds other files and no account store; choose an empty or new directory for --store")
+            throw unusable(sentenceCatalog.sentence("storePath.otherFiles", in: .cli))
         }
         guard access(path, W_OK | X_OK) == 0 else {
             guard !forWriting else {
-                throw CLIError("The store directory \(path) is not writable by you; make it writable (chmod u+w \(path)) or choose another --store directory.",
+                throw CLIError(sentenceCatalog.sentence("storePath.notWritable", .text(path), in: .cli),
                                exitCode: .failure)
             }
             return .readOnly
@@ -94,6 +94,6 @@ struct StorePath {
     }
 
     private func unusable(_ reason: String) -> CLIError {
-        CLIError("The store \(path) cannot be used: \(reason).", exitCode: .failure)
+        CLIError(sentenceCatalog.sentence("storePath.unusable", .text(path), .text(reason), in: .cli), exitCode: .failure)
     }
 }

@@ -12,15 +12,14 @@ enum StoredPlace {
     static func sentence(for linkID: AccountLinkID, in store: ReceiverStore) -> String? {
         guard let stored = try? store.metadata.listAccounts().first(where: { $0.metadata.linkID == linkID }) else { return nil }
         let directory = store.directory.path
-        let account = "The account is now in the store \(directory) as local ID \(stored.id.rawValue) (list it with 'handoff accounts --store \(directory)')"
         switch store.choice {
         case .files:
-            return account + ", and its password is in the file \(store.metadata.credentialFile(for: stored.id).path), readable only by you."
+            return sentenceCatalog.sentence("stored.files", .text(directory), .text(stored.id.rawValue), .text(store.metadata.credentialFile(for: stored.id).path), in: .cli)
         case .keyring(let namespace):
             let item = SecretServiceCredentialStore(namespace: namespace).activeItem(for: stored.id)
             let attributes = item.attributes.map { "\($0.name)=\($0.value)" }.joined(separator: " ")
             let lookup = item.attributes.filter { $0.name != "handoff-state" }.map { "\($0.name) \($0.value)" }.joined(separator: " ")
-            return account + ", and its password is in your keyring's default collection as the item \"\(item.label)\" with the attributes \(attributes) (for example: secret-tool lookup \(lookup))."
+            return sentenceCatalog.sentence("stored.keyring", .text(directory), .text(stored.id.rawValue), .text(item.label), .text(attributes), .text(lookup), in: .cli)
         }
     }
 }

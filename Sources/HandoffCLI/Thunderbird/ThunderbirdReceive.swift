@@ -15,7 +15,7 @@ import Foundation
 enum ThunderbirdReceive {
     static func run(_ parsed: ParsedArguments, selector: String, console: Console, input: StandardInput) async throws(CLIError) -> ExitCode {
         for option in ["--store", "--credentials"] where parsed.value(option) != nil {
-            throw .usage("\(option) is for a store; with --into-thunderbird the account goes into the Thunderbird profile.", command: "receive")
+            throw .usage(sentenceCatalog.sentence("thunderbird.storeOption", .text(option), in: .cli), command: "receive")
         }
         let presetChoice = try ReceiveCommand.conflictChoice(parsed)
         let validation = try await blockingStep { () throws(CLIError) in try ReceiveCommand.validation(parsed) }
@@ -29,7 +29,7 @@ enum ThunderbirdReceive {
         try await check(importer, input: input, console: console)
         let validates = if case .imap = validation { true } else { false }
         let code = try await ReceiveCommand.transfer(parsed, importer: importer,
-                                                     destination: ImportDestination(validates: validates, place: "into the Thunderbird profile \(profile.name)"),
+                                                     destination: ImportDestination(validates: validates, place: sentenceCatalog.sentence("thunderbird.place", .text(profile.name), in: .cli)),
                                                      registryFolder: try registryFolder(), presetChoice: presetChoice, console: console, input: input)
         await importer.waitUntilReleased()
         return code
@@ -50,12 +50,12 @@ enum ThunderbirdReceive {
             throw ThunderbirdProfiles.failure(error)
         }
         if result.undidInterruptedImport {
-            console.line("An interrupted import into this Thunderbird profile was undone; the profile is as it was before it.")
+            console.line(sentenceCatalog.sentence("thunderbird.undone", in: .cli))
         }
         if !result.filesChangedAfterInterruptedImport.isEmpty {
-            console.line("An interrupted import into this Thunderbird profile was not undone, because Thunderbird changed \(result.filesChangedAfterInterruptedImport.joined(separator: ", ")) since; check the profile's accounts in Thunderbird.")
+            console.line(sentenceCatalog.sentence("thunderbird.notUndone", .text(result.filesChangedAfterInterruptedImport.joined(separator: ", ")), in: .cli))
         }
-        console.line("The account will go into the Thunderbird profile \(profile.name) (\(profile.directory.path)); keep Thunderbird closed on it until the transfer ends.")
+        console.line(sentenceCatalog.sentence("thunderbird.willGoInto", .text(profile.name), .text(profile.directory.path), in: .cli))
     }
 
     /// `$XDG_STATE_HOME/handoff` (by default `~/.local/state/handoff`), mode 0700: where the
@@ -68,11 +68,11 @@ enum ThunderbirdReceive {
         do {
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         } catch {
-            throw CLIError("The folder \(folder.path), where this device remembers the transfer codes it used, cannot be created; check that your home folder is writable, or set XDG_STATE_HOME to a folder that is.", exitCode: .failure)
+            throw CLIError(sentenceCatalog.sentence("thunderbird.stateFolderCreate", .text(folder.path), in: .cli), exitCode: .failure)
         }
         var info = stat()
         guard lstat(folder.path, &info) == 0, info.st_mode & S_IFMT == S_IFDIR, info.st_uid == geteuid(), info.st_mode & 0o077 == 0 else {
-            throw CLIError("The folder \(folder.path), where this device remembers the transfer codes it used, is not a folder of yours closed to other users; fix it (chmod 700) or remove it, then try again.", exitCode: .failure)
+            throw CLIError(sentenceCatalog.sentence("thunderbird.stateFolderOpen", .text(folder.path), in: .cli), exitCode: .failure)
         }
         return folder
     }

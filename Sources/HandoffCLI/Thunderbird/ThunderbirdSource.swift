@@ -9,7 +9,7 @@ enum ThunderbirdSource {
     /// The account to send and its password, in guarded memory.
     static func load(_ parsed: ParsedArguments, selector: String, input: StandardInput, console: Console) async throws(CLIError) -> ThunderbirdAccount {
         guard !parsed.has("--password-stdin"), parsed.value("--password-file") == nil else {
-            throw .usage("With --from-thunderbird the password comes from the Thunderbird profile, so --password-stdin and --password-file are not used.", command: "send")
+            throw .usage(sentenceCatalog.sentence("thunderbird.passwordOptions", in: .cli), command: "send")
         }
         let profile = try await ThunderbirdProfiles.choose(selector, command: "send")
         let address = parsed.value("--account")
@@ -32,12 +32,12 @@ enum ThunderbirdSource {
     private static func accountListing(_ profile: ThunderbirdProfile, address: String?) async throws(CLIError) -> CLIError {
         let accounts: [ThunderbirdAccountSummary]
         do { accounts = try await ThunderbirdAccountSource.accounts(in: profile) } catch { throw ThunderbirdProfiles.failure(error) }
-        let head = address.map { "The Thunderbird profile \(profile.name) holds no IMAP account with the address \($0)." }
-            ?? "The Thunderbird profile \(profile.name) holds several IMAP accounts; choose one with --account EMAIL."
+        let head = address.map { sentenceCatalog.sentence("thunderbird.noSuchAccount", .text(profile.name), .text($0), in: .cli) }
+            ?? sentenceCatalog.sentence("thunderbird.severalAccounts", .text(profile.name), in: .cli)
         let lines = accounts.map { account in
-            "  \(account.emailAddress)  \(account.server)" + (account.unsupported == nil ? "" : "  (cannot be sent)")
+            "  \(account.emailAddress)  \(account.server)" + (account.unsupported == nil ? "" : sentenceCatalog.sentence("thunderbird.cannotBeSent", in: .cli))
         }
-        return CLIError(([head, "Its IMAP accounts:"] + lines).joined(separator: "\n"), exitCode: .usage)
+        return CLIError(([head, sentenceCatalog.sentence("thunderbird.itsAccounts", in: .cli)] + lines).joined(separator: "\n"), exitCode: .usage)
     }
 }
 
@@ -50,13 +50,13 @@ enum ThunderbirdProfiles {
             let option = command == "send" ? "--from-thunderbird" : "--into-thunderbird"
             var listed: (head: String, profiles: [ThunderbirdProfileSummary])?
             if case .ambiguousProfile(let profiles) = error {
-                listed = ("Thunderbird has several profiles and none is the default; name one after \(option).", profiles)
+                listed = (sentenceCatalog.sentence("thunderbird.severalProfiles", .text(option), in: .cli), profiles)
             } else if case .profileNotFound(_, let profiles) = error {
-                listed = ("Thunderbird has no profile named \(selector); name one of its profiles after \(option).", profiles)
+                listed = (sentenceCatalog.sentence("thunderbird.noSuchProfile", .text(selector), .text(option), in: .cli), profiles)
             }
             guard let listed else { throw CLIError(error.description, exitCode: exitCode(for: error)) }
             let lines = listed.profiles.map { "  \($0.name)  \($0.path)" }
-            throw CLIError(([listed.head, "Its profiles:"] + lines).joined(separator: "\n"), exitCode: .usage)
+            throw CLIError(([listed.head, sentenceCatalog.sentence("thunderbird.itsProfiles", in: .cli)] + lines).joined(separator: "\n"), exitCode: .usage)
         }
     }
 
@@ -64,11 +64,11 @@ enum ThunderbirdProfiles {
     /// memory; a sentence instead when standard input is not a terminal.
     static func askPrimaryPassword(_ profile: ThunderbirdProfile, input: StandardInput, console: Console) throws(CLIError) -> SecretBytes {
         guard input.isTerminal else {
-            throw CLIError("The saved passwords of the Thunderbird profile \(profile.name) are protected by a primary password, which can only be typed at a terminal. Run the command in a terminal, or remove the primary password in Thunderbird's settings.", exitCode: .invalidInput)
+            throw CLIError(sentenceCatalog.sentence("thunderbird.primaryNeedsTerminal", .text(profile.name), in: .cli), exitCode: .invalidInput)
         }
-        let prompt = "Primary password of the Thunderbird profile \(profile.name) (not shown): "
+        let prompt = sentenceCatalog.sentence("thunderbird.primaryPrompt", .text(profile.name), in: .cli)
         guard let password = try input.readSecretLine(prompt: prompt, maximumByteCount: 4096, console: console) else {
-            throw CLIError("No primary password was typed, so the Thunderbird profile's saved passwords stay locked.", exitCode: .invalidInput)
+            throw CLIError(sentenceCatalog.sentence("thunderbird.noPrimary", in: .cli), exitCode: .invalidInput)
         }
         return password
     }

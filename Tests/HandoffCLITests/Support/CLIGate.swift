@@ -25,8 +25,9 @@ final class CLIGate: @unchecked Sendable {
     /// Starts `handoff arguments...` under the gate: no other pam_wrapper process starts at the
     /// same moment (pam_wrapper picks its copy of the services racily), and the start lock is
     /// held until the child printed something (its pam_wrapper setup is done by then).
-    func start(_ arguments: [String], writing firstInput: String? = nil) async throws -> HandoffProcess {
-        let environment = environment
+    /// `extra` adds to the gate's environment (a locale).
+    func start(_ arguments: [String], writing firstInput: String? = nil, environment extra: [String: String] = [:]) async throws -> HandoffProcess {
+        let environment = environment.merging(extra) { _, added in added }
         return try await PAMWrapperWorld.withStartLockOnItsOwnThread {
             let process = try HandoffProcess(arguments, environment: environment)
             if let firstInput { process.write(firstInput) }

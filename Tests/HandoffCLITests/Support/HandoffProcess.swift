@@ -33,12 +33,16 @@ final class HandoffProcess: @unchecked Sendable {
         /// (`CLILocalGateTests`, `CLIStandardInputTests`) check on their own.
         var stderr: String {
             stderrAsPrinted.split(separator: "\n", omittingEmptySubsequences: false)
-                .filter { !$0.hasPrefix(Self.noGateWarningPrefix) && !$0.hasPrefix(Self.pipedAnswersWarningPrefix) }
+                .filter { line in !Self.warningPrefixes.contains { line.hasPrefix($0) } }
                 .joined(separator: "\n")
         }
         var all: String { stdout + stderr }
         static let noGateWarningPrefix = "Warning: --no-local-auth: "
         static let pipedAnswersWarningPrefix = "Warning: standard input is not a terminal, "
+        /// Both warnings' starts, in English and in German (the catalog's `gate.noGate.*` and
+        /// `piped.warning`).
+        static let warningPrefixes = [noGateWarningPrefix, pipedAnswersWarningPrefix,
+                                      "Warnung: --no-local-auth: ", "Warnung: Die Standardeingabe ist kein Terminal, "]
     }
 
     private let process: SpawnedChild
@@ -110,6 +114,10 @@ final class HandoffProcess: @unchecked Sendable {
             argv = arguments
         }
         var merged = ProcessInfo.processInfo.environment
+        // English unless a test asks for another language: the assertions quote English.
+        merged["LC_ALL"] = nil
+        merged["LC_MESSAGES"] = nil
+        merged["LANG"] = "C.UTF-8"
         for (name, value) in environment { merged[name] = value.isEmpty ? nil : value }
         return (executable, argv, merged)
     }
