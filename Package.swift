@@ -136,7 +136,8 @@ let package = Package(
         // Not a product: builds Vectors/ for the vector tests and the CLI's `vectors` command.
         .target(name: "AccountHandoffVectors", dependencies: ["AccountHandoff", "AccountHandoffTestSupport", "AccountHandoffTransport"], path: "Harness/AccountHandoffVectors"),
         .target(name: "AccountHandoffQR", dependencies: ["AccountHandoff", "CQREncode", "CZlib"], resources: [.copy("Resources/Localizable.xcstrings")]),
-        .target(name: "AccountHandoffTransport", dependencies: ["AccountHandoff", "CPOSIXAccept", "CEventPoll"]),
+        .target(name: "AccountHandoffTransport", dependencies: ["AccountHandoff", "CPOSIXAccept", "CEventPoll"],
+                resources: [.copy("Resources/Localizable.xcstrings")]),
         // accept4 for the transport: accepted sockets close-on-exec from birth (Linux).
         .target(name: "CPOSIXAccept"),
         // epoll and eventfd for the transport's event loop (Linux; Darwin uses kqueue directly).
