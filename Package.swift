@@ -252,7 +252,8 @@ package.targets += [
     .target(
         name: "AccountHandoffDiscovery",
         dependencies: ["AccountHandoff", "AccountHandoffTransport", .target(name: "CAvahi", condition: .when(platforms: [.linux])),
-                       .target(name: "CEventPoll", condition: .when(platforms: [.linux]))]
+                       .target(name: "CEventPoll", condition: .when(platforms: [.linux]))],
+        resources: [.copy("Resources/Localizable.xcstrings")]
     ),
     // Not a product: hosts in network namespaces, each with its own D-Bus system bus and Avahi daemon.
     .target(name: "AvahiHosts", dependencies: ["SpawnedChild"], path: "Harness/AvahiHosts"),
