@@ -297,7 +297,7 @@ package.targets += [
     // libjpeg's errors jump (longjmp) out of its calls, which must never cross Swift frames:
     // this C shim makes every libjpeg call below a setjmp of its own and returns status codes.
     .target(name: "CJPEGDecode", dependencies: ["CJPEG"]),
-    .target(name: "AccountHandoffScan", dependencies: ["AccountHandoff", "CZbar", "CPNG", "CJPEGDecode"]),
+    .target(name: "AccountHandoffScan", dependencies: ["AccountHandoff", "CZbar", "CPNG", "CJPEGDecode"], resources: [.copy("Resources/Localizable.xcstrings")]),
     // Not a product: the photo experiment (codes drawn by `handoff qr --png`, photographed in
     // software by ImageMagick, read by AccountHandoffScan and by zbarimg) for its slow test
     // and Scripts/photo-table.sh.
