@@ -164,7 +164,8 @@ let package = Package(
             path: "Harness/handoff-dev"
         ),
         // Thunderbird profiles as a source (send) and a destination (receive) of an account.
-        .target(name: "AccountHandoffThunderbird", dependencies: ["AccountHandoff", "AccountHandoffImport", "CNSS"]),
+        .target(name: "AccountHandoffThunderbird", dependencies: ["AccountHandoff", "AccountHandoffImport", "CNSS"],
+            resources: [.copy("Resources/Localizable.xcstrings")]),
         // Not a product: a real headless Thunderbird (Debian's thunderbird) driven by the tests,
         // and one Thunderbird import in a process of its own that stops at a named step.
         .target(name: "ThunderbirdHarness", dependencies: ["AccountHandoff", "SpawnedChild"], path: "Harness/ThunderbirdHarness"),
