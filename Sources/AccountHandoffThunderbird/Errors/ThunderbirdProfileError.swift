@@ -142,23 +142,10 @@ extension ThunderbirdProfileError: TranslatedSentence {
         return sentenceCatalog.sentence("profile.listing.some", .text(names), in: language)
     }
 
-    /// The past participle of a file operation (`written`), in `language`; an operation the
-    /// catalog does not know is shown as it was given.
+    /// The past participle of a file operation (`written`), in `language`; an operation this
+    /// module does not name is shown as it was given.
     private static func operationWords(_ operation: String, in language: HandoffLanguage) -> String {
-        let key: String? = switch operation {
-        case "created": "operation.created"
-        case "examined": "operation.examined"
-        case "flushed to disk": "operation.flushedToDisk"
-        case "locked": "operation.locked"
-        case "opened": "operation.opened"
-        case "read": "operation.read"
-        case "removed": "operation.removed"
-        case "restored": "operation.restored"
-        case "written": "operation.written"
-        default: nil
-        }
-        guard let key else { return operation }
-        return sentenceCatalog.sentence(key, in: language)
+        ProfileFileOperation(rawValue: operation)?.words(in: language) ?? operation
     }
 
     private static func nextStep(for code: Int32, in language: HandoffLanguage) -> String {
@@ -201,8 +188,25 @@ public enum UnsupportedAccountReason: Hashable, Sendable {
         case .noTransportSecurity: sentenceCatalog.sentence("unsupported.noTransportSecurity", in: language)
         case .signsInWithOAuth: sentenceCatalog.sentence("unsupported.signsInWithOAuth", in: language)
         case .authenticationMethod(let method): sentenceCatalog.sentence("unsupported.authenticationMethod", .number(method), in: language)
-        case .fieldNotTransferable(let field): sentenceCatalog.sentence("unsupported.fieldNotTransferable", .text(field), in: language)
+        case .fieldNotTransferable(let field):
+            sentenceCatalog.sentence("unsupported.fieldNotTransferable", .text(Self.fieldWords(field, in: language)), in: language)
         }
+    }
+
+    /// The name of a field this module reports (`server name`), in `language`; a name the
+    /// catalog does not know is shown as it was given.
+    private static func fieldWords(_ field: String, in language: HandoffLanguage) -> String {
+        let key: String? = switch field {
+        case "display name": "field.displayName"
+        case "e-mail address": "field.emailAddress"
+        case "user name": "field.username"
+        case "server name": "field.serverName"
+        case "port": "field.port"
+        case "settings": "field.settings"
+        default: nil
+        }
+        guard let key else { return field }
+        return sentenceCatalog.sentence(key, in: language)
     }
 
     /// What the person can do.
