@@ -79,7 +79,8 @@ let package = Package(
         .target(name: "AccountHandoff", dependencies: ["CSodium"], resources: [.copy("Resources/Localizable.xcstrings")]),
         .target(
             name: "AccountHandoffLocalAuthentication",
-            dependencies: ["AccountHandoff", .target(name: "CPAM", condition: .when(platforms: [.linux]))]
+            dependencies: ["AccountHandoff", .target(name: "CPAM", condition: .when(platforms: [.linux]))],
+            resources: [.copy("Resources/Localizable.xcstrings")]
         ),
         // Not a product: runs PAMAuthenticator with answers from standard input, under pam_wrapper.
         .executableTarget(name: "pam-probe", dependencies: ["AccountHandoff", "AccountHandoffLocalAuthentication"], path: "Harness/pam-probe"),
