@@ -85,7 +85,8 @@ let package = Package(
         // Not a product: runs PAMAuthenticator with answers from standard input, under pam_wrapper.
         .executableTarget(name: "pam-probe", dependencies: ["AccountHandoff", "AccountHandoffLocalAuthentication"], path: "Harness/pam-probe"),
         .target(name: "AccountHandoffImport", dependencies: ["AccountHandoff"], resources: [.copy("Resources/Localizable.xcstrings")]),
-        .target(name: "AccountHandoffIMAPValidation", dependencies: ["AccountHandoff", "AccountHandoffImport", "CCurl"]),
+        .target(name: "AccountHandoffIMAPValidation", dependencies: ["AccountHandoff", "AccountHandoffImport", "CCurl"],
+                resources: [.copy("Resources/Localizable.xcstrings")]),
         .target(name: "AccountHandoffReferenceStore", dependencies: ["AccountHandoff", "AccountHandoffImport", "CSQLite"]),
         .target(name: "AccountHandoffSecretService", dependencies: ["AccountHandoff", "AccountHandoffImport", "CLibSecret"]),
         // Not a product: a throwaway Secret Service (dbus-daemon plus gnome-keyring-daemon) for the tests.
