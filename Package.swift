@@ -79,12 +79,14 @@ let package = Package(
         .target(name: "AccountHandoff", dependencies: ["CSodium"], resources: [.copy("Resources/Localizable.xcstrings")]),
         .target(
             name: "AccountHandoffLocalAuthentication",
-            dependencies: ["AccountHandoff", .target(name: "CPAM", condition: .when(platforms: [.linux]))]
+            dependencies: ["AccountHandoff", .target(name: "CPAM", condition: .when(platforms: [.linux]))],
+            resources: [.copy("Resources/Localizable.xcstrings")]
         ),
         // Not a product: runs PAMAuthenticator with answers from standard input, under pam_wrapper.
         .executableTarget(name: "pam-probe", dependencies: ["AccountHandoff", "AccountHandoffLocalAuthentication"], path: "Harness/pam-probe"),
         .target(name: "AccountHandoffImport", dependencies: ["AccountHandoff"], resources: [.copy("Resources/Localizable.xcstrings")]),
-        .target(name: "AccountHandoffIMAPValidation", dependencies: ["AccountHandoff", "AccountHandoffImport", "CCurl"]),
+        .target(name: "AccountHandoffIMAPValidation", dependencies: ["AccountHandoff", "AccountHandoffImport", "CCurl"],
+                resources: [.copy("Resources/Localizable.xcstrings")]),
         .target(name: "AccountHandoffReferenceStore", dependencies: ["AccountHandoff", "AccountHandoffImport", "CSQLite"]),
         .target(name: "AccountHandoffSecretService", dependencies: ["AccountHandoff", "AccountHandoffImport", "CLibSecret"]),
         // Not a product: a throwaway Secret Service (dbus-daemon plus gnome-keyring-daemon) for the tests.
@@ -136,7 +138,8 @@ let package = Package(
         // Not a product: builds Vectors/ for the vector tests and the CLI's `vectors` command.
         .target(name: "AccountHandoffVectors", dependencies: ["AccountHandoff", "AccountHandoffTestSupport", "AccountHandoffTransport"], path: "Harness/AccountHandoffVectors"),
         .target(name: "AccountHandoffQR", dependencies: ["AccountHandoff", "CQREncode", "CZlib"], resources: [.copy("Resources/Localizable.xcstrings")]),
-        .target(name: "AccountHandoffTransport", dependencies: ["AccountHandoff", "CPOSIXAccept", "CEventPoll"]),
+        .target(name: "AccountHandoffTransport", dependencies: ["AccountHandoff", "CPOSIXAccept", "CEventPoll"],
+                resources: [.copy("Resources/Localizable.xcstrings")]),
         // accept4 for the transport: accepted sockets close-on-exec from birth (Linux).
         .target(name: "CPOSIXAccept"),
         // epoll and eventfd for the transport's event loop (Linux; Darwin uses kqueue directly).
@@ -158,7 +161,8 @@ let package = Package(
             path: "Harness/handoff-dev"
         ),
         // Thunderbird profiles as a source (send) and a destination (receive) of an account.
-        .target(name: "AccountHandoffThunderbird", dependencies: ["AccountHandoff", "AccountHandoffImport", "CNSS"]),
+        .target(name: "AccountHandoffThunderbird", dependencies: ["AccountHandoff", "AccountHandoffImport", "CNSS"],
+            resources: [.copy("Resources/Localizable.xcstrings")]),
         // Not a product: a real headless Thunderbird (Debian's thunderbird) driven by the tests,
         // and one Thunderbird import in a process of its own that stops at a named step.
         .target(name: "ThunderbirdHarness", dependencies: ["AccountHandoff", "SpawnedChild"], path: "Harness/ThunderbirdHarness"),
@@ -246,7 +250,8 @@ package.targets += [
     .target(
         name: "AccountHandoffDiscovery",
         dependencies: ["AccountHandoff", "AccountHandoffTransport", .target(name: "CAvahi", condition: .when(platforms: [.linux])),
-                       .target(name: "CEventPoll", condition: .when(platforms: [.linux]))]
+                       .target(name: "CEventPoll", condition: .when(platforms: [.linux]))],
+        resources: [.copy("Resources/Localizable.xcstrings")]
     ),
     // Not a product: hosts in network namespaces, each with its own D-Bus system bus and Avahi daemon.
     .target(name: "AvahiHosts", dependencies: ["SpawnedChild"], path: "Harness/AvahiHosts"),
@@ -290,7 +295,7 @@ package.targets += [
     // libjpeg's errors jump (longjmp) out of its calls, which must never cross Swift frames:
     // this C shim makes every libjpeg call below a setjmp of its own and returns status codes.
     .target(name: "CJPEGDecode", dependencies: ["CJPEG"]),
-    .target(name: "AccountHandoffScan", dependencies: ["AccountHandoff", "CZbar", "CPNG", "CJPEGDecode"]),
+    .target(name: "AccountHandoffScan", dependencies: ["AccountHandoff", "CZbar", "CPNG", "CJPEGDecode"], resources: [.copy("Resources/Localizable.xcstrings")]),
     // Not a product: the photo experiment (codes drawn by `handoff qr --png`, photographed in
     // software by ImageMagick, read by AccountHandoffScan and by zbarimg) for its slow test
     // and Scripts/photo-table.sh.

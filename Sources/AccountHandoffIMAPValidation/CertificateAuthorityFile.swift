@@ -11,21 +11,21 @@ enum CertificateAuthorityFile {
     static let maximumByteCount = 1 << 20
 
     /// - Throws: ``AccountHandoffImport/ValidationFailure/validatorNotReady(reason:)`` with a
-    ///   sentence naming the file and what to do.
-    static func check(_ url: URL) throws(ValidationFailure) {
+    ///   sentence in `language` naming the file and what to do.
+    static func check(_ url: URL, in language: HandoffLanguage) throws(ValidationFailure) {
         let path = url.path
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), !isDirectory.boolValue else {
-            throw .validatorNotReady(reason: "The certificate authority file \(path) does not exist; check the path given with --ca-file.")
+            throw .validatorNotReady(reason: sentenceCatalog.sentence("caFile.missing", .text(path), in: language))
         }
         guard let data = BlockingCall.run("read", { FileManager.default.contents(atPath: path) }) else {
-            throw .validatorNotReady(reason: "The certificate authority file \(path) cannot be read; check its permissions.")
+            throw .validatorNotReady(reason: sentenceCatalog.sentence("caFile.unreadable", .text(path), in: language))
         }
         guard data.count <= maximumByteCount else {
-            throw .validatorNotReady(reason: "The certificate authority file \(path) is larger than 1 MiB, which no certificate list needs; check that it is the right file.")
+            throw .validatorNotReady(reason: sentenceCatalog.sentence("caFile.tooLarge", .text(path), in: language))
         }
         guard let text = String(data: data, encoding: .utf8), let count = certificateCount(text), count > 0 else {
-            throw .validatorNotReady(reason: "The certificate authority file \(path) holds no certificate in PEM form (-----BEGIN CERTIFICATE-----); give the file of the authority that signed the mail server's certificate.")
+            throw .validatorNotReady(reason: sentenceCatalog.sentence("caFile.noCertificate", .text(path), in: language))
         }
     }
 

@@ -32,7 +32,7 @@ public struct IMAPValidator: AccountValidator {
     /// Checks that the configured certificate authority file exists and holds PEM
     /// certificates, so a broken `--ca-file` is found before the password travels.
     public func checkReady() throws(ValidationFailure) {
-        if case .certificateAuthorityFile(let url) = configuration.trust { try CertificateAuthorityFile.check(url) }
+        if case .certificateAuthorityFile(let url) = configuration.trust { try CertificateAuthorityFile.check(url, in: configuration.language) }
     }
 
     /// Logs in to `account`'s server with `credential` and logs out. The blocking libcurl

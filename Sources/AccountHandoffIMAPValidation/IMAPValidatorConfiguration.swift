@@ -1,3 +1,4 @@
+import AccountHandoff
 import Foundation
 
 /// How ``IMAPValidator`` connects.
@@ -27,14 +28,18 @@ public struct IMAPValidatorConfiguration: Hashable, Sendable {
     public var totalTimeout: Duration
     /// Plaintext handling; refused by default.
     public var plaintext: PlaintextPolicy
+    /// The language of the validator's own sentences (why it is not ready).
+    public var language: HandoffLanguage
 
-    /// The defaults: system trust, 15 s to connect, 30 s in total, plaintext refused.
+    /// The defaults: system trust, 15 s to connect, 30 s in total, plaintext refused, the
+    /// process's language (``AccountHandoff/HandoffLanguage/current``).
     public init(trust: Trust = .system, connectTimeout: Duration = .seconds(15), totalTimeout: Duration = .seconds(30),
-                plaintext: PlaintextPolicy = .refuse) {
+                plaintext: PlaintextPolicy = .refuse, language: HandoffLanguage = .current) {
         self.trust = trust
         self.connectTimeout = connectTimeout
         self.totalTimeout = totalTimeout
         self.plaintext = plaintext
+        self.language = language
     }
 }
 

@@ -47,15 +47,18 @@ public struct InterfaceAddress: Hashable, Sendable, CustomStringConvertible {
 }
 
 /// Why this machine's interface addresses could not be listed.
-public enum InterfaceAddressError: Error, Hashable, Sendable, CustomStringConvertible {
+public enum InterfaceAddressError: Error, Hashable, Sendable {
     /// `getifaddrs` failed with this errno.
     case unavailable(errno: Int32)
+}
 
+extension InterfaceAddressError: TranslatedSentence {
     /// A whole sentence for people, with what to do next.
-    public var description: String {
+    /// - Parameter language: The language to say it in.
+    public func sentence(in language: HandoffLanguage) -> String {
         switch self {
         case .unavailable(let code):
-            "The addresses of this machine could not be listed: \(SystemErrorWords.cause(code)); use 127.0.0.1 or try again."
+            sentenceCatalog.sentence("interfaces.unavailable", .text(SystemErrorWords.cause(code, in: language)), in: language)
         }
     }
 }

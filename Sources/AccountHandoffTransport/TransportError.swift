@@ -76,33 +76,34 @@ public enum TransportError: Error, Hashable, Sendable {
     }
 }
 
-extension TransportError: LocalizedError, CustomStringConvertible {
+extension TransportError: TranslatedSentence {
     /// A whole sentence for people, with what to do next.
-    public var errorDescription: String? { description }
-
-    /// A whole sentence for people, with what to do next.
-    public var description: String {
+    /// - Parameter language: The language to say it in.
+    public func sentence(in language: HandoffLanguage) -> String {
         switch self {
-        case .closedByPeer: "The other device closed the connection; start a new transfer."
-        case .timedOut: "The other device did not answer in time; check that it is still running and start a new transfer."
-        case .connectionRefused: "Nothing is listening at the address in the code; check that the sending device is still waiting, or start a new transfer."
-        case .networkUnreachable: "This device has no route to the address in the code (another network, or one that keeps its devices apart); use the sending device's relay, or connect both devices to the same network."
-        case .oversizedFrame(let count): "The other device sent a \(count)-byte message, more than the \(Frame.maximumByteCount)-byte limit; the connection was closed."
-        case .emptyFrame: "The other device sent an empty message; the connection was closed."
-        case .unsupportedRendezvous(let error): error.description
-        case .relayClosed: "The relay closed the connection before pairing it with the other device; check the relay's address, or try again."
-        case .garbledByRelay: "The relay changed the bytes it copied from the sending device, so that connection could not carry the transfer; use another relay, or connect both devices to the same network."
-        case .relayNotPaired: "The relay did not pair this device with the sending device before the code ran out; check that the sending device still shows the code and uses the same relay, then scan a new code."
-        case .relayHostNotFound(let host): "The relay \(host) could not be found (no IPv4 address); check the network and the relay's name, or try again."
-        case .directAddressRefused(let address, let refusal): refusal.sentence(for: address)
-        case .addressUnavailable(let code): "The listening address cannot be used: \(SystemErrorWords.cause(code)); choose another address or port."
-        case .closedLocally: "The connection was already closed."
-        case .notAHandoffSender: "The program at the code's address is not a sending device of this transfer; check the code and try again."
-        case .codeRenewed: "The sending device at this code's address does not serve this code: either it shows a new code now (scan or copy that one), or this copy of the code was changed on its way (copy it again, whole)."
-        case .notJoinedInTime: "The connection did not join the transfer in time and was closed; a device that scanned the code can connect again."
-        case .evicted: "The connection was closed to make room for newer ones because it had not joined the transfer; a device that scanned the code can connect again."
-        case .unspecifiedAddress: "The address 0.0.0.0 stands for every address of this machine and cannot be put in a code; listen on one address of this machine, such as 127.0.0.1."
-        case .system(let operation, let code): "The network call \(operation) failed: \(SystemErrorWords.cause(code)); try again."
+        case .closedByPeer: sentenceCatalog.sentence("transport.closedByPeer", in: language)
+        case .timedOut: sentenceCatalog.sentence("transport.timedOut", in: language)
+        case .connectionRefused: sentenceCatalog.sentence("transport.connectionRefused", in: language)
+        case .networkUnreachable: sentenceCatalog.sentence("transport.networkUnreachable", in: language)
+        case .oversizedFrame(let count):
+            sentenceCatalog.sentence("transport.oversizedFrame", .number(count), .number(Frame.maximumByteCount), in: language)
+        case .emptyFrame: sentenceCatalog.sentence("transport.emptyFrame", in: language)
+        case .unsupportedRendezvous(let error): error.sentence(in: language)
+        case .relayClosed: sentenceCatalog.sentence("transport.relayClosed", in: language)
+        case .garbledByRelay: sentenceCatalog.sentence("transport.garbledByRelay", in: language)
+        case .relayNotPaired: sentenceCatalog.sentence("transport.relayNotPaired", in: language)
+        case .relayHostNotFound(let host): sentenceCatalog.sentence("transport.relayHostNotFound", .text(host.description), in: language)
+        case .directAddressRefused(let address, let refusal): refusal.sentence(for: address, in: language)
+        case .addressUnavailable(let code):
+            sentenceCatalog.sentence("transport.addressUnavailable", .text(SystemErrorWords.cause(code, in: language)), in: language)
+        case .closedLocally: sentenceCatalog.sentence("transport.closedLocally", in: language)
+        case .notAHandoffSender: sentenceCatalog.sentence("transport.notAHandoffSender", in: language)
+        case .codeRenewed: sentenceCatalog.sentence("transport.codeRenewed", in: language)
+        case .notJoinedInTime: sentenceCatalog.sentence("transport.notJoinedInTime", in: language)
+        case .evicted: sentenceCatalog.sentence("transport.evicted", in: language)
+        case .unspecifiedAddress: sentenceCatalog.sentence("transport.unspecifiedAddress", in: language)
+        case .system(let operation, let code):
+            sentenceCatalog.sentence("transport.system", .text(operation), .text(SystemErrorWords.cause(code, in: language)), in: language)
         }
     }
 }

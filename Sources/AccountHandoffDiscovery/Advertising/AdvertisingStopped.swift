@@ -11,16 +11,17 @@ public enum AdvertisingStopped: Error, Hashable, Sendable {
     case discoveryFailed(DiscoveryError)
 }
 
-extension AdvertisingStopped: LocalizedErrorSentence {
+extension AdvertisingStopped: TranslatedSentence {
     /// A whole sentence for people, with what to do next.
-    public var description: String {
+    /// - Parameter language: The language to say it in.
+    public func sentence(in language: HandoffLanguage) -> String {
         switch self {
         case .withdrawn:
-            "This device no longer shows its typed code on the local network."
+            sentenceCatalog.sentence("advertising.withdrawn", in: language)
         case .namesTaken(let collisions):
-            "Other devices on this network already showed each of the \(collisions) codes this device drew, so the typed code is withdrawn; scan the QR code instead, or use a relay."
+            sentenceCatalog.sentence("advertising.namesTaken", .number(collisions), in: language)
         case .discoveryFailed(let error):
-            error.description
+            error.sentence(in: language)
         }
     }
 }

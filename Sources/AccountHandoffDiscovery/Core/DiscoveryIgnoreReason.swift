@@ -25,21 +25,21 @@ public enum DiscoveryIgnoreReason: Error, Hashable, Sendable {
     case zeroPort
 }
 
-extension DiscoveryIgnoreReason: LocalizedErrorSentence {
+extension DiscoveryIgnoreReason: TranslatedSentence {
     /// A whole sentence for logs and diagnostics.
-    public var description: String {
-        let ignored = "so it is not a sending device of this version and was ignored."
-        return switch self {
-        case .instanceNameNotOurs: "A service's name is not AccountHandoff and a three-digit nameplate, \(ignored)"
-        case .otherDomain: "A service is in another domain than local, \(ignored)"
-        case .txtMalformed: "A service's TXT record ends inside one of its strings, \(ignored)"
-        case .txtEntryCount(let count): "A service's TXT record has \(count) strings instead of 2, \(ignored)"
-        case .versionEntryMissing: "A service's TXT record does not start with its protocol version, \(ignored)"
-        case .otherVersion: "A service's TXT record names another protocol version than 4, so it was ignored; if it is the sending device, update the older of the two programs."
-        case .nameplateEntryMalformed: "A service's TXT record has no nameplate of three digits after its version, \(ignored)"
-        case .nameplateMismatch: "A service's TXT record names another nameplate than its name, \(ignored)"
-        case .notIPv4: "A service resolved to an address that is not IPv4, \(ignored)"
-        case .zeroPort: "A service names port 0, where nothing can listen, \(ignored)"
+    /// - Parameter language: The language to say it in.
+    public func sentence(in language: HandoffLanguage) -> String {
+        switch self {
+        case .instanceNameNotOurs: sentenceCatalog.sentence("ignored.instanceNameNotOurs", in: language)
+        case .otherDomain: sentenceCatalog.sentence("ignored.otherDomain", in: language)
+        case .txtMalformed: sentenceCatalog.sentence("ignored.txtMalformed", in: language)
+        case .txtEntryCount(let count): sentenceCatalog.sentence("ignored.txtEntryCount", .number(count), in: language)
+        case .versionEntryMissing: sentenceCatalog.sentence("ignored.versionEntryMissing", in: language)
+        case .otherVersion: sentenceCatalog.sentence("ignored.otherVersion", in: language)
+        case .nameplateEntryMalformed: sentenceCatalog.sentence("ignored.nameplateEntryMalformed", in: language)
+        case .nameplateMismatch: sentenceCatalog.sentence("ignored.nameplateMismatch", in: language)
+        case .notIPv4: sentenceCatalog.sentence("ignored.notIPv4", in: language)
+        case .zeroPort: sentenceCatalog.sentence("ignored.zeroPort", in: language)
         }
     }
 }

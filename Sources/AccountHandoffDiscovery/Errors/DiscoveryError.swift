@@ -20,32 +20,33 @@ public enum DiscoveryError: Error, Hashable, Sendable {
     case failed(DiscoveryOperation, daemonSays: String)
 }
 
-extension DiscoveryError: LocalizedErrorSentence {
+extension DiscoveryError: TranslatedSentence {
     /// A whole sentence for people, with what to do next.
-    public var description: String {
+    /// - Parameter language: The language to say it in.
+    public func sentence(in language: HandoffLanguage) -> String {
         switch self {
         case .daemonNotRunning:
             #if os(Linux)
-            "The Avahi daemon, or the system message bus it answers on, is not running, so this device cannot use the local network's device discovery; install and start them (sudo apt-get install avahi-daemon, then sudo systemctl start dbus avahi-daemon), or use a relay."
+            sentenceCatalog.sentence("discovery.daemonNotRunning.avahi", in: language)
             #else
-            "The system's DNS-SD service (mDNSResponder) is not running, so this device cannot use the local network's device discovery; restart the device, or use a relay."
+            sentenceCatalog.sentence("discovery.daemonNotRunning.apple", in: language)
             #endif
         case .daemonStopped:
             #if os(Linux)
-            "The Avahi daemon stopped while this device used the local network's device discovery; start it again (sudo systemctl start avahi-daemon) and start a new transfer, or use a relay."
+            sentenceCatalog.sentence("discovery.daemonStopped.avahi", in: language)
             #else
-            "The system's DNS-SD service stopped while this device used the local network's device discovery; start a new transfer, or use a relay."
+            sentenceCatalog.sentence("discovery.daemonStopped.apple", in: language)
             #endif
         case .notPermitted:
             #if os(Linux)
-            "The Avahi daemon does not allow this program to use it (the system message bus's policy refused); ask the administrator to allow it, or use a relay."
+            sentenceCatalog.sentence("discovery.notPermitted.avahi", in: language)
             #else
-            "This app may not use the local network; allow it under Settings, Privacy and Security, Local Network, or use a relay."
+            sentenceCatalog.sentence("discovery.notPermitted.apple", in: language)
             #endif
         case .daemonBusy:
-            "The local network's device discovery serves too many programs already; close some of them and try again, or use a relay."
+            sentenceCatalog.sentence("discovery.daemonBusy", in: language)
         case .failed(let operation, let daemonSays):
-            "This device could not \(operation.words) (the daemon says: \(daemonSays)); try again, or use a relay."
+            sentenceCatalog.sentence("discovery.failed", .text(operation.words(in: language)), .text(daemonSays), in: language)
         }
     }
 }

@@ -1,3 +1,5 @@
+import AccountHandoff
+
 /// What discovery was doing when the daemon failed, for its error's sentence.
 public enum DiscoveryOperation: Hashable, Sendable {
     /// Connecting to the daemon.
@@ -9,12 +11,13 @@ public enum DiscoveryOperation: Hashable, Sendable {
     /// Resolving a found service to its address and port.
     case resolve
 
-    var words: String {
+    /// What failed, as the end of "This device could not ...".
+    func words(in language: HandoffLanguage) -> String {
         switch self {
-        case .connect: "connect to the DNS-SD daemon"
-        case .advertise: "show this device's code on the local network"
-        case .browse: "look for the sending device on the local network"
-        case .resolve: "find the address of a device on the local network"
+        case .connect: sentenceCatalog.sentence("discovery.operation.connect", in: language)
+        case .advertise: sentenceCatalog.sentence("discovery.operation.advertise", in: language)
+        case .browse: sentenceCatalog.sentence("discovery.operation.browse", in: language)
+        case .resolve: sentenceCatalog.sentence("discovery.operation.resolve", in: language)
         }
     }
 }

@@ -60,18 +60,19 @@ public enum TypedSearchError: Error, Hashable, Sendable {
     case discoveryFailed(DiscoveryError)
 }
 
-extension TypedSearchError: LocalizedErrorSentence {
+extension TypedSearchError: TranslatedSentence {
     /// A whole sentence for people, with what to do next.
-    public var description: String {
+    /// - Parameter language: The language to say it in.
+    public func sentence(in language: HandoffLanguage) -> String {
         switch self {
         case .notFound(let nameplate):
-            "No device on this network shows a code starting with \(nameplate), so nothing was sent; check that the sending device still shows the code and is on the same network, then type the code again, or scan the QR code."
+            sentenceCatalog.sentence("typedSearch.notFound", .text(nameplate.description), in: language)
         case .ambiguous(let nameplate, let devices):
-            "More than one device on this network shows a code starting with \(nameplate) (\(devices) of them), so this device did not connect and nothing was sent; ask for a new code on the sending device, or scan its QR code."
+            sentenceCatalog.sentence("typedSearch.ambiguous", .text(nameplate.description), .number(devices), in: language)
         case .addressRefused(let nameplate, let address, _):
-            "The device that shows a code starting with \(nameplate) has the address \(address), which is not on a local network, so this device did not connect and nothing was sent; scan the QR code instead."
+            sentenceCatalog.sentence("typedSearch.addressRefused", .text(nameplate.description), .text(address.description), in: language)
         case .discoveryFailed(let error):
-            error.description
+            error.sentence(in: language)
         }
     }
 }

@@ -34,13 +34,19 @@ import LocalAuthentication
 ///   or from this device."); without it the system refuses biometry for the app.
 public struct DeviceOwnerAuthenticator: LocalAuthenticator {
     private let reason: @Sendable (LocalAuthenticationPurpose) -> String
+    private let language: HandoffLanguage
 
     /// An authenticator that shows `reason(purpose)` in the system's prompt.
     ///
-    /// - Parameter reason: the sentence for the prompt; by default
-    ///   ``AccountHandoff/LocalAuthenticationPurpose/reason``. It must not be empty
-    ///   (`LAContext` rejects an empty reason) and must not hold a secret.
-    public init(reason: @escaping @Sendable (LocalAuthenticationPurpose) -> String = { $0.reason }) {
+    /// - Parameters:
+    ///   - language: The language of the details of ``AccountHandoff/LocalAuthenticationFailure/unavailable(detail:)``;
+    ///     by default the process's (``AccountHandoff/HandoffLanguage/current``).
+    ///   - reason: the sentence for the prompt; by default
+    ///     ``AccountHandoff/LocalAuthenticationPurpose/reason``. It must not be empty
+    ///     (`LAContext` rejects an empty reason) and must not hold a secret.
+    public init(language: HandoffLanguage = .current,
+                reason: @escaping @Sendable (LocalAuthenticationPurpose) -> String = { $0.reason }) {
+        self.language = language
         self.reason = reason
     }
 
@@ -53,11 +59,12 @@ public struct DeviceOwnerAuthenticator: LocalAuthenticator {
         guard !Task.isCancelled else { return .cancelled }
         let context = EvaluationContext()
         let localizedReason = reason(purpose)
+        let language = language
         precondition(!localizedReason.isEmpty, "LAContext needs a reason to show; the reason closure returned an empty string.")
         let result = await withTaskCancellationHandler {
             await withCheckedContinuation { (continuation: CheckedContinuation<LocalAuthenticationResult, Never>) in
                 context.context.evaluatePolicy(.deviceOwnerAuthentication, localizedReason: localizedReason) { success, error in
-                    continuation.resume(returning: success ? .authenticated : Self.result(of: error))
+                    continuation.resume(returning: success ? .authenticated : Self.result(of: error, in: language))
                 }
             }
         } onCancel: {
@@ -67,9 +74,9 @@ public struct DeviceOwnerAuthenticator: LocalAuthenticator {
     }
 
     /// The result for the error `evaluatePolicy` reported.
-    static func result(of error: (any Error)?) -> LocalAuthenticationResult {
+    static func result(of error: (any Error)?, in language: HandoffLanguage) -> LocalAuthenticationResult {
         guard let error = error as? LAError else {
-            return .failed(.unavailable(detail: "The system could not authenticate the device owner for an unknown reason."))
+            return .failed(.unavailable(detail: sentenceCatalog.sentence("deviceOwner.unknownReason", in: language)))
         }
         switch error.code {
         case .userCancel, .appCancel, .systemCancel, .userFallback:
@@ -79,17 +86,17 @@ public struct DeviceOwnerAuthenticator: LocalAuthenticator {
         case .biometryLockout:
             return .failed(.lockedOut)
         case .passcodeNotSet:
-            return .failed(.unavailable(detail: "No passcode or password is set on this device."))
+            return .failed(.unavailable(detail: sentenceCatalog.sentence("deviceOwner.passcodeNotSet", in: language)))
         case .biometryNotAvailable:
-            return .failed(.unavailable(detail: "Biometric authentication is not available to this app on this device."))
+            return .failed(.unavailable(detail: sentenceCatalog.sentence("deviceOwner.biometryNotAvailable", in: language)))
         case .biometryNotEnrolled:
-            return .failed(.unavailable(detail: "No fingerprint or face is enrolled on this device."))
+            return .failed(.unavailable(detail: sentenceCatalog.sentence("deviceOwner.biometryNotEnrolled", in: language)))
         case .notInteractive:
-            return .failed(.unavailable(detail: "The system cannot show its authentication prompt now."))
+            return .failed(.unavailable(detail: sentenceCatalog.sentence("deviceOwner.notInteractive", in: language)))
         case .invalidContext:
-            return .failed(.unavailable(detail: "The authentication context was no longer valid."))
+            return .failed(.unavailable(detail: sentenceCatalog.sentence("deviceOwner.invalidContext", in: language)))
         default:
-            return .failed(.unavailable(detail: "The system could not authenticate the device owner for a reason this app does not recognize (LAError code \(error.code.rawValue))."))
+            return .failed(.unavailable(detail: sentenceCatalog.sentence("deviceOwner.unrecognized", .number(error.code.rawValue), in: language)))
         }
     }
 }

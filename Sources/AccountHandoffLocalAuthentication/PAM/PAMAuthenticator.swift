@@ -70,7 +70,8 @@ public struct PAMAuthenticator: LocalAuthenticator {
         guard !Task.isCancelled else { return .cancelled }
         let bridge = PAMPromptBridge()
         let transaction = PAMTransaction(serviceName: configuration.serviceName, maximumTries: configuration.maximumTries,
-                                         userID: authenticatedUserID, context: PAMConversationContext(bridge: bridge))
+                                         userID: authenticatedUserID, language: configuration.language,
+                                         context: PAMConversationContext(bridge: bridge, language: configuration.language))
         // PAM's calls block, and wait for the person's answers, which the app's conversation
         // may fetch with work of the I/O pool: so not on a pool thread (work there never waits
         // for other work of the pool), on a thread of its own.

@@ -1,4 +1,6 @@
 #if canImport(CPAM) && canImport(Glibc)
+import AccountHandoff
+
 /// How ``PAMAuthenticator`` authenticates: which PAM service, and how many tries.
 public struct PAMAuthenticatorConfiguration: Hashable, Sendable {
     /// `"handoff"`: the app's own PAM service, so an administrator can configure the transfer
@@ -21,20 +23,28 @@ public struct PAMAuthenticatorConfiguration: Hashable, Sendable {
     /// How many answers the person may give before the authentication fails as
     /// ``AccountHandoff/LocalAuthenticationFailure/notRecognized``; at least 1.
     public let maximumTries: Int
+    /// The language of what the authenticator says itself: the message between tries and the
+    /// details of ``AccountHandoff/LocalAuthenticationFailure/unavailable(detail:)``. PAM's
+    /// own prompts come in the system's language.
+    public let language: HandoffLanguage
 
     /// A configuration; by default the service ``defaultServiceName`` and 3 tries, as `login`
-    /// and `sudo` allow.
+    /// and `sudo` allow, in the process's language.
     ///
     /// - Parameters:
     ///   - serviceName: a PAM service name: not empty, no `/`, no NUL.
     ///   - maximumTries: at least 1.
+    ///   - language: the language of the authenticator's own sentences; by default
+    ///     ``AccountHandoff/HandoffLanguage/current``.
     /// - Precondition: the arguments are valid (a wrong one is a programming error).
-    public init(serviceName: String = PAMAuthenticatorConfiguration.defaultServiceName, maximumTries: Int = 3) {
+    public init(serviceName: String = PAMAuthenticatorConfiguration.defaultServiceName, maximumTries: Int = 3,
+                language: HandoffLanguage = .current) {
         precondition(Self.isValidServiceName(serviceName),
                      "A PAM service name is a file name in /etc/pam.d: not empty, without '/' or NUL.")
         precondition(maximumTries >= 1, "At least one try is needed to authenticate.")
         self.serviceName = serviceName
         self.maximumTries = maximumTries
+        self.language = language
     }
 
     /// Whether `name` can name a PAM service: not empty, no `/`, no NUL, not `.` or `..`.

@@ -46,12 +46,15 @@ final class PAMConversationContext: @unchecked Sendable {
     // Safety of @unchecked Sendable: `failure` is written only on the PAM thread and read
     // there after the PAM call returns.
     let bridge: PAMPromptBridge
+    /// The language of ``failure``.
+    let language: HandoffLanguage
     /// A secret-free sentence: why the conversation failed (an answer PAM cannot carry, a
     /// prompt the app cannot show); `nil` while it has not.
     private(set) var failure: String?
 
-    init(bridge: PAMPromptBridge) {
+    init(bridge: PAMPromptBridge, language: HandoffLanguage) {
         self.bridge = bridge
+        self.language = language
     }
 
     /// How one message is answered.
@@ -75,11 +78,11 @@ final class PAMConversationContext: @unchecked Sendable {
         case PAM_TEXT_INFO: prompt = .info(text)
         default:
             // Linux-PAM's binary prompts carry no text a person could answer.
-            failure = "A PAM module sent a kind of prompt (style \(style)) that this app cannot show."
+            failure = sentenceCatalog.sentence("pam.conversation.unknownStyle", .number(style), in: language)
             return .refused
         }
         guard canAnswer || !prompt.isQuestion else {
-            failure = "A PAM module asked a question without a place for the answer."
+            failure = sentenceCatalog.sentence("pam.conversation.noPlaceForAnswer", in: language)
             return .refused
         }
         guard let answer = bridge.ask(prompt) else { return .refused }
@@ -91,23 +94,23 @@ final class PAMConversationContext: @unchecked Sendable {
         case .secret(let secret):
             defer { secret.wipe() }
             guard let copy = PAMResponses.copy(secret) else {
-                failure = Self.uncopyable
+                failure = uncopyable
                 return .refused
             }
             return .answered(copy)
         case .text(let text):
             guard !text.utf8.contains(0), let copy = strdup(text) else {
-                failure = Self.uncopyable
+                failure = uncopyable
                 return .refused
             }
             return .answered(copy)
         case .shown:
-            failure = "The app's conversation gave no answer to a question from PAM."
+            failure = sentenceCatalog.sentence("pam.conversation.noAnswer", in: language)
             return .refused
         }
     }
 
-    private static let uncopyable = "The answer contains a zero byte, which PAM cannot carry, or no memory was left to pass it on."
+    private var uncopyable: String { sentenceCatalog.sentence("pam.conversation.uncopyable", in: language) }
 }
 
 /// The C buffers PAM takes its answers in.

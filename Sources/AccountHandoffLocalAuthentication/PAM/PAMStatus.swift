@@ -1,31 +1,33 @@
 #if canImport(CPAM) && canImport(Glibc)
+import AccountHandoff
 import CPAM
 
 /// Secret-free sentences for the PAM status codes that make an authentication unavailable.
 enum PAMStatus {
     /// Why `service` could not authenticate `user`: a whole sentence naming the status.
-    static func unavailableDetail(_ status: Int32, service: String, user: String) -> String {
-        "The PAM service \"\(service)\" could not authenticate \(user): \(meaning(status, user: user)) (\(name(status)))."
+    static func unavailableDetail(_ status: Int32, service: String, user: String, in language: HandoffLanguage) -> String {
+        sentenceCatalog.sentence("pam.unavailable", .text(service), .text(user), .text(meaning(status, user: user, in: language)),
+                                 .text(name(status, in: language)), in: language)
     }
 
     /// What `status` means, as a clause.
-    static func meaning(_ status: Int32, user: String) -> String {
+    static func meaning(_ status: Int32, user: String, in language: HandoffLanguage) -> String {
         switch status {
-        case PAM_USER_UNKNOWN: "it does not know the user \(user)"
-        case PAM_AUTHINFO_UNAVAIL: "it cannot read the user's authentication information"
-        case PAM_CRED_INSUFFICIENT: "this app lacks the rights to check the password"
-        case PAM_MODULE_UNKNOWN, PAM_OPEN_ERR, PAM_SYMBOL_ERR: "one of its modules is missing or cannot be loaded"
-        case PAM_SERVICE_ERR: "one of its modules failed"
-        case PAM_SYSTEM_ERR: "a system error occurred"
-        case PAM_ABORT: "PAM stopped with a critical error (is the service configured?)"
-        case PAM_BUF_ERR: "memory ran out"
-        case PAM_CONV_ERR: "the conversation with the person failed"
-        default: "PAM reported an error"
+        case PAM_USER_UNKNOWN: sentenceCatalog.sentence("pam.meaning.userUnknown", .text(user), in: language)
+        case PAM_AUTHINFO_UNAVAIL: sentenceCatalog.sentence("pam.meaning.authinfoUnavailable", in: language)
+        case PAM_CRED_INSUFFICIENT: sentenceCatalog.sentence("pam.meaning.credentialsInsufficient", in: language)
+        case PAM_MODULE_UNKNOWN, PAM_OPEN_ERR, PAM_SYMBOL_ERR: sentenceCatalog.sentence("pam.meaning.moduleMissing", in: language)
+        case PAM_SERVICE_ERR: sentenceCatalog.sentence("pam.meaning.moduleFailed", in: language)
+        case PAM_SYSTEM_ERR: sentenceCatalog.sentence("pam.meaning.systemError", in: language)
+        case PAM_ABORT: sentenceCatalog.sentence("pam.meaning.abort", in: language)
+        case PAM_BUF_ERR: sentenceCatalog.sentence("pam.meaning.bufferError", in: language)
+        case PAM_CONV_ERR: sentenceCatalog.sentence("pam.meaning.conversationError", in: language)
+        default: sentenceCatalog.sentence("pam.meaning.other", in: language)
         }
     }
 
     /// The C name of `status`, for logs and support; the number for codes not listed.
-    static func name(_ status: Int32) -> String {
+    static func name(_ status: Int32, in language: HandoffLanguage) -> String {
         switch status {
         case PAM_SUCCESS: "PAM_SUCCESS"
         case PAM_OPEN_ERR: "PAM_OPEN_ERR"
@@ -44,7 +46,7 @@ enum PAMStatus {
         case PAM_CONV_ERR: "PAM_CONV_ERR"
         case PAM_ABORT: "PAM_ABORT"
         case PAM_MODULE_UNKNOWN: "PAM_MODULE_UNKNOWN"
-        default: "PAM status \(status)"
+        default: sentenceCatalog.sentence("pam.status.number", .number(status), in: language)
         }
     }
 }

@@ -13,18 +13,22 @@ struct PAMTransaction {
     let maximumTries: Int
     /// The user to authenticate: the process's real user ID.
     let userID: uid_t
+    /// The language of the sentences it says itself.
+    let language: HandoffLanguage
     /// The conversation the C callback answers from.
     let context: PAMConversationContext
 
     /// What the person is told between tries, through the conversation, with the tries left.
-    static func tryAgain(triesLeft: Int) -> String {
-        triesLeft == 1 ? "That password was not right. Try again (1 try left)." : "That password was not right. Try again (\(triesLeft) tries left)."
+    static func tryAgain(triesLeft: Int, in language: HandoffLanguage) -> String {
+        triesLeft == 1
+            ? sentenceCatalog.sentence("pam.tryAgain.one", in: language)
+            : sentenceCatalog.sentence("pam.tryAgain.several", .number(triesLeft), in: language)
     }
 
     /// Runs the transaction; the result, as the authenticator returns it.
     func run() -> LocalAuthenticationResult {
         guard let user = UserAccount.name(of: userID) else {
-            return .failed(.unavailable(detail: "The system has no user name for user ID \(userID), so PAM cannot authenticate this user."))
+            return .failed(.unavailable(detail: sentenceCatalog.sentence("pam.noUserName", .number(userID), in: language)))
         }
         guard !context.bridge.isCancelled else { return .cancelled }
         var conversation = pam_conv(conv: pamConversationCallback, appdata_ptr: Unmanaged.passUnretained(context).toOpaque())
@@ -32,7 +36,7 @@ struct PAMTransaction {
         // Linux-PAM copies the conversation structure, so a pointer for this call suffices.
         let started = pam_start(serviceName, user, &conversation, &handle)
         guard started == PAM_SUCCESS, let handle else {
-            return .failed(.unavailable(detail: PAMStatus.unavailableDetail(started, service: serviceName, user: user)))
+            return .failed(.unavailable(detail: PAMStatus.unavailableDetail(started, service: serviceName, user: user, in: language)))
         }
         let (result, lastStatus) = authenticate(handle, user: user)
         pam_end(handle, lastStatus)
@@ -53,14 +57,14 @@ struct PAMTransaction {
                 guard bridge.questionsAsked > questionsBefore else {
                     // A service that denies everyone (pam_deny, as other distributions' "other"
                     // does) or a lock that refuses before asking: not a wrong password.
-                    let detail = "The PAM service \"\(serviceName)\" refused \(user) without asking for a password; its configuration may deny everyone, or the account may be locked."
+                    let detail = sentenceCatalog.sentence("pam.refusedWithoutAsking", .text(serviceName), .text(user), in: language)
                     return (.failed(.unavailable(detail: detail)), status)
                 }
-                if attempt < maximumTries, bridge.ask(.error(Self.tryAgain(triesLeft: maximumTries - attempt))) == nil { return (.cancelled, status) }
+                if attempt < maximumTries, bridge.ask(.error(Self.tryAgain(triesLeft: maximumTries - attempt, in: language))) == nil { return (.cancelled, status) }
             case PAM_MAXTRIES:
                 return (.failed(.lockedOut), status)
             default:
-                return (.failed(.unavailable(detail: PAMStatus.unavailableDetail(status, service: serviceName, user: user))), status)
+                return (.failed(.unavailable(detail: PAMStatus.unavailableDetail(status, service: serviceName, user: user, in: language))), status)
             }
         }
         return (.failed(.notRecognized), PAM_AUTH_ERR)
@@ -76,10 +80,10 @@ struct PAMTransaction {
         case PAM_ACCT_EXPIRED, PAM_PERM_DENIED:
             return (.failed(.lockedOut), status)
         case PAM_NEW_AUTHTOK_REQD:
-            let detail = "The password of \(user) has expired; change it (for example with passwd), then try again."
+            let detail = sentenceCatalog.sentence("pam.passwordExpired", .text(user), in: language)
             return (.failed(.unavailable(detail: detail)), status)
         default:
-            return (.failed(.unavailable(detail: PAMStatus.unavailableDetail(status, service: serviceName, user: user))), status)
+            return (.failed(.unavailable(detail: PAMStatus.unavailableDetail(status, service: serviceName, user: user, in: language))), status)
         }
     }
 

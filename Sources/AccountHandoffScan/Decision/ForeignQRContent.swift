@@ -1,3 +1,5 @@
+import AccountHandoff
+
 /// What a QR code that is not a transfer code holds, by kind only (never its contents), so
 /// the refusal can say what the person photographed.
 public enum ForeignQRContent: String, Hashable, Sendable, CaseIterable {
@@ -31,13 +33,13 @@ public enum ForeignQRContent: String, Hashable, Sendable, CaseIterable {
     }
 
     /// The kind, as the end of "a QR code with ...".
-    var words: String {
+    func words(in language: HandoffLanguage) -> String {
         switch self {
-        case .webAddress: "a web address"
-        case .wifiNetwork: "Wi-Fi settings"
-        case .contactCard: "a contact card"
-        case .text: "other text"
-        case .binaryData: "binary data"
+        case .webAddress: sentenceCatalog.sentence("foreign.webAddress", in: language)
+        case .wifiNetwork: sentenceCatalog.sentence("foreign.wifiNetwork", in: language)
+        case .contactCard: sentenceCatalog.sentence("foreign.contactCard", in: language)
+        case .text: sentenceCatalog.sentence("foreign.text", in: language)
+        case .binaryData: sentenceCatalog.sentence("foreign.binaryData", in: language)
         }
     }
 }

@@ -39,21 +39,39 @@ public enum ZBarErrorKind: String, Hashable, Sendable, CaseIterable {
     case other = "unknown error"
 }
 
-extension CameraError: LocalizedErrorSentence {
+extension CameraError: TranslatedSentence {
     /// A whole sentence for people: what is wrong with the camera and what to do instead.
-    public var description: String {
-        let instead = "or take a photo of the QR code and read it from the file, or type the code the sending device shows"
+    /// - Parameter language: The language to say it in.
+    public func sentence(in language: HandoffLanguage) -> String {
         switch self {
         case .noCamera(let device):
-            return "There is no camera at \(device); connect one, or name another device, \(instead)."
+            sentenceCatalog.sentence("camera.noCamera", .text(device), in: language)
         case .notADevice(let device):
-            return "The path \(device) is not a camera device (cameras are device files such as /dev/video0); name the camera's device, \(instead)."
+            sentenceCatalog.sentence("camera.notADevice", .text(device), in: language)
         case .notPermitted(let device):
-            return "You may not use the camera \(device) (on Debian, add yourself to the video group and log in again), \(instead)."
+            sentenceCatalog.sentence("camera.notPermitted", .text(device), in: language)
         case .unavailable(let device, let kind):
-            return "The camera \(device) could not be started (zbar: \(kind.rawValue)); check that it is a camera and that no other program uses it, \(instead)."
+            sentenceCatalog.sentence("camera.unavailable", .text(device), .text(kind.words(in: language)), in: language)
         case .noCodeSeen(let device, let seconds):
-            return "The camera \(device) saw no QR code in \(seconds) seconds; hold the code steady, closer and without glare, then try again, \(instead)."
+            sentenceCatalog.sentence("camera.noCodeSeen", .text(device), .number(seconds), in: language)
+        }
+    }
+}
+
+extension ZBarErrorKind {
+    /// zbar's class of error, in words (its raw value is zbar's own English name).
+    func words(in language: HandoffLanguage) -> String {
+        switch self {
+        case .outOfMemory: sentenceCatalog.sentence("zbar.outOfMemory", in: language)
+        case .internalError: sentenceCatalog.sentence("zbar.internalError", in: language)
+        case .unsupported: sentenceCatalog.sentence("zbar.unsupported", in: language)
+        case .invalidRequest: sentenceCatalog.sentence("zbar.invalidRequest", in: language)
+        case .systemError: sentenceCatalog.sentence("zbar.systemError", in: language)
+        case .lockingError: sentenceCatalog.sentence("zbar.lockingError", in: language)
+        case .busy: sentenceCatalog.sentence("zbar.busy", in: language)
+        case .displayError: sentenceCatalog.sentence("zbar.displayError", in: language)
+        case .closed: sentenceCatalog.sentence("zbar.closed", in: language)
+        case .other: sentenceCatalog.sentence("zbar.other", in: language)
         }
     }
 }

@@ -29,43 +29,45 @@ public enum ImageReadError: Error, Hashable, Sendable {
     case outOfMemory(path: String)
 }
 
-extension ImageReadError: LocalizedErrorSentence {
+extension ImageReadError: TranslatedSentence {
     /// A whole sentence for people: what is wrong with the file and what to do.
-    public var description: String {
-        let retake = "take or export the photo again as PNG or JPEG"
+    /// - Parameter language: The language to say it in.
+    public func sentence(in language: HandoffLanguage) -> String {
         switch self {
         case .unreadable(let path, let code):
-            return "The image \(path) cannot be read: \(SystemErrorWords.cause(code)); check the path and its permissions."
+            sentenceCatalog.sentence("image.unreadable", .text(path), .text(SystemErrorWords.cause(code, in: language)), in: language)
         case .notARegularFile(let path):
-            return "The path \(path) is not a regular file; give the path of the photo or screenshot of the QR code."
+            sentenceCatalog.sentence("image.notARegularFile", .text(path), in: language)
         case .empty(let path):
-            return "The image \(path) is empty; \(retake)."
+            sentenceCatalog.sentence("image.empty", .text(path), in: language)
         case .fileTooLarge(let path, let count, let limit):
-            return "The image \(path) is \(Self.mebibytes(count)), more than the \(Self.mebibytes(limit)) this reader accepts; "
-                + "save a smaller copy (the QR code needs only a few hundred pixels)."
+            sentenceCatalog.sentence("image.fileTooLarge", .text(path), .text(Self.size(count, in: language)),
+                                     .text(Self.size(limit, in: language)), in: language)
         case .changedWhileRead(let path):
-            return "The image \(path) changed while it was read; wait until it is completely written, then try again."
+            sentenceCatalog.sentence("image.changedWhileRead", .text(path), in: language)
+        case .unsupportedFormat(let path, .unknown):
+            sentenceCatalog.sentence("image.unsupportedFormat.unknown", .text(path), in: language)
         case .unsupportedFormat(let path, let format):
-            let what = format == .unknown ? "neither a PNG nor a JPEG image" : "a \(format.rawValue) file, not a PNG or JPEG image"
-            return "The file \(path) is \(what); save or convert the photo as PNG or JPEG, then try again."
+            sentenceCatalog.sentence("image.unsupportedFormat.known", .text(path), .text(format.rawValue), in: language)
         case .tooManyPixels(let path, let width, let height, let limits):
-            return "The image \(path) declares \(width) x \(height) pixels, more than this reader decodes (at most "
-                + "\(limits.maximumSide) pixels a side and \(limits.maximumPixelCount / 1_000_000) megapixels); "
-                + "save a smaller copy of the photo."
+            sentenceCatalog.sentence("image.tooManyPixels", .text(path), .number(width), .number(height), .number(limits.maximumSide),
+                                     .number(limits.maximumPixelCount / 1_000_000), in: language)
         case .damagedPNG(let path, let libpng):
-            return "The PNG image \(path) is damaged or incomplete (libpng: \(libpng)); \(retake)."
+            sentenceCatalog.sentence("image.damagedPNG", .text(path), .text(libpng), in: language)
         case .damagedJPEG(let path, let libjpeg):
-            return "The JPEG image \(path) is damaged or cannot be decoded (libjpeg: \(libjpeg.text)); \(retake)."
+            sentenceCatalog.sentence("image.damagedJPEG", .text(path), .text(libjpeg.text), in: language)
         case .incompleteJPEG(let path, let libjpeg):
-            return "The JPEG image \(path) is incomplete or corrupt (libjpeg: \(libjpeg.text)); \(retake)."
+            sentenceCatalog.sentence("image.incompleteJPEG", .text(path), .text(libjpeg.text), in: language)
         case .tooManyJPEGScans(let path, let limit):
-            return "The JPEG image \(path) has more than \(limit) progressive scans, which no camera writes; \(retake)."
+            sentenceCatalog.sentence("image.tooManyJPEGScans", .text(path), .number(limit), in: language)
         case .outOfMemory(let path):
-            return "There is not enough memory to decode the image \(path); close other programs or save a smaller copy of the photo."
+            sentenceCatalog.sentence("image.outOfMemory", .text(path), in: language)
         }
     }
 
-    private static func mebibytes(_ count: Int) -> String {
-        count >= 1 << 20 ? "\(count >> 20) MiB" : "\(count) bytes"
+    private static func size(_ count: Int, in language: HandoffLanguage) -> String {
+        count >= 1 << 20
+            ? sentenceCatalog.sentence("image.size.mebibytes", .number(count >> 20), in: language)
+            : sentenceCatalog.sentence("image.size.bytes", .number(count), in: language)
     }
 }

@@ -13,15 +13,15 @@ public enum QRScanError: Error, Hashable, Sendable {
     case camera(CameraError)
 }
 
-extension QRScanError: LocalizedErrorSentence {
+extension QRScanError: TranslatedSentence {
     /// The sentence of the underlying error.
-    public var description: String {
+    /// - Parameter language: The language to say it in.
+    public func sentence(in language: HandoffLanguage) -> String {
         switch self {
-        case .image(let error): error.description
-        case .scannerUnavailable:
-            "The QR scanner (zbar) could not process the picture, most likely for lack of memory; close other programs and try again."
-        case .refused(let refusal): refusal.description
-        case .camera(let error): error.description
+        case .image(let error): error.sentence(in: language)
+        case .scannerUnavailable: sentenceCatalog.sentence("scan.scannerUnavailable", in: language)
+        case .refused(let refusal): refusal.sentence(in: language)
+        case .camera(let error): error.sentence(in: language)
         }
     }
 }

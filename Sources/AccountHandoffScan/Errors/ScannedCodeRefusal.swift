@@ -13,22 +13,19 @@ public enum ScannedCodeRefusal: Error, Hashable, Sendable {
     case invalidTransferCode(HandoffError)
 }
 
-extension ScannedCodeRefusal: LocalizedErrorSentence {
+extension ScannedCodeRefusal: TranslatedSentence {
     /// A whole sentence for people: what the picture holds instead, and what to do.
-    public var description: String {
+    /// - Parameter language: The language to say it in.
+    public func sentence(in language: HandoffLanguage) -> String {
         switch self {
         case .noCode:
-            return "This image holds no QR code that could be read; take a sharper photo from closer, with the whole code "
-                + "in the picture and no glare on the screen, or type the code the sending device shows instead."
+            sentenceCatalog.sentence("refusal.noCode", in: language)
         case .severalCodes(let count):
-            return "This image holds \(count) different QR codes, so it is not clear which one to use; photograph only the "
-                + "code the sending device shows (cover or crop the others)."
+            sentenceCatalog.sentence("refusal.severalCodes", .number(count), in: language)
         case .notATransferCode(let content):
-            return "This image holds a QR code with \(content.words), not a transfer code (those start with AH: and are "
-                + "shown by the sending device); photograph the code the sending device shows."
+            sentenceCatalog.sentence("refusal.notATransferCode", .text(content.words(in: language)), in: language)
         case .invalidTransferCode(let error):
-            return "This image holds a QR code that starts like a transfer code but is not a valid one. "
-                + error.message(for: .receiver)
+            sentenceCatalog.sentence("refusal.invalidTransferCode", .text(error.message(for: .receiver, in: language)), in: language)
         }
     }
 }

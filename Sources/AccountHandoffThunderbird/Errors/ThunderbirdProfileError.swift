@@ -6,9 +6,9 @@ import Darwin
 import AccountHandoff
 
 /// Why a Thunderbird profile could not be found, read or written. Every case is secret-free
-/// (no password, no user name) and its ``description`` is whole sentences that say what to do.
+/// (no password, no user name) and its ``sentence(in:)`` is whole sentences that say what to do.
 /// Whenever an import reports one of these, the profile was left as it was.
-public enum ThunderbirdProfileError: Error, Hashable, Sendable, CustomStringConvertible {
+public enum ThunderbirdProfileError: Error, Hashable, Sendable {
     /// No `profiles.ini` was found in the folder where Thunderbird keeps its profile list.
     case noProfileList(folder: String)
     /// `profiles.ini` or `installs.ini` could not be understood at `line`.
@@ -66,87 +66,96 @@ public enum ThunderbirdProfileError: Error, Hashable, Sendable, CustomStringConv
     /// The import journal left by an interrupted import cannot be understood, so it was left
     /// for a person to look at.
     case journalInvalid(path: String, problem: String)
+}
 
+extension ThunderbirdProfileError: TranslatedSentence {
     /// Whole sentences for people: what is wrong and what to do next.
-    public var description: String {
+    /// - Parameter language: The language to say it in.
+    public func sentence(in language: HandoffLanguage) -> String {
         switch self {
         case .noProfileList(let folder):
-            "No Thunderbird profile list (profiles.ini) was found in \(folder). Start Thunderbird once so that it creates a profile, or give the path of a profile folder."
+            sentenceCatalog.sentence("profile.noProfileList", .text(folder), in: language)
         case .profileListInvalid(let path, let line, let problem):
-            "Thunderbird's profile list \(path) could not be read at line \(line) (\(problem)). Give the path of the profile folder instead, or let Thunderbird repair the list by starting it."
+            sentenceCatalog.sentence("profile.profileListInvalid", .text(path), .number(line), .text(problem), in: language)
         case .profileNotFound(let name, let available):
-            "No Thunderbird profile is named \(name). \(Self.listing(available))"
+            sentenceCatalog.sentence("profile.profileNotFound", .text(name), .text(Self.listing(available, in: language)), in: language)
         case .ambiguousProfile(let available):
-            "Several Thunderbird profiles exist and none is marked as the default. \(Self.listing(available))"
+            sentenceCatalog.sentence("profile.ambiguousProfile", .text(Self.listing(available, in: language)), in: language)
         case .notAProfileFolder(let path, let code):
-            "The Thunderbird profile folder \(path) cannot be opened: \(SystemErrorWords.cause(code)). Check the path, or name a profile from Thunderbird's profile list."
+            sentenceCatalog.sentence("profile.notAProfileFolder", .text(path), .text(SystemErrorWords.cause(code, in: language)), in: language)
         case .unsupportedProfilePath(let path):
-            "The profile path \(path) contains a quote or a backslash, which the key database library cannot be given. Move or link the profile to a path without them and try again."
+            sentenceCatalog.sentence("profile.unsupportedProfilePath", .text(path), in: language)
         case .newerThunderbird(let path, let version, let newest):
-            "The profile \(path) was last used by Thunderbird \(version), newer than the versions this program knows (up to \(newest)), so this program leaves it alone. Update this program, then try again."
+            sentenceCatalog.sentence("profile.newerThunderbird", .text(path), .text(version), .number(newest), in: language)
         case .compatibilityInvalid(let path, let problem):
-            "The profile's compatibility.ini in \(path) could not be read (\(problem)), so the Thunderbird version that last used it is unknown and the profile is left unchanged. Start Thunderbird with the profile once, then try again."
+            sentenceCatalog.sentence("profile.compatibilityInvalid", .text(path), .text(problem), in: language)
         case .thunderbirdRunning(let path, let processID?):
-            "Thunderbird (process \(processID)) is using the profile \(path), so it is left unchanged. Quit Thunderbird, then try again."
+            sentenceCatalog.sentence("profile.thunderbirdRunning.process", .number(processID), .text(path), in: language)
         case .thunderbirdRunning(let path, nil):
-            "Thunderbird is using the profile \(path), so it is left unchanged. Quit Thunderbird, then try again."
+            sentenceCatalog.sentence("profile.thunderbirdRunning", .text(path), in: language)
         case .importAlreadyRunning(let path):
-            "Another import into the profile \(path) is running in this program, so this one was not started. Wait for it to finish, then try again."
+            sentenceCatalog.sentence("profile.importAlreadyRunning", .text(path), in: language)
         case .readOnly(let path):
-            "The Thunderbird profile \(path) cannot be written (it is read-only or not yours), so it is left unchanged. Make it writable for your user, then try again."
+            sentenceCatalog.sentence("profile.readOnly", .text(path), in: language)
         case .notARegularFile(let path):
-            "The profile file \(path) is a symbolic link or not a regular file, so it is left alone. Replace it with a regular file (Thunderbird writes one when it saves), then try again."
+            sentenceCatalog.sentence("profile.notARegularFile", .text(path), in: language)
         case .preferencesInvalid(let path, let line, let problem):
-            "The preferences file \(path) could not be read at line \(line) (\(problem)), so the profile is left unchanged. Start Thunderbird with the profile once, which rewrites the file, or restore it from a backup."
+            sentenceCatalog.sentence("profile.preferencesInvalid", .text(path), .number(line), .text(problem), in: language)
         case .loginsInvalid(let path, let problem):
-            "The saved logins file \(path) could not be read (\(problem)), so the profile is left unchanged. Start Thunderbird with the profile once, or restore the file from a backup."
+            sentenceCatalog.sentence("profile.loginsInvalid", .text(path), .text(problem), in: language)
         case .loginsFromAnotherKeyDatabase(let path):
-            "The saved logins in \(path) were encrypted with another profile's key database (key4.db), so this profile's key cannot read them and the profile is left unchanged. Put back the key4.db that belongs to this logins.json, then try again."
+            sentenceCatalog.sentence("profile.loginsFromAnotherKeyDatabase", .text(path), in: language)
         case .keyDatabaseMissing(let path, true):
-            "The profile \(path) has only the old key database format (key3.db). Start a current Thunderbird with the profile once, which converts it, then try again."
+            sentenceCatalog.sentence("profile.keyDatabaseMissing.legacy", .text(path), in: language)
         case .keyDatabaseMissing(let path, false):
-            "The profile \(path) has no key database (key4.db), so it holds no saved password. Save the account's password in Thunderbird first, then try again."
+            sentenceCatalog.sentence("profile.keyDatabaseMissing", .text(path), in: language)
         case .keyDatabaseUnusable(let path, let code):
-            "The key database (key4.db) of the profile \(path) could not be used: \(NSSErrorWords.cause(code)). Start Thunderbird with the profile once to check it, then try again."
+            sentenceCatalog.sentence("profile.keyDatabaseUnusable", .text(path), .text(NSSErrorWords.cause(code, in: language)), in: language)
         case .primaryPasswordRequired(let path):
-            "The saved passwords of the profile \(path) are protected by a primary password. Give that primary password when asked, then try again."
+            sentenceCatalog.sentence("profile.primaryPasswordRequired", .text(path), in: language)
         case .primaryPasswordWrong(let path):
-            "The primary password does not unlock the saved passwords of the profile \(path). Type the primary password you use in Thunderbird, then try again."
+            sentenceCatalog.sentence("profile.primaryPasswordWrong", .text(path), in: language)
         case .noIMAPAccount(let path):
-            "The profile \(path) holds no IMAP account. Set up the account in Thunderbird first, then try again."
+            sentenceCatalog.sentence("profile.noIMAPAccount", .text(path), in: language)
         case .accountNotFound(let address, let available):
-            "The profile holds no IMAP account with the address \(address). Its IMAP accounts are: \(available.joined(separator: ", ")). Name one of them."
+            sentenceCatalog.sentence("profile.accountNotFound", .text(address), .text(available.joined(separator: ", ")), in: language)
         case .ambiguousAccount(let available):
-            "The profile holds several IMAP accounts: \(available.joined(separator: ", ")). Name the one to send by its address."
+            sentenceCatalog.sentence("profile.ambiguousAccount", .text(available.joined(separator: ", ")), in: language)
         case .unsupportedAccount(let address, let reason):
-            "The account \(address) cannot be transferred: \(reason.clause). \(reason.nextStep)"
+            sentenceCatalog.sentence("profile.unsupportedAccount", .text(address), .text(reason.clause(in: language)),
+                                     .text(reason.nextStep(in: language)), in: language)
         case .noSavedPassword(let address, let server):
-            "The profile has no saved password for the account \(address) on \(server). Let Thunderbird save the password (check mail once and tick the box to remember it), then try again."
+            sentenceCatalog.sentence("profile.noSavedPassword", .text(address), .text(server), in: language)
         case .serverAlreadyConfigured(let address, let server):
-            "Thunderbird already has an account (\(address)) for the same user on the server \(server), and Thunderbird keeps one account per user and server, so the profile is left unchanged. Remove that account in Thunderbird, or send it instead, then start a new transfer."
+            sentenceCatalog.sentence("profile.serverAlreadyConfigured", .text(address), .text(server), in: language)
         case .fileOperationFailed(let path, let operation, let code):
-            "The profile file \(path) could not be \(operation): \(SystemErrorWords.cause(code)). \(Self.nextStep(for: code))"
+            sentenceCatalog.sentence("profile.fileOperationFailed", .text(path), .text(Self.operationWords(operation, in: language)),
+                                     .text(SystemErrorWords.cause(code, in: language)), .text(Self.nextStep(for: code, in: language)), in: language)
         case .journalInvalid(let path, let problem):
-            "An interrupted import left a journal in \(path) that cannot be read (\(problem)), so nothing was undone. Move that folder away after checking the profile with Thunderbird, then try again."
+            sentenceCatalog.sentence("profile.journalInvalid", .text(path), .text(problem), in: language)
         }
     }
 
-    private static func listing(_ profiles: [ThunderbirdProfileSummary]) -> String {
-        guard !profiles.isEmpty else { return "No profile is listed; give the path of a profile folder." }
+    private static func listing(_ profiles: [ThunderbirdProfileSummary], in language: HandoffLanguage) -> String {
+        guard !profiles.isEmpty else { return sentenceCatalog.sentence("profile.listing.none", in: language) }
         let names = profiles.map { "\($0.name) (\($0.path))" }.joined(separator: ", ")
-        return "The profiles are: \(names). Name one of them, or give the path of its folder."
+        return sentenceCatalog.sentence("profile.listing.some", .text(names), in: language)
     }
 
-    private static func nextStep(for code: Int32) -> String {
+    /// The past participle of a file operation (`written`), in `language`; an operation this
+    /// module does not name is shown as it was given.
+    private static func operationWords(_ operation: String, in language: HandoffLanguage) -> String {
+        ProfileFileOperation(rawValue: operation)?.words(in: language) ?? operation
+    }
+
+    private static func nextStep(for code: Int32, in language: HandoffLanguage) -> String {
         switch code {
-        case ENOSPC, EDQUOT: "The profile is unchanged; free some space, then try again."
-        case EROFS, EACCES, EPERM: "The profile is unchanged; make it writable for your user, then try again."
-        default: "The profile is unchanged; check the disk and the folder's permissions, then try again."
+        case ENOSPC, EDQUOT: sentenceCatalog.sentence("profile.nextStep.noSpace", in: language)
+        case EROFS, EACCES, EPERM: sentenceCatalog.sentence("profile.nextStep.notWritable", in: language)
+        default: sentenceCatalog.sentence("profile.nextStep.other", in: language)
         }
     }
 }
-
-extension ThunderbirdProfileError: LocalizedErrorSentence {}
 
 /// A profile as the error sentences list it: its name and its folder.
 public struct ThunderbirdProfileSummary: Hashable, Sendable {
@@ -174,22 +183,39 @@ public enum UnsupportedAccountReason: Hashable, Sendable {
     case fieldNotTransferable(String)
 
     /// The reason, as a clause.
-    var clause: String {
+    func clause(in language: HandoffLanguage) -> String {
         switch self {
-        case .noTransportSecurity: "its IMAP server is reached without TLS, and a password only travels to accounts that use TLS or STARTTLS"
-        case .signsInWithOAuth: "it signs in with OAuth2, so Thunderbird holds no password for it"
-        case .authenticationMethod(let method): "it signs in with a method other than a password (Thunderbird's method \(method))"
-        case .fieldNotTransferable(let field): "its \(field) does not fit the transfer's account format"
+        case .noTransportSecurity: sentenceCatalog.sentence("unsupported.noTransportSecurity", in: language)
+        case .signsInWithOAuth: sentenceCatalog.sentence("unsupported.signsInWithOAuth", in: language)
+        case .authenticationMethod(let method): sentenceCatalog.sentence("unsupported.authenticationMethod", .number(method), in: language)
+        case .fieldNotTransferable(let field):
+            sentenceCatalog.sentence("unsupported.fieldNotTransferable", .text(Self.fieldWords(field, in: language)), in: language)
         }
     }
 
+    /// The name of a field this module reports (`server name`), in `language`; a name the
+    /// catalog does not know is shown as it was given.
+    private static func fieldWords(_ field: String, in language: HandoffLanguage) -> String {
+        let key: String? = switch field {
+        case "display name": "field.displayName"
+        case "e-mail address": "field.emailAddress"
+        case "user name": "field.username"
+        case "server name": "field.serverName"
+        case "port": "field.port"
+        case "settings": "field.settings"
+        default: nil
+        }
+        guard let key else { return field }
+        return sentenceCatalog.sentence(key, in: language)
+    }
+
     /// What the person can do.
-    var nextStep: String {
+    func nextStep(in language: HandoffLanguage) -> String {
         switch self {
-        case .noTransportSecurity: "Switch the account to SSL/TLS or STARTTLS in Thunderbird's server settings, then try again."
-        case .signsInWithOAuth: "Sign in to the account on the other device instead."
-        case .authenticationMethod: "Set the account's authentication method to a normal password in Thunderbird, then try again."
-        case .fieldNotTransferable: "Set up the account on the other device by hand."
+        case .noTransportSecurity: sentenceCatalog.sentence("unsupported.next.noTransportSecurity", in: language)
+        case .signsInWithOAuth: sentenceCatalog.sentence("unsupported.next.signsInWithOAuth", in: language)
+        case .authenticationMethod: sentenceCatalog.sentence("unsupported.next.authenticationMethod", in: language)
+        case .fieldNotTransferable: sentenceCatalog.sentence("unsupported.next.fieldNotTransferable", in: language)
         }
     }
 }

@@ -84,7 +84,7 @@ struct ImportJournal {
                 }
                 guard info.st_mode & S_IFMT == S_IFREG else { throw .notARegularFile(path: profile.path(of: name)) }
                 guard let bytes = try profile.read(name, maximumByteCount: maximumFileByteCount) else {
-                    throw .fileOperationFailed(path: profile.path(of: name), operation: "read", code: ENOENT)
+                    throw .fileOperationFailed(path: profile.path(of: name), operation: ProfileFileOperation.read.rawValue, code: ENOENT)
                 }
                 let mode = info.st_mode & 0o7777
                 try writeFile(bytes, named: name + ".saved", mode: mode, in: folder, folderPath: profile.path(of: folderName))
@@ -95,7 +95,7 @@ struct ImportJournal {
             let manifest = ([header] + entries.map(line)).joined(separator: "\n") + "\n"
             try writeFile(Array(manifest.utf8), named: manifestName + ".new", mode: 0o600, in: folder, folderPath: profile.path(of: folderName))
             guard renameat(folder, manifestName + ".new", folder, manifestName) == 0 else {
-                throw .fileOperationFailed(path: profile.path(of: folderName + "/" + manifestName), operation: "written", code: errno)
+                throw .fileOperationFailed(path: profile.path(of: folderName + "/" + manifestName), operation: ProfileFileOperation.written.rawValue, code: errno)
             }
             try sync(folder, profile.path(of: folderName))
             try reach(.journalWritten, hook)
@@ -118,7 +118,7 @@ struct ImportJournal {
         guard renameat(journal.descriptor, temporary, profile.descriptor, name) == 0 else {
             let code = errno
             unlinkat(journal.descriptor, temporary, 0)
-            throw .fileOperationFailed(path: profile.path(of: name), operation: "written", code: code)
+            throw .fileOperationFailed(path: profile.path(of: name), operation: ProfileFileOperation.written.rawValue, code: code)
         }
         try profile.sync()
     }
@@ -146,7 +146,7 @@ struct ImportJournal {
     /// Commits: removes the manifest (the point of no return), then the copies.
     func commit() throws(ThunderbirdProfileError) {
         guard unlinkat(journal.descriptor, Self.manifestName, 0) == 0 else {
-            throw .fileOperationFailed(path: journal.path(of: Self.manifestName), operation: "removed", code: errno)
+            throw .fileOperationFailed(path: journal.path(of: Self.manifestName), operation: ProfileFileOperation.removed.rawValue, code: errno)
         }
         try Self.sync(journal.descriptor, journal.path)
         try Self.reach(.journalCommitted, hook)
@@ -263,15 +263,15 @@ struct ImportJournal {
             case .saved(let name, let mode):
                 let copy = name + ".saved"
                 if fchmodat(folder, copy, mode, 0) != 0 {
-                    guard errno == ENOENT else { throw .fileOperationFailed(path: profile.path(of: name), operation: "restored", code: errno) }
+                    guard errno == ENOENT else { throw .fileOperationFailed(path: profile.path(of: name), operation: ProfileFileOperation.restored.rawValue, code: errno) }
                     continue
                 }
                 guard renameat(folder, copy, profile.descriptor, name) == 0 else {
-                    throw .fileOperationFailed(path: profile.path(of: name), operation: "restored", code: errno)
+                    throw .fileOperationFailed(path: profile.path(of: name), operation: ProfileFileOperation.restored.rawValue, code: errno)
                 }
             case .absent(let name):
                 guard unlinkat(profile.descriptor, name, 0) == 0 || errno == ENOENT else {
-                    throw .fileOperationFailed(path: profile.path(of: name), operation: "removed", code: errno)
+                    throw .fileOperationFailed(path: profile.path(of: name), operation: ProfileFileOperation.removed.rawValue, code: errno)
                 }
             }
         }
@@ -282,7 +282,7 @@ struct ImportJournal {
         guard mkdirat(profile.descriptor, folderName, 0o700) == 0 else {
             switch errno {
             case EROFS, EACCES, EPERM: throw .readOnly(path: profile.path)
-            default: throw .fileOperationFailed(path: profile.path(of: folderName), operation: "created", code: errno)
+            default: throw .fileOperationFailed(path: profile.path(of: folderName), operation: ProfileFileOperation.created.rawValue, code: errno)
             }
         }
         do { return try profile.subfolder(folderName) } catch {
@@ -322,7 +322,7 @@ struct ImportJournal {
     private static func writeFile(_ bytes: [UInt8], named name: String, mode: mode_t, in folder: Int32, folderPath: String) throws(ThunderbirdProfileError) {
         unlinkat(folder, name, 0)
         let file = openat(folder, name, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
-        guard file >= 0 else { throw .fileOperationFailed(path: folderPath + "/" + name, operation: "written", code: errno) }
+        guard file >= 0 else { throw .fileOperationFailed(path: folderPath + "/" + name, operation: ProfileFileOperation.written.rawValue, code: errno) }
         var failure: Int32?
         if fchmod(file, mode) != 0 {
             failure = errno
@@ -334,17 +334,17 @@ struct ImportJournal {
         if close(file) != 0, failure == nil { failure = errno }
         if let failure {
             unlinkat(folder, name, 0)
-            throw .fileOperationFailed(path: folderPath + "/" + name, operation: "written", code: failure)
+            throw .fileOperationFailed(path: folderPath + "/" + name, operation: ProfileFileOperation.written.rawValue, code: failure)
         }
     }
 
     private static func sync(_ folder: Int32, _ path: String) throws(ThunderbirdProfileError) {
         guard BlockingCall.retryingInterrupted("fsync", { fsync(folder) }) == 0 || errno == EINVAL else {
-            throw .fileOperationFailed(path: path, operation: "flushed to disk", code: errno)
+            throw .fileOperationFailed(path: path, operation: ProfileFileOperation.flushedToDisk.rawValue, code: errno)
         }
     }
 
     static func reach(_ step: ImportStep, _ hook: ImportStepHook?) throws(ThunderbirdProfileError) {
-        if let code = hook?(step) { throw .fileOperationFailed(path: "(test step \(step.rawValue))", operation: "written", code: code) }
+        if let code = hook?(step) { throw .fileOperationFailed(path: "(test step \(step.rawValue))", operation: ProfileFileOperation.written.rawValue, code: code) }
     }
 }

@@ -28,21 +28,25 @@ public enum ThunderbirdImportOutcome: Hashable, Sendable {
         }
     }
 
+    /// Whole sentences for the receiving person, in English: what happened to the profile and what to do.
+    public var message: String { message(in: .english) }
+
     /// Whole sentences for the receiving person: what happened to the profile and what to do.
-    public var message: String {
+    /// - Parameter language: The language to say it in.
+    public func message(in language: HandoffLanguage) -> String {
         switch self {
         case .imported(let record):
-            return record.message
+            record.message(in: language)
         case .validationFailed(let failure, let account):
-            return failure.message(for: account)
+            failure.message(for: account, in: language)
         case .cancelled:
-            return "Checking the account with its mail server was cancelled, so the Thunderbird profile was left unchanged."
+            sentenceCatalog.sentence("outcome.cancelled", in: language)
         case .declined(let error):
-            return ImportOutcome.declined(.failed(error)).message
+            ImportOutcome.declined(.failed(error)).message(in: language)
         case .failed(let error, let profile):
-            return "The account could not be written into the Thunderbird profile \(profile.name), so the profile was left unchanged. \(error.description)"
+            sentenceCatalog.sentence("outcome.failed", .text(profile.name), .text(error.sentence(in: language)), in: language)
         case .rollbackPending(let error, let profile):
-            return "Writing the account into the Thunderbird profile \(profile.name) failed, and undoing it failed too: \(error.description) Fix that before starting Thunderbird; the next import into the profile puts its files back as they were."
+            sentenceCatalog.sentence("outcome.rollbackPending", .text(profile.name), .text(error.sentence(in: language)), in: language)
         }
     }
 }
@@ -60,12 +64,20 @@ public struct ThunderbirdImportedAccount: Hashable, Sendable {
     /// Whether the mail server accepted the password before the account was written.
     public let checkedWithServer: Bool
 
+    /// Says which profile holds the account now and what Thunderbird does with it, in English.
+    public var message: String { message(in: .english) }
+
     /// Says which profile holds the account now and what Thunderbird does with it.
-    public var message: String {
-        let written = replacedAddress.map { "replaced the account \($0) in" } ?? "was added to"
+    /// - Parameter language: The language to say it in.
+    public func message(in language: HandoffLanguage) -> String {
         let check = checkedWithServer
-            ? "The mail server accepted the password."
-            : "Its mail server was not asked whether the password works (validation was turned off)."
-        return "The account \(account.emailAddress) \(written) the Thunderbird profile \(profile.name) (\(profile.directory.path)). \(check) Thunderbird shows it the next time it starts; set up its outgoing (SMTP) server there, since a transfer carries only the incoming (IMAP) settings."
+            ? sentenceCatalog.sentence("outcome.checked", in: language)
+            : sentenceCatalog.sentence("outcome.notChecked", in: language)
+        let address = SentenceArgument.text(account.emailAddress), name = SentenceArgument.text(profile.name)
+        let folder = SentenceArgument.text(profile.directory.path)
+        guard let replacedAddress else {
+            return sentenceCatalog.sentence("outcome.imported.added", address, name, folder, .text(check), in: language)
+        }
+        return sentenceCatalog.sentence("outcome.imported.replaced", address, .text(replacedAddress), name, folder, .text(check), in: language)
     }
 }

@@ -1,4 +1,5 @@
 internal import CNSS
+import AccountHandoff
 import Foundation
 
 /// NSS, started once per process without a database of its own: every profile's key database
@@ -22,19 +23,19 @@ enum NSSRuntime {
 /// Words for the NSS error numbers this module meets.
 enum NSSErrorWords {
     /// A lowercase clause with the NSS name of `code`.
-    static func cause(_ code: Int32) -> String {
-        let words: String = switch code {
-        case SEC_ERROR_BAD_DATABASE.rawValue: "the database is damaged or in a format this NSS does not read"
-        case SEC_ERROR_BAD_PASSWORD.rawValue: "the password is wrong"
-        case SEC_ERROR_READ_ONLY.rawValue: "the database is read-only"
-        case SEC_ERROR_NO_MEMORY.rawValue: "the system is out of memory"
-        case SEC_ERROR_IO.rawValue: "an input/output error occurred"
-        case SEC_ERROR_NO_KEY.rawValue: "the key is missing"
-        case SEC_ERROR_BAD_DATA.rawValue: "the data is damaged"
-        case SEC_ERROR_TOKEN_NOT_LOGGED_IN.rawValue: "the database is locked by its primary password"
-        default: "NSS reported a failure"
+    static func cause(_ code: Int32, in language: HandoffLanguage) -> String {
+        let words = switch code {
+        case SEC_ERROR_BAD_DATABASE.rawValue: sentenceCatalog.sentence("nss.badDatabase", in: language)
+        case SEC_ERROR_BAD_PASSWORD.rawValue: sentenceCatalog.sentence("nss.badPassword", in: language)
+        case SEC_ERROR_READ_ONLY.rawValue: sentenceCatalog.sentence("nss.readOnly", in: language)
+        case SEC_ERROR_NO_MEMORY.rawValue: sentenceCatalog.sentence("nss.noMemory", in: language)
+        case SEC_ERROR_IO.rawValue: sentenceCatalog.sentence("nss.io", in: language)
+        case SEC_ERROR_NO_KEY.rawValue: sentenceCatalog.sentence("nss.noKey", in: language)
+        case SEC_ERROR_BAD_DATA.rawValue: sentenceCatalog.sentence("nss.badData", in: language)
+        case SEC_ERROR_TOKEN_NOT_LOGGED_IN.rawValue: sentenceCatalog.sentence("nss.locked", in: language)
+        default: sentenceCatalog.sentence("nss.other", in: language)
         }
-        guard let name = PR_ErrorToName(code) else { return "\(words) (NSS code \(code))" }
-        return "\(words) (\(String(cString: name)))"
+        guard let name = PR_ErrorToName(code) else { return sentenceCatalog.sentence("nss.numbered", .text(words), .number(code), in: language) }
+        return sentenceCatalog.sentence("nss.named", .text(words), .text(String(cString: name)), in: language)
     }
 }

@@ -33,7 +33,7 @@ final class ProfileFolder {
     /// The folder `name` inside this one (never through a link).
     func subfolder(_ name: String) throws(ThunderbirdProfileError) -> ProfileFolder {
         let descriptor = openat(self.descriptor, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
-        guard descriptor >= 0 else { throw .fileOperationFailed(path: path(of: name), operation: "opened", code: errno) }
+        guard descriptor >= 0 else { throw .fileOperationFailed(path: path(of: name), operation: ProfileFileOperation.opened.rawValue, code: errno) }
         return ProfileFolder(path: path(of: name), descriptor: descriptor)
     }
 
@@ -44,7 +44,7 @@ final class ProfileFolder {
     func status(of name: String) throws(ThunderbirdProfileError) -> stat? {
         var info = stat()
         if fstatat(descriptor, name, &info, AT_SYMLINK_NOFOLLOW) == 0 { return info }
-        guard errno == ENOENT else { throw .fileOperationFailed(path: path(of: name), operation: "examined", code: errno) }
+        guard errno == ENOENT else { throw .fileOperationFailed(path: path(of: name), operation: ProfileFileOperation.examined.rawValue, code: errno) }
         return nil
     }
 
@@ -59,22 +59,22 @@ final class ProfileFolder {
             switch errno {
             case ENOENT: return nil
             case ELOOP: throw .notARegularFile(path: path(of: name))
-            default: throw .fileOperationFailed(path: path(of: name), operation: "read", code: errno)
+            default: throw .fileOperationFailed(path: path(of: name), operation: ProfileFileOperation.read.rawValue, code: errno)
             }
         }
         defer { close(file) }
         var info = stat()
-        guard fstat(file, &info) == 0 else { throw .fileOperationFailed(path: path(of: name), operation: "read", code: errno) }
+        guard fstat(file, &info) == 0 else { throw .fileOperationFailed(path: path(of: name), operation: ProfileFileOperation.read.rawValue, code: errno) }
         guard info.st_mode & S_IFMT == S_IFREG else { throw .notARegularFile(path: path(of: name)) }
-        guard Int(info.st_size) <= maximumByteCount else { throw .fileOperationFailed(path: path(of: name), operation: "read", code: EFBIG) }
+        guard Int(info.st_size) <= maximumByteCount else { throw .fileOperationFailed(path: path(of: name), operation: ProfileFileOperation.read.rawValue, code: EFBIG) }
         var bytes = [UInt8](repeating: 0, count: Int(info.st_size) + 1)
         var filled = 0
         while true {
             let count = bytes.withUnsafeMutableBytes { BlockingCall.read(file, into: $0.baseAddress! + filled, count: $0.count - filled) }
-            guard count >= 0 else { throw .fileOperationFailed(path: path(of: name), operation: "read", code: errno) }
+            guard count >= 0 else { throw .fileOperationFailed(path: path(of: name), operation: ProfileFileOperation.read.rawValue, code: errno) }
             if count == 0 { break }
             filled += count
-            guard filled < bytes.count else { throw .fileOperationFailed(path: path(of: name), operation: "read", code: EFBIG) }
+            guard filled < bytes.count else { throw .fileOperationFailed(path: path(of: name), operation: ProfileFileOperation.read.rawValue, code: EFBIG) }
         }
         return Array(bytes[..<filled])
     }
@@ -88,7 +88,7 @@ final class ProfileFolder {
         guard file >= 0 else {
             switch errno {
             case EROFS, EACCES, EPERM: throw .readOnly(path: path)
-            default: throw .fileOperationFailed(path: path, operation: "written", code: errno)
+            default: throw .fileOperationFailed(path: path, operation: ProfileFileOperation.written.rawValue, code: errno)
             }
         }
         close(file)
@@ -98,7 +98,7 @@ final class ProfileFolder {
     /// Flushes the folder's entries to disk.
     func sync() throws(ThunderbirdProfileError) {
         guard BlockingCall.retryingInterrupted("fsync", { fsync(descriptor) }) == 0 || errno == EINVAL else {
-            throw .fileOperationFailed(path: path, operation: "flushed to disk", code: errno)
+            throw .fileOperationFailed(path: path, operation: ProfileFileOperation.flushedToDisk.rawValue, code: errno)
         }
     }
 }

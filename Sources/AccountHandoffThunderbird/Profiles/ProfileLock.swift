@@ -52,7 +52,7 @@ final class ProfileLock {
     static func acquire(_ folder: ProfileFolder) throws(ThunderbirdProfileError) -> ProfileLock {
         var folderInfo = stat()
         guard fstat(folder.descriptor, &folderInfo) == 0 else {
-            throw .fileOperationFailed(path: folder.path, operation: "examined", code: errno)
+            throw .fileOperationFailed(path: folder.path, operation: ProfileFileOperation.examined.rawValue, code: errno)
         }
         let identity = FileIdentity(device: UInt64(folderInfo.st_dev), inode: UInt64(folderInfo.st_ino))
         guard HeldLocks.shared.claim(identity) else { throw .importAlreadyRunning(path: folder.path) }
@@ -66,7 +66,7 @@ final class ProfileLock {
                 request.l_len = 0
                 if BlockingCall.retryingInterrupted("fcntl(F_SETLK)", { fcntl(descriptor, F_SETLK, &request) }) != 0 {
                     guard errno == EAGAIN || errno == EACCES else {
-                        throw .fileOperationFailed(path: folder.path(of: recordLockName), operation: "locked", code: errno)
+                        throw .fileOperationFailed(path: folder.path(of: recordLockName), operation: ProfileFileOperation.locked.rawValue, code: errno)
                     }
                     throw .thunderbirdRunning(path: folder.path, processID: holder(of: descriptor))
                 }
@@ -119,7 +119,7 @@ final class ProfileLock {
                     close(descriptor)
                     switch code {
                     case EROFS, EACCES, EPERM: throw .readOnly(path: folder.path)
-                    default: throw .fileOperationFailed(path: folder.path(of: recordLockName), operation: "written", code: code)
+                    default: throw .fileOperationFailed(path: folder.path(of: recordLockName), operation: ProfileFileOperation.written.rawValue, code: code)
                     }
                 }
             }
@@ -128,7 +128,7 @@ final class ProfileLock {
             switch errno {
             case EROFS, EACCES, EPERM: throw .readOnly(path: folder.path)
             case ELOOP: throw .notARegularFile(path: folder.path(of: recordLockName))
-            default: throw .fileOperationFailed(path: folder.path(of: recordLockName), operation: "opened", code: errno)
+            default: throw .fileOperationFailed(path: folder.path(of: recordLockName), operation: ProfileFileOperation.opened.rawValue, code: errno)
             }
         }
         var info = stat()

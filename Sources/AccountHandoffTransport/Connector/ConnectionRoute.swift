@@ -1,3 +1,5 @@
+import AccountHandoff
+
 /// How a receiver's connection reaches the sender.
 public enum ConnectionRoute: Hashable, Sendable, CustomStringConvertible {
     /// Straight to the sender's address.
@@ -37,55 +39,60 @@ public enum ConnectionProgress: Hashable, Sendable, CustomStringConvertible {
     /// Connected and admitted.
     case connected(ConnectionRoute)
 
-    /// One sentence.
-    public var description: String {
+    /// One sentence, in English.
+    public var description: String { sentence(in: .english) }
+
+    /// One sentence for a status line.
+    /// - Parameter language: The language to say it in.
+    public func sentence(in language: HandoffLanguage) -> String {
         switch self {
         case .connectingDirectly(let endpoint):
-            "Connecting directly to \(endpoint)..."
+            sentenceCatalog.sentence("progress.connectingDirectly", .text(endpoint.description), in: language)
         case .directAddressSkipped(let address, let refusal):
-            "Not connecting directly: \(refusal.sentence(for: address)) Using the relay only."
+            sentenceCatalog.sentence("progress.directAddressSkipped", .text(refusal.sentence(for: address, in: language)), in: language)
         case .directFailed(let endpoint, let error):
-            "The direct connection to \(endpoint) failed: \(error.description)"
+            sentenceCatalog.sentence("progress.directFailed", .text(endpoint.description), .text(error.sentence(in: language)), in: language)
         case .directSlow(let endpoint, let headStart):
-            "No answer directly from \(endpoint) within \(Self.seconds(headStart)); trying the relay too."
+            sentenceCatalog.sentence("progress.directSlow", .text(endpoint.description), .text(Self.seconds(headStart)), in: language)
         case .connectingThroughRelay(let relay, let address):
-            "Connecting through the \(ConnectionRoute.relay(relay, address: address)); waiting for it to pair this device with the sending device..."
+            sentenceCatalog.sentence("progress.connectingThroughRelay", .text(Self.relayText(relay, address: address)), in: language)
         case .relayRetrying(let relay, let error):
-            Self.retrying(relay, error)
-        case .connected(let route):
-            "Connected to the sending device \(Self.via(route))."
+            Self.retrying(relay, error, in: language)
+        case .connected(.direct(let endpoint)):
+            sentenceCatalog.sentence("progress.connected.direct", .text(endpoint.description), in: language)
+        case .connected(.relay(let relay, let address)):
+            sentenceCatalog.sentence("progress.connected.relay", .text(Self.relayText(relay, address: address)), in: language)
         }
     }
 
     /// Why the relay did not lead to the sending device, and what this device does meanwhile;
     /// only what the relay itself did, never a guess about the sending device (Spec 11.7).
-    private static func retrying(_ relay: TCPRendezvous.Relay, _ error: TransportError) -> String {
-        switch error {
+    private static func retrying(_ relay: TCPRendezvous.Relay, _ error: TransportError, in language: HandoffLanguage) -> String {
+        let name = SentenceArgument.text(relay.description)
+        return switch error {
         case .connectionRefused:
-            "The relay \(relay) cannot be reached right now: nothing accepts connections at its address (it may be down or restarting). This device tries it again every second until the code runs out."
+            sentenceCatalog.sentence("progress.relay.refused", name, in: language)
         case .networkUnreachable:
-            "The relay \(relay) cannot be reached right now: this device has no route to its address (check this device's network). This device tries it again every second until the code runs out."
+            sentenceCatalog.sentence("progress.relay.unreachable", name, in: language)
         case .relayHostNotFound(let host):
-            "The relay \(relay) cannot be found right now: the name \(host) has no IPv4 address (check this device's network). This device tries again every second until the code runs out."
+            sentenceCatalog.sentence("progress.relay.hostNotFound", name, .text(host.description), in: language)
         case .timedOut:
-            "The relay \(relay) did not lead to the sending device in time: the relay, or the device it paired this one with, was silent for several seconds. This device tries again every second with a new connection until the code runs out."
+            sentenceCatalog.sentence("progress.relay.silent", name, in: language)
         case .relayClosed, .closedByPeer:
-            "The relay \(relay) closed this device's connection before pairing it with the sending device (it may have restarted, or refused the request). This device tries again every second with a new connection until the code runs out."
+            sentenceCatalog.sentence("progress.relay.closed", name, in: language)
         case .notAHandoffSender, .codeRenewed:
-            "Through the relay \(relay), this device was paired with a program that is not the sending device of this code (another transfer through the same relay, or someone interfering). This device tries again every second with a new connection until the code runs out."
+            sentenceCatalog.sentence("progress.relay.wrongPeer", name, in: language)
         case .garbledByRelay, .oversizedFrame, .emptyFrame:
-            "The relay \(relay) changed the bytes it copied from the sending device, so that connection could not carry the transfer. This device tries again every second with a new connection until the code runs out."
+            sentenceCatalog.sentence("progress.relay.garbled", name, in: language)
         case .system, .addressUnavailable, .unsupportedRendezvous, .relayNotPaired, .directAddressRefused, .closedLocally,
              .notJoinedInTime, .evicted, .unspecifiedAddress:
-            "The attempt through the relay \(relay) failed: \(error.description) This device tries again every second until the code runs out."
+            sentenceCatalog.sentence("progress.relay.failed", name, .text(error.sentence(in: language)), in: language)
         }
     }
 
-    private static func via(_ route: ConnectionRoute) -> String {
-        switch route {
-        case .direct(let endpoint): "directly at \(endpoint)"
-        case .relay: "through the \(route)"
-        }
+    /// `relay.example.org:4001`, with the address it resolved to when that differs from the name.
+    private static func relayText(_ relay: TCPRendezvous.Relay, address: IPv4Address) -> String {
+        relay.host.name == address.description ? relay.description : "\(relay) (\(address))"
     }
 
     private static func seconds(_ duration: Duration) -> String {

@@ -1,3 +1,5 @@
+import AccountHandoff
+
 /// Which direct addresses a receiver connects to (Spec 11.8): a code is read from a screen
 /// anyone may have put in front of the camera, so by default only addresses of this machine and
 /// of local networks are reached; never `0.0.0.0`, the broadcast address or a multicast address.
@@ -15,12 +17,12 @@ public struct DirectAddressPolicy: Hashable, Sendable {
         case publicAddress
 
         /// A whole sentence for people, with what to do next.
-        func sentence(for address: IPv4Address) -> String {
+        func sentence(for address: IPv4Address, in language: HandoffLanguage) -> String {
             switch self {
-            case .unspecified: "The code names the address 0.0.0.0, which is no machine; scan a code made by the handoff tool."
-            case .broadcast: "The code names the broadcast address \(address), which is no one machine; scan a code made by the handoff tool."
-            case .multicast: "The code names the multicast address \(address), which is no one machine; scan a code made by the handoff tool."
-            case .publicAddress: "The code names \(address), which is not on this machine or a local network, so this device will not connect to it; connect both devices to the same network, or allow public addresses if you trust the code."
+            case .unspecified: sentenceCatalog.sentence("directAddress.unspecified", in: language)
+            case .broadcast: sentenceCatalog.sentence("directAddress.broadcast", .text(address.description), in: language)
+            case .multicast: sentenceCatalog.sentence("directAddress.multicast", .text(address.description), in: language)
+            case .publicAddress: sentenceCatalog.sentence("directAddress.publicAddress", .text(address.description), in: language)
             }
         }
     }

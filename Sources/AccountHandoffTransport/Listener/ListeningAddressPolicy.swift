@@ -28,15 +28,18 @@ public enum ListeningAddressPolicy {
         /// Who can reach it.
         public let reach: Reach
 
+        /// A whole sentence saying what the code will advertise and who can reach it, in English.
+        public var description: String { sentence(in: .english) }
+
         /// A whole sentence saying what the code will advertise and who can reach it.
-        public var description: String {
-            switch reach {
-            case .thisMachine:
-                "The code will advertise \(address), which only this machine can reach."
-            case .localNetwork:
-                "The code will advertise \(address) (\(interfaceName ?? "unknown interface")), which devices on the local network can reach."
-            case .beyondLocalNetwork:
-                "The code will advertise \(address) (\(interfaceName ?? "unknown interface")), which is not a private address and may be reachable beyond the local network."
+        /// - Parameter language: The language to say it in.
+        public func sentence(in language: HandoffLanguage) -> String {
+            let address = SentenceArgument.text(address.description)
+            let interface = SentenceArgument.text(interfaceName ?? sentenceCatalog.sentence("listening.unknownInterface", in: language))
+            return switch reach {
+            case .thisMachine: sentenceCatalog.sentence("listening.thisMachine", address, in: language)
+            case .localNetwork: sentenceCatalog.sentence("listening.localNetwork", address, interface, in: language)
+            case .beyondLocalNetwork: sentenceCatalog.sentence("listening.beyondLocalNetwork", address, interface, in: language)
             }
         }
     }
@@ -85,7 +88,7 @@ public enum ListeningAddressPolicy {
 }
 
 /// Why an address cannot be listened on and advertised.
-public enum ListeningAddressError: Error, Hashable, Sendable, CustomStringConvertible {
+public enum ListeningAddressError: Error, Hashable, Sendable {
     /// `0.0.0.0`, which names every address of this machine and no one of them.
     case unspecified
     /// No interface of this machine that is up has the address; `available` lists loopback
@@ -96,18 +99,22 @@ public enum ListeningAddressError: Error, Hashable, Sendable, CustomStringConver
     case networkAddressNotRequested(IPv4Address)
     /// This machine's addresses could not be listed (`getifaddrs` failed with this errno).
     case interfacesUnavailable(errno: Int32)
+}
 
+extension ListeningAddressError: TranslatedSentence {
     /// A whole sentence for people, with what to do next.
-    public var description: String {
+    /// - Parameter language: The language to say it in.
+    public func sentence(in language: HandoffLanguage) -> String {
         switch self {
         case .unspecified:
-            "The address 0.0.0.0 stands for every address of this machine and a code cannot advertise it; choose one address, such as 127.0.0.1 for this machine only."
+            sentenceCatalog.sentence("listening.unspecified", in: language)
         case .notOnThisMachine(let address, let available):
-            "The address \(address) is not an address of this machine; choose one of \(available.map(\.description).joined(separator: ", "))."
+            sentenceCatalog.sentence("listening.notOnThisMachine", .text(address.description),
+                                     .text(available.map(\.description).joined(separator: ", ")), in: language)
         case .networkAddressNotRequested(let address):
-            "The address \(address) can be reached by other devices on the network, so it is used only when you ask for a network address explicitly; ask for it explicitly, or use 127.0.0.1 for this machine only."
+            sentenceCatalog.sentence("listening.networkAddressNotRequested", .text(address.description), in: language)
         case .interfacesUnavailable(let code):
-            "The addresses of this machine could not be listed: \(SystemErrorWords.cause(code)); use 127.0.0.1 or try again."
+            sentenceCatalog.sentence("interfaces.unavailable", .text(SystemErrorWords.cause(code, in: language)), in: language)
         }
     }
 }

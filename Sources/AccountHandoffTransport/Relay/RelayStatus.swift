@@ -1,3 +1,5 @@
+import AccountHandoff
+
 /// What a sender's listener is doing at its relay (Spec 11.7), for a status line.
 public enum RelayStatus: Hashable, Sendable, CustomStringConvertible {
     /// A connection waits at the relay, at this address, for the receiving device.
@@ -16,14 +18,18 @@ public enum RelayStatus: Hashable, Sendable, CustomStringConvertible {
     /// ``TransportConfiguration/maximumRelayedConnections`` paired connections are still open.
     case idle
 
-    /// One sentence.
-    public var description: String {
+    /// One clause for a status line, in English.
+    public var description: String { sentence(in: .english) }
+
+    /// One clause for a status line (it starts in lowercase, to follow a label).
+    /// - Parameter language: The language to say it in.
+    public func sentence(in language: HandoffLanguage) -> String {
         switch self {
-        case .waiting(let address): "waiting at the relay (\(address)) for the receiving device"
-        case .paired: "the relay paired a connection; admitting it"
-        case .unreachable: "the relay cannot be reached, or it closed the waiting connection; trying again after a pause"
-        case .garbledConnection: "a connection the relay paired broke the framing and was closed"
-        case .idle: "not waiting at the relay"
+        case .waiting(let address): sentenceCatalog.sentence("relayStatus.waiting", .text(address.description), in: language)
+        case .paired: sentenceCatalog.sentence("relayStatus.paired", in: language)
+        case .unreachable: sentenceCatalog.sentence("relayStatus.unreachable", in: language)
+        case .garbledConnection: sentenceCatalog.sentence("relayStatus.garbledConnection", in: language)
+        case .idle: sentenceCatalog.sentence("relayStatus.idle", in: language)
         }
     }
 }

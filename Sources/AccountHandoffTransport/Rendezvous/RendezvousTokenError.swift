@@ -1,3 +1,4 @@
+import AccountHandoff
 import Foundation
 
 /// Why a rendezvous token cannot be read or built (Spec 11.1, 11.2). Every case is
@@ -52,17 +53,16 @@ public enum RendezvousTokenError: Error, Hashable, Sendable {
     }
 }
 
-extension RendezvousTokenError: LocalizedError, CustomStringConvertible {
+extension RendezvousTokenError: TranslatedSentence {
     /// A whole sentence: what is wrong with the code, and what to do.
-    public var errorDescription: String? { description }
-
-    /// A whole sentence: what is wrong with the code, and what to do.
-    public var description: String {
+    /// - Parameter language: The language to say it in.
+    public func sentence(in language: HandoffLanguage) -> String {
         switch self {
         case .tooLong(let count):
-            "The sender's address and relay need \(count) bytes, more than the 32 a code can carry; choose a shorter relay host name."
-        default:
-            "The code's rendezvous part is not one this program understands (rule \(rule)); scan a code made by the handoff tool, or update this program."
+            sentenceCatalog.sentence("rendezvous.tooLong", .number(count), in: language)
+        case .empty, .unknownFlags, .addressWithoutDirect, .noRoute, .truncated, .zeroPort, .trailingBytes, .oddRelayHostLength,
+             .relayHostGroupOutOfRange, .relayHostPadGroup, .misplacedRelayHostPad, .invalidRelayHost:
+            sentenceCatalog.sentence("rendezvous.unsupported", .text(rule), in: language)
         }
     }
 }

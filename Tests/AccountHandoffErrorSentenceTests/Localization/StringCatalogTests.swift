@@ -79,10 +79,27 @@ import Testing
         let manifest = try String(contentsOf: modules.root.appendingPathComponent("Package.swift"), encoding: .utf8)
         #expect(manifest.contains(#"defaultLocalization: "en""#))
         for catalog in catalogs {
-            let declaration = manifest.components(separatedBy: "\n").first { $0.contains(#".target(name: "\#(catalog.module)""#) } ?? ""
+            let declaration = Self.targetDeclaration(of: catalog.module, in: manifest)
             #expect(declaration.contains(#"resources: [.copy("Resources/Localizable.xcstrings")]"#),
                     "\(catalog.module)'s target does not copy its catalog: \(declaration)")
         }
+    }
+
+    /// The text of `.target(name: "<module>", ...)` in `manifest`, up to its closing parenthesis
+    /// (a declaration may span lines); empty when there is none.
+    static func targetDeclaration(of module: String, in manifest: String) -> String {
+        guard let start = manifest.range(of: #"\.target\(\s*name:\s*"\#(module)""#, options: .regularExpression) else { return "" }
+        var depth = 0
+        for index in manifest[start.lowerBound...].indices {
+            switch manifest[index] {
+            case "(": depth += 1
+            case ")":
+                depth -= 1
+                if depth == 0 { return String(manifest[start.lowerBound...index]) }
+            default: continue
+            }
+        }
+        return ""
     }
 
     /// Every key a module looks up is in its catalog, and every key of the catalog is used by

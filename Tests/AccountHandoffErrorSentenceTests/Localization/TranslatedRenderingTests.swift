@@ -61,6 +61,15 @@ import Testing
         #expect(failures.isEmpty, "\(failures.count) problems:\n\(failures.joined(separator: "\n"))")
     }
 
+    /// Every public error of every shipped module has its sentence in every language: each
+    /// sample (the samples cover every case the scan of `Sources/` finds) is a
+    /// ``AccountHandoff/TranslatedSentence``, so no error's sentence can live in an English
+    /// `description` alone.
+    @Test func everyPublicErrorIsTranslated() {
+        let untranslated = Set(ErrorSentenceTests.samples.filter { !($0.error is any TranslatedSentence) }.map { String(reflecting: type(of: $0.error)) })
+        #expect(untranslated.isEmpty, "error types whose sentence is English only: \(untranslated.sorted())")
+    }
+
     /// Every way a session ends, on both devices.
     static var sessionEnds: [SessionEnd] {
         var ends: [SessionEnd] = [.contested, .expired]

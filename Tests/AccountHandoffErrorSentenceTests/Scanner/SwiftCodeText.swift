@@ -8,12 +8,35 @@ enum SwiftCodeText {
         blanker.code(untilClosingParenthesis: false)
         return blanker.output
     }
+
+    /// The string literals of `source` (outside comments), in the order they close; a literal
+    /// inside an interpolation is one of its own.
+    static func literals(of source: String) -> [SwiftStringLiteral] {
+        var blanker = Blanker(bytes: Array(source.utf8))
+        blanker.code(untilClosingParenthesis: false)
+        return blanker.literals
+    }
+}
+
+/// One string literal of a Swift source: where it starts and what it says.
+struct SwiftStringLiteral: Equatable {
+    /// What stands in the text for each interpolation (`\(...)`).
+    static let interpolation = "◊"
+
+    /// The byte offset of its first delimiter (`#` or `"`) in the source.
+    let offset: Int
+    /// Its line, 1-based.
+    let line: Int
+    /// Its contents, escapes resolved roughly (`\n` as a space) and each interpolation as
+    /// ``interpolation``.
+    let text: String
 }
 
 private struct Blanker {
     let bytes: [UInt8]
     var output: [UInt8]
     var index = 0
+    var literals: [SwiftStringLiteral] = []
 
     init(bytes: [UInt8]) {
         self.bytes = bytes
@@ -85,13 +108,15 @@ private struct Blanker {
     }
 
     /// A string literal (single-line, multi-line or raw): its contents become blanks; its
-    /// delimiters stay.
+    /// delimiters stay. Recorded in ``literals``.
     private mutating func string(hashes: Int) {
+        let start = index
         index += hashes
         let multiline = byte(at: index + 1) == Self.quote && byte(at: index + 2) == Self.quote
         let quotes = multiline ? 3 : 1
         index += quotes
         let contentStart = index
+        var text: [UInt8] = []
         while index < bytes.count {
             if bytes[index] == Self.backslash && (0..<hashes).allSatisfy({ byte(at: index + 1 + $0) == Self.hash }) {
                 let afterEscape = index + 1 + hashes
@@ -99,7 +124,10 @@ private struct Blanker {
                     index = afterEscape + 1
                     code(untilClosingParenthesis: true)
                     index += 1
+                    text += Array(SwiftStringLiteral.interpolation.utf8)
                 } else {
+                    let escaped = byte(at: afterEscape) ?? Self.backslash
+                    text.append([UInt8(ascii: "n"), UInt8(ascii: "t"), UInt8(ascii: "r")].contains(escaped) ? UInt8(ascii: " ") : escaped)
                     index = afterEscape + 1
                 }
                 continue
@@ -107,11 +135,19 @@ private struct Blanker {
             if bytes[index] == Self.quote && (0..<quotes).allSatisfy({ byte(at: index + $0) == Self.quote })
                 && (0..<hashes).allSatisfy({ byte(at: index + quotes + $0) == Self.hash }) {
                 blank(contentStart..<index)
+                record(start: start, text: text)
                 index += quotes + hashes
                 return
             }
+            text.append(bytes[index])
             index += 1
         }
         blank(contentStart..<index)
+        record(start: start, text: text)
+    }
+
+    private mutating func record(start: Int, text: [UInt8]) {
+        let line = bytes[..<start].reduce(1) { $0 + ($1 == Self.newline ? 1 : 0) }
+        literals.append(SwiftStringLiteral(offset: start, line: line, text: String(decoding: text, as: UTF8.self)))
     }
 }
