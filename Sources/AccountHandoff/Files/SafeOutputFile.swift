@@ -75,7 +75,7 @@ public enum SafeOutputFile {
         }
         if existing == .refuse { unlinkat(folder, temporary, 0) }  // the target is a second link to it
         guard flush(folder) == 0 || errno == EINVAL || errno == ENOTSUP else {
-            throw .writeFailed(path, operation: "flushing its folder", errno: errno)
+            throw .writeFailed(path, operation: .flushingFolder, errno: errno)
         }
     }
 
@@ -114,7 +114,7 @@ public enum SafeOutputFile {
     private static func checkTarget(_ name: String, in folder: Int32, path: String, existing: ExistingFile) throws(SafeOutputFileError) {
         var status = stat()
         guard fstatat(folder, name, &status, AT_SYMLINK_NOFOLLOW) == 0 else {
-            guard errno == ENOENT else { throw .writeFailed(path, operation: "checking the target", errno: errno) }
+            guard errno == ENOENT else { throw .writeFailed(path, operation: .checkingTarget, errno: errno) }
             return
         }
         switch status.st_mode & S_IFMT {
@@ -139,15 +139,15 @@ public enum SafeOutputFile {
             } catch {
                 switch error {
                 case .creating(let code) where code == EEXIST: continue
-                case .creating(let code): throw .writeFailed(path, operation: "creating a temporary file", errno: code)
-                case .settingMode(let code): throw .writeFailed(path, operation: "setting its mode", errno: code)
-                case .writing(let code): throw .writeFailed(path, operation: "writing", errno: code)
-                case .flushing(let code): throw .writeFailed(path, operation: "flushing it to disk", errno: code)
-                case .closing(let code): throw .writeFailed(path, operation: "closing it", errno: code)
+                case .creating(let code): throw .writeFailed(path, operation: .creatingTemporaryFile, errno: code)
+                case .settingMode(let code): throw .writeFailed(path, operation: .settingMode, errno: code)
+                case .writing(let code): throw .writeFailed(path, operation: .writing, errno: code)
+                case .flushing(let code): throw .writeFailed(path, operation: .flushing, errno: code)
+                case .closing(let code): throw .writeFailed(path, operation: .closing, errno: code)
                 }
             }
         }
-        throw .writeFailed(path, operation: "creating a temporary file", errno: EEXIST)
+        throw .writeFailed(path, operation: .creatingTemporaryFile, errno: EEXIST)
     }
 
     /// Puts the temporary file at the target's name.
@@ -155,11 +155,11 @@ public enum SafeOutputFile {
         switch existing {
         case .replace:
             guard BlockingCall.run("renameat", { renameat(folder, temporary, folder, name) }) == 0 else {
-                throw .writeFailed(path, operation: "renaming", errno: errno)
+                throw .writeFailed(path, operation: .renaming, errno: errno)
             }
         case .refuse:
             guard BlockingCall.run("linkat", { linkat(folder, temporary, folder, name, 0) }) == 0 else {
-                guard errno == EEXIST else { throw .writeFailed(path, operation: "linking", errno: errno) }
+                guard errno == EEXIST else { throw .writeFailed(path, operation: .linking, errno: errno) }
                 // Something appeared meanwhile: say what it is.
                 try checkTarget(name, in: folder, path: path, existing: .refuse)
                 throw .alreadyExists(path)

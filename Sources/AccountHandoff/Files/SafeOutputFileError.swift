@@ -35,8 +35,30 @@ public enum SafeOutputFileError: Error, Hashable, Sendable {
     /// The folder that would hold the file cannot be opened (missing, not a folder, or not
     /// accessible), with the errno of `open`.
     case folderUnavailable(String, errno: Int32)
-    /// A system call failed while writing; `operation` names it.
-    case writeFailed(String, operation: String, errno: Int32)
+    /// A step of the write whose system call failed.
+    public enum WriteStep: Hashable, Sendable {
+        /// Looking at what is at the target path.
+        case checkingTarget
+        /// Creating the temporary file beside the target.
+        case creatingTemporaryFile
+        /// Giving the temporary file its mode.
+        case settingMode
+        /// Writing the bytes.
+        case writing
+        /// Flushing the temporary file to stable storage.
+        case flushing
+        /// Closing the temporary file.
+        case closing
+        /// Renaming the temporary file to the target (replacing it).
+        case renaming
+        /// Linking the temporary file at the target (which must not exist).
+        case linking
+        /// Flushing the folder, so the new name survives a crash.
+        case flushingFolder
+    }
+
+    /// A system call failed while writing; `operation` names its step.
+    case writeFailed(String, operation: WriteStep, errno: Int32)
 
     /// A whole sentence for people, with what to do next; the path is shown as it was given.
     /// - Parameter language: The language to say it in.
@@ -61,10 +83,25 @@ public enum SafeOutputFileError: Error, Hashable, Sendable {
         case .folderUnavailable(let path, let code):
             sentenceCatalog.sentence("outputFile.folderUnavailable", .text(path), .text(SystemErrorWords.cause(code, in: language)), in: language)
         case .writeFailed(let path, let operation, ENOSPC):
-            sentenceCatalog.sentence("outputFile.diskFull", .text(path), .text(operation), in: language)
+            sentenceCatalog.sentence("outputFile.diskFull", .text(path), .text(Self.words(operation, in: language)), in: language)
         case .writeFailed(let path, let operation, let code):
-            sentenceCatalog.sentence("outputFile.writeFailed", .text(path), .text(operation), .text(SystemErrorWords.cause(code, in: language)),
+            sentenceCatalog.sentence("outputFile.writeFailed", .text(path), .text(Self.words(operation, in: language)),
+                                     .text(SystemErrorWords.cause(code, in: language)),
                                      in: language)
+        }
+    }
+
+    private static func words(_ step: WriteStep, in language: HandoffLanguage) -> String {
+        switch step {
+        case .checkingTarget: sentenceCatalog.sentence("outputFile.step.checkingTarget", in: language)
+        case .creatingTemporaryFile: sentenceCatalog.sentence("outputFile.step.creatingTemporaryFile", in: language)
+        case .settingMode: sentenceCatalog.sentence("outputFile.step.settingMode", in: language)
+        case .writing: sentenceCatalog.sentence("outputFile.step.writing", in: language)
+        case .flushing: sentenceCatalog.sentence("outputFile.step.flushing", in: language)
+        case .closing: sentenceCatalog.sentence("outputFile.step.closing", in: language)
+        case .renaming: sentenceCatalog.sentence("outputFile.step.renaming", in: language)
+        case .linking: sentenceCatalog.sentence("outputFile.step.linking", in: language)
+        case .flushingFolder: sentenceCatalog.sentence("outputFile.step.flushingFolder", in: language)
         }
     }
 

@@ -47,7 +47,6 @@ import Testing
         // The core's catalog is another engineer's to extend this round.
         "Sources/AccountHandoff/Driver/HandoffReceiverSession.swift": (1, "core: an import report's message"),
         "Sources/AccountHandoff/Driver/LocalAuthenticator.swift": (3, "core: the reasons a system authentication prompt shows"),
-        "Sources/AccountHandoff/Files/SafeOutputFile.swift": (6, "core: the step of a failed write in SafeOutputFileError"),
         // The stores' failure details (StoreFailure.operation) and the reference store's warning.
         "Sources/AccountHandoffReferenceStore/ReferenceAccountStore.swift": (2, "a store failure's operation"),
         "Sources/AccountHandoffReferenceStore/ReferenceStoreOptions.swift": (1, "the permissions warning"),

@@ -21,6 +21,6 @@ enum OutputErrorSamples {
         return [.invalidPath(""), .invalidPath("out/"), .symbolicLink(path), .alreadyExists(path)]
             + kinds.map { SafeOutputFileError.notARegularFile(path, kind: $0) }
             + [ENOENT, ENOTDIR, EACCES, EPERM, EIO].map { SafeOutputFileError.folderUnavailable(path, errno: $0) }
-            + [ENOSPC, EIO, EDQUOT].map { SafeOutputFileError.writeFailed(path, operation: "fsync", errno: $0) }
+            + [ENOSPC, EIO, EDQUOT].map { SafeOutputFileError.writeFailed(path, operation: .flushing, errno: $0) }
     }()
 }
