@@ -43,6 +43,12 @@ public struct TransportConfiguration: Hashable, Sendable {
     /// Connections paired by the relay that a sender's listener holds open at once (Spec
     /// 11.7): at this many, no new connection waits at the relay until one of them ends.
     public var maximumRelayedConnections: Int
+    /// Typed connections from one IPv4 address that the typed listening socket keeps open and
+    /// not bound at once (Spec 11.10 T10); a further one from that address is closed unread.
+    public var maximumTypedConnectionsPerAddress: Int
+    /// How long a typed connection that was sent its run's `pakeInit` has to send its next
+    /// frame (Spec 11.10 T11); then it is closed and its run ends without a guess.
+    public var typedReplyTimeout: Duration
 
     /// Creates a configuration; the defaults are Spec 11.6's.
     ///
@@ -54,11 +60,14 @@ public struct TransportConfiguration: Hashable, Sendable {
     ///   - relayRetryDelay: 1 s by default (Spec 11.7).
     ///   - directHeadStart: 2 s by default (Spec 11.8).
     ///   - maximumRelayedConnections: at least 1; 8 by default.
+    ///   - maximumTypedConnectionsPerAddress: at least 1; 2 by default (Spec 11.10 T10).
+    ///   - typedReplyTimeout: 3 s by default (Spec 11.10 T11).
     public init(connectTimeout: Duration = .seconds(5), admissionTimeout: Duration = .seconds(5),
                 bindTimeout: Duration = .seconds(10), readTimeout: Duration = .seconds(10),
                 writeTimeout: Duration = .seconds(5), closeLinger: Duration = .milliseconds(500),
                 maximumConnections: Int = 256, maximumIgnoredFrames: Int = 8, hellosPerSecond: Int = 64,
-                relayRetryDelay: Duration = .seconds(1), directHeadStart: Duration = .seconds(2), maximumRelayedConnections: Int = 8) {
+                relayRetryDelay: Duration = .seconds(1), directHeadStart: Duration = .seconds(2), maximumRelayedConnections: Int = 8,
+                maximumTypedConnectionsPerAddress: Int = 2, typedReplyTimeout: Duration = .seconds(3)) {
         self.connectTimeout = connectTimeout
         self.admissionTimeout = admissionTimeout
         self.bindTimeout = bindTimeout
@@ -71,6 +80,8 @@ public struct TransportConfiguration: Hashable, Sendable {
         self.relayRetryDelay = relayRetryDelay
         self.directHeadStart = directHeadStart
         self.maximumRelayedConnections = max(1, maximumRelayedConnections)
+        self.maximumTypedConnectionsPerAddress = max(1, maximumTypedConnectionsPerAddress)
+        self.typedReplyTimeout = typedReplyTimeout
     }
 
     /// The defaults.

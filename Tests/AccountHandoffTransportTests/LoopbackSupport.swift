@@ -33,7 +33,8 @@ enum Loopback {
     /// linger keeps the tests quick.
     static let sessions = TransportConfiguration(connectTimeout: Patience.deadline, admissionTimeout: Patience.deadline,
                                                  bindTimeout: Patience.deadline, readTimeout: Patience.deadline,
-                                                 writeTimeout: Patience.deadline, closeLinger: .milliseconds(200))
+                                                 writeTimeout: Patience.deadline, closeLinger: .milliseconds(200),
+                                                 typedReplyTimeout: Patience.deadline)
 
     static func account() throws -> AccountMetadata {
         try AccountMetadata(linkID: AccountLinkID(uuid: UUID()), displayName: "Ada", emailAddress: "ada@example.org",
@@ -135,9 +136,10 @@ final class RawPeer: @unchecked Sendable {
 
     // MARK: Async forms
 
-    /// Connects to `endpoint` within `timeout`.
-    static func connect(to endpoint: TCPRendezvous.Endpoint, timeout: Duration = .seconds(2)) async throws -> RawPeer {
-        try await offThePool { try connectBlocking(to: endpoint, timeout: timeout) }
+    /// Connects to `endpoint` within `timeout`, from `source` when given (any 127.0.0.0/8
+    /// address is this machine's on Linux, so one test plays devices with different addresses).
+    static func connect(to endpoint: TCPRendezvous.Endpoint, from source: IPv4Address? = nil, timeout: Duration = .seconds(2)) async throws -> RawPeer {
+        try await offThePool { try connectBlocking(to: endpoint, from: source, timeout: timeout) }
     }
 
     /// Connects to the listener's direct address.
@@ -212,8 +214,19 @@ final class RawPeer: @unchecked Sendable {
 
     // MARK: Blocking forms
 
-    static func connectBlocking(to endpoint: TCPRendezvous.Endpoint, timeout: Duration = .seconds(2)) throws(TransportError) -> RawPeer {
+    static func connectBlocking(to endpoint: TCPRendezvous.Endpoint, from source: IPv4Address? = nil,
+                                timeout: Duration = .seconds(2)) throws(TransportError) -> RawPeer {
         let socket = try POSIXSocket.makeTCP()
+        if let source {
+            var address = POSIXSocket.socketAddress(source, 0)
+            let bound = withUnsafePointer(to: &address) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(socket.descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+            }
+            guard bound == 0 else {
+                socket.close()
+                throw .system(operation: "bind", errno: errno)
+            }
+        }
         if try !socket.startConnect(address: endpoint.address, port: endpoint.port) {
             guard try wait(socket, for: Int16(POLLOUT), until: .now + timeout) else { throw .timedOut }
             try socket.finishConnect()

@@ -101,8 +101,9 @@ import Testing
         let payload = try #require(await sender.shownCode())
         #expect(await Loopback.eventually { !announcer.calls.isEmpty }, "the typed code is served")
         let endpoint = try #require(listener.typedEndpoint)
+        // From 20 addresses, 2 each: as many as one address may hold (T10), so all 40 wait for runs.
         var flood: [RawPeer] = []
-        for _ in 0..<40 { flood.append(try await RawPeer.connect(to: endpoint)) }
+        for index in 0..<40 { flood.append(try await RawPeer.connect(to: endpoint, from: IPv4Address(bytes: [127, 0, 1, UInt8(index / 2 + 1)]))) }
         #expect(await Loopback.eventually(within: .seconds(30)) { await listener.statistics.typedRunsHandedOver == 40 })
 
         let receiver = try testReceiver(payload) { try await ConnectionFrameChannel.connect(to: $0, configuration: Loopback.sessions) }

@@ -105,6 +105,17 @@ final class POSIXSocket: @unchecked Sendable {
         return UInt16(bigEndian: storage.sin_port)
     }
 
+    /// The IPv4 address of the connected peer, or `nil` when it has none.
+    func peerAddress() -> IPv4Address? {
+        var storage = sockaddr_in()
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let status = withUnsafeMutablePointer(to: &storage) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getpeername(descriptor, $0, &length) }
+        }
+        guard status == 0, storage.sin_family == sa_family_t(AF_INET) else { return nil }
+        return IPv4Address(bytes: withUnsafeBytes(of: storage.sin_addr.s_addr) { Array($0) })
+    }
+
     // MARK: Connecting
 
     /// Starts connecting to `address:port`: `true` when already connected (possible on

@@ -47,6 +47,10 @@ final class InboundConnection: DeadlineTarget, LoopConnectionDelegate {
     var frameState: FrameState = .none
     var helloCount = 0
     var ignoredFrameCount = 0
+    /// For an accepted typed connection: the address it came from (Spec 11.10 T10).
+    var typedPeerAddress: IPv4Address?
+    /// For a typed connection that was sent its `pakeInit`: when its reply is due (Spec 11.10 T11).
+    var replyDeadline: ContinuousClock.Instant?
     /// Whether the session got a frame from it, so its end is worth reporting.
     var knownToSession = false
     /// The most bytes it buffered at once.
@@ -108,7 +112,7 @@ final class InboundConnection: DeadlineTarget, LoopConnectionDelegate {
         let stall = frameStart.map { $0 + readTimeout }
         switch stage {
         case .awaitingKeys, .challenged: return admissionDeadline
-        case .admitted: return [bindDeadline, stall].compactMap { $0 }.min()
+        case .admitted: return [bindDeadline, stall, frameState == .none ? replyDeadline : nil].compactMap { $0 }.min()
         case .bound: return stall
         }
     }

@@ -167,7 +167,7 @@ final class ListenerCore: PollHandler, DeadlineTarget, @unchecked Sendable {
     /// Serves a connected socket: one just accepted, or one end of a relayed connection
     /// (Spec 11.7), which is admitted exactly like an accepted one; or, with `typed`, one the
     /// typed listening socket accepted for that nameplate (Spec 11.10).
-    func take(_ socket: POSIXSocket, typed: TypedCode.Nameplate? = nil) {
+    func take(_ socket: POSIXSocket, typed: TypedCode.Nameplate? = nil, from address: IPv4Address? = nil) {
         guard !closed else {
             socket.close()
             return
@@ -180,7 +180,7 @@ final class ListenerCore: PollHandler, DeadlineTarget, @unchecked Sendable {
         }
         let link: LoopConnection
         do { link = try LoopConnection(loop: loop, socket: socket) } catch { return }
-        serve(link, viaRelay: false, typed: typed)
+        serve(link, viaRelay: false, typed: typed, from: address)
     }
 
     /// Serves a connection the relay paired (Spec 11.7): its admission deadline runs from now,
@@ -199,11 +199,12 @@ final class ListenerCore: PollHandler, DeadlineTarget, @unchecked Sendable {
         serve(link, viaRelay: true, typed: typed)
     }
 
-    private func serve(_ link: LoopConnection, viaRelay: Bool, typed: TypedCode.Nameplate? = nil) {
+    private func serve(_ link: LoopConnection, viaRelay: Bool, typed: TypedCode.Nameplate? = nil, from address: IPv4Address? = nil) {
         let now = ContinuousClock.now
         let connection = InboundConnection(identifier: nextIdentifier, link: link, viaRelay: viaRelay, typedNameplate: typed,
                                            admissionDeadline: now + configuration.admissionTimeout, owner: self)
         nextIdentifier += 1
+        connection.typedPeerAddress = address
         link.delegate = connection
         connections[connection.identifier] = connection
         statistics.accepted += 1
@@ -246,14 +247,24 @@ final class ListenerCore: PollHandler, DeadlineTarget, @unchecked Sendable {
     }
 
     /// A connection reached the typed listening socket: without a nameplate served for the
-    /// local network it is closed at once; otherwise it waits for its run.
+    /// local network it is closed at once; from an address that has
+    /// ``TransportConfiguration/maximumTypedConnectionsPerAddress`` typed connections open and
+    /// not bound, too (T10: one address cannot hold the session's pending runs); otherwise it
+    /// waits for its run.
     func takeTyped(_ socket: POSIXSocket) {
         guard !closed, typedOnLocalNetwork, let nameplate = typedNameplate else {
             socket.close()
             statistics.typedRefused += 1
             return
         }
-        take(socket, typed: nameplate)
+        let address = socket.peerAddress()
+        if let address, connections.values.count(where: { $0.typedPeerAddress == address && !$0.isBound })
+            >= configuration.maximumTypedConnectionsPerAddress {
+            socket.close()
+            statistics.typedRefusedPerAddress += 1
+            return
+        }
+        take(socket, typed: nameplate, from: address)
     }
 
     /// A typed connection needs no admission: its run's deadline starts now (the bind clock,
@@ -414,6 +425,7 @@ final class ListenerCore: PollHandler, DeadlineTarget, @unchecked Sendable {
             queue(.frame(connection.identifier), bound: connection.isBound)
         }
         connection.frame = frame
+        connection.replyDeadline = nil  // T11: the peer answered
         connection.link.setReading(false)
         connection.stopBindClock(now: now)
         peakQueuedEventCount = max(peakQueuedEventCount, boundEvents.count + events.count + waitingHellos.count)
@@ -556,6 +568,12 @@ final class ListenerCore: PollHandler, DeadlineTarget, @unchecked Sendable {
             return
         }
         connection.link.write(bytes, deadline: .now + configuration.writeTimeout, resuming: continuation)
+        if connection.isTyped, !connection.isBound, frame.count >= 2, frame[1] == MessageType.pakeInit.rawValue {
+            // T11: an honest receiver answers its run's pakeInit at once.
+            let due = ContinuousClock.now + configuration.typedReplyTimeout
+            connection.replyDeadline = due
+            connection.scheduleWake(at: due)
+        }
     }
 
     /// Closes one connection for the driver: no event follows for it. One that was sent
@@ -719,6 +737,11 @@ final class ListenerCore: PollHandler, DeadlineTarget, @unchecked Sendable {
             guard connection.frameState == .none else { return }
             if let deadline = connection.bindDeadline, deadline <= now {
                 statistics.bindTimedOut += 1
+                end(connection, reporting: connection.knownToSession)
+                return
+            }
+            if let due = connection.replyDeadline, due <= now, !connection.isBound {
+                statistics.typedReplyTimedOut += 1
                 end(connection, reporting: connection.knownToSession)
                 return
             }

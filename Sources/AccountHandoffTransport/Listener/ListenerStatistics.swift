@@ -54,6 +54,12 @@ public struct ListenerStatistics: Hashable, Sendable, CustomStringConvertible {
     public internal(set) var typedRunsHandedOver = 0
     /// Typed connections closed because the session serves another nameplate, or none.
     public internal(set) var typedRetired = 0
+    /// Typed connections closed at once because their address had
+    /// ``TransportConfiguration/maximumTypedConnectionsPerAddress`` open and not bound (Spec 11.10 T10).
+    public internal(set) var typedRefusedPerAddress = 0
+    /// Typed connections closed because they sent nothing within
+    /// ``TransportConfiguration/typedReplyTimeout`` of their `pakeInit` (Spec 11.10 T11).
+    public internal(set) var typedReplyTimedOut = 0
 
     /// Connections closed to make room for newer ones, before or after admission.
     public var evicted: Int { evictedBeforeAdmission + evictedAfterAdmission }
@@ -65,6 +71,7 @@ public struct ListenerStatistics: Hashable, Sendable, CustomStringConvertible {
             + "closed for ignored frames \(closedForIgnoredFrames), for a second hello \(closedForSecondHello), for renewal \(closedForRenewal), "
             + "refused at capacity \(refusedAtCapacity), peak open \(peakOpenConnections); hellos handed over \(hellosHandedOver), "
             + "waiting \(hellosWaiting) (peak \(peakHellosWaiting), longest wait \(longestHelloWait)), frames handed over \(framesHandedOver); "
-            + "typed accepted \(typedAccepted), refused \(typedRefused), runs handed over \(typedRunsHandedOver), retired \(typedRetired)"
+            + "typed accepted \(typedAccepted), refused \(typedRefused), runs handed over \(typedRunsHandedOver), retired \(typedRetired), "
+            + "refused per address \(typedRefusedPerAddress), reply timed out \(typedReplyTimedOut)"
     }
 }
