@@ -42,7 +42,7 @@ struct CLITypedHostileRelayTests {
         let received = await receiver.finish()
         #expect(relay.did("paired the receiver with the attacker"), "\(relay.log)")
         #expect(received.status == 70, "\(received.all)")
-        #expect(received.stderr.contains("The code did not match the device this one reached, so nothing was sent; ask the sending device for its new code and type that one."),
+        #expect(received.stderr.contains("The code did not match the device this one reached, so nothing was sent. If the sending device now shows a new code, type that one; if it still shows the same code, another device answered in its place: use its QR code instead, or stop the transfer there and start it again for a new code."),
                 "\(received.all)")
         #expect(!received.stdout.contains("offers this account"), "the attacker offered nothing: \(received.stdout)")
         #expect(await scratch.storeSnapshot().isEmpty, "nothing imported")
@@ -63,7 +63,7 @@ struct CLITypedHostileRelayTests {
         again.write(code + "\n")
         let refused = await again.finish()
         #expect(refused.status == 70, "\(refused.all)")
-        #expect(refused.stderr.contains("This device already used that code, and a code works only once; ask the sending device for its new code and type that one."),
+        #expect(refused.stderr.contains("This device already used that code, and a code works only once on a device. If the sending device shows a new code, type that one; if it still shows this code, use its QR code instead, or stop the transfer there and start it again for a new code."),
                 "\(refused.all)")
         #expect(relay.publicHandshakeCount == handshakes, "the used code made no connection")
 

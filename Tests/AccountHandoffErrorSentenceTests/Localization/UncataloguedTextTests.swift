@@ -29,6 +29,7 @@ import Testing
         ("Sources/AccountHandoffTransport/Listener/ListenerStatistics.swift", "refused at capacity ◊", "the same counters"),
         ("Sources/AccountHandoffTransport/Listener/ListenerStatistics.swift", "waiting ◊ (peak ◊, longest wait ◊)", "the same counters"),
         ("Sources/AccountHandoffTransport/Listener/ListenerStatistics.swift", "typed accepted ◊, refused ◊", "the same counters"),
+        ("Sources/AccountHandoffTransport/Listener/ListenerStatistics.swift", "refused per address ◊, reply timed out ◊", "the same counters"),
         ("Sources/AccountHandoffReferenceStore/SQLite/AccountsTable.swift", "CREATE TABLE accounts (", "the store's SQL schema"),
         ("Sources/AccountHandoffThunderbird/Import/ImportJournal.swift", "AccountHandoff Thunderbird import journal 1",
          "the first line of the journal's manifest file, a format constant"),
