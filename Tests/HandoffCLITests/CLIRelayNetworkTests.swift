@@ -70,4 +70,47 @@ struct CLIRelayNetworkTests {
         print(receiver.text.split(separator: "\n").filter { $0.hasPrefix("Transfer ") || $0.hasPrefix("Connect") || $0.hasPrefix("The direct") || $0.hasPrefix("No answer") }
             .map { "receiver | " + $0 }.joined(separator: "\n"))
     }
+
+    /// The typed way (Spec 11.10, 12.8) across the same three hosts: the sender waits at the
+    /// relay with its nameplate's token, the receiver on the other network (no Avahi there, and
+    /// no route to the sender) types the short code and meets it at the relay.
+    @Test func aTypedCodeMeetsTheSenderAtTheRelayFromAnotherNetwork() async throws {
+        let lab = try await NetworkLab.created(.noRoute)
+        defer { lab.remove() }
+        let relay = try await TransitRelay.started(host: NetworkLab.relayAddress, namespace: lab.relay)
+        defer { relay.stop() }
+        let scratch = try Scratch()
+        defer { scratch.remove() }
+        let relayName = "\(NetworkLab.relayAddress):\(relay.port)"
+        let typedPrefix = CLITypedRelayTests.typedPrefix
+
+        let sender = try NamespacedHandoff(namespace: lab.sender, [
+            "send", "--account", scratch.accountFile.path, "--password-file", scratch.passwordFile.path, "--no-qr", "--no-local-auth",
+            "--lifetime", String(Scratch.longestLifetime), "--address", NetworkLab.senderAddress, "--lan", "--relay", relayName,
+        ])
+        let shown = try #require(await sender.waitFor(typedPrefix), "the sender showed no typed code: \(sender.text)")
+        let line = try #require(shown.split(separator: "\n").first { $0.hasPrefix(typedPrefix) })
+        let code = String(line.dropFirst(typedPrefix.count).prefix(13))
+        let receiver = try NamespacedHandoff(namespace: lab.receiver, [
+            "receive", "--store", scratch.store.path, "--credentials", "files", "--no-validation", "--no-local-auth", "--relay", relayName,
+        ])
+        receiver.write(code + "\n")
+        try #require(await receiver.waitFor("[yes/no/cancel] ") != nil, "the receiver was never offered the account: \(receiver.text)")
+        receiver.write("yes\n")
+        let receivedStatus = await receiver.finish()
+        let sentStatus = await sender.finish()
+
+        #expect(receivedStatus == 0, "\(receiver.text)")
+        #expect(sentStatus == 0, "\(sender.text)")
+        #expect(receiver.text.contains("so it meets it at the relay \(relayName)."), "\(receiver.text)")
+        #expect(!receiver.text.contains("Code for the sending device"), "no six-digit code in the typed way")
+        #expect(sender.text.contains("The receiving device typed the right code."), "\(sender.text)")
+        #expect(receiver.text.hasSuffix("Done: the account was imported.\n"))
+        #expect(await scratch.storedCredential == Data(HandoffProcess.testPassword.utf8))
+        #expect(await scratch.storedAccount?.metadata.linkID.description == Scratch.linkID)
+        #expect(!sender.text.contains(HandoffProcess.testPassword) && !receiver.text.contains(HandoffProcess.testPassword))
+        if let imported = receiver.secondsUntilLine(containing: "Done: the account was imported") {
+            print(String(format: "typed way through the relay between network namespaces, receiver start to imported: %.3f s", imported))
+        }
+    }
 }
