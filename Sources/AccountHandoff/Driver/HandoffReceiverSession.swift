@@ -372,11 +372,16 @@ public actor HandoffReceiverSession<Importer: AccountImporter>: SessionDriver {
     }
 
     func handle(_ event: FrameChannelEvent) async -> [ChannelDirective] {
+        let awaitedPakeInit = receiver?.phase == .awaitingPakeInit
         switch event {
-        case .frame(let bytes, _) where receiver?.phase == .awaitingPakeInit && registry.hasStorage: await feedOnPool(bytes)
+        case .frame(let bytes, _) where awaitedPakeInit && registry.hasStorage: await feedOnPool(bytes)
         case .frame(let bytes, _): feed(.frameReceived(bytes))
         case .peerLeft: feed(.transportLost)
         case .typedConnection, .typedNameTaken: break  // a sending device's events
+        }
+        // The pakeInit gives the sending device's expiry (Spec 6.8): the countdown follows it.
+        if awaitedPakeInit, receiver?.phase == .awaitingPakeConfirm, runtime.outcome == nil {
+            runtime.yield(.connected(expires: receiverExpiryDate))
         }
         return []
     }

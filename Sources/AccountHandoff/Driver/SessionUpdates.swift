@@ -49,7 +49,9 @@ public enum SenderUpdate: Sendable {
 /// with the conflicts and choices).
 public enum ReceiverUpdate<Preparation: Sendable>: Sendable {
     /// Connected to the sending device; the hello is on its way. The sender stops at
-    /// `expires`.
+    /// `expires`. In the typed way the first one holds this device's own bound (now plus the
+    /// longest lifetime), and a second one follows with the sending device's expiry once its
+    /// `pakeInit` arrived (Spec 6.8).
     case connected(expires: Date)
     /// The code is fixed on this device: show it. The sending person types it on the
     /// sending device (Spec 4.4).

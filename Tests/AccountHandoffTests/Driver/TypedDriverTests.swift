@@ -56,6 +56,45 @@ import Testing
         #expect(await receiver.phase == .finished)
     }
 
+    /// A typed receiver knows the sending device's expiry only from its `pakeInit` (Spec 6.8):
+    /// its first `connected` holds this device's own bound, a second one the sender's, and the
+    /// snapshot's countdown follows.
+    @Test func theTypedReceiversCountdownTakesTheSendersExpiry() async throws {
+        let channels = InMemoryFrameChannel.typedPair(route: .localNetwork)
+        let clock = ManualHandoffClock(start: Fixtures.start)
+        let sender = try Self.sender(channels.sender, clock: clock)
+        var updates = sender.updates.makeAsyncIterator()
+        let sent = Task { await sender.run() }
+        guard case .showCode(let payload, let shownTyped, 1) = try #require(await updates.next()) else {
+            Issue.record("the first update shows the codes")
+            return
+        }
+        let typed = try #require(shownTyped)
+        let receiverChannel = channels.receiver
+        let receiver = HandoffReceiverSession(typedCode: try TypedCode(entry: typed.grouped), route: .localNetwork,
+                                              importer: RecordingImporter(), authenticator: ScriptedAuthenticator(always: .authenticated),
+                                              registry: ReceiverRegistry.inMemory(), clock: clock,
+                                              random: InsecureDeterministicRandom(seed: 11)) { _, _ in receiverChannel }
+        typed.wipe()
+        let receiving = Task {
+            var countdowns: [Date] = []
+            for await update in receiver.updates {
+                if case .connected(let expires) = update { countdowns.append(expires) }
+                if case .accountOffered = update {
+                    #expect(receiver.snapshot.expires == payload.expiryDate)
+                    try? await receiver.accept()
+                }
+            }
+            return countdowns
+        }
+        #expect(await receiver.run() == .completed(.imported))
+        #expect(await sent.value == .completed(.imported))
+        let ownBound = Fixtures.start.addingTimeInterval(Double(SenderConfiguration.maximumLifetime))
+        #expect(payload.expiryDate != ownBound, "the fixture's lifetime must differ from the longest for this test to mean anything")
+        #expect(await receiving.value == [ownBound, payload.expiryDate])
+        #expect(receiver.snapshot.expires == payload.expiryDate)
+    }
+
     /// The same code typed again on this device is refused before any connection (Spec 6.3.1).
     @Test func aCodeThisDeviceRanIsRefusedWithoutAConnection() async throws {
         let channels = InMemoryFrameChannel.typedPair(route: .localNetwork)
