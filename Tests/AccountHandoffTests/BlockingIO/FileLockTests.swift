@@ -11,8 +11,18 @@ import Testing
 /// The package's one file lock: exclusion inside one process as between two, and a wait
 /// that sleeps until the holder lets go, ends at its deadline, or ends when cancelled.
 @Suite struct FileLockTests {
+    /// The suite's waits run on a pool of their own: a wait holds its thread for as long as it
+    /// waits, and the shared pool's 4 threads serve every other suite running at once (under
+    /// load they were all busy for over a minute, so a wait here never started).
+    static let waits = BlockingIOPool(threadCount: 4, name: "FileLockTests.waits")  // one per test that waits
+
     static func open(_ path: String) async throws -> FileLock {
         try await blocking { try FileLock.open(path) }
+    }
+
+    /// `waiter` waits for the lock on ``waits``.
+    static func wait(_ waiter: FileLock, _ mode: FileLock.Mode, atMost timeout: Duration) async throws -> FileLock.Wait {
+        try await waits.run { _ in try waiter.lock(mode, waitingAtMost: timeout) }
     }
 
     @Test func anExclusiveLockExcludesEveryOtherHolder() async throws {
@@ -58,7 +68,7 @@ import Testing
         let holder = try await Self.open(path)
         #expect(try await blocking { try holder.tryLock(.exclusive) })
         let waiter = try await Self.open(path)
-        let waiting = Task { try await blocking { try waiter.lock(.shared, waitingAtMost: .seconds(120)) } }
+        let waiting = Task { try await Self.wait(waiter, .shared, atMost: .seconds(120)) }
         try await BlockingIOPoolTests.eventually { waiter.triesSoFar == 2 }  // watching now
         holder.unlockAndClose()
         #expect(try await waiting.value == .locked)
@@ -73,7 +83,7 @@ import Testing
         let holder = try await Self.open(path)
         #expect(try await blocking { try holder.tryLock(.exclusive) })
         let waiter = try await Self.open(path)
-        #expect(try await blocking { try waiter.lock(.exclusive, waitingAtMost: .milliseconds(200)) } == .timedOut)
+        #expect(try await Self.wait(waiter, .exclusive, atMost: .milliseconds(200)) == .timedOut)
         #expect(try await blocking { try waiter.tryLock(.shared) } == false)
         holder.unlockAndClose()
     }
@@ -85,7 +95,7 @@ import Testing
         let holder = try await Self.open(path)
         #expect(try await blocking { try holder.tryLock(.exclusive) })
         let waiter = try await Self.open(path)
-        let waiting = Task { try await BlockingIOPool.shared.run { _ in try waiter.lock(.exclusive, waitingAtMost: .seconds(600)) } }
+        let waiting = Task { try await Self.wait(waiter, .exclusive, atMost: .seconds(600)) }
         waiting.cancel()
         #expect(try await waiting.value == .cancelled)
         holder.unlockAndClose()
@@ -99,7 +109,7 @@ import Testing
         let holder = try ClaimProbe.holdLock(path: path, seconds: 3600)  // killed below
         let waiter = try await Self.open(path + ".lock")
         #expect(try await blocking { try waiter.tryLock(.exclusive) } == false)
-        let waiting = Task { try await blocking { try waiter.lock(.exclusive, waitingAtMost: .seconds(120)) } }
+        let waiting = Task { try await Self.wait(waiter, .exclusive, atMost: .seconds(120)) }
         try await BlockingIOPoolTests.eventually { waiter.triesSoFar == 3 }  // watching now
         kill(holder.processIdentifier, SIGKILL)
         #expect(try await waiting.value == .locked)
