@@ -65,11 +65,6 @@ enum DiscoveryVectors {
 
     // MARK: Browsed services
 
-    private struct Case {
-        let name: String
-        let service: DiscoveredService
-    }
-
     private static func service(_ instanceName: String = "AccountHandoff 427", domain: String = "local", interface: Int32 = 2,
                                 address: String = "192.168.1.20", port: UInt16 = 40427, txt: [String] = ["v=4", "np=427"]) -> DiscoveredService {
         DiscoveredService(instanceName: instanceName, domain: domain, interfaceIndex: interface,
