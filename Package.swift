@@ -269,6 +269,10 @@ package.targets += [
 for target in package.targets where target.name == "AccountHandoffErrorSentenceTests" {
     target.dependencies.append("AccountHandoffDiscovery")
 }
+// discovery.json (Spec 11.10) is generated from, and replayed through, the discovery core.
+for target in package.targets where ["AccountHandoffVectors", "AccountHandoffVectorTests"].contains(target.name) {
+    target.dependencies.append("AccountHandoffDiscovery")
+}
 
 // Receiving from a photo: `handoff receive --scan IMAGE` and the `AccountHandoffScan` product
 // read the transfer code from a photo or screenshot of the QR code (PNG through libpng, JPEG

@@ -624,6 +624,30 @@ _rules("11.4 admission", [
     ("11.4.retry", "a connection closed before its challenge is not made again", ["11.4[A8]"]),
 ])
 
+_rules("11.10 DNS-SD on the local network", [
+    ("11.10.serviceType", "the service type is _accounthandoff._udp", []),
+    ("11.10.nameSpace", "the instance name has no space before the 3 digits", []),
+    ("11.10.txtOrder", "the TXT record is np=NNN, v=4 (and read in either order)", []),
+    ("11.10.wireLength", "a TXT string's length byte counts itself", []),
+    ("11.10.wireOverrun", "a TXT length running past the record's end is cut short instead of refused", []),
+    ("11.10.nameDigits", "the instance name's digits may be any Unicode digits", []),
+    ("11.10.digitCount", "the instance name may hold 1 to 4 digits", []),
+    ("11.10.nameCase", "the instance name is compared without case", []),
+    ("11.10.nameSpaces", "the instance name may hold any number of spaces before its digits", []),
+    ("11.10.txtCount", "TXT strings after the second are ignored", []),
+    ("11.10.version", "any v= string is accepted as the version", []),
+    ("11.10.txtDigits", "np= may hold 1 to 3 digits", []),
+    ("11.10.anyDomain", "a service of any domain is ours", []),
+    ("11.10.rootLabel", "the domain local. (with its root label) is not ours", []),
+    ("11.10.nameplateMatch", "the TXT record's nameplate need not be the instance name's", []),
+    ("11.10.ipv4Only", "a service with an address that is not IPv4 is ours", []),
+    ("11.10.portZero", "a service with port 0 is ours", []),
+    ("11.10.typedOnly", "services of every nameplate are counted, not only the typed one", []),
+    ("11.10.portDistinct", "one address with two ports counts as one", []),
+    ("11.10.sameEndpoint", "one address and port found twice counts as two", []),
+    ("11.10.several", "with several addresses or ports the receiver connects to the first", []),
+])
+
 _rules("11.7 relay handshake", [
     ("11.7.literalLeadingZero", "a relay host with a leading zero in a label (10.077.0.1) is used as an address",
      []),

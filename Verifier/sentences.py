@@ -30,13 +30,13 @@ UNRUN = {
         'two senders with one nameplate are paired with each other by the relay',
         'pairing is the relay\'s behaviour; the fixed side itself is pinned by 12.8.sideLength and the relay vectors'),
     'U.typedTransport': ('11.10',
-        'a sender advertises another name or TXT record, or a receiver connects to one of several devices showing '
-        'the nameplate',
-        'names, records, sockets and time, which no vector holds: ServiceRecordTests and DiscoveryCollectionTests '
-        '(AccountHandoffDiscoveryTests) pin the instance name, the TXT record and the one/none/ambiguous decision, '
-        'AvahiDiscoveryTests the advertising between network namespaces, TypedListenerTests '
-        '(AccountHandoffTransportTests) the typed listening socket\'s rules T1-T7, and the TypedWay tests the whole '
-        'typed way between network namespaces with the real handoff binaries, CLITypedRelayTests through the relay'),
+        'a sender keeps advertising an old nameplate, or the typed listening socket breaks one of its rules',
+        'advertising over time (a new nameplate after a change, stopping, a taken name), sockets and time, which no '
+        'vector holds (discovery.json pins the advertisement of a nameplate, which services are ours and the '
+        'one/none/several decision): AvahiDiscoveryTests pin the advertising between network namespaces, '
+        'TypedListenerTests (AccountHandoffTransportTests) the typed listening socket\'s rules T1-T7, and the '
+        'TypedWay tests the whole typed way between network namespaces with the real handoff binaries, '
+        'CLITypedRelayTests through the relay'),
     'U.typedGuessBound': ('8.8',
         'an attacker playing both ends gets more than one guess per code at each end',
         'a count over two sessions, not bytes of one: TypedWayTests (a wrong guess retires the code; the receiver uses '
@@ -396,8 +396,13 @@ SENTENCES = {
     '6.8 "The expiry (6.0 step 3) ends" #fedd': ['6.8.sessions'],
     '8.8 "An attacker who plays both ends" #62fd': ['U.typedGuessBound'],
     '8.8 "An attacker that advertises the same" #957b': ['U.typedImpersonator'],
-    '11.10 "DNS-SD on the local network. A" #c3a9': ['U.typedTransport'],
-    '11.10 "Then exactly one IPv4 address and" #2e77': ['U.typedTransport'],
+    '11.10 "DNS-SD on the local network. A" #c3a9': ['11.10.serviceType', '11.10.nameSpace', '11.10.txtOrder',
+                                                    '11.10.wireLength', 'U.typedTransport'],
+    '11.10 "The receiving device counts only the" #af40': [
+        '11.10.wireOverrun', '11.10.nameDigits', '11.10.digitCount', '11.10.nameCase', '11.10.nameSpaces',
+        '11.10.txtCount', '11.10.version', '11.10.txtDigits', '11.10.anyDomain', '11.10.rootLabel',
+        '11.10.nameplateMatch', '11.10.ipv4Only', '11.10.portZero', '11.10.typedOnly', '11.10.sameEndpoint'],
+    '11.10 "Then exactly one IPv4 address and" #2e77': ['11.10.portDistinct', '11.10.several', '11.10.sameEndpoint'],
     '11.10 "The typed listening socket. A sending" #4051': ['U.typedTransport'],
     '11.10 "A receiving device waits for the" #2bdd': ['U.typedTransport'],
     '12.7 "route is the kind of the" #73ce': ['12.7.routeCode', '12.7.routeKind'],

@@ -5,6 +5,7 @@ import os
 
 import spec_rules
 from checks import CHECKS
+from discovery import check_discovery
 from file_checks import check_frames, check_plaintexts, check_primitives, check_qr, check_short_codes
 from registry_checks import check_registries
 from session_checks import check_sessions
@@ -25,6 +26,7 @@ FILES = {
                                          "admission", "admissionChecks", "relayQRs", "relayHandshakes"}),
     "typed-code.json": (check_typed_code, {"dammTable", "checkDigits", "codes", "entries", "channelIdentifiers", "scalars", "runs",
                                            "relay"}),
+    "discovery.json": (check_discovery, {"advertisements", "txtWireFormats", "services", "browses"}),
 }
 IGNORED_KEYS = {"description", "note", "version", "spec", "comment"}
 

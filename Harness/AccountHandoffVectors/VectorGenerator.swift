@@ -23,6 +23,7 @@ public enum VectorGenerator {
             ("registries.json", try RegistryVectors.make().canonicalText),
             ("transport.json", try TransportVectors.make().canonicalText),
             ("typed-code.json", try TypedCodeVectors.make().canonicalText),
+            ("discovery.json", try DiscoveryVectors.make().canonicalText),
         ]
     }
 

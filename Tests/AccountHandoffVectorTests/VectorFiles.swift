@@ -11,7 +11,7 @@ enum VectorFiles {
     static let directory = repositoryRoot.appendingPathComponent("Vectors")
 
     /// Every vector file the generator writes.
-    static let names = ["primitives.json", "qr-payload.json", "frames.json", "plaintexts.json", "short-code.json", "sessions.json", "registries.json", "transport.json", "typed-code.json"]
+    static let names = ["primitives.json", "qr-payload.json", "frames.json", "plaintexts.json", "short-code.json", "sessions.json", "registries.json", "transport.json", "typed-code.json", "discovery.json"]
 
     /// The parsed JSON object of one committed file.
     static func load(_ name: String) throws -> [String: Any] {
