@@ -41,8 +41,8 @@ struct PreferencesFile {
     ///
     /// - Throws: ``Problem`` naming the first line that is not understood.
     init(parsing bytes: [UInt8]) throws(Problem) {
-        guard bytes.count <= Self.maximumByteCount else { throw Problem(line: 0, reason: "the file is larger than \(Self.maximumByteCount) bytes") }
-        guard let text = String(validating: bytes, as: UTF8.self) else { throw Problem(line: 0, reason: "the file is not UTF-8 text") }
+        guard bytes.count <= Self.maximumByteCount else { throw Problem(line: 0, reason: sentenceCatalog.sentence("diagnosis.file.tooLarge", .number(Self.maximumByteCount), in: .current)) }
+        guard let text = String(validating: bytes, as: UTF8.self) else { throw Problem(line: 0, reason: sentenceCatalog.sentence("diagnosis.file.notUTF8", in: .current)) }
         let usesCRLF = text.contains("\r\n")
         lineEnding = usesCRLF ? "\r\n" : "\n"
         var parts = text.split(separator: "\n", omittingEmptySubsequences: false)
@@ -54,7 +54,7 @@ struct PreferencesFile {
             let number = offset + 1
             var part = rawPart
             if usesCRLF {
-                guard part.hasSuffix("\r") else { throw Problem(line: number, reason: "the line ends differ from the rest of the file") }
+                guard part.hasSuffix("\r") else { throw Problem(line: number, reason: sentenceCatalog.sentence("diagnosis.preferences.mixedLineEnds", in: .current)) }
                 part = part.dropLast()
             }
             let trimmed = part.trimmingSpaces
@@ -64,7 +64,7 @@ struct PreferencesFile {
             }
             var scanner = PreferenceLineScanner(line: trimmed, number: number)
             let (name, value) = try scanner.userPreference()
-            guard index[name] == nil else { throw Problem(line: number, reason: "the preference \(name) is set twice") }
+            guard index[name] == nil else { throw Problem(line: number, reason: sentenceCatalog.sentence("diagnosis.preferences.setTwice", .text(name), in: .current)) }
             index[name] = lines.count
             lines.append(.preference(name: name, value: value, text: String(part)))
         }
@@ -131,23 +131,23 @@ private struct PreferenceLineScanner {
     }
 
     mutating func userPreference() throws(PreferencesFile.Problem) -> (String, PreferenceValue) {
-        try expect("user_pref", "the line is not a user_pref(...) statement")
+        try expect("user_pref", sentenceCatalog.sentence("diagnosis.preferences.notAStatement", in: .current))
         skipSpaces()
-        try expect("(", "user_pref is not followed by (")
+        try expect("(", sentenceCatalog.sentence("diagnosis.preferences.noOpeningParenthesis", in: .current))
         skipSpaces()
-        guard peek == "\"" else { throw problem("the preference name is not a string in double quotes") }
+        guard peek == "\"" else { throw problem(sentenceCatalog.sentence("diagnosis.preferences.nameNotQuoted", in: .current)) }
         let name = try string()
-        guard !name.isEmpty else { throw problem("the preference name is empty") }
+        guard !name.isEmpty else { throw problem(sentenceCatalog.sentence("diagnosis.preferences.nameEmpty", in: .current)) }
         skipSpaces()
-        try expect(",", "the name is not followed by a comma")
+        try expect(",", sentenceCatalog.sentence("diagnosis.preferences.noComma", in: .current))
         skipSpaces()
         let value = try value()
         skipSpaces()
-        try expect(")", "the value is not followed by )")
+        try expect(")", sentenceCatalog.sentence("diagnosis.preferences.noClosingParenthesis", in: .current))
         skipSpaces()
-        try expect(";", "the statement does not end with ;")
+        try expect(";", sentenceCatalog.sentence("diagnosis.preferences.noSemicolon", in: .current))
         skipSpaces()
-        guard position == scalars.endIndex else { throw problem("text follows the statement") }
+        guard position == scalars.endIndex else { throw problem(sentenceCatalog.sentence("diagnosis.preferences.trailingText", in: .current)) }
         return (name, value)
     }
 
@@ -163,9 +163,11 @@ private struct PreferenceLineScanner {
         while let scalar = peek, scalar == " " || scalar == "\t" { _ = next() }
     }
 
-    private mutating func expect(_ word: String, _ reason: String) throws(PreferencesFile.Problem) {
+    /// `reason` is looked up only when the word is missing: a catalog lookup per statement would
+    /// slow the reading of a large prefs.js.
+    private mutating func expect(_ word: String, _ reason: @autoclosure () -> String) throws(PreferencesFile.Problem) {
         for expected in word.unicodeScalars {
-            guard next() == expected else { throw problem(reason) }
+            guard next() == expected else { throw problem(reason()) }
         }
     }
 
@@ -174,7 +176,7 @@ private struct PreferenceLineScanner {
     }
 
     private mutating func value() throws(PreferencesFile.Problem) -> PreferenceValue {
-        let unknown = "the value is not a string, an integer, true or false"
+        let unknown = sentenceCatalog.sentence("diagnosis.preferences.unknownValue", in: .current)
         guard let first = peek else { throw problem(unknown) }
         switch first {
         case "\"": return .string(try string())
@@ -193,7 +195,7 @@ private struct PreferenceLineScanner {
         var digits = ""
         if peek == "-" { digits.unicodeScalars.append(next()!) }
         while let scalar = peek, ("0"..."9").contains(scalar) { digits.unicodeScalars.append(next()!) }
-        guard digits != "-", let value = Int32(digits) else { throw problem("the integer \(digits) is not a 32-bit integer") }
+        guard digits != "-", let value = Int32(digits) else { throw problem(sentenceCatalog.sentence("diagnosis.preferences.integerTooLarge", .text(String(digits)), in: .current)) }
         return value
     }
 
@@ -201,12 +203,12 @@ private struct PreferenceLineScanner {
         _ = next()  // the opening quote
         var text = String.UnicodeScalarView()
         while true {
-            guard let scalar = next() else { throw problem("a string is not closed") }
+            guard let scalar = next() else { throw problem(sentenceCatalog.sentence("diagnosis.string.notClosed", in: .current)) }
             switch scalar {
             case "\"": return String(text)
-            case "\0": throw problem("a string holds a NUL character")
+            case "\0": throw problem(sentenceCatalog.sentence("diagnosis.preferences.nulCharacter", in: .current))
             case "\\":
-                guard let escaped = next() else { throw problem("a string ends in a backslash") }
+                guard let escaped = next() else { throw problem(sentenceCatalog.sentence("diagnosis.preferences.trailingBackslash", in: .current)) }
                 switch escaped {
                 case "\\", "\"", "'": text.append(escaped)
                 case "n": text.append("\n")
@@ -215,18 +217,18 @@ private struct PreferenceLineScanner {
                 case "u":
                     let first = try hexadecimalValue(digits: 4)
                     if (0xD800...0xDBFF).contains(first) {
-                        guard next() == "\\", next() == "u" else { throw problem("a \\u escape holds half a surrogate pair") }
+                        guard next() == "\\", next() == "u" else { throw problem(sentenceCatalog.sentence("diagnosis.string.halfSurrogate", in: .current)) }
                         let second = try hexadecimalValue(digits: 4)
                         guard (0xDC00...0xDFFF).contains(second),
                               let scalar = Unicode.Scalar(0x10000 + ((first - 0xD800) << 10) + (second - 0xDC00)) else {
-                            throw problem("a \\u escape holds half a surrogate pair")
+                            throw problem(sentenceCatalog.sentence("diagnosis.string.halfSurrogate", in: .current))
                         }
                         text.append(scalar)
                     } else {
-                        guard first != 0, let scalar = Unicode.Scalar(first) else { throw problem("a \\u escape is not a character") }
+                        guard first != 0, let scalar = Unicode.Scalar(first) else { throw problem(sentenceCatalog.sentence("diagnosis.preferences.unicodeEscapeNotACharacter", in: .current)) }
                         text.append(scalar)
                     }
-                default: throw problem("a string holds the unknown escape \\\(escaped)")
+                default: throw problem(sentenceCatalog.sentence("diagnosis.preferences.unknownEscape", .text(String(escaped)), in: .current))
                 }
             default: text.append(scalar)
             }
@@ -235,7 +237,7 @@ private struct PreferenceLineScanner {
 
     private mutating func hexadecimal(digits: Int) throws(PreferencesFile.Problem) -> Unicode.Scalar {
         let value = try hexadecimalValue(digits: digits)
-        guard value != 0, let scalar = Unicode.Scalar(value) else { throw problem("a \\x escape is not a character") }
+        guard value != 0, let scalar = Unicode.Scalar(value) else { throw problem(sentenceCatalog.sentence("diagnosis.preferences.hexEscapeNotACharacter", in: .current)) }
         return scalar
     }
 
@@ -243,7 +245,7 @@ private struct PreferenceLineScanner {
         var value: UInt32 = 0
         for _ in 0..<digits {
             guard let scalar = next(), scalar.isASCII, let digit = UInt32(String(scalar), radix: 16) else {
-                throw problem("an escape has a digit that is not hexadecimal")
+                throw problem(sentenceCatalog.sentence("diagnosis.preferences.escapeNotHexadecimal", in: .current))
             }
             value = value << 4 | digit
         }

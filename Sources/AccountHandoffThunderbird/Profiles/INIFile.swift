@@ -30,10 +30,10 @@ struct INIFile {
     ///
     /// - Throws: ``Problem`` naming the first line that is not understood.
     static func parse(_ bytes: [UInt8]) throws(Problem) -> INIFile {
-        guard bytes.count <= maximumByteCount else { throw Problem(line: 0, reason: "the file is larger than \(maximumByteCount) bytes") }
+        guard bytes.count <= maximumByteCount else { throw Problem(line: 0, reason: sentenceCatalog.sentence("diagnosis.file.tooLarge", .number(maximumByteCount), in: .current)) }
         var text = bytes[...]
         if text.starts(with: [0xEF, 0xBB, 0xBF]) { text = text.dropFirst(3) }  // a byte-order mark, as Windows editors write
-        guard let decoded = String(validating: text, as: UTF8.self) else { throw Problem(line: 0, reason: "the file is not UTF-8 text") }
+        guard let decoded = String(validating: text, as: UTF8.self) else { throw Problem(line: 0, reason: sentenceCatalog.sentence("diagnosis.file.notUTF8", in: .current)) }
         var sections: [Section] = []
         var number = 0
         for rawLine in decoded.split(separator: "\n", omittingEmptySubsequences: false) {
@@ -43,19 +43,19 @@ struct INIFile {
             let trimmed = line.trimmingSpaces
             if trimmed.isEmpty || trimmed.hasPrefix(";") || trimmed.hasPrefix("#") { continue }
             if trimmed.hasPrefix("[") {
-                guard trimmed.hasSuffix("]"), trimmed.count > 2 else { throw Problem(line: number, reason: "a section header is not closed by ]") }
+                guard trimmed.hasSuffix("]"), trimmed.count > 2 else { throw Problem(line: number, reason: sentenceCatalog.sentence("diagnosis.ini.headerNotClosed", in: .current)) }
                 let name = String(trimmed.dropFirst().dropLast())
-                guard !sections.contains(where: { $0.name == name }) else { throw Problem(line: number, reason: "the section [\(name)] appears twice") }
+                guard !sections.contains(where: { $0.name == name }) else { throw Problem(line: number, reason: sentenceCatalog.sentence("diagnosis.ini.sectionTwice", .text(name), in: .current)) }
                 sections.append(Section(name: name))
                 continue
             }
-            guard let equals = trimmed.firstIndex(of: "=") else { throw Problem(line: number, reason: "the line is neither a [section] nor key=value") }
-            guard !sections.isEmpty else { throw Problem(line: number, reason: "a key comes before any [section]") }
+            guard let equals = trimmed.firstIndex(of: "=") else { throw Problem(line: number, reason: sentenceCatalog.sentence("diagnosis.ini.unknownLine", in: .current)) }
+            guard !sections.isEmpty else { throw Problem(line: number, reason: sentenceCatalog.sentence("diagnosis.ini.keyBeforeSection", in: .current)) }
             let key = String(trimmed[..<equals].trimmingSpaces)
             let value = String(trimmed[trimmed.index(after: equals)...].trimmingSpaces)
-            guard !key.isEmpty else { throw Problem(line: number, reason: "a line has no key before =") }
+            guard !key.isEmpty else { throw Problem(line: number, reason: sentenceCatalog.sentence("diagnosis.ini.noKey", in: .current)) }
             guard sections[sections.count - 1].value(key) == nil else {
-                throw Problem(line: number, reason: "the key \(key) appears twice in [\(sections[sections.count - 1].name)]")
+                throw Problem(line: number, reason: sentenceCatalog.sentence("diagnosis.ini.keyTwice", .text(key), .text(sections[sections.count - 1].name), in: .current))
             }
             sections[sections.count - 1].entries.append((key, value))
         }

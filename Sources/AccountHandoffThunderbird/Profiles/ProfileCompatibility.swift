@@ -19,11 +19,11 @@ enum ProfileCompatibility {
             throw .compatibilityInvalid(path: folder.path, problem: "line \(error.line): \(error.reason)")
         }
         guard let last = file.section("Compatibility")?.value("LastVersion") else {
-            throw .compatibilityInvalid(path: folder.path, problem: "it names no LastVersion")
+            throw .compatibilityInvalid(path: folder.path, problem: sentenceCatalog.sentence("diagnosis.compatibility.noLastVersion", in: .current))
         }
         let version = String(last.prefix { $0 != "_" })
         guard let majorText = version.split(separator: ".").first, let major = Int(majorText), major > 0 else {
-            throw .compatibilityInvalid(path: folder.path, problem: "the version \(version) does not start with a number")
+            throw .compatibilityInvalid(path: folder.path, problem: sentenceCatalog.sentence("diagnosis.compatibility.versionNotANumber", .text(version), in: .current))
         }
         guard major <= newestKnownMajorVersion else {
             throw .newerThunderbird(path: folder.path, version: version, newestKnownMajorVersion: newestKnownMajorVersion)

@@ -92,6 +92,34 @@ import Testing
         #expect(failures.isEmpty, "\(failures.count) problems:\n\(failures.joined(separator: "\n"))")
     }
 
+    /// Every diagnosis a Thunderbird reader gives of a damaged file, inside the whole sentence
+    /// of the error that shows it: the diagnosis is made in the process's language, so a German
+    /// sentence holds the German diagnosis.
+    @Test func everyThunderbirdDiagnosisSpeaksGerman() throws {
+        let (_, catalogs) = try StringCatalogTests.catalogs()
+        let catalog = try #require(catalogs.first { $0.module == "AccountHandoffThunderbird" })
+        let keys = catalog.entries.keys.filter { $0.hasPrefix("diagnosis.") }.sorted()
+        let placeholder = try NSRegularExpression(pattern: "%(@|lld)")
+        var renderings: [Rendering] = []
+        for key in keys {
+            let english = try #require(catalog.entries[key]?["en"]?.value)
+            let arguments: [SentenceArgument] = placeholder.matches(in: english, range: NSRange(english.startIndex..., in: english))
+                .map { english[Range($0.range, in: english)!] == "%@" ? .text("mail.server.server2") : .integer(3) }
+            func diagnosis(_ language: HandoffLanguage) -> String {
+                AccountHandoffThunderbird.sentenceCatalog.sentence(key, arguments: arguments, in: language)
+            }
+            let path = ThunderbirdErrorSamples.profile + "/prefs.js"
+            renderings.append((key, ThunderbirdProfileError.preferencesInvalid(path: path, line: 12, problem: diagnosis(.english)).sentence(in: .english),
+                               ThunderbirdProfileError.preferencesInvalid(path: path, line: 12, problem: diagnosis(.german)).sentence(in: .german)))
+        }
+        #expect(keys.count == 65)
+        #expect(AccountHandoffThunderbird.sentenceCatalog.sentence("diagnosis.logins.entryLacksText", .number(2), .text("hostname"), in: .german)
+                == "Anmeldeeintrag 2 hat keinen Text hostname")
+        let failures = Self.problems(of: renderings)
+        print("Rendered in German: \(keys.count) Thunderbird diagnoses.")
+        #expect(failures.isEmpty, "\(failures.count) problems:\n\(failures.joined(separator: "\n"))")
+    }
+
     #if os(Linux)
     /// The PAM gate's own sentences (the message between tries, the details of an unavailable
     /// authentication) in the configured language.

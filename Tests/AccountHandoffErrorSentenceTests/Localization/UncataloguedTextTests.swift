@@ -58,16 +58,6 @@ import Testing
         "Sources/AccountHandoffDiscovery/Avahi/AvahiLoop.swift": (2, "the daemon's words for a local failure"),
         "Sources/AccountHandoffDiscovery/Bonjour/BonjourFailure.swift": (2, "the daemon's words for a DNSServiceErrorType"),
         "Sources/AccountHandoffScan/Image/LibraryMessage.swift": (1, "a decoder's message when it gives none"),
-        // The Thunderbird readers' diagnoses of a damaged file (the `problem:` of the profile
-        // errors), kept as strings by the public error cases.
-        "Sources/AccountHandoffThunderbird/Logins/JSONText.swift": (24, "diagnoses of logins.json"),
-        "Sources/AccountHandoffThunderbird/Logins/LoginsFile.swift": (11, "diagnoses of logins.json"),
-        "Sources/AccountHandoffThunderbird/Preferences/PreferencesFile.swift": (23, "diagnoses of prefs.js"),
-        "Sources/AccountHandoffThunderbird/Preferences/MailAccountPreferences.swift": (4, "diagnoses of an account's preferences"),
-        "Sources/AccountHandoffThunderbird/Profiles/INIFile.swift": (8, "diagnoses of profiles.ini and compatibility.ini"),
-        "Sources/AccountHandoffThunderbird/Profiles/ProfileCompatibility.swift": (2, "diagnoses of compatibility.ini"),
-        "Sources/AccountHandoffThunderbird/Profiles/ThunderbirdProfile.swift": (1, "a diagnosis of profiles.ini"),
-        "Sources/AccountHandoffThunderbird/Import/ImportJournal.swift": (6, "diagnoses of an interrupted import's journal"),
     ]
 
     static func scan() throws -> (findings: [UncataloguedText], files: Int, targets: [String]) {

@@ -50,6 +50,9 @@ enum ThunderbirdErrorSamples {
         .fileOperationFailed(path: profile + "/prefs.js", operation: "written", code: ENOSPC),
         .fileOperationFailed(path: profile + "/prefs.js", operation: "written", code: EROFS),
         .fileOperationFailed(path: profile + "/prefs.js", operation: "written", code: EIO),
-        .journalInvalid(path: profile + "/.handoff-import/manifest", problem: "the manifest has an unknown header"),
+        // A diagnosis is made in the process's language, so this one English value is shown in
+        // both renderings; the German diagnoses in German sentences are rendered by
+        // ModuleSentenceRenderingTests.everyThunderbirdDiagnosisSpeaksGerman.
+        .journalInvalid(path: profile + "/.handoff-import/manifest", problem: "a mode is not octal"),
     ]
 }
