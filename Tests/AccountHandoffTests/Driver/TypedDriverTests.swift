@@ -7,11 +7,12 @@ import Testing
 /// shows the typed code beside the QR in one update, serves its nameplate, answers a typed
 /// connection with a run, and pairs; the receiver session starts from a typed code.
 @Suite struct TypedDriverTests {
-    static func sender(_ channel: InMemoryFrameChannel, clock: ManualHandoffClock, seed: UInt64 = 7) throws -> HandoffSenderSession {
+    static func sender(_ channel: any FrameChannel, clock: ManualHandoffClock, seed: UInt64 = 7,
+                       routes: Set<TypedRoute> = [.localNetwork, .relay]) -> HandoffSenderSession {
         HandoffSenderSession(account: Fixtures.account, rendezvous: Fixtures.rendezvous, channel: channel,
                              credential: { _ in Fixtures.secret(Fixtures.password) },
                              authenticator: ScriptedAuthenticator(always: .authenticated), registry: SenderRegistry.inMemory(),
-                             options: SenderSessionOptions(typedRoutes: [.localNetwork, .relay]), clock: clock,
+                             options: SenderSessionOptions(typedRoutes: routes), clock: clock,
                              random: InsecureDeterministicRandom(seed: seed))
     }
 
@@ -19,7 +20,7 @@ import Testing
     func aTypedCodeShownBesideTheQRPairsAndTheAccountArrives(route: TypedRoute) async throws {
         let channels = InMemoryFrameChannel.typedPair(route: route)
         let clock = ManualHandoffClock(start: Fixtures.start)
-        let sender = try Self.sender(channels.sender, clock: clock)
+        let sender = Self.sender(channels.sender, clock: clock)
         var updates = sender.updates.makeAsyncIterator()
         let sent = Task { await sender.run() }
         guard case .showCode(_, let shownTyped, 1) = try #require(await updates.next()) else {
@@ -62,7 +63,7 @@ import Testing
     @Test func theTypedReceiversCountdownTakesTheSendersExpiry() async throws {
         let channels = InMemoryFrameChannel.typedPair(route: .localNetwork)
         let clock = ManualHandoffClock(start: Fixtures.start)
-        let sender = try Self.sender(channels.sender, clock: clock)
+        let sender = Self.sender(channels.sender, clock: clock)
         var updates = sender.updates.makeAsyncIterator()
         let sent = Task { await sender.run() }
         guard case .showCode(let payload, let shownTyped, 1) = try #require(await updates.next()) else {
@@ -99,7 +100,7 @@ import Testing
     @Test func aCodeThisDeviceRanIsRefusedWithoutAConnection() async throws {
         let channels = InMemoryFrameChannel.typedPair(route: .localNetwork)
         let clock = ManualHandoffClock(start: Fixtures.start)
-        let sender = try Self.sender(channels.sender, clock: clock)
+        let sender = Self.sender(channels.sender, clock: clock)
         let sent = Task { await sender.run() }
         var updates = sender.updates.makeAsyncIterator()
         guard case .showCode(_, let shownTyped, _) = try #require(await updates.next()), let typed = shownTyped else {
@@ -133,11 +134,7 @@ import Testing
     @Test func aWrongGuessRetiresTheCodeOnBothScreensAndTheNewCodePairs() async throws {
         let hub = InMemoryTypedHub()
         let clock = ManualHandoffClock(start: Fixtures.start)
-        let sender = HandoffSenderSession(account: Fixtures.account, rendezvous: Fixtures.rendezvous, channel: hub,
-                                          credential: { _ in Fixtures.secret(Fixtures.password) },
-                                          authenticator: ScriptedAuthenticator(always: .authenticated), registry: SenderRegistry.inMemory(),
-                                          options: SenderSessionOptions(typedRoutes: [.localNetwork]), clock: clock,
-                                          random: InsecureDeterministicRandom(seed: 5))
+        let sender = TypedDriverTests.sender(hub, clock: clock, seed: 5, routes: [.localNetwork])
         var updates = sender.updates.makeAsyncIterator()
         let sent = Task { await sender.run() }
         guard case .showCode(_, let shown, _) = try #require(await updates.next()), let first = shown else {
@@ -194,11 +191,7 @@ import Testing
     @Test func aRenewedQRKeepsTheSessionsWrongGuesses() async throws {
         let hub = InMemoryTypedHub()
         let clock = ManualHandoffClock(start: Fixtures.start)
-        let sender = HandoffSenderSession(account: Fixtures.account, rendezvous: Fixtures.rendezvous, channel: hub,
-                                          credential: { _ in Fixtures.secret(Fixtures.password) },
-                                          authenticator: ScriptedAuthenticator(always: .authenticated), registry: SenderRegistry.inMemory(),
-                                          options: SenderSessionOptions(typedRoutes: [.localNetwork]), clock: clock,
-                                          random: InsecureDeterministicRandom(seed: 5))
+        let sender = TypedDriverTests.sender(hub, clock: clock, seed: 5, routes: [.localNetwork])
         var updates = sender.updates.makeAsyncIterator()
         let sent = Task { await sender.run() }
         guard case .showCode(_, let shown?, 1)? = await updates.next() else {
