@@ -91,9 +91,11 @@ struct ReceiveFlow<Importer: AccountImporter> where Importer.Preparation: Choosi
             case .codeReady(let code):
                 console.line("Code for the sending device: \(code.grouped) (\(code.spoken)).")
                 console.line("Type it on the sending device; waiting for its person to do so...")
-            case .accountOffered(let account, let prepared):
+            case .accountOffered(let account, let prepared, let senderGate):
                 console.line("The sending device confirmed the code and offers this account:")
                 OfferDisplay.lines(account).forEach { console.line($0) }
+                // Before the person decides (Spec 3.4): the sender's own declaration.
+                if let sentence = senderGate.sentence(shownBy: .receiver, in: .cli) { console.line(sentence) }
                 question = Task { await review(prepared, asking: asking) }
             case .authenticating:
                 break  // said by the gate itself, right before it asks (AnnouncingAuthenticator)
