@@ -70,7 +70,7 @@ TABLES = {
     "3.4 offer": [("1 two bytes", "3.4.1"), ("1 padded size", "3.4.1"), ("1 zero padding", "3.4.1"),
                   ("2 accountLinkID", "3.4.2"), ("2 displayName", "3.4.2"), ("2 emailAddress", "3.4.2"),
                   ("2 username", "3.4.2"), ("2 imapHost", "3.4.2"), ("2 imapPort", "3.4.2"), ("2 imapSecurity", "3.4.2"),
-                  ("2 trailing bytes", "3.4.2"), ("3 displayName", "3.4.3"), ("3 emailAddress", "3.4.3"),
+                  ("2 senderGate", "3.4.2"), ("2 trailing bytes", "3.4.2"), ("3 displayName", "3.4.3"), ("3 emailAddress", "3.4.3"),
                   ("3 username", "3.4.3"), ("3 imapHost", "3.4.3"), ("3 imapPort", "3.4.3")],
     "3.5 credential": [("size and length", "3.5[plaintext]"), ("padding", "3.5[plaintext]")],
     "5.1 hello": [(h, h) for h in ("H1", "H2", "H3", "H4")],
@@ -109,7 +109,7 @@ PREREQUISITES = {
     "3.4 offer": dict(
         [("2 accountLinkID", ["1 two bytes"]), ("2 displayName", ["2 accountLinkID"]), ("2 emailAddress", ["2 displayName"]), ("2 username", ["2 emailAddress"]),
          ("2 imapHost", ["2 username"]), ("2 imapPort", ["2 imapHost"]), ("2 imapSecurity", ["2 imapPort"]),
-         ("2 trailing bytes", ["2 imapSecurity"]), ("3 imapPort", ["2 imapPort"])]
+         ("2 senderGate", ["2 imapSecurity"]), ("2 trailing bytes", ["2 senderGate"]), ("3 imapPort", ["2 imapPort"])]
         + [("3 " + field, ["2 " + field]) for field in ("displayName", "emailAddress", "username", "imapHost")]),
     "11.1 token": {"unknownFlags": ["empty"], "addressWithoutDirect": ["empty"], "noRoute": ["empty"],
                    "address truncated": ["empty"], "direct port truncated": ["empty"], "relay port truncated": ["empty"],
@@ -271,7 +271,7 @@ def binary_checks(b):
     ]
 
 
-FRAME_LENGTHS = {1: (64,), 3: (16,), 4: (1040,), 5: (17,), 6: (17,), 7: (48,), 8: (52,), 9: (80,), 10: (32,), 11: (0,)}
+FRAME_LENGTHS = {1: (64,), 3: (17,), 4: (1040,), 5: (17,), 6: (17,), 7: (48,), 8: (52,), 9: (80,), 10: (32,), 11: (0,)}
 
 
 def frame_checks(b):
@@ -335,6 +335,9 @@ def offer_checks(p):
     bad_security = not failed and (security is None or security[0] not in (1, 2))
     checks.append(("2 imapSecurity", "malformed.imapSecurity" if bad_security else None))
     failed = failed or security is None
+    gate = None if failed else take(1)
+    checks.append(("2 senderGate", "malformed.senderGate" if not failed and (gate is None or gate[0] not in (1, 2)) else None))
+    failed = failed or gate is None
     checks.append(("2 trailing bytes", "malformed.trailingBytes" if not failed and position < len(record) else None))
     for field in STRINGS:
         text = parsed.get(field)

@@ -112,12 +112,12 @@ def check_plaintexts(vectors):
     for entry in vectors["offer"]:
         name = "offer " + entry["name"]
         account = account_from_json(entry["account"])
-        plaintext = plaintexts.encode_offer(account)
+        plaintext = plaintexts.encode_offer(account, entry["senderGate"])
         CHECKS.equal(plaintext.hex(), entry["plaintext"], name)
         CHECKS.equal((int.from_bytes(plaintext[:2], "big"), len(plaintext), len(plaintext) // 256),
                      (entry["recordLength"], entry["plaintextLength"], entry["blocks"]), name + " lengths")
         try:
-            CHECKS.equal(plaintexts.decode_offer(h(entry["plaintext"])), account, name + " decode")
+            CHECKS.equal(plaintexts.decode_offer(h(entry["plaintext"])), (account, entry["senderGate"]), name + " decode")
         except ProtocolError as error:
             CHECKS.equal(error.identifier, "ok", name + " decode")
     for entry in vectors["invalidOffer"]:

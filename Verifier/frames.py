@@ -31,7 +31,7 @@ def valid_body_length(type_name, length):
     """Spec 3.2 `valid bodyLength`."""
     if broken("F7"):
         return True
-    fixed = {"hello": 64, "accept": 16, "credential": 1040, "receipt": 17, "abort": 17, "reveal": 48,
+    fixed = {"hello": 64, "accept": 17, "credential": 1040, "receipt": 17, "abort": 17, "reveal": 48,
              "pakeInit": 52, "pakeReply": 80, "pakeConfirm": 32, "pakeRefused": 0}
     if broken("F7pakeInit"):
         fixed["pakeInit"] = 48  # the sid and Ya without the expiry
@@ -47,7 +47,7 @@ def valid_body_length(type_name, length):
         fixed["reveal"] = 32
     if type_name == "hello" and broken("F7hello") and 63 <= length <= 65:
         return True
-    if type_name == "accept" and broken("F7accept") and length == 17:
+    if type_name == "accept" and broken("F7accept") and length == 16:
         return True
     if type_name == "receipt" and broken("F7receipt") and length == 18:
         return True

@@ -12,6 +12,7 @@ MAX_PASSWORD = 1022
 CREDENTIAL_SIZE = 1024
 RECEIPTS = {1: "imported", 2: "validationFailed", 3: "declined", 4: "storeFailed", 5: "cancelled"}
 RECEIPT_VALUES = {name: value for value, name in RECEIPTS.items()}
+GATES = {1: "asks", 2: "skipped"}  # senderGate (3.4) and receiverGate (3.6)
 ABORTS = {1: "cancelled.peer", 2: "rejected.peer", 3: "contested", 4: "storeUnavailable.peer", 5: "notAuthenticated.peer",
           6: "expired"}
 
@@ -36,19 +37,20 @@ def validate_account(account):
         raise ProtocolError("malformed.imapPort")
 
 
-def encode_offer(account):
+def encode_offer(account, sender_gate=1):
     strings = b""
     for field in STRING_FIELDS:
         raw = account[field].encode("utf-8")
         strings += u16(len(account[field]) if broken("O.strLength") else len(raw)) + raw
-    tail = u16(account["imapPort"]) + bytes([SECURITY[account["imapSecurity"]]])
+    gate = 1 if broken("O.senderGateEncode") else sender_gate
+    tail = u16(account["imapPort"]) + bytes([SECURITY[account["imapSecurity"]]]) + bytes([gate])
     record = (strings + account["linkID"] if broken("O.linkIDOrder") else account["linkID"] + strings) + tail
     out = u16(len(record)) + record
     return out + bytes(max(0, padded_size(len(record)) - len(out)))
 
 
 def decode_offer(plaintext):
-    """Spec 3.4 decoding steps 1-3; returns the account."""
+    """Spec 3.4 decoding steps 1-3; returns (account, senderGate)."""
     if len(plaintext) < 2:
         raise ProtocolError("malformed.accountLinkID" if broken("O.1min") else "malformed.padding")
     length = int.from_bytes(plaintext[:2], "big")
@@ -95,16 +97,27 @@ def decode_offer(plaintext):
     if broken("O.3portOrder") and account["imapPort"] == 0:
         raise ProtocolError("malformed.imapPort")
     security = take(1, "imapSecurity")[0]
-    if broken("O.2trailingOrder") and position != len(record):
-        raise ProtocolError("malformed.trailingBytes")
+    if broken("O.2senderGateOrder"):
+        gate = take(1, "senderGate")[0]
     allowed = {1, 2} | ({0} if broken("O.2security") else set()) | ({3} if broken("O.2securityPlain") else set())
+    if broken("O.2senderGateOrder") and gate not in GATES:
+        raise ProtocolError("malformed.senderGate")
     if security not in allowed:
         raise ProtocolError("malformed.imapSecurity")
     account["imapSecurity"] = "startTLS" if security == 2 else "tls"
+    if not broken("O.2senderGateOrder"):
+        if broken("O.2senderGateMissing") and position == len(record):
+            gate = 1
+        else:
+            gate = take(1, "imapSecurity" if broken("O.2senderGateField") else "senderGate")[0]
+        if broken("O.2trailingOrder") and position != len(record):
+            raise ProtocolError("malformed.trailingBytes")
+        if gate not in GATES and not (broken("O.2senderGate") and gate in (0, 3)):
+            raise ProtocolError("malformed.senderGate")
     if position != len(record) and not broken("O.2trailing"):
         raise ProtocolError("malformed.trailingBytes")
     validate_account(account)
-    return account
+    return account, gate
 
 
 def encode_credential(password):
@@ -129,6 +142,16 @@ def decode_credential(plaintext):
     if any(plaintext[2 + length:]) and not broken("C.padding"):
         raise ProtocolError("malformed.credential" if broken("C.paddingError") else "malformed.padding")
     return plaintext[2:2 + length]
+
+
+def receiver_gate(plaintext):
+    """Spec 3.6: the accept's receiverGate (1 or 2), or None for an undefined value."""
+    value = plaintext[0] if len(plaintext) == 1 else None
+    if broken("V.receiverGate") and value in (0, 3):
+        value = 1
+    if value in GATES and broken(f"3.6[accept {value}]"):
+        value = None
+    return value if value in GATES else None
 
 
 def receipt_status(plaintext):

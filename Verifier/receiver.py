@@ -21,7 +21,7 @@ class Receiver(Session):
     SECTION = "6.2"
 
     @classmethod
-    def scan(cls, binary, payload, expected_intent, skew, random, now, registry=None):
+    def scan(cls, binary, payload, expected_intent, skew, random, now, registry=None, local_gate=1):
         """Spec 2.5 steps S0-S7 for a decoded payload; returns (receiver, actions, next deadline) (the arena of
         S5 is an environment the vectors do not refuse)."""
 
@@ -96,6 +96,7 @@ class Receiver(Session):
         self.channel = Channel("receiver", transfer_id, expiry, self.keys, self.th1)
         self.channel.pair = self.public_key
         self.registry = registry
+        self.local_gate = local_gate  # what the accept declares (receiverGate, 3.6)
         self.t = now
         self.state = "awaitingReveal"
         self.account = None
@@ -133,7 +134,8 @@ class Receiver(Session):
         state = self.state
         if kind == "accept":
             if state == "reviewingOffer" or (broken("6.2.acceptEarly") and state == "awaitingOffer"):
-                frame = self.channel.seal("accept", b"\0" if broken("V.accept") else b"")
+                gate = 1 if broken("6.2.acceptGate") else self.local_gate
+                frame = self.channel.seal("accept", b"" if broken("V.accept") else bytes([gate]))
                 self.state = "awaitingCredentialFrame"
                 return [("send", frame)]
             return self.refuse(kind)
@@ -200,7 +202,7 @@ class Receiver(Session):
             return self.receive_reveal(plaintext)
         if frame["type"] == "offer":
             try:
-                self.account = plaintexts.decode_offer(plaintext)
+                self.account, sender_gate = plaintexts.decode_offer(plaintext)
             except ProtocolError as error:
                 if broken("6.2.offerFail"):
                     return [("ignored", error.identifier)]
@@ -209,7 +211,7 @@ class Receiver(Session):
                 return self.finish("failed." + error.identifier)
             self.channel.link_id = self.account["linkID"]
             self.state = "awaitingCredentialFrame" if broken("6.2.offerState") else "reviewingOffer"
-            return [("showAccount", self.account)]
+            return [("showAccount", self.account, 1 if broken("6.2.senderGateShown") else sender_gate)]
         if frame["type"] == "credential":
             try:
                 password = plaintexts.decode_credential(plaintext)

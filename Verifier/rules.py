@@ -141,7 +141,7 @@ _rules("3.1-3.3 frames", [
     ("F7offerMin", "F7: an offer body of 16 (empty plaintext) accepted", ["3.2[offer]"]),
     ("F7credential", "F7: credential body 1024 accepted instead of 1040", ["3.2[credential]"]),
     ("F7reveal", "F7: reveal body 32 instead of 48", ["3.2[reveal]"]),
-    ("F7accept", "F7: accept body 17 accepted", ["3.2[accept]"]),
+    ("F7accept", "F7: accept body 16 (the version-3 empty accept) accepted", ["3.2[accept]"]),
     ("F7receipt", "F7: receipt body 18 accepted", ["3.2[receipt]"]),
     ("F7abort", "F7: abort body 18 accepted", ["3.2[abort]"]),
     ("F7pakeInit", "F7: pakeInit body 48 (no expiry) instead of 52", ["3.2[pakeInit]", "3.8[pakeInit]"]),
@@ -165,7 +165,7 @@ _rules("3.4 offer plaintext", [
     ("O.2security", "step 2: security byte 0 accepted (as TLS)", ["3.4.2"]),
     ("O.2securityPlain", "step 2: security byte 3 accepted", ["3.4.2"]),
     ("O.2trailing", "step 2: bytes after the security byte ignored", ["3.4.2"]),
-    ("O.2trailingOrder", "step 2: trailing bytes checked before the security value", ["3.4.2"]),
+    ("O.2trailingOrder", "step 2: trailing bytes checked before the sender gate value", ["3.4.2"]),
     ("O.3port", "step 3: port 0 accepted", ["3.4.3"]),
     ("O.3portOrder", "step 3: port 0 refused while parsing (step 2), before the strings are validated", ["3.4.3"]),
     ("O.3fieldOrder", "step 3 validates imapHost first", ["3.4.3"]),
@@ -173,6 +173,11 @@ _rules("3.4 offer plaintext", [
     ("O.3stepOrder", "step 3 (3.7 rules) applied to each string right after parsing it (before later fields are "
                      "parsed)", ["3.4.3"]),
     ("O.linkIDOrder", "the record puts accountLinkID after the strings", ["3.4[record]"]),
+    ("O.senderGateEncode", "the sender's offer declares senderGate 1 whatever its gate", ["3.4[record]"]),
+    ("O.2senderGate", "step 2: sender gate 0 and 3 accepted", ["3.4.2"]),
+    ("O.2senderGateMissing", "step 2: a record that ends after the security byte read as senderGate 1", ["3.4.2"]),
+    ("O.2senderGateField", "step 2: a missing sender gate reported as malformed.imapSecurity", ["3.4.2"]),
+    ("O.2senderGateOrder", "step 2: the sender gate checked before the security value", ["3.4.2"]),
 ])
 
 _rules("3.5 credential plaintext", [
@@ -187,7 +192,8 @@ _rules("3.5 credential plaintext", [
 
 _rules("3.6 reveal, accept, receipt and abort values", [
     ("V.reveal", "the reveal carries the commitment instead of the nonce", ["3.6[reveal]"]),
-    ("V.accept", "the accept carries one zero byte", ["3.6[accept]"]),
+    ("V.accept", "the accept is empty (version 3), without receiverGate", ["3.6[accept]"]),
+    ("V.receiverGate", "receiverGate 0 and 3 accepted as 1", ["3.6[accept]"]),
     ("V.receipt", "receipt status 6 accepted as declined", ["3.6[receipt]"]),
     ("V.receiptMap", "receipt statuses 2 and 3 swapped", ["3.6[receipt 2]", "3.6[receipt 3]"]),
     ("V.abort", "abort reason 7 (the first undefined value) accepted as contested", ["3.6[abort]"]),
@@ -404,7 +410,11 @@ _rules("6.1 sender incoming frames", [
     ("6.1.contestedOrder", "second valid hello: reply before send", [_second]),
     ("6.1.lateHello", "second valid hello after the credential: session ends contested", [_late]),
     ("6.1.lateHelloWarn", "second valid hello after the credential: no anotherDeviceJoined", [_late]),
-    ("6.1.accept", "accept: next state awaitingReceipt", ["6.1 frame[awaitingAccept | accept authenticated]"]),
+    ("6.1.accept", "accept: next state awaitingReceipt", ["6.1 frame[awaitingAccept | accept authenticated, receiverGate 1 or 2]"]),
+    ("6.1.receiverGateShown", "requestCredential reports receiverGate 1 whatever the accept declares",
+     ["6.1 frame[awaitingAccept | accept authenticated, receiverGate 1 or 2]"]),
+    ("6.1.receiverGateAbort", "an accept with another receiverGate: abort(4) sent before failed.malformed.receiverGate",
+     ["6.1 frame[awaitingAccept | accept authenticated, other receiverGate]"]),
     ("6.1.expectCodeConfirmation", "awaitingCodeConfirmation expects an accept (E3 lets it through)",
      ["6.1 frame[other live states | any other type]"]),
     ("6.1.expectCredential", "awaitingCredential expects a receipt (E3 lets it through)",
@@ -466,6 +476,8 @@ _rules("6.2 receiver incoming frames", [
      ["6.2 frame[awaitingReveal | reveal authenticated, commitment does not match]"]),
     ("6.2.offerState", "an offer that decodes: next state awaitingCredentialFrame (no review)",
      ["6.2 frame[awaitingOffer | offer authenticated, plaintext decodes (3.4)]"]),
+    ("6.2.senderGateShown", "showAccount reports senderGate 1 whatever the offer declares",
+     ["6.2 frame[awaitingOffer | offer authenticated, plaintext decodes (3.4)]"]),
     ("6.2.offerFail", "an undecodable offer is ignored instead of ending the session",
      ["6.2 frame[awaitingOffer | offer authenticated, plaintext does not decode]"]),
     ("6.2.offerFailAbort", "an undecodable offer: an abort(2) is sent",
@@ -481,6 +493,8 @@ _rules("6.2 receiver incoming frames", [
 _rules("6.2 receiver local events", [
     ("6.2.acceptEarly", "accept accepted in awaitingOffer (accept before the account is shown)",
      ["6.2 local[awaitingOffer | accept]"]),
+    ("6.2.acceptGate", "the accept declares receiverGate 1 whatever the receiving device's localGate",
+     ["6.2 local[reviewingOffer | accept]"]),
     ("6.2.rejectReveal", "reject in awaitingReveal sends abort(2)", ["6.2 local[awaitingReveal | reject]"]),
     ("6.2.cancelImporting", "cancel in awaitingImportResult finishes cancelled.local",
      ["6.2 local[awaitingImportResult | cancel]"]),

@@ -106,7 +106,10 @@ def plaintext_cases():
     for size, expected in [(252, 256), (253, 256), (254, 256), (255, 512), (256, 512)]:
         expect(plaintexts.padded_size(size), expected, f"3.4 padded size of a {size}-byte record")
     plaintext = plaintexts.encode_offer(ACCOUNT)
-    expect(plaintexts.decode_offer(plaintext), ACCOUNT, "offer round trip")
+    expect(plaintexts.decode_offer(plaintext), (ACCOUNT, 1), "offer round trip")
+    expect(plaintexts.decode_offer(plaintexts.encode_offer(ACCOUNT, 2)), (ACCOUNT, 2), "offer round trip, senderGate 2")
+    expect(outcome_of(lambda: plaintexts.decode_offer(plaintexts.encode_offer(ACCOUNT, 3))), "malformed.senderGate",
+           "3.4 step 2: senderGate 3")
     expect(outcome_of(lambda: plaintexts.decode_offer(plaintext[:1])), "malformed.padding", "offer 1 byte")
     expect(outcome_of(lambda: plaintexts.decode_offer(plaintext + bytes(256))), "malformed.padding", "offer too long")
     expect(outcome_of(lambda: plaintexts.decode_offer(plaintext[:-1] + b"\1")), "malformed.padding", "offer padding")
@@ -252,8 +255,8 @@ def recorded_session(name, script):
     from session_checks import action_json, after_json
 
     setup = {"senders": {"sender": {"seed": 11, "start": 1800000000, "lifetime": 180, "account": account_to_json(ACCOUNT),
-                                    "rendezvous": "1234"}},
-             "receivers": {"receiver": {"seed": 12, "skew": 30, "scans": "sender"}}}
+                                    "localGate": 1, "rendezvous": "1234"}},
+             "receivers": {"receiver": {"seed": 12, "skew": 30, "scans": "sender", "localGate": 1}}}
     sender = Sender.start(ACCOUNT, b"\x12\x34", 180, SplitMix64(11), 1800000000)
     parties = {"sender": sender, "receiver": None}
     frames_list, ids, last, steps, shown = [], {}, {}, [], {}

@@ -23,7 +23,7 @@ class Sender(Session):
     SECTION = "6.1"
 
     @classmethod
-    def start(cls, account, rendezvous, lifetime, random, now, registry=None):
+    def start(cls, account, rendezvous, lifetime, random, now, registry=None, local_gate=1):
         """Spec 6.1 `start`: steps 0a-0c (the inputs are built: configuration, token, account), then 1-3 (the
         arena of step 2 is an environment the vectors do not refuse)."""
         def step0a():
@@ -68,6 +68,7 @@ class Sender(Session):
         self.expiry = (start + lifetime) % 2 ** 32  # above 2^32 - 1 only with 6.1.start1max broken
         self.commitment = keyschedule.commitment(self.nonce)
         self.account = account
+        self.local_gate = local_gate  # what the offer declares (senderGate, 3.4)
         self.binary = qr.encode_binary({"version": 3 if broken("Q.version") else qr.VERSION,
                                         "intent": 2 if broken("Q.intent") else qr.INTENT_SEND_ACCOUNT, "expiry": self.expiry,
                                         "commitment": self.commitment, "senderPublicKey": self.public_key,
@@ -188,7 +189,7 @@ class Sender(Session):
             raise
         if keyschedule.typed_matches(self.code["digits"], entry):
             self.channel.link_id = self.account["linkID"]
-            frame = self.channel.seal("offer", plaintexts.encode_offer(self.account))
+            frame = self.channel.seal("offer", plaintexts.encode_offer(self.account, self.local_gate))
             self.state = "awaitingAccept"
             return [("send", frame)]
         return self.mismatch()
@@ -232,8 +233,13 @@ class Sender(Session):
             return [("ignored", error.identifier)]
         delivered = self.state == "awaitingReceipt"
         if frame["type"] == "accept":
+            gate = plaintexts.receiver_gate(plaintext)
+            if gate is None:
+                if broken("6.1.receiverGateAbort"):
+                    return self.abort(4, "failed.malformed.receiverGate")
+                return self.finish("failed.malformed.receiverGate")
             self.state = "awaitingReceipt" if broken("6.1.accept") else "awaitingCredential"
-            return [("requestCredential",)]
+            return [("requestCredential", 1 if broken("6.1.receiverGateShown") else gate)]
         if frame["type"] == "receipt":
             status = plaintexts.receipt_status(plaintext)
             if status is None and broken("6.1.receipt"):

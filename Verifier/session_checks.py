@@ -17,7 +17,8 @@ from session import FINISHED
 
 def start_sender(setup, registry=None):
     return Sender.start(account_from_json(setup["account"]), h(setup["rendezvous"]), setup["lifetime"],
-                        SplitMix64(setup["seed"]), time_of(setup.get("start", setup.get("now"))), registry)
+                        SplitMix64(setup["seed"]), time_of(setup.get("start", setup.get("now"))), registry,
+                        setup.get("localGate", 1))
 
 
 def check_starts(entries):
@@ -42,7 +43,9 @@ def action_json(action, frame_ids):
     if kind == "showShortCode":
         return {"type": kind, "code": action[1]}
     if kind == "showAccount":
-        return {"type": kind, "account": account_to_json(action[1])}
+        return {"type": kind, "account": account_to_json(action[1]), "senderGate": action[2]}
+    if kind == "requestCredential":
+        return {"type": kind, "receiverGate": action[1]}
     if kind == "deliverAccount":
         return {"type": kind, "account": account_to_json(action[1]), "credential": action[2].hex()}
     if kind == "codeMismatch":
@@ -158,7 +161,7 @@ class Replay:
             registry = self.registries.setdefault(setup["registry"], ReceiverRegistry())
         binary, payload = qr.decode_text(self.session["qrs"][setup["scans"]]["text"])
         receiver, actions, _ = Receiver.scan(binary, payload, qr.INTENT_SEND_ACCOUNT, setup["skew"], SplitMix64(setup["seed"]),
-                                             now, registry)
+                                             now, registry, setup["localGate"])
         receiver.sender_name = setup["scans"]
         self.parties[actor] = receiver
         return actions

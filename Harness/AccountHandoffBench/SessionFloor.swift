@@ -42,7 +42,7 @@ package final class SessionFloor {
     /// A floor for transferring `account` with `rendezvous` in the QR.
     package init(account: AccountMetadata, rendezvous: RendezvousToken) {
         precondition(sodium_init() >= 0, "libsodium failed to initialise")
-        let offer = AccountMetadataCodec.encode(account)
+        let offer = AccountMetadataCodec.encode(account, senderGate: .asks)
         shape = Shape(qrBinaryByteCount: SessionPayload.fixedByteCount + rendezvous.bytes.count,
                       offerPlaintextByteCount: offer.count)
         let capacity = 8192 + 3 * offer.count
@@ -61,7 +61,7 @@ package final class SessionFloor {
         openedOffer = arena.take(offer.count)
         credentialPlaintext = arena.take(CredentialPlaintext.paddedByteCount)
         openedCredential = arena.take(CredentialPlaintext.paddedByteCount)
-        acceptPlaintext = arena.take(1)  // an empty plaintext still needs a pointer, as SecretBytes gives one
+        acceptPlaintext = arena.take(1)  // receiverGate (Spec 3.6)
         openedAccept = arena.take(1)
         receiptPlaintext = arena.take(1)
         openedReceipt = arena.take(1)
@@ -73,6 +73,7 @@ package final class SessionFloor {
         credentialPlaintext[1] = UInt8(password.count)
         (credentialPlaintext + 2).update(from: password, count: password.count)
         receiptPlaintext[0] = ReceiptStatus.imported.rawValue
+        acceptPlaintext[0] = GateDeclaration.asks.byte
         qrBinary[0] = SessionPayload.currentVersion
         qrBinary[1] = TransferIntent.sendAccount.rawValue
         qrBinary[2] = 0x6b; qrBinary[3] = 0x49; qrBinary[4] = 0xd2; qrBinary[5] = 0x00  // an expiry
@@ -133,8 +134,8 @@ package final class SessionFloor {
         seal(sender, .offer, frames.offer, sequence: 1, offerPlaintext, shape.offerPlaintextByteCount, key: sender.senderToReceiver)
         open(receiver, frames.offer, sequence: 1, plaintextByteCount: shape.offerPlaintextByteCount, into: openedOffer,
              key: receiver.senderToReceiver)
-        seal(receiver, .accept, frames.accept, sequence: 1, acceptPlaintext, 0, key: receiver.receiverToSender)
-        open(sender, frames.accept, sequence: 1, plaintextByteCount: 0, into: openedAccept, key: sender.receiverToSender)
+        seal(receiver, .accept, frames.accept, sequence: 1, acceptPlaintext, 1, key: receiver.receiverToSender)
+        open(sender, frames.accept, sequence: 1, plaintextByteCount: 1, into: openedAccept, key: sender.receiverToSender)
         seal(sender, .credential, frames.credential, sequence: 2, credentialPlaintext, CredentialPlaintext.paddedByteCount,
              key: sender.senderToReceiver)
         open(receiver, frames.credential, sequence: 2, plaintextByteCount: CredentialPlaintext.paddedByteCount,
@@ -336,7 +337,7 @@ private struct Frames {
         hello = arena.take(Self.helloByteCount)
         reveal = arena.take(24 + 32 + 16)
         offer = arena.take(24 + offerPlaintextByteCount + 16)
-        accept = arena.take(24 + 16)
+        accept = arena.take(24 + 1 + 16)
         credential = arena.take(24 + CredentialPlaintext.paddedByteCount + 16)
         receipt = arena.take(24 + 1 + 16)
     }

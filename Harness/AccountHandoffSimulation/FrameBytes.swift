@@ -29,9 +29,8 @@ public enum FrameBytes {
         switch type {
         case .hello: 64
         case .offer: 256 + 16
-        case .accept: 16
         case .credential: 1024 + 16
-        case .receipt, .abort: 17
+        case .accept, .receipt, .abort: 17
         case .reveal: 32 + 16
         case .pakeInit: 52
         case .pakeReply: 80

@@ -121,8 +121,8 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
         if let record = try? VectorPrimitives.unpaddedOfferRecord(bytes), VectorPrimitives.paddedOfferRecord(record) != bytes {
             throw InvariantViolation("an offer padding unpadded but pads back differently")
         }
-        if let account = try? VectorPrimitives.decodeOfferPlaintext(bytes) {
-            guard VectorPrimitives.offerPlaintext(account) == bytes else {
+        if let offered = try? VectorPrimitives.decodeOffer(bytes) {
+            guard VectorPrimitives.offerPlaintext(offered.account, senderGate: offered.senderGate) == bytes else {
                 throw InvariantViolation("an offer plaintext decoded but re-encodes differently")
             }
         }

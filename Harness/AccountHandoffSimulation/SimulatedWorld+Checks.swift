@@ -58,7 +58,7 @@ extension SimulatedWorld {
                 continue
             case .showShortCode(let code):
                 try checkCodeShown(code, on: role, trigger: trigger)
-            case .showAccount(let account):
+            case .showAccount(let account, _):
                 try checkAccountShown(account, on: role)
             case .deliverAccount(let imported):
                 try checkDelivery(imported, on: role)
@@ -93,7 +93,7 @@ extension SimulatedWorld {
     private func checkCarriedTexts(of action: ReceiverAction) throws(InvariantViolation) {
         switch action {
         case .showShortCode(let code): try leaks.check(text: code.grouped, "a shown code")
-        case .showAccount(let account): try leaks.check(text: account.description, "a shown account")
+        case .showAccount(let account, _): try leaks.check(text: account.description, "a shown account")
         case .deliverAccount(let imported):
             try leaks.check(text: imported.metadata.description + imported.credential.description, "a delivered account")
         case .finished(.ended(.failed(let error))): try leaks.check(error: error, "an outcome")

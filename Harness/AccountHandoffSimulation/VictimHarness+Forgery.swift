@@ -113,8 +113,8 @@ extension VictimHarness {
                 }
             case .finished(.ended(.failed(.commitmentMismatch))):
                 guard plaintext != nonce else { throw violation("the real nonce was refused as a commitment mismatch") }
-            case .showAccount(let account):
-                guard VectorPrimitives.offerPlaintext(account) == plaintext else {
+            case .showAccount(let account, let senderGate):
+                guard VectorPrimitives.offerPlaintext(account, senderGate: senderGate) == plaintext else {
                     throw violation("an offer decoded but does not re-encode to its plaintext")
                 }
             case .deliverAccount(let imported):

@@ -158,8 +158,10 @@ package enum VectorPrimitives {
         Frame(type: type, transferID: transferID, sequence: sequence, body: [UInt8](repeating: 0, count: bodyLength)).header
     }
 
-    /// The offer plaintext of `account` (Spec 3.4).
-    package static func offerPlaintext(_ account: AccountMetadata) -> [UInt8] { AccountMetadataCodec.encode(account) }
+    /// The offer plaintext of `account` with the sending device's gate declaration (Spec 3.4).
+    package static func offerPlaintext(_ account: AccountMetadata, senderGate: GateDeclaration = .asks) -> [UInt8] {
+        AccountMetadataCodec.encode(account, senderGate: senderGate)
+    }
 
     /// The offer padding of a record (Spec 3.4): `u16 n | record | zeros` to a multiple of 256 bytes.
     package static func paddedOfferRecord(_ record: [UInt8]) -> [UInt8] {
@@ -177,7 +179,15 @@ package enum VectorPrimitives {
     ///
     /// - Throws: the ``HandoffError/malformed(_:)`` cases of Spec 3.4 and 3.7.
     package static func decodeOfferPlaintext(_ plaintext: [UInt8]) throws(HandoffError) -> AccountMetadata {
-        try AccountMetadataCodec.decode(plaintext)
+        try AccountMetadataCodec.decode(plaintext).account
+    }
+
+    /// Strictly decodes an offer plaintext (Spec 3.4): the account and the `senderGate`.
+    ///
+    /// - Throws: the ``HandoffError/malformed(_:)`` cases of Spec 3.4 and 3.7.
+    package static func decodeOffer(_ plaintext: [UInt8]) throws(HandoffError) -> (account: AccountMetadata, senderGate: GateDeclaration) {
+        let offered = try AccountMetadataCodec.decode(plaintext)
+        return (offered.account, offered.senderGate)
     }
 
     /// The credential plaintext of `password` (Spec 3.5).

@@ -18,8 +18,8 @@ enum InvalidOfferVectors {
     /// A record with the given field bytes; the defaults form a valid record.
     static func record(name: [UInt8] = Array("Ada".utf8), email: [UInt8] = Array("ada@example.org".utf8),
                        user: [UInt8] = Array("ada".utf8), host: [UInt8] = Array("imap.example.org".utf8),
-                       port: [UInt8] = [0x03, 0xe1], security: [UInt8] = [1]) -> [UInt8] {
-        PlaintextVectors.linkID("invalid").bytes + str(name) + str(email) + str(user) + str(host) + port + security
+                       port: [UInt8] = [0x03, 0xe1], security: [UInt8] = [1], senderGate: [UInt8] = [1]) -> [UInt8] {
+        PlaintextVectors.linkID("invalid").bytes + str(name) + str(email) + str(user) + str(host) + port + security + senderGate
     }
 
     private static func check(_ name: String, _ plaintext: [UInt8], _ expected: HandoffError) throws -> JSONValue {
@@ -62,17 +62,28 @@ enum InvalidOfferVectors {
             ("display name breaks T2 and username holds a surrogate: parsing (step 2) before the rules (step 3)",
              pad(record(name: utf8("Ada\u{202E}"), user: [0xed, 0xa0, 0x80])), .malformed(.username)),
             ("code point above U+10FFFF in host", pad(record(host: [0xf4, 0x90, 0x80, 0x80])), .malformed(.imapHost)),
-            ("missing port", pad(Array(record().dropLast(3))), .malformed(.imapPort)),
-            ("one byte of port", pad(Array(record().dropLast(2))), .malformed(.imapPort)),
-            ("missing security byte", pad(Array(record().dropLast())), .malformed(.imapSecurity)),
+            ("missing port", pad(Array(record().dropLast(4))), .malformed(.imapPort)),
+            ("one byte of port", pad(Array(record().dropLast(3))), .malformed(.imapPort)),
+            ("missing security byte", pad(Array(record().dropLast(2))), .malformed(.imapSecurity)),
             ("security 0", pad(record(security: [0])), .malformed(.imapSecurity)),
             ("security 3 (plaintext IMAP is not representable)", pad(record(security: [3])), .malformed(.imapSecurity)),
+            ("missing sender gate byte", pad(Array(record().dropLast())), .malformed(.senderGate)),
+            ("sender gate 0", pad(record(senderGate: [0])), .malformed(.senderGate)),
+            ("sender gate 3", pad(record(senderGate: [3])), .malformed(.senderGate)),
+            ("sender gate 255", pad(record(senderGate: [255])), .malformed(.senderGate)),
+            ("security 3 and sender gate 3: security reported (the security byte before the gate)",
+             pad(record(security: [3], senderGate: [3])), .malformed(.imapSecurity)),
+            ("sender gate 3 and a trailing byte: sender gate reported (the gate before trailing bytes)",
+             pad(record(senderGate: [3]) + [0]), .malformed(.senderGate)),
+            ("sender gate 0, every string breaking the rules and port 0: sender gate reported (parse before rules)",
+             pad(record(name: utf8("A\u{202E}"), email: utf8("a b"), user: utf8(" ada"), host: utf8("-imap"), port: [0, 0],
+                        senderGate: [0])), .malformed(.senderGate)),
             ("trailing byte after the record", pad(record() + [0]), .malformed(.trailingBytes)),
             ("security 3 and a trailing byte: security reported (the security byte before trailing bytes)",
              pad(record(security: [3]) + [0]), .malformed(.imapSecurity)),
             // Step 2 before step 3: the text rules apply only to a completely parsed record.
             ("U+202E in display name and a missing security byte (parse before rules)",
-             pad(Array(record(name: utf8("A\u{202E}")).dropLast())), .malformed(.imapSecurity)),
+             pad(Array(record(name: utf8("A\u{202E}")).dropLast(2))), .malformed(.imapSecurity)),
             ("line feed in host and a trailing byte (control characters are a step-3 rule)",
              pad(record(host: utf8("imap\n.example.org")) + [0]), .malformed(.trailingBytes)),
             ("invalid UTF-8 in username and U+202E in display name (parse before rules)",
@@ -84,8 +95,8 @@ enum InvalidOfferVectors {
              .malformed(.username)),
             ("host cut short, every other string breaking the rules (parse before rules)",
              pad(Array(allBad.prefix(16 + 6 + badName.count + badEmail.count + badUser.count)) + [0, 64]), .malformed(.imapHost)),
-            ("missing port, every string breaking the rules (parse before rules)", pad(Array(allBad.dropLast(3))), .malformed(.imapPort)),
-            ("missing security byte, every string breaking the rules (parse before rules)", pad(Array(allBad.dropLast())),
+            ("missing port, every string breaking the rules (parse before rules)", pad(Array(allBad.dropLast(4))), .malformed(.imapPort)),
+            ("missing security byte, every string breaking the rules (parse before rules)", pad(Array(allBad.dropLast(2))),
              .malformed(.imapSecurity)),
             ("a trailing byte, every string breaking the rules (parse before rules)", pad(allBad + [0]), .malformed(.trailingBytes)),
             // Step 3: field rules in field order.
@@ -101,7 +112,7 @@ enum InvalidOfferVectors {
             ("U+202E in display name (bidirectional override)", pad(record(name: utf8("Ada \u{202E}gro"))), .malformed(.displayName)),
             ("U+2028 in display name (line separator)", pad(record(name: utf8("Ada\u{2028}Short code: 111 111"))), .malformed(.displayName)),
             ("U+200B in username (zero width space)", pad(record(user: utf8("ad\u{200B}a"))), .malformed(.username)),
-            ("U+00A0 in e-mail (no-break space)", pad(record(email: utf8("ada\u{A0}@example.org"))), .malformed(.emailAddress)),
+            ("U+00A0 in e-mail (no-break space)", pad(record(email: utf8("ada\u{A0}example.org"))), .malformed(.emailAddress)),
             ("ZWJ between Latin letters in display name", pad(record(name: utf8("a\u{200D}b"))), .malformed(.displayName)),
             ("display name padded with spaces", pad(record(name: utf8("Ada  Lovelace"))), .malformed(.displayName)),
             ("five stacked marks in username", pad(record(user: utf8("a\u{301}\u{302}\u{303}\u{304}\u{305}"))), .malformed(.username)),
@@ -124,7 +135,7 @@ enum InvalidOfferVectors {
             ("port 0", pad(record(port: port0)), .malformed(.imapPort)),
             ("port 0 and security 3: security reported (port 0 is not a parse error)", pad(record(port: port0, security: [3])),
              .malformed(.imapSecurity)),
-            ("port 0 and a missing security byte: security reported", pad(Array(record(port: port0).dropLast())),
+            ("port 0 and a missing security byte: security reported", pad(Array(record(port: port0).dropLast(2))),
              .malformed(.imapSecurity)),
             ("port 0 and a trailing byte: trailing bytes reported", pad(record(port: port0) + [0]), .malformed(.trailingBytes)),
             ("port 0 and U+202E in display name: display name reported", pad(record(name: utf8("A\u{202E}"), port: port0)),

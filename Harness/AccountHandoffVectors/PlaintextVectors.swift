@@ -26,9 +26,9 @@ enum PlaintextVectors {
                             imapHost: host, imapPort: port, imapSecurity: security)
     }
 
-    /// The record length of an account (Spec 3.4): link ID, four length-prefixed strings, port, security.
+    /// The record length of an account (Spec 3.4): link ID, four length-prefixed strings, port, security, sender gate.
     static func recordLength(_ account: AccountMetadata) -> Int {
-        16 + [account.displayName, account.emailAddress, account.username, account.imapHost].reduce(0) { $0 + 2 + $1.utf8.count } + 3
+        16 + [account.displayName, account.emailAddress, account.username, account.imapHost].reduce(0) { $0 + 2 + $1.utf8.count } + 4
     }
 
     /// A valid host name of exactly `length` bytes: labels of 63 `h`, then the rest.
@@ -44,13 +44,16 @@ enum PlaintextVectors {
     }
 
     private static func offers() throws -> [JSONValue] {
-        // Record = 27 + the four strings' bytes; "Ada Lovelace", "a@example.org" and
+        // Record = 28 + the four strings' bytes; "Ada Lovelace", "a@example.org" and
         // "imap.example.org" take 41, so the username fills the rest.
-        let fixed = 27 + 12 + 13 + 16
+        let fixed = 28 + 12 + 13 + 16
         let largestHost = host(253)
-        let accounts: [(String, AccountMetadata, Int?)] = [
+        let listed: [(String, AccountMetadata, Int?)] = [
             ("typical", try metadata("typical", displayName: "Ada Lovelace", email: "ada@example.org", username: "ada",
                                      host: "imap.example.org"), nil),
+            ("typical, the sending device does not ask its person (sender gate 2)",
+             try metadata("typical", displayName: "Ada Lovelace", email: "ada@example.org", username: "ada",
+                          host: "imap.example.org"), nil),
             ("empty display name, STARTTLS port 143", try metadata("starttls", displayName: "", email: "b@example.net",
                                                                     username: "b@example.net", host: "mail.example.net",
                                                                     port: 143, security: .startTLS), nil),
@@ -73,20 +76,23 @@ enum PlaintextVectors {
             ("record of 511 bytes: three blocks (768-byte plaintext)",
              try metadata("511", displayName: "Ada Lovelace", email: "a@example.org", username: String(repeating: "u", count: 320),
                           host: host(511 - fixed - 320 + 16)), 511),
-            ("largest record (1176 bytes, every field at its maximum): five blocks (1280-byte plaintext)",
+            ("largest record (1177 bytes, every field at its maximum): five blocks (1280-byte plaintext)",
              try metadata("largest", displayName: String(repeating: "\u{1F600}", count: 64),
                           email: String(repeating: "e", count: 308) + "@example.org", username: String(repeating: "u", count: 320),
-                          host: largestHost, port: 65535, security: .startTLS), 1176),
+                          host: largestHost, port: 65535, security: .startTLS), 1177),
         ]
-        return try accounts.map { name, account, claimedRecord in
-            let plaintext = VectorPrimitives.offerPlaintext(account)
+        let accounts = listed.map { ($0.0, $0.1, $0.2, $0.0.contains("sender gate 2") ? GateDeclaration.skipped : .asks) }
+        return try accounts.map { name, account, claimedRecord, senderGate in
+            let plaintext = VectorPrimitives.offerPlaintext(account, senderGate: senderGate)
             let record = recordLength(account)
-            guard try VectorPrimitives.decodeOfferPlaintext(plaintext) == account, Int(plaintext[0]) << 8 | Int(plaintext[1]) == record,
+            let decoded = try VectorPrimitives.decodeOffer(plaintext)
+            guard decoded.account == account, decoded.senderGate == senderGate, Int(plaintext[0]) << 8 | Int(plaintext[1]) == record,
                   plaintext.count == (2 + record + 255) / 256 * 256, claimedRecord.map({ $0 == record }) ?? true,
                   claimedRecord == nil || name.contains("(\(plaintext.count)-byte plaintext)") else {
                 throw VectorGenerationError("offer \(name) does not round-trip or does not match its name")
             }
-            return .object(["name": .string(name), "account": VectorSupport.account(account), "plaintext": .hex(plaintext),
+            return .object(["name": .string(name), "account": VectorSupport.account(account), "senderGate": .number(senderGate.rawValue),
+                            "plaintext": .hex(plaintext),
                             "recordLength": .number(record), "plaintextLength": .number(plaintext.count),
                             "blocks": .number(plaintext.count / 256)])
         }

@@ -10,21 +10,26 @@ final class SenderParty {
     let lifetime: UInt32
     let account: AccountMetadata
     let rendezvous: [UInt8]
+    /// Whether this device asks its person before the password is read; the offer declares it
+    /// (`senderGate`, Spec 3.4).
+    let localGate: GateDeclaration
     let session: HandoffSender
     /// What the seed's stream gives (Spec 2.1): the nonce, then the private key.
     let nonce: [UInt8]
     let privateKey: [UInt8]
 
-    init(name: String, scenario: String, start: Double, lifetime: UInt32, rendezvousLength: Int) throws {
+    init(name: String, scenario: String, start: Double, lifetime: UInt32, rendezvousLength: Int, localGate: GateDeclaration) throws {
         self.name = name
         self.start = start
         self.lifetime = lifetime
+        self.localGate = localGate
         seed = VectorSupport.seed(scenario + "/" + name)
         account = try VectorSupport.standardAccount(scenario + "/" + name)
         rendezvous = VectorSupport.bytes(seed: VectorSupport.seed(scenario + "/" + name + "/rendezvous"), count: rendezvousLength)
         session = try HandoffSender.start(account: account, rendezvous: RendezvousToken(bytes: rendezvous),
                                           configuration: SenderConfiguration(lifetime: lifetime),
-                                          random: InsecureDeterministicRandom(seed: seed), now: VectorSupport.date(start))
+                                          random: InsecureDeterministicRandom(seed: seed), now: VectorSupport.date(start),
+                                          localGate: localGate)
         (nonce, privateKey) = VectorSupport.senderDraws(seed: seed)
         let payload = session.payload
         guard VectorPrimitives.commitment(nonce: nonce) == payload.commitment,
@@ -49,7 +54,7 @@ final class SenderParty {
     /// The `setup.senders` entry.
     var setupJSON: JSONValue {
         .object(["seed": .number(seed), "start": .time(start), "lifetime": .number(lifetime),
-                 "account": VectorSupport.account(account), "rendezvous": .hex(rendezvous)])
+                 "account": VectorSupport.account(account), "rendezvous": .hex(rendezvous), "localGate": .number(localGate.rawValue)])
     }
 }
 
@@ -60,11 +65,15 @@ final class ReceiverParty {
     let skew: UInt32
     let scans: String
     let registry: String?
+    /// Whether this device asks its person before accepting; the accept declares it
+    /// (`receiverGate`, Spec 3.6).
+    let localGate: GateDeclaration
     var session: HandoffReceiver?
 
-    init(name: String, scenario: String, skew: UInt32, scans: String, registry: String?) {
+    init(name: String, scenario: String, skew: UInt32, scans: String, registry: String?, localGate: GateDeclaration) {
         self.name = name
         self.skew = skew
+        self.localGate = localGate
         self.scans = scans
         self.registry = registry
         seed = VectorSupport.seed(scenario + "/" + name)
@@ -72,7 +81,8 @@ final class ReceiverParty {
 
     /// The `setup.receivers` entry.
     var setupJSON: JSONValue {
-        var fields: [String: JSONValue] = ["seed": .number(seed), "skew": .number(skew), "scans": .string(scans)]
+        var fields: [String: JSONValue] = ["seed": .number(seed), "skew": .number(skew), "scans": .string(scans),
+                                           "localGate": .number(localGate.rawValue)]
         if let registry { fields["registry"] = .string(registry) }
         return .object(fields)
     }

@@ -40,15 +40,18 @@ final class SessionRecorder {
     private(set) var lastSent: [String: [UInt8]] = [:]
     private(set) var lastReply: [String: [UInt8]] = [:]
 
-    init(_ name: String, _ summary: String, start: Double = VectorSupport.startTime, lifetime: UInt32 = 180) throws {
+    init(_ name: String, _ summary: String, start: Double = VectorSupport.startTime, lifetime: UInt32 = 180,
+         senderGate: GateDeclaration = .asks) throws {
         self.name = name
         self.summary = summary
-        try addSender("sender", start: start, lifetime: lifetime)
+        try addSender("sender", start: start, lifetime: lifetime, localGate: senderGate)
     }
 
     /// Starts another sending party (the two-session attack).
-    func addSender(_ party: String, start: Double = VectorSupport.startTime, lifetime: UInt32 = 180, rendezvousLength: Int = 8) throws {
-        senders[party] = try SenderParty(name: party, scenario: name, start: start, lifetime: lifetime, rendezvousLength: rendezvousLength)
+    func addSender(_ party: String, start: Double = VectorSupport.startTime, lifetime: UInt32 = 180, rendezvousLength: Int = 8,
+                   localGate: GateDeclaration = .asks) throws {
+        senders[party] = try SenderParty(name: party, scenario: name, start: start, lifetime: lifetime, rendezvousLength: rendezvousLength,
+                                         localGate: localGate)
         senderOrder.append(party)
     }
 
@@ -81,8 +84,9 @@ final class SessionRecorder {
 
     /// `party` scans the QR of `sender` at `now`.
     func scan(_ party: String = "receiver", of sender: String = "sender", at now: Double, skew: UInt32 = 30,
-              registry: String? = nil) throws {
-        let setup = receivers[party] ?? ReceiverParty(name: party, scenario: name, skew: skew, scans: sender, registry: registry)
+              registry: String? = nil, localGate: GateDeclaration = .asks) throws {
+        let setup = receivers[party] ?? ReceiverParty(name: party, scenario: name, skew: skew, scans: sender, registry: registry,
+                                                      localGate: localGate)
         receivers[party] = setup
         let registryObject = setup.registry.map { key in
             if let existing = registries[key] { return existing }
@@ -95,7 +99,8 @@ final class SessionRecorder {
             let payload = try SessionPayload(text: senders[sender]!.payload.text)
             let (receiver, scanStep) = try HandoffReceiver.scan(payload: payload, configuration: ReceiverConfiguration(clockSkewTolerance: skew),
                                                                 random: InsecureDeterministicRandom(seed: setup.seed),
-                                                                now: VectorSupport.date(now), registry: registryObject)
+                                                                now: VectorSupport.date(now), registry: registryObject,
+                                                                localGate: setup.localGate)
             setup.session = receiver
             let handshake = try Handshake(index: handshakes.count, sender: senders[sender]!, receiver: setup)
             guard scanStep.actions.count == 1, case .send(let hello) = scanStep.actions[0], hello == handshake.helloFrame,
@@ -265,14 +270,15 @@ final class SessionRecorder {
             try checkShownCode(code, by: party, event: event)
             shownCodes[party] = code.digits
             return .object(["type": .string("showShortCode"), "code": .string(code.digits)])
-        case .showAccount(let account):
-            return .object(["type": .string("showAccount"), "account": VectorSupport.account(account)])
+        case .showAccount(let account, let senderGate):
+            return .object(["type": .string("showAccount"), "account": VectorSupport.account(account),
+                            "senderGate": .number(senderGate.rawValue)])
         case .askForCode:
             return .object(["type": .string("askForCode")])
         case .codeMismatch(let remaining):
             return .object(["type": .string("codeMismatch"), "remainingEntries": .number(remaining)])
-        case .requestCredential:
-            return .object(["type": .string("requestCredential")])
+        case .requestCredential(let receiverGate):
+            return .object(["type": .string("requestCredential"), "receiverGate": .number(receiverGate.rawValue)])
         case .anotherDeviceJoined:
             return .object(["type": .string("anotherDeviceJoined")])
         case .deliverAccount(let account, let credential):
@@ -338,8 +344,13 @@ final class SessionRecorder {
         switch type {
         case .reveal: guard plaintext == sender.nonce else { throw VectorGenerationError("\(name): reveal is not the nonce") }
         case .offer:
-            guard plaintext == VectorPrimitives.offerPlaintext(sender.account) else { throw VectorGenerationError("\(name): offer plaintext") }
-        case .accept: guard plaintext.isEmpty else { throw VectorGenerationError("\(name): accept plaintext") }
+            guard plaintext == VectorPrimitives.offerPlaintext(sender.account, senderGate: sender.localGate) else {
+                throw VectorGenerationError("\(name): offer plaintext")
+            }
+        case .accept:
+            guard plaintext.count == 1, let receiver = receivers[pair.receiver], plaintext[0] == receiver.localGate.rawValue else {
+                throw VectorGenerationError("\(name): accept plaintext")
+            }
         case .receipt: guard plaintext.count == 1, (1...5).contains(plaintext[0]) else { throw VectorGenerationError("\(name): \(type) plaintext") }
         case .abort: guard plaintext.count == 1, (1...7).contains(plaintext[0]) else { throw VectorGenerationError("\(name): \(type) plaintext") }
         case .credential: guard plaintext.count == 1024 else { throw VectorGenerationError("\(name): credential plaintext") }
@@ -403,8 +414,8 @@ enum RecordedAction {
     case showShortCode(ShortCode)
     case askForCode
     case codeMismatch(Int)
-    case showAccount(AccountMetadata)
-    case requestCredential
+    case showAccount(AccountMetadata, senderGate: GateDeclaration)
+    case requestCredential(receiverGate: GateDeclaration)
     case anotherDeviceJoined
     case deliverAccount(AccountMetadata, [UInt8])
     case ignored(String)
@@ -416,7 +427,7 @@ enum RecordedAction {
         case .reply(let bytes): self = .reply(bytes)
         case .askForCode: self = .askForCode
         case .codeMismatch(let remaining): self = .codeMismatch(remaining)
-        case .requestCredential: self = .requestCredential
+        case .requestCredential(let receiverGate): self = .requestCredential(receiverGate: receiverGate)
         case .anotherDeviceJoined: self = .anotherDeviceJoined
         case .ignored(let error): self = .ignored(error.identifier)
         case .finished(let outcome): self = .finished(outcome.identifier)
@@ -429,7 +440,7 @@ enum RecordedAction {
         switch action {
         case .send(let bytes): self = .send(bytes)
         case .showShortCode(let code): self = .showShortCode(code)
-        case .showAccount(let account): self = .showAccount(account)
+        case .showAccount(let account, let senderGate): self = .showAccount(account, senderGate: senderGate)
         case .deliverAccount(let imported): self = .deliverAccount(imported.metadata, imported.credential.revealedBytes())
         case .ignored(let error): self = .ignored(error.identifier)
         case .finished(let outcome): self = .finished(outcome.identifier)

@@ -9,7 +9,20 @@ extension SessionScenarios {
             Scenario("happy-validation-failed", "Complete transfer; validation against the mail server fails, the receiver discards the account.") {
                 try complete($0, .validationFailed)
             },
-            Scenario("happy-declined", "Complete transfer; the receiving app declines to replace an existing account.") { try complete($0, .declined) },
+            Scenario("happy-declined", "Complete transfer between two devices that do not ask their people (senderGate 2 in the offer, receiverGate 2 in the accept: showAccount and requestCredential say so); the receiving app declines to replace an existing account.",
+                     senderGate: .skipped) { r in
+                try r.scan(at: t0 + 10, localGate: .skipped)
+                try r.deliver(from: "receiver", to: "sender", at: t0 + 11)
+                try r.deliver(from: "sender", to: "receiver", at: t0 + 12)
+                try r.sender(.accept, at: t0 + 20)
+                try r.deliver(from: "sender", to: "receiver", at: t0 + 21)
+                try r.receiver(.accept, at: t0 + 30)
+                try r.deliver(from: "receiver", to: "sender", at: t0 + 31)
+                try r.sender(.credential(password), at: t0 + 40)
+                try r.deliver(from: "sender", to: "receiver", at: t0 + 41)
+                try r.receiver(.importFinished(.declined), at: t0 + 50)
+                try r.deliver(from: "receiver", to: "sender", at: t0 + 51)
+            },
             Scenario("happy-longest-password", "Complete transfer of a 1022-byte password (the maximum); an empty and a 1023-byte password are refused first.") { r in
                 try accept(r)
                 try r.sender(.credential([]), at: t0 + 39, note: "empty password: refused, state unchanged")

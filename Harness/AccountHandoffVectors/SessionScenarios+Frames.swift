@@ -191,12 +191,12 @@ extension SessionScenarios {
                 let now = t0 + 25
                 try r.feed(hello, to: "sender", at: now, note: "H1")
                 try r.inject(VectorSupport.patched(hello, 21, 1), origin: "the hello with sequence 1 (H2)", to: "sender", at: now)
-                try r.inject(unsealed(r, .accept, sequence: 0, bodyLength: 16), origin: "an accept at sequence 0 (E1)", to: "sender", at: now)
-                try r.inject(unsealed(r, .accept, sequence: 2, bodyLength: 16), origin: "an accept at sequence 2 (E2)", to: "sender", at: now)
+                try r.inject(unsealed(r, .accept, sequence: 0, bodyLength: 17), origin: "an accept at sequence 0 (E1)", to: "sender", at: now)
+                try r.inject(unsealed(r, .accept, sequence: 2, bodyLength: 17), origin: "an accept at sequence 2 (E2)", to: "sender", at: now)
                 try r.inject(unsealed(r, .receipt, sequence: 1, bodyLength: 17), origin: "a receipt at sequence 1 (E3)", to: "sender", at: now)
                 try r.inject(unsealed(r, .reveal, sequence: 1, bodyLength: 48), origin: "a reveal at sequence 1 (E3: not the sender's to receive)",
                              to: "sender", at: now)
-                try r.inject(unsealed(r, .accept, sequence: 1, bodyLength: 16), origin: "an accept at sequence 1 that does not authenticate (E4)",
+                try r.inject(unsealed(r, .accept, sequence: 1, bodyLength: 17), origin: "an accept at sequence 1 that does not authenticate (E4)",
                              to: "sender", at: now)
                 try r.receiver(.accept, at: t0 + 30)
                 try r.deliver(from: "receiver", to: "sender", at: t0 + 31)
@@ -208,19 +208,19 @@ extension SessionScenarios {
                 try r.inject(unsealed(r, .abort, sequence: 1, bodyLength: 17, transferID: otherTransfer(r)), origin: "an abort for another transfer",
                              to: "sender", at: now)
                 try r.inject(unsealed(r, .abort, sequence: 1, bodyLength: 17), origin: "an abort of this transfer", to: "sender", at: now)
-                try r.inject(unsealed(r, .accept, sequence: 1, bodyLength: 16), origin: "an accept of this transfer", to: "sender", at: now)
+                try r.inject(unsealed(r, .accept, sequence: 1, bodyLength: 17), origin: "an accept of this transfer", to: "sender", at: now)
                 try r.inject(unsealed(r, .reveal, sequence: 0, bodyLength: 48), origin: "a reveal of this transfer", to: "sender", at: now)
                 try r.deliver(from: "receiver", to: "sender", at: t0 + 11)
             },
             Scenario("sender-unexpected-types-by-state", "E3 at every sender state: only an abort passes while the code is shown and while the app re-authenticates.") { r in
                 try hello(r)
-                try r.inject(unsealed(r, .accept, sequence: 1, bodyLength: 16), origin: "an accept while the code is shown", to: "sender", at: t0 + 15)
+                try r.inject(unsealed(r, .accept, sequence: 1, bodyLength: 17), origin: "an accept while the code is shown", to: "sender", at: t0 + 15)
                 try r.deliver(from: "sender", to: "receiver", at: t0 + 16)
                 try r.sender(.accept, at: t0 + 20)
                 try r.deliver(from: "sender", to: "receiver", at: t0 + 21)
                 try r.receiver(.accept, at: t0 + 30)
                 try r.deliver(from: "receiver", to: "sender", at: t0 + 31)
-                try r.inject(unsealed(r, .accept, sequence: 2, bodyLength: 16), origin: "an accept while the app re-authenticates", to: "sender", at: t0 + 35)
+                try r.inject(unsealed(r, .accept, sequence: 2, bodyLength: 17), origin: "an accept while the app re-authenticates", to: "sender", at: t0 + 35)
                 try r.inject(unsealed(r, .receipt, sequence: 2, bodyLength: 17), origin: "a receipt before the credential", to: "sender", at: t0 + 35)
                 try r.sender(.credential(password), at: t0 + 40)
                 try r.inject(unsealed(r, .accept, sequence: 2, bodyLength: 16, note: "late"), origin: "an accept while the sender awaits the receipt",
@@ -232,7 +232,7 @@ extension SessionScenarios {
                 try r.inject(unsealed(r, .receipt, sequence: 0, bodyLength: 17), origin: "a receipt (the sender's to receive) at sequence 0", to: "receiver", at: t0 + 11.5)
                 try r.deliver(from: "sender", to: "receiver", at: t0 + 12)
                 try r.inject(unsealed(r, .reveal, sequence: 1, bodyLength: 48), origin: "a second reveal at sequence 1", to: "receiver", at: t0 + 13)
-                try r.inject(unsealed(r, .accept, sequence: 1, bodyLength: 16), origin: "an accept (the sender's to receive) at sequence 1", to: "receiver", at: t0 + 13)
+                try r.inject(unsealed(r, .accept, sequence: 1, bodyLength: 17), origin: "an accept (the sender's to receive) at sequence 1", to: "receiver", at: t0 + 13)
                 try r.sender(.accept, at: t0 + 20)
                 try r.deliver(from: "sender", to: "receiver", at: t0 + 21)
                 try r.inject(unsealed(r, .credential, sequence: 2, bodyLength: 1040), origin: "a credential while the account is reviewed", to: "receiver", at: t0 + 22)

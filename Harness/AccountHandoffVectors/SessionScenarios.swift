@@ -6,14 +6,17 @@ struct Scenario {
     let summary: String
     var start: Double = VectorSupport.startTime
     var lifetime: UInt32 = 180
+    /// The sending party's gate declaration (Spec 3.4).
+    var senderGate: GateDeclaration = .asks
     let script: (SessionRecorder) throws -> Void
 
     init(_ name: String, _ summary: String, start: Double = VectorSupport.startTime, lifetime: UInt32 = 180,
-         _ script: @escaping (SessionRecorder) throws -> Void) {
+         senderGate: GateDeclaration = .asks, _ script: @escaping (SessionRecorder) throws -> Void) {
         self.name = name
         self.summary = summary
         self.start = start
         self.lifetime = lifetime
+        self.senderGate = senderGate
         self.script = script
     }
 }
@@ -31,7 +34,8 @@ enum SessionScenarios {
         var names = Set<String>()
         for scenario in all {
             guard names.insert(scenario.name).inserted else { throw VectorGenerationError("duplicate scenario \(scenario.name)") }
-            let recorder = try SessionRecorder(scenario.name, scenario.summary, start: scenario.start, lifetime: scenario.lifetime)
+            let recorder = try SessionRecorder(scenario.name, scenario.summary, start: scenario.start, lifetime: scenario.lifetime,
+                                               senderGate: scenario.senderGate)
             try scenario.script(recorder)
             sessions.append(try recorder.json())
         }
@@ -45,7 +49,7 @@ enum SessionScenarios {
     static var all: [Scenario] {
         happy + rejections + cancels + deliveredUnconfirmed + transportLoss + tampering + senderExpiry + receiverExpiry
             + endings + replays + frameChecks + adversaries + contested + authenticatedInvalid + importing + clocks + misuse
-            + typedConfirmation + declinesBeforeTheCredential + newReceipts + expiryTold
+            + typedConfirmation + declinesBeforeTheCredential + newReceipts + expiryTold + gateDeclarations
     }
 
     // MARK: Building blocks

@@ -28,35 +28,39 @@ func fail(_ line: String) -> Never {
     exit(1)
 }
 
-/// The offer's port and security byte, from the command line (valid ones by default).
-func requestedFields() -> (port: UInt16, security: UInt8) {
+/// The offer's port, security byte and gate declaration, from the command line (valid ones by
+/// default).
+func requestedFields() -> (port: UInt16, security: UInt8, senderGate: UInt8) {
     var port: UInt16 = 993
     var security: UInt8 = 1
+    var senderGate: UInt8 = 1
     var arguments = CommandLine.arguments.dropFirst()[...]
     while let name = arguments.popFirst() {
         guard let value = arguments.popFirst() else { fail("\(name) needs a value") }
         switch name {
         case "--port": port = UInt16(value) ?? { fail("--port takes 0...65535") }()
         case "--security": security = UInt8(value) ?? { fail("--security takes 0...255") }()
-        default: fail("usage: hostile-sender --port N | --security N")
+        case "--sender-gate": senderGate = UInt8(value) ?? { fail("--sender-gate takes 0...255") }()
+        default: fail("usage: hostile-sender --port N | --security N | --sender-gate N")
         }
     }
-    return (port, security)
+    return (port, security, senderGate)
 }
 
-/// An honest account's offer plaintext (Spec 3.4) with its last three record bytes, the port
-/// and the security value, replaced.
-func forgedOffer(_ account: AccountMetadata, port: UInt16, security: UInt8) -> [UInt8] {
-    var plaintext = AccountMetadataCodec.encode(account)
+/// An honest account's offer plaintext (Spec 3.4) with its last four record bytes, the port,
+/// the security value and the gate declaration, replaced.
+func forgedOffer(_ account: AccountMetadata, port: UInt16, security: UInt8, senderGate: UInt8) -> [UInt8] {
+    var plaintext = AccountMetadataCodec.encode(account, senderGate: .asks)
     let recordLength = Int(plaintext[0]) << 8 | Int(plaintext[1])
-    let portOffset = 2 + recordLength - 3
+    let portOffset = 2 + recordLength - 4
     plaintext[portOffset] = UInt8(port >> 8)
     plaintext[portOffset + 1] = UInt8(port & 0xFF)
     plaintext[portOffset + 2] = security
+    plaintext[portOffset + 3] = senderGate
     return plaintext
 }
 
-let (port, security) = requestedFields()
+let (port, security, senderGate) = requestedFields()
 let account: AccountMetadata
 let listener: FrameListener
 let sender: HandoffSender
@@ -92,12 +96,13 @@ loop: while let event = try? await listener.receive() {
                 // The reveal went out; an honest sender would now wait for its person to type
                 // the receiver's code. This one seals its forged offer at once.
                 await listener.bind(peer)
-                guard let offer = sender.sealForgedFrame(.offer, plaintext: forgedOffer(account, port: port, security: security), linkID: nil) else {
+                guard let offer = sender.sealForgedFrame(.offer, plaintext: forgedOffer(account, port: port, security: security, senderGate: senderGate),
+                                                         linkID: nil) else {
                     fail("hostile-sender could not seal its offer")
                 }
                 try? await listener.send(offer, to: peer)
                 offered = true
-                say("Receiver joined; offer sent with port \(port), security \(security).")
+                say("Receiver joined; offer sent with port \(port), security \(security), sender gate \(senderGate).")
             case .finished(let outcome):
                 say("Sender ended: \(outcome)")
                 break loop

@@ -28,6 +28,9 @@ public struct DeviceOwnerGate: LocalAuthenticator {
         #endif
     }
 
+    /// The platform's gate asks the person: ``GateDeclaration/asks``.
+    public var gateDeclaration: GateDeclaration { .asks }
+
     /// Asks the person to authenticate for `purpose` with the platform's gate.
     public func authenticate(for purpose: LocalAuthenticationPurpose) async -> LocalAuthenticationResult {
         await platform.authenticate(for: purpose)

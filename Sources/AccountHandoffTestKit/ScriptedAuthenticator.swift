@@ -34,16 +34,23 @@ public final class ScriptedAuthenticator: LocalAuthenticator, @unchecked Sendabl
     ///   - script: the steps of the first calls.
     ///   - afterScript: the step of every call after the script; by default a failure, so a
     ///     test that asks more often than it planned sees it.
+    ///   - gateDeclaration: what the session declares to the other device (Spec 3.4, 3.6):
+    ///     ``GateDeclaration/skipped`` plays a device whose gate is turned off.
     public init(_ script: [Step],
-                 afterScript: Step = .answer(.failed(.unavailable(detail: "The scripted authenticator has no more answers.")))) {
+                 afterScript: Step = .answer(.failed(.unavailable(detail: "The scripted authenticator has no more answers."))),
+                 gateDeclaration: GateDeclaration = .asks) {
         self.steps = script
         self.afterScript = afterScript
+        self.gateDeclaration = gateDeclaration
     }
 
-    /// An authenticator that always returns `result`.
-    public convenience init(always result: LocalAuthenticationResult) {
-        self.init([], afterScript: .answer(result))
+    /// An authenticator that always returns `result`, declaring `gateDeclaration`.
+    public convenience init(always result: LocalAuthenticationResult, gateDeclaration: GateDeclaration = .asks) {
+        self.init([], afterScript: .answer(result), gateDeclaration: gateDeclaration)
     }
+
+    /// What the session declares to the other device (Spec 3.4, 3.6).
+    public let gateDeclaration: GateDeclaration
 
     /// Every purpose asked for so far, in order.
     public var purposes: [LocalAuthenticationPurpose] {

@@ -68,7 +68,9 @@ struct Handoff {
         case .typingCode: "Type the code shown on the other device."
         case .waitingForAccept(let code): "Code \(code.grouped) confirmed; waiting for the other device."
         case .typedCodeMatched: "The other device typed the right code; waiting for it to accept."
-        case .authenticating: "Confirm it is you to send the password."
+        case .receiverAccepted: model.snapshot.receiverGate?.sentence(shownBy: .sender) ?? "The other device accepted."
+        case .authenticating:
+            (model.snapshot.receiverGate?.sentence(shownBy: .sender).map { $0 + " " } ?? "") + "Confirm it is you to send the password."
         case .passwordSent: "Password sent; waiting for the other device to confirm."
         case .finished(let outcome) where outcome.passwordLeft == .mayHave: "\(outcome.message) The other device may hold the password."
         case .finished(let outcome): outcome.message
@@ -97,7 +99,9 @@ struct Handoff {
         switch model.snapshot.stage {
         case .connecting, .connected: "Connecting to the other device."
         case .showingCode: "Type \(model.snapshot.code?.grouped ?? "") on the other device."
-        case .reviewing: model.snapshot.preparation?.conflict == nil ? "Import this account?" : "Replace the similar account, keep both, or cancel?"
+        case .reviewing:
+            (model.snapshot.senderGate?.sentence(shownBy: .receiver).map { $0 + " " } ?? "")
+                + (model.snapshot.preparation?.conflict == nil ? "Import this account?" : "Replace the similar account, keep both, or cancel?")
         case .authenticating: "Confirm it is you to import the account."
         case .waitingForPassword: "Waiting for the password."
         case .importing: "Checking the account with its mail server."

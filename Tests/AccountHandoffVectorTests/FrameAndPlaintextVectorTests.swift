@@ -38,14 +38,16 @@ import Testing
         for entry in try vectors.objects("offer") {
             let account = try SessionReplay.account(try entry.object("account"))
             let plaintext = try entry.bytes("plaintext")
-            #expect(VectorPrimitives.offerPlaintext(account) == plaintext, "\(entry.name)")
+            let senderGate = try #require(GateDeclaration(rawValue: UInt8(try entry.int("senderGate"))))
+            #expect(VectorPrimitives.offerPlaintext(account, senderGate: senderGate) == plaintext, "\(entry.name)")
+            #expect(try VectorPrimitives.decodeOffer(plaintext).senderGate == senderGate, "\(entry.name)")
             #expect(try VectorPrimitives.decodeOfferPlaintext(plaintext) == account, "\(entry.name)")
             let record = Int(plaintext[0]) << 8 | Int(plaintext[1])
             #expect(try record == Int(entry.int("recordLength")) && plaintext.count == Int(entry.int("plaintextLength")), "\(entry.name)")
             #expect(try plaintext.count == 256 * Int(entry.int("blocks")) && plaintext.count == (2 + record + 255) / 256 * 256, "\(entry.name)")
         }
         let records = Set(try vectors.objects("offer").map { try $0.int("recordLength") })
-        #expect(records.isSuperset(of: [254, 255, 1176]))
+        #expect(records.isSuperset(of: [254, 255, 1177]))
         for entry in try vectors.objects("invalidOffer") {
             let plaintext = try entry.bytes("plaintext"), expected = try entry.string("error")
             #expect(identifier { _ = try VectorPrimitives.decodeOfferPlaintext(plaintext) } == expected, "\(entry.name)")

@@ -43,7 +43,8 @@ struct SessionReplay {
             let account = try Self.account(try json.object("account"))
             let sender = try HandoffSender.start(account: account, rendezvous: RendezvousToken(bytes: try json.bytes("rendezvous")),
                                                  configuration: SenderConfiguration(lifetime: UInt32(try json.int("lifetime"))),
-                                                 random: InsecureDeterministicRandom(seed: UInt64(try json.int("seed"))), now: try json.date("start"))
+                                                 random: InsecureDeterministicRandom(seed: UInt64(try json.int("seed"))), now: try json.date("start"),
+                                                 localGate: try #require(GateDeclaration(rawValue: UInt8(try json.int("localGate")))))
             try checkQR(try qrs.object(party), sender: sender, seed: UInt64(try json.int("seed")), start: try json.time("start"),
                         lifetime: UInt32(try json.int("lifetime")), party: party)
             senders[party] = sender
@@ -84,7 +85,8 @@ struct SessionReplay {
                         let (receiver, scanStep) = try HandoffReceiver.scan(
                             payload: SessionPayload(text: text),
                             configuration: ReceiverConfiguration(clockSkewTolerance: UInt32(try party.int("skew"))),
-                            random: InsecureDeterministicRandom(seed: UInt64(try party.int("seed"))), now: now, registry: registry)
+                            random: InsecureDeterministicRandom(seed: UInt64(try party.int("seed"))), now: now, registry: registry,
+                            localGate: try #require(GateDeclaration(rawValue: UInt8(try party.int("localGate")))))
                         receivers[actor] = receiver
                         (actions, deadline) = (describe(scanStep.actions), scanStep.nextDeadline)
                     } else if let sender = senders[actor] {
@@ -300,7 +302,7 @@ struct SessionReplay {
             case .reply(let bytes): "reply \(hexString(bytes))"
             case .askForCode: "askForCode"
             case .codeMismatch(let remaining): "codeMismatch \(remaining)"
-            case .requestCredential: "requestCredential"
+            case .requestCredential(let receiverGate): "requestCredential \(receiverGate.rawValue)"
             case .anotherDeviceJoined: "anotherDeviceJoined"
             case .ignored(let error): "ignored \(error.identifier)"
             case .finished(let outcome): "finished \(outcome.identifier)"
@@ -318,7 +320,7 @@ struct SessionReplay {
             switch action {
             case .send(let bytes): "send \(hexString(bytes))"
             case .showShortCode(let code): "showShortCode \(code.digits)"
-            case .showAccount(let account): "showAccount \(Self.describe(account))"
+            case .showAccount(let account, let senderGate): "showAccount \(Self.describe(account)) \(senderGate.rawValue)"
             case .deliverAccount(let imported): "deliverAccount \(Self.describe(imported.metadata)) \(hexString(imported.credential.revealedBytes()))"
             case .ignored(let error): "ignored \(error.identifier)"
             case .finished(let outcome): "finished \(outcome.identifier)"
@@ -332,8 +334,10 @@ struct SessionReplay {
             switch type {
             case "send", "reply": return "\(type) \(hexString(frames[Int(try action.int("frame"))]))"
             case "showShortCode": return "showShortCode \(try action.string("code"))"
-            case "showAccount": return "showAccount \(Self.describe(try Self.account(try action.object("account"))))"
-            case "requestCredential", "anotherDeviceJoined", "askForCode": return type
+            case "showAccount":
+                return "showAccount \(Self.describe(try Self.account(try action.object("account")))) \(try action.int("senderGate"))"
+            case "requestCredential": return "requestCredential \(try action.int("receiverGate"))"
+            case "anotherDeviceJoined", "askForCode": return type
             case "codeMismatch": return "codeMismatch \(try action.int("remainingEntries"))"
             case "deliverAccount":
                 return "deliverAccount \(Self.describe(try Self.account(try action.object("account")))) \(try action.string("credential"))"

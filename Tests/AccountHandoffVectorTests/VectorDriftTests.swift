@@ -24,10 +24,13 @@ import Testing
         #expect(committedNames == VectorFiles.names.sorted())
     }
 
-    @Test func vectorsStayUnderTwoMegabytes() throws {
+    @Test func vectorsStayUnderThreeMegabytes() throws {
         // The committed files equal a regeneration (above), so their size is the generator's.
+        // The bound catches a runaway generator, not growth by design: a whole session, with
+        // every key, transcript hash and frame, is about 11 kB, and both pairings (QR and typed)
+        // carry their own.
         let total = try VectorFiles.names.reduce(0) { $0 + (try Data(contentsOf: VectorFiles.directory.appendingPathComponent($1))).count }
-        #expect(total < 2_000_000)
+        #expect(total < 3_000_000)
     }
 
     /// Writes the committed vectors; runs only when asked (Scripts/generate-vectors.sh).

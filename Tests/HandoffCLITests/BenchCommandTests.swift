@@ -66,7 +66,7 @@ import TestProcesses
         #expect(session["crypto_equals_floor"] as? Bool == true)
         #expect(sessionCounts["x25519_shared"] == 2 && sessionCounts["aead_seals"] == 5 && sessionCounts["random_calls"] == 3)
         #expect(session["wire_frames"] as? Int == 6)
-        #expect(session["wire_bytes"] as? Int == 88 + 72 + 296 + 40 + 1064 + 41)
+        #expect(session["wire_bytes"] as? Int == 88 + 72 + 296 + 41 + 1064 + 41)
         #expect(session["qr_text_characters"] as? Int == 3 + 11 * 17 + 10)  // 81 bytes: 11 full groups and 4 bytes
         // A session allocates on the heap: the two state machines at least, and the frames it sends.
         #expect((session["heap_allocations"] as? Double).map { $0 >= 2 + 6 } == true, "\(session["heap_allocations"] ?? "absent")")

@@ -80,7 +80,7 @@ struct CLIRelayBenchTests {
 
     /// The relay copies exactly the bytes both devices wrote after pairing: the challenge and
     /// three frames one way (28 + 74 + 298 + 1,066), the response and three frames the other
-    /// (20 + 90 + 42 + 43); six flights, three of them (challenge, response and hello, reveal)
+    /// (20 + 90 + 43 + 43); six flights, three of them (challenge, response and hello, reveal)
     /// before the code shows.
     @Test func theRelaySectionCountsWhatTheRelayCopied() throws {
         let run = try BenchProcess.run(["bench", "--quick", "--json", "--iterations", "1", "--repetitions", "2"])
@@ -92,8 +92,8 @@ struct CLIRelayBenchTests {
         #expect(relay["sessions"] as? Int == 2)
         #expect((relay["relay"] as? String)?.contains("transitrelay --port=tcp:") == true)
         #expect(relay["bytes_sender_to_receiver"] as? Int == 28 + 74 + 298 + 1_066)
-        #expect(relay["bytes_receiver_to_sender"] as? Int == 20 + 90 + 42 + 43)
-        #expect(relay["relay_copied_bytes"] as? Int == 1_466 + 195)
+        #expect(relay["bytes_receiver_to_sender"] as? Int == 20 + 90 + 43 + 43)
+        #expect(relay["relay_copied_bytes"] as? Int == 1_466 + 196)
         #expect(relay["handshake_bytes"] as? Int == 2 * 104 + 2 * 3)
         #expect(relay["frames_sender_to_receiver"] as? Int == 3 && relay["frames_receiver_to_sender"] as? Int == 3)
         #expect(relay["flights"] as? Int == 6 && relay["flights_before_code"] as? Int == 3)

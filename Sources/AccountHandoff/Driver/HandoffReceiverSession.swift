@@ -17,7 +17,7 @@ import Foundation
 ///     for await update in session.updates {
 ///         switch update {
 ///         case .codeReady(let code): ui.show(code)        // the sending person types it
-///         case .accountOffered(let account, let prepared): ui.review(account, prepared.conflict)
+///         case .accountOffered(let account, let prepared, let senderGate): ui.review(account, prepared.conflict, senderGate)
 ///         case .finished(let outcome, let detail): ui.show(detail ?? outcome.message)
 ///         default: break
 ///         }
@@ -230,10 +230,12 @@ public actor HandoffReceiverSession<Importer: AccountImporter>: SessionDriver {
         }
         self.random = nil
         let started: (receiver: HandoffReceiver, step: ReceiverStep)
-        let (configuration, now, registry, source) = (configuration, clock.now(), registry, SessionRandomSource(source: random))
+        let (configuration, now, registry, source, localGate) =
+            (configuration, clock.now(), registry, SessionRandomSource(source: random), authenticator.gateDeclaration)
         do {
             started = try await BlockingStep.run(blocking: registry.hasStorage) { () throws(HandoffError) in
-                try HandoffReceiver.scan(payload: payload, configuration: configuration, random: source.source, now: now, registry: registry)
+                try HandoffReceiver.scan(payload: payload, configuration: configuration, random: source.source, now: now, registry: registry,
+                                         localGate: localGate)
             }
         } catch {
             await channel.close()
@@ -416,7 +418,7 @@ public actor HandoffReceiverSession<Importer: AccountImporter>: SessionDriver {
         self.random = nil
         do {
             receiver = try HandoffReceiver.startTyped(code: code, route: route, configuration: configuration, random: random,
-                                                      now: clock.now(), registry: registry)
+                                                      now: clock.now(), registry: registry, localGate: authenticator.gateDeclaration)
         } catch {
             await channel.close()
             return end(.ended(.failed(error)))
@@ -482,8 +484,8 @@ public actor HandoffReceiverSession<Importer: AccountImporter>: SessionDriver {
                 revealDeadline = nil
                 runtime.deadlineMayHaveChanged()
                 runtime.yield(.codeReady(code))
-            case .showAccount(let account):
-                Task { await self.prepareImport(of: account) }
+            case .showAccount(let account, let senderGate):
+                Task { await self.prepareImport(of: account, senderGate: senderGate) }
             case .deliverAccount(let account):
                 runtime.yield(.importing(account.metadata))
                 importTask = Task { await self.runImport(account) }
@@ -497,12 +499,12 @@ public actor HandoffReceiverSession<Importer: AccountImporter>: SessionDriver {
     }
 
     /// The offer arrived: the importer prepares it before the person can accept (Spec 6.2).
-    private func prepareImport(of account: AccountMetadata) async {
+    private func prepareImport(of account: AccountMetadata, senderGate: GateDeclaration) async {
         do {
             let prepared = try await importer.prepareImport(of: account)
             guard runtime.outcome == nil, receiver?.phase == .reviewingOffer else { return prepared.abandon() }
             preparation = prepared
-            runtime.yield(.accountOffered(account, prepared))
+            runtime.yield(.accountOffered(account, prepared, senderGate: senderGate))
         } catch {
             finalDetail = error.sentence(in: .current)
             feed(.storeUnavailable)

@@ -38,6 +38,11 @@ import Foundation
 /// code at once (``SenderUpdate/typedCodeRetired(newCode:wrongGuesses:)``), three withdraw the
 /// typed way (the QR stays), and the first way to pair wins.
 ///
+/// The gate declaration (Spec 3.4, 3.6): the offer declares whether this device's
+/// ``LocalAuthenticator`` asks its person (``LocalAuthenticator/gateDeclaration``), and
+/// ``SenderUpdate/receiverAccepted(receiverGate:)`` says what the receiving device declared,
+/// before the gate asks and the password is read.
+///
 /// Connections (Spec 6.7): the session binds to the peer whose hello authenticated first, and
 /// treats up to ``maximumCandidates`` peers that present the same hello bytes as candidates
 /// that get the same frames, until an authenticated frame from one of them decides.
@@ -221,14 +226,14 @@ public actor HandoffSenderSession: SessionDriver {
     // MARK: Driving the state machine
 
     private func showNextCode() async throws(HandoffError) {
-        let (account, rendezvous, configuration, now, registry, typedRoutes, typedWrongGuesses) =
+        let (account, rendezvous, configuration, now, registry, typedRoutes, typedWrongGuesses, localGate) =
             (account, rendezvous, options.configuration, clock.now(), registry, typedWayClosed ? [] : options.typedRoutes,
-             self.typedWrongGuesses)
+             self.typedWrongGuesses, authenticator.gateDeclaration)
         let random = SessionRandomSource(source: random)
         let next = try await BlockingStep.run(blocking: registry.hasStorage) { () throws(HandoffError) in
             try HandoffSender.start(account: account, rendezvous: rendezvous, configuration: configuration,
                                     random: random.source, now: now, registry: registry, typedRoutes: typedRoutes,
-                                    typedWrongGuesses: typedWrongGuesses)
+                                    typedWrongGuesses: typedWrongGuesses, localGate: localGate)
         }
         guard runtime.outcome == nil else {
             // The session ended while the registry wrote: this QR is never shown.
@@ -343,7 +348,10 @@ public actor HandoffSenderSession: SessionDriver {
                 runtime.yield(.receiverJoined)
             case .codeMismatch:
                 break  // reported once, as enterCode(_:)'s result, to the caller who typed
-            case .requestCredential:
+            case .requestCredential(let receiverGate):
+                // Before the gate and the password (Spec 3.6): the person learns what the
+                // receiving device declared while nothing secret has been read.
+                runtime.yield(.receiverAccepted(receiverGate: receiverGate))
                 credentialTask = Task { await self.releaseCredential() }
             case .anotherDeviceJoined:
                 runtime.yield(.anotherDeviceJoined)

@@ -69,7 +69,19 @@ public enum LocalAuthenticationResult: Sendable, Hashable {
 /// A result other than ``LocalAuthenticationResult/authenticated`` ends the session before
 /// anything secret is sent or kept: `cancelled` as a cancel by this side's person, `failed`
 /// as `authenticationFailed`, which the other device is told.
+///
+/// Its ``gateDeclaration`` is what the session declares to the other device (Spec 3.4
+/// `senderGate`, 3.6 `receiverGate`): ``GateDeclaration/skipped`` for an authenticator that lets
+/// every request through without asking anyone, so that the other screen can say so.
 public protocol LocalAuthenticator: Sendable {
+    /// Whether this authenticator asks the person (``GateDeclaration/asks``) or lets every
+    /// request through without asking (``GateDeclaration/skipped``). The session declares it to
+    /// the other device before anything secret is sent (Spec 3.4, 3.6).
+    ///
+    /// - Warning: Declare ``GateDeclaration/skipped`` for any authenticator that does not ask
+    ///   the person: the other person decides on what this declaration says.
+    var gateDeclaration: GateDeclaration { get }
+
     /// Asks the person to authenticate for `purpose`; returns once they did, gave up or
     /// failed. If the calling task is cancelled, return ``LocalAuthenticationResult/cancelled``
     /// promptly.

@@ -33,6 +33,11 @@ public struct ReceiverSnapshot<Preparation: Sendable>: Sendable {
     public private(set) var code: ShortCode?
     /// The offered account, once it arrived.
     public private(set) var offered: AccountMetadata?
+    /// What the sending device declared about its local-authentication gate (Spec 3.4), with the
+    /// offered account: for ``GateDeclaration/skipped`` show
+    /// ``GateDeclaration/sentence(shownBy:in:)`` before the person accepts. The other device's
+    /// statement, not a proof.
+    public private(set) var senderGate: GateDeclaration?
     /// The importer's view of the offer (for `ImportCoordinator`, a `PreparedImport` with its
     /// conflict and choices), once prepared.
     public private(set) var preparation: Preparation?
@@ -53,7 +58,8 @@ extension ReceiverSnapshot: UpdateFold {
         switch update {
         case .connected(let expiry): (expires, stage) = (expiry, .connected)
         case .codeReady(let shown): (code, stage) = (shown, .showingCode)
-        case .accountOffered(let account, let prepared): (offered, preparation, stage) = (account, prepared, .reviewing)
+        case .accountOffered(let account, let prepared, let gate):
+            (offered, preparation, senderGate, stage) = (account, prepared, gate, .reviewing)
         case .authenticating(let purpose): stage = .authenticating(purpose)
         case .accepted: stage = .waitingForPassword
         case .importing: stage = .importing

@@ -20,6 +20,9 @@ public struct SenderSnapshot: Sendable, Hashable {
         /// (Spec 6.8), so there is nothing to type here; waiting for the receiving person to
         /// accept.
         case typedCodeMatched
+        /// The receiving person accepted; this device's gate is about to ask and the password
+        /// to be read (``SenderSnapshot/receiverGate`` says what the receiving device declared).
+        case receiverAccepted
         /// The local-authentication gate is asking the person.
         case authenticating(LocalAuthenticationPurpose)
         /// The password left, encrypted; waiting for the receipt.
@@ -51,6 +54,10 @@ public struct SenderSnapshot: Sendable, Hashable {
     /// Why no code can be typed any more for this transfer, once the typed way is withdrawn
     /// (for ``TypedWayWithdrawal/wrongGuesses``, tell the person; the QR stays).
     public private(set) var typedWayWithdrawn: TypedWayWithdrawal?
+    /// What the receiving device declared about its local-authentication gate (Spec 3.6), once
+    /// its person accepted, before the password is read: for ``GateDeclaration/skipped`` show
+    /// ``GateDeclaration/sentence(shownBy:in:)``. The other device's statement, not a proof.
+    public private(set) var receiverGate: GateDeclaration?
 
     /// The outcome, once the session ended.
     public var outcome: SenderOutcome? {
@@ -73,6 +80,7 @@ extension SenderSnapshot: UpdateFold {
         case .pairedByTypedCode: (typedCode, stage) = (nil, .typedCodeMatched)
         case .receiverJoined: (typedCode, stage) = (nil, .typingCode)
         case .offerSent(let code): stage = .waitingForAccept(code)
+        case .receiverAccepted(let gate): (receiverGate, stage) = (gate, .receiverAccepted)
         case .authenticating(let purpose): stage = .authenticating(purpose)
         case .credentialSent: stage = .passwordSent
         case .anotherDeviceJoined: anotherDeviceJoined = true

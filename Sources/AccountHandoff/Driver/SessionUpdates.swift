@@ -30,6 +30,15 @@ public enum SenderUpdate: Sendable {
     /// The typed code matched (`code` is safe to show now); the account details left,
     /// encrypted. Waiting for the receiving person to accept.
     case offerSent(ShortCode)
+    /// The receiving person accepted the account; `receiverGate` is what the receiving device
+    /// declared about its local-authentication gate (Spec 3.6). Comes before this device's gate
+    /// asks and before the password is read: for ``GateDeclaration/skipped`` show
+    /// ``GateDeclaration/sentence(shownBy:in:)`` ("The receiving device did not ask its person
+    /// to prove who they are.").
+    ///
+    /// - Warning: The receiving device's own statement: a malicious device can declare
+    ///   ``GateDeclaration/asks`` and ask nobody (Spec 8.7).
+    case receiverAccepted(receiverGate: GateDeclaration)
     /// The local-authentication gate is asking the person (Spec 8.7).
     case authenticating(LocalAuthenticationPurpose)
     /// The password left (encrypted); it cannot be taken back. Waiting for the receipt.
@@ -57,9 +66,15 @@ public enum ReceiverUpdate<Preparation: Sendable>: Sendable {
     /// sending device (Spec 4.4).
     case codeReady(ShortCode)
     /// The sending person typed the right code and the account arrived; the importer prepared
-    /// it. Show the account (and any conflict the preparation holds, with its choices), then
-    /// call ``HandoffReceiverSession/accept()`` or ``HandoffReceiverSession/reject()``.
-    case accountOffered(AccountMetadata, Preparation)
+    /// it. Show the account (and any conflict the preparation holds, with its choices) and what
+    /// `senderGate` declares (Spec 3.4: for ``GateDeclaration/skipped`` show
+    /// ``GateDeclaration/sentence(shownBy:in:)``, "The sending device will not ask its person to
+    /// prove who they are before the password leaves."), then call
+    /// ``HandoffReceiverSession/accept()`` or ``HandoffReceiverSession/reject()``.
+    ///
+    /// - Warning: `senderGate` is the sending device's own statement: a malicious device can
+    ///   declare ``GateDeclaration/asks`` and ask nobody (Spec 8.7).
+    case accountOffered(AccountMetadata, Preparation, senderGate: GateDeclaration)
     /// The local-authentication gate is asking the person (Spec 8.7).
     case authenticating(LocalAuthenticationPurpose)
     /// The accept left; waiting for the password.

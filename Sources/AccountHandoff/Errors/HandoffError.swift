@@ -78,8 +78,8 @@ public struct HandoffError: Error, Hashable, Sendable {
     public enum Field: String, Hashable, Sendable, CaseIterable {
         case length, digits, version, intent, expiry, commitment, publicKey
         case rendezvous, frameHeader, frameLength, body, sequence
-        case accountLinkID, displayName, emailAddress, username, imapHost, imapPort, imapSecurity
-        case padding, credential, receiptStatus, abortReason, trailingBytes, typedCode
+        case accountLinkID, displayName, emailAddress, username, imapHost, imapPort, imapSecurity, senderGate
+        case padding, credential, receiptStatus, receiverGate, abortReason, trailingBytes, typedCode
     }
 
     /// The failure with its payload; the package switches over it exhaustively.

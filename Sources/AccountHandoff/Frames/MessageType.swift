@@ -33,9 +33,8 @@ public enum MessageType: UInt8, Hashable, Sendable, CaseIterable, CustomStringCo
         switch self {
         case .hello: X25519PublicKey.byteCount + HMACSHA256.byteCount
         case .offer: nil
-        case .accept: ChaCha20Poly1305.tagByteCount
         case .credential: CredentialPlaintext.paddedByteCount + ChaCha20Poly1305.tagByteCount
-        case .receipt, .abort: 1 + ChaCha20Poly1305.tagByteCount
+        case .accept, .receipt, .abort: 1 + ChaCha20Poly1305.tagByteCount
         case .reveal: Commitment.nonceByteCount + ChaCha20Poly1305.tagByteCount
         case .pakeInit: TypedFrames.pakeInitBodyByteCount
         case .pakeReply: TypedFrames.pakeReplyBodyByteCount

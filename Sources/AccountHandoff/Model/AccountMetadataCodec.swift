@@ -1,3 +1,12 @@
+/// An offer plaintext's contents (Spec 3.4): the account and the sending device's gate
+/// declaration.
+package struct OfferedAccount: Hashable, Sendable {
+    /// The offered account.
+    package let account: AccountMetadata
+    /// Whether the sending device asks its person before the password is read (`senderGate`).
+    package let senderGate: GateDeclaration
+}
+
 /// Encodes and decodes the offer plaintext (Spec 3.4): a length-prefixed record padded with zeros to a
 /// multiple of ``blockByteCount`` so the ciphertext length reveals little about the account.
 package enum AccountMetadataCodec {
@@ -5,11 +14,11 @@ package enum AccountMetadataCodec {
     package static let blockByteCount = 256
 
     /// `u16 recordLength | record | zero padding`, where the record is
-    /// `linkID(16) | str(displayName) | str(email) | str(username) | str(host) | port(2) | security(1)`
-    /// and `str(x)` is `u16 length | UTF-8 bytes`.
-    package static func encode(_ account: AccountMetadata) -> [UInt8] {
+    /// `linkID(16) | str(displayName) | str(email) | str(username) | str(host) | port(2) | security(1)
+    /// | senderGate(1)` and `str(x)` is `u16 length | UTF-8 bytes`.
+    package static func encode(_ account: AccountMetadata, senderGate: GateDeclaration) -> [UInt8] {
         [UInt8](unsafeUninitializedCapacity: encodedByteCount(account)) { buffer, initialized in
-            encode(account, into: UnsafeMutableRawBufferPointer(buffer))
+            encode(account, senderGate: senderGate, into: UnsafeMutableRawBufferPointer(buffer))
             initialized = buffer.count
         }
     }
@@ -23,7 +32,7 @@ package enum AccountMetadataCodec {
     /// Writes ``encode(_:)``'s output into `output`, which holds exactly
     /// ``encodedByteCount(_:)`` bytes: the offer is encoded straight into the frame it is
     /// sealed in (Spec 3.4).
-    static func encode(_ account: AccountMetadata, into output: UnsafeMutableRawBufferPointer) {
+    static func encode(_ account: AccountMetadata, senderGate: GateDeclaration, into output: UnsafeMutableRawBufferPointer) {
         let recordLength = recordByteCount(account)
         precondition(output.count == Padding.paddedByteCount(for: recordLength, blockByteCount: blockByteCount),
                      "offer plaintext size")
@@ -40,23 +49,24 @@ package enum AccountMetadataCodec {
         write(account.imapHost.utf8)
         writer.write(account.imapPort)
         writer.write(account.imapSecurity.rawValue)
+        writer.write(senderGate.byte)
         writer.writeZeros(output.count - writer.count)
     }
 
-    /// `linkID(16) | 4 x (u16 length | UTF-8 bytes) | port(2) | security(1)`.
+    /// `linkID(16) | 4 x (u16 length | UTF-8 bytes) | port(2) | security(1) | senderGate(1)`.
     private static func recordByteCount(_ account: AccountMetadata) -> Int {
         AccountLinkID.byteCount + 2 * 4 + account.displayName.utf8.count + account.emailAddress.utf8.count
-            + account.username.utf8.count + account.imapHost.utf8.count + 2 + 1
+            + account.username.utf8.count + account.imapHost.utf8.count + 2 + 1 + 1
     }
 
     /// Strictly decodes an offer plaintext (Spec 3.4 steps 1-3); every field is re-validated as in
     /// ``AccountMetadata`` (Spec 3.7), after the whole record has been parsed.
-    package static func decode(_ plaintext: [UInt8]) throws(HandoffError) -> AccountMetadata {
+    package static func decode(_ plaintext: [UInt8]) throws(HandoffError) -> OfferedAccount {
         try plaintext.withUnsafeBytes { plaintext in Result { () throws(HandoffError) in try decode(plaintext) } }.get()
     }
 
     /// ``decode(_:)-([UInt8])`` read where the plaintext lies (in guarded memory), not copied.
-    static func decode(_ plaintext: UnsafeRawBufferPointer) throws(HandoffError) -> AccountMetadata {
+    static func decode(_ plaintext: UnsafeRawBufferPointer) throws(HandoffError) -> OfferedAccount {
         var reader = ByteReader(try Padding.unpad(plaintext, blockByteCount: blockByteCount))
         let linkID = AccountLinkID(bytes: try reader.read(count: AccountLinkID.byteCount, .accountLinkID))!
         let displayName = try readString(&reader, .displayName)
@@ -67,9 +77,13 @@ package enum AccountMetadataCodec {
         guard let security = IMAPSecurity(rawValue: try reader.readUInt8(.imapSecurity)) else {
             throw .malformed(.imapSecurity)
         }
+        guard let senderGate = GateDeclaration(rawValue: try reader.readUInt8(.senderGate)) else {
+            throw .malformed(.senderGate)
+        }
         try reader.expectEnd()
-        return try AccountMetadata(linkID: linkID, displayName: displayName, emailAddress: email,
-                                   username: username, imapHost: host, imapPort: port, imapSecurity: security)
+        let account = try AccountMetadata(linkID: linkID, displayName: displayName, emailAddress: email,
+                                          username: username, imapHost: host, imapPort: port, imapSecurity: security)
+        return OfferedAccount(account: account, senderGate: senderGate)
     }
 
     private static func readString(_ reader: inout ByteReader<Slice<UnsafeRawBufferPointer>>, _ field: HandoffError.Field) throws(HandoffError) -> String {

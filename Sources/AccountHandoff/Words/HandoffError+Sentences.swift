@@ -141,7 +141,7 @@ extension HandoffError: TranslatedSentence {
         case .credential:
             return sentenceCatalog.sentence("error.malformedCredential", .number(HandoffSender.maximumCredentialByteCount), .text(restart),
                                             in: language)
-        case .padding, .receiptStatus, .abortReason, .body, .frameHeader, .frameLength, .sequence, .trailingBytes:
+        case .padding, .senderGate, .receiptStatus, .receiverGate, .abortReason, .body, .frameHeader, .frameLength, .sequence, .trailingBytes:
             return sentenceCatalog.sentence("error.malformedMessage", .text(capitalised(words.otherDevice)), .text(restart), in: language)
         case .typedCode:
             return sentenceCatalog.sentence("error.malformedTypedCode", in: language)

@@ -50,6 +50,9 @@ public struct DeviceOwnerAuthenticator: LocalAuthenticator {
         self.reason = reason
     }
 
+    /// The system's prompt asks the person: ``GateDeclaration/asks``.
+    public var gateDeclaration: GateDeclaration { .asks }
+
     /// Shows the system's authentication prompt for `purpose` and waits for the person.
     ///
     /// - Parameter purpose: why; its reason is shown in the prompt.

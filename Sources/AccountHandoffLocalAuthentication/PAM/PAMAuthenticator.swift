@@ -66,6 +66,9 @@ public struct PAMAuthenticator: LocalAuthenticator {
     /// - Parameter purpose: why; handed to the conversation with each prompt.
     /// - Returns: how the authentication ended; ``LocalAuthenticationResult/cancelled`` as soon
     ///   as the task is cancelled (the PAM thread then finishes on its own).
+    /// PAM asks the person: ``GateDeclaration/asks``.
+    public var gateDeclaration: GateDeclaration { .asks }
+
     public func authenticate(for purpose: LocalAuthenticationPurpose) async -> LocalAuthenticationResult {
         guard !Task.isCancelled else { return .cancelled }
         let bridge = PAMPromptBridge()

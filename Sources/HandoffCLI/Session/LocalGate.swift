@@ -75,6 +75,7 @@ struct AnnouncingAuthenticator: LocalAuthenticator {
     let console: Console
     /// Whether `base` asks the person (not with `--no-local-auth`).
     let asksPerson: Bool
+    var gateDeclaration: GateDeclaration { asksPerson ? .asks : .skipped }
 
     func authenticate(for purpose: LocalAuthenticationPurpose) async -> LocalAuthenticationResult {
         GateWords.announcement(for: purpose, asksPerson: asksPerson).forEach { console.line($0) }
@@ -84,6 +85,7 @@ struct AnnouncingAuthenticator: LocalAuthenticator {
 
 /// `--no-local-auth`: every gate passes. Only the person's explicit option leads here.
 struct LocalAuthenticationSkipped: LocalAuthenticator {
+    var gateDeclaration: GateDeclaration { .skipped }
     func authenticate(for purpose: LocalAuthenticationPurpose) async -> LocalAuthenticationResult { .authenticated }
 }
 

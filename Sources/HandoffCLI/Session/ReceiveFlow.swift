@@ -91,9 +91,11 @@ struct ReceiveFlow<Importer: AccountImporter> where Importer.Preparation: Choosi
             case .codeReady(let code):
                 console.line(sentenceCatalog.sentence("receive.codeReady", .text(code.grouped), .text(SpokenCode.formatter.accessibilityLabel(for: code)), in: .cli))
                 console.line(sentenceCatalog.sentence("receive.typeItThere", in: .cli))
-            case .accountOffered(let account, let prepared):
+            case .accountOffered(let account, let prepared, let senderGate):
                 console.line(sentenceCatalog.sentence("receive.offered", in: .cli))
                 OfferDisplay.lines(account).forEach { console.line($0) }
+                // Before the person decides (Spec 3.4): the sender's own declaration.
+                if let sentence = senderGate.sentence(shownBy: .receiver, in: .cli) { console.line(sentence) }
                 question = Task { await review(prepared, asking: asking) }
             case .authenticating:
                 break  // said by the gate itself, right before it asks (AnnouncingAuthenticator)

@@ -14,6 +14,7 @@ struct TerminalGate: LocalAuthenticator {
     let role: HandoffRole
     let asking: Asking
     var console: Console { asking.console }
+    var gateDeclaration: GateDeclaration { .asks }
 
     func authenticate(for purpose: LocalAuthenticationPurpose) async -> LocalAuthenticationResult {
         GateWords.announcement(for: purpose, asksPerson: true).forEach { console.line($0) }

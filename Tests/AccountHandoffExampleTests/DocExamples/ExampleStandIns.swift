@@ -16,7 +16,7 @@ protocol ExampleKeychain: Sendable {
     func askForTheCodeOnTheOtherScreen()
     func show(_ code: ShortCode)
     func show(_ sentence: String)
-    func review(_ account: AccountMetadata, _ conflict: ImportConflict?)
+    func review(_ account: AccountMetadata, _ conflict: ImportConflict?, _ senderGate: GateDeclaration)
 }
 
 /// The app's timer, as the sans-IO examples schedule it.

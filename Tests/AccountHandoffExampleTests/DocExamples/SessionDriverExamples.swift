@@ -39,7 +39,7 @@ import Foundation
         for await update in session.updates {
             switch update {
             case .codeReady(let code): ui.show(code)        // the sending person types it
-            case .accountOffered(let account, let prepared): ui.review(account, prepared.conflict)
+            case .accountOffered(let account, let prepared, let senderGate): ui.review(account, prepared.conflict, senderGate)
             case .finished(let outcome, let detail): ui.show(detail ?? outcome.message)
             default: break
             }
@@ -50,10 +50,11 @@ import Foundation
 }
 
 // example: Sources/AccountHandoff/Session/Sender/HandoffSender.swift#1
-func handoffSenderExample(account: AccountMetadata, token: RendezvousToken, bytes: [UInt8], showQR: (String) -> Void,
-                          perform: (SenderAction) -> Void) throws {
+func handoffSenderExample(account: AccountMetadata, token: RendezvousToken, gate: any LocalAuthenticator, bytes: [UInt8],
+                          showQR: (String) -> Void, perform: (SenderAction) -> Void) throws {
     let sender = try HandoffSender.start(account: account, rendezvous: token,
-                                         random: SystemRandomSource(), now: Date())
+                                         random: SystemRandomSource(), now: Date(),
+                                         localGate: gate.gateDeclaration)
     showQR(sender.payload.text)
     let step = try sender.handle(.frameReceived(bytes), now: Date())
     for action in step.actions { perform(action) }

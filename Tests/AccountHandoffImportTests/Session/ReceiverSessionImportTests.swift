@@ -119,7 +119,7 @@ private struct AcceptingValidator: AccountValidator {
             for await update in devices.receiver.updates {
                 switch update {
                 case .codeReady(let code): await screen.show(code)
-                case .accountOffered(_, let prepared): await review(devices.receiver, prepared)
+                case .accountOffered(_, let prepared, _): await review(devices.receiver, prepared)
                 case .finished(_, let sentence): detail = sentence
                 default: break
                 }

@@ -26,7 +26,7 @@ import AccountHandoffTestSupport
     @Test func bodyLengthRules() {
         #expect(MessageType.hello.fixedBodyLength == 64)
         #expect(MessageType.reveal.fixedBodyLength == 48)
-        #expect(MessageType.accept.fixedBodyLength == 16)
+        #expect(MessageType.accept.fixedBodyLength == 17)
         #expect(MessageType.credential.fixedBodyLength == 1040)
         #expect(MessageType.receipt.fixedBodyLength == 17)
         #expect(MessageType.abort.fixedBodyLength == 17)

@@ -32,18 +32,18 @@ import AccountHandoffTestSupport
             imapHost: [String](repeating: String(repeating: "a", count: 63), count: 3).joined(separator: ".") + "." + String(repeating: "b", count: 61),
             imapPort: 143, imapSecurity: .startTLS)
         let longEncoded = VectorPrimitives.offerPlaintext(longest)
-        #expect(longEncoded.count == 1280)  // record 1176 bytes: five blocks
+        #expect(longEncoded.count == 1280)  // record 1177 bytes: five blocks
         #expect(try VectorPrimitives.decodeOfferPlaintext(longEncoded) == longest)
     }
 
     /// The real padding boundary: a record of 254 bytes (256 with its length) fills one block,
     /// 255 bytes need two (Spec 3.4).
     @Test func aRecordOf254BytesFillsOneBlockAnd255NeedTwo() throws {
-        // record = 27 bytes of fixed fields + the four strings: 227 bytes of strings give 254.
-        let oneBlock = try Self.make(name: "", email: String(repeating: "a", count: 213) + "@example.org")
+        // record = 28 bytes of fixed fields + the four strings: 226 bytes of strings give 254.
+        let oneBlock = try Self.make(name: "", email: String(repeating: "a", count: 212) + "@example.org")
         #expect(VectorPrimitives.offerPlaintext(oneBlock).count == 256)
         #expect(Array(VectorPrimitives.offerPlaintext(oneBlock).prefix(2)) == [0, 254])
-        let twoBlocks = try Self.make(name: "", email: String(repeating: "a", count: 214) + "@example.org")
+        let twoBlocks = try Self.make(name: "", email: String(repeating: "a", count: 213) + "@example.org")
         let encoded = VectorPrimitives.offerPlaintext(twoBlocks)
         #expect(encoded.count == 512)
         #expect(Array(encoded.prefix(2)) == [0, 255])
@@ -77,6 +77,10 @@ import AccountHandoffTestSupport
             ("above U+10FFFF in the username", { record = OfferRecord(); record.username = [0xF4, 0x90, 0x80, 0x80]; return record.plaintext }(), .username),
             ("security byte 0", OfferRecord(security: 0).plaintext, .imapSecurity),
             ("security byte 3", OfferRecord(security: 3).plaintext, .imapSecurity),
+            ("sender gate 0", OfferRecord(senderGate: 0).plaintext, .senderGate),
+            ("sender gate 3", OfferRecord(senderGate: 3).plaintext, .senderGate),
+            ("security byte 3 and sender gate 3", OfferRecord(security: 3, senderGate: 3).plaintext, .imapSecurity),
+            ("sender gate 3 and a trailing byte", OfferRecord(senderGate: 3, trailing: [1]).plaintext, .senderGate),
             ("trailing byte", OfferRecord(trailing: [1]).plaintext, .trailingBytes),
             // Parsing before validation: a bad security byte or a trailing byte wins over port 0
             // and over a display name the rules refuse.

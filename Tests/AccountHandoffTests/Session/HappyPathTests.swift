@@ -98,7 +98,7 @@ import AccountHandoffTestSupport
         _ = try receiver.handle(.frameReceived(reveal), now: Fixtures.start)
         let offer = try #require(sender.handle(.codeEntered(sender.shortCode!.digits), now: Fixtures.start).actions.first?.frame)
         let shown = try receiver.handle(.frameReceived(offer), now: Fixtures.start)
-        guard case .showAccount(let arrived) = shown.actions.first else { Issue.record("\(shown.kinds)"); return }
+        guard case .showAccount(let arrived, _) = shown.actions.first else { Issue.record("\(shown.kinds)"); return }
         #expect(arrived == account)
         #expect(arrived.linkID.bytes == Fixtures.linkID.bytes)
         #expect(Array(arrived.displayName.unicodeScalars) == Array(account.displayName.unicodeScalars))

@@ -85,7 +85,7 @@ import AccountHandoffTestSupport
         try pair.run(until: .scanned)
         // A non-hello frame at a sender that has no keys yet.
         let early = VectorPrimitives.frameBytes(type: .accept, transferID: pair.sender.payload.transferID, sequence: 1,
-                                                body: [UInt8](repeating: 0, count: 16))
+                                                body: [UInt8](repeating: 0, count: 17))
         #expect(try pair.send(.frameReceived(early)).actions.first?.ignoredError
                 == .unexpectedMessage(.accept, in: .sender(.awaitingHello)))
         // A hello at the receiver.
@@ -169,6 +169,7 @@ import AccountHandoffTestSupport
              "finished(failed.malformed.username)"),
             ("port 0", OfferRecord(port: 0).plaintext, "finished(failed.malformed.imapPort)"),
             ("plaintext IMAP", OfferRecord(security: 0).plaintext, "finished(failed.malformed.imapSecurity)"),
+            ("sender gate 0", OfferRecord(senderGate: 0).plaintext, "finished(failed.malformed.senderGate)"),
             ("trailing byte", OfferRecord(trailing: [0]).plaintext, "finished(failed.malformed.trailingBytes)"),
             ("host with a trailing dot", OfferRecord(host: Array("imap.example.org.".utf8)).plaintext,
              "finished(failed.malformed.imapHost)"),
@@ -248,7 +249,7 @@ import AccountHandoffTestSupport
     @Test func anAuthenticatedFrameOfTheWrongTypeIsUnexpected() throws {
         let pair = try SessionPair()
         try pair.run(until: .revealReceived)
-        let accept = try #require(pair.receiver.sealForgedFrame(.accept, plaintext: [], linkID: Fixtures.linkID))
+        let accept = try #require(pair.receiver.sealForgedFrame(.accept, plaintext: [1], linkID: Fixtures.linkID))
         #expect(try pair.send(.frameReceived(accept)).actions.first?.ignoredError
                 == .unexpectedMessage(.accept, in: .sender(.awaitingCodeConfirmation)))
         let credential = try #require(pair.sender.sealForgedFrame(
@@ -286,6 +287,7 @@ struct OfferRecord {
     var host = Array("imap.example.org".utf8)
     var port: UInt16 = 993
     var security: UInt8 = 1
+    var senderGate: UInt8 = 1
     var trailing: [UInt8] = []
 
     var plaintext: [UInt8] {
@@ -293,7 +295,7 @@ struct OfferRecord {
         for field in [displayName, email, username, host] {
             record += [UInt8(field.count >> 8), UInt8(field.count & 0xFF)] + field
         }
-        record += [UInt8(port >> 8), UInt8(port & 0xFF), security] + trailing
+        record += [UInt8(port >> 8), UInt8(port & 0xFF), security, senderGate] + trailing
         let total = 2 + record.count
         let padded = (total + 255) / 256 * 256
         return [UInt8(record.count >> 8), UInt8(record.count & 0xFF)] + record + [UInt8](repeating: 0, count: padded - total)

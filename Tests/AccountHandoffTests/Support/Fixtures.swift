@@ -139,7 +139,7 @@ final class SessionPair {
             switch action {
             case .send(let bytes): receiverFrames.append(bytes)
             case .showShortCode(let code): receiverCode = code
-            case .showAccount(let account): shownAccount = account
+            case .showAccount(let account, _): shownAccount = account
             case .deliverAccount(let imported): delivered = imported
             case .ignored, .finished: break
             }

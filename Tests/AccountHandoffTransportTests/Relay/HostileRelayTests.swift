@@ -172,7 +172,7 @@ import Testing
         #expect(received == .completed(.imported))
         let units = relay.copiedUnits
         #expect(units.filter { $0.direction == .senderToReceiver }.map(\.bytes.count) == [Self.challenge, Self.reveal, Self.offer, Self.credential])
-        #expect(units.filter { $0.direction == .receiverToSender }.map(\.bytes.count) == [20, 2 + 88, 2 + 40, 2 + 41])
+        #expect(units.filter { $0.direction == .receiverToSender }.map(\.bytes.count) == [20, 2 + 88, 2 + 41, 2 + 41])
         #expect(units.compactMap(\.type) == [MessageType.hello, .reveal, .offer, .accept, .credential, .receipt].map(\.rawValue)
             || Set(units.compactMap(\.type)) == Set([MessageType.hello, .reveal, .offer, .accept, .credential, .receipt].map(\.rawValue)))
         // Every handshake names the QR's relay token; the sender's side is the QR's (on its

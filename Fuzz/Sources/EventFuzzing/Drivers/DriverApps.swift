@@ -15,6 +15,8 @@ final class ScriptedGate: LocalAuthenticator, @unchecked Sendable {
 
     init(immediate: LocalAuthenticationResult?) { self.immediate = immediate }
 
+    var gateDeclaration: GateDeclaration { .asks }
+
     var isAsking: Bool { waiting != nil }
 
     func authenticate(for purpose: LocalAuthenticationPurpose) async -> LocalAuthenticationResult {

@@ -177,7 +177,8 @@ extension MachineWorld {
         case .credential: (try? VectorPrimitives.credentialPlaintext(fixtures.scenario.passwordBytes)) ?? []
         case .receipt: [1 + choice % 6]
         case .abort: [1 + choice % 7]
-        case .accept, .hello, .pakeInit, .pakeReply, .pakeConfirm, .pakeRefused: []
+        case .accept: [1 + choice % 3]  // receiverGate 1, 2, and 3 (undefined, Spec 3.6)
+        case .hello, .pakeInit, .pakeReply, .pakeConfirm, .pakeRefused: []
         }
     }
 

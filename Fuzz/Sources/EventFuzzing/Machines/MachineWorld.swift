@@ -176,7 +176,7 @@ final class MachineWorld {
             case .send(let frame):
                 try needles.check(bytes: frame, "a frame the receiver sent")
                 put(frame, to: .sender)
-            case .showAccount(let account):
+            case .showAccount(let account, _):
                 if !forgedTo[Side.receiver.rawValue], account != fixtures.scenario.account {
                     throw violation("the receiver was offered an account the sender never offered")
                 }

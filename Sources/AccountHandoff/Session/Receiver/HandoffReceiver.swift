@@ -2,7 +2,7 @@ import Foundation
 
 /// The receiving side of a handoff as a sans-IO state machine (Spec 6.2).
 ///
-/// Created by ``scan(payload:expecting:configuration:random:now:registry:)`` from a decoded QR;
+/// Created by ``scan(payload:expecting:configuration:random:now:registry:localGate:)`` from a decoded QR;
 /// the app then feeds ``ReceiverEvent``s with the current time and carries out the returned
 /// ``ReceiverAction``s. Most apps use ``HandoffReceiverSession``, which does that loop.
 ///
@@ -14,7 +14,7 @@ import Foundation
 /// dropped), all but the delivered password, which is the app's.
 public final class HandoffReceiver {
     /// The scanned QR payload; `nil` for a session started from a typed code
-    /// (``startTyped(code:route:configuration:random:now:registry:)``).
+    /// (``startTyped(code:route:configuration:random:now:registry:localGate:)``).
     public let payload: SessionPayload?
     /// The session's transfer ID: the QR's, or the one the typed way's `pakeInit` names.
     public private(set) var transferID: TransferID?
@@ -36,6 +36,8 @@ public final class HandoffReceiver {
     /// The session's guarded memory, taken at `scan`, wiped and given back when it finishes.
     package let memory: SessionArena
     private let configuration: ReceiverConfiguration
+    /// Whether this device asks its person before accepting; the accept declares it (Spec 3.6).
+    private let localGate: GateDeclaration
     private var clock: SessionClock
     private var state: ReceiverState
 
@@ -50,6 +52,9 @@ public final class HandoffReceiver {
     ///   - random: the randomness source (``SystemRandomSource`` in production).
     ///   - now: the current time.
     ///   - registry: the device's record of used QRs; a QR works once per device.
+    ///   - localGate: whether this device asks its person (local authentication) before it
+    ///     accepts; the accept declares it to the sending device (`receiverGate`, Spec 3.6).
+    ///     ``HandoffReceiverSession`` passes its authenticator's ``LocalAuthenticator/gateDeclaration``.
     /// - Throws: ``HandoffError/invalidClock``, ``HandoffError/wrongIntent(_:)``,
     ///   ``HandoffError/expired``, ``HandoffError/expiryTooFar``, ``HandoffError/alreadyScanned``,
     ///   ``HandoffError/registryUnavailable(_:)``, ``HandoffError/lowOrderPublicKey``,
@@ -58,7 +63,8 @@ public final class HandoffReceiver {
     ///   the claim is given back for the last two.
     public static func scan(payload: SessionPayload, expecting intent: TransferIntent = .sendAccount,
                             configuration: ReceiverConfiguration = .standard, random: RandomSource,
-                            now: Date, registry: ReceiverRegistry? = nil) throws(HandoffError) -> (receiver: HandoffReceiver, step: ReceiverStep) {
+                            now: Date, registry: ReceiverRegistry? = nil,
+                            localGate: GateDeclaration) throws(HandoffError) -> (receiver: HandoffReceiver, step: ReceiverStep) {
         let clock = try checkTime(payload: payload, expecting: intent, configuration: configuration, now: now)
         try registry?.claim(payload)
         let memory: SessionArena
@@ -74,8 +80,8 @@ public final class HandoffReceiver {
             registry?.release(payload.transferID)
             throw error
         }
-        let receiver = HandoffReceiver(payload: payload, memory: memory, configuration: configuration, clock: clock,
-                                       state: .awaitingReveal(ReceiverAwaitingReveal(channel: channel)))
+        let receiver = HandoffReceiver(payload: payload, memory: memory, configuration: configuration, localGate: localGate,
+                                       clock: clock, state: .awaitingReveal(ReceiverAwaitingReveal(channel: channel)))
         return (receiver, ReceiverStep(actions: [.send(hello)], nextDeadline: receiver.nextDeadline))
     }
 
@@ -96,16 +102,18 @@ public final class HandoffReceiver {
     ///     storage, the step that handles the `pakeInit` claims the code there and so blocks:
     ///     ``HandoffReceiverSession`` takes that step on the ``BlockingIOPool``, and an app that
     ///     feeds the frames itself does so there as well.
+    ///   - localGate: as for ``scan(payload:expecting:configuration:random:now:registry:localGate:)``.
     /// - Throws: ``HandoffError/invalidClock``; ``HandoffError/typedCodeAlreadyUsed`` when this
     ///   device already ran the code; ``HandoffError/secureMemoryUnavailable(_:)``. The code is
     ///   wiped when it throws.
     public static func startTyped(code: TypedCode, route: TypedRoute, configuration: ReceiverConfiguration = .standard,
-                                  random: RandomSource, now: Date, registry: ReceiverRegistry? = nil) throws(HandoffError) -> HandoffReceiver {
+                                  random: RandomSource, now: Date, registry: ReceiverRegistry? = nil,
+                                  localGate: GateDeclaration) throws(HandoffError) -> HandoffReceiver {
         do throws(HandoffError) {
             let clock = try SessionClock(start: now)
             if registry?.hasClaimed(code.claimID) == true { throw .typedCodeAlreadyUsed }
             let memory = try SessionArena(byteCount: arenaByteCount)
-            return HandoffReceiver(payload: nil, memory: memory, configuration: configuration, clock: clock,
+            return HandoffReceiver(payload: nil, memory: memory, configuration: configuration, localGate: localGate, clock: clock,
                                    state: .awaitingPakeInit(ReceiverAwaitingPakeInit(code: code, route: route, random: random,
                                                                                      registry: registry)))
         } catch {
@@ -149,13 +157,14 @@ public final class HandoffReceiver {
     }
 
     private init(payload: SessionPayload?, memory: SessionArena, configuration: ReceiverConfiguration,
-                 clock: SessionClock, state: ReceiverState) {
+                 localGate: GateDeclaration, clock: SessionClock, state: ReceiverState) {
         self.payload = payload
         self.transferID = payload?.transferID
         self.expiry = payload?.expiry
         self.latestExpiry = (clock.time + Double(SenderConfiguration.maximumLifetime)).rounded(.down)
         self.memory = memory
         self.configuration = configuration
+        self.localGate = localGate
         self.clock = clock
         self.state = state
     }
@@ -251,7 +260,7 @@ public final class HandoffReceiver {
 
     private func accept() throws(HandoffError) -> ReceiverTransition {
         switch state {
-        case .reviewingOffer(let current): current.accept()
+        case .reviewingOffer(let current): current.accept(receiverGate: localGate)
         case .awaitingPakeInit, .awaitingPakeConfirm, .awaitingReveal, .awaitingOffer, .awaitingCredentialFrame,
              .awaitingImportResult, .finished:
             throw refuse(.accept)
@@ -414,7 +423,7 @@ public final class HandoffReceiver {
 extension HandoffReceiver {
     /// Test hook: a receiver in exactly the state of this one (which must still await the
     /// reveal), with its own copies of every secret; the QR is claimed in `registry` as
-    /// ``scan(payload:expecting:configuration:random:now:registry:)`` claims it. Fuzzers scan
+    /// ``scan(payload:expecting:configuration:random:now:registry:localGate:)`` claims it. Fuzzers scan
     /// once per process and copy per input instead of deriving the same keys again.
     ///
     /// - Throws: ``HandoffError/alreadyScanned``, ``HandoffError/registryUnavailable(_:)``,
@@ -429,7 +438,7 @@ extension HandoffReceiver {
             memory.end()
             throw error
         }
-        return HandoffReceiver(payload: payload, memory: memory, configuration: configuration, clock: clock,
+        return HandoffReceiver(payload: payload, memory: memory, configuration: configuration, localGate: localGate, clock: clock,
                                state: .awaitingReveal(ReceiverAwaitingReveal(channel: channel)))
     }
 }

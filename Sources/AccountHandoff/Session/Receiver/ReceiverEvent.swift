@@ -3,7 +3,8 @@ public enum ReceiverEvent: Sendable {
     /// Bytes of one frame arrived from the transport.
     case frameReceived([UInt8])
     /// The receiving person accepted the offered account (its code was typed on the sending
-    /// device, Spec 4.4), after the app prepared the import and authenticated the person.
+    /// device, Spec 4.4), after the app prepared the import and authenticated the person. The
+    /// accept declares the session's `localGate` (Spec 3.6).
     case accept
     /// The receiving person declined the account.
     case reject
@@ -28,9 +29,14 @@ public enum ReceiverAction: Sendable {
     case send([UInt8])
     /// Show this short code: the sending person types it on the sending device (Spec 4.4).
     case showShortCode(ShortCode)
-    /// Show the offered account next to the short code and the expiry, then ask the person to
-    /// confirm both (and, when an account with the same identity exists, how to import it).
-    case showAccount(AccountMetadata)
+    /// Show the offered account next to the short code and the expiry, and what `senderGate`
+    /// declares (Spec 3.4: for ``GateDeclaration/skipped``, that the sending device will not ask
+    /// its person to prove who they are, ``GateDeclaration/sentence(shownBy:in:)``), then ask the
+    /// person to confirm (and, when an account with the same identity exists, how to import it).
+    ///
+    /// - Warning: `senderGate` is the sending device's own statement: a malicious device can
+    ///   declare ``GateDeclaration/asks`` and ask nobody (Spec 8.7).
+    case showAccount(AccountMetadata, senderGate: GateDeclaration)
     /// Store this account and credential, validate it, then feed
     /// ``ReceiverEvent/importFinished(_:)``. The credential buffer now belongs to the app: this
     /// state machine never wipes it. The receiver session (``HandoffReceiverSession``) wipes the

@@ -10,7 +10,7 @@ public final class ReceiverRegistry: Sendable {
     ///
     /// With storage, this reads the storage and so blocks: call it on the ``BlockingIOPool``
     /// (or a thread of your own). ``HandoffReceiverSession`` scans there too; an app that
-    /// calls ``HandoffReceiver/scan(payload:expecting:configuration:random:now:registry:)``
+    /// calls ``HandoffReceiver/scan(payload:expecting:configuration:random:now:registry:localGate:)``
     /// itself with a registry that has storage calls it there as well.
     ///
     /// - Throws: ``HandoffError/registryUnavailable(_:)`` when the stored records cannot be read.

@@ -20,7 +20,7 @@ public final class SenderRegistry: Sendable {
     ///
     /// With storage, this reads the storage and so blocks: call it on the ``BlockingIOPool``
     /// (or a thread of your own). ``HandoffSenderSession`` registers its transfers there too;
-    /// an app that calls ``HandoffSender/start(account:rendezvous:configuration:random:now:registry:)``
+    /// an app that calls ``HandoffSender/start(account:rendezvous:configuration:random:now:registry:typedRoutes:typedWrongGuesses:localGate:)``
     /// itself with a registry that has storage calls it there as well.
     ///
     /// - Throws: ``HandoffError/registryUnavailable(_:)`` when the stored records cannot be read.

@@ -8,7 +8,8 @@ import Foundation
 ///
 /// ```swift
 /// let sender = try HandoffSender.start(account: account, rendezvous: token,
-///                                      random: SystemRandomSource(), now: Date())
+///                                      random: SystemRandomSource(), now: Date(),
+///                                      localGate: gate.gateDeclaration)
 /// showQR(sender.payload.text)
 /// let step = try sender.handle(.frameReceived(bytes), now: Date())
 /// for action in step.actions { perform(action) }
@@ -88,6 +89,10 @@ public final class HandoffSender {
     ///   - typedWrongGuesses: the wrong guesses the sending session counted under its earlier
     ///     QRs (a renewed QR, Spec 6.8): the count goes on from there, so a sending session
     ///     allows ``maximumWrongTypedGuesses`` in all; 0 for a session's first QR.
+    ///   - localGate: whether this device asks its person (local authentication) before the
+    ///     password is read; the offer declares it to the receiving device (`senderGate`,
+    ///     Spec 3.4). ``HandoffSenderSession`` passes its authenticator's
+    ///     ``LocalAuthenticator/gateDeclaration``.
     /// - Throws: ``HandoffError/invalidClock`` for a time that is not finite or outside the
     ///   protocol's range; ``HandoffError/transferIDInUse`` if the registry already knows the
     ///   transfer; ``HandoffError/registryUnavailable(_:)``;
@@ -97,7 +102,8 @@ public final class HandoffSender {
     public static func start(account: AccountMetadata, rendezvous: RendezvousToken,
                              configuration: SenderConfiguration = .standard, random: RandomSource,
                              now: Date, registry: SenderRegistry? = nil,
-                             typedRoutes: Set<TypedRoute> = [], typedWrongGuesses: Int = 0) throws(HandoffError) -> HandoffSender {
+                             typedRoutes: Set<TypedRoute> = [], typedWrongGuesses: Int = 0,
+                             localGate: GateDeclaration) throws(HandoffError) -> HandoffSender {
         let seconds = now.timeIntervalSince1970
         guard seconds.isFinite, seconds >= 0,
               seconds.rounded(.down) + Double(configuration.lifetime) <= Double(UInt32.max) else { throw .invalidClock }
@@ -108,7 +114,8 @@ public final class HandoffSender {
         let commitmentCopy = commitment.withUnsafeBytes { memory.keep(copying: $0) }
         let payload = SessionPayload(intent: .sendAccount, expiry: UInt32(seconds.rounded(.down)) + configuration.lifetime,
                                      commitment: commitment, senderPublicKey: keyPair.publicKey, rendezvous: rendezvous)
-        let context = SenderContext(payload: payload, account: account, initialTranscript: Transcript(payload: payload),
+        let context = SenderContext(payload: payload, account: account, senderGate: localGate,
+                                    initialTranscript: Transcript(payload: payload),
                                     keyPair: keyPair, commitment: commitmentCopy)
         let typed: SenderTypedWay?
         do throws(HandoffError) {
@@ -248,7 +255,7 @@ public final class HandoffSender {
 
     private func enter(_ typed: String) throws(HandoffError) -> SenderTransition {
         switch state {
-        case .awaitingCodeConfirmation(let current): try current.codeEntered(typed, offering: context.account)
+        case .awaitingCodeConfirmation(let current): try current.codeEntered(typed, offering: context.account, senderGate: context.senderGate)
         case .awaitingHello, .awaitingAccept, .awaitingCredential, .awaitingReceipt, .finished: throw refuse(.codeEntered)
         }
     }
@@ -464,7 +471,7 @@ extension HandoffSender {
         guard case .awaitingHello(let current) = state else { preconditionFailure("only a sender awaiting its hello can be copied") }
         let memory = try SessionArena(byteCount: Self.arenaByteCount)
         func copy(_ secret: SessionSecret) -> SessionSecret { secret.withUnsafeBytes { memory.keep(copying: $0) } }
-        let copiedContext = SenderContext(payload: context.payload, account: context.account,
+        let copiedContext = SenderContext(payload: context.payload, account: context.account, senderGate: context.senderGate,
                                           initialTranscript: context.initialTranscript,
                                           keyPair: X25519KeyPair(copying: context.keyPair, in: memory),
                                           commitment: copy(context.commitment))
@@ -569,9 +576,9 @@ extension HandoffSender {
         channel.absorbConfirmation(confirm)
         typed.wipe()
         current.nonce.wipe()  // the QR way is withdrawn: its nonce is never revealed
-        let account = context.account
+        let (account, senderGate) = (context.account, context.senderGate)
         let offer = channel.seal(.offer, publicByteCount: AccountMetadataCodec.encodedByteCount(account)) {
-            AccountMetadataCodec.encode(account, into: $0)
+            AccountMetadataCodec.encode(account, senderGate: senderGate, into: $0)
         }
         let established = SenderEstablished(channel: channel, acceptedHello: [], shortCode: nil)
         return .next(.awaitingAccept(SenderAwaitingAccept(typedWay: established)),

@@ -61,9 +61,14 @@ public enum SenderAction: Sendable {
     /// The typed code did not match; `remainingEntries` more may be typed before the
     /// session ends as rejected (Spec 4.4).
     case codeMismatch(remainingEntries: Int)
-    /// Both people confirmed. Re-authenticate the user locally now, then feed
-    /// ``SenderEvent/credentialProvided(_:)`` with the password.
-    case requestCredential
+    /// Both people confirmed. Tell the person what `receiverGate` declares (Spec 3.6: for
+    /// ``GateDeclaration/skipped``, that the receiving device did not ask its person to prove
+    /// who they are, ``GateDeclaration/sentence(shownBy:in:)``), re-authenticate the user
+    /// locally now, then feed ``SenderEvent/credentialProvided(_:)`` with the password.
+    ///
+    /// - Warning: `receiverGate` is the receiving device's own statement: a malicious device
+    ///   can declare ``GateDeclaration/asks`` and ask nobody (Spec 8.7).
+    case requestCredential(receiverGate: GateDeclaration)
     /// A second device proved it saw the QR after the credential had already left: warn the
     /// person that the QR was seen by another device. The session goes on.
     case anotherDeviceJoined

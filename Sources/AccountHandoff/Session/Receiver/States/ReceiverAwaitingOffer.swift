@@ -2,7 +2,8 @@
 /// reveal opened the commitment; the code is shown.
 ///
 /// Accepts, after the steps of Spec 6.0:
-/// - an authenticated offer: a plaintext that decodes (Spec 3.4) gives `showAccount`, next
+/// - an authenticated offer: a plaintext that decodes (Spec 3.4) gives `showAccount` with the
+///   sending device's gate declaration, next
 ///   `reviewingOffer`; one that does not ends `failed.<error>` without a frame;
 /// - `reject` and `storeUnavailable`: the rows shared by ``ReceiverShowingCodeState``;
 /// - `cancel`, `transportLost`, the expiry and an authenticated abort: the rows shared by
@@ -34,8 +35,9 @@ struct ReceiverAwaitingOffer: ReceiverShowingCodeState {
         switch type {
         case .offer:
             do {
-                let account = try AccountMetadataCodec.decode(plaintext)
-                return .next(.reviewingOffer(ReceiverReviewingOffer(previous: self, account: account)), [.showAccount(account)])
+                let offered = try AccountMetadataCodec.decode(plaintext)
+                return .next(.reviewingOffer(ReceiverReviewingOffer(previous: self, account: offered.account)),
+                             [.showAccount(offered.account, senderGate: offered.senderGate)])
             } catch {
                 return .finish(.ended(.failed(error)))
             }

@@ -2,7 +2,8 @@
 /// account and the code are shown; the person accepts or rejects.
 ///
 /// Accepts, after the steps of Spec 6.0:
-/// - `accept`: seals the (empty) accept, next `awaitingCredentialFrame`;
+/// - `accept`: seals the accept with this device's `receiverGate` (Spec 3.6), next
+///   `awaitingCredentialFrame`;
 /// - `notAuthenticated`: abort(5), `notAuthenticated.local` (Spec 8.7);
 /// - `reject` and `storeUnavailable`: the rows shared by ``ReceiverShowingCodeState``;
 /// - `cancel`, `transportLost`, the expiry and an authenticated abort: the rows shared by
@@ -24,9 +25,10 @@ struct ReceiverReviewingOffer: ReceiverShowingCodeState {
         self.account = account
     }
 
-    /// `accept`: the person accepted the account; the accept binds its link ID (Spec 3.4).
-    func accept() -> ReceiverTransition {
-        let frame = channel.seal(.accept, plaintext: UnsafeRawBufferPointer(start: nil, count: 0), account: account.linkID)
+    /// `accept`: the person accepted the account; the accept declares this device's gate and
+    /// binds the account's link ID (Spec 3.4, 3.6).
+    func accept(receiverGate: GateDeclaration) -> ReceiverTransition {
+        let frame = withUnsafeBytes(of: receiverGate.byte) { channel.seal(.accept, plaintext: $0, account: account.linkID) }
         return .next(.awaitingCredentialFrame(ReceiverAwaitingCredentialFrame(previous: self)), [.send(frame)])
     }
 

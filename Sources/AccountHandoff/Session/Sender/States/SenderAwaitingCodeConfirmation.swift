@@ -31,7 +31,8 @@ struct SenderAwaitingCodeConfirmation: SenderEstablishedState {
     /// screens show: it is sealed straight from its encoding (Spec 3.4).
     ///
     /// - Throws: `malformed.typedCode` for a text that is no six-digit entry; nothing changes.
-    func codeEntered(_ typed: String, offering account: AccountMetadata) throws(HandoffError) -> SenderTransition {
+    func codeEntered(_ typed: String, offering account: AccountMetadata,
+                     senderGate: GateDeclaration) throws(HandoffError) -> SenderTransition {
         guard ShortCode.isEntry(typed) else { throw .malformed(.typedCode) }
         guard let shortCode = established.shortCode else { preconditionFailure("the QR way has a short code") }
         guard shortCode.matches(typed: typed) else {
@@ -41,7 +42,7 @@ struct SenderAwaitingCodeConfirmation: SenderEstablishedState {
             return .next(.awaitingCodeConfirmation(next), [.codeMismatch(remainingEntries: next.remainingEntries)])
         }
         let offer = established.channel.seal(.offer, publicByteCount: AccountMetadataCodec.encodedByteCount(account)) {
-            AccountMetadataCodec.encode(account, into: $0)
+            AccountMetadataCodec.encode(account, senderGate: senderGate, into: $0)
         }
         return .next(.awaitingAccept(SenderAwaitingAccept(previous: self)), [.send(offer)])
     }
