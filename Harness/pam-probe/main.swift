@@ -65,7 +65,7 @@ if options["check-login-password"] == "yes" {
     say("check \(check.user) \(check.unusableEntry.map { $0 == .empty ? "empty" : $0.rawValue } ?? "none")")
     exit(0)
 }
-let task = Task { await authenticator.authenticate(for: .sendCredential(account)) }
+let task = Task { await authenticator.authenticate(for: .sendCredential(account, receiverGate: .asks)) }
 let result = await task.value
 say("exposed \(conversation.exposure)")
 switch result {

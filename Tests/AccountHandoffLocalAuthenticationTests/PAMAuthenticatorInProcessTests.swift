@@ -32,7 +32,7 @@ import Testing
         let unnamed = try #require(UnnamedUserID.find())
         let conversation = SilentConversation()
         let authenticator = PAMAuthenticator(configuration: PAMAuthenticatorConfiguration(), conversation: conversation, userID: unnamed)
-        let result = await authenticator.authenticate(for: .sendCredential(Accounts.ada))
+        let result = await authenticator.authenticate(for: .sendCredential(Accounts.ada, receiverGate: .asks))
         #expect(result == .failed(.unavailable(detail: "The system has no user name for user ID \(unnamed), so PAM cannot authenticate this user.")))
         #expect(conversation.prompts.isEmpty)
     }

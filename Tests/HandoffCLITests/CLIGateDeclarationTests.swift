@@ -11,14 +11,19 @@ import TestProcesses
     static let senderSkips = "The sending device will not ask its person to prove who they are before the password leaves.\n"
 
     /// The receiver runs `--no-local-auth`: the sending screen says so before its own gate
-    /// asks for the login password (and so before the password is read).
+    /// asks for the login password (and so before the password is read). The sentence and the
+    /// question come from one task, so their order is the same in every run.
     @Test func aReceiverWithoutItsGateIsNamedOnTheSendingScreen() async throws {
         let scratch = try Scratch()
         defer { scratch.remove() }
         let pair = try await TransferPair.start(scratch, receiver: ["--no-local-auth"], gate: try CLIGate())
         try await pair.senderTypesTheReceiversCode()
         try await pair.receiverAccepts()
-        try #require(await pair.sender.waitForOutput(containing: Self.receiverSkipped) != nil, "\(pair.sender.stdoutSoFar)")
+        try #require(await pair.sender.waitForOutput(containing: Asked.loginPassword) != nil, "\(pair.sender.stdoutSoFar)")
+        let shown = pair.sender.stdoutSoFar
+        let sentence = try #require(shown.range(of: Self.receiverSkipped), "\(shown)")
+        let question = try #require(shown.range(of: Asked.loginPassword))
+        #expect(sentence.upperBound <= question.lowerBound)
         try await pair.answerGate(of: pair.sender)
         let (sent, received) = await pair.finish()
         #expect(sent.status == 0 && received.status == 0, "\(sent.stderr)\(received.stderr)")

@@ -519,7 +519,7 @@ public actor HandoffReceiverSession<Importer: AccountImporter>: SessionDriver {
         if let preparation {
             report = await preparation.importAccount(account)
         } else {
-            report = ImportReport(status: .declined, message: "The account arrived before it was prepared, so it was not imported.")
+            report = ImportReport(status: .declined, message: sentenceCatalog.sentence("receiver.import.notPrepared", in: .current))
         }
         account.credential.wipe()
         importTask = nil

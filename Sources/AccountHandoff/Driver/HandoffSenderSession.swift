@@ -352,7 +352,7 @@ public actor HandoffSenderSession: SessionDriver {
                 // Before the gate and the password (Spec 3.6): the person learns what the
                 // receiving device declared while nothing secret has been read.
                 runtime.yield(.receiverAccepted(receiverGate: receiverGate))
-                credentialTask = Task { await self.releaseCredential() }
+                credentialTask = Task { await self.releaseCredential(receiverGate: receiverGate) }
             case .anotherDeviceJoined:
                 runtime.yield(.anotherDeviceJoined)
             case .ignored(let error):
@@ -410,9 +410,9 @@ public actor HandoffSenderSession: SessionDriver {
     /// Both people confirmed: authenticate, read the password, hand it to the state machine
     /// (Spec 8.7). The session may end meanwhile; then nothing is read or the read password
     /// is wiped.
-    private func releaseCredential() async {
+    private func releaseCredential(receiverGate: GateDeclaration) async {
         guard let current = sender else { return }
-        let purpose = LocalAuthenticationPurpose.sendCredential(account)
+        let purpose = LocalAuthenticationPurpose.sendCredential(account, receiverGate: receiverGate)
         runtime.yield(.authenticating(purpose))
         let result = await authenticator.authenticate(for: purpose)
         guard current === sender, current.phase == .awaitingCredential, !cancelled else { return }

@@ -6,8 +6,9 @@ public enum LocalAuthenticationPurpose: Sendable, Hashable {
     /// The sending device is about to show a transfer QR for `account` (optional gate).
     case showTransferCode(AccountMetadata)
     /// The sending device is about to read the password of `account` and send it, sealed,
-    /// to the receiving device that both people confirmed.
-    case sendCredential(AccountMetadata)
+    /// to the receiving device that both people confirmed. `receiverGate` is what that device
+    /// declared in its accept (Spec 3.6): whether it asked its person to prove who they are.
+    case sendCredential(AccountMetadata, receiverGate: GateDeclaration)
     /// The receiving device is about to accept `account`: once it does, the password travels
     /// and is written to this device's store.
     case receiveCredential(AccountMetadata)
@@ -15,20 +16,29 @@ public enum LocalAuthenticationPurpose: Sendable, Hashable {
     /// The account the authentication is for.
     public var account: AccountMetadata {
         switch self {
-        case .showTransferCode(let account), .sendCredential(let account), .receiveCredential(let account): account
+        case .showTransferCode(let account), .sendCredential(let account, _), .receiveCredential(let account): account
         }
     }
 
-    /// A sentence for the system's prompt (for example `LAContext`'s localized reason):
-    /// what will happen once the person authenticates. Never holds a secret.
-    public var reason: String {
+    /// A sentence for the system's prompt (for example `LAContext`'s localized reason), in the
+    /// process's language: what will happen once the person authenticates. Never holds a secret.
+    public var reason: String { reason(in: .current) }
+
+    /// A sentence for the system's prompt in `language`: what will happen once the person
+    /// authenticates, and, before a password leaves for a receiving device that declared
+    /// ``GateDeclaration/skipped``, that nobody was asked there (Spec 3.6). Never holds a secret.
+    /// - Parameter language: The language of the sentence.
+    /// - Returns: For example "Send the password of ada@example.org to the receiving device."
+    public func reason(in language: HandoffLanguage) -> String {
         switch self {
         case .showTransferCode(let account):
-            "Show a code that lets another device receive the account \(account.emailAddress)."
-        case .sendCredential(let account):
-            "Send the password of \(account.emailAddress) to the receiving device."
+            return sentenceCatalog.sentence("gate.reason.showTransferCode", .text(account.emailAddress), in: language)
+        case .sendCredential(let account, let receiverGate):
+            let reason = sentenceCatalog.sentence("gate.reason.sendCredential", .text(account.emailAddress), in: language)
+            guard let warning = receiverGate.sentence(shownBy: .sender, in: language) else { return reason }
+            return reason + " " + warning
         case .receiveCredential(let account):
-            "Receive the password of \(account.emailAddress) and store it on this device."
+            return sentenceCatalog.sentence("gate.reason.receiveCredential", .text(account.emailAddress), in: language)
         }
     }
 }

@@ -39,15 +39,16 @@ public struct DeviceOwnerAuthenticator: LocalAuthenticator {
     /// An authenticator that shows `reason(purpose)` in the system's prompt.
     ///
     /// - Parameters:
-    ///   - language: The language of the details of ``AccountHandoff/LocalAuthenticationFailure/unavailable(detail:)``;
-    ///     by default the process's (``AccountHandoff/HandoffLanguage/current``).
+    ///   - language: The language of the prompt's default reason and of the details of
+    ///     ``AccountHandoff/LocalAuthenticationFailure/unavailable(detail:)``; by default the
+    ///     process's (``AccountHandoff/HandoffLanguage/current``).
     ///   - reason: the sentence for the prompt; by default
-    ///     ``AccountHandoff/LocalAuthenticationPurpose/reason``. It must not be empty
-    ///     (`LAContext` rejects an empty reason) and must not hold a secret.
+    ///     ``AccountHandoff/LocalAuthenticationPurpose/reason(in:)`` in `language`. It must not
+    ///     be empty (`LAContext` rejects an empty reason) and must not hold a secret.
     public init(language: HandoffLanguage = .current,
-                reason: @escaping @Sendable (LocalAuthenticationPurpose) -> String = { $0.reason }) {
+                reason: (@Sendable (LocalAuthenticationPurpose) -> String)? = nil) {
         self.language = language
-        self.reason = reason
+        self.reason = reason ?? { $0.reason(in: language) }
     }
 
     /// The system's prompt asks the person: ``GateDeclaration/asks``.

@@ -18,8 +18,10 @@ enum GateWords {
         switch purpose {
         case .showTransferCode:
             asksPerson ? [sentenceCatalog.sentence("gate.announce.showCode", in: .cli)] : []
-        case .sendCredential(let account):
+        case .sendCredential(let account, let receiverGate):
+            // The receiving device's declaration comes before this gate asks (Spec 3.6).
             [sentenceCatalog.sentence("gate.announce.accepted", in: .cli)]
+                + [receiverGate.sentence(shownBy: .sender, in: .cli)].compactMap { $0 }
                 + (asksPerson ? [sentenceCatalog.sentence("gate.announce.send", .text(account.emailAddress), in: .cli)] : [])
         case .receiveCredential:
             asksPerson ? [sentenceCatalog.sentence("gate.announce.receive", in: .cli)] : []

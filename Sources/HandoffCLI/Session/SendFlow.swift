@@ -82,9 +82,10 @@ struct SendFlow {
                 question = Task { await typeCode(asking: asking) }
             case .offerSent(let code):
                 console.line(sentenceCatalog.sentence("send.offerSent", .text(code.grouped), in: .cli))
-            case .receiverAccepted(let receiverGate):
-                // Before this device's gate asks and the password is read (Spec 3.6).
-                if let sentence = receiverGate.sentence(shownBy: .sender, in: .cli) { console.line(sentence) }
+            case .receiverAccepted:
+                // Said by the gate's announcement, in the gate's task, so that the receiving
+                // device's declaration always comes before this device's question (Spec 3.6).
+                break
             case .authenticating:
                 break  // said by the gate itself, right before it asks (AnnouncingAuthenticator)
             case .credentialSent:

@@ -45,9 +45,6 @@ import Testing
     /// are and why. ``theTextNotYetCataloguedIsKnown()`` lists them as a known issue; a file
     /// with more (or fewer) of them than counted here fails.
     static let notYetCatalogued: [String: (count: Int, reason: String)] = [
-        // The core's catalog is another engineer's to extend this round.
-        "Sources/AccountHandoff/Driver/HandoffReceiverSession.swift": (1, "core: an import report's message"),
-        "Sources/AccountHandoff/Driver/LocalAuthenticator.swift": (3, "core: the reasons a system authentication prompt shows"),
         // The stores' failure details (StoreFailure.operation) and the reference store's warning.
         "Sources/AccountHandoffReferenceStore/ReferenceAccountStore.swift": (2, "a store failure's operation"),
         "Sources/AccountHandoffReferenceStore/ReferenceStoreOptions.swift": (1, "the permissions warning"),

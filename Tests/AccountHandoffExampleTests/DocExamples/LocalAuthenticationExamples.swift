@@ -13,7 +13,7 @@ struct PasswordDialog: PAMConversation {
 // example: Sources/AccountHandoffLocalAuthentication/PAM/PAMAuthenticator.swift#1
 func pamAuthenticatorExample(account: AccountMetadata) async -> LocalAuthenticationResult {
     let gate = PAMAuthenticator(conversation: PasswordDialog())
-    let result = await gate.authenticate(for: .sendCredential(account))
+    let result = await gate.authenticate(for: .sendCredential(account, receiverGate: .asks))
     return result
 }
 #endif

@@ -90,7 +90,9 @@ import Testing
         // after that gate (Spec 8.7), so before the password too.
         #expect(accepted < asking && asking < sent)
         #expect(transfer.senderSnapshot.receiverGate == .skipped)
-        #expect(transfer.senderAsked == [.sendCredential(Fixtures.account)])
+        #expect(transfer.senderAsked == [.sendCredential(Fixtures.account, receiverGate: .skipped)])
+        #expect(transfer.senderAsked.first?.reason(in: .english)
+                == "Send the password of \(Fixtures.account.emailAddress) to the receiving device. The receiving device did not ask its person to prove who they are.")
         #expect(GateDeclaration.skipped.sentence(shownBy: .sender, in: .english)
                 == "The receiving device did not ask its person to prove who they are.")
         let german = try #require(GateDeclaration.skipped.sentence(shownBy: .sender, in: .german))

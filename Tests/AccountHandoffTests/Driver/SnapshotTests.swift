@@ -48,7 +48,7 @@ import Testing
         let seen = await stages.value
         // A follower keeps only the newest snapshot, so it may skip stages, never reorder them.
         let order: [SenderSnapshot.Stage] = [.starting, .showingCode, .typingCode, .waitingForAccept(code),
-                                             .receiverAccepted, .authenticating(.sendCredential(Fixtures.account)), .passwordSent,
+                                             .receiverAccepted, .authenticating(.sendCredential(Fixtures.account, receiverGate: .asks)), .passwordSent,
                                              .finished(.completed(.imported))]
         let positions = seen.compactMap { order.firstIndex(of: $0) }
         #expect(positions.count == seen.count && positions == positions.sorted() && seen.last == order.last)
