@@ -48,16 +48,6 @@ import Testing
         // The core's catalog is another engineer's to extend this round.
         "Sources/AccountHandoff/Driver/HandoffReceiverSession.swift": (1, "core: an import report's message"),
         "Sources/AccountHandoff/Driver/LocalAuthenticator.swift": (3, "core: the reasons a system authentication prompt shows"),
-        // The stores' failure details (StoreFailure.operation) and the reference store's warning.
-        "Sources/AccountHandoffReferenceStore/ReferenceAccountStore.swift": (2, "a store failure's operation"),
-        "Sources/AccountHandoffReferenceStore/ReferenceStoreOptions.swift": (1, "the permissions warning"),
-        "Sources/AccountHandoffSecretService/SecretServiceCredentialStore.swift": (1, "a staged item's label in the keyring"),
-        "Sources/AccountHandoffSecretService/SecretServiceReachability.swift": (2, "a store failure's operation"),
-        // Stand-ins for a library's own (English) message where it gives none.
-        "Sources/AccountHandoffDiscovery/Avahi/AvahiFailure.swift": (1, "the daemon's words when Avahi has none"),
-        "Sources/AccountHandoffDiscovery/Avahi/AvahiLoop.swift": (2, "the daemon's words for a local failure"),
-        "Sources/AccountHandoffDiscovery/Bonjour/BonjourFailure.swift": (2, "the daemon's words for a DNSServiceErrorType"),
-        "Sources/AccountHandoffScan/Image/LibraryMessage.swift": (1, "a decoder's message when it gives none"),
     ]
 
     static func scan() throws -> (findings: [UncataloguedText], files: Int, targets: [String]) {
