@@ -87,8 +87,10 @@ let package = Package(
         .target(name: "AccountHandoffImport", dependencies: ["AccountHandoff"], resources: [.copy("Resources/Localizable.xcstrings")]),
         .target(name: "AccountHandoffIMAPValidation", dependencies: ["AccountHandoff", "AccountHandoffImport", "CCurl"],
                 resources: [.copy("Resources/Localizable.xcstrings")]),
-        .target(name: "AccountHandoffReferenceStore", dependencies: ["AccountHandoff", "AccountHandoffImport", "CSQLite"]),
-        .target(name: "AccountHandoffSecretService", dependencies: ["AccountHandoff", "AccountHandoffImport", "CLibSecret"]),
+        .target(name: "AccountHandoffReferenceStore", dependencies: ["AccountHandoff", "AccountHandoffImport", "CSQLite"],
+                resources: [.copy("Resources/Localizable.xcstrings")]),
+        .target(name: "AccountHandoffSecretService", dependencies: ["AccountHandoff", "AccountHandoffImport", "CLibSecret"],
+                resources: [.copy("Resources/Localizable.xcstrings")]),
         // Not a product: a throwaway Secret Service (dbus-daemon plus gnome-keyring-daemon) for the tests.
         .target(name: "ThrowawaySecretService", dependencies: ["SpawnedChild"], path: "Harness/ThrowawaySecretService"),
         // Not a product: Debian's magic-wormhole transit relay (twistd) as a child process for the

@@ -171,8 +171,35 @@ public final class ThrowawaySecretService: @unchecked Sendable {
         _ = try secretServiceCall(dbusSend, ["org.freedesktop.Secret.Service.Lock", "array:objpath:" + Self.defaultCollectionPath])
     }
 
-    private func secretServiceCall(_ dbusSend: String, _ method: [String]) throws(ThrowawaySecretServiceUnavailable) -> String {
-        let arguments = ["--bus=" + busAddress, "--print-reply", "--dest=org.freedesktop.secrets", "/org/freedesktop/secrets"] + method
+    /// The labels, as keyring managers (Seahorse) show them, of the items whose attributes
+    /// include `attributes` (names and values without commas), read with plain D-Bus calls.
+    /// Blocks while `dbus-send` runs.
+    public func labels(ofItemsWith attributes: [(name: String, value: String)]) throws(ThrowawaySecretServiceUnavailable) -> [String] {
+        guard let dbusSend = Self.find("dbus-send") else { throw .missingProgram("dbus-send (Debian package dbus-bin)") }
+        let query = "dict:string:string:" + attributes.map { "\($0.name),\($0.value)" }.joined(separator: ",")
+        let found = try secretServiceCall(dbusSend, ["org.freedesktop.Secret.Service.SearchItems", query])
+        var labels: [String] = []
+        for item in Self.quoted(after: "object path", in: found) {
+            let reply = try secretServiceCall(dbusSend, ["org.freedesktop.DBus.Properties.Get", "string:org.freedesktop.Secret.Item", "string:Label"],
+                                              path: item)
+            guard let label = Self.quoted(after: "string", in: reply).first else { throw .failed("no label in the reply for \(item)") }
+            labels.append(label)
+        }
+        return labels
+    }
+
+    /// The quoted values of `dbus-send --print-reply` lines whose value is of `kind`
+    /// (`object path "/org/..."`, `variant string "..."`).
+    private static func quoted(after kind: String, in reply: String) -> [String] {
+        reply.split(separator: "\n").compactMap { line in
+            guard let start = line.range(of: kind + " \""), line.hasSuffix("\"") else { return nil }
+            return String(line[start.upperBound..<line.index(before: line.endIndex)])
+        }
+    }
+
+    private func secretServiceCall(_ dbusSend: String, _ method: [String],
+                                   path: String = "/org/freedesktop/secrets") throws(ThrowawaySecretServiceUnavailable) -> String {
+        let arguments = ["--bus=" + busAddress, "--print-reply", "--dest=org.freedesktop.secrets", path] + method
         let result: (status: Int32, output: String)
         do { result = try SpawnedProcess.run(dbusSend, arguments, environment: environment) } catch { throw .failed(error.description) }
         guard result.status == 0 else { throw .failed("dbus-send \(method[0]) failed with status \(result.status)") }

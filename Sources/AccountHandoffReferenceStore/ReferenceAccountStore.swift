@@ -152,7 +152,7 @@ public final class ReferenceAccountStore: @unchecked Sendable {
             if after.account.revision == before.account.revision { return value }
             value.wipe()
         }
-        throw .failed(StoreFailure(operation: "read credential while the account keeps changing", domain: .posix, code: EAGAIN))
+        throw .failed(StoreFailure(.readingCredentialOfChangingAccount, domain: .posix, code: EAGAIN))
     }
 
     // MARK: Database access (always under `lock`)
@@ -180,7 +180,9 @@ public final class ReferenceAccountStore: @unchecked Sendable {
             switch error {
             case .unsafeLocation(let problem): throw .unsafeLocation(problem)
             case .failed(let failure): throw .failed(failure)
-            default: throw .failed(StoreFailure(operation: "read account \(account): \(error)", domain: .sqlite, code: 1))
+            case .readOnly, .corrupt, .unsupportedSchema, .changedMeanwhile, .linkIDAlreadyStored, .accountNotFound, .invalidRecord,
+                 .lockedByAnotherProcess:
+                throw .accountStore(error)
             }
         }
         guard let row = all.first(where: { $0.account.id == account }) else { throw .credentialNotFound }

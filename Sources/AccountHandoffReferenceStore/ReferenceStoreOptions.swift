@@ -1,3 +1,4 @@
+import AccountHandoff
 import AccountHandoffImport
 
 /// How ``ReferenceAccountStore/open(at:options:)`` treats a store directory that group or
@@ -35,11 +36,16 @@ public enum ReferenceStoreWarning: Hashable, Sendable, CustomStringConvertible {
     /// Group and other permissions were removed from `path`.
     case tightenedPermissions(path: String, from: UInt16, to: UInt16)
 
+    /// The English sentence (``sentence(in:)``).
+    public var description: String { sentence(in: .english) }
+
     /// A whole sentence saying what was changed and why it matters.
-    public var description: String {
+    /// - Parameter language: The language to say it in.
+    public func sentence(in language: HandoffLanguage) -> String {
         switch self {
         case .tightenedPermissions(let path, let from, let to):
-            "\(path) had mode \(String(from, radix: 8)), which let other users in; it was changed to \(String(to, radix: 8)). Check that no one copied the stored passwords meanwhile."
+            sentenceCatalog.sentence("warning.tightenedPermissions", .text(path), .text(String(from, radix: 8)), .text(String(to, radix: 8)),
+                                     in: language)
         }
     }
 }

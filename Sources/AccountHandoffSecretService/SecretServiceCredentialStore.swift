@@ -34,22 +34,29 @@ public final class SecretServiceCredentialStore: CredentialStore, Sendable {
 
     /// The namespace every item of this store carries.
     public let namespace: String
+    /// The language of the labels this store gives the items it writes (keyring managers
+    /// show them); items are found by their attributes, so a label in another language
+    /// changes nothing.
+    public let language: HandoffLanguage
     private let hook: SecretServiceStepHook?
 
     /// A store whose items carry `namespace`.
     ///
-    /// - Parameter namespace: 1 to 128 characters of `A-Z a-z 0-9 . _ -`, unique to this store
-    ///   and kept by the caller (for example a random UUID saved next to the account metadata).
+    /// - Parameters:
+    ///   - namespace: 1 to 128 characters of `A-Z a-z 0-9 . _ -`, unique to this store and
+    ///     kept by the caller (for example a random UUID saved next to the account metadata).
+    ///   - language: The language of the items' labels; the process's language by default.
     /// - Warning: two stores with the same namespace share their items; recovery of one would
     ///   delete the other's staged items.
-    public convenience init(namespace: String) {
-        self.init(namespace: namespace, stepHook: nil)
+    public convenience init(namespace: String, language: HandoffLanguage = .current) {
+        self.init(namespace: namespace, language: language, stepHook: nil)
     }
 
-    /// ``init(namespace:)`` with a hook called at every ``SecretServiceStep`` (tests only).
-    package init(namespace: String, stepHook: SecretServiceStepHook?) {
+    /// ``init(namespace:language:)`` with a hook called at every ``SecretServiceStep`` (tests only).
+    package init(namespace: String, language: HandoffLanguage = .current, stepHook: SecretServiceStepHook?) {
         precondition(Self.isValidNamespace(namespace), "a Secret Service namespace is 1 to 128 characters of A-Z a-z 0-9 . _ -")
         self.namespace = namespace
+        self.language = language
         self.hook = stepHook
     }
 
@@ -93,7 +100,7 @@ public final class SecretServiceCredentialStore: CredentialStore, Sendable {
             secret_value_new(bytes.baseAddress!.assumingMemoryBound(to: CChar.self), bytes.count, "text/plain")!
         }
         defer { secret_value_unref(UnsafeMutableRawPointer(value)) }
-        try SecretServiceCalls.store(value, attributes: stagedAttributes(staged), label: label("staged credential \(staged.name)"))
+        try SecretServiceCalls.store(value, attributes: stagedAttributes(staged), label: stagedLabel(staged))
         return staged
     }
 
@@ -108,7 +115,7 @@ public final class SecretServiceCredentialStore: CredentialStore, Sendable {
         try checkCredentialsWritable()
         guard let value = try SecretServiceCalls.lookup(stagedAttributes(staged)) else { throw .credentialNotFound }
         defer { secret_value_unref(UnsafeMutableRawPointer(value)) }
-        try SecretServiceCalls.store(value, attributes: activeAttributes(account), label: label("account \(account.rawValue)"))
+        try SecretServiceCalls.store(value, attributes: activeAttributes(account), label: activeLabel(account))
         try reach(.activateActiveItemStored)
         try SecretServiceCalls.clear(stagedAttributes(staged))
     }
@@ -181,14 +188,20 @@ public final class SecretServiceCredentialStore: CredentialStore, Sendable {
         ItemAttributes(namespace: namespace, state: .active, item: account.rawValue)
     }
 
-    /// The label keyring managers show: no secret, no account data beyond the local ID.
-    private func label(_ what: String) -> String { "AccountHandoff \(what) (store \(namespace))" }
+    /// The labels keyring managers show: no secret, no account data beyond the local ID.
+    private func stagedLabel(_ staged: StagedCredential) -> String {
+        sentenceCatalog.sentence("label.staged", .text(staged.name), .text(namespace), in: language)
+    }
+
+    private func activeLabel(_ account: LocalAccountID) -> String {
+        sentenceCatalog.sentence("label.active", .text(account.rawValue), .text(namespace), in: language)
+    }
 
     /// Where `account`'s password is, for people: the item's label as keyring managers show
     /// it, and the attributes that find it (for example with `secret-tool lookup`). Never a
     /// secret; the keyring is not asked.
     public func activeItem(for account: LocalAccountID) -> (label: String, attributes: [(name: String, value: String)]) {
-        (label("account \(account.rawValue)"), [
+        (activeLabel(account), [
             (ACCOUNTHANDOFF_SECRET_ATTRIBUTE_STORE, namespace),
             (ACCOUNTHANDOFF_SECRET_ATTRIBUTE_STATE, ItemAttributes.State.active.rawValue),
             (ACCOUNTHANDOFF_SECRET_ATTRIBUTE_ITEM, account.rawValue),

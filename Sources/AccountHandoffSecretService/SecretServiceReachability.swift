@@ -36,7 +36,7 @@ enum SecretServiceReachability {
         switch accounthandoff_variant_boxed_boolean(locked) {
         case 0: return
         case 1: throw .keyringLocked
-        default: throw .failed(StoreFailure(operation: "Get(Collection.Locked) returned no boolean", domain: .secretService, code: 0))
+        default: throw .failed(StoreFailure(.readingKeyringReply(method: "Get(Collection.Locked)"), domain: .secretService, code: 0))
         }
     }
 
@@ -59,7 +59,7 @@ enum SecretServiceReachability {
                                         G_DBUS_CALL_FLAGS_NONE, timeoutMilliseconds, nil, &error)
         }
         if let reply { return reply }
-        guard let error else { throw .failed(StoreFailure(operation: "\(method) returned nothing", domain: .secretService, code: 0)) }
+        guard let error else { throw .failed(StoreFailure(.readingKeyringReply(method: method), domain: .secretService, code: 0)) }
         throw SecretServiceError.map(error, operation: method)
     }
 }

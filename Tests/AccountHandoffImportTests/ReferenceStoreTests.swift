@@ -212,7 +212,11 @@ import Testing
         let store = try await blocking { try ReferenceAccountStore.open(at: directory, options: ReferenceStoreOptions(loosePermissions: .tighten)) }
         #expect(store.warnings == [.tightenedPermissions(path: directory.path, from: 0o775, to: 0o700)])
         #expect(StoreFiles.mode(directory) == 0o700)
-        #expect(store.warnings[0].description.hasSuffix("meanwhile."))
+        #expect(store.warnings[0].description == store.warnings[0].sentence(in: .english))
+        #expect(store.warnings[0].sentence(in: .english) == "The path \(directory.path) had mode 775, which let other users in; it was changed to 700. "
+                + "Check that no one copied the stored passwords meanwhile.")
+        #expect(store.warnings[0].sentence(in: .german) == "Der Pfad \(directory.path) hatte die Rechte 775, die anderen Benutzern Zugriff gaben; "
+                + "sie wurden auf 700 geändert. Stellen Sie sicher, dass niemand in der Zwischenzeit die gespeicherten Passwörter kopiert hat.")
     }
 
     @Test(.enabled(if: geteuid() == 0, "only root can create a directory owned by another user"))
@@ -251,9 +255,16 @@ import Testing
         let (scratch, directory) = try Self.scratchStore()
         defer { ImportFixtures.remove(scratch) }
         let store = try await blocking { try ReferenceAccountStore.open(at: directory) }
-        try await blocking { try ImportScenario.seed(store, id: .random(), metadata: try Self.metadata(), password: SecretBytes(utf8: "pw")) }
+        let id = LocalAccountID.random()
+        try await blocking { try ImportScenario.seed(store, id: id, metadata: try Self.metadata(), password: SecretBytes(utf8: "pw")) }
         _ = StoreFiles.query(directory, "UPDATE accounts SET email_address = ''")
         await #expect(throws: AccountStoreError.invalidRecord("email_address")) { try await blocking { try store.listAccounts() } }
+        // Reading the password reads the row first, and reports the account store's error.
+        let refusal = CredentialStoreError.accountStore(.invalidRecord("email_address"))
+        await #expect(throws: refusal) { try await blocking { try store.credential(for: id) } }
+        #expect(refusal.sentence(in: .english) == "A stored account has an invalid email_address field; restore the store from a backup.")
+        #expect(refusal.sentence(in: .german)
+                == "Ein gespeichertes Konto hat ein ungültiges Feld email_address; stellen Sie den Speicher aus einer Sicherung wieder her.")
     }
 
     @Test func commitsAreAllOrNothing() async throws {

@@ -49,6 +49,31 @@ import TestProcesses
         await #expect(throws: CredentialStoreError.credentialNotFound) { try await blocking { try store.credential(of: account) } }
     }
 
+    /// The labels a keyring manager (Seahorse) shows for a staged and an active item, read
+    /// back from the keyring: in the store's language, with no secret and no account data
+    /// beyond the local ID.
+    @Test(arguments: [HandoffLanguage.english, .german])
+    func theItemsLabelsAreInTheStoresLanguage(_ language: HandoffLanguage) async throws {
+        let namespace = "test-\(UUID().uuidString.lowercased())"
+        let store = try await blocking { try SharedSecretService.store(namespace: namespace, language: language) }
+        let service = try await blocking { try SharedSecretService.service() }
+        let staged = try await blocking { try store.stage(SecretBytes(utf8: "labelled password")) }
+        let stagedLabels = try await blocking { try service.labels(ofItemsWith: [("handoff-store", namespace), ("handoff-item", staged.name)]) }
+        let account = LocalAccountID.random()
+        try await blocking { try store.activate(staged, for: account) }
+        let activeLabels = try await blocking { try service.labels(ofItemsWith: [("handoff-store", namespace), ("handoff-item", account.rawValue)]) }
+        switch language {
+        case .english:
+            #expect(stagedLabels == ["AccountHandoff staged credential \(staged.name) (store \(namespace))"])
+            #expect(activeLabels == ["AccountHandoff account \(account.rawValue) (store \(namespace))"])
+        case .german:
+            #expect(stagedLabels == ["AccountHandoff: vorgemerkte Zugangsdaten \(staged.name) (Speicher \(namespace))"])
+            #expect(activeLabels == ["AccountHandoff-Konto \(account.rawValue) (Speicher \(namespace))"])
+        }
+        #expect([store.activeItem(for: account).label] == activeLabels)
+        try await blocking { try store.deleteCredential(of: account) }
+    }
+
     /// Every byte value, NUL included, comes back exactly as written.
     @Test func theValueReadBackEqualsWhatWasWrittenByteForByte() async throws {
         let store = try await blocking { try SharedSecretService.store() }

@@ -92,6 +92,23 @@ import Darwin
         await #expect(throws: ImageReadError.damagedPNG(path: headerOnly, libpng: "read beyond end of data")) { try await readImage(headerOnly) }
     }
 
+    /// A decoder that refuses a file without a message is reported with words from the
+    /// catalog, in the language asked for; its own words are shown as it gave them.
+    @Test func aRefusalWithoutTheLibrarysWordsSaysSoInEachLanguage() {
+        let path = "/home/ada/Pictures/code.png"
+        let png = ImageReadError.damagedPNG(path: path, libpng: "")
+        #expect(png.sentence(in: .english)
+                == "The PNG image \(path) is damaged or incomplete (libpng: no reason given); take or export the photo again as PNG or JPEG.")
+        #expect(png.sentence(in: .german) == "Das PNG-Bild \(path) ist beschädigt oder unvollständig (libpng: ohne Angabe eines Grundes); "
+                + "nehmen Sie das Foto noch einmal auf oder exportieren Sie es noch einmal als PNG oder JPEG.")
+        let jpeg = ImageReadError.incompleteJPEG(path: path, libjpeg: LibraryMessage(code: 0, text: ""))
+        #expect(jpeg.sentence(in: .german) == "Das JPEG-Bild \(path) ist unvollständig oder fehlerhaft (libjpeg: ohne Angabe eines Grundes); "
+                + "nehmen Sie das Foto noch einmal auf oder exportieren Sie es noch einmal als PNG oder JPEG.")
+        let said = ImageReadError.damagedJPEG(path: path, libjpeg: LibraryMessage(code: 11, text: "Bogus marker length"))
+        #expect(said.sentence(in: .german) == "Das JPEG-Bild \(path) ist beschädigt oder kann nicht dekodiert werden (libjpeg: Bogus marker length); "
+                + "nehmen Sie das Foto noch einmal auf oder exportieren Sie es noch einmal als PNG oder JPEG.")
+    }
+
     @Test func aPNGWithABrokenChecksumIsDamaged() async throws {
         let pictures = try Pictures()
         defer { pictures.remove() }

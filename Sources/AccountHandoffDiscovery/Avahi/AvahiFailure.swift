@@ -9,7 +9,7 @@ extension DiscoveryError {
         case Int32(AVAHI_ERR_DISCONNECTED): .daemonStopped
         case Int32(AVAHI_ERR_ACCESS_DENIED), Int32(AVAHI_ERR_NOT_PERMITTED): .notPermitted
         case Int32(AVAHI_ERR_TOO_MANY_CLIENTS), Int32(AVAHI_ERR_TOO_MANY_OBJECTS), Int32(AVAHI_ERR_TOO_MANY_ENTRIES): .daemonBusy
-        default: .failed(operation, daemonSays: avahi_strerror(code).map { String(cString: $0) } ?? "an unknown failure")
+        default: .failed(operation, avahi_strerror(code).map { .daemonSays(String(cString: $0)) } ?? .daemonCode(code))
         }
     }
 }

@@ -22,14 +22,14 @@ final class AvahiLoop: @unchecked Sendable {
 
     /// A poll and its wake-up; the thread starts at once.
     ///
-    /// - Throws: ``DiscoveryError/failed(_:daemonSays:)`` when the system gives no memory or
+    /// - Throws: ``DiscoveryError/failed(_:_:)`` when the system gives no memory or
     ///   no descriptor for them.
     init() throws(DiscoveryError) {
-        guard let poll = avahi_simple_poll_new() else { throw .failed(.connect, daemonSays: "out of memory") }
+        guard let poll = avahi_simple_poll_new() else { throw .failed(.connect, .outOfMemory) }
         let wakeup = handoff_wakeup_create()
         guard wakeup >= 0 else {
             avahi_simple_poll_free(poll)
-            throw .failed(.connect, daemonSays: "no descriptor for a wake-up is left")
+            throw .failed(.connect, .noDescriptorLeft)
         }
         self.poll = poll
         self.wakeup = wakeup

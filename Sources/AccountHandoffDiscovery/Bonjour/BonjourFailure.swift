@@ -11,9 +11,9 @@ extension DiscoveryError {
              DNSServiceErrorType(kDNSServiceErr_Refused):
             .notPermitted
         case DNSServiceErrorType(kDNSServiceErr_NoMemory):
-            .failed(operation, daemonSays: "out of memory")
+            .failed(operation, .outOfMemory)
         default:
-            .failed(operation, daemonSays: "mDNSResponder reported a failure")
+            .failed(operation, .daemonCode(code))
         }
     }
 }

@@ -15,9 +15,8 @@ public enum DiscoveryError: Error, Hashable, Sendable {
     case notPermitted
     /// The daemon serves too many programs or objects already.
     case daemonBusy
-    /// Another failure: what was being done, and the daemon's own words for it (never a
-    /// string from the network).
-    case failed(DiscoveryOperation, daemonSays: String)
+    /// Another failure: what was being done, and why.
+    case failed(DiscoveryOperation, DiscoveryFailureReason)
 }
 
 extension DiscoveryError: TranslatedSentence {
@@ -45,8 +44,14 @@ extension DiscoveryError: TranslatedSentence {
             #endif
         case .daemonBusy:
             sentenceCatalog.sentence("discovery.daemonBusy", in: language)
-        case .failed(let operation, let daemonSays):
-            sentenceCatalog.sentence("discovery.failed", .text(operation.words(in: language)), .text(daemonSays), in: language)
+        case .failed(let operation, .daemonSays(let words)):
+            sentenceCatalog.sentence("discovery.failed", .text(operation.words(in: language)), .text(words), in: language)
+        case .failed(let operation, .daemonCode(let code)):
+            sentenceCatalog.sentence("discovery.failed.code", .text(operation.words(in: language)), .number(code), in: language)
+        case .failed(let operation, .outOfMemory):
+            sentenceCatalog.sentence("discovery.failed.outOfMemory", .text(operation.words(in: language)), in: language)
+        case .failed(let operation, .noDescriptorLeft):
+            sentenceCatalog.sentence("discovery.failed.noDescriptorLeft", .text(operation.words(in: language)), in: language)
         }
     }
 }

@@ -10,7 +10,8 @@ extension StoreFailure: TranslatedSentence {
     /// in parentheses, for support), and what to do next. Never account data or a secret.
     /// - Parameter language: The language to say it in.
     public func sentence(in language: HandoffLanguage) -> String {
-        sentenceCatalog.sentence("storeFailure.failed", .text(operation), .text(cause(in: language)), .text(nextStep(in: language)), in: language)
+        sentenceCatalog.sentence("storeFailure.failed", .text(operation.words(in: language)), .text(cause(in: language)),
+                                 .text(nextStep(in: language)), in: language)
     }
 
     /// Why, as a lowercase clause: `permission denied (EACCES)`, `the database file is locked
@@ -49,6 +50,18 @@ extension StoreFailure: TranslatedSentence {
             sentenceCatalog.sentence("storeFailure.next.secretService", in: language)
         default:
             sentenceCatalog.sentence("storeFailure.next.other", in: language)
+        }
+    }
+}
+
+extension StoreFailure.Operation {
+    /// The operation as the sentences name it: a call as it is named in code, anything else
+    /// in words.
+    func words(in language: HandoffLanguage) -> String {
+        switch self {
+        case .call(let name): name
+        case .readingCredentialOfChangingAccount: sentenceCatalog.sentence("storeOperation.readingCredentialOfChangingAccount", in: language)
+        case .readingKeyringReply(let method): sentenceCatalog.sentence("storeOperation.readingKeyringReply", .text(method), in: language)
         }
     }
 }

@@ -41,7 +41,7 @@ public enum AccountStoreError: Error, Hashable, Sendable {
         case .accountNotFound(let id): sentenceCatalog.sentence("accountStore.accountNotFound", .text(id.description), in: language)
         case .invalidRecord(let field): sentenceCatalog.sentence("accountStore.invalidRecord", .text(field), in: language)
         case .failed(let failure):
-            sentenceCatalog.sentence("accountStore.failed", .text(failure.operation), .text(failure.cause(in: language)),
+            sentenceCatalog.sentence("accountStore.failed", .text(failure.operation.words(in: language)), .text(failure.cause(in: language)),
                                      .text(failure.nextStep(in: language)), in: language)
         }
     }
@@ -70,6 +70,9 @@ public enum CredentialStoreError: Error, Hashable, Sendable {
     case keyringLocked
     /// The Secret Service has no default collection to store passwords in.
     case keyringHasNoDefaultCollection
+    /// The account store, read to find the credential's account, failed (a store that keeps
+    /// both, such as the reference store).
+    case accountStore(AccountStoreError)
     /// The backend failed.
     case failed(StoreFailure)
 
@@ -78,6 +81,7 @@ public enum CredentialStoreError: Error, Hashable, Sendable {
     public func sentence(in language: HandoffLanguage) -> String {
         switch self {
         case .unsafeLocation(let problem): problem.sentence(in: language)
+        case .accountStore(let error): error.sentence(in: language)
         case .credentialNotFound: sentenceCatalog.sentence("credentialStore.credentialNotFound", in: language)
         case .emptyCredential: sentenceCatalog.sentence("credentialStore.emptyCredential", in: language)
         case .credentialTooLarge(let count): sentenceCatalog.sentence("credentialStore.credentialTooLarge", .number(count), in: language)
@@ -90,7 +94,7 @@ public enum CredentialStoreError: Error, Hashable, Sendable {
         case .keyringLocked: sentenceCatalog.sentence("credentialStore.keyringLocked", in: language)
         case .keyringHasNoDefaultCollection: sentenceCatalog.sentence("credentialStore.keyringHasNoDefaultCollection", in: language)
         case .failed(let failure):
-            sentenceCatalog.sentence("credentialStore.failed", .text(failure.operation), .text(failure.cause(in: language)),
+            sentenceCatalog.sentence("credentialStore.failed", .text(failure.operation.words(in: language)), .text(failure.cause(in: language)),
                                      .text(failure.nextStep(in: language)), in: language)
         }
     }

@@ -14,18 +14,45 @@ public struct StoreFailure: Error, Hashable, Sendable {
         case secretService
     }
 
-    /// The operation that failed, e.g. `"fsync(credentials)"` or `"COMMIT"`.
-    public let operation: String
+    /// What the store was doing when it failed, for the failure's sentence.
+    public enum Operation: Hashable, Sendable {
+        /// A call by its name in code: a system call with the file it acted on
+        /// (`fsync(credentials)`), an SQL statement (`COMMIT`), a Keychain or D-Bus function
+        /// with the error's domain. The same words in every language, never prose.
+        case call(String)
+        /// Reading an account's credential: the account changed during every read, so no read
+        /// belongs to one version of it.
+        case readingCredentialOfChangingAccount
+        /// Reading the Secret Service's reply to a D-Bus method (named as in code, for example
+        /// `Get(Collection.Locked)`): there was none, or it had the wrong type.
+        case readingKeyringReply(method: String)
+    }
+
+    /// The operation that failed.
+    public let operation: Operation
     /// The code's numbering.
     public let domain: Domain
     /// The backend's code.
     public let code: Int32
 
     /// Describes a failure.
-    public init(operation: String, domain: Domain, code: Int32) {
+    /// - Parameters:
+    ///   - operation: What the store was doing.
+    ///   - domain: The code's numbering.
+    ///   - code: The backend's code.
+    public init(_ operation: Operation, domain: Domain, code: Int32) {
         self.operation = operation
         self.domain = domain
         self.code = code
+    }
+
+    /// Describes a failed call, named as in code (``Operation/call(_:)``).
+    /// - Parameters:
+    ///   - operation: The call's name, for example `"fsync(credentials)"` or `"COMMIT"`.
+    ///   - domain: The code's numbering.
+    ///   - code: The backend's code.
+    public init(operation: String, domain: Domain, code: Int32) {
+        self.init(.call(operation), domain: domain, code: code)
     }
 }
 

@@ -17,7 +17,7 @@ public enum ImageReadError: Error, Hashable, Sendable {
     case unsupportedFormat(path: String, ImageFormat)
     /// The picture declares more pixels, or a longer side, than the limits allow.
     case tooManyPixels(path: String, width: Int, height: Int, limits: ImageLimits)
-    /// libpng refused the PNG; its message is reported.
+    /// libpng refused the PNG; its message is reported (empty when it gave none).
     case damagedPNG(path: String, libpng: String)
     /// libjpeg refused the JPEG with an error.
     case damagedJPEG(path: String, libjpeg: LibraryMessage)
@@ -53,11 +53,12 @@ extension ImageReadError: TranslatedSentence {
             sentenceCatalog.sentence("image.tooManyPixels", .text(path), .number(width), .number(height), .number(limits.maximumSide),
                                      .number(limits.maximumPixelCount / 1_000_000), in: language)
         case .damagedPNG(let path, let libpng):
-            sentenceCatalog.sentence("image.damagedPNG", .text(path), .text(libpng), in: language)
+            sentenceCatalog.sentence("image.damagedPNG", .text(path), .text(LibraryMessage.words(libpng, in: language)), in: language)
         case .damagedJPEG(let path, let libjpeg):
-            sentenceCatalog.sentence("image.damagedJPEG", .text(path), .text(libjpeg.text), in: language)
+            sentenceCatalog.sentence("image.damagedJPEG", .text(path), .text(LibraryMessage.words(libjpeg.text, in: language)), in: language)
         case .incompleteJPEG(let path, let libjpeg):
-            sentenceCatalog.sentence("image.incompleteJPEG", .text(path), .text(libjpeg.text), in: language)
+            sentenceCatalog.sentence("image.incompleteJPEG", .text(path), .text(LibraryMessage.words(libjpeg.text, in: language)),
+                                     in: language)
         case .tooManyJPEGScans(let path, let limit):
             sentenceCatalog.sentence("image.tooManyJPEGScans", .text(path), .number(limit), in: language)
         case .outOfMemory(let path):

@@ -4,6 +4,11 @@ import AccountHandoffImport
 @testable import AccountHandoffThunderbird
 @testable import AccountHandoffTransport
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import Testing
 
 /// The modules' sentences that are not errors (status lines, import outcomes) and the details
@@ -118,6 +123,28 @@ import Testing
         let failures = Self.problems(of: renderings)
         print("Rendered in German: \(keys.count) Thunderbird diagnoses.")
         #expect(failures.isEmpty, "\(failures.count) problems:\n\(failures.joined(separator: "\n"))")
+    }
+
+    /// The stores' failures whose operation is a fact rather than a call's name: the operation
+    /// is said in the sentence's language.
+    @Test func aStoreOperationInWordsSpeaksEachLanguage() {
+        let changing = CredentialStoreError.failed(StoreFailure(.readingCredentialOfChangingAccount, domain: .posix, code: EAGAIN))
+        #expect(changing.sentence(in: .english) == "The credential store could not complete the operation reading the credential "
+                + "(its account changed at every read): the resource is temporarily unavailable (EAGAIN). "
+                + "Close other apps or wait a moment, then try again.")
+        #expect(changing.sentence(in: .german) == "Der Speicher für Zugangsdaten konnte den Vorgang Lesen der Zugangsdaten "
+                + "(das Konto hat sich bei jedem Lesen geändert) nicht abschließen: die Ressource ist vorübergehend nicht verfügbar (EAGAIN). "
+                + "Schließen Sie andere Apps oder warten Sie einen Moment, dann versuchen Sie es noch einmal.")
+        let reply = CredentialStoreError.failed(StoreFailure(.readingKeyringReply(method: "Get(Collection.Locked)"), domain: .secretService, code: 0))
+        #expect(reply.sentence(in: .english) == "The credential store could not complete the operation reading the keyring's reply to "
+                + "Get(Collection.Locked): the keyring service reported a failure (GLib code 0). "
+                + "Check that your keyring (GNOME Keyring, KWallet) is running and unlocked, then try again.")
+        #expect(reply.sentence(in: .german) == "Der Speicher für Zugangsdaten konnte den Vorgang Lesen der Antwort des Schlüsselbunds auf "
+                + "Get(Collection.Locked) nicht abschließen: der Schlüsselbunddienst hat einen Fehler gemeldet (GLib-Code 0). "
+                + "Prüfen Sie, ob Ihr Schlüsselbund (GNOME Keyring, KWallet) läuft und entsperrt ist, dann versuchen Sie es noch einmal.")
+        // A call keeps its name in code in every language.
+        let call = AccountStoreError.failed(StoreFailure(operation: "COMMIT", domain: .sqlite, code: 5))
+        #expect(call.sentence(in: .german).hasPrefix("Der Kontospeicher konnte den Vorgang COMMIT nicht abschließen: "))
     }
 
     #if os(Linux)

@@ -41,22 +41,6 @@ import Testing
         ("Sources/HandoffCLI/Session/Outcome.swift", "◊ min ◊ s", "a duration in SI unit symbols, the same in English and German"),
     ]
 
-    /// Files whose prose literals reach people but are not catalogued yet, with how many there
-    /// are and why. ``theTextNotYetCataloguedIsKnown()`` lists them as a known issue; a file
-    /// with more (or fewer) of them than counted here fails.
-    static let notYetCatalogued: [String: (count: Int, reason: String)] = [
-        // The stores' failure details (StoreFailure.operation) and the reference store's warning.
-        "Sources/AccountHandoffReferenceStore/ReferenceAccountStore.swift": (2, "a store failure's operation"),
-        "Sources/AccountHandoffReferenceStore/ReferenceStoreOptions.swift": (1, "the permissions warning"),
-        "Sources/AccountHandoffSecretService/SecretServiceCredentialStore.swift": (1, "a staged item's label in the keyring"),
-        "Sources/AccountHandoffSecretService/SecretServiceReachability.swift": (2, "a store failure's operation"),
-        // Stand-ins for a library's own (English) message where it gives none.
-        "Sources/AccountHandoffDiscovery/Avahi/AvahiFailure.swift": (1, "the daemon's words when Avahi has none"),
-        "Sources/AccountHandoffDiscovery/Avahi/AvahiLoop.swift": (2, "the daemon's words for a local failure"),
-        "Sources/AccountHandoffDiscovery/Bonjour/BonjourFailure.swift": (2, "the daemon's words for a DNSServiceErrorType"),
-        "Sources/AccountHandoffScan/Image/LibraryMessage.swift": (1, "a decoder's message when it gives none"),
-    ]
-
     static func scan() throws -> (findings: [UncataloguedText], files: Int, targets: [String]) {
         let modules = try ShippedModules()
         let targets = modules.targets.filter { excludedTargets[$0] == nil }
@@ -85,28 +69,11 @@ import Testing
         let stale = Self.notForAPerson.filter { exception in
             !findings.contains { $0.path == exception.path && $0.text.trimmingCharacters(in: .whitespacesAndNewlines).hasPrefix(exception.text) }
         }
-        let uncatalogued = forPeople.filter { Self.notYetCatalogued[$0.path] == nil }
-        var miscounted: [String] = []
-        for (path, pending) in Self.notYetCatalogued.sorted(by: { $0.key < $1.key }) {
-            let count = forPeople.filter { $0.path == path }.count
-            if count != pending.count { miscounted.append("\(path): \(count) prose literals, \(pending.count) counted as not yet catalogued") }
-        }
         print("Uncatalogued text: \(targets.count) modules, \(files) files; \(findings.count) prose literals: "
-              + "\(findings.count - forPeople.count) not for a person, \(forPeople.count - uncatalogued.count) known and not yet catalogued "
-              + "in \(Self.notYetCatalogued.count) files, \(uncatalogued.count) new.")
-        let listing = uncatalogued.map(\.description).joined(separator: "\n")
-        #expect(uncatalogued.isEmpty, "\(uncatalogued.count) English literals outside the String Catalogs:\n\(listing)")
-        #expect(miscounted.isEmpty, "\(miscounted.joined(separator: "\n"))")
+              + "\(findings.count - forPeople.count) not for a person, \(forPeople.count) for a person outside a catalog.")
+        let listing = forPeople.map(\.description).joined(separator: "\n")
+        #expect(forPeople.isEmpty, "\(forPeople.count) English literals outside the String Catalogs:\n\(listing)")
         #expect(stale.isEmpty, "exceptions that no longer match a literal: \(stale.map { "\($0.path): \($0.text)" })")
-    }
-
-    /// What reaches people and is not catalogued yet, listed so the run shows it.
-    @Test func theTextNotYetCataloguedIsKnown() throws {
-        let pending = try Self.scan().findings.filter { !Self.isNotForAPerson($0) && Self.notYetCatalogued[$0.path] != nil }
-        guard !pending.isEmpty else { return }
-        withKnownIssue("\(pending.count) literals in \(Self.notYetCatalogued.count) files reach people and are not catalogued yet") {
-            Issue.record("\(pending.map(\.description).joined(separator: "\n"))")
-        }
     }
 
     /// The scanner finds what it is for and lets through only what it names.

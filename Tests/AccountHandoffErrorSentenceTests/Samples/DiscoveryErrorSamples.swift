@@ -18,8 +18,10 @@ enum DiscoveryErrorSamples {
 
     static let discoveryErrors: [DiscoveryError] = [
         .daemonNotRunning, .daemonStopped, .notPermitted, .daemonBusy,
-        .failed(.connect, daemonSays: "Invalid configuration"), .failed(.advertise, daemonSays: "Invalid service name"),
-        .failed(.browse, daemonSays: "Timeout reached"), .failed(.resolve, daemonSays: "Timeout reached"),
+        .failed(.connect, .daemonSays("Invalid configuration")), .failed(.advertise, .daemonSays("Invalid service name")),
+        .failed(.browse, .daemonSays("Timeout reached")), .failed(.resolve, .daemonSays("Timeout reached")),
+        .failed(.advertise, .daemonCode(-65537)), .failed(.connect, .outOfMemory), .failed(.browse, .outOfMemory),
+        .failed(.connect, .noDescriptorLeft),
     ]
 
     static let ignoreReasons: [DiscoveryIgnoreReason] = [

@@ -49,6 +49,8 @@ enum ImportErrorSamples {
         StoreFailure(operation: "SecItemCopyMatching", domain: .keychain, code: -25308),
         StoreFailure(operation: "SecItemDelete", domain: .keychain, code: -1),
         StoreFailure(operation: "secret_password_store_sync (g-dbus-error-quark)", domain: .secretService, code: 2),
+        StoreFailure(.readingCredentialOfChangingAccount, domain: .posix, code: EAGAIN),
+        StoreFailure(.readingKeyringReply(method: "Get(Collection.Locked)"), domain: .secretService, code: 0),
     ]
 
     static let locationProblems: [StoreLocationProblem] = [
@@ -69,6 +71,7 @@ enum ImportErrorSamples {
             .credentialNotFound, .emptyCredential, .credentialTooLarge(byteCount: 70_000), .keychain(status: -34018),
             .keychain(status: -25299), .keychain(status: -12345), .policyViolation(.fileBasedKeychainOnMacOS),
             .sessionBusUnavailable, .secretServiceUnavailable, .keyringLocked, .keyringHasNoDefaultCollection,
+            .accountStore(.invalidRecord("imap_port")), .accountStore(.corrupt("database disk image is malformed")),
         ]
     }
 

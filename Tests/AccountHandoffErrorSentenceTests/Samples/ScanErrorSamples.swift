@@ -24,6 +24,7 @@ enum ScanErrorSamples {
         .damagedPNG(path: path, libpng: "read beyond end of data"),
         .damagedJPEG(path: path, libjpeg: LibraryMessage(code: 11, text: "Bogus marker length")),
         .incompleteJPEG(path: path, libjpeg: LibraryMessage(code: 120, text: "Premature end of JPEG file")),
+        .damagedPNG(path: path, libpng: ""), .damagedJPEG(path: path, libjpeg: LibraryMessage(code: 0, text: "")),
         .tooManyJPEGScans(path: path, limit: 500), .outOfMemory(path: path),
     ] + ImageFormat.allCases.filter { !$0.isDecoded }.map { .unsupportedFormat(path: path, $0) }
 

@@ -1,3 +1,4 @@
+import AccountHandoff
 import AccountHandoffSecretService
 import Foundation
 import ThrowawaySecretService
@@ -20,8 +21,9 @@ enum SharedSecretService {
     }
 
     /// A store in a fresh namespace on the shared service.
-    static func store(namespace: String = "test-\(UUID().uuidString.lowercased())") throws -> SecretServiceCredentialStore {
+    static func store(namespace: String = "test-\(UUID().uuidString.lowercased())",
+                      language: HandoffLanguage = .current) throws -> SecretServiceCredentialStore {
         _ = try service()
-        return SecretServiceCredentialStore(namespace: namespace)
+        return SecretServiceCredentialStore(namespace: namespace, language: language)
     }
 }

@@ -1,0 +1,5 @@
+import AccountHandoff
+import Foundation
+
+/// This module's sentences (`Resources/Localizable.xcstrings`), read once per process.
+let sentenceCatalog = SentenceCatalog.bundled(target: "AccountHandoffSecretService") { .module }
