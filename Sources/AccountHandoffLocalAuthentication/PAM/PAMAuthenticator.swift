@@ -27,7 +27,7 @@ import Glibc
 /// (here `PasswordDialog`, a type of the app's that conforms to ``PAMConversation``):
 /// ```swift
 /// let gate = PAMAuthenticator(conversation: PasswordDialog())
-/// let result = await gate.authenticate(for: .sendCredential(account))
+/// let result = await gate.authenticate(for: .sendCredential(account, receiverGate: .asks))
 /// ```
 ///
 /// - Warning: The typed password lives in the ``SecretBytes`` of the conversation's answer
