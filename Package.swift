@@ -76,7 +76,8 @@ let package = Package(
             pkgConfig: "nss",
             providers: [.apt(["libnss3-dev"]), .brew(["nss"])]
         ),
-        .target(name: "AccountHandoff", dependencies: ["CSodium"], resources: [.copy("Resources/Localizable.xcstrings")]),
+        .target(name: "AccountHandoff", dependencies: ["CSodium"], exclude: ["Errors/HandoffError.def"],
+                resources: [.copy("Resources/Localizable.xcstrings")]),
         .target(
             name: "AccountHandoffLocalAuthentication",
             dependencies: ["AccountHandoff", .target(name: "CPAM", condition: .when(platforms: [.linux]))],

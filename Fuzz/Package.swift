@@ -27,7 +27,8 @@ let package = Package(
     defaultLocalization: "en",
     targets: [
         .systemLibrary(name: "CSodium", pkgConfig: "libsodium", providers: [.apt(["libsodium-dev"]), .brew(["libsodium"])]),
-        .target(name: "AccountHandoff", dependencies: ["CSodium"], resources: [.copy("Library/Resources/Localizable.xcstrings")],
+        .target(name: "AccountHandoff", dependencies: ["CSodium"], exclude: ["Library/Errors/HandoffError.def"],
+                resources: [.copy("Library/Resources/Localizable.xcstrings")],
                 swiftSettings: coverage),
         .target(name: "AccountHandoffTestKit", dependencies: ["AccountHandoff"]),
         .target(name: "AccountHandoffTestSupport", dependencies: ["AccountHandoff", "AccountHandoffTestKit"]),

@@ -1,7 +1,7 @@
 import AccountHandoff
 
 /// Why a QR symbol could not be built.
-public enum QREncodingError: Error, Hashable, Sendable {
+public enum QREncodingError: Error, Hashable, Sendable, TranslatedSentence {
     /// A segment holds characters its mode cannot encode, or there is no data at all.
     case invalidSegment
     /// The data does not fit the largest QR symbol (version 40) at the chosen level.

@@ -7,7 +7,7 @@ import Darwin
 /// Why ``SafeOutputFile`` did not write a file. Nothing was changed at the target path in
 /// any case but ``writeFailed(_:operation:errno:)`` after the rename (``SafeOutputFile``
 /// says which).
-public enum SafeOutputFileError: Error, Hashable, Sendable {
+public enum SafeOutputFileError: Error, Hashable, Sendable, TranslatedSentence {
     /// What is at a path that is not a regular file.
     public enum Kind: Hashable, Sendable {
         /// A directory.

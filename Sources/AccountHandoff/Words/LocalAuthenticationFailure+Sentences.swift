@@ -1,4 +1,4 @@
-extension LocalAuthenticationFailure {
+extension LocalAuthenticationFailure: TranslatedSentence {
     /// Whole sentences for the person: what happened and what to do next. Never a secret;
     /// for ``unavailable(detail:)`` the adapter's secret-free detail is included as written.
     /// - Parameter language: The language to say it in.

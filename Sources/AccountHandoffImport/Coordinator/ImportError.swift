@@ -1,7 +1,7 @@
 import AccountHandoff
 
 /// Why an import could not go ahead. Secret-free.
-public enum ImportError: Error, Hashable, Sendable {
+public enum ImportError: Error, Hashable, Sendable, TranslatedSentence {
     /// Another import of the same account link ID is running in this process.
     case importInProgress(AccountLinkID)
     /// The stored accounts changed between the person's choice and the commit, for example

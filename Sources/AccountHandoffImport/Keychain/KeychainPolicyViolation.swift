@@ -2,7 +2,7 @@ import AccountHandoff
 
 /// A Keychain item policy breaks a rule from the customer's keychain notes. Each case names
 /// the rule; none carries a secret.
-public enum KeychainPolicyViolation: Error, Hashable, Sendable {
+public enum KeychainPolicyViolation: Error, Hashable, Sendable, TranslatedSentence {
     /// Which query attribute an unscoped delete lacks.
     public enum ScopeAttribute: String, Hashable, Sendable {
         case service, account

@@ -3,7 +3,7 @@ import Foundation
 
 /// Why the account-metadata store failed. Cases carry no secret and no account data
 /// beyond local identifiers.
-public enum AccountStoreError: Error, Hashable, Sendable {
+public enum AccountStoreError: Error, Hashable, Sendable, TranslatedSentence {
     /// The store's location is unsafe (link, wrong file type, open permissions, other owner).
     case unsafeLocation(StoreLocationProblem)
     /// The store can be read but not written (read-only file system or file).
@@ -48,7 +48,7 @@ public enum AccountStoreError: Error, Hashable, Sendable {
 }
 
 /// Why the credential store failed. Cases never carry credential bytes.
-public enum CredentialStoreError: Error, Hashable, Sendable {
+public enum CredentialStoreError: Error, Hashable, Sendable, TranslatedSentence {
     /// The store's location is unsafe (link, wrong file type, open permissions, other owner).
     case unsafeLocation(StoreLocationProblem)
     /// No credential item with this name exists.

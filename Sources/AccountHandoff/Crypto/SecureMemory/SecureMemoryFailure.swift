@@ -20,7 +20,7 @@ public enum SecureMemoryFailure: Error, Hashable, Sendable {
     case dumpExclusionFailed(errno: Int32)
 }
 
-extension SecureMemoryFailure {
+extension SecureMemoryFailure: TranslatedSentence {
     /// A sentence that says what went wrong and what to do next; it never contains secret data.
     /// - Parameter language: The language to say it in.
     public func sentence(in language: HandoffLanguage) -> String {

@@ -1,2 +1,0 @@
-/// `localizedDescription` reports ``LocalAuthenticationFailure/sentence(in:)`` in the process's language.
-extension LocalAuthenticationFailure: TranslatedSentence {}

@@ -1,2 +1,0 @@
-/// `localizedDescription` reports ``SecureMemoryFailure/sentence(in:)`` in the process's language.
-extension SecureMemoryFailure: TranslatedSentence {}

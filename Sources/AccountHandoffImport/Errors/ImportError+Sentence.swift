@@ -1,4 +1,0 @@
-import AccountHandoff
-
-/// `localizedDescription` reports ``ImportError/sentence(in:)`` in the process's language.
-extension ImportError: TranslatedSentence {}

@@ -1,4 +1,0 @@
-import AccountHandoff
-
-/// `localizedDescription` reports ``KeychainPolicyViolation/sentence(in:)`` in the process's language.
-extension KeychainPolicyViolation: TranslatedSentence {}

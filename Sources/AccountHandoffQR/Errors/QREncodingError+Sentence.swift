@@ -1,4 +1,0 @@
-import AccountHandoff
-
-/// `localizedDescription` reports ``QREncodingError/sentence(in:)`` in the process's language.
-extension QREncodingError: TranslatedSentence {}

@@ -1,4 +1,0 @@
-import AccountHandoff
-
-/// `localizedDescription` reports the sentence of InterfaceAddressError/description.
-extension InterfaceAddressError: LocalizedErrorSentence {}

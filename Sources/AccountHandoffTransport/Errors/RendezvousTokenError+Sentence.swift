@@ -1,4 +1,0 @@
-import AccountHandoff
-
-/// `localizedDescription` reports the sentence of RendezvousTokenError/description.
-extension RendezvousTokenError: LocalizedErrorSentence {}
