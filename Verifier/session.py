@@ -228,6 +228,8 @@ class Session:
             if kind == "cancel" and not broken("6.0.2cancel"):
                 return []
             if kind == "typedRunRequested":  # Spec 6.0 step 2: the typed way's connection is closed
+                if broken("6.0.2typed"):
+                    return []
                 raise ProtocolError("invalidEvent")
             if kind in ("typedRunEnded", "typedNameTaken"):
                 return []

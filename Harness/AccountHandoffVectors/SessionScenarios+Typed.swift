@@ -68,10 +68,12 @@ extension SessionScenarios {
                 try typedPairing(r, route: .relay)
                 try typedImport(r)
             },
-            Scenario("typed-declined", "Paired by the typed way, the receiving person declines the offered account: abort(2), rejected at both ends; no password left.", typedRoutes: bothRoutes) { r in
+            Scenario("typed-declined", "Paired by the typed way, the receiving person declines the offered account: abort(2), rejected at both ends; no password left. The finished sender then refuses a typed run (invalidEvent) and takes a taken name as nothing.", typedRoutes: bothRoutes) { r in
                 try typedPairing(r)
                 try r.receiver(.reject, at: t0 + 30)
                 try r.deliver(from: "receiver", to: "sender", at: t0 + 31)
+                try r.sender(.typedRunRequested(.localNetwork), at: t0 + 32, note: "finished: refused with invalidEvent (Spec 6.0 step 2)")
+                try r.sender(.typedNameTaken, at: t0 + 32, note: "finished: [] (Spec 6.0 step 2)")
             },
             Scenario("typed-replayed", "A typed session's recorded frames replayed: the pakeReply again to its sender (replayed) and the pakeInit again to its receiver (replayed); another device that typed the same code answers the recorded pakeInit and ends typedCodeMismatch at the recorded pakeConfirm (its TH1 differs); a fresh sending session ignores the recorded pakeReply (unknownTransfer).", typedRoutes: bothRoutes) { r in
                 try typedPairing(r)
@@ -100,10 +102,13 @@ extension SessionScenarios {
                 try r.deliver(from: "receiver-2", to: "sender", at: t0 + 23)
                 try r.deliverStep(from: "sender", to: "receiver-2", at: t0 + 24)
             },
-            Scenario("typed-wrong-sender-tag", "The receiver's confirmation fails: the pakeConfirm that reaches it carries a wrong tagS (one byte changed on the way): failed.typedCodeMismatch, and the offer behind it is ignored.", typedRoutes: bothRoutes) { r in
+            Scenario("typed-wrong-sender-tag", "The receiver's confirmation fails: the pakeConfirm that reaches it carries a wrong tagS (one byte changed on the way): failed.typedCodeMismatch, and the offer behind it is ignored. Before it, the same pakeConfirm with sequence 2 is ignored (malformed.sequence).", typedRoutes: bothRoutes) { r in
                 try typedRun(r, typing: grouped(try r.typedCode()), at: t0 + 5)
                 try r.deliver(from: "receiver", to: "sender", at: t0 + 8)
                 let confirm = r.typedHandshakes[0].pakeConfirm!
+                try r.inject(VectorPrimitives.frameBytes(type: .pakeConfirm, transferID: r.typedRun(0).transferID, sequence: 2,
+                                                         body: Array(confirm.dropFirst(24))),
+                             origin: "frame \(r.frameID(confirm)) with sequence 2", to: "receiver", at: t0 + 9)
                 try r.inject(VectorSupport.flip(confirm, at: 40), origin: "frame \(r.frameID(confirm)) with byte 40 xor 0x01", to: "receiver",
                              at: t0 + 9)
                 try r.deliver(from: "sender", to: "receiver", at: t0 + 10)
