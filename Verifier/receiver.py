@@ -124,6 +124,11 @@ class Receiver(Session):
             return None
         return self.expiry + (0 if broken("6.0.3receiverSkew") else self.skew)
 
+    def expired_outcome(self):
+        if self.state in TYPED_STATES and broken("6.8.expiryOutcome"):
+            return "failed.transportLost"
+        return "expired"
+
     def expired_comparison(self, t, threshold):
         return t > threshold if broken("6.0.3receiver") else t >= threshold
 
@@ -185,6 +190,10 @@ class Receiver(Session):
 
     def typed_local(self, kind):
         """The local table of Spec 6.8 for awaitingPakeInit and awaitingPakeConfirm (no frame: no confirmed keys)."""
+        column = typed_way.RECEIVER_COLUMNS.get(kind, "accept, reject, storeUnavailable, notAuthenticated, importFinished")
+        mutated = typed_way.mutated_cell(self.state, column)
+        if mutated is not None:
+            return mutated
         if kind == "cancel":
             return self.finish("cancelled.local")
         if kind == "tick":
@@ -211,6 +220,8 @@ class Receiver(Session):
                 raise ProtocolError("unexpectedMessage")
             if self.state == "awaitingPakeInit":
                 if frame["type"] != "pakeInit":
+                    if broken("6.8.initOther"):
+                        return self.finish("failed.transportLost")
                     raise ProtocolError("unexpectedMessage")
                 return typed_way.receiver_pake_init(self, frame, data)
             if self.state == "awaitingPakeConfirm":

@@ -233,6 +233,8 @@ class Sender(Session):
                 if not broken("6.1.nonHelloEarly"):
                     raise ProtocolError("unexpectedMessage")
                 raise ProtocolError("authenticationFailed")
+            if frame["type"] == "pakeReply" and broken("6.8.replyLate"):
+                raise ProtocolError("unexpectedMessage")
             expected = {"awaitingAccept": "accept", "awaitingReceipt": "receipt"}.get(self.state)
             if broken("6.1.expectCodeConfirmation") and self.state == "awaitingCodeConfirmation":
                 expected = "accept"
@@ -340,7 +342,8 @@ class Sender(Session):
             actions = self.accept_hello(data, keys, th1)
             if self.typed is not None and self.state != FINISHED:
                 self.typed = None  # Spec 6.8: the QR way paired first; the typed way is withdrawn
-                actions = actions + [("typedWayWithdrawn", "pairedByQR")]
+                if not broken("6.8.qrWithdraw"):
+                    actions = actions + [("typedWayWithdrawn", "pairedByQR")]
             return actions
         second = Channel("sender", self.transfer_id, self.expiry, keys, self.channel.th1 if broken("K.adSecondTH1") else th1)
         second.pair = data[24:56]

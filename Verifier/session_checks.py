@@ -11,7 +11,7 @@ from primitives import SplitMix64, aead_seal
 from receiver import Receiver
 from registries import ReceiverRegistry
 from sender import Sender
-from rules import broken
+from rules import RULES, broken
 from session import FINISHED
 from typed_way import TypedLog, typed_code_shown
 import typed_session_checks
@@ -38,7 +38,8 @@ def check_starts(entries):
 
 def action_json(action, frame_ids):
     kind = action[0]
-    if broken(f"6[{kind}]"):  # the action reported under another name
+    # the action reported under another name (the typed way's actions, 6.8, are not rows of 6's table)
+    if f"6[{kind}]" in RULES and broken(f"6[{kind}]"):
         return {"type": kind + "Renamed"}
     if kind in ("send", "reply"):
         return {"type": kind, "frame": frame_ids.get(action[1], "unrecorded frame " + action[1][:40].hex())}

@@ -12,6 +12,7 @@ import math
 
 import cpace
 import frames
+import spec_rules
 import typed_code
 from errors import ProtocolError
 from primitives import equal_constant_time
@@ -81,12 +82,33 @@ def typed_code_shown(sender):
 
 def drop_stale_runs(sender):
     typed = sender.typed
-    typed["runs"] = [run for run in typed["runs"] if sender.t - run["startedAt"] < RUN_DEADLINE]
+    deadline = RUN_DEADLINE + (1 if broken("6.8.runDeadline") else 0)
+    typed["runs"] = [run for run in typed["runs"] if sender.t - run["startedAt"] < deadline]
+
+
+SENDER_COLUMNS = {"typedRunRequested": "typedRunRequested(route)", "typedRunEnded": "typedRunEnded(run)",
+                  "typedNameTaken": "typedNameTaken"}
+RECEIVER_COLUMNS = {"cancel": "cancel", "tick": "tick", "transportLost": "transportLost"}
+
+
+def mutated_cell(row, column):
+    """The mutation of one cell of 6.8's local tables (rules.py): None when it is not on, else its actions."""
+    cell = f"6.8 local[{row} | {column}]"
+    spec_rules.RULES_CACHE()
+    if not broken(cell):
+        return None
+    if spec_rules.CELL_TEXT[cell].startswith("refused"):
+        return []
+    raise ProtocolError("invalidEvent")
 
 
 def sender_local(sender, kind, event):
     """typedRunRequested, typedRunEnded, typedNameTaken (Spec 6.8's local table)."""
     typed = sender.typed if sender.state == "awaitingHello" else None
+    row = "awaitingHello with the typed way open" if typed is not None else "awaitingHello without it, and every other live state"
+    mutated = mutated_cell(row, SENDER_COLUMNS[kind])
+    if mutated is not None:
+        return mutated
     if kind == "typedRunRequested":
         if typed is None or event["route"] not in typed["routes"]:
             raise ProtocolError("invalidEvent")
@@ -121,14 +143,19 @@ def sender_pake_reply(sender, frame, data):
     """A pakeReply in awaitingHello with the typed way open (Spec 6.8's frame table)."""
     typed = sender.typed
     drop_stale_runs(sender)
-    if frame["sequence"] != 0:
+    if frame["sequence"] != 0 and not broken("6.8.replySequence"):
         raise ProtocolError("malformed.sequence")
     body = frame["body"]
     sid, yb, tag_r = body[:16], body[16:48], body[48:80]
     run = next((run for run in typed["runs"] if run["sid"] == sid), None)
     if run is None:
-        raise ProtocolError("unknownTransfer")
-    k = cpace.scalar_mult_vfy(run["ya"], yb)  # invalidPakeShare: ignored, the run stays
+        raise ProtocolError("unexpectedMessage" if broken("6.8.replySid") else "unknownTransfer")
+    try:
+        k = cpace.scalar_mult_vfy(run["ya"], yb)  # invalidPakeShare: ignored, the run stays
+    except ProtocolError:
+        if not broken("6.8.replyShare"):
+            raise
+        k = bytes(32)  # counted as a wrong guess below: no tagR matches it
     isk = cpace.intermediate_session_key(sid, k, cpace.transcript_ir(run["Ya"], b"", yb, b""))
     th0t = typed_code.typed_transcript_start(run["pakeInit"])
     hht = typed_code.typed_handshake_hash(th0t, yb)
@@ -136,11 +163,13 @@ def sender_pake_reply(sender, frame, data):
     refused = typed_code.pake_refused(sender.transfer_id)
     if not equal_constant_time(typed_code.receiver_tag(keys["receiverConfirmKey"], hht, th0t), tag_r):
         typed["runs"] = []
+        if broken("6.8.wrongGuessKeepsCode"):
+            return [("reply", refused)]
         typed["wrongGuesses"] += 1
         pair = sender.log.handshake_of_reply(data)
         if pair is not None:
             sender.log.frames.setdefault(refused, (sender.name, "pakeRefused", 1, "typedHandshake", pair["index"]))
-        if typed["wrongGuesses"] >= MAX_WRONG_GUESSES:
+        if typed["wrongGuesses"] >= MAX_WRONG_GUESSES + (1 if broken("6.8.guessLimit") else 0):
             sender.typed = None
             return [("reply", refused), ("typedWayWithdrawn", "wrongGuesses")]
         typed["code"] = draw_code(sender.typed_random)
@@ -153,12 +182,12 @@ def sender_pake_reply(sender, frame, data):
     from session import Channel
     sender.channel = Channel("sender", sender.transfer_id, sender.expiry, keys, th1)
     sender.channel.pair = ("typedHandshake", pair["index"] if pair is not None else None)
-    sender.channel.th = typed_code.chain(th1, confirm)
+    sender.channel.th = th1 if broken("6.8.pairTranscript") else typed_code.chain(th1, confirm)
     sender.channel.send_sequence = 2  # pakeInit 0, pakeConfirm 1 (Spec 3.8)
     sender.channel.receive_sequence = 1  # pakeReply 0
     sender.keys = keys
     sender.typed = None
-    actions = [("pairedByTypedCode", sid), ("send", confirm)]
+    actions = [("send", confirm), ("pairedByTypedCode", sid)] if broken("6.8.pairOrder") else [("pairedByTypedCode", sid), ("send", confirm)]
     return actions + sender.seal_offer()
 
 
@@ -169,12 +198,12 @@ def receiver_start(cls, typed_text, route, skew, random, now, registry, local_ga
     digits = typed_code.read_entry(typed_text)
     if not (isinstance(now, (int, float)) and math.isfinite(now)):
         raise ProtocolError("invalidClock")
-    if registry is not None and registry.has_claimed(claim_id(digits)):
+    if registry is not None and registry.has_claimed(claim_id(digits)) and not broken("6.8.startClaimCheck"):
         raise ProtocolError("typedCodeAlreadyUsed")
     self = cls()
     self.typed_digits, self.route, self.skew, self.random, self.registry = digits, route, skew, random, registry
     self.local_gate, self.t, self.state = local_gate, now, "awaitingPakeInit"
-    self.expiry = math.floor(now) + MAX_LIFETIME  # until a pakeInit names the sending session's
+    self.expiry = math.floor(now) + MAX_LIFETIME - (skew if broken("6.8.startDeadline") else 0)  # until a pakeInit names it
     self.transfer_id = None
     self.channel = None
     self.account = None
@@ -184,7 +213,7 @@ def receiver_start(cls, typed_text, route, skew, random, now, registry, local_ga
 
 def receiver_pake_init(receiver, frame, data):
     """The awaitingPakeInit row of Spec 6.8, in its order; every failure ends without a frame."""
-    if frame["sequence"] != 0:
+    if frame["sequence"] != 0 and not broken("6.8.initSequence"):
         raise ProtocolError("malformed.sequence")
     body = frame["body"]
     expiry, sid, ya = int.from_bytes(body[:4], "big"), body[4:20], body[20:52]
@@ -193,19 +222,27 @@ def receiver_pake_init(receiver, frame, data):
         return receiver.finish("expired")
     if expiry > now + MAX_LIFETIME + skew:
         return receiver.finish("failed.expiryTooFar")
-    if not cpace.is_element(ya):
-        return receiver.finish("failed.invalidPakeShare")
-    if receiver.registry is not None:
-        try:
+    def claim():
+        if receiver.registry is not None:
             receiver.registry.claim(claim_id(receiver.typed_digits), math.floor(now + MAX_LIFETIME + skew))
-        except ProtocolError:
-            return receiver.finish("failed.typedCodeAlreadyUsed")
+
+    try:
+        if broken("6.8.initClaimFirst"):
+            claim()
+        if not cpace.is_element(ya) or (broken("6.8.initIdentity") and ya == bytes(32)):
+            return receiver.finish("failed.invalidPakeShare")
+        if not broken("6.8.initClaimFirst"):
+            claim()
+    except ProtocolError:
+        return receiver.finish("failed.typedCodeAlreadyUsed")
     transfer_id = frame["transferID"]
     try:
         yb = cpace.sample_scalar(receiver.random.fill)
         ci, generator, share = run_values(receiver.typed_digits, expiry, receiver.route, transfer_id, sid, yb)
         k = cpace.scalar_mult_vfy(yb, ya)
     except ProtocolError as error:
+        if broken("6.8.claimGivenBack") and receiver.registry is not None:
+            receiver.registry.give_back(claim_id(receiver.typed_digits))
         return receiver.finish("failed." + error.identifier)
     transcript = cpace.transcript_ir(ya, b"", share, b"")
     isk = cpace.intermediate_session_key(sid, k, transcript)
@@ -234,16 +271,22 @@ def receiver_pake_init(receiver, frame, data):
 def receiver_pake_confirm(receiver, frame, data):
     """The awaitingPakeConfirm rows of Spec 6.8."""
     if frame["type"] not in ("pakeConfirm", "pakeRefused"):
+        if broken("6.8.confirmOther"):
+            return receiver.finish("failed.typedCodeMismatch")
         raise ProtocolError("unexpectedMessage")
-    if frame["sequence"] != 1:
+    if frame["sequence"] != 1 and not broken("6.8.confirmSequence"):
         raise ProtocolError("malformed.sequence")
     if frame["type"] == "pakeRefused":
+        if broken("6.8.refusedIgnored"):
+            raise ProtocolError("authenticationFailed")
         return receiver.finish("failed.typedCodeMismatch")
     keys = receiver.channel.keys
     expected = typed_code.sender_tag(keys["senderConfirmKey"], receiver.th1, receiver.hht)
     if not equal_constant_time(frame["body"], expected):
+        if broken("6.8.wrongTagS"):
+            raise ProtocolError("authenticationFailed")
         return receiver.finish("failed.typedCodeMismatch")
-    receiver.channel.th = typed_code.chain(receiver.th1, data)
+    receiver.channel.th = receiver.th1 if broken("6.8.confirmAbsorb") else typed_code.chain(receiver.th1, data)
     receiver.channel.receive_sequence = 2
     receiver.state = "awaitingOffer"
     return []

@@ -10,7 +10,7 @@ extension SessionScenarios {
     static let bothRoutes: Set<TypedRoute> = [.localNetwork, .relay]
 
     static var typedWay: [Scenario] {
-        typedPairings + typedConfirmationFailures + typedLimits + typedShares
+        typedPairings + typedConfirmationFailures + typedLimits + typedReceiverEvents + typedShares
     }
 
     // MARK: Building blocks
@@ -127,7 +127,7 @@ extension SessionScenarios {
 
     static var typedLimits: [Scenario] {
         [
-            Scenario("typed-three-wrong-guesses", "Three devices each type a wrong code of the current nameplate: the first two retire the code (typedCodeRetired 1, 2), the third withdraws the typed way (typedWayWithdrawn wrongGuesses); a further run is refused (invalidEvent), and the QR still pairs.", typedRoutes: bothRoutes) { r in
+            Scenario("typed-three-wrong-guesses", "Three devices each type a wrong code of the current nameplate: the first two retire the code (typedCodeRetired 1, 2), the third withdraws the typed way (typedWayWithdrawn wrongGuesses); a further run is refused (invalidEvent), typedRunEnded and typedNameTaken change nothing, and the QR still pairs.", typedRoutes: bothRoutes) { r in
                 for guess in 1...3 {
                     let party = "guesser-\(guess)"
                     let time = t0 + Double(guess * 5)
@@ -135,6 +135,8 @@ extension SessionScenarios {
                     try r.deliver(from: party, to: "sender", at: time + 3)
                 }
                 try r.sender(.typedRunRequested(.localNetwork), at: t0 + 30)
+                try r.sender(.typedRunEnded(r.typedRun(0).sid), at: t0 + 30)
+                try r.sender(.typedNameTaken, at: t0 + 30)
                 try r.scan(at: t0 + 31)
                 try r.deliver(from: "receiver", to: "sender", at: t0 + 32)
                 try r.deliver(from: "sender", to: "receiver", at: t0 + 33)
@@ -155,13 +157,42 @@ extension SessionScenarios {
                 try typedRun(r, "receiver-2", typing: code, at: t0 + 20)
                 try r.deliver(from: "receiver-2", to: "sender", at: t0 + 30.5)
             },
-            Scenario("typed-runs-busy", "Eight runs pending: a ninth is refused (typedRunsBusy) and draws nothing; once one connection closes (typedRunEnded) the ninth starts.", typedRoutes: bothRoutes) { r in
+            Scenario("typed-runs-busy", "Eight runs pending: a ninth is refused (typedRunsBusy) and draws nothing; once one connection closes (typedRunEnded) the ninth starts. The nameplate's name is then taken on the local network (typedNameTaken): every run is dropped and a new code shown (typedCodeReplaced); a run starts with it.", typedRoutes: bothRoutes) { r in
                 for index in 0..<8 {
                     try r.sender(.typedRunRequested(index % 2 == 0 ? .localNetwork : .relay), at: t0 + 5)
                 }
                 try r.sender(.typedRunRequested(.localNetwork), at: t0 + 5)
                 try r.sender(.typedRunEnded(r.typedRun(3).sid), at: t0 + 6)
                 try r.sender(.typedRunRequested(.localNetwork), at: t0 + 6)
+                try r.sender(.typedNameTaken, at: t0 + 7, note: "every run wiped, a new code, no guess")
+                try r.sender(.typedRunRequested(.relay), at: t0 + 7)
+            },
+        ]
+    }
+
+    // MARK: The receiver's local events before the confirmation
+
+    static var typedReceiverEvents: [Scenario] {
+        [
+            Scenario("typed-receiver-local-events", "A typed receiver's local events (Spec 6.8): awaiting its pakeInit it ignores a frame of another type, takes tick as nothing, refuses accept (invalidEvent) and ends cancelled.local on cancel, failed.transportLost on a lost connection (code not used up) and expired at floor(start) + 600 + skew; awaiting the confirmation it ignores another pakeInit (unexpectedMessage), takes tick as nothing, refuses reject and ends cancelled.local on cancel, without a frame.", typedRoutes: bothRoutes) { r in
+                let code = grouped(try r.typedCode())
+                try r.startTyped(typing: code, route: .localNetwork, at: t0 + 5)
+                let stray = VectorPrimitives.frameBytes(type: .pakeRefused, transferID: r.senders["sender"]!.payload.transferID, sequence: 1,
+                                                        body: [])
+                try r.inject(stray, origin: "a pakeRefused before any pakeInit", to: "receiver", at: t0 + 6)
+                try r.receiver(.tick, at: t0 + 6)
+                try r.receiver(.accept, at: t0 + 6)
+                try r.receiver(.cancel, at: t0 + 7)
+                try r.startTyped("receiver-2", typing: code, route: .localNetwork, at: t0 + 8)
+                try r.receiver(.transportLost, at: t0 + 9, party: "receiver-2")
+                try r.startTyped("receiver-3", typing: code, route: .relay, at: t0 + 10.5)
+                try r.receiver(.tick, at: t0 + 639.75, party: "receiver-3", note: "before floor(start) + 600 + skew")
+                try r.receiver(.tick, at: t0 + 640, party: "receiver-3", note: "floor(start) + 600 + skew: expired")
+                try typedRun(r, "receiver-4", typing: code, at: t0 + 20)
+                try r.feed(r.typedRun(0).pakeInit, to: "receiver-4", at: t0 + 23)
+                try r.receiver(.tick, at: t0 + 23, party: "receiver-4")
+                try r.receiver(.reject, at: t0 + 23, party: "receiver-4")
+                try r.receiver(.cancel, at: t0 + 24, party: "receiver-4")
             },
         ]
     }
