@@ -94,18 +94,21 @@ final class SessionRecorder {
 
     // MARK: Driving
 
+    /// The receiver registry named `key`, shared by every party that names it (made on first use).
+    private func sharedRegistry(_ key: String) -> ReceiverRegistry {
+        if let existing = registries[key] { return existing }
+        let made = ReceiverRegistry.inMemory()
+        registries[key] = made
+        return made
+    }
+
     /// `party` scans the QR of `sender` at `now`.
     func scan(_ party: String = "receiver", of sender: String = "sender", at now: Double, skew: UInt32 = 30,
               registry: String? = nil, localGate: GateDeclaration = .asks) throws {
         let setup = receivers[party] ?? ReceiverParty(name: party, scenario: name, skew: skew, scans: sender, registry: registry,
                                                       localGate: localGate)
         receivers[party] = setup
-        let registryObject = setup.registry.map { key in
-            if let existing = registries[key] { return existing }
-            let made = ReceiverRegistry.inMemory()
-            registries[key] = made
-            return made
-        }
+        let registryObject = setup.registry.map(sharedRegistry)
         var step: [String: JSONValue] = ["actor": .string(party), "now": .time(now), "event": .object(["type": .string("scan")])]
         do {
             let payload = try SessionPayload(text: senders[sender]!.payload.text)
@@ -141,12 +144,7 @@ final class SessionRecorder {
         let setup = receivers[party] ?? ReceiverParty(name: party, scenario: name, skew: skew, scans: nil, registry: registry,
                                                       localGate: localGate)
         receivers[party] = setup
-        let registryObject = setup.registry.map { key in
-            if let existing = registries[key] { return existing }
-            let made = ReceiverRegistry.inMemory()
-            registries[key] = made
-            return made
-        }
+        let registryObject = setup.registry.map(sharedRegistry)
         var step: [String: JSONValue] = ["actor": .string(party), "now": .time(now),
                                          "event": .object(["type": .string("startTyped"), "typed": .string(text),
                                                            "route": .string(route.description)])]

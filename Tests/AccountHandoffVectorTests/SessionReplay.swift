@@ -83,12 +83,7 @@ struct SessionReplay {
                 do {
                     if eventType == "startTyped" {
                         let party = try receiverSetup.object(actor)
-                        let registry = (party["registry"] as? String).map { key in
-                            if let existing = registries[key] { return existing }
-                            let made = ReceiverRegistry.inMemory()
-                            registries[key] = made
-                            return made
-                        }
+                        let registry = (party["registry"] as? String).map { sharedRegistry($0, in: &registries) }
                         let route = try #require(TypedRoute.allCases.first { $0.description == (try? event.string("route")) }, "\(context): route")
                         let receiver = try HandoffReceiver.startTyped(
                             code: TypedCode(entry: try event.string("typed")), route: route,
@@ -99,12 +94,7 @@ struct SessionReplay {
                         (actions, deadline) = ([], receiver.nextDeadline)
                     } else if eventType == "scan" {
                         let party = try receiverSetup.object(actor)
-                        let registry = (party["registry"] as? String).map { key in
-                            if let existing = registries[key] { return existing }
-                            let made = ReceiverRegistry.inMemory()
-                            registries[key] = made
-                            return made
-                        }
+                        let registry = (party["registry"] as? String).map { sharedRegistry($0, in: &registries) }
                         let text = try qrs.object(try party.string("scans")).string("text")
                         let (receiver, scanStep) = try HandoffReceiver.scan(
                             payload: SessionPayload(text: text),
@@ -187,6 +177,14 @@ struct SessionReplay {
         let bytes = sender?.sealForgedFrame(type, plaintext: plaintext, linkID: linkID)
             ?? receiver?.sealForgedFrame(type, plaintext: plaintext, linkID: linkID)
         #expect(try bytes == frames[Int(step.int("forged"))], "\(context): forged frame")
+    }
+
+    /// The receiver registry named `key`, shared by every party that names it (made on first use).
+    private func sharedRegistry(_ key: String, in registries: inout [String: ReceiverRegistry]) -> ReceiverRegistry {
+        if let existing = registries[key] { return existing }
+        let made = ReceiverRegistry.inMemory()
+        registries[key] = made
+        return made
     }
 
     // MARK: Derived values
