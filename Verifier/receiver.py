@@ -6,6 +6,7 @@ import frames
 import keyschedule
 import plaintexts
 import qr
+import typed_way
 from errors import ProtocolError
 from primitives import equal_constant_time, x25519, x25519_public
 from rules import broken
@@ -14,6 +15,7 @@ from session import FINISHED, Channel, Session, finite
 MAX_SKEW = 120
 MAX_LIFETIME = 600
 LIVE_WITH_CHANNEL = ("awaitingReveal", "awaitingOffer", "reviewingOffer", "awaitingCredentialFrame")
+TYPED_STATES = ("awaitingPakeInit", "awaitingPakeConfirm")
 
 
 class Receiver(Session):
@@ -108,6 +110,11 @@ class Receiver(Session):
             actions.append(("showShortCode", "000000"))
         return self, actions, self.next_deadline()
 
+    @classmethod
+    def start_typed(cls, typed_text, route, skew, random, now, registry=None, local_gate=1):
+        """Spec 6.8 `startTyped`: state awaitingPakeInit, no action."""
+        return typed_way.receiver_start(cls, typed_text, route, skew, random, now, registry, local_gate)
+
     # ---------------------------------------------------------------- 6.0 hooks
 
     def expiry_threshold(self):
@@ -116,6 +123,11 @@ class Receiver(Session):
         if self.state == "awaitingImportResult" and not broken("6.0.3importing"):
             return None
         return self.expiry + (0 if broken("6.0.3receiverSkew") else self.skew)
+
+    def expired_outcome(self):
+        if self.state in TYPED_STATES and broken("6.8.expiryOutcome"):
+            return "failed.transportLost"
+        return "expired"
 
     def expired_comparison(self, t, threshold):
         return t > threshold if broken("6.0.3receiver") else t >= threshold
@@ -132,6 +144,8 @@ class Receiver(Session):
         if kind == "frameReceived":
             return self.receive(event["bytes"])
         state = self.state
+        if state in TYPED_STATES:
+            return self.typed_local(kind)
         if kind == "accept":
             if state == "reviewingOffer" or (broken("6.2.acceptEarly") and state == "awaitingOffer"):
                 gate = 1 if broken("6.2.acceptGate") else self.local_gate
@@ -174,6 +188,20 @@ class Receiver(Session):
             return self.finish("failed.transportLost")
         raise ValueError("unknown event " + kind)
 
+    def typed_local(self, kind):
+        """The local table of Spec 6.8 for awaitingPakeInit and awaitingPakeConfirm (no frame: no confirmed keys)."""
+        column = typed_way.RECEIVER_COLUMNS.get(kind, "accept, reject, storeUnavailable, notAuthenticated, importFinished")
+        mutated = typed_way.mutated_cell(self.state, column)
+        if mutated is not None:
+            return mutated
+        if kind == "cancel":
+            return self.finish("cancelled.local")
+        if kind == "tick":
+            return []
+        if kind == "transportLost":
+            return self.finish("failed.transportLost" if self.state == "awaitingPakeInit" else "failed.typedCodeUnconfirmed")
+        return self.refuse(kind)
+
     def refuse(self, kind):
         """A refused cell of the local-event table: invalidEvent, state unchanged."""
         raise ProtocolError("invalidEvent")
@@ -186,9 +214,18 @@ class Receiver(Session):
         try:
             if broken("6.2.helloOrder") and frames.decode(data)["type"] == "hello":
                 raise ProtocolError("unexpectedMessage")
-            frame = self.receive_checks(data)
+            # Spec 6.8: until a pakeInit names it, a typed session has no transfer ID to check.
+            frame = frames.decode(data) if self.transfer_id is None else self.receive_checks(data)
             if frame["type"] == "hello" and not broken("6.2.hello"):
                 raise ProtocolError("unexpectedMessage")
+            if self.state == "awaitingPakeInit":
+                if frame["type"] != "pakeInit":
+                    if broken("6.8.initOther"):
+                        return self.finish("failed.transportLost")
+                    raise ProtocolError("unexpectedMessage")
+                return typed_way.receiver_pake_init(self, frame, data)
+            if self.state == "awaitingPakeConfirm":
+                return typed_way.receiver_pake_confirm(self, frame, data)
             expected = {"awaitingReveal": "reveal", "awaitingOffer": "offer", "awaitingCredentialFrame": "credential"}.get(self.state)
             if broken("6.2.revealState") and self.state == "awaitingOffer" and frame["type"] == "reveal":
                 expected = "reveal"
@@ -244,4 +281,4 @@ class Receiver(Session):
         return [("showShortCode", self.code["digits"])]
 
     def sealed_frames(self):
-        return dict(self.channel.sealed)
+        return dict(self.channel.sealed) if self.channel is not None else {}

@@ -349,6 +349,7 @@ _rules("6.0 steps before every row", [
     ("6.0.2tick", "step 2: tick/transportLost after the end are refused sessionFinished", ["6.0.2"]),
     ("6.0.2local", "step 2: other local events after the end give [] instead of being refused sessionFinished",
      ["6.0.2"]),
+    ("6.0.2typed", "step 2: typedRunRequested after the end gives [] instead of being refused invalidEvent", ["6.0.2"]),
     ("6.0.1order", "step 1 after step 2 (a finished session ignores the clock check)", ["6.0.1", "6.0.2"]),
     ("6.0.3sender", "sender expiry uses t > expiry", ["6.0.3"]),
     ("6.0.3receiptWait", "sender in awaitingReceipt expires at expiry, not expiry + 120", ["6.0.3"]),

@@ -7,6 +7,7 @@ import frames
 import keyschedule
 import plaintexts
 import qr
+import typed_way
 from errors import ProtocolError
 from primitives import equal_constant_time, x25519, x25519_public
 from rules import broken
@@ -23,7 +24,7 @@ class Sender(Session):
     SECTION = "6.1"
 
     @classmethod
-    def start(cls, account, rendezvous, lifetime, random, now, registry=None, local_gate=1):
+    def start(cls, account, rendezvous, lifetime, random, now, registry=None, local_gate=1, typed_routes=()):
         """Spec 6.1 `start`: steps 0a-0c (the inputs are built: configuration, token, account), then 1-3 (the
         arena of step 2 is an environment the vectors do not refuse)."""
         def step0a():
@@ -85,6 +86,7 @@ class Sender(Session):
         self.code = None
         self.code_index = None
         self.second_devices = []  # (hello bytes, keys, th1) of every second device answered
+        typed_way.sender_open(self, typed_routes, random)  # Spec 6.8: the first typed code after the nonce and key
         return self
 
     # ---------------------------------------------------------------- 6.0 hooks
@@ -171,6 +173,8 @@ class Sender(Session):
             if broken("6.1.tick"):
                 return self.finish("expired")
             return []
+        if kind in typed_way.SENDER_EVENTS:
+            return typed_way.sender_local(self, kind, event)
         if kind == "transportLost":
             if broken("6.1.transportLost"):
                 return []
@@ -188,11 +192,15 @@ class Sender(Session):
                 return self.mismatch()
             raise
         if keyschedule.typed_matches(self.code["digits"], entry):
-            self.channel.link_id = self.account["linkID"]
-            frame = self.channel.seal("offer", plaintexts.encode_offer(self.account, self.local_gate))
-            self.state = "awaitingAccept"
-            return [("send", frame)]
+            return self.seal_offer()
         return self.mismatch()
+
+    def seal_offer(self):
+        """Spec 3.4: the offer, with senderGate; next awaitingAccept."""
+        self.channel.link_id = self.account["linkID"]
+        frame = self.channel.seal("offer", plaintexts.encode_offer(self.account, self.local_gate))
+        self.state = "awaitingAccept"
+        return [("send", frame)]
 
     def mismatch(self):
         self.entries_left -= 1
@@ -219,10 +227,14 @@ class Sender(Session):
                 if broken("6.1.helloAnyState") and self.state != "awaitingHello":
                     raise ProtocolError("unexpectedMessage")
                 return self.receive_hello(frame, data)
+            if self.state == "awaitingHello" and frame["type"] == "pakeReply" and self.typed is not None:
+                return typed_way.sender_pake_reply(self, frame, data)
             if self.state == "awaitingHello":
                 if not broken("6.1.nonHelloEarly"):
                     raise ProtocolError("unexpectedMessage")
                 raise ProtocolError("authenticationFailed")
+            if frame["type"] == "pakeReply" and broken("6.8.replyLate"):
+                raise ProtocolError("unexpectedMessage")
             expected = {"awaitingAccept": "accept", "awaitingReceipt": "receipt"}.get(self.state)
             if broken("6.1.expectCodeConfirmation") and self.state == "awaitingCodeConfirmation":
                 expected = "accept"
@@ -327,7 +339,12 @@ class Sender(Session):
             h1()
         th1 = keyschedule.th1(self.th0, hh, data)
         if self.state == "awaitingHello":
-            return self.accept_hello(data, keys, th1)
+            actions = self.accept_hello(data, keys, th1)
+            if self.typed is not None and self.state != FINISHED:
+                self.typed = None  # Spec 6.8: the QR way paired first; the typed way is withdrawn
+                if not broken("6.8.qrWithdraw"):
+                    actions = actions + [("typedWayWithdrawn", "pairedByQR")]
+            return actions
         second = Channel("sender", self.transfer_id, self.expiry, keys, self.channel.th1 if broken("K.adSecondTH1") else th1)
         second.pair = data[24:56]
         if broken("6.1.contestedSequence"):

@@ -195,7 +195,8 @@ class Session:
                 frames.decode(data)
             except ProtocolError as error:
                 decoding = error.identifier
-            if len(data) >= 18 and data[2:18] != self.transfer_id:
+            # A typed session before its pakeInit has no transfer ID yet (Spec 6.8): nothing to compare.
+            if len(data) >= 18 and self.transfer_id is not None and data[2:18] != self.transfer_id:
                 transfer = "unknownTransfer"
         return [("1 clock", None if finite(now) else "invalidClock"), ("2 finished", "finished" if self.state == FINISHED else None),
                 ("3 expiry", "expired" if threshold is not None and t >= threshold else None),
@@ -225,6 +226,12 @@ class Session:
                     raise ProtocolError("sessionFinished")
                 return [("ignored", "sessionFinished")]
             if kind == "cancel" and not broken("6.0.2cancel"):
+                return []
+            if kind == "typedRunRequested":  # Spec 6.0 step 2: the typed way's connection is closed
+                if broken("6.0.2typed"):
+                    return []
+                raise ProtocolError("invalidEvent")
+            if kind in ("typedRunEnded", "typedNameTaken"):
                 return []
             if kind in ("tick", "transportLost") and not broken("6.0.2tick"):
                 return []

@@ -11,14 +11,16 @@ from primitives import SplitMix64, aead_seal
 from receiver import Receiver
 from registries import ReceiverRegistry
 from sender import Sender
-from rules import broken
+from rules import RULES, broken
 from session import FINISHED
+from typed_way import TypedLog, typed_code_shown
+import typed_session_checks
 
 
 def start_sender(setup, registry=None):
     return Sender.start(account_from_json(setup["account"]), h(setup["rendezvous"]), setup["lifetime"],
                         SplitMix64(setup["seed"]), time_of(setup.get("start", setup.get("now"))), registry,
-                        setup.get("localGate", 1))
+                        setup.get("localGate", 1), setup.get("typedRoutes", ()))
 
 
 def check_starts(entries):
@@ -36,7 +38,8 @@ def check_starts(entries):
 
 def action_json(action, frame_ids):
     kind = action[0]
-    if broken(f"6[{kind}]"):  # the action reported under another name
+    # the action reported under another name (the typed way's actions, 6.8, are not rows of 6's table)
+    if f"6[{kind}]" in RULES and broken(f"6[{kind}]"):
         return {"type": kind + "Renamed"}
     if kind in ("send", "reply"):
         return {"type": kind, "frame": frame_ids.get(action[1], "unrecorded frame " + action[1][:40].hex())}
@@ -54,6 +57,16 @@ def action_json(action, frame_ids):
         return {"type": kind, "error": action[1]}
     if kind == "finished":
         return {"type": kind, "outcome": action[1]}
+    if kind == "startTypedRun":
+        return {"type": kind, "run": action[1].hex(), "frame": frame_ids.get(action[2], "unrecorded frame " + action[2][:40].hex())}
+    if kind == "typedCodeRetired":
+        return {"type": kind, "newCode": action[1], "wrongGuesses": action[2]}
+    if kind == "typedCodeReplaced":
+        return {"type": kind, "code": action[1]}
+    if kind == "typedWayWithdrawn":
+        return {"type": kind, "reason": action[1]}
+    if kind == "pairedByTypedCode":
+        return {"type": kind, "run": action[1].hex()}
     return {"type": kind}
 
 
@@ -70,7 +83,10 @@ def after_json(party):
     transcript = None
     if party.state != FINISHED and party.channel is not None:
         transcript = party.channel.th.hex()
-    return {"state": party.state, "transcript": transcript, "nextDeadline": party.next_deadline()}
+    after = {"state": party.state, "transcript": transcript, "nextDeadline": party.next_deadline()}
+    if getattr(party, "typed_routes", None):
+        after["typedCode"] = typed_code_shown(party)
+    return after
 
 
 def event_of(step, frames_bytes):
@@ -79,6 +95,8 @@ def event_of(step, frames_bytes):
         event["bytes"] = frames_bytes[event["frame"]]
     if "credential" in event:
         event["credential"] = h(event["credential"])
+    if "run" in event:
+        event["run"] = h(event["run"])
     return event
 
 
@@ -95,10 +113,12 @@ class Replay:
         self.registries = {}
         self.shown = {}
         self.forged = set()
+        self.log = TypedLog()
 
     def run(self):
         for sender_name, setup in self.setup["senders"].items():
             sender = start_sender(setup)
+            sender.name, sender.log = sender_name, self.log
             self.parties[sender_name] = sender
             self.check_qr(sender_name, sender)
         for receiver_name in self.setup["receivers"]:
@@ -107,6 +127,7 @@ class Replay:
             self.step(index, step)
         self.check_handshakes()
         self.check_frames()
+        typed_session_checks.check(self)
         CHECKS.equal(self.shown, self.session.get("shortCodes", {}), f"{self.name}: short codes shown")
         outcomes = {name: (party.outcome if party is not None else None) for name, party in self.parties.items()}
         CHECKS.equal(outcomes, self.session["outcomes"], f"{self.name}: outcomes")
@@ -131,6 +152,8 @@ class Replay:
         try:
             if event["type"] == "scan":
                 actions = self.scan(actor, now)
+            elif event["type"] == "startTyped":
+                actions = self.start_typed(actor, event, now)
             elif event["type"] == "forge":
                 forged = self.forge(actor, event)
                 CHECKS.equal(self.frame_ids.get(forged, "unrecorded " + forged[:40].hex()), step.get("forged"), where + " forged frame")
@@ -140,7 +163,7 @@ class Replay:
             thrown = error.identifier
         outcomes = [key for key in ("throws", "actions", "forged") if key in step]
         CHECKS.equal(len(outcomes), 1, where + " records one of throws, actions, forged")
-        CHECKS.equal("after" in step, not (event["type"] == "scan" and "throws" in step), where + " records after")
+        CHECKS.equal("after" in step, not (event["type"] in ("scan", "startTyped") and "throws" in step), where + " records after")
         if "throws" in step:
             CHECKS.equal(thrown, step["throws"], where + " throws")
         else:
@@ -165,6 +188,17 @@ class Replay:
         receiver.sender_name = setup["scans"]
         self.parties[actor] = receiver
         return actions
+
+    def start_typed(self, actor, event, now):
+        setup = self.setup["receivers"][actor]
+        registry = None
+        if setup.get("registry") is not None:
+            registry = self.registries.setdefault(setup["registry"], ReceiverRegistry())
+        receiver = Receiver.start_typed(event["typed"], event["route"], setup["skew"], SplitMix64(setup["seed"]), now, registry,
+                                        setup["localGate"])
+        receiver.name, receiver.log = actor, self.log
+        self.parties[actor] = receiver
+        return []
 
     def forge(self, actor, event):
         party = self.parties[actor]
@@ -211,7 +245,7 @@ class Replay:
                 continue
             for data, record in party.sealed_frames().items():
                 sealed[data] = dict(record, sealedBy=party_name)
-            if isinstance(party, Receiver):
+            if isinstance(party, Receiver) and getattr(party, "hello", None) is not None:
                 hellos[party.hello] = (party_name, party)
         for record in self.session["frames"]:
             where = f"{self.name}: frame {record['id']}"
@@ -225,6 +259,9 @@ class Replay:
                             "helloTag": receiver.hello_tag.hex(), "handshake": pairs.get(receiver.public_key)}
                     CHECKS.equal(mine, {key: record.get(key) for key in mine}, where + " annotations")
                 continue
+            if record.get("type") in typed_session_checks.HANDSHAKE_FRAMES and "sealedBy" in record:
+                typed_session_checks.check_handshake_frame(self, record, data, where)
+                continue
             if "key" not in record:
                 CHECKS.true("sealedBy" not in record, where + " sealed by a party is a hello or encrypted")
                 continue
@@ -234,6 +271,9 @@ class Replay:
                         "nonce": ours["nonce"].hex(), "transcriptHash": ours["transcriptHash"].hex(),
                         "additionalData": ours["additionalData"].hex(), "plaintext": ours["plaintext"].hex(),
                         "handshake": pairs.get(ours["pair"]), "forged": True if data in self.forged else None}
+                if isinstance(ours["pair"], tuple):  # a typed pair (Spec 4.5): named by its typedHandshake
+                    mine["handshake"] = None
+                    mine[ours["pair"][0]] = ours["pair"][1]
                 CHECKS.equal(mine, {key: record.get(key) for key in mine}, where + " annotations")
             elif "origin" in record:
                 self.check_script_sealed(record, where)

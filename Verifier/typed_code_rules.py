@@ -100,23 +100,51 @@ _rules("4.5 the typed way's key schedule", [
     ("4.5.chain", "TH1 and TH2 hash the frame alone", ["4.5[TH1]", "4.5[TH2]"]),
 ])
 
-# Section 6.8 (the typed way's rows): no vector holds a typed session yet, so no verifier code runs these
-# rows; the Swift tests pin them. Argued, not pinned: the typed session vectors are the next step.
-_TYPED_SESSIONS_WHY = ("no typed session vectors exist yet (Vectors/ holds the typed frames and keys of 3.8 and 4.5, "
-                       "not whole sessions), so the verifier runs no 6.8 row; TypedWayTests pins each row and cell "
-                       "(pairing on each route, a wrong guess, three wrong guesses, the QR first, a differing route, "
-                       "the registry claim, a lost connection, 8 pending runs, a replay, a bad pakeInit, a typo, a "
-                       "taken name)")
-
-
-def _typed_session_rules():
-    import spec_rules
-    rows = [rule for rule, _ in spec_rules.RULES_CACHE() if rule.startswith("6.8 frame[")]
-    _rules("6.8 the typed way's rows", [("6.8.sessions", "a row of 6.8 does something else", rows)])
-    UNOBSERVABLE["6.8.sessions"] = _TYPED_SESSIONS_WHY
-    for rule, _ in spec_rules.RULES_CACHE():
-        if rule.startswith("6.8 local["):
-            UNOBSERVABLE[rule] = _TYPED_SESSIONS_WHY
-
-
-_typed_session_rules()
+_rules("6.8 the typed way's rows", [
+    ("6.8.replySequence", "a sender reads a pakeReply of any sequence number",
+     ["6.8 frame[awaitingHello with the typed way open | pakeReply, sequence other than 0]"]),
+    ("6.8.replySid", "a pakeReply of no pending run is ignored as unexpectedMessage instead of unknownTransfer",
+     ["6.8 frame[awaitingHello with the typed way open | pakeReply whose sid is no pending run]"]),
+    ("6.8.runDeadline", "a run is dropped 11 s after it started instead of 10 s",
+     ["6.8 frame[awaitingHello with the typed way open | pakeReply whose sid is no pending run]"]),
+    ("6.8.replyShare", "a pakeReply with a bad share counts as a wrong guess (the code retired)",
+     ["6.8 frame[awaitingHello with the typed way open | pakeReply whose Yb is no element, or gives the identity K]"]),
+    ("6.8.wrongGuessKeepsCode", "a wrong tagR is refused, but the code is kept (no new code, no guess counted)",
+     ["6.8 frame[awaitingHello with the typed way open | pakeReply with a wrong tagR (4.5)]"]),
+    ("6.8.guessLimit", "the typed way is withdrawn at the fourth wrong guess instead of the third",
+     ["6.8 frame[awaitingHello with the typed way open | pakeReply with a wrong tagR (4.5)]"]),
+    ("6.8.pairOrder", "pairing sends pakeConfirm before it names the run (pairedByTypedCode second)",
+     ["6.8 frame[awaitingHello with the typed way open | pakeReply with the right tagR]"]),
+    ("6.8.pairTranscript", "the sender seals the offer bound to TH1 instead of TH2",
+     ["6.8 frame[awaitingHello with the typed way open | pakeReply with the right tagR]"]),
+    ("6.8.qrWithdraw", "a QR hello in awaitingHello does not withdraw the typed way (no typedWayWithdrawn)",
+     ["6.8 frame[awaitingHello with the typed way open | hello passing H1-H4]"]),
+    ("6.8.replyLate", "a pakeReply in another live state is ignored as unexpectedMessage before E1",
+     ["6.8 frame[other live states | pakeReply]"]),
+    ("6.8.initSequence", "a receiver reads a pakeInit of any sequence number",
+     ["6.8 frame[awaitingPakeInit | pakeInit, sequence other than 0]"]),
+    ("6.8.initClaimFirst", "the code is claimed before Ya is checked to decode",
+     ["6.8 frame[awaitingPakeInit | pakeInit]"]),
+    ("6.8.initIdentity", "an identity Ya is refused with the shares that do not decode, before the claim",
+     ["6.8 frame[awaitingPakeInit | pakeInit]"]),
+    ("6.8.claimGivenBack", "a claim is given back when CPace refuses the pakeInit after it",
+     []),
+    ("6.8.initOther", "a receiver awaiting its pakeInit ends failed.transportLost on a frame of another type",
+     ["6.8 frame[awaitingPakeInit | any other type]"]),
+    ("6.8.confirmSequence", "a receiver reads a pakeConfirm or pakeRefused of any sequence number",
+     ["6.8 frame[awaitingPakeConfirm | pakeConfirm or pakeRefused, sequence other than 1]"]),
+    ("6.8.confirmAbsorb", "the receiver does not absorb the pakeConfirm (its transcript stays TH1)",
+     ["6.8 frame[awaitingPakeConfirm | pakeConfirm, sequence 1, right tagS]"]),
+    ("6.8.wrongTagS", "a wrong tagS is ignored (authenticationFailed) instead of ending the session",
+     ["6.8 frame[awaitingPakeConfirm | pakeConfirm with a wrong tagS, or pakeRefused, sequence 1]"]),
+    ("6.8.refusedIgnored", "a pakeRefused is ignored (it carries no tag) instead of ending the session",
+     ["6.8 frame[awaitingPakeConfirm | pakeConfirm with a wrong tagS, or pakeRefused, sequence 1]"]),
+    ("6.8.confirmOther", "a receiver awaiting the confirmation ends typedCodeMismatch on a frame of another type",
+     ["6.8 frame[awaitingPakeConfirm | any other type]"]),
+    ("6.8.startClaimCheck", "startTyped does not look the code's claim up in the registry",
+     []),
+    ("6.8.startDeadline", "a typed receiver's deadline before its pakeInit leaves out the skew",
+     []),
+    ("6.8.expiryOutcome", "the typed receiver's states end failed.transportLost at the expiry instead of expired",
+     []),
+])

@@ -17,26 +17,58 @@ final class SenderParty {
     /// What the seed's stream gives (Spec 2.1): the nonce, then the private key.
     let nonce: [UInt8]
     let privateKey: [UInt8]
+    /// The routes of the typed way it offers (Spec 6.8); empty for the QR way alone.
+    let typedRoutes: Set<TypedRoute>
+    /// The seed's stream past the nonce and the private key: the generator draws the typed
+    /// way's codes, `sid`s and scalars from it in the order of Spec 6.8, 12.3 and 12.6, and
+    /// checks that the session drew the same.
+    private let typedStream: InsecureDeterministicRandom
 
-    init(name: String, scenario: String, start: Double, lifetime: UInt32, rendezvousLength: Int, localGate: GateDeclaration) throws {
+    init(name: String, scenario: String, start: Double, lifetime: UInt32, rendezvousLength: Int, localGate: GateDeclaration,
+         typedRoutes: Set<TypedRoute> = []) throws {
         self.name = name
         self.start = start
         self.lifetime = lifetime
         self.localGate = localGate
+        self.typedRoutes = typedRoutes
         seed = VectorSupport.seed(scenario + "/" + name)
         account = try VectorSupport.standardAccount(scenario + "/" + name)
         rendezvous = VectorSupport.bytes(seed: VectorSupport.seed(scenario + "/" + name + "/rendezvous"), count: rendezvousLength)
         session = try HandoffSender.start(account: account, rendezvous: RendezvousToken(bytes: rendezvous),
                                           configuration: SenderConfiguration(lifetime: lifetime),
                                           random: InsecureDeterministicRandom(seed: seed), now: VectorSupport.date(start),
-                                          localGate: localGate)
+                                          typedRoutes: typedRoutes, localGate: localGate)
         (nonce, privateKey) = VectorSupport.senderDraws(seed: seed)
+        typedStream = InsecureDeterministicRandom(seed: seed)
+        _ = VectorSupport.draw(32, from: typedStream)  // the nonce
+        _ = VectorSupport.draw(32, from: typedStream)  // the private key
         let payload = session.payload
         guard VectorPrimitives.commitment(nonce: nonce) == payload.commitment,
               try VectorPrimitives.x25519PublicKey(privateKey: privateKey) == payload.senderPublicKey.bytes,
               payload.expiry == UInt32(start.rounded(.down)) + lifetime else {
             throw VectorGenerationError("\(scenario): \(name)'s QR is not what its seed and start give (Spec 2.1, 6.1)")
         }
+        if !typedRoutes.isEmpty {
+            let first = try drawTypedCode()
+            guard session.typedCode?.digits == first else { throw VectorGenerationError("\(scenario): \(name)'s typed code (Spec 6.8)") }
+            firstTypedCode = first
+        }
+    }
+
+    /// The first typed code, drawn after the QR's values (Spec 6.8).
+    private(set) var firstTypedCode: String?
+
+    /// The next typed code of the stream (Spec 12.3): what a retired or replaced code gives way to.
+    func drawTypedCode() throws -> String {
+        let code = try TypedCode.draw(from: typedStream)
+        defer { code.wipe() }
+        return code.digits
+    }
+
+    /// The next run's draws (Spec 6.8 `typedRunRequested`): `sid`, then the scalar `ya` (12.6).
+    func drawTypedRun() throws -> (sid: [UInt8], ya: [UInt8]) {
+        let sid = VectorSupport.draw(16, from: typedStream)
+        return (sid, try VectorPrimitives.cpaceSampleScalar(from: typedStream))
     }
 
     var payload: SessionPayload { session.payload }
@@ -48,13 +80,16 @@ final class SenderParty {
             "nonce": .hex(nonce), "commitment": .hex(payload.commitment), "senderPrivateKey": .hex(privateKey),
             "senderPublicKey": .hex(payload.senderPublicKey.bytes), "expiry": .number(payload.expiry),
             "binary": .hex(payload.binary), "text": .string(payload.text), "transferID": .hex(transferID), "th0": .hex(th0),
-        ])
+        ].merging(firstTypedCode.map { ["typedCode": .string($0)] } ?? [:]) { first, _ in first })
     }
 
     /// The `setup.senders` entry.
     var setupJSON: JSONValue {
-        .object(["seed": .number(seed), "start": .time(start), "lifetime": .number(lifetime),
-                 "account": VectorSupport.account(account), "rendezvous": .hex(rendezvous), "localGate": .number(localGate.rawValue)])
+        var fields: [String: JSONValue] = ["seed": .number(seed), "start": .time(start), "lifetime": .number(lifetime),
+                                           "account": VectorSupport.account(account), "rendezvous": .hex(rendezvous),
+                                           "localGate": .number(localGate.rawValue)]
+        if !typedRoutes.isEmpty { fields["typedRoutes"] = .array(typedRoutes.sorted { $0.rawValue < $1.rawValue }.map { .string($0.description) }) }
+        return .object(fields)
     }
 }
 
@@ -63,26 +98,32 @@ final class ReceiverParty {
     let name: String
     let seed: UInt64
     let skew: UInt32
-    let scans: String
+    /// The sender whose QR it scans; `nil` for a party that types a code (Spec 6.8).
+    let scans: String?
     let registry: String?
     /// Whether this device asks its person before accepting; the accept declares it
     /// (`receiverGate`, Spec 3.6).
     let localGate: GateDeclaration
     var session: HandoffReceiver?
+    /// A typed party's code (its digits) and route, once it started (Spec 6.8 `startTyped`).
+    var typed: (digits: String, route: TypedRoute)?
+    /// A typed party's stream: it draws its scalar `yb` when a `pakeInit` arrives (Spec 6.8).
+    let typedStream: InsecureDeterministicRandom
 
-    init(name: String, scenario: String, skew: UInt32, scans: String, registry: String?, localGate: GateDeclaration) {
+    init(name: String, scenario: String, skew: UInt32, scans: String?, registry: String?, localGate: GateDeclaration) {
         self.name = name
         self.skew = skew
         self.localGate = localGate
         self.scans = scans
         self.registry = registry
         seed = VectorSupport.seed(scenario + "/" + name)
+        typedStream = InsecureDeterministicRandom(seed: seed)
     }
 
     /// The `setup.receivers` entry.
     var setupJSON: JSONValue {
-        var fields: [String: JSONValue] = ["seed": .number(seed), "skew": .number(skew), "scans": .string(scans),
-                                           "localGate": .number(localGate.rawValue)]
+        var fields: [String: JSONValue] = ["seed": .number(seed), "skew": .number(skew), "localGate": .number(localGate.rawValue)]
+        if let scans { fields["scans"] = .string(scans) }
         if let registry { fields["registry"] = .string(registry) }
         return .object(fields)
     }

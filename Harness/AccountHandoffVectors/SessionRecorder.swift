@@ -18,6 +18,12 @@ enum ScriptEvent {
     case importFinished(ReceiptStatus)
     case tick
     case transportLost
+    /// Sender, typed way (Spec 6.8): a connection that came by this route waits for its `pakeInit`.
+    case typedRunRequested(TypedRoute)
+    /// Sender, typed way: the connection of the run with this `sid` closed.
+    case typedRunEnded([UInt8])
+    /// Sender, typed way: the current nameplate's name is taken on the local network.
+    case typedNameTaken
 }
 
 /// Drives one scripted session through the real state machines and records every input,
@@ -32,6 +38,10 @@ final class SessionRecorder {
     private var receivers: [String: ReceiverParty] = [:]
     private var registries: [String: ReceiverRegistry] = [:]
     private(set) var handshakes: [Handshake] = []
+    private(set) var typedRuns: [TypedRunRecord] = []
+    private(set) var typedHandshakes: [TypedHandshake] = []
+    /// The runs the senders started, by `sid` (for `typedRunEnded`).
+    private var runIDs: [[UInt8]: TypedRunID] = [:]
     private var frames: [[String: JSONValue]] = []
     private var frameIDs: [[UInt8]: Int] = [:]
     private var steps: [JSONValue] = []
@@ -39,19 +49,21 @@ final class SessionRecorder {
     /// The last frame each party sent with `send`, and the last `reply` of each sender.
     private(set) var lastSent: [String: [UInt8]] = [:]
     private(set) var lastReply: [String: [UInt8]] = [:]
+    /// The frames each party sent (`send`, and `startTypedRun`'s `pakeInit`) in its last step, in order.
+    private(set) var lastStepSends: [String: [[UInt8]]] = [:]
 
     init(_ name: String, _ summary: String, start: Double = VectorSupport.startTime, lifetime: UInt32 = 180,
-         senderGate: GateDeclaration = .asks) throws {
+         senderGate: GateDeclaration = .asks, typedRoutes: Set<TypedRoute> = []) throws {
         self.name = name
         self.summary = summary
-        try addSender("sender", start: start, lifetime: lifetime, localGate: senderGate)
+        try addSender("sender", start: start, lifetime: lifetime, localGate: senderGate, typedRoutes: typedRoutes)
     }
 
     /// Starts another sending party (the two-session attack).
     func addSender(_ party: String, start: Double = VectorSupport.startTime, lifetime: UInt32 = 180, rendezvousLength: Int = 8,
-                   localGate: GateDeclaration = .asks) throws {
+                   localGate: GateDeclaration = .asks, typedRoutes: Set<TypedRoute> = []) throws {
         senders[party] = try SenderParty(name: party, scenario: name, start: start, lifetime: lifetime, rendezvousLength: rendezvousLength,
-                                         localGate: localGate)
+                                         localGate: localGate, typedRoutes: typedRoutes)
         senderOrder.append(party)
     }
 
@@ -82,18 +94,21 @@ final class SessionRecorder {
 
     // MARK: Driving
 
+    /// The receiver registry named `key`, shared by every party that names it (made on first use).
+    private func sharedRegistry(_ key: String) -> ReceiverRegistry {
+        if let existing = registries[key] { return existing }
+        let made = ReceiverRegistry.inMemory()
+        registries[key] = made
+        return made
+    }
+
     /// `party` scans the QR of `sender` at `now`.
     func scan(_ party: String = "receiver", of sender: String = "sender", at now: Double, skew: UInt32 = 30,
               registry: String? = nil, localGate: GateDeclaration = .asks) throws {
         let setup = receivers[party] ?? ReceiverParty(name: party, scenario: name, skew: skew, scans: sender, registry: registry,
                                                       localGate: localGate)
         receivers[party] = setup
-        let registryObject = setup.registry.map { key in
-            if let existing = registries[key] { return existing }
-            let made = ReceiverRegistry.inMemory()
-            registries[key] = made
-            return made
-        }
+        let registryObject = setup.registry.map(sharedRegistry)
         var step: [String: JSONValue] = ["actor": .string(party), "now": .time(now), "event": .object(["type": .string("scan")])]
         do {
             let payload = try SessionPayload(text: senders[sender]!.payload.text)
@@ -121,6 +136,50 @@ final class SessionRecorder {
         steps.append(.object(step))
     }
 
+    /// `party` starts a typed session (Spec 6.8 `startTyped`) with the code its person typed:
+    /// read as Spec 12.5 says (a refused text throws, like a refused `startTyped`, and creates no
+    /// session), over a connection that came by `route`.
+    func startTyped(_ party: String = "receiver", typing text: String, route: TypedRoute, at now: Double, skew: UInt32 = 30,
+                    registry: String? = nil, localGate: GateDeclaration = .asks) throws {
+        let setup = receivers[party] ?? ReceiverParty(name: party, scenario: name, skew: skew, scans: nil, registry: registry,
+                                                      localGate: localGate)
+        receivers[party] = setup
+        let registryObject = setup.registry.map(sharedRegistry)
+        var step: [String: JSONValue] = ["actor": .string(party), "now": .time(now),
+                                         "event": .object(["type": .string("startTyped"), "typed": .string(text),
+                                                           "route": .string(route.description)])]
+        do {
+            let code = try TypedCode(entry: text)
+            let digits = code.digits
+            setup.session = try HandoffReceiver.startTyped(code: code, route: route, configuration: ReceiverConfiguration(clockSkewTolerance: skew),
+                                                           random: InsecureDeterministicRandom(seed: setup.seed), now: VectorSupport.date(now),
+                                                           registry: registryObject, localGate: setup.localGate)
+            setup.typed = (digits, route)
+            step["actions"] = .array([])
+            try checkDeadline(setup.session?.nextDeadline, party)
+            step["after"] = after(party)
+        } catch let error as HandoffError {
+            step["throws"] = .string(error.identifier)
+        }
+        steps.append(.object(step))
+    }
+
+    /// Feeds every frame `from` sent in its last step, in order, to `to` (a sender pairing by
+    /// the typed way sends `pakeConfirm` and the offer in one step).
+    func deliverStep(from: String, to: String, at now: Double) throws {
+        guard let sent = lastStepSends[from], !sent.isEmpty else { throw VectorGenerationError("\(name): \(from) sent nothing in its last step") }
+        for bytes in sent { try feed(bytes, to: to, at: now) }
+    }
+
+    /// The typed code `sender` shows now (its digits).
+    func typedCode(_ sender: String = "sender") throws -> String {
+        guard let code = senders[sender]!.session.typedCode else { throw VectorGenerationError("\(name): \(sender) shows no typed code") }
+        return code.digits
+    }
+
+    /// The run of `sender` started `index`-th (0 first).
+    func typedRun(_ index: Int) -> TypedRunRecord { typedRuns[index] }
+
     /// Feeds `event` to sending party `party` at `now`.
     func sender(_ event: ScriptEvent, at now: Double, party: String = "sender", note: String? = nil) throws {
         let session = senders[party]!.session
@@ -140,8 +199,14 @@ final class SessionRecorder {
             case .tick: real = .tick
             case .transportLost: real = .transportLost
             case .importFinished: preconditionFailure("importFinished is a receiver event")
+            case .typedRunRequested(let route): real = .typedRunRequested(route)
+            case .typedRunEnded(let sid):
+                guard let run = runIDs[sid] else { preconditionFailure("typedRunEnded of a run that never started") }
+                real = .typedRunEnded(run)
+            case .typedNameTaken: real = .typedNameTaken
             }
             let step = try session.handle(real, now: VectorSupport.date(now))
+            for case .startTypedRun(let run, _) in step.actions { runIDs[run.bytes] = run }
             return (step.actions.map(RecordedAction.init), step.nextDeadline)
         }
     }
@@ -163,6 +228,7 @@ final class SessionRecorder {
             case .tick: real = .tick
             case .transportLost: real = .transportLost
             case .credential: preconditionFailure("credentialProvided is a sender event")
+            case .typedRunRequested, .typedRunEnded, .typedNameTaken: preconditionFailure("the typed way's events are sender events")
             }
             let step = try session.handle(real, now: VectorSupport.date(now))
             return (step.actions.map(RecordedAction.init), step.nextDeadline)
@@ -232,6 +298,7 @@ final class SessionRecorder {
     private func run(_ party: String, _ event: ScriptEvent, now: Double, note: String?,
                      _ body: () throws(HandoffError) -> ([RecordedAction], Date?)) throws {
         let before = transcript(party)
+        lastStepSends[party] = []
         var step: [String: JSONValue] = ["actor": .string(party), "now": .time(now), "event": describe(event)]
         if let note { step["note"] = .string(note) }
         do {
@@ -263,8 +330,15 @@ final class SessionRecorder {
         case .send(let bytes), .reply(let bytes):
             let isReply: Bool
             if case .reply = action { isReply = true } else { isReply = false }
-            try annotateSealed(bytes, by: party, transcriptBefore: transcriptBefore, forgedLinkID: nil)
-            if isReply { lastReply[party] = bytes } else { lastSent[party] = bytes }
+            if try Frame(bytes: bytes).type.isTypedHandshake {
+                try annotateTyped(bytes, by: party, event: event)
+            } else {
+                try annotateSealed(bytes, by: party, transcriptBefore: transcriptBefore, forgedLinkID: nil)
+            }
+            if isReply { lastReply[party] = bytes } else {
+                lastSent[party] = bytes
+                lastStepSends[party, default: []].append(bytes)
+            }
             return .object(["type": .string(isReply ? "reply" : "send"), "frame": .number(frameIDs[bytes]!)])
         case .showShortCode(let code):
             try checkShownCode(code, by: party, event: event)
@@ -287,6 +361,22 @@ final class SessionRecorder {
             return .object(["type": .string("ignored"), "error": .string(error)])
         case .finished(let outcome):
             return .object(["type": .string("finished"), "outcome": .string(outcome)])
+        case .startTypedRun(let sid, let pakeInit):
+            guard case .typedRunRequested(let route) = event else { throw VectorGenerationError("\(name): a run without a request") }
+            try registerRun(by: party, sid: sid, pakeInit: pakeInit, route: route)
+            lastSent[party] = pakeInit
+            lastStepSends[party, default: []].append(pakeInit)
+            return .object(["type": .string("startTypedRun"), "run": .hex(sid), "frame": .number(frameIDs[pakeInit]!)])
+        case .typedCodeRetired(let code, let wrongGuesses):
+            try checkNextTypedCode(code, of: party)
+            return .object(["type": .string("typedCodeRetired"), "newCode": .string(code), "wrongGuesses": .number(wrongGuesses)])
+        case .typedCodeReplaced(let code):
+            try checkNextTypedCode(code, of: party)
+            return .object(["type": .string("typedCodeReplaced"), "code": .string(code)])
+        case .typedWayWithdrawn(let reason):
+            return .object(["type": .string("typedWayWithdrawn"), "reason": .string(reason)])
+        case .pairedByTypedCode(let sid):
+            return .object(["type": .string("pairedByTypedCode"), "run": .hex(sid)])
         }
     }
 
@@ -301,6 +391,62 @@ final class SessionRecorder {
         guard let pair, pair.code == code else { throw VectorGenerationError("\(name): \(party) shows a code the Spec does not give") }
     }
 
+    /// A run a sender started: its `pakeInit` must be what its stream and the Spec give.
+    private func registerRun(by party: String, sid: [UInt8], pakeInit: [UInt8], route: TypedRoute) throws {
+        let sender = senders[party]!
+        let (drawnSID, ya) = try sender.drawTypedRun()
+        let run = try TypedRunRecord(index: typedRuns.count, sender: sender, code: try typedCode(party), route: route, sid: drawnSID, ya: ya)
+        guard drawnSID == sid, run.pakeInit == pakeInit else {
+            throw VectorGenerationError("\(name): \(party)'s pakeInit differs from the Spec's derivation (6.8, 12.6, 3.8)")
+        }
+        typedRuns.append(run)
+        register(pakeInit, ["sealedBy": .string(party), "type": .string("pakeInit"), "sequence": .number(0),
+                            "typedRun": .number(run.index)])
+    }
+
+    /// A new typed code a sender shows must be the next one of its stream (Spec 12.3, 6.8).
+    private func checkNextTypedCode(_ code: String, of party: String) throws {
+        guard try senders[party]!.drawTypedCode() == code else {
+            throw VectorGenerationError("\(name): \(party)'s new typed code is not the next draw of its stream")
+        }
+    }
+
+    /// Records a `pakeReply` a receiver built, or the `pakeConfirm` or `pakeRefused` a sender
+    /// answered one with (Spec 3.8, 4.5, 6.8), after checking it against the Spec's derivation.
+    private func annotateTyped(_ bytes: [UInt8], by party: String, event: ScriptEvent) throws {
+        guard frameIDs[bytes] == nil else { return }
+        guard case .frame(let answered) = event else { throw VectorGenerationError("\(name): a typed frame not answering a frame") }
+        let type = try Frame(bytes: bytes).type
+        var fields: [String: JSONValue] = ["sealedBy": .string(party), "type": .string(type.description)]
+        switch type {
+        case .pakeReply:
+            guard let run = typedRuns.first(where: { $0.pakeInit == answered }), let receiver = receivers[party], let typed = receiver.typed else {
+                throw VectorGenerationError("\(name): \(party) answered a pakeInit no recorded run sent")
+            }
+            let yb = try VectorPrimitives.cpaceSampleScalar(from: receiver.typedStream)
+            let pair = try TypedHandshake(index: typedHandshakes.count, run: run, receiver: party, code: typed.digits, route: typed.route,
+                                          yb: yb, linkID: senders[run.sender]!.account.linkID.bytes)
+            guard pair.pakeReply == bytes, transcript(party) == pair.th1 else {
+                throw VectorGenerationError("\(name): \(party)'s pakeReply or TH1 differs from the Spec's derivation (4.5)")
+            }
+            typedHandshakes.append(pair)
+            fields["sequence"] = .number(0)
+            fields["typedHandshake"] = .number(pair.index)
+        case .pakeConfirm, .pakeRefused:
+            guard let pair = typedHandshakes.first(where: { $0.pakeReply == answered }) else {
+                throw VectorGenerationError("\(name): \(party) answered a pakeReply no recorded receiver sent")
+            }
+            let expected = pair.senderAcceptsTagR ? pair.pakeConfirm
+                : VectorPrimitives.frameBytes(type: .pakeRefused, transferID: pair.run.transferID, sequence: 1, body: [])
+            guard expected == bytes else { throw VectorGenerationError("\(name): \(party)'s \(type) differs from the Spec's (4.5, 6.8)") }
+            fields["sequence"] = .number(1)
+            fields["typedHandshake"] = .number(pair.index)
+        case .hello, .offer, .accept, .credential, .receipt, .abort, .reveal, .pakeInit:
+            throw VectorGenerationError("\(name): \(type) is not a typed answer")
+        }
+        register(bytes, fields)
+    }
+
     /// Records the fields of a frame `party` sealed: finds the pair whose keys open it with the
     /// AD of Spec 4.3, and checks the transcript update. `forgedLinkID` is the link ID a forge
     /// step bound (empty for none), `nil` for an honest frame.
@@ -309,9 +455,10 @@ final class SessionRecorder {
         guard frameIDs[bytes] == nil else { return }
         let frame = try Frame(bytes: bytes)
         let isSender = senders[party] != nil
-        var opened: [(Handshake, [UInt8], [UInt8], [UInt8])] = []
-        for pair in handshakes where (isSender ? pair.sender : pair.receiver) == party {
-            let bound = frame.type == .abort ? pair.th1 : (transcriptBefore ?? pair.th1)
+        var opened: [(any SessionPair, [UInt8], [UInt8], [UInt8])] = []
+        let pairs: [any SessionPair] = handshakes + typedHandshakes
+        for pair in pairs where (isSender ? pair.sender : pair.receiver) == party {
+            let bound = frame.type == .abort ? pair.th1 : (transcriptBefore ?? pair.firstSealTranscript)
             let ad = pair.additionalData(header: frame.header, type: frame.type, transcript: bound, boundLinkID: forgedLinkID)
             if let plaintext = try? VectorPrimitives.open(key: pair.key(senderToReceiver: isSender), nonce: VectorPrimitives.nonce(sequence: frame.sequence),
                                                           sealed: frame.body, additionalData: ad) {
@@ -330,7 +477,7 @@ final class SessionRecorder {
         }
         var fields: [String: JSONValue] = [
             "sealedBy": .string(party), "type": .string(frame.type.description), "sequence": .number(frame.sequence),
-            "handshake": .number(pair.index), "key": .string(isSender ? "s2r" : "r2s"),
+            pair.recordField: .number(pair.index), "key": .string(isSender ? "s2r" : "r2s"),
             "nonce": .hex(VectorPrimitives.nonce(sequence: frame.sequence)), "transcriptHash": .hex(bound),
             "additionalData": .hex(ad), "plaintext": .hex(plaintext),
         ]
@@ -339,7 +486,7 @@ final class SessionRecorder {
     }
 
     /// Honest plaintexts are what Spec 3.4-3.6 says.
-    private func checkPlaintext(_ type: MessageType, _ plaintext: [UInt8], pair: Handshake) throws {
+    private func checkPlaintext(_ type: MessageType, _ plaintext: [UInt8], pair: any SessionPair) throws {
         let sender = senders[pair.sender]!
         switch type {
         case .reveal: guard plaintext == sender.nonce else { throw VectorGenerationError("\(name): reveal is not the nonce") }
@@ -359,9 +506,13 @@ final class SessionRecorder {
     }
 
     private func after(_ party: String) -> JSONValue {
-        if let sender = senders[party]?.session {
-            return .object(["state": .string(sender.phase.rawValue), "transcript": sender.transcriptHash.map(JSONValue.hex) ?? .null,
-                            "nextDeadline": VectorSupport.deadline(sender.nextDeadline)])
+        if let party = senders[party] {
+            let sender = party.session
+            var fields: [String: JSONValue] = ["state": .string(sender.phase.rawValue),
+                                               "transcript": sender.transcriptHash.map(JSONValue.hex) ?? .null,
+                                               "nextDeadline": VectorSupport.deadline(sender.nextDeadline)]
+            if !party.typedRoutes.isEmpty { fields["typedCode"] = sender.typedCode.map { .string($0.digits) } ?? .null }
+            return .object(fields)
         }
         let receiver = receivers[party]!.session!
         return .object(["state": .string(receiver.phase.rawValue), "transcript": receiver.transcriptHash.map(JSONValue.hex) ?? .null,
@@ -381,6 +532,9 @@ final class SessionRecorder {
         case .importFinished(let status): .object(["type": .string("importFinished"), "status": .string(status.identifier)])
         case .tick: .object(["type": .string("tick")])
         case .transportLost: .object(["type": .string("transportLost")])
+        case .typedRunRequested(let route): .object(["type": .string("typedRunRequested"), "route": .string(route.description)])
+        case .typedRunEnded(let sid): .object(["type": .string("typedRunEnded"), "run": .hex(sid)])
+        case .typedNameTaken: .object(["type": .string("typedNameTaken")])
         }
     }
 
@@ -393,6 +547,13 @@ final class SessionRecorder {
         for (party, receiver) in receivers { outcomes[party] = receiver.session?.outcome.map { .string($0.identifier) } ?? .null }
         var qrs: [String: JSONValue] = [:]
         for (party, sender) in senders { qrs[party] = try sender.qrJSON() }
+        var typed: [String: JSONValue] = [:]
+        if !typedRuns.isEmpty { typed["typedRuns"] = .array(typedRuns.map { $0.json(pakeInitID: frameIDs[$0.pakeInit]!) }) }
+        if !typedHandshakes.isEmpty {
+            typed["typedHandshakes"] = .array(typedHandshakes.map {
+                $0.json(pakeReplyID: frameIDs[$0.pakeReply]!, pakeConfirmID: $0.pakeConfirm.flatMap { frameIDs[$0] })
+            })
+        }
         return .object([
             "name": .string(name),
             "description": .string(summary),
@@ -403,7 +564,17 @@ final class SessionRecorder {
             "steps": .array(steps),
             "shortCodes": .object(shownCodes.mapValues(JSONValue.string)),
             "outcomes": .object(outcomes),
-        ])
+        ].merging(typed) { first, _ in first })
+    }
+}
+
+extension MessageType {
+    /// The typed way's unencrypted handshake frames (Spec 3.8).
+    var isTypedHandshake: Bool {
+        switch self {
+        case .pakeInit, .pakeReply, .pakeConfirm, .pakeRefused: true
+        case .hello, .offer, .accept, .credential, .receipt, .abort, .reveal: false
+        }
     }
 }
 
@@ -420,6 +591,11 @@ enum RecordedAction {
     case deliverAccount(AccountMetadata, [UInt8])
     case ignored(String)
     case finished(String)
+    case startTypedRun([UInt8], pakeInit: [UInt8])
+    case typedCodeRetired(String, wrongGuesses: Int)
+    case typedCodeReplaced(String)
+    case typedWayWithdrawn(String)
+    case pairedByTypedCode([UInt8])
 
     init(_ action: SenderAction) {
         switch action {
@@ -431,8 +607,11 @@ enum RecordedAction {
         case .anotherDeviceJoined: self = .anotherDeviceJoined
         case .ignored(let error): self = .ignored(error.identifier)
         case .finished(let outcome): self = .finished(outcome.identifier)
-        case .startTypedRun, .typedCodeRetired, .typedCodeReplaced, .typedWayWithdrawn, .pairedByTypedCode:
-            preconditionFailure("the recorded sessions start their senders without typed routes")
+        case .startTypedRun(let run, let pakeInit): self = .startTypedRun(run.bytes, pakeInit: pakeInit)
+        case .typedCodeRetired(let code, let wrongGuesses): self = .typedCodeRetired(code.digits, wrongGuesses: wrongGuesses)
+        case .typedCodeReplaced(let code): self = .typedCodeReplaced(code.digits)
+        case .typedWayWithdrawn(let reason): self = .typedWayWithdrawn(reason.description)
+        case .pairedByTypedCode(let run): self = .pairedByTypedCode(run.bytes)
         }
     }
 

@@ -8,15 +8,18 @@ struct Scenario {
     var lifetime: UInt32 = 180
     /// The sending party's gate declaration (Spec 3.4).
     var senderGate: GateDeclaration = .asks
+    /// The typed way's routes the sending party offers (Spec 6.8); none for the QR way alone.
+    var typedRoutes: Set<TypedRoute> = []
     let script: (SessionRecorder) throws -> Void
 
     init(_ name: String, _ summary: String, start: Double = VectorSupport.startTime, lifetime: UInt32 = 180,
-         senderGate: GateDeclaration = .asks, _ script: @escaping (SessionRecorder) throws -> Void) {
+         senderGate: GateDeclaration = .asks, typedRoutes: Set<TypedRoute> = [], _ script: @escaping (SessionRecorder) throws -> Void) {
         self.name = name
         self.summary = summary
         self.start = start
         self.lifetime = lifetime
         self.senderGate = senderGate
+        self.typedRoutes = typedRoutes
         self.script = script
     }
 }
@@ -35,12 +38,12 @@ enum SessionScenarios {
         for scenario in all {
             guard names.insert(scenario.name).inserted else { throw VectorGenerationError("duplicate scenario \(scenario.name)") }
             let recorder = try SessionRecorder(scenario.name, scenario.summary, start: scenario.start, lifetime: scenario.lifetime,
-                                               senderGate: scenario.senderGate)
+                                               senderGate: scenario.senderGate, typedRoutes: scenario.typedRoutes)
             try scenario.script(recorder)
             sessions.append(try recorder.json())
         }
         return .object([
-            "description": .string("Sender starts (Spec 6.1) and full sessions driven through the real sender and receiver state machines (Spec 4-6): every key, transcript hash, frame, plaintext, action and deadline. Steps are replayed in order; times are Unix seconds."),
+            "description": .string("Sender starts (Spec 6.1) and full sessions driven through the real sender and receiver state machines (Spec 4-6), by the QR and by the typed way (6.8): every key, transcript hash, frame, plaintext, action and deadline. Steps are replayed in order; times are Unix seconds."),
             "starts": .array(try StartVectors.make()),
             "sessions": .array(sessions),
         ])
@@ -50,6 +53,7 @@ enum SessionScenarios {
         happy + rejections + cancels + deliveredUnconfirmed + transportLoss + tampering + senderExpiry + receiverExpiry
             + endings + replays + frameChecks + adversaries + contested + authenticatedInvalid + importing + clocks + misuse
             + typedConfirmation + declinesBeforeTheCredential + newReceipts + expiryTold + gateDeclarations
+            + typedWay
     }
 
     // MARK: Building blocks

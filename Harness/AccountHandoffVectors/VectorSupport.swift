@@ -15,6 +15,13 @@ enum VectorSupport {
         return result
     }
 
+    /// One request of `count` bytes from `random` (a request never shares a block with the next).
+    static func draw(_ count: Int, from random: RandomSource) -> [UInt8] {
+        var result = [UInt8](repeating: 0, count: count)
+        result.withUnsafeMutableBytes { random.fill($0) }
+        return result
+    }
+
     /// What a sender with `seed` draws (Spec 2.1): the nonce, then the private key.
     static func senderDraws(seed: UInt64) -> (nonce: [UInt8], privateKey: [UInt8]) {
         let stream = bytes(seed: seed, count: 64)

@@ -41,12 +41,18 @@ struct SessionReplay {
         for (party, value) in try setup.object("senders") {
             let json = try #require(value as? [String: Any])
             let account = try Self.account(try json.object("account"))
+            let routes = try ((json["typedRoutes"] as? [String]) ?? []).map { name in
+                try #require(TypedRoute.allCases.first { $0.description == name }, "\(name): route \(name)")
+            }
             let sender = try HandoffSender.start(account: account, rendezvous: RendezvousToken(bytes: try json.bytes("rendezvous")),
                                                  configuration: SenderConfiguration(lifetime: UInt32(try json.int("lifetime"))),
                                                  random: InsecureDeterministicRandom(seed: UInt64(try json.int("seed"))), now: try json.date("start"),
+                                                 typedRoutes: Set(routes),
                                                  localGate: try #require(GateDeclaration(rawValue: UInt8(try json.int("localGate")))))
             try checkQR(try qrs.object(party), sender: sender, seed: UInt64(try json.int("seed")), start: try json.time("start"),
                         lifetime: UInt32(try json.int("lifetime")), party: party)
+            // Spec 6.8: the first typed code is drawn after the QR's values.
+            #expect(sender.typedCode?.digits == (try qrs.object(party))["typedCode"] as? String, "\(name): \(party)'s typed code")
             senders[party] = sender
             accounts[party] = account
         }
@@ -54,6 +60,8 @@ struct SessionReplay {
         for handshake in handshakes { try checkHandshake(handshake, setup: setup, qrs: qrs) }
         let forgedLinkIDs = try forgedLinkIDs()
         try checkSealedFrames(handshakes: handshakes, qrs: qrs, accounts: accounts, forgedLinkIDs: forgedLinkIDs)
+        try TypedSessionReplay(self).check(qrs: qrs, accounts: accounts)
+        var runs: [[UInt8]: TypedRunID] = [:]
 
         let receiverSetup = try setup.object("receivers")
         var receivers: [String: HandoffReceiver] = [:]
@@ -73,14 +81,20 @@ struct SessionReplay {
                 try replayForge(step, event: event, sender: senders[actor], receiver: receivers[actor], context: context)
             } else {
                 do {
-                    if eventType == "scan" {
+                    if eventType == "startTyped" {
                         let party = try receiverSetup.object(actor)
-                        let registry = (party["registry"] as? String).map { key in
-                            if let existing = registries[key] { return existing }
-                            let made = ReceiverRegistry.inMemory()
-                            registries[key] = made
-                            return made
-                        }
+                        let registry = (party["registry"] as? String).map { sharedRegistry($0, in: &registries) }
+                        let route = try #require(TypedRoute.allCases.first { $0.description == (try? event.string("route")) }, "\(context): route")
+                        let receiver = try HandoffReceiver.startTyped(
+                            code: TypedCode(entry: try event.string("typed")), route: route,
+                            configuration: ReceiverConfiguration(clockSkewTolerance: UInt32(try party.int("skew"))),
+                            random: InsecureDeterministicRandom(seed: UInt64(try party.int("seed"))), now: now, registry: registry,
+                            localGate: try #require(GateDeclaration(rawValue: UInt8(try party.int("localGate")))))
+                        receivers[actor] = receiver
+                        (actions, deadline) = ([], receiver.nextDeadline)
+                    } else if eventType == "scan" {
+                        let party = try receiverSetup.object(actor)
+                        let registry = (party["registry"] as? String).map { sharedRegistry($0, in: &registries) }
                         let text = try qrs.object(try party.string("scans")).string("text")
                         let (receiver, scanStep) = try HandoffReceiver.scan(
                             payload: SessionPayload(text: text),
@@ -90,11 +104,12 @@ struct SessionReplay {
                         receivers[actor] = receiver
                         (actions, deadline) = (describe(scanStep.actions), scanStep.nextDeadline)
                     } else if let sender = senders[actor] {
-                        let senderEvent = try senderEvent(event)
+                        let senderEvent = try senderEvent(event, runs: runs)
                         // Spec 6.1: the password handed in is wiped in every case.
                         defer { if case .credentialProvided(let password) = senderEvent { #expect(password.isWiped, "\(context): password wiped") } }
                         let handled = try sender.handle(senderEvent, now: now)
                         (actions, deadline) = (describe(handled.actions), handled.nextDeadline)
+                        for case .startTypedRun(let run, _) in handled.actions { runs[run.bytes] = run }
                     } else {
                         let receiver = try #require(receivers[actor], "\(context): no such receiver")
                         let receiverEvent = try receiverEvent(event)
@@ -116,7 +131,7 @@ struct SessionReplay {
                 for action in actions where action.hasPrefix("showShortCode ") { shownCodes[actor] = String(action.dropFirst(14)) }
             }
             guard let after = step["after"] as? [String: Any] else {
-                #expect(eventType == "scan" && thrown != nil, "\(context): only a failed scan has no 'after'")
+                #expect(["scan", "startTyped"].contains(eventType) && thrown != nil, "\(context): only a failed scan or start has no 'after'")
                 continue
             }
             let (state, transcript, nextDeadline): (String, [UInt8]?, Date?)
@@ -129,6 +144,9 @@ struct SessionReplay {
             #expect(try state == after.string("state"), "\(context): state")
             #expect(transcript.map(hexString) == after["transcript"] as? String, "\(context): transcript")
             #expect(nextDeadline.map(\.timeIntervalSince1970) == (try after.optionalTime("nextDeadline")), "\(context): next deadline")
+            if let sender = senders[actor], after.keys.contains("typedCode") {
+                #expect(sender.typedCode?.digits == after["typedCode"] as? String, "\(context): typed code shown")
+            }
         }
 
         #expect(shownCodes == (session["shortCodes"] as? [String: String]), "\(name): short codes shown")
@@ -159,6 +177,14 @@ struct SessionReplay {
         let bytes = sender?.sealForgedFrame(type, plaintext: plaintext, linkID: linkID)
             ?? receiver?.sealForgedFrame(type, plaintext: plaintext, linkID: linkID)
         #expect(try bytes == frames[Int(step.int("forged"))], "\(context): forged frame")
+    }
+
+    /// The receiver registry named `key`, shared by every party that names it (made on first use).
+    private func sharedRegistry(_ key: String, in registries: inout [String: ReceiverRegistry]) -> ReceiverRegistry {
+        if let existing = registries[key] { return existing }
+        let made = ReceiverRegistry.inMemory()
+        registries[key] = made
+        return made
     }
 
     // MARK: Derived values
@@ -235,7 +261,7 @@ struct SessionReplay {
     /// plaintext with its pair's key gives exactly its body.
     private func checkSealedFrames(handshakes: [[String: Any]], qrs: [String: Any], accounts: [String: AccountMetadata],
                                    forgedLinkIDs: [Int: [UInt8]]) throws {
-        for record in frameRecords where record["key"] != nil {
+        for record in frameRecords where record["key"] != nil && record["handshake"] != nil {
             let id = Int(try record.int("id")), sequence = UInt32(try record.int("sequence"))
             let context = "\(name): frame \(id)"
             let type = try #require(MessageType.allCases.first { $0.description == (try? record.string("type")) })
@@ -262,8 +288,11 @@ struct SessionReplay {
 
     private func frame(_ event: [String: Any]) throws -> [UInt8] { frames[Int(try event.int("frame"))] }
 
-    private func senderEvent(_ event: [String: Any]) throws -> SenderEvent {
+    private func senderEvent(_ event: [String: Any], runs: [[UInt8]: TypedRunID]) throws -> SenderEvent {
         switch try event.string("type") {
+        case "typedRunRequested": .typedRunRequested(try #require(TypedRoute.allCases.first { $0.description == (try? event.string("route")) }))
+        case "typedRunEnded": .typedRunEnded(try #require(runs[try event.bytes("run")], "\(name): typedRunEnded of a run never started"))
+        case "typedNameTaken": .typedNameTaken
         case "frameReceived": .frameReceived(try frame(event))
         case "codeEntered": .codeEntered(try event.string("typed"))
         case "reject": .reject
@@ -307,8 +336,8 @@ struct SessionReplay {
             case .ignored(let error): "ignored \(error.identifier)"
             case .finished(let outcome): "finished \(outcome.identifier)"
             case .startTypedRun(let run, let pakeInit): "startTypedRun \(run) \(hexString(pakeInit))"
-            case .typedCodeRetired(let code, let wrongGuesses): "typedCodeRetired \(code.nameplate) \(wrongGuesses)"
-            case .typedCodeReplaced(let code): "typedCodeReplaced \(code.nameplate)"
+            case .typedCodeRetired(let code, let wrongGuesses): "typedCodeRetired \(code.digits) \(wrongGuesses)"
+            case .typedCodeReplaced(let code): "typedCodeReplaced \(code.digits)"
             case .typedWayWithdrawn(let reason): "typedWayWithdrawn \(reason)"
             case .pairedByTypedCode(let run): "pairedByTypedCode \(run)"
             }
@@ -342,6 +371,11 @@ struct SessionReplay {
             case "deliverAccount":
                 return "deliverAccount \(Self.describe(try Self.account(try action.object("account")))) \(try action.string("credential"))"
             case "ignored": return "ignored \(try action.string("error"))"
+            case "startTypedRun": return "startTypedRun \(try action.string("run")) \(hexString(frames[Int(try action.int("frame"))]))"
+            case "typedCodeRetired": return "typedCodeRetired \(try action.string("newCode")) \(try action.int("wrongGuesses"))"
+            case "typedCodeReplaced": return "typedCodeReplaced \(try action.string("code"))"
+            case "typedWayWithdrawn": return "typedWayWithdrawn \(try action.string("reason"))"
+            case "pairedByTypedCode": return "pairedByTypedCode \(try action.string("run"))"
             case "finished": return "finished \(try action.string("outcome"))"
             default: throw VectorFormatError("unknown action \(type)")
             }
