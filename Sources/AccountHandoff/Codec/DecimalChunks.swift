@@ -13,23 +13,29 @@ package enum DecimalChunks {
     package static func encode(_ bytes: [UInt8], prefixedWith prefix: String = "") -> String {
         let prefixLength = prefix.utf8.count
         let length = prefixLength + bytes.count / groupByteCount * 17 + digitsPerByteCount[bytes.count % groupByteCount]
-        return String(unsafeUninitializedCapacity: length) { text in
-            _ = text.initialize(from: prefix.utf8)
-            var written = prefixLength
-            var index = 0
-            while index < bytes.count {
-                let end = min(index + groupByteCount, bytes.count)
-                var value = bytes[index..<end].reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
-                let width = digitsPerByteCount[end - index]
-                // The group's digits, least significant first, from its right end: zero-padded.
-                for position in (written..<written + width).reversed() {
-                    text[position] = 0x30 + UInt8(value % 10)
-                    value /= 10
+        return bytes.withUnsafeBufferPointer { bytes in
+            String(unsafeUninitializedCapacity: length) { text in
+                _ = text.initialize(from: prefix.utf8)
+                var written = prefixLength
+                var index = 0
+                while index < bytes.count {
+                    let end = min(index + groupByteCount, bytes.count)
+                    var value: UInt64 = 0
+                    for byte in bytes[index..<end] { value = value << 8 | UInt64(byte) }
+                    let width = digitsPerByteCount[end - index]
+                    // The group's digits, least significant first, from its right end: zero-padded.
+                    var position = written + width
+                    while position > written {
+                        position -= 1
+                        let (quotient, digit) = value.quotientAndRemainder(dividingBy: 10)
+                        text[position] = 0x30 + UInt8(truncatingIfNeeded: digit)
+                        value = quotient
+                    }
+                    written += width
+                    index = end
                 }
-                written += width
-                index = end
+                return written
             }
-            return written
         }
     }
 
@@ -42,31 +48,38 @@ package enum DecimalChunks {
         return try text.withUTF8 { digits in Result { () throws(HandoffError) in try decode(digits: digits[...]) } }.get()
     }
 
-    /// Decodes the ASCII digits produced by ``encode(_:prefixedWith:)``, as ``decode(_:)`` does.
+    /// Decodes the ASCII digits produced by ``encode(_:prefixedWith:)``, as ``decode(_:)`` does:
+    /// one pass reads every digit, and a non-digit anywhere wins over a non-canonical group.
     static func decode(digits: Slice<UnsafeBufferPointer<UInt8>>) throws(HandoffError) -> [UInt8] {
-        guard digits.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) else { throw .malformed(.digits) }
         let fullGroups = digits.count / 17
         guard let tailBytes = digitsPerByteCount.firstIndex(of: digits.count % 17), tailBytes < groupByteCount else {
             throw .malformed(.digits)
         }
-        var bytes = [UInt8](repeating: 0, count: fullGroups * groupByteCount + tailBytes)
-        let canonical = bytes.withUnsafeMutableBufferPointer { output in
-            var offset = digits.startIndex
+        let digits = UnsafeBufferPointer(rebasing: digits)
+        var nonDigit = false
+        var canonical = true
+        let bytes = [UInt8](unsafeUninitializedCapacity: fullGroups * groupByteCount + tailBytes) { output, initialized in
+            var offset = 0
             var written = 0
             for group in 0..<(fullGroups + (tailBytes > 0 ? 1 : 0)) {
                 let byteCount = group < fullGroups ? groupByteCount : tailBytes
                 let width = digitsPerByteCount[byteCount]
                 var value: UInt64 = 0  // at most 17 digits: below 2^57
-                for digit in digits[offset..<offset + width] { value = value &* 10 &+ UInt64(digit &- 0x30) }
-                guard value >> UInt64(8 * byteCount) == 0 else { return false }
+                for position in offset..<offset + width {
+                    let digit = digits[position] &- 0x30
+                    nonDigit = nonDigit || digit > 9
+                    value = value &* 10 &+ UInt64(digit)
+                }
+                canonical = canonical && value >> UInt64(8 * byteCount) == 0
                 for index in 0..<byteCount {
                     output[written + index] = UInt8(truncatingIfNeeded: value >> UInt64(8 * (byteCount - 1 - index)))
                 }
                 written += byteCount
                 offset += width
             }
-            return true
+            initialized = written
         }
+        guard !nonDigit else { throw .malformed(.digits) }
         guard canonical else { throw .nonCanonicalEncoding }
         return bytes
     }

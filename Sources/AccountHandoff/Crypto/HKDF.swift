@@ -20,20 +20,16 @@ package enum HKDF {
     /// guarded memory) and every part read where it lies.
     static func extract(salt: SHA256.Digest, _ first: UnsafeRawBufferPointer, _ second: UnsafeRawBufferPointer,
                         into output: UnsafeMutableRawBufferPointer) {
-        let mac = salt.withUnsafeBytes { HMACSHA256(keyBytes: $0) }
-        mac.update(first)
-        mac.update(second)
-        mac.finalize(into: output)
+        salt.withUnsafeBytes { HMACSHA256.tag(key: $0, first, second, into: output) }
     }
 
     /// HKDF-Expand of exactly one block: `T(1) = HMAC(PRK, info || 1)`, written into `output`
     /// (32 bytes of guarded memory); what every 32-byte key of the protocol is.
     static func expand(pseudorandomKey: UnsafeRawBufferPointer, info: [UInt8], intoBlock output: UnsafeMutableRawBufferPointer) {
         precondition(output.count == HMACSHA256.byteCount, "one HKDF block")
-        let mac = HMACSHA256(keyBytes: pseudorandomKey)
-        mac.update(info)
-        withUnsafeBytes(of: UInt8(1)) { mac.update($0) }
-        mac.finalize(into: output)
+        info.withUnsafeBytes { info in
+            withUnsafeBytes(of: UInt8(1)) { HMACSHA256.tag(key: pseudorandomKey, info, $0, into: output) }
+        }
     }
 
     /// HKDF-Expand into `output` (its count is the length): the first `length` bytes of
@@ -52,21 +48,21 @@ package enum HKDF {
         let blockSize = HMACSHA256.byteCount
         var written = 0
         var counter: UInt8 = 1
-        func nextBlock() -> HMACSHA256 {
-            let mac = HMACSHA256(keyBytes: pseudorandomKey)
-            if written > 0 { mac.update(UnsafeRawBufferPointer(rebasing: out[(written - blockSize)..<written])) }
-            mac.update(info)
-            withUnsafeBytes(of: counter) { mac.update($0) }
+        func writeNextBlock(into block: UnsafeMutableRawBufferPointer) {
+            let previous = written > 0 ? UnsafeRawBufferPointer(rebasing: out[(written - blockSize)..<written])
+                : UnsafeRawBufferPointer(start: nil, count: 0)
+            info.withUnsafeBytes { info in
+                withUnsafeBytes(of: counter) { HMACSHA256.tag(key: pseudorandomKey, previous, info, $0, into: block) }
+            }
             counter &+= 1
-            return mac
         }
         while length - written >= blockSize {
-            nextBlock().finalize(into: UnsafeMutableRawBufferPointer(rebasing: out[written..<(written + blockSize)]))
+            writeNextBlock(into: UnsafeMutableRawBufferPointer(rebasing: out[written..<(written + blockSize)]))
             written += blockSize
         }
         guard written < length else { return }
         arena.withScratch(byteCount: blockSize) { block in
-            nextBlock().finalize(into: block)
+            writeNextBlock(into: block)
             out.baseAddress!.advanced(by: written).copyMemory(from: block.baseAddress!, byteCount: length - written)
         }
     }

@@ -90,8 +90,12 @@ package enum SHA256 {
     }
 }
 
-/// Incremental HMAC-SHA256 (RFC 2104) through libsodium, which accepts keys of any length.
-/// Secret inputs are fed straight from guarded memory; the state is wiped on release.
+/// HMAC-SHA256 (RFC 2104) through libsodium, which accepts keys of any length. Secret inputs
+/// are fed straight from guarded memory.
+///
+/// The protocol's tags and HKDF blocks use ``tag(key:_:_:_:into:)``, whose state lives on the
+/// stack and is wiped when it returns: no object to allocate per tag. An instance is the
+/// incremental form, its state wiped on release.
 package final class HMACSHA256 {
     /// Tag length in bytes.
     package static let byteCount = 32
@@ -100,14 +104,7 @@ package final class HMACSHA256 {
 
     /// Starts an HMAC keyed with `keyBytes` (read where they lie).
     package init(keyBytes: UnsafeRawBufferPointer) {
-        Sodium.ensureInitialised()
-        // libsodium wants a valid pointer even for an empty key.
-        var empty: UInt8 = 0
-        if let base = keyBytes.baseAddress, keyBytes.count > 0 {
-            crypto_auth_hmacsha256_init(&state, base.assumingMemoryBound(to: UInt8.self), keyBytes.count)
-        } else {
-            crypto_auth_hmacsha256_init(&state, &empty, 0)
-        }
+        Self.start(&state, keyBytes: keyBytes)
     }
 
     deinit { sodium_memzero(&state, MemoryLayout<crypto_auth_hmacsha256_state>.size) }
@@ -119,13 +116,47 @@ package final class HMACSHA256 {
 
     /// Absorbs bytes where they lie (in guarded memory for a secret), without copying them.
     package func update(_ bytes: UnsafeRawBufferPointer) {
-        guard let base = bytes.baseAddress, bytes.count > 0 else { return }
-        crypto_auth_hmacsha256_update(&state, base.assumingMemoryBound(to: UInt8.self), UInt64(bytes.count))
+        Self.absorb(&state, bytes)
     }
 
     /// Writes the tag into the first 32 bytes of `output` (guarded memory of the caller).
     package func finalize(into output: UnsafeMutableRawBufferPointer) {
-        precondition(output.count >= Self.byteCount, "HMAC output buffer too small")
+        Self.finish(&state, into: output)
+    }
+
+    /// Writes `HMAC(key, first | second | third)` into the first 32 bytes of `output`, every
+    /// part read where it lies; the state is a local, wiped before it returns.
+    static func tag(key: UnsafeRawBufferPointer, _ first: UnsafeRawBufferPointer,
+                    _ second: UnsafeRawBufferPointer = UnsafeRawBufferPointer(start: nil, count: 0),
+                    _ third: UnsafeRawBufferPointer = UnsafeRawBufferPointer(start: nil, count: 0),
+                    into output: UnsafeMutableRawBufferPointer) {
+        var state = crypto_auth_hmacsha256_state()
+        defer { sodium_memzero(&state, MemoryLayout<crypto_auth_hmacsha256_state>.size) }
+        start(&state, keyBytes: key)
+        absorb(&state, first)
+        absorb(&state, second)
+        absorb(&state, third)
+        finish(&state, into: output)
+    }
+
+    private static func start(_ state: inout crypto_auth_hmacsha256_state, keyBytes: UnsafeRawBufferPointer) {
+        Sodium.ensureInitialised()
+        // libsodium wants a valid pointer even for an empty key.
+        var empty: UInt8 = 0
+        if let base = keyBytes.baseAddress, keyBytes.count > 0 {
+            crypto_auth_hmacsha256_init(&state, base.assumingMemoryBound(to: UInt8.self), keyBytes.count)
+        } else {
+            crypto_auth_hmacsha256_init(&state, &empty, 0)
+        }
+    }
+
+    private static func absorb(_ state: inout crypto_auth_hmacsha256_state, _ bytes: UnsafeRawBufferPointer) {
+        guard let base = bytes.baseAddress, bytes.count > 0 else { return }
+        crypto_auth_hmacsha256_update(&state, base.assumingMemoryBound(to: UInt8.self), UInt64(bytes.count))
+    }
+
+    private static func finish(_ state: inout crypto_auth_hmacsha256_state, into output: UnsafeMutableRawBufferPointer) {
+        precondition(output.count >= byteCount, "HMAC output buffer too small")
         _ = crypto_auth_hmacsha256_final(&state, output.baseAddress!.assumingMemoryBound(to: UInt8.self))
     }
 }

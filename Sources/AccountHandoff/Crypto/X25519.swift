@@ -5,13 +5,48 @@ public struct X25519PublicKey: Hashable, Sendable {
     /// Length of an X25519 public key in bytes.
     public static let byteCount = 32
 
+    /// The 32 bytes in order, held inline: every session makes or decodes two, and neither
+    /// should allocate for it.
+    private var storage: (UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0)
+
     /// The 32 key bytes (RFC 7748 little-endian u-coordinate).
-    public let bytes: [UInt8]
+    public var bytes: [UInt8] { withUnsafeBytes { Array($0) } }
 
     /// Wraps 32 bytes; returns `nil` for any other length.
     public init?(bytes: [UInt8]) {
         guard bytes.count == Self.byteCount else { return nil }
-        self.bytes = bytes
+        self = bytes.withUnsafeBytes { X25519PublicKey(copying: $0) }
+    }
+
+    /// The 32 bytes of `source` (exactly that many).
+    init(copying source: UnsafeRawBufferPointer) {
+        precondition(source.count == Self.byteCount, "X25519 public key size")
+        Swift.withUnsafeMutableBytes(of: &storage) { $0.copyMemory(from: source) }
+    }
+
+    /// The key that `write` writes into its 32 bytes.
+    fileprivate init(writing write: (UnsafeMutableRawBufferPointer) -> Void) {
+        Swift.withUnsafeMutableBytes(of: &storage, write)
+    }
+
+    /// Calls `body` with the 32 key bytes.
+    func withUnsafeBytes<Result, Failure: Error>(
+        _ body: (UnsafeRawBufferPointer) throws(Failure) -> Result
+    ) throws(Failure) -> Result {
+        try Swift.withUnsafeBytes(of: storage) { (bytes) throws(Failure) -> Result in try body(bytes) }
+    }
+
+    /// Whether both are the same 32 bytes.
+    public static func == (left: X25519PublicKey, right: X25519PublicKey) -> Bool {
+        left.storage == right.storage
+    }
+
+    /// Feeds the 32 bytes to `hasher`.
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(storage.0)
+        hasher.combine(storage.1)
+        hasher.combine(storage.2)
+        hasher.combine(storage.3)
     }
 }
 
@@ -44,8 +79,7 @@ package enum X25519 {
     package static func publicKey(for privateKey: UnsafeRawBufferPointer) -> X25519PublicKey {
         precondition(privateKey.count == X25519PublicKey.byteCount, "X25519 private key size")
         Sodium.ensureInitialised()
-        var output = [UInt8](repeating: 0, count: X25519PublicKey.byteCount)
-        output.withUnsafeMutableBytes { out in
+        return X25519PublicKey { out in
             #if HANDOFF_FUZZ_X25519_CACHE
             _ = FuzzX25519Cache.compute(into: out, scalar: privateKey, point: nil) {
                 crypto_scalarmult_base($0, privateKey.baseAddress!.assumingMemoryBound(to: UInt8.self))
@@ -55,7 +89,6 @@ package enum X25519 {
                                        privateKey.baseAddress!.assumingMemoryBound(to: UInt8.self))
             #endif
         }
-        return X25519PublicKey(bytes: output)!
     }
 
     /// Writes the shared secret `X25519(privateKey, peer)` into `output` (32 bytes of guarded

@@ -11,6 +11,8 @@ package struct SessionKeys {
         package static let senderToReceiver = Array("AH4 s2r".utf8)
         package static let receiverToSender = Array("AH4 r2s".utf8)
         package static let codeKey = Array("AH4 code key".utf8)
+        /// The four labels in the order the keys lie side by side (built once, not per session).
+        static let inDerivedOrder = [hello, senderToReceiver, receiverToSender, codeKey]
     }
 
     static let keyByteCount = 32
@@ -59,7 +61,7 @@ package struct SessionKeys {
                                    arena: SessionArena) {
         arena.withScratch(byteCount: HMACSHA256.byteCount) { prk in
             HKDF.extract(salt: handshakeHash, sharedSecret, commitment, into: prk)
-            for (index, label) in [Label.hello, Label.senderToReceiver, Label.receiverToSender, Label.codeKey].enumerated() {
+            for (index, label) in Label.inDerivedOrder.enumerated() {
                 let key = UnsafeMutableRawBufferPointer(rebasing: derived[(index * keyByteCount)..<((index + 1) * keyByteCount)])
                 HKDF.expand(pseudorandomKey: UnsafeRawBufferPointer(prk), info: label, intoBlock: key)
             }
@@ -70,9 +72,7 @@ package struct SessionKeys {
     /// commitment, into `output` (32 bytes of guarded memory).
     static func writeHelloTag(helloKey: UnsafeRawBufferPointer, handshakeHash: SHA256.Digest,
                               into output: UnsafeMutableRawBufferPointer) {
-        let mac = HMACSHA256(keyBytes: helloKey)
-        handshakeHash.withUnsafeBytes { mac.update($0) }
-        mac.finalize(into: output)
+        handshakeHash.withUnsafeBytes { HMACSHA256.tag(key: helloKey, $0, into: output) }
     }
 
     /// Every key, for wiping and for tests.

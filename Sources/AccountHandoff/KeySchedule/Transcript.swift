@@ -25,7 +25,7 @@ package struct Transcript {
 
     /// The handshake hash that binds the receiver's key; only valid before the hello is absorbed.
     func handshakeHash(receiverPublicKey: X25519PublicKey) -> SHA256.Digest {
-        SHA256.digest(digest, receiverPublicKey.bytes)
+        receiverPublicKey.withUnsafeBytes { handshakeHash(receiverPublicKey: $0) }
     }
 
     /// ``handshakeHash(receiverPublicKey:)-(X25519PublicKey)`` with the key's 32 bytes read

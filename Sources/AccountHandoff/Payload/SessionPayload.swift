@@ -48,8 +48,9 @@ public struct SessionPayload: Hashable, Sendable {
 
     package init(intent: TransferIntent, expiry: UInt32, commitment: [UInt8], senderPublicKey: X25519PublicKey,
          rendezvous: RendezvousToken) {
-        self.init(intent: intent, expiry: expiry, commitment: commitment[...], senderPublicKey: senderPublicKey,
-                  rendezvous: rendezvous)
+        self = commitment.withUnsafeBytes {
+            Self(intent: intent, expiry: expiry, commitment: $0, senderPublicKey: senderPublicKey, rendezvous: rendezvous)
+        }
     }
 
     /// The sender's payload, with the commitment written straight from its digest.
@@ -60,19 +61,22 @@ public struct SessionPayload: Hashable, Sendable {
         }
     }
 
-    private init<Commitment: Collection<UInt8>>(intent: TransferIntent, expiry: UInt32, commitment: Commitment,
-                                                 senderPublicKey: X25519PublicKey, rendezvous: RendezvousToken) {
+    /// The binary form (Spec 2.2) written into its one array.
+    private init(intent: TransferIntent, expiry: UInt32, commitment: UnsafeRawBufferPointer,
+                 senderPublicKey: X25519PublicKey, rendezvous: RendezvousToken) {
         precondition(commitment.count == Self.commitmentByteCount, "commitment size")
-        var writer = ByteWriter(capacity: Self.fixedByteCount + rendezvous.bytes.count)
-        writer.write(Self.currentVersion)
-        writer.write(intent.rawValue)
-        writer.write(expiry)
-        writer.write(contentsOf: commitment)
-        writer.write(senderPublicKey.bytes)
-        writer.write(UInt8(rendezvous.bytes.count))
-        writer.write(rendezvous.bytes)
-        self.init(intent: intent, expiry: expiry, senderPublicKey: senderPublicKey, rendezvous: rendezvous,
-                  binary: writer.bytes)
+        let binary = [UInt8](unsafeUninitializedCapacity: Self.fixedByteCount + rendezvous.bytes.count) { buffer, initialized in
+            var writer = BufferWriter(UnsafeMutableRawBufferPointer(buffer))
+            writer.write(Self.currentVersion)
+            writer.write(intent.rawValue)
+            writer.write(expiry)
+            writer.write(commitment)
+            senderPublicKey.withUnsafeBytes { writer.write($0) }
+            writer.write(UInt8(rendezvous.bytes.count))
+            writer.write(rendezvous.bytes)
+            initialized = writer.count
+        }
+        self.init(intent: intent, expiry: expiry, senderPublicKey: senderPublicKey, rendezvous: rendezvous, binary: binary)
     }
 
     /// The fields and their binary form, which must encode exactly these fields (the
@@ -120,7 +124,9 @@ public struct SessionPayload: Hashable, Sendable {
         guard let intent = TransferIntent(rawValue: rawIntent) else { throw .wrongIntent(rawIntent) }
         let expiry = try reader.readUInt32(.expiry)
         try reader.skip(count: Self.commitmentByteCount, .commitment)
-        let publicKey = X25519PublicKey(bytes: try reader.read(count: X25519PublicKey.byteCount, .publicKey))!
+        let publicKey = try reader.readSlice(count: X25519PublicKey.byteCount, .publicKey).withUnsafeBytes {
+            X25519PublicKey(copying: $0)
+        }
         let rendezvousLength = Int(try reader.readUInt8(.rendezvous))
         guard rendezvousLength <= RendezvousToken.maximumByteCount else { throw .rendezvousTooLong(rendezvousLength) }
         let rendezvous = try RendezvousToken(bytes: reader.read(count: rendezvousLength, .rendezvous))

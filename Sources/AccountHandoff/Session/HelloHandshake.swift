@@ -26,7 +26,7 @@ enum HelloHandshake {
                     return Frame.wire(type: .hello, transferID: payload.transferID, sequence: 0,
                                       bodyLength: X25519PublicKey.byteCount + HMACSHA256.byteCount) { _, body in
                         var writer = BufferWriter(body)
-                        writer.write(publicKey.bytes)
+                        publicKey.withUnsafeBytes { writer.write($0) }
                         writer.write(UnsafeRawBufferPointer(tag))
                     }
                 }
@@ -92,11 +92,9 @@ enum HelloHandshake {
     private static func derive<Result>(privateKey: UnsafeRawBufferPointer, peer: X25519PublicKey,
                                        commitment: UnsafeRawBufferPointer, handshakeHash: SHA256.Digest, arena: SessionArena,
                                        _ body: (UnsafeRawBufferPointer) throws(HandoffError) -> Result) throws(HandoffError) -> Result {
-        try peer.bytes.withUnsafeBytes { peer in
-            Swift.Result { () throws(HandoffError) in
-                try derive(privateKey: privateKey, peer: peer, commitment: commitment, handshakeHash: handshakeHash, arena: arena, body)
-            }
-        }.get()
+        try peer.withUnsafeBytes { (peer) throws(HandoffError) in
+            try derive(privateKey: privateKey, peer: peer, commitment: commitment, handshakeHash: handshakeHash, arena: arena, body)
+        }
     }
 
     private static func helloKey(of derived: UnsafeRawBufferPointer) -> UnsafeRawBufferPointer {

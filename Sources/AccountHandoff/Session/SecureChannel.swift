@@ -23,9 +23,12 @@ package final class SecureChannel {
     /// cross another frame in flight, after which the two transcripts differ. It is also the
     /// salt of the short code (Spec 4.4).
     let handshakeTranscript: SHA256.Digest
-    package private(set) var transcript: Transcript
-    private var nextSendSequence: UInt32
-    private var nextReceiveSequence: UInt32
+    // A channel belongs to one session and is used from its context only (it is not
+    // Sendable), and no access to these overlaps another: their dynamic exclusivity checks
+    // are left out, as the session arena's are.
+    @exclusivity(unchecked) package private(set) var transcript: Transcript
+    @exclusivity(unchecked) private var nextSendSequence: UInt32
+    @exclusivity(unchecked) private var nextReceiveSequence: UInt32
 
     /// Creates the channel after the hello frame has been absorbed into `transcript`.
     init(role: Role, payload: SessionPayload, keys: SessionKeys, transcript: Transcript) {

@@ -17,9 +17,9 @@ public final class HandoffReceiver {
     /// (``startTyped(code:route:configuration:random:now:registry:localGate:)``).
     public let payload: SessionPayload?
     /// The session's transfer ID: the QR's, or the one the typed way's `pakeInit` names.
-    public private(set) var transferID: TransferID?
+    @exclusivity(unchecked) public private(set) var transferID: TransferID?
     /// The sending session's expiry (Unix seconds): the QR's, or the typed way's `pakeInit`'s.
-    private var expiry: UInt32?
+    @exclusivity(unchecked) private var expiry: UInt32?
     /// Before a typed session learns the expiry: the latest one it would accept (Spec 2.5 S3).
     private let latestExpiry: Double
 
@@ -38,8 +38,10 @@ public final class HandoffReceiver {
     private let configuration: ReceiverConfiguration
     /// Whether this device asks its person before accepting; the accept declares it (Spec 3.6).
     private let localGate: GateDeclaration
-    private var clock: SessionClock
-    private var state: ReceiverState
+    // The session is not Sendable and no access to its variables overlaps another: their
+    // dynamic exclusivity checks are left out, as its arena's are.
+    @exclusivity(unchecked) private var clock: SessionClock
+    @exclusivity(unchecked) private var state: ReceiverState
 
     /// Starts a session from a scanned QR (Spec 2.5): checks intent and expiry, claims the QR,
     /// derives the keys and returns the hello to send. No code exists until the sender's

@@ -66,10 +66,12 @@ public final class HandoffSender {
     /// The session's guarded memory, taken at `start`, wiped and given back when it finishes.
     package let memory: SessionArena
     private let registry: SenderRegistry?
+    // The session is not Sendable and no access to these overlaps another: their dynamic
+    // exclusivity checks are left out, as its arena's are.
     /// Whether ``credential(copying:)`` handed out the password copy its arena has room for.
-    private var credentialCopyTaken = false
-    private var clock: SessionClock
-    private var state: SenderState
+    @exclusivity(unchecked) private var credentialCopyTaken = false
+    @exclusivity(unchecked) private var clock: SessionClock
+    @exclusivity(unchecked) private var state: SenderState
     /// The random source of the typed way's codes, `sid`s and scalars; `nil` without a typed way.
     private let random: RandomSource?
 
