@@ -19,7 +19,7 @@ import TestProcesses
         try scratch.write("prefs.js", try scratch.read("prefs.js") + "user_pref(\"mail.server.server1.port\", 99999999999);\n")
         let before = try scratch.tree()
         let expected = ThunderbirdProfileError.preferencesInvalid(path: scratch.directory.path + "/prefs.js", line: 21,
-                                                                  problem: "the integer 99999999999 is not a 32-bit integer")
+                                                                  problem: ThunderbirdDiagnosis("diagnosis.preferences.integerTooLarge", .text("99999999999")))
         await #expect(throws: expected) { try await Self.prepare(Self.bob, into: scratch) }
         #expect(expected.description == "The preferences file \(scratch.directory.path)/prefs.js could not be read at line 21 (the integer 99999999999 is not a 32-bit integer), so the profile is left unchanged. Start Thunderbird with the profile once, which rewrites the file, or restore it from a backup.")
         await #expect(throws: expected) { try await ThunderbirdAccountSource.account(in: scratch.profile, emailAddress: nil) }

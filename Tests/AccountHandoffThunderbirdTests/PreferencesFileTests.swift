@@ -69,11 +69,13 @@ import Testing
         ("// fine\nuser_pref(\"a\", 1);\nuser_pref(\"a\", 2);", 3, "the preference a is set twice"),
     ])
     func refusesWhatItDoesNotUnderstand(text: String, line: Int, reason: String) {
-        #expect(throws: PreferencesFile.Problem(line: line, reason: reason)) { try PreferencesFile(parsing: Array(text.utf8)) }
+        let problem = #expect(throws: PreferencesFile.Problem.self) { try PreferencesFile(parsing: Array(text.utf8)) }
+        #expect(problem?.line == line)
+        #expect(problem?.reason.description == reason)
     }
 
     @Test func refusesBytesThatAreNotUTF8() {
-        #expect(throws: PreferencesFile.Problem(line: 0, reason: "the file is not UTF-8 text")) {
+        #expect(throws: PreferencesFile.Problem(line: 0, reason: ThunderbirdDiagnosis("diagnosis.file.notUTF8"))) {
             try PreferencesFile(parsing: Array("user_pref(\"a\", \"".utf8) + [0xFF] + Array("\");".utf8))
         }
     }
@@ -98,7 +100,7 @@ import Testing
 
             """
         let file = try PreferencesFile(parsing: Array(text.utf8))
-        #expect(throws: PreferencesFile.Problem(line: 15, reason: "mail.server.server3.port is not a number")) {
+        #expect(throws: PreferencesFile.Problem(line: 15, reason: ThunderbirdDiagnosis("diagnosis.account.notANumber", .text("mail.server.server3.port")))) {
             try MailAccountPreferences.imapAccounts(in: file)
         }
         var fixed = file

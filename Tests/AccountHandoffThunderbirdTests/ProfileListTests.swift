@@ -93,7 +93,7 @@ import Testing
         let root = try Self.root(profiles: "[Profile0]\nName=a\nName=b\n")
         defer { try? FileManager.default.removeItem(at: root) }
         await #expect(throws: ThunderbirdProfileError.profileListInvalid(path: root.path + "/profiles.ini", line: 3,
-                                                                        problem: "the key Name appears twice in [Profile0]")) {
+                                                                        problem: ThunderbirdDiagnosis("diagnosis.ini.keyTwice", .text("Name"), .text("Profile0")))) {
             try await ThunderbirdProfileList.read(root: root)
         }
     }

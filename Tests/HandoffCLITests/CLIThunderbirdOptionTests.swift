@@ -84,6 +84,12 @@ import TestProcesses
         #expect(result.stderr == "The preferences file \(profile.path)/prefs.js could not be read at line 2 (the line is not a user_pref(...) statement), so the profile is left unchanged. Start Thunderbird with the profile once, which rewrites the file, or restore it from a backup.\n")
         #expect(result.stdout.isEmpty, "nothing was asked")
         #expect(try FileManager.default.contentsOfDirectory(atPath: profile.path).sorted() == before)
+        // Under LANG=de the whole sentence is German, the diagnosis inside it too.
+        let german = try await HandoffProcess.run(["send", "--from-thunderbird", profile.path, "--no-local-auth"],
+                                                  environment: CLIGermanOutputTests.german.merging(["HOME": home.path]) { $1 })
+        #expect(german.status == 65)
+        #expect(german.stderr == "Die Einstellungsdatei \(profile.path)/prefs.js konnte in Zeile 2 nicht gelesen werden (die Zeile ist keine user_pref(...)-Anweisung), daher bleibt das Profil unverändert. Starten Sie Thunderbird einmal mit dem Profil, das die Datei neu schreibt, oder stellen Sie sie aus einer Sicherung wieder her.\n")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: profile.path).sorted() == before)
         let store = try await HandoffProcess.run(["receive", "--into-thunderbird", profile.path, "--store", "x"], environment: ["HOME": home.path])
         #expect(store.status == 64)
         #expect(store.stderr.hasPrefix("--store is for a store; with --into-thunderbird the account goes into the Thunderbird profile."))

@@ -11,8 +11,9 @@ import AccountHandoff
 public enum ThunderbirdProfileError: Error, Hashable, Sendable {
     /// No `profiles.ini` was found in the folder where Thunderbird keeps its profile list.
     case noProfileList(folder: String)
-    /// `profiles.ini` or `installs.ini` could not be understood at `line`.
-    case profileListInvalid(path: String, line: Int, problem: String)
+    /// `profiles.ini` or `installs.ini` could not be understood at `line` (0 for the file as
+    /// a whole); `problem` says what is wrong there.
+    case profileListInvalid(path: String, line: Int, problem: ThunderbirdDiagnosis)
     /// No profile has this name (nor is it a folder path); the profiles that exist are listed.
     case profileNotFound(name: String, available: [ThunderbirdProfileSummary])
     /// Several profiles exist and none is marked as the default.
@@ -23,8 +24,8 @@ public enum ThunderbirdProfileError: Error, Hashable, Sendable {
     case unsupportedProfilePath(path: String)
     /// The profile was last used by a Thunderbird newer than the versions this library knows.
     case newerThunderbird(path: String, version: String, newestKnownMajorVersion: Int)
-    /// `compatibility.ini` could not be understood.
-    case compatibilityInvalid(path: String, problem: String)
+    /// `compatibility.ini` could not be understood; `problem` says what is wrong.
+    case compatibilityInvalid(path: String, problem: ThunderbirdDiagnosis)
     /// Thunderbird holds the profile's lock (`processID` when the system names the holder).
     case thunderbirdRunning(path: String, processID: Int32?)
     /// Another import into this profile is running in this program.
@@ -33,10 +34,11 @@ public enum ThunderbirdProfileError: Error, Hashable, Sendable {
     case readOnly(path: String)
     /// A file in the profile is a symbolic link or not a regular file; it is left alone.
     case notARegularFile(path: String)
-    /// `prefs.js` holds a line this library does not understand (or a duplicate preference).
-    case preferencesInvalid(path: String, line: Int, problem: String)
-    /// `logins.json` is not the JSON Thunderbird writes.
-    case loginsInvalid(path: String, problem: String)
+    /// `prefs.js` holds a line this library does not understand (or a duplicate preference);
+    /// `problem` says what is wrong at `line`.
+    case preferencesInvalid(path: String, line: Int, problem: ThunderbirdDiagnosis)
+    /// `logins.json` is not the JSON Thunderbird writes; `problem` says what is wrong.
+    case loginsInvalid(path: String, problem: ThunderbirdDiagnosis)
     /// `logins.json` holds logins that the profile's `key4.db` cannot decrypt: they were
     /// encrypted with another profile's key database.
     case loginsFromAnotherKeyDatabase(path: String)
@@ -64,8 +66,8 @@ public enum ThunderbirdProfileError: Error, Hashable, Sendable {
     /// A file operation failed; `code` is the `errno` value.
     case fileOperationFailed(path: String, operation: String, code: Int32)
     /// The import journal left by an interrupted import cannot be understood, so it was left
-    /// for a person to look at.
-    case journalInvalid(path: String, problem: String)
+    /// for a person to look at; `problem` says what is wrong.
+    case journalInvalid(path: String, problem: ThunderbirdDiagnosis)
 }
 
 extension ThunderbirdProfileError: TranslatedSentence {
@@ -76,7 +78,7 @@ extension ThunderbirdProfileError: TranslatedSentence {
         case .noProfileList(let folder):
             sentenceCatalog.sentence("profile.noProfileList", .text(folder), in: language)
         case .profileListInvalid(let path, let line, let problem):
-            sentenceCatalog.sentence("profile.profileListInvalid", .text(path), .number(line), .text(problem), in: language)
+            sentenceCatalog.sentence("profile.profileListInvalid", .text(path), .number(line), .text(problem.sentence(in: language)), in: language)
         case .profileNotFound(let name, let available):
             sentenceCatalog.sentence("profile.profileNotFound", .text(name), .text(Self.listing(available, in: language)), in: language)
         case .ambiguousProfile(let available):
@@ -88,7 +90,7 @@ extension ThunderbirdProfileError: TranslatedSentence {
         case .newerThunderbird(let path, let version, let newest):
             sentenceCatalog.sentence("profile.newerThunderbird", .text(path), .text(version), .number(newest), in: language)
         case .compatibilityInvalid(let path, let problem):
-            sentenceCatalog.sentence("profile.compatibilityInvalid", .text(path), .text(problem), in: language)
+            sentenceCatalog.sentence("profile.compatibilityInvalid", .text(path), .text(problem.sentence(in: language)), in: language)
         case .thunderbirdRunning(let path, let processID?):
             sentenceCatalog.sentence("profile.thunderbirdRunning.process", .number(processID), .text(path), in: language)
         case .thunderbirdRunning(let path, nil):
@@ -100,9 +102,9 @@ extension ThunderbirdProfileError: TranslatedSentence {
         case .notARegularFile(let path):
             sentenceCatalog.sentence("profile.notARegularFile", .text(path), in: language)
         case .preferencesInvalid(let path, let line, let problem):
-            sentenceCatalog.sentence("profile.preferencesInvalid", .text(path), .number(line), .text(problem), in: language)
+            sentenceCatalog.sentence("profile.preferencesInvalid", .text(path), .number(line), .text(problem.sentence(in: language)), in: language)
         case .loginsInvalid(let path, let problem):
-            sentenceCatalog.sentence("profile.loginsInvalid", .text(path), .text(problem), in: language)
+            sentenceCatalog.sentence("profile.loginsInvalid", .text(path), .text(problem.sentence(in: language)), in: language)
         case .loginsFromAnotherKeyDatabase(let path):
             sentenceCatalog.sentence("profile.loginsFromAnotherKeyDatabase", .text(path), in: language)
         case .keyDatabaseMissing(let path, true):
@@ -132,7 +134,7 @@ extension ThunderbirdProfileError: TranslatedSentence {
             sentenceCatalog.sentence("profile.fileOperationFailed", .text(path), .text(Self.operationWords(operation, in: language)),
                                      .text(SystemErrorWords.cause(code, in: language)), .text(Self.nextStep(for: code, in: language)), in: language)
         case .journalInvalid(let path, let problem):
-            sentenceCatalog.sentence("profile.journalInvalid", .text(path), .text(problem), in: language)
+            sentenceCatalog.sentence("profile.journalInvalid", .text(path), .text(problem.sentence(in: language)), in: language)
         }
     }
 

@@ -171,7 +171,7 @@ struct ImportJournal {
     ///   (it is safe to run again).
     static func recover(_ profile: ProfileFolder) throws(ThunderbirdProfileError) -> Recovery {
         guard let info = try profile.status(of: folderName) else { return .nothing }
-        guard info.st_mode & S_IFMT == S_IFDIR else { throw .journalInvalid(path: profile.path(of: folderName), problem: sentenceCatalog.sentence("diagnosis.journal.notAFolder", in: .current)) }
+        guard info.st_mode & S_IFMT == S_IFDIR else { throw .journalInvalid(path: profile.path(of: folderName), problem: ThunderbirdDiagnosis("diagnosis.journal.notAFolder")) }
         let journal = try profile.subfolder(folderName)
         guard let manifest = try journal.read(manifestName, maximumByteCount: 1 << 16) else {
             removeFolder(journal, in: profile)
@@ -223,25 +223,25 @@ struct ImportJournal {
 
     private static func parse(_ bytes: [UInt8], path: String) throws(ThunderbirdProfileError) -> [Entry] {
         guard let text = String(validating: bytes, as: UTF8.self), text.hasSuffix("\n") else {
-            throw .journalInvalid(path: path, problem: sentenceCatalog.sentence("diagnosis.journal.manifestNotUTF8", in: .current))
+            throw .journalInvalid(path: path, problem: ThunderbirdDiagnosis("diagnosis.journal.manifestNotUTF8"))
         }
         var lines = text.dropLast().split(separator: "\n", omittingEmptySubsequences: false)
-        guard lines.first == Substring(header) else { throw .journalInvalid(path: path, problem: sentenceCatalog.sentence("diagnosis.journal.unknownHeader", in: .current)) }
+        guard lines.first == Substring(header) else { throw .journalInvalid(path: path, problem: ThunderbirdDiagnosis("diagnosis.journal.unknownHeader")) }
         lines.removeFirst()
         var entries: [Entry] = []
         for line in lines {
             let words = line.split(separator: " ", omittingEmptySubsequences: false).map(String.init)
             guard words.count >= 2, isSafeName(words[1]), !entries.contains(where: { $0.name == words[1] }) else {
-                throw .journalInvalid(path: path, problem: sentenceCatalog.sentence("diagnosis.journal.unusableName", in: .current))
+                throw .journalInvalid(path: path, problem: ThunderbirdDiagnosis("diagnosis.journal.unusableName"))
             }
             switch (words[0], words.count) {
             case ("saved", 3):
-                guard let mode = mode_t(words[2], radix: 8), mode <= 0o7777 else { throw .journalInvalid(path: path, problem: sentenceCatalog.sentence("diagnosis.journal.modeNotOctal", in: .current)) }
+                guard let mode = mode_t(words[2], radix: 8), mode <= 0o7777 else { throw .journalInvalid(path: path, problem: ThunderbirdDiagnosis("diagnosis.journal.modeNotOctal")) }
                 entries.append(.saved(name: words[1], mode: mode))
             case ("absent", 2):
                 entries.append(.absent(name: words[1]))
             default:
-                throw .journalInvalid(path: path, problem: sentenceCatalog.sentence("diagnosis.journal.unknownLine", in: .current))
+                throw .journalInvalid(path: path, problem: ThunderbirdDiagnosis("diagnosis.journal.unknownLine"))
             }
         }
         return entries

@@ -29,7 +29,7 @@ indirect enum JSONText: Equatable {
     /// Why text is not JSON; the byte offset and what is wrong there.
     struct Problem: Error, Hashable {
         let offset: Int
-        let reason: String
+        let reason: ThunderbirdDiagnosis
     }
 
     /// Parses `bytes` as one JSON value.
@@ -37,7 +37,7 @@ indirect enum JSONText: Equatable {
         var parser = JSONParser(bytes: bytes)
         let value = try parser.value(depth: 0)
         parser.skipWhitespace()
-        guard parser.offset == bytes.count else { throw Problem(offset: parser.offset, reason: sentenceCatalog.sentence("diagnosis.json.trailingText", in: .current)) }
+        guard parser.offset == bytes.count else { throw Problem(offset: parser.offset, reason: ThunderbirdDiagnosis("diagnosis.json.trailingText")) }
         return value
     }
 
@@ -94,12 +94,12 @@ private struct JSONParser {
         while offset < bytes.count, [0x20, 0x09, 0x0A, 0x0D].contains(bytes[offset]) { offset += 1 }
     }
 
-    private func problem(_ reason: String) -> JSONText.Problem { JSONText.Problem(offset: offset, reason: reason) }
+    private func problem(_ reason: ThunderbirdDiagnosis) -> JSONText.Problem { JSONText.Problem(offset: offset, reason: reason) }
 
     mutating func value(depth: Int) throws(JSONText.Problem) -> JSONText {
-        guard depth <= JSONText.maximumDepth else { throw problem(sentenceCatalog.sentence("diagnosis.json.tooDeep", in: .current)) }
+        guard depth <= JSONText.maximumDepth else { throw problem(ThunderbirdDiagnosis("diagnosis.json.tooDeep")) }
         skipWhitespace()
-        guard offset < bytes.count else { throw problem(sentenceCatalog.sentence("diagnosis.json.endsEarly", in: .current)) }
+        guard offset < bytes.count else { throw problem(ThunderbirdDiagnosis("diagnosis.json.endsEarly")) }
         switch bytes[offset] {
         case UInt8(ascii: "{"): return try object(depth: depth)
         case UInt8(ascii: "["): return try array(depth: depth)
@@ -108,13 +108,13 @@ private struct JSONParser {
         case UInt8(ascii: "f"): try literal("false"); return .boolean(false)
         case UInt8(ascii: "n"): try literal("null"); return .null
         case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): return .number(try number())
-        default: throw problem(sentenceCatalog.sentence("diagnosis.json.valueExpected", in: .current))
+        default: throw problem(ThunderbirdDiagnosis("diagnosis.json.valueExpected"))
         }
     }
 
     private mutating func literal(_ word: String) throws(JSONText.Problem) {
         for byte in word.utf8 {
-            guard offset < bytes.count, bytes[offset] == byte else { throw problem(sentenceCatalog.sentence("diagnosis.json.valueExpected", in: .current)) }
+            guard offset < bytes.count, bytes[offset] == byte else { throw problem(ThunderbirdDiagnosis("diagnosis.json.valueExpected")) }
             offset += 1
         }
     }
@@ -130,17 +130,17 @@ private struct JSONParser {
         }
         while true {
             skipWhitespace()
-            guard offset < bytes.count, bytes[offset] == UInt8(ascii: "\"") else { throw problem(sentenceCatalog.sentence("diagnosis.json.memberNameExpected", in: .current)) }
+            guard offset < bytes.count, bytes[offset] == UInt8(ascii: "\"") else { throw problem(ThunderbirdDiagnosis("diagnosis.json.memberNameExpected")) }
             let name = try string()
-            guard names.insert(name).inserted else { throw problem(sentenceCatalog.sentence("diagnosis.json.memberTwice", .text(name), in: .current)) }
+            guard names.insert(name).inserted else { throw problem(ThunderbirdDiagnosis("diagnosis.json.memberTwice", .text(name))) }
             skipWhitespace()
-            guard offset < bytes.count, bytes[offset] == UInt8(ascii: ":") else { throw problem(sentenceCatalog.sentence("diagnosis.json.colonExpected", in: .current)) }
+            guard offset < bytes.count, bytes[offset] == UInt8(ascii: ":") else { throw problem(ThunderbirdDiagnosis("diagnosis.json.colonExpected")) }
             offset += 1
             members.append((name, try value(depth: depth + 1)))
             skipWhitespace()
-            guard offset < bytes.count else { throw problem(sentenceCatalog.sentence("diagnosis.json.endsEarly", in: .current)) }
+            guard offset < bytes.count else { throw problem(ThunderbirdDiagnosis("diagnosis.json.endsEarly")) }
             if bytes[offset] == UInt8(ascii: ",") { offset += 1; continue }
-            guard bytes[offset] == UInt8(ascii: "}") else { throw problem(sentenceCatalog.sentence("diagnosis.json.commaOrBraceExpected", in: .current)) }
+            guard bytes[offset] == UInt8(ascii: "}") else { throw problem(ThunderbirdDiagnosis("diagnosis.json.commaOrBraceExpected")) }
             offset += 1
             return .object(members)
         }
@@ -157,9 +157,9 @@ private struct JSONParser {
         while true {
             items.append(try value(depth: depth + 1))
             skipWhitespace()
-            guard offset < bytes.count else { throw problem(sentenceCatalog.sentence("diagnosis.json.endsEarly", in: .current)) }
+            guard offset < bytes.count else { throw problem(ThunderbirdDiagnosis("diagnosis.json.endsEarly")) }
             if bytes[offset] == UInt8(ascii: ",") { offset += 1; continue }
-            guard bytes[offset] == UInt8(ascii: "]") else { throw problem(sentenceCatalog.sentence("diagnosis.json.commaOrBracketExpected", in: .current)) }
+            guard bytes[offset] == UInt8(ascii: "]") else { throw problem(ThunderbirdDiagnosis("diagnosis.json.commaOrBracketExpected")) }
             offset += 1
             return .array(items)
         }
@@ -175,15 +175,15 @@ private struct JSONParser {
         if bytes[offset] == UInt8(ascii: "-") { offset += 1 }
         let integerStart = offset
         let integerDigits = digits(&self)
-        guard integerDigits > 0, !(integerDigits > 1 && bytes[integerStart] == UInt8(ascii: "0")) else { throw problem(sentenceCatalog.sentence("diagnosis.json.numberMalformed", in: .current)) }
+        guard integerDigits > 0, !(integerDigits > 1 && bytes[integerStart] == UInt8(ascii: "0")) else { throw problem(ThunderbirdDiagnosis("diagnosis.json.numberMalformed")) }
         if offset < bytes.count, bytes[offset] == UInt8(ascii: ".") {
             offset += 1
-            guard digits(&self) > 0 else { throw problem(sentenceCatalog.sentence("diagnosis.json.numberMalformed", in: .current)) }
+            guard digits(&self) > 0 else { throw problem(ThunderbirdDiagnosis("diagnosis.json.numberMalformed")) }
         }
         if offset < bytes.count, bytes[offset] == UInt8(ascii: "e") || bytes[offset] == UInt8(ascii: "E") {
             offset += 1
             if offset < bytes.count, bytes[offset] == UInt8(ascii: "+") || bytes[offset] == UInt8(ascii: "-") { offset += 1 }
-            guard digits(&self) > 0 else { throw problem(sentenceCatalog.sentence("diagnosis.json.numberMalformed", in: .current)) }
+            guard digits(&self) > 0 else { throw problem(ThunderbirdDiagnosis("diagnosis.json.numberMalformed")) }
         }
         return String(decoding: bytes[start..<offset], as: UTF8.self)
     }
@@ -195,23 +195,23 @@ private struct JSONParser {
         func flush(_ parser: JSONParser, into scalars: inout String.UnicodeScalarView) throws(JSONText.Problem) {
             guard runStart < parser.offset else { return }
             guard let text = String(validating: parser.bytes[runStart..<parser.offset], as: UTF8.self) else {
-                throw parser.problem(sentenceCatalog.sentence("diagnosis.json.stringNotUTF8", in: .current))
+                throw parser.problem(ThunderbirdDiagnosis("diagnosis.json.stringNotUTF8"))
             }
             scalars.append(contentsOf: text.unicodeScalars)
         }
         while true {
-            guard offset < bytes.count else { throw problem(sentenceCatalog.sentence("diagnosis.string.notClosed", in: .current)) }
+            guard offset < bytes.count else { throw problem(ThunderbirdDiagnosis("diagnosis.string.notClosed")) }
             let byte = bytes[offset]
             if byte == UInt8(ascii: "\"") {
                 try flush(self, into: &scalars)
                 offset += 1
                 return String(scalars)
             }
-            guard byte >= 0x20 else { throw problem(sentenceCatalog.sentence("diagnosis.json.controlCharacter", in: .current)) }
+            guard byte >= 0x20 else { throw problem(ThunderbirdDiagnosis("diagnosis.json.controlCharacter")) }
             guard byte == UInt8(ascii: "\\") else { offset += 1; continue }
             try flush(self, into: &scalars)
             offset += 1
-            guard offset < bytes.count else { throw problem(sentenceCatalog.sentence("diagnosis.string.notClosed", in: .current)) }
+            guard offset < bytes.count else { throw problem(ThunderbirdDiagnosis("diagnosis.string.notClosed")) }
             let escaped = bytes[offset]
             offset += 1
             switch escaped {
@@ -227,20 +227,20 @@ private struct JSONParser {
                 let first = try hex4()
                 if (0xD800...0xDBFF).contains(first) {
                     guard offset + 1 < bytes.count, bytes[offset] == UInt8(ascii: "\\"), bytes[offset + 1] == UInt8(ascii: "u") else {
-                        throw problem(sentenceCatalog.sentence("diagnosis.string.halfSurrogate", in: .current))
+                        throw problem(ThunderbirdDiagnosis("diagnosis.string.halfSurrogate"))
                     }
                     offset += 2
                     let second = try hex4()
                     guard (0xDC00...0xDFFF).contains(second),
                           let scalar = Unicode.Scalar(0x10000 + ((first - 0xD800) << 10) + (second - 0xDC00)) else {
-                        throw problem(sentenceCatalog.sentence("diagnosis.string.halfSurrogate", in: .current))
+                        throw problem(ThunderbirdDiagnosis("diagnosis.string.halfSurrogate"))
                     }
                     scalars.append(scalar)
                 } else {
-                    guard let scalar = Unicode.Scalar(first) else { throw problem(sentenceCatalog.sentence("diagnosis.string.halfSurrogate", in: .current)) }
+                    guard let scalar = Unicode.Scalar(first) else { throw problem(ThunderbirdDiagnosis("diagnosis.string.halfSurrogate")) }
                     scalars.append(scalar)
                 }
-            default: throw problem(sentenceCatalog.sentence("diagnosis.json.unknownEscape", in: .current))
+            default: throw problem(ThunderbirdDiagnosis("diagnosis.json.unknownEscape"))
             }
             runStart = offset
         }
@@ -249,7 +249,7 @@ private struct JSONParser {
     private mutating func hex4() throws(JSONText.Problem) -> UInt32 {
         guard offset + 4 <= bytes.count, let value = UInt32(String(decoding: bytes[offset..<(offset + 4)], as: UTF8.self), radix: 16),
               bytes[offset..<(offset + 4)].allSatisfy({ $0 != UInt8(ascii: "+") && $0 != UInt8(ascii: "-") }) else {
-            throw problem(sentenceCatalog.sentence("diagnosis.json.escapeNotFourHexDigits", in: .current))
+            throw problem(ThunderbirdDiagnosis("diagnosis.json.escapeNotFourHexDigits"))
         }
         offset += 4
         return value

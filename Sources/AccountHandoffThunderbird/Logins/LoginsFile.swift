@@ -12,7 +12,7 @@ struct LoginsFile {
 
     /// Why a file was refused.
     struct Problem: Error, Hashable {
-        let reason: String
+        let reason: ThunderbirdDiagnosis
     }
 
     /// One stored login, as far as this library reads it.
@@ -40,18 +40,18 @@ struct LoginsFile {
     /// - Throws: ``Problem`` when the text is not JSON, not the structure Thunderbird writes,
     ///   or of a newer format version.
     init(parsing bytes: [UInt8]) throws(Problem) {
-        guard bytes.count <= Self.maximumByteCount else { throw Problem(reason: sentenceCatalog.sentence("diagnosis.file.tooLarge", .number(Self.maximumByteCount), in: .current)) }
+        guard bytes.count <= Self.maximumByteCount else { throw Problem(reason: ThunderbirdDiagnosis("diagnosis.file.tooLarge", .number(Self.maximumByteCount))) }
         let root: JSONText
-        do { root = try JSONText.parse(bytes) } catch { throw Problem(reason: sentenceCatalog.sentence("diagnosis.logins.notJSON", .number(error.offset), .text(error.reason), in: .current)) }
-        guard case .object(let members) = root else { throw Problem(reason: sentenceCatalog.sentence("diagnosis.logins.notAnObject", in: .current)) }
-        guard case .number(let version)? = root["version"], let number = Int(version) else { throw Problem(reason: sentenceCatalog.sentence("diagnosis.logins.noFormatVersion", in: .current)) }
+        do { root = try JSONText.parse(bytes) } catch { throw Problem(reason: ThunderbirdDiagnosis("diagnosis.logins.notJSON", .number(error.offset), .diagnosis(error.reason))) }
+        guard case .object(let members) = root else { throw Problem(reason: ThunderbirdDiagnosis("diagnosis.logins.notAnObject")) }
+        guard case .number(let version)? = root["version"], let number = Int(version) else { throw Problem(reason: ThunderbirdDiagnosis("diagnosis.logins.noFormatVersion")) }
         guard number <= Self.formatVersion else {
-            throw Problem(reason: sentenceCatalog.sentence("diagnosis.logins.newerFormat", .number(number), .number(Self.formatVersion), in: .current))
+            throw Problem(reason: ThunderbirdDiagnosis("diagnosis.logins.newerFormat", .number(number), .number(Self.formatVersion)))
         }
-        guard case .number(let next)? = root["nextId"], Int64(next) != nil else { throw Problem(reason: sentenceCatalog.sentence("diagnosis.logins.noNextID", in: .current)) }
-        guard case .array(let entries)? = root["logins"] else { throw Problem(reason: sentenceCatalog.sentence("diagnosis.logins.noList", in: .current)) }
+        guard case .number(let next)? = root["nextId"], Int64(next) != nil else { throw Problem(reason: ThunderbirdDiagnosis("diagnosis.logins.noNextID")) }
+        guard case .array(let entries)? = root["logins"] else { throw Problem(reason: ThunderbirdDiagnosis("diagnosis.logins.noList")) }
         for (position, entry) in entries.enumerated() {
-            guard case .object = entry else { throw Problem(reason: sentenceCatalog.sentence("diagnosis.logins.entryNotAnObject", .number(position + 1), in: .current)) }
+            guard case .object = entry else { throw Problem(reason: ThunderbirdDiagnosis("diagnosis.logins.entryNotAnObject", .number(position + 1))) }
             if entry["deleted"] == .boolean(true) { continue }  // a deletion kept for sync: no fields but its identity
             _ = try Self.login(entry, position: position)
         }
@@ -121,16 +121,16 @@ struct LoginsFile {
 
     private static func login(_ entry: JSONText, position: Int) throws(Problem) -> Login {
         func text(_ name: String) throws(Problem) -> String {
-            guard case .string(let value)? = entry[name] else { throw Problem(reason: sentenceCatalog.sentence("diagnosis.logins.entryLacksText", .number(position + 1), .text(name), in: .current)) }
+            guard case .string(let value)? = entry[name] else { throw Problem(reason: ThunderbirdDiagnosis("diagnosis.logins.entryLacksText", .number(position + 1), .text(name))) }
             return value
         }
         let realm: String?
         switch entry["httpRealm"] {
         case .string(let value)?: realm = value
         case .null?, nil: realm = nil
-        default: throw Problem(reason: sentenceCatalog.sentence("diagnosis.logins.realmNotText", .number(position + 1), in: .current))
+        default: throw Problem(reason: ThunderbirdDiagnosis("diagnosis.logins.realmNotText", .number(position + 1)))
         }
-        guard case .number? = entry["encType"] else { throw Problem(reason: sentenceCatalog.sentence("diagnosis.logins.noEncType", .number(position + 1), in: .current)) }
+        guard case .number? = entry["encType"] else { throw Problem(reason: ThunderbirdDiagnosis("diagnosis.logins.noEncType", .number(position + 1))) }
         _ = try text("guid")
         return Login(position: position, origin: try text("hostname"), httpRealm: realm,
                      encryptedUsername: try text("encryptedUsername"), encryptedPassword: try text("encryptedPassword"))

@@ -94,7 +94,7 @@ struct MailAccountPreferences: Equatable {
             guard try text("mail.server.\(serverKey).type", preferences) == "imap" else { continue }
             let server = "mail.server.\(serverKey)."
             guard let hostname = try text(server + "hostname", preferences) else {
-                throw problem(preferences, "mail.account.\(key).server", sentenceCatalog.sentence("diagnosis.account.serverWithoutHost", .text(serverKey), in: .current))
+                throw problem(preferences, "mail.account.\(key).server", ThunderbirdDiagnosis("diagnosis.account.serverWithoutHost", .text(serverKey)))
             }
             let identities = try text("mail.account.\(key).identities", preferences).map(list) ?? []
             let identity = identities.first
@@ -107,7 +107,7 @@ struct MailAccountPreferences: Equatable {
             let linkName = linkIDPreference(of: key)
             var linkID: AccountLinkID?
             if let stored = try text(linkName, preferences) {
-                guard let uuid = UUID(uuidString: stored) else { throw problem(preferences, linkName, sentenceCatalog.sentence("diagnosis.account.notAUUID", .text(linkName), in: .current)) }
+                guard let uuid = UUID(uuidString: stored) else { throw problem(preferences, linkName, ThunderbirdDiagnosis("diagnosis.account.notAUUID", .text(linkName))) }
                 linkID = AccountLinkID(uuid: uuid)
             }
             // Unset values fall back to the profile's defaults, then to Thunderbird's own
@@ -142,7 +142,7 @@ struct MailAccountPreferences: Equatable {
         switch preferences[name] {
         case nil: return nil
         case .string(let value)?: return value
-        case .integer?, .boolean?: throw problem(preferences, name, sentenceCatalog.sentence("diagnosis.account.notText", .text(name), in: .current))
+        case .integer?, .boolean?: throw problem(preferences, name, ThunderbirdDiagnosis("diagnosis.account.notText", .text(name)))
         }
     }
 
@@ -150,11 +150,11 @@ struct MailAccountPreferences: Equatable {
         switch preferences[name] {
         case nil: return nil
         case .integer(let value)?: return value
-        case .string?, .boolean?: throw problem(preferences, name, sentenceCatalog.sentence("diagnosis.account.notANumber", .text(name), in: .current))
+        case .string?, .boolean?: throw problem(preferences, name, ThunderbirdDiagnosis("diagnosis.account.notANumber", .text(name)))
         }
     }
 
-    private static func problem(_ preferences: PreferencesFile, _ name: String, _ reason: String) -> PreferencesFile.Problem {
+    private static func problem(_ preferences: PreferencesFile, _ name: String, _ reason: ThunderbirdDiagnosis) -> PreferencesFile.Problem {
         PreferencesFile.Problem(line: preferences.lineNumber(of: name) ?? 0, reason: reason)
     }
 

@@ -14,7 +14,7 @@ struct PreferencesFile {
     /// Why a file was refused: the 1-based line and what is wrong there.
     struct Problem: Error, Hashable {
         let line: Int
-        let reason: String
+        let reason: ThunderbirdDiagnosis
     }
 
     private enum Line {
@@ -41,8 +41,8 @@ struct PreferencesFile {
     ///
     /// - Throws: ``Problem`` naming the first line that is not understood.
     init(parsing bytes: [UInt8]) throws(Problem) {
-        guard bytes.count <= Self.maximumByteCount else { throw Problem(line: 0, reason: sentenceCatalog.sentence("diagnosis.file.tooLarge", .number(Self.maximumByteCount), in: .current)) }
-        guard let text = String(validating: bytes, as: UTF8.self) else { throw Problem(line: 0, reason: sentenceCatalog.sentence("diagnosis.file.notUTF8", in: .current)) }
+        guard bytes.count <= Self.maximumByteCount else { throw Problem(line: 0, reason: ThunderbirdDiagnosis("diagnosis.file.tooLarge", .number(Self.maximumByteCount))) }
+        guard let text = String(validating: bytes, as: UTF8.self) else { throw Problem(line: 0, reason: ThunderbirdDiagnosis("diagnosis.file.notUTF8")) }
         let usesCRLF = text.contains("\r\n")
         lineEnding = usesCRLF ? "\r\n" : "\n"
         var parts = text.split(separator: "\n", omittingEmptySubsequences: false)
@@ -54,7 +54,7 @@ struct PreferencesFile {
             let number = offset + 1
             var part = rawPart
             if usesCRLF {
-                guard part.hasSuffix("\r") else { throw Problem(line: number, reason: sentenceCatalog.sentence("diagnosis.preferences.mixedLineEnds", in: .current)) }
+                guard part.hasSuffix("\r") else { throw Problem(line: number, reason: ThunderbirdDiagnosis("diagnosis.preferences.mixedLineEnds")) }
                 part = part.dropLast()
             }
             let trimmed = part.trimmingSpaces
@@ -64,7 +64,7 @@ struct PreferencesFile {
             }
             var scanner = PreferenceLineScanner(line: trimmed, number: number)
             let (name, value) = try scanner.userPreference()
-            guard index[name] == nil else { throw Problem(line: number, reason: sentenceCatalog.sentence("diagnosis.preferences.setTwice", .text(name), in: .current)) }
+            guard index[name] == nil else { throw Problem(line: number, reason: ThunderbirdDiagnosis("diagnosis.preferences.setTwice", .text(name))) }
             index[name] = lines.count
             lines.append(.preference(name: name, value: value, text: String(part)))
         }
@@ -131,23 +131,23 @@ private struct PreferenceLineScanner {
     }
 
     mutating func userPreference() throws(PreferencesFile.Problem) -> (String, PreferenceValue) {
-        try expect("user_pref", sentenceCatalog.sentence("diagnosis.preferences.notAStatement", in: .current))
+        try expect("user_pref", ThunderbirdDiagnosis("diagnosis.preferences.notAStatement"))
         skipSpaces()
-        try expect("(", sentenceCatalog.sentence("diagnosis.preferences.noOpeningParenthesis", in: .current))
+        try expect("(", ThunderbirdDiagnosis("diagnosis.preferences.noOpeningParenthesis"))
         skipSpaces()
-        guard peek == "\"" else { throw problem(sentenceCatalog.sentence("diagnosis.preferences.nameNotQuoted", in: .current)) }
+        guard peek == "\"" else { throw problem(ThunderbirdDiagnosis("diagnosis.preferences.nameNotQuoted")) }
         let name = try string()
-        guard !name.isEmpty else { throw problem(sentenceCatalog.sentence("diagnosis.preferences.nameEmpty", in: .current)) }
+        guard !name.isEmpty else { throw problem(ThunderbirdDiagnosis("diagnosis.preferences.nameEmpty")) }
         skipSpaces()
-        try expect(",", sentenceCatalog.sentence("diagnosis.preferences.noComma", in: .current))
+        try expect(",", ThunderbirdDiagnosis("diagnosis.preferences.noComma"))
         skipSpaces()
         let value = try value()
         skipSpaces()
-        try expect(")", sentenceCatalog.sentence("diagnosis.preferences.noClosingParenthesis", in: .current))
+        try expect(")", ThunderbirdDiagnosis("diagnosis.preferences.noClosingParenthesis"))
         skipSpaces()
-        try expect(";", sentenceCatalog.sentence("diagnosis.preferences.noSemicolon", in: .current))
+        try expect(";", ThunderbirdDiagnosis("diagnosis.preferences.noSemicolon"))
         skipSpaces()
-        guard position == scalars.endIndex else { throw problem(sentenceCatalog.sentence("diagnosis.preferences.trailingText", in: .current)) }
+        guard position == scalars.endIndex else { throw problem(ThunderbirdDiagnosis("diagnosis.preferences.trailingText")) }
         return (name, value)
     }
 
@@ -163,20 +163,18 @@ private struct PreferenceLineScanner {
         while let scalar = peek, scalar == " " || scalar == "\t" { _ = next() }
     }
 
-    /// `reason` is looked up only when the word is missing: a catalog lookup per statement would
-    /// slow the reading of a large prefs.js.
-    private mutating func expect(_ word: String, _ reason: @autoclosure () -> String) throws(PreferencesFile.Problem) {
+    private mutating func expect(_ word: String, _ reason: ThunderbirdDiagnosis) throws(PreferencesFile.Problem) {
         for expected in word.unicodeScalars {
-            guard next() == expected else { throw problem(reason()) }
+            guard next() == expected else { throw problem(reason) }
         }
     }
 
-    private func problem(_ reason: String) -> PreferencesFile.Problem {
+    private func problem(_ reason: ThunderbirdDiagnosis) -> PreferencesFile.Problem {
         PreferencesFile.Problem(line: number, reason: reason)
     }
 
     private mutating func value() throws(PreferencesFile.Problem) -> PreferenceValue {
-        let unknown = sentenceCatalog.sentence("diagnosis.preferences.unknownValue", in: .current)
+        let unknown = ThunderbirdDiagnosis("diagnosis.preferences.unknownValue")
         guard let first = peek else { throw problem(unknown) }
         switch first {
         case "\"": return .string(try string())
@@ -195,7 +193,7 @@ private struct PreferenceLineScanner {
         var digits = ""
         if peek == "-" { digits.unicodeScalars.append(next()!) }
         while let scalar = peek, ("0"..."9").contains(scalar) { digits.unicodeScalars.append(next()!) }
-        guard digits != "-", let value = Int32(digits) else { throw problem(sentenceCatalog.sentence("diagnosis.preferences.integerTooLarge", .text(String(digits)), in: .current)) }
+        guard digits != "-", let value = Int32(digits) else { throw problem(ThunderbirdDiagnosis("diagnosis.preferences.integerTooLarge", .text(String(digits)))) }
         return value
     }
 
@@ -203,12 +201,12 @@ private struct PreferenceLineScanner {
         _ = next()  // the opening quote
         var text = String.UnicodeScalarView()
         while true {
-            guard let scalar = next() else { throw problem(sentenceCatalog.sentence("diagnosis.string.notClosed", in: .current)) }
+            guard let scalar = next() else { throw problem(ThunderbirdDiagnosis("diagnosis.string.notClosed")) }
             switch scalar {
             case "\"": return String(text)
-            case "\0": throw problem(sentenceCatalog.sentence("diagnosis.preferences.nulCharacter", in: .current))
+            case "\0": throw problem(ThunderbirdDiagnosis("diagnosis.preferences.nulCharacter"))
             case "\\":
-                guard let escaped = next() else { throw problem(sentenceCatalog.sentence("diagnosis.preferences.trailingBackslash", in: .current)) }
+                guard let escaped = next() else { throw problem(ThunderbirdDiagnosis("diagnosis.preferences.trailingBackslash")) }
                 switch escaped {
                 case "\\", "\"", "'": text.append(escaped)
                 case "n": text.append("\n")
@@ -217,18 +215,18 @@ private struct PreferenceLineScanner {
                 case "u":
                     let first = try hexadecimalValue(digits: 4)
                     if (0xD800...0xDBFF).contains(first) {
-                        guard next() == "\\", next() == "u" else { throw problem(sentenceCatalog.sentence("diagnosis.string.halfSurrogate", in: .current)) }
+                        guard next() == "\\", next() == "u" else { throw problem(ThunderbirdDiagnosis("diagnosis.string.halfSurrogate")) }
                         let second = try hexadecimalValue(digits: 4)
                         guard (0xDC00...0xDFFF).contains(second),
                               let scalar = Unicode.Scalar(0x10000 + ((first - 0xD800) << 10) + (second - 0xDC00)) else {
-                            throw problem(sentenceCatalog.sentence("diagnosis.string.halfSurrogate", in: .current))
+                            throw problem(ThunderbirdDiagnosis("diagnosis.string.halfSurrogate"))
                         }
                         text.append(scalar)
                     } else {
-                        guard first != 0, let scalar = Unicode.Scalar(first) else { throw problem(sentenceCatalog.sentence("diagnosis.preferences.unicodeEscapeNotACharacter", in: .current)) }
+                        guard first != 0, let scalar = Unicode.Scalar(first) else { throw problem(ThunderbirdDiagnosis("diagnosis.preferences.unicodeEscapeNotACharacter")) }
                         text.append(scalar)
                     }
-                default: throw problem(sentenceCatalog.sentence("diagnosis.preferences.unknownEscape", .text(String(escaped)), in: .current))
+                default: throw problem(ThunderbirdDiagnosis("diagnosis.preferences.unknownEscape", .text(String(escaped))))
                 }
             default: text.append(scalar)
             }
@@ -237,7 +235,7 @@ private struct PreferenceLineScanner {
 
     private mutating func hexadecimal(digits: Int) throws(PreferencesFile.Problem) -> Unicode.Scalar {
         let value = try hexadecimalValue(digits: digits)
-        guard value != 0, let scalar = Unicode.Scalar(value) else { throw problem(sentenceCatalog.sentence("diagnosis.preferences.hexEscapeNotACharacter", in: .current)) }
+        guard value != 0, let scalar = Unicode.Scalar(value) else { throw problem(ThunderbirdDiagnosis("diagnosis.preferences.hexEscapeNotACharacter")) }
         return scalar
     }
 
@@ -245,7 +243,7 @@ private struct PreferenceLineScanner {
         var value: UInt32 = 0
         for _ in 0..<digits {
             guard let scalar = next(), scalar.isASCII, let digit = UInt32(String(scalar), radix: 16) else {
-                throw problem(sentenceCatalog.sentence("diagnosis.preferences.escapeNotHexadecimal", in: .current))
+                throw problem(ThunderbirdDiagnosis("diagnosis.preferences.escapeNotHexadecimal"))
             }
             value = value << 4 | digit
         }

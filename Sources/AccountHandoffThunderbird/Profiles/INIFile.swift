@@ -18,7 +18,7 @@ struct INIFile {
     /// Why a file was refused: the 1-based line and what is wrong there.
     struct Problem: Error, Hashable {
         let line: Int
-        let reason: String
+        let reason: ThunderbirdDiagnosis
     }
 
     let sections: [Section]
@@ -30,10 +30,10 @@ struct INIFile {
     ///
     /// - Throws: ``Problem`` naming the first line that is not understood.
     static func parse(_ bytes: [UInt8]) throws(Problem) -> INIFile {
-        guard bytes.count <= maximumByteCount else { throw Problem(line: 0, reason: sentenceCatalog.sentence("diagnosis.file.tooLarge", .number(maximumByteCount), in: .current)) }
+        guard bytes.count <= maximumByteCount else { throw Problem(line: 0, reason: ThunderbirdDiagnosis("diagnosis.file.tooLarge", .number(maximumByteCount))) }
         var text = bytes[...]
         if text.starts(with: [0xEF, 0xBB, 0xBF]) { text = text.dropFirst(3) }  // a byte-order mark, as Windows editors write
-        guard let decoded = String(validating: text, as: UTF8.self) else { throw Problem(line: 0, reason: sentenceCatalog.sentence("diagnosis.file.notUTF8", in: .current)) }
+        guard let decoded = String(validating: text, as: UTF8.self) else { throw Problem(line: 0, reason: ThunderbirdDiagnosis("diagnosis.file.notUTF8")) }
         var sections: [Section] = []
         var number = 0
         for rawLine in decoded.split(separator: "\n", omittingEmptySubsequences: false) {
@@ -43,19 +43,19 @@ struct INIFile {
             let trimmed = line.trimmingSpaces
             if trimmed.isEmpty || trimmed.hasPrefix(";") || trimmed.hasPrefix("#") { continue }
             if trimmed.hasPrefix("[") {
-                guard trimmed.hasSuffix("]"), trimmed.count > 2 else { throw Problem(line: number, reason: sentenceCatalog.sentence("diagnosis.ini.headerNotClosed", in: .current)) }
+                guard trimmed.hasSuffix("]"), trimmed.count > 2 else { throw Problem(line: number, reason: ThunderbirdDiagnosis("diagnosis.ini.headerNotClosed")) }
                 let name = String(trimmed.dropFirst().dropLast())
-                guard !sections.contains(where: { $0.name == name }) else { throw Problem(line: number, reason: sentenceCatalog.sentence("diagnosis.ini.sectionTwice", .text(name), in: .current)) }
+                guard !sections.contains(where: { $0.name == name }) else { throw Problem(line: number, reason: ThunderbirdDiagnosis("diagnosis.ini.sectionTwice", .text(name))) }
                 sections.append(Section(name: name))
                 continue
             }
-            guard let equals = trimmed.firstIndex(of: "=") else { throw Problem(line: number, reason: sentenceCatalog.sentence("diagnosis.ini.unknownLine", in: .current)) }
-            guard !sections.isEmpty else { throw Problem(line: number, reason: sentenceCatalog.sentence("diagnosis.ini.keyBeforeSection", in: .current)) }
+            guard let equals = trimmed.firstIndex(of: "=") else { throw Problem(line: number, reason: ThunderbirdDiagnosis("diagnosis.ini.unknownLine")) }
+            guard !sections.isEmpty else { throw Problem(line: number, reason: ThunderbirdDiagnosis("diagnosis.ini.keyBeforeSection")) }
             let key = String(trimmed[..<equals].trimmingSpaces)
             let value = String(trimmed[trimmed.index(after: equals)...].trimmingSpaces)
-            guard !key.isEmpty else { throw Problem(line: number, reason: sentenceCatalog.sentence("diagnosis.ini.noKey", in: .current)) }
+            guard !key.isEmpty else { throw Problem(line: number, reason: ThunderbirdDiagnosis("diagnosis.ini.noKey")) }
             guard sections[sections.count - 1].value(key) == nil else {
-                throw Problem(line: number, reason: sentenceCatalog.sentence("diagnosis.ini.keyTwice", .text(key), .text(sections[sections.count - 1].name), in: .current))
+                throw Problem(line: number, reason: ThunderbirdDiagnosis("diagnosis.ini.keyTwice", .text(key), .text(sections[sections.count - 1].name)))
             }
             sections[sections.count - 1].entries.append((key, value))
         }

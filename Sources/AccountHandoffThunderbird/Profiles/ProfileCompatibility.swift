@@ -16,14 +16,14 @@ enum ProfileCompatibility {
         guard let bytes = try folder.read("compatibility.ini", maximumByteCount: INIFile.maximumByteCount) else { return }
         let file: INIFile
         do { file = try INIFile.parse(bytes) } catch {
-            throw .compatibilityInvalid(path: folder.path, problem: "line \(error.line): \(error.reason)")
+            throw .compatibilityInvalid(path: folder.path, problem: ThunderbirdDiagnosis("diagnosis.compatibility.atLine", .number(error.line), .diagnosis(error.reason)))
         }
         guard let last = file.section("Compatibility")?.value("LastVersion") else {
-            throw .compatibilityInvalid(path: folder.path, problem: sentenceCatalog.sentence("diagnosis.compatibility.noLastVersion", in: .current))
+            throw .compatibilityInvalid(path: folder.path, problem: ThunderbirdDiagnosis("diagnosis.compatibility.noLastVersion"))
         }
         let version = String(last.prefix { $0 != "_" })
         guard let majorText = version.split(separator: ".").first, let major = Int(majorText), major > 0 else {
-            throw .compatibilityInvalid(path: folder.path, problem: sentenceCatalog.sentence("diagnosis.compatibility.versionNotANumber", .text(version), in: .current))
+            throw .compatibilityInvalid(path: folder.path, problem: ThunderbirdDiagnosis("diagnosis.compatibility.versionNotANumber", .text(version)))
         }
         guard major <= newestKnownMajorVersion else {
             throw .newerThunderbird(path: folder.path, version: version, newestKnownMajorVersion: newestKnownMajorVersion)

@@ -95,7 +95,7 @@ public struct ThunderbirdProfileList: Sendable {
         var relativePaths: [String: ThunderbirdProfile] = [:]
         for section in list.sections where section.name.hasPrefix("Profile") {
             guard let name = section.value("Name"), let path = section.value("Path") else {
-                throw .profileListInvalid(path: folder.path(of: "profiles.ini"), line: 0, problem: sentenceCatalog.sentence("diagnosis.profiles.sectionIncomplete", .text(section.name), in: .current))
+                throw .profileListInvalid(path: folder.path(of: "profiles.ini"), line: 0, problem: ThunderbirdDiagnosis("diagnosis.profiles.sectionIncomplete", .text(section.name)))
             }
             let relative = section.value("IsRelative") != "0"
             let directory = relative ? root.appendingPathComponent(path, isDirectory: true) : URL(fileURLWithPath: path, isDirectory: true)

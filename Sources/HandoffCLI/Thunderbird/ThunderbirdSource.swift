@@ -54,7 +54,7 @@ enum ThunderbirdProfiles {
             } else if case .profileNotFound(_, let profiles) = error {
                 listed = (sentenceCatalog.sentence("thunderbird.noSuchProfile", .text(selector), .text(option), in: .cli), profiles)
             }
-            guard let listed else { throw CLIError(error.description, exitCode: exitCode(for: error)) }
+            guard let listed else { throw CLIError(error.sentence(in: .cli), exitCode: exitCode(for: error)) }
             let lines = listed.profiles.map { "  \($0.name)  \($0.path)" }
             throw CLIError(([listed.head, sentenceCatalog.sentence("thunderbird.itsProfiles", in: .cli)] + lines).joined(separator: "\n"), exitCode: .usage)
         }
@@ -75,7 +75,7 @@ enum ThunderbirdProfiles {
 
     /// The command's error for a profile error.
     static func failure(_ error: ThunderbirdProfileError) -> CLIError {
-        CLIError(error.description, exitCode: exitCode(for: error))
+        CLIError(error.sentence(in: .cli), exitCode: exitCode(for: error))
     }
 
     /// Invalid input for what is wrong with the profile's contents or the choice made; failure

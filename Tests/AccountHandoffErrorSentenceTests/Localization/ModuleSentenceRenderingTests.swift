@@ -98,28 +98,30 @@ import Testing
     }
 
     /// Every diagnosis a Thunderbird reader gives of a damaged file, inside the whole sentence
-    /// of the error that shows it: the diagnosis is made in the process's language, so a German
-    /// sentence holds the German diagnosis.
+    /// of the error that shows it: one diagnosis value, rendered in each language, is wholly in
+    /// that language (a diagnosis of nested text holds a nested diagnosis, said in the same one).
     @Test func everyThunderbirdDiagnosisSpeaksGerman() throws {
         let (_, catalogs) = try StringCatalogTests.catalogs()
         let catalog = try #require(catalogs.first { $0.module == "AccountHandoffThunderbird" })
         let keys = catalog.entries.keys.filter { $0.hasPrefix("diagnosis.") }.sorted()
         let placeholder = try NSRegularExpression(pattern: "%(@|lld)")
+        let nesting: Set<String> = ["diagnosis.logins.notJSON", "diagnosis.compatibility.atLine"]
+        let nested = ThunderbirdDiagnosis("diagnosis.json.memberTwice", .text("nextId"))
         var renderings: [Rendering] = []
         for key in keys {
             let english = try #require(catalog.entries[key]?["en"]?.value)
-            let arguments: [SentenceArgument] = placeholder.matches(in: english, range: NSRange(english.startIndex..., in: english))
-                .map { english[Range($0.range, in: english)!] == "%@" ? .text("mail.server.server2") : .integer(3) }
-            func diagnosis(_ language: HandoffLanguage) -> String {
-                AccountHandoffThunderbird.sentenceCatalog.sentence(key, arguments: arguments, in: language)
-            }
-            let path = ThunderbirdErrorSamples.profile + "/prefs.js"
-            renderings.append((key, ThunderbirdProfileError.preferencesInvalid(path: path, line: 12, problem: diagnosis(.english)).sentence(in: .english),
-                               ThunderbirdProfileError.preferencesInvalid(path: path, line: 12, problem: diagnosis(.german)).sentence(in: .german)))
+            let arguments: [ThunderbirdDiagnosis.Argument] = placeholder.matches(in: english, range: NSRange(english.startIndex..., in: english))
+                .map { english[Range($0.range, in: english)!] == "%@" ? (nesting.contains(key) ? .diagnosis(nested) : .text("mail.server.server2")) : .number(3) }
+            let error = ThunderbirdProfileError.preferencesInvalid(path: ThunderbirdErrorSamples.profile + "/prefs.js", line: 12,
+                                                                   problem: ThunderbirdDiagnosis(key, arguments: arguments))
+            renderings.append((key, error.sentence(in: .english), error.sentence(in: .german)))
         }
-        #expect(keys.count == 65)
-        #expect(AccountHandoffThunderbird.sentenceCatalog.sentence("diagnosis.logins.entryLacksText", .number(2), .text("hostname"), in: .german)
+        #expect(keys.count == 66)
+        #expect(ThunderbirdDiagnosis("diagnosis.logins.entryLacksText", .number(2), .text("hostname")).sentence(in: .german)
                 == "Anmeldeeintrag 2 hat keinen Text hostname")
+        let notJSON = ThunderbirdDiagnosis("diagnosis.logins.notJSON", .number(20), .diagnosis(nested))
+        #expect(notJSON.sentence(in: .german) == "sie ist ab Byte 20 kein JSON: das Mitglied nextId kommt zweimal vor")
+        #expect(notJSON.description == "it is not JSON at byte 20: the member nextId appears twice")
         let failures = Self.problems(of: renderings)
         print("Rendered in German: \(keys.count) Thunderbird diagnoses.")
         #expect(failures.isEmpty, "\(failures.count) problems:\n\(failures.joined(separator: "\n"))")

@@ -85,6 +85,33 @@ import Testing
         }
     }
 
+    /// Types whose initialiser takes a catalog key as its first argument and looks it up only
+    /// when the value is put into words (regular-expression alternatives).
+    static let deferredLookups = ["ThunderbirdDiagnosis"]
+
+    /// Key prefixes whose every key is read through a lookup, never from a table of keys.
+    static let lookupOnlyPrefixes = ["diagnosis."]
+
+    /// A Thunderbird diagnosis is put into words when a sentence is asked for, in the language
+    /// asked for: no source of the module says one, or anything else, in the process's
+    /// language when the error is made.
+    @Test func noDiagnosisIsPutIntoWordsWhenItIsMade() throws {
+        let (modules, _) = try Self.catalogs()
+        let early = try NSRegularExpression(pattern: #"sentenceCatalog\.sentence\(\s*"diagnosis\.|in: \.current\)"#)
+        var failures: [String] = []
+        var files = 0
+        for path in modules.swiftFiles(of: "AccountHandoffThunderbird") {
+            files += 1
+            let source = try String(contentsOf: modules.root.appendingPathComponent(path), encoding: .utf8)
+            let lines = source.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+            for (number, line) in lines.enumerated() where early.firstMatch(in: line, range: NSRange(line.startIndex..., in: line)) != nil {
+                failures.append("\(path):\(number + 1): \(line.trimmingCharacters(in: .whitespaces))")
+            }
+        }
+        #expect(files > 20, "found only \(files) source files of AccountHandoffThunderbird")
+        #expect(failures.isEmpty, "\(failures.count) diagnoses are put into words when made:\n\(failures.joined(separator: "\n"))")
+    }
+
     /// The text of `.target(name: "<module>", ...)` in `manifest`, up to its closing parenthesis
     /// (a declaration may span lines); empty when there is none.
     static func targetDeclaration(of module: String, in manifest: String) -> String {
@@ -104,26 +131,34 @@ import Testing
 
     /// Every key a module looks up is in its catalog, and every key of the catalog is used by
     /// its module's code. Keys are string literals: the first argument of
-    /// `sentenceCatalog.sentence(` or a literal in a table of keys (`"errno.EPERM"`).
+    /// `sentenceCatalog.sentence(`, of a deferred lookup that is put into words later
+    /// (``deferredLookups``, such as `ThunderbirdDiagnosis("diagnosis.…")`), or a literal in a
+    /// table of keys (`"errno.EPERM"`). A key with a prefix of ``lookupOnlyPrefixes`` must be
+    /// the key of a lookup, not only a literal somewhere.
     @Test func everyLookupHasAKeyAndEveryKeyIsLookedUp() throws {
         let (modules, catalogs) = try Self.catalogs()
-        let lookup = try NSRegularExpression(pattern: #"sentenceCatalog\.sentence\(\s*("([^"\\]*)"|[^"\s][^,)]*)"#)
+        let callee = (["sentenceCatalog\\.sentence"] + Self.deferredLookups).joined(separator: "|")
+        let lookup = try NSRegularExpression(pattern: #"(?:\#(callee))\(\s*("([^"\\]*)"|[^"\s][^,)]*)"#)
         let literal = try NSRegularExpression(pattern: #""([A-Za-z]+\.[A-Za-z0-9_.]+)""#)
         var failures: [String] = []
         var lookupCount = 0
+        var deferredCount = 0
         for module in modules.targets {
             let catalog = catalogs.first { $0.module == module }
             let keys = Set(catalog?.entries.keys.map { $0 } ?? [])
             let prefixes = Set(keys.compactMap { $0.split(separator: ".").first.map(String.init) })
             var used: Set<String> = []
+            var lookedUp: Set<String> = []
             for path in modules.swiftFiles(of: module) {
                 let source = try String(contentsOf: modules.root.appendingPathComponent(path), encoding: .utf8)
                 let whole = NSRange(source.startIndex..., in: source)
                 for match in lookup.matches(in: source, range: whole) {
                     lookupCount += 1
+                    if let matched = Range(match.range, in: source), !source[matched].hasPrefix("sentenceCatalog") { deferredCount += 1 }
                     if let keyRange = Range(match.range(at: 2), in: source) {
                         let key = String(source[keyRange])
                         used.insert(key)
+                        lookedUp.insert(key)
                         if !keys.contains(key) { failures.append("\(path): looks up \"\(key)\", which \(module)'s catalog lacks") }
                     } else {
                         // A key held in a variable: it must come from a table of literal keys
@@ -143,8 +178,14 @@ import Testing
                 }
             }
             for key in keys.subtracting(used).sorted() { failures.append("\(module): key \(key) is never looked up") }
+            for key in keys.intersection(used).subtracting(lookedUp).sorted()
+            where Self.lookupOnlyPrefixes.contains(where: { key.hasPrefix($0) }) {
+                failures.append("\(module): key \(key) is only a literal, never the key of a lookup")
+            }
         }
+        print("Catalog lookups in the sources: \(lookupCount), \(deferredCount) of them deferred.")
         #expect(lookupCount > 200, "the lookup scan found only \(lookupCount) calls; it no longer reads the sources")
+        #expect(deferredCount > 70, "the scan found only \(deferredCount) deferred lookups; it no longer sees ThunderbirdDiagnosis(")
         #expect(failures.isEmpty, "\(failures.count) lookup problems:\n\(failures.joined(separator: "\n"))")
     }
 }

@@ -1,4 +1,4 @@
-import AccountHandoffThunderbird
+@testable import AccountHandoffThunderbird
 
 #if canImport(Glibc)
 import Glibc
@@ -16,21 +16,25 @@ enum ThunderbirdErrorSamples {
 
     static let profileErrors: [ThunderbirdProfileError] = [
         .noProfileList(folder: "/home/ada/.thunderbird"),
-        .profileListInvalid(path: "/home/ada/.thunderbird/profiles.ini", line: 3, problem: "the key Name appears twice in [Profile0]"),
+        .profileListInvalid(path: "/home/ada/.thunderbird/profiles.ini", line: 3, problem: ThunderbirdDiagnosis("diagnosis.ini.keyTwice", .text("Name"), .text("Profile0"))),
         .profileNotFound(name: "home", available: profiles),
         .profileNotFound(name: "home", available: []),
         .ambiguousProfile(available: profiles),
         .notAProfileFolder(path: profile, code: ENOENT),
         .unsupportedProfilePath(path: "/home/ada/it's here"),
         .newerThunderbird(path: profile, version: "160.0", newestKnownMajorVersion: 153),
-        .compatibilityInvalid(path: profile, problem: "it names no LastVersion"),
+        .compatibilityInvalid(path: profile, problem: ThunderbirdDiagnosis("diagnosis.compatibility.noLastVersion")),
+        .compatibilityInvalid(path: profile, problem: ThunderbirdDiagnosis("diagnosis.compatibility.atLine", .number(2),
+                                                                          .diagnosis(ThunderbirdDiagnosis("diagnosis.ini.sectionTwice", .text("Compatibility"))))),
         .thunderbirdRunning(path: profile, processID: 4242),
         .thunderbirdRunning(path: profile, processID: nil),
         .importAlreadyRunning(path: profile),
         .readOnly(path: profile),
         .notARegularFile(path: profile + "/prefs.js"),
-        .preferencesInvalid(path: profile + "/prefs.js", line: 21, problem: "the integer 99999999999 is not a 32-bit integer"),
-        .loginsInvalid(path: profile + "/logins.json", problem: "its format version 4 is newer than 3, the version this program knows"),
+        .preferencesInvalid(path: profile + "/prefs.js", line: 21, problem: ThunderbirdDiagnosis("diagnosis.preferences.integerTooLarge", .text("99999999999"))),
+        .loginsInvalid(path: profile + "/logins.json", problem: ThunderbirdDiagnosis("diagnosis.logins.newerFormat", .number(4), .number(3))),
+        .loginsInvalid(path: profile + "/logins.json", problem: ThunderbirdDiagnosis("diagnosis.logins.notJSON", .number(20),
+                                                                                     .diagnosis(ThunderbirdDiagnosis("diagnosis.json.memberTwice", .text("nextId"))))),
         .loginsFromAnotherKeyDatabase(path: profile + "/logins.json"),
         .keyDatabaseMissing(path: profile, hasLegacyDatabase: true),
         .keyDatabaseMissing(path: profile, hasLegacyDatabase: false),
@@ -50,9 +54,6 @@ enum ThunderbirdErrorSamples {
         .fileOperationFailed(path: profile + "/prefs.js", operation: "written", code: ENOSPC),
         .fileOperationFailed(path: profile + "/prefs.js", operation: "written", code: EROFS),
         .fileOperationFailed(path: profile + "/prefs.js", operation: "written", code: EIO),
-        // A diagnosis is made in the process's language, so this one English value is shown in
-        // both renderings; the German diagnoses in German sentences are rendered by
-        // ModuleSentenceRenderingTests.everyThunderbirdDiagnosisSpeaksGerman.
-        .journalInvalid(path: profile + "/.handoff-import/manifest", problem: "a mode is not octal"),
+        .journalInvalid(path: profile + "/.handoff-import/manifest", problem: ThunderbirdDiagnosis("diagnosis.journal.modeNotOctal")),
     ]
 }

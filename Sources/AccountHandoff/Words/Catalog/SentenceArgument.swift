@@ -1,6 +1,6 @@
 /// A value put into a catalog sentence at one of its placeholders: text at `%@`, an integer
 /// at `%lld`. Inserted as it is, never read as a format (``SentenceTemplate`` is the formatter).
-package enum SentenceArgument: Sendable, Equatable {
+package enum SentenceArgument: Sendable, Hashable {
     /// Text, for `%@` or `%N$@`.
     case text(String)
     /// An integer, for `%lld` or `%N$lld`.
