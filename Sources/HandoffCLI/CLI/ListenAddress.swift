@@ -22,7 +22,7 @@ enum ListenAddress {
         } catch .networkAddressNotRequested(let address) {
             throw CLIError(sentenceCatalog.sentence("address.needsLan", .text("\(address)"), in: .cli), exitCode: .usage)
         } catch {
-            throw CLIError(error.description, exitCode: .usage)
+            throw CLIError(error.sentence(in: .cli), exitCode: .usage)
         }
     }
 }

@@ -95,7 +95,7 @@ enum ScannedTransferCode {
                 console.line(sentenceCatalog.sentence("scan.readFromImage", .text(path), in: .cli))
                 return .transferCode(payload)
             } catch {
-                throw CLIError(error.description, exitCode: Self.exitCode(error))
+                throw CLIError(error.sentence(in: .cli), exitCode: Self.exitCode(error))
             }
         case .camera(let device):
             let camera = QRCameraScanner(device: device, timeoutSeconds: Self.cameraSeconds)
@@ -104,7 +104,7 @@ enum ScannedTransferCode {
                     console.line(sentenceCatalog.sentence("scan.holdToCamera", .text(device), .number(Self.cameraSeconds), in: .cli))
                 })
             } catch {
-                throw CLIError(error.description, exitCode: Self.exitCode(error))
+                throw CLIError(error.sentence(in: .cli), exitCode: Self.exitCode(error))
             }
         }
     }

@@ -18,7 +18,7 @@ enum AccountsCommand {
         do {
             accounts = try store.listAccounts().map { StoredAccountListing(id: $0.id.rawValue, metadata: $0.metadata) }
         } catch {
-            throw CLIError(sentenceCatalog.sentence("accounts.unreadable", .text(directory.path), .text(error.description), in: .cli), exitCode: .failure)
+            throw CLIError(sentenceCatalog.sentence("accounts.unreadable", .text(directory.path), .text(error.sentence(in: .cli)), in: .cli), exitCode: .failure)
         }
         console.line(accounts.isEmpty ? sentenceCatalog.sentence("accounts.none", .text(directory.path), in: .cli)
                                      : sentenceCatalog.sentence("accounts.header", .text(directory.path), .number(accounts.count), in: .cli))

@@ -17,7 +17,7 @@ enum QRCommand {
         let payload = try TransferCode.read(parsed, input: input, console: console)
         let matrix: QRMatrix
         do { matrix = try QRMatrix(payload: payload, errorCorrection: level) } catch {
-            throw CLIError(sentenceCatalog.sentence("code.qrFailed", .text(error.description), in: .cli), exitCode: .failure)
+            throw CLIError(sentenceCatalog.sentence("code.qrFailed", .text(error.sentence(in: .cli)), in: .cli), exitCode: .failure)
         }
         let files = parsed.value("--svg") != nil || parsed.value("--png") != nil
         if parsed.has("--terminal") || !files {

@@ -51,7 +51,7 @@ enum ReceiveCommand {
         }
         let rendezvous: TCPRendezvous
         do { rendezvous = try TCPRendezvous(token: payload.rendezvous) } catch {
-            throw CLIError(sentenceCatalog.sentence("receive.unreachableCode", .text(error.description), in: .cli), exitCode: .invalidInput)
+            throw CLIError(sentenceCatalog.sentence("receive.unreachableCode", .text(error.sentence(in: .cli)), in: .cli), exitCode: .invalidInput)
         }
         let registry = try await blockingStep { () throws(CLIError) in try receiverRegistry(in: registryFolder) }
         // Spec 2.5 checks expiry before the claim; before connecting, so that a code used here

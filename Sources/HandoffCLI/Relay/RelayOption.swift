@@ -40,7 +40,7 @@ enum RelayOption {
         if case .unsupportedRendezvous(.tooLong(let count)) = error {
             return CLIError(sentenceCatalog.sentence("relay.tooLong", .number(count), in: .cli), exitCode: .usage)
         }
-        return CLIError(sentenceCatalog.sentence("relay.cannotListen", .text("\(address)"), .number(port), .text(error.description), in: .cli), exitCode: .failure)
+        return CLIError(sentenceCatalog.sentence("relay.cannotListen", .text("\(address)"), .number(port), .text(error.sentence(in: .cli)), in: .cli), exitCode: .failure)
     }
 
     /// Prints what the listener does at the relay, once per change that matters: waiting
@@ -80,7 +80,7 @@ enum RelayOption {
             sentenceCatalog.sentence("relay.unreachable.closed", .text("\(relay)"), in: .cli)
         case .system, .addressUnavailable, .oversizedFrame, .emptyFrame, .unsupportedRendezvous, .garbledByRelay, .relayNotPaired,
              .directAddressRefused, .closedLocally, .notAHandoffSender, .codeRenewed, .notJoinedInTime, .evicted, .unspecifiedAddress:
-            sentenceCatalog.sentence("relay.unreachable.other", .text("\(relay)"), .text(String(error.description.dropLast())), in: .cli)
+            sentenceCatalog.sentence("relay.unreachable.other", .text("\(relay)"), .text(String(error.sentence(in: .cli).dropLast())), in: .cli)
         }
     }
 }

@@ -30,7 +30,7 @@ package struct CodeDrawing {
         }
         let matrix: QRMatrix
         do { matrix = try QRMatrix(payload: payload, errorCorrection: level) } catch {
-            throw CLIError(sentenceCatalog.sentence("code.qrFailed", .text(error.description), in: .cli), exitCode: .failure)
+            throw CLIError(sentenceCatalog.sentence("code.qrFailed", .text(error.sentence(in: .cli)), in: .cli), exitCode: .failure)
         }
         let codeLine = sentenceCatalog.sentence("code.line", .text(payload.text), in: .cli)
         var instructions: [String] = []

@@ -22,7 +22,7 @@ enum ConnectionWords {
         case .connectingDirectly(let endpoint):
             return sentenceCatalog.sentence("connect.directly", .text("\(endpoint)"), in: .cli)
         case .directFailed(let endpoint, let error):
-            return sentenceCatalog.sentence("connect.directFailed", .text("\(endpoint)"), .text(error.description), in: .cli)
+            return sentenceCatalog.sentence("connect.directFailed", .text("\(endpoint)"), .text(error.sentence(in: .cli)), in: .cli)
         case .directSlow(let endpoint, let headStart):
             return sentenceCatalog.sentence("connect.directSlow", .text("\(endpoint)"), .text(Durations.text(Int(headStart.components.seconds))), in: .cli)
         case .connectingThroughRelay(let relay, let address):
@@ -32,7 +32,7 @@ enum ConnectionWords {
         case .connected(let route):
             return sentenceCatalog.sentence("connect.connectedThroughRelay", .text("\(route)"), in: .cli)
         case .directAddressSkipped, .relayRetrying:
-            return progress.description
+            return progress.sentence(in: .cli)
         }
     }
 }

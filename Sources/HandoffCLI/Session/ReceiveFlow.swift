@@ -31,7 +31,7 @@ struct ReceiveFlow<Importer: AccountImporter> where Importer.Preparation: Choosi
         // renewed; before it, this copy was changed, or the clocks disagree.
         let notServed = connectFailure.recorded == .codeRenewed
         if case .ended(.expired) = outcome, notServed, Date() < session.expiryDate {
-            console.error(TransportError.codeRenewed.description + " " + sentenceCatalog.sentence("receive.nothingImported", in: .cli))
+            console.error(TransportError.codeRenewed.sentence(in: .cli) + " " + sentenceCatalog.sentence("receive.nothingImported", in: .cli))
             return .invalidInput
         }
         let code = ExitCode(outcome)

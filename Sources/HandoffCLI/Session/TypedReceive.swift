@@ -39,7 +39,7 @@ enum TypedReceive {
         if let failure = await DNSSDAvailability.check() {
             guard let relay else {
                 code.wipe()
-                throw CLIError(sentenceCatalog.sentence("typed.cannotSearch", .text(failure.description), in: .cli), exitCode: .failure)
+                throw CLIError(sentenceCatalog.sentence("typed.cannotSearch", .text(failure.sentence(in: .cli)), in: .cli), exitCode: .failure)
             }
             console.line(sentenceCatalog.sentence("typed.meetAtRelay.noSearch", .text("\(relay)"), in: .cli))
             route = .relay
@@ -53,7 +53,7 @@ enum TypedReceive {
                 route = .relay
             } catch {
                 code.wipe()
-                throw CLIError(error.description, exitCode: .failure)
+                throw CLIError(error.sentence(in: .cli), exitCode: .failure)
             }
         }
         let asking = Asking(console: console, input: input, answers: AnswerQueue(input: input))
@@ -64,7 +64,7 @@ enum TypedReceive {
         let rendezvous: TCPRendezvous
         do { rendezvous = try TCPRendezvous(direct: route == .localNetwork ? endpoint : nil, relay: route == .relay ? relay : nil) } catch {
             code.wipe()
-            throw CLIError(sentenceCatalog.sentence("typed.cannotName", .text(error.description), in: .cli), exitCode: .failure)
+            throw CLIError(sentenceCatalog.sentence("typed.cannotName", .text(error.sentence(in: .cli)), in: .cli), exitCode: .failure)
         }
         let connectFailure = ConnectFailure()
         let pairing = Date().addingTimeInterval(Self.relayWait)

@@ -24,7 +24,7 @@ package struct TypedWayChoice {
             return TypedWayChoice(announcer: nil, viaRelay: viaRelay, unavailable: sentenceCatalog.sentence("typed.notOnThisMachine", .text("\(choice.address)"), .text(relayNote), in: .cli))
         }
         if let failure = await DNSSDAvailability.check() {
-            return TypedWayChoice(announcer: nil, viaRelay: viaRelay, unavailable: sentenceCatalog.sentence("typed.noDiscovery", .text(failure.description), .text(relayNote), in: .cli))
+            return TypedWayChoice(announcer: nil, viaRelay: viaRelay, unavailable: sentenceCatalog.sentence("typed.noDiscovery", .text(failure.sentence(in: .cli)), .text(relayNote), in: .cli))
         }
         return TypedWayChoice(announcer: DNSSDTypedAnnouncer.platform(), viaRelay: viaRelay, unavailable: nil)
     }
@@ -36,7 +36,7 @@ package struct TypedWayChoice {
         return Task {
             for await status in announcer.status {
                 guard case .failed(let error) = status else { continue }
-                console.error(sentenceCatalog.sentence("typed.announceFailed", .text(error.description), in: .cli))
+                console.error(sentenceCatalog.sentence("typed.announceFailed", .text(error.sentence(in: .cli)), in: .cli))
             }
         }
     }

@@ -85,7 +85,7 @@ enum CredentialChoice: Equatable {
             }
             return try Self.resolve(requested: requested, recorded: theirs, directory: directory)
         } catch {
-            throw CLIError(sentenceCatalog.sentence("credentials.cannotRecord", .text(directory.path), .text(error.description), in: .cli), exitCode: .failure)
+            throw CLIError(sentenceCatalog.sentence("credentials.cannotRecord", .text(directory.path), .text(error.sentence(in: .cli)), in: .cli), exitCode: .failure)
         }
     }
 
@@ -126,7 +126,7 @@ enum CredentialChoice: Equatable {
         case .keyringHasNoDefaultCollection:
             return sentenceCatalog.sentence("keyring.noDefaultCollection", store, headless, files, in: .cli)
         default:
-            return sentenceCatalog.sentence("keyring.other", store, .text(String(error.description.dropLast())), files, in: .cli)
+            return sentenceCatalog.sentence("keyring.other", store, .text(String(error.sentence(in: .cli).dropLast())), files, in: .cli)
         }
     }
 }

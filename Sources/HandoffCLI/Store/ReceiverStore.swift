@@ -96,7 +96,7 @@ struct ReceiverStore {
                 console.line(sentenceCatalog.sentence("store.recovered", in: .cli))
             }
         } catch {
-            throw CLIError(sentenceCatalog.sentence("store.recoveryError", .text(directory.path), .text(error.description), in: .cli), exitCode: .failure)
+            throw CLIError(sentenceCatalog.sentence("store.recoveryError", .text(directory.path), .text(error.sentence(in: .cli)), in: .cli), exitCode: .failure)
         }
     }
 
@@ -159,7 +159,7 @@ struct ReceiverStore {
             return CLIError(sentenceCatalog.sentence("store.parentTakesNoFolders", .text(directory.path), .text(parent.isEmpty ? "." : parent), in: .cli),
                             exitCode: .failure)
         }
-        return CLIError(sentenceCatalog.sentence("store.unusableError", .text(directory.path), .text(error.description), in: .cli), exitCode: .failure)
+        return CLIError(sentenceCatalog.sentence("store.unusableError", .text(directory.path), .text(error.sentence(in: .cli)), in: .cli), exitCode: .failure)
     }
 
     private static func failure(_ error: CredentialStoreError, directory: StorePath, choice: CredentialChoice, newStore: Bool) -> CLIError {
@@ -170,7 +170,7 @@ struct ReceiverStore {
         case (.files, .failed(let failure)) where failure.domain == .posix && [EACCES, EPERM, EROFS].contains(failure.code):
             return notWritable(directory)
         default:
-            return CLIError(sentenceCatalog.sentence("store.cannotKeepPasswords", .text(directory.path), .text(error.description), in: .cli), exitCode: .failure)
+            return CLIError(sentenceCatalog.sentence("store.cannotKeepPasswords", .text(directory.path), .text(error.sentence(in: .cli)), in: .cli), exitCode: .failure)
         }
     }
 

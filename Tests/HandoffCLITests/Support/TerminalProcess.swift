@@ -114,13 +114,12 @@ final class TerminalProcess: @unchecked Sendable {
     func finish(timeout: Duration = HandoffProcess.patience) async -> (status: Int32, killedBySignal: Bool) {
         if !(await waitUntil(timeout: timeout) { !process.isRunning }) { process.send(SIGKILL) }
         while process.isRunning { try? await Task.sleep(for: .milliseconds(5)) }
-        // The last output: read until the terminal has been quiet for 100 ms (the reader polls
-        // every 20 ms, later on a loaded machine).
-        var seen = -1
-        while record.text.utf8.count != seen {
-            seen = record.text.utf8.count
-            try? await Task.sleep(for: .milliseconds(100))
-        }
+        // The last output: everything the process wrote is in the terminal's buffer once it
+        // has ended, so stop the reading thread and take the rest here, until the buffer is
+        // empty; no guess of how long a loaded machine takes to read it.
+        record.askToStopReading()
+        while !record.readerHasStopped { try? await Task.sleep(for: .milliseconds(5)) }
+        record.drain(master)
         let signal = process.terminationSignal
         return (signal ?? process.terminationStatus, signal != nil)
     }
@@ -146,8 +145,27 @@ final class TerminalProcess: @unchecked Sendable {
 
         /// Stops the reading thread and waits until it has.
         func stopReading() {
-            lock.withLock { reading = false }
-            while !lock.withLock({ readerDone }) { usleep(5_000) }
+            askToStopReading()
+            while !readerHasStopped { usleep(5_000) }
+        }
+
+        /// Tells the reading thread to stop after its current read.
+        func askToStopReading() { lock.withLock { reading = false } }
+
+        /// Whether the reading thread has stopped (after ``askToStopReading()``).
+        var readerHasStopped: Bool { lock.withLock { readerDone } }
+
+        /// Reads what is left in the terminal's buffer, without waiting for more; only once
+        /// the reading thread has stopped, so that the output stays in order.
+        func drain(_ master: Int32) {
+            var buffer = [UInt8](repeating: 0, count: 4096)
+            while true {
+                var entry = pollfd(fd: master, events: Int16(POLLIN), revents: 0)
+                guard poll(&entry, 1, 0) == 1, entry.revents & Int16(POLLIN) != 0 else { return }
+                let count = buffer.withUnsafeMutableBytes { Glibc.read(master, $0.baseAddress, $0.count) }
+                guard count > 0 else { return }
+                lock.withLock { output.append(contentsOf: buffer[0..<count]) }
+            }
         }
 
         func read(from master: Int32) {
