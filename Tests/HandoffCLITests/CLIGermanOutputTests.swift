@@ -53,6 +53,23 @@ import Testing
         #expect(failures.isEmpty, "\(failures.count) lines are not German:\n\(failures.joined(separator: "\n"))")
     }
 
+    /// A library error that the CLI prints is said in the CLI's language too (its English
+    /// `description` never reaches the terminal): an address this machine does not have.
+    @Test func aLibraryErrorIsSaidInGerman() async throws {
+        let scratch = try Scratch()
+        defer { scratch.remove() }
+        let catalogs = try ShippedSentences()
+        let result = try await HandoffProcess.run(scratch.sendArguments(["--address", "198.51.100.254", "--lan"]), environment: Self.german)
+        #expect(result.status == 64, "\(result.stderr)")
+        let english = try #require(catalogs.english["AccountHandoffTransport:listening.notOnThisMachine"])
+        let german = try #require(catalogs.german["AccountHandoffTransport:listening.notOnThisMachine"])
+        #expect(result.stderr.contains(try #require(ShippedSentences.literals(german).first)), "\(result.stderr)")
+        #expect(!result.stderr.contains(try #require(ShippedSentences.literals(english).first)), "\(result.stderr)")
+        let lines = (result.stdout + result.stderr).split(separator: "\n").map(String.init)
+        let failures = lines.compactMap { line in catalogs.problem(withGermanLine: line).map { "\($0): \(line)" } }
+        #expect(failures.isEmpty, "\(failures.joined(separator: "\n"))")
+    }
+
     /// `handoff help` under `LANG=de`: the overview and the exit codes are the catalog's German.
     @Test func theHelpOverviewIsGerman() async throws {
         let catalogs = try ShippedSentences()
