@@ -242,7 +242,7 @@ public final class HandoffSender {
     }
 
     /// Moves to the transition's next state, or finishes the session, and returns its actions.
-    private func apply(_ transition: SenderTransition) -> [SenderAction] {
+    private func apply(_ transition: consuming SenderTransition) -> [SenderAction] {
         switch transition.next {
         case .unchanged: break
         case .state(let next): state = next
