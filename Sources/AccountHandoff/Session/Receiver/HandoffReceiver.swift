@@ -248,12 +248,14 @@ public final class HandoffReceiver {
 
     /// Moves to the transition's next state, or finishes the session, and returns its actions.
     private func apply(_ transition: consuming ReceiverTransition) -> [ReceiverAction] {
-        switch transition.next {
+        // The transition is taken apart, so its next state moves into `state` uncopied.
+        let (next, actions) = transition.parts()
+        switch consume next {
         case .unchanged: break
         case .state(let next): state = next
         case .finished(let outcome): finish(outcome)
         }
-        return transition.actions
+        return actions
     }
 
     // MARK: Local events: each state's row, or a refusal (Spec 6.2)
