@@ -44,7 +44,8 @@ package enum AccountText {
         let scalars = value.unicodeScalars
         let valid = value.utf8.withContiguousStorageIfAvailable { asciiCodePointsAreValid($0, kind: kind) } ?? nil
         guard valid ?? codePointsAreValid(scalars, kind: kind) else { throw .malformed(kind.field) }
-        guard spacesAreValid(scalars, kind: kind) else { throw .malformed(kind.field) }
+        let spaces = value.utf8.withContiguousStorageIfAvailable { spacesAreValid($0, kind: kind) }
+        guard spaces ?? spacesAreValid(value.utf8, kind: kind) else { throw .malformed(kind.field) }
         if kind == .imapHost, !isLetterDigitHyphenHostName(value) { throw .malformed(kind.field) }
     }
 
@@ -96,14 +97,22 @@ package enum AccountText {
 
     // MARK: T4, T7
 
-    static func spacesAreValid(_ scalars: String.UnicodeScalarView, kind: Kind) -> Bool {
-        switch kind {
-        case .emailAddress, .imapHost:
-            return !scalars.contains(" ")
-        case .displayName, .username:
-            if scalars.first == " " || scalars.last == " " { return false }
-            return !zip(scalars, scalars.dropFirst()).contains { $0 == " " && $1 == " " }
+    /// T4: no space in an address or a host name; in a display name or username, none at
+    /// either end and never two in a row. Checked on the UTF-8 bytes: there the byte 0x20 is
+    /// the space and never part of another code point.
+    static func spacesAreValid(_ utf8: some Sequence<UInt8>, kind: Kind) -> Bool {
+        let space: UInt8 = 0x20
+        var previous: UInt8? = nil
+        for byte in utf8 {
+            if byte == space {
+                switch kind {
+                case .emailAddress, .imapHost: return false
+                case .displayName, .username: if previous == nil || previous == space { return false }
+                }
+            }
+            previous = byte
         }
+        return previous != space
     }
 
     /// Dot-separated labels of 1 to 63 letters, digits and hyphens, none starting or ending

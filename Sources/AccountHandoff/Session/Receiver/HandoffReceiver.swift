@@ -184,7 +184,7 @@ public final class HandoffReceiver {
     public var shortCode: ShortCode? { state.shortCode }
 
     /// The offered account, once the offer arrived.
-    public var offeredAccount: AccountMetadata? { state.account }
+    public var offeredAccount: AccountMetadata? { state.account?.metadata }
 
     /// When the sender stops: the time a countdown on this device shows. A typed session
     /// learns it from the `pakeInit`; before that it is the latest expiry it would accept
@@ -247,13 +247,15 @@ public final class HandoffReceiver {
     }
 
     /// Moves to the transition's next state, or finishes the session, and returns its actions.
-    private func apply(_ transition: ReceiverTransition) -> [ReceiverAction] {
-        switch transition.next {
+    private func apply(_ transition: consuming ReceiverTransition) -> [ReceiverAction] {
+        // The transition is taken apart, so its next state moves into `state` uncopied.
+        let (next, actions) = transition.parts()
+        switch consume next {
         case .unchanged: break
         case .state(let next): state = next
         case .finished(let outcome): finish(outcome)
         }
-        return transition.actions
+        return actions
     }
 
     // MARK: Local events: each state's row, or a refusal (Spec 6.2)
@@ -377,13 +379,13 @@ public final class HandoffReceiver {
             }
         case .reviewingOffer(let current):
             return open(frame, bytes, on: current.channel, expecting: ReceiverReviewingOffer.expectation,
-                        account: current.account.linkID) { current.receive($0, opened: $1) }
+                        account: current.account.metadata.linkID) { current.receive($0, opened: $1) }
         case .awaitingCredentialFrame(let current):
             return open(frame, bytes, on: current.channel, expecting: ReceiverAwaitingCredentialFrame.expectation,
-                        account: current.account.linkID) { current.receive($0, opened: $1, arena: memory) }
+                        account: current.account.metadata.linkID) { current.receive($0, opened: $1, arena: memory) }
         case .awaitingImportResult(let current):
             return open(frame, bytes, on: current.channel, expecting: ReceiverAwaitingImportResult.expectation,
-                        account: current.account.linkID) { current.receive($0, opened: $1) }
+                        account: current.account.metadata.linkID) { current.receive($0, opened: $1) }
         case .finished:
             return .ignore(.sessionFinished)
         }

@@ -168,10 +168,7 @@ public final class HandoffSender {
     /// The short code, once a receiver's hello was accepted (it stays available after the end).
     /// Never show it before the person typed it: the sending person types the code the
     /// receiving device shows (Spec 4.4); test and vector hook.
-    package var shortCode: ShortCode? {
-        if case .finished(let finished) = state { return finished.shortCode }
-        return state.established?.shortCode
-    }
+    package var shortCode: ShortCode? { state.shortCode }
 
     /// When the QR expires (the sender is the authority on expiry).
     public var expiryDate: Date { payload.expiryDate }
@@ -242,13 +239,15 @@ public final class HandoffSender {
     }
 
     /// Moves to the transition's next state, or finishes the session, and returns its actions.
-    private func apply(_ transition: SenderTransition) -> [SenderAction] {
-        switch transition.next {
+    private func apply(_ transition: consuming SenderTransition) -> [SenderAction] {
+        // The transition is taken apart, so its next state moves into `state` uncopied.
+        let (next, actions) = transition.parts()
+        switch consume next {
         case .unchanged: break
         case .state(let next): state = next
         case .finished(let outcome): finish(outcome)
         }
-        return transition.actions
+        return actions
     }
 
     // MARK: Local events: each state's row, or a refusal (Spec 6.1)
@@ -425,7 +424,7 @@ public final class HandoffSender {
     }
 
     /// The channel, once a hello was accepted and until the session ends.
-    package var currentChannel: SecureChannel? { state.established?.channel }
+    package var currentChannel: SecureChannel? { state.channel }
 
     /// Every secret the session keeps in its arena, for tests and leak scanners (read with
     /// ``SessionSecret/isWiped`` first: a wiped one traps).
@@ -434,7 +433,7 @@ public final class HandoffSender {
         switch state {
         case .awaitingHello(let current): secrets.append(current.nonce)
         case .awaitingCodeConfirmation, .awaitingAccept, .awaitingCredential, .awaitingReceipt:
-            secrets += state.established?.channel.keys.secrets ?? []
+            secrets += state.channel?.keys.secrets ?? []
         case .finished: break
         }
         return secrets

@@ -18,9 +18,9 @@ struct ReceiverAwaitingCredentialFrame: ReceiverShowingCodeState {
 
     let channel: SecureChannel
     let shortCode: ShortCode?
-    let account: AccountMetadata
+    let account: ReceivedAccount
 
-    init(previous: ReceiverReviewingOffer) {
+    init(previous: consuming ReceiverReviewingOffer) {
         channel = previous.channel
         shortCode = previous.shortCode
         account = previous.account
@@ -36,7 +36,7 @@ struct ReceiverAwaitingCredentialFrame: ReceiverShowingCodeState {
                 let password = try CredentialPlaintext.credential(in: plaintext)
                 let credential = arena.handOver(arena.keep(copying: password))
                 return .next(.awaitingImportResult(ReceiverAwaitingImportResult(previous: self)),
-                             [.deliverAccount(ImportedAccount(metadata: account, credential: credential))])
+                             [.deliverAccount(ImportedAccount(metadata: account.metadata, credential: credential))])
             } catch {
                 return .finish(.ended(.failed(error)))
             }

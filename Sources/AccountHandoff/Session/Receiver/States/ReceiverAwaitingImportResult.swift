@@ -17,11 +17,11 @@ struct ReceiverAwaitingImportResult {
 
     let channel: SecureChannel
     let shortCode: ShortCode?
-    let account: AccountMetadata
+    let account: ReceivedAccount
     /// Whether the transport was reported lost meanwhile (the receipt then will not arrive).
     private(set) var transportWasLost = false
 
-    init(previous: ReceiverAwaitingCredentialFrame) {
+    init(previous: consuming ReceiverAwaitingCredentialFrame) {
         channel = previous.channel
         shortCode = previous.shortCode
         account = previous.account
@@ -31,7 +31,7 @@ struct ReceiverAwaitingImportResult {
     /// so the channel's transcript is not extended (Spec 3.6).
     func importFinished(_ status: ReceiptStatus) -> ReceiverTransition {
         let frame = withUnsafeBytes(of: status.rawValue) {
-            channel.seal(.receipt, plaintext: $0, account: account.linkID, endsSession: true)
+            channel.seal(.receipt, plaintext: $0, account: account.metadata.linkID, endsSession: true)
         }
         return .finish(.completed(status), sending: frame)
     }

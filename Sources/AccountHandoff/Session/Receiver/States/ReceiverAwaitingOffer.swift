@@ -19,7 +19,7 @@ struct ReceiverAwaitingOffer: ReceiverShowingCodeState {
     let channel: SecureChannel
     let shortCode: ShortCode?
 
-    init(previous: ReceiverAwaitingReveal, shortCode: ShortCode) {
+    init(previous: consuming ReceiverAwaitingReveal, shortCode: ShortCode) {
         channel = previous.channel
         self.shortCode = shortCode
     }

@@ -7,5 +7,5 @@
 struct ReceiverFinished {
     let outcome: ReceiverOutcome
     let shortCode: ShortCode?
-    let account: AccountMetadata?
+    let account: ReceivedAccount?
 }

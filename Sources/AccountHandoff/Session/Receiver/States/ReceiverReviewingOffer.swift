@@ -17,18 +17,18 @@ struct ReceiverReviewingOffer: ReceiverShowingCodeState {
 
     let channel: SecureChannel
     let shortCode: ShortCode?
-    let account: AccountMetadata
+    let account: ReceivedAccount
 
-    init(previous: ReceiverAwaitingOffer, account: AccountMetadata) {
+    init(previous: consuming ReceiverAwaitingOffer, account: AccountMetadata) {
         channel = previous.channel
         shortCode = previous.shortCode
-        self.account = account
+        self.account = ReceivedAccount(account)
     }
 
     /// `accept`: the person accepted the account; the accept declares this device's gate and
     /// binds the account's link ID (Spec 3.4, 3.6).
-    func accept(receiverGate: GateDeclaration) -> ReceiverTransition {
-        let frame = withUnsafeBytes(of: receiverGate.byte) { channel.seal(.accept, plaintext: $0, account: account.linkID) }
+    consuming func accept(receiverGate: GateDeclaration) -> ReceiverTransition {
+        let frame = withUnsafeBytes(of: receiverGate.byte) { channel.seal(.accept, plaintext: $0, account: account.metadata.linkID) }
         return .next(.awaitingCredentialFrame(ReceiverAwaitingCredentialFrame(previous: self)), [.send(frame)])
     }
 

@@ -50,7 +50,7 @@ enum ReceiverState {
     }
 
     /// The offered account, once the offer arrived.
-    var account: AccountMetadata? {
+    var account: ReceivedAccount? {
         switch self {
         case .awaitingPakeInit, .awaitingPakeConfirm, .awaitingReveal, .awaitingOffer: nil
         case .finished(let state): state.account

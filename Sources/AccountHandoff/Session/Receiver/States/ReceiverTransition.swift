@@ -18,6 +18,9 @@ struct ReceiverTransition {
     let next: Next
     let actions: [ReceiverAction]
 
+    /// What follows and the actions, moved out of the transition.
+    consuming func parts() -> (next: Next, actions: [ReceiverAction]) { (next, actions) }
+
     /// Nothing to do, nothing changes.
     static var nothing: ReceiverTransition { ReceiverTransition(next: .unchanged, actions: []) }
 

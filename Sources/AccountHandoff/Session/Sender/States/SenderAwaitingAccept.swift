@@ -17,7 +17,7 @@ struct SenderAwaitingAccept: SenderEstablishedState {
 
     let established: SenderEstablished
 
-    init(previous: SenderAwaitingCodeConfirmation) {
+    init(previous: consuming SenderAwaitingCodeConfirmation) {
         established = previous.established
     }
 

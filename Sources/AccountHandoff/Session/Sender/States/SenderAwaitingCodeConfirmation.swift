@@ -31,14 +31,14 @@ struct SenderAwaitingCodeConfirmation: SenderEstablishedState {
     /// screens show: it is sealed straight from its encoding (Spec 3.4).
     ///
     /// - Throws: `malformed.typedCode` for a text that is no six-digit entry; nothing changes.
-    func codeEntered(_ typed: String, offering account: AccountMetadata,
-                     senderGate: GateDeclaration) throws(HandoffError) -> SenderTransition {
+    consuming func codeEntered(_ typed: String, offering account: AccountMetadata,
+                               senderGate: GateDeclaration) throws(HandoffError) -> SenderTransition {
         guard ShortCode.isEntry(typed) else { throw .malformed(.typedCode) }
         guard let shortCode = established.shortCode else { preconditionFailure("the QR way has a short code") }
         guard shortCode.matches(typed: typed) else {
+            guard remainingEntries > 1 else { return reject() }
             var next = self
             next.remainingEntries -= 1
-            guard next.remainingEntries > 0 else { return reject() }
             return .next(.awaitingCodeConfirmation(next), [.codeMismatch(remainingEntries: next.remainingEntries)])
         }
         let offer = established.channel.seal(.offer, publicByteCount: AccountMetadataCodec.encodedByteCount(account)) {

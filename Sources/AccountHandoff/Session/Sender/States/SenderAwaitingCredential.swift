@@ -17,7 +17,7 @@ struct SenderAwaitingCredential: SenderEstablishedState {
 
     let established: SenderEstablished
 
-    init(previous: SenderAwaitingAccept) {
+    init(previous: consuming SenderAwaitingAccept) {
         established = previous.established
     }
 
@@ -25,7 +25,7 @@ struct SenderAwaitingCredential: SenderEstablishedState {
     /// sealed bound to `account` (Spec 3.5) and wiped; the caller wipes `credential`.
     ///
     /// - Throws: `malformed.credential` for a password of the wrong size; nothing changes.
-    func credentialProvided(_ credential: SecretBytes, account: AccountLinkID, arena: SessionArena) throws(HandoffError) -> SenderTransition {
+    consuming func credentialProvided(_ credential: SecretBytes, account: AccountLinkID, arena: SessionArena) throws(HandoffError) -> SenderTransition {
         guard CredentialPlaintext.isValidLength(credential.count) else { throw .malformed(.credential) }
         let frame = arena.withScratch(byteCount: CredentialPlaintext.paddedByteCount) { padded in
             credential.withUnsafeBytes { CredentialPlaintext.pad($0, into: padded) }

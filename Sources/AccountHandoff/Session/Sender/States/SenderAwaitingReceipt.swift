@@ -26,7 +26,7 @@ struct SenderAwaitingReceipt {
     /// Hellos of second devices already answered with an abort.
     private(set) var answeredHellos: [[UInt8]] = []
 
-    init(previous: SenderAwaitingCredential) {
+    init(previous: consuming SenderAwaitingCredential) {
         established = previous.established
     }
 

@@ -19,14 +19,27 @@ enum SenderState {
         }
     }
 
-    /// The channel and code, once a hello was accepted and until the session ends.
-    var established: SenderEstablished? {
+    /// The channel, once a hello was accepted and until the session ends.
+    var channel: SecureChannel? {
         switch self {
         case .awaitingHello, .finished: nil
-        case .awaitingCodeConfirmation(let state): state.established
-        case .awaitingAccept(let state): state.established
-        case .awaitingCredential(let state): state.established
-        case .awaitingReceipt(let state): state.established
+        case .awaitingCodeConfirmation(let state): state.established.channel
+        case .awaitingAccept(let state): state.established.channel
+        case .awaitingCredential(let state): state.established.channel
+        case .awaitingReceipt(let state): state.established.channel
+        }
+    }
+
+    /// The code the person must type, once a hello was accepted (the finished state keeps it);
+    /// read in place, without copying the state.
+    var shortCode: ShortCode? {
+        switch self {
+        case .awaitingHello: nil
+        case .awaitingCodeConfirmation(let state): state.established.shortCode
+        case .awaitingAccept(let state): state.established.shortCode
+        case .awaitingCredential(let state): state.established.shortCode
+        case .awaitingReceipt(let state): state.established.shortCode
+        case .finished(let state): state.shortCode
         }
     }
 }

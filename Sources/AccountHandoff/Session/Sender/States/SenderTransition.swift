@@ -18,6 +18,9 @@ struct SenderTransition {
     let next: Next
     let actions: [SenderAction]
 
+    /// What follows and the actions, moved out of the transition.
+    consuming func parts() -> (next: Next, actions: [SenderAction]) { (next, actions) }
+
     /// Goes on in `state` after `actions`.
     static func next(_ state: SenderState, _ actions: [SenderAction]) -> SenderTransition {
         SenderTransition(next: .state(state), actions: actions)
