@@ -92,7 +92,7 @@ import Testing
 /// A flood of typed connections against a real sender session (Spec 11.10 T3-T4, 6.8): whoever
 /// is on the network can open them without knowing anything, so they must cost the sender a
 /// bounded amount of CPace work and never keep the QR from working.
-@Suite(.timeLimit(.minutes(5))) struct TypedFloodTests {
+@Suite(.timeLimit(.minutes(10))) struct TypedFloodTests {
     @Test func aFloodStartsAtMostEightRunsAndTheQRStillCompletes() async throws {
         let announcer = RecordingAnnouncer()
         let listener = try FrameListener(configuration: Loopback.sessions, typedWay: announcer)

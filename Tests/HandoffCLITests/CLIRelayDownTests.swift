@@ -7,7 +7,7 @@ import TestProcesses
 /// relay did, once, from its own side, and never blames the other device; when the relay is
 /// back, the transfer completes.
 @Suite(.startsProcesses, .enabled(if: TransitRelay.twistd != nil, "needs Debian's transit relay: apt-get install magic-wormhole-transit-relay"),
-       .timeLimit(.minutes(5)))
+       .timeLimit(.minutes(10)))
 struct CLIRelayDownTests {
     static func refused(_ relay: String) -> String {
         "The relay \(relay) cannot be reached right now: nothing accepts connections at its address (it may be down or restarting"

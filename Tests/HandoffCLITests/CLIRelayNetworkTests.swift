@@ -9,7 +9,7 @@ import TestProcesses
 /// attempt fails at once (no route) or hears nothing (dropped packets: the relay goes after the
 /// 2-second head start). It runs in the default suite (about 3 s) when this process may create namespaces (root, iproute2,
 /// the relay installed); otherwise it is skipped with the reason.
-@Suite(.startsProcesses, .enabled(if: NetworkLab.unavailableReason == nil, Comment(rawValue: NetworkLab.unavailableReason ?? "")), .timeLimit(.minutes(5)))
+@Suite(.startsProcesses, .enabled(if: NetworkLab.unavailableReason == nil, Comment(rawValue: NetworkLab.unavailableReason ?? "")), .timeLimit(.minutes(10)))
 struct CLIRelayNetworkTests {
     @Test(arguments: NetworkLab.Isolation.allCases)
     func aReceiverOnAnotherNetworkGetsTheAccountThroughTheRelay(_ isolation: NetworkLab.Isolation) async throws {

@@ -6,7 +6,7 @@ import TestProcesses
 /// `handoff send --relay HOST:PORT [--relay-only]`, `handoff receive` following the code
 /// through Debian's transit relay, and `handoff-dev demo --relay` (Spec 11.7, 11.8).
 @Suite(.startsProcesses, .enabled(if: TransitRelay.twistd != nil, "needs Debian's transit relay: apt-get install magic-wormhole-transit-relay"),
-       .timeLimit(.minutes(5)))
+       .timeLimit(.minutes(10)))
 struct CLIRelayTests {
     @Test func aRelayOnlyCodeGoesThroughTheRelay() async throws {
         let relay = try await TransitRelay.started()

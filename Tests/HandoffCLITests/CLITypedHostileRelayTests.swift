@@ -10,7 +10,7 @@ import TestProcesses
 /// The attacker is the library's own session with a guessed code: the nameplate the relay
 /// learnt from the token (public, 12.8) and a secret that is not the sender's. Whichever end
 /// it reaches, it gets exactly one guess, which fails its CPace confirmation, and learns nothing.
-@Suite(.startsProcesses, .timeLimit(.minutes(5)))
+@Suite(.startsProcesses, .timeLimit(.minutes(10)))
 struct CLITypedHostileRelayTests {
     static let typedPrefix = "Or type this code on the receiving device when 'handoff receive' asks for a code: "
     static let retiredPrefix = "A device tried a code that does not match; this code no longer works. The new code is "

@@ -6,7 +6,7 @@ import Testing
 /// The drivers over scripted adapters: what a sender's advertisement asks of its daemon and
 /// tells its caller, and how long a receiver browses. (`AvahiDiscoveryTests` runs them over
 /// the Avahi adapter and real daemons.)
-@Suite(.timeLimit(.minutes(5))) struct DriverTests {
+@Suite(.timeLimit(.minutes(10))) struct DriverTests {
     @Test func theAdvertisementRedrawsAfterACollisionAndStopsWhenWithdrawn() async {
         let advertiser = ScriptedAdvertiser()
         let drawn = DiscoveryNameplate(512)!

@@ -9,7 +9,7 @@ import TestProcesses
 /// `avahi-browse` and with `dig` asking the sender's mDNS responder directly. One test at a
 /// time: each starts two or three hosts' daemons, and all at once, in the whole `swift test` on
 /// a small loaded machine, they coincided with CLI tests outliving their codes.
-@Suite(.startsProcesses, .enabled(if: AvahiHosts.unavailableReason == nil, Comment(rawValue: AvahiHosts.unavailableReason ?? "")), .timeLimit(.minutes(5)),
+@Suite(.startsProcesses, .enabled(if: AvahiHosts.unavailableReason == nil, Comment(rawValue: AvahiHosts.unavailableReason ?? "")), .timeLimit(.minutes(10)),
        .serialized)
 struct AvahiDiscoveryTests {
     @Test func anAdvertisementIsFoundWithItsAddressPortAndTXTRecord() async throws {

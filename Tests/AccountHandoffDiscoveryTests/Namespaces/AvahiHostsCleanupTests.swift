@@ -6,7 +6,7 @@ import TestProcesses
 
 /// A test run killed with SIGKILL leaves no daemon and no program of its hosts running, and the
 /// next start deletes the namespaces it left.
-@Suite(.startsProcesses, .enabled(if: AvahiHosts.unavailableReason == nil, Comment(rawValue: AvahiHosts.unavailableReason ?? "")), .timeLimit(.minutes(5)))
+@Suite(.startsProcesses, .enabled(if: AvahiHosts.unavailableReason == nil, Comment(rawValue: AvahiHosts.unavailableReason ?? "")), .timeLimit(.minutes(10)))
 struct AvahiHostsCleanupTests {
     @Test func aKilledRunLeavesNoDaemonAndTheNextStartDeletesItsNamespaces() async throws {
         let probe = try HostProcess.started([try ProbeBinary.path("avahi-hosts-probe")], environment: ["PATH": "/usr/sbin:/usr/bin:/sbin:/bin"])

@@ -9,7 +9,7 @@ import Testing
 @Suite struct PasswordMemoryTests {
     /// The sender's driver over an in-memory channel, a receiver state machine on the other
     /// end: the gate passes, the keychain read finds no guarded memory.
-    @Test(.timeLimit(.minutes(5))) func aPasswordWithNoGuardedMemoryEndsAsTheSendersStoreFailing() async throws {
+    @Test(.timeLimit(.minutes(10))) func aPasswordWithNoGuardedMemoryEndsAsTheSendersStoreFailing() async throws {
         let clock = ManualHandoffClock(start: Fixtures.start)
         let channels = InMemoryFrameChannel.pair()
         let session = HandoffSenderSession(

@@ -10,7 +10,7 @@ import Testing
 /// each person the truth, the relay's recorded bytes hold none of the secrets (the password,
 /// the account's strings and link ID, the short code, the QR's commitment, key and text, the
 /// admission key), and nothing is imported but what the sender sent.
-@Suite(.timeLimit(.minutes(5))) struct HostileRelayTests {
+@Suite(.timeLimit(.minutes(10))) struct HostileRelayTests {
     /// What the test does while the transfer runs, once the relay did something.
     enum Move: Sendable {
         case none

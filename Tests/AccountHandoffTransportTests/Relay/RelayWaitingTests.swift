@@ -7,7 +7,7 @@ import Testing
 
 /// Spec 11.7's handshake bytes and the sender's waiting connection: one at a time, at most 8
 /// paired ones open, a renewed code's new token.
-@Suite(.timeLimit(.minutes(5))) struct RelayWaitingTests {
+@Suite(.timeLimit(.minutes(10))) struct RelayWaitingTests {
     @Test func theHandshakeLineIsLowercaseHexOfTokenAndSide() {
         let token = (0..<32).map { UInt8($0 * 7) }
         let side: [UInt8] = [0xAB, 0xCD, 0xEF, 0x01, 0x23, 0x45, 0x67, 0x89]

@@ -9,7 +9,7 @@ import TestProcesses
 /// Spec 11.7/11.8 through Debian's real transit relay (`twistd3 transitrelay`, package
 /// magic-wormhole-transit-relay 0.2.1) on 127.0.0.1: the happy path (relay only, and direct
 /// first), expiry, cancel on both sides, and a relay killed and restarted.
-@Suite(.startsProcesses, .enabled(if: TransitRelay.twistd != nil, "needs Debian's transit relay: apt-get install magic-wormhole-transit-relay"), .timeLimit(.minutes(5)))
+@Suite(.startsProcesses, .enabled(if: TransitRelay.twistd != nil, "needs Debian's transit relay: apt-get install magic-wormhole-transit-relay"), .timeLimit(.minutes(10)))
 struct TransitRelayTests {
     private static func relay() async throws -> TransitRelay {
         do { return try await TransitRelay.started() } catch {
