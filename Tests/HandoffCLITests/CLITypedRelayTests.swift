@@ -47,7 +47,7 @@ struct CLITypedRelayTests {
 @Suite(.startsProcesses, .enabled(if: geteuid() == 0 && FileManager.default.isExecutableFile(atPath: "/usr/sbin/avahi-daemon"), "needs root and avahi-daemon"),
        .timeLimit(.minutes(10)))
 struct CLITypedDemoTests {
-    @Test(.enabled(if: ProcessInfo.processInfo.environment["HANDOFF_SLOW_TESTS"] != nil, "slow: set HANDOFF_SLOW_TESTS=1"))
+    @Test(.slowSlice)
     func theTypedDemoPairsByTheShortCodeAndLeavesNoNamespace() async throws {
         let demo = try HandoffProcess(["demo", "--typed", "--yes", "--qr-style", "light"])
         let pid = demo.pid
