@@ -151,10 +151,12 @@ import Testing
             }
             let properties = AccountTextProperties.of(scalar)
             let isJoiner = properties.contains(.joiner)
-            let fileSays = (refused[code], mark[code], virama[code], zeroUnits[code], allowed[code], joining[code])
-            let swiftSays = (properties.contains(.refused), properties.contains(.mark), properties.contains(.virama),
-                             properties.contains(.mark) || isJoiner, !properties.contains(.refused),
-                             UInt8(ascii: Self.letter(JoiningType.of(scalar)).unicodeScalars.first!))
+            // The six facts packed into one number each (comparing six-element tuples 1.1 million
+            // times took seconds).
+            let fileSays = Self.packed(refused[code], mark[code], virama[code], zeroUnits[code], allowed[code], joining[code])
+            let swiftSays = Self.packed(properties.contains(.refused), properties.contains(.mark), properties.contains(.virama),
+                                        properties.contains(.mark) || isJoiner, !properties.contains(.refused),
+                                        UInt8(ascii: Self.letter(JoiningType.of(scalar)).unicodeScalars.first!))
             if fileSays != swiftSays { mismatches.append("U+\(String(value, radix: 16, uppercase: true))") }
         }
         #expect(mismatches.isEmpty, "Spec/account-text-tables.txt and the Swift tables differ at \(mismatches.prefix(20))")
@@ -178,6 +180,12 @@ import Testing
         #expect(JoiningType.of("\u{200C}") == .nonJoining)
         #expect(JoiningType.of("\u{200D}") == .joinCausing)
         #expect(AccountTextProperties.of("\u{200C}") == .joiner)
+    }
+
+    /// Refused, mark, virama, zero units and allowed as bits 0-4, the Joining_Type letter above them.
+    private static func packed(_ refused: Bool, _ mark: Bool, _ virama: Bool, _ zeroUnits: Bool, _ allowed: Bool,
+                               _ joining: UInt8) -> UInt16 {
+        (refused ? 1 : 0) | (mark ? 2 : 0) | (virama ? 4 : 0) | (zeroUnits ? 8 : 0) | (allowed ? 16 : 0) | UInt16(joining) << 8
     }
 
     private static func letter(_ type: JoiningType) -> String {
