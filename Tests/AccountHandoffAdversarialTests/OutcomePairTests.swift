@@ -2,6 +2,7 @@ import AccountHandoff
 import AccountHandoffSimulation
 import Foundation
 import Testing
+import TestProcesses
 
 /// Outcomes that are true on both devices (Spec 6.4.1, Spec 8.4): every schedule of
 /// the honest pair up to a depth bound (``Explorations/full``, and a second device racing the
@@ -70,7 +71,7 @@ import Testing
     }
 
     /// Every pair reached by both explorations fits a row of Spec 6.4.1; the table is printed.
-    @Test func everyReachedPairIsTrueOnBothDevices() async throws {
+    @Test(.slowSlice) func everyReachedPairIsTrueOnBothDevices() async throws {
         async let racing = Explorations.race()  // both at once, each on a thread of its own
         let full = try await Explorations.full()
         let race = try await racing

@@ -2,6 +2,7 @@ import AccountHandoff
 import AccountHandoffSimulation
 import Foundation
 import Testing
+import TestProcesses
 
 /// Exhaustive schedule exploration on the real state machines (see ``ScheduleExplorer``):
 /// every interleaving of deliveries (any order, the reveal included), drops, both people's
@@ -12,7 +13,7 @@ import Testing
 @Suite struct ScheduleExplorationTests {
     /// Every schedule up to ``Explorations/fullDepth`` (14: no schedule is cut off any more,
     /// every one ends before the bound, so the exploration is complete for this alphabet).
-    @Test func everyScheduleUpToTheDepthKeepsEveryProperty() async throws {
+    @Test(.slowSlice) func everyScheduleUpToTheDepthKeepsEveryProperty() async throws {
         let run = try await Explorations.full()
         let report = run.report
         print(Self.summary(report, seconds: run.seconds))

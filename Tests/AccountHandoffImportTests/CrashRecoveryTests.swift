@@ -11,8 +11,22 @@ import TestProcesses
 /// files and in the Secret Service: what a reader finds afterwards, and after recovery, is the
 /// complete old account or the complete new one.
 @Suite(.startsProcesses) struct CrashRecoveryTests {
-    @Test(arguments: ScenarioRun.allPoints())
-    func killAtEveryStepThenRecover(credentials: CredentialKind, scenario: ImportScenario, point: TransactionPoint) async throws {
+    /// One point of each kind of recovery (a staged file to discard, an activation to finish,
+    /// nothing to do), in `swift test`; the slow slice kills at every other step.
+    static let quickPoints: Set<TransactionPoint> = [.stageFileSynced, .commitCommitted, .activateActiveItemStored, .finishAfter,
+                                                      .discardBefore]
+
+    @Test(arguments: ScenarioRun.allPoints(excluding: Set(TransactionPoint.allCases).subtracting(quickPoints)))
+    func killAtOneStepOfEachRecoveryThenRecover(credentials: CredentialKind, scenario: ImportScenario, point: TransactionPoint) async throws {
+        try await Self.killThenRecover(credentials: credentials, scenario: scenario, point: point)
+    }
+
+    @Test(.slowSlice, arguments: ScenarioRun.allPoints(excluding: quickPoints))
+    func killAtEveryOtherStepThenRecover(credentials: CredentialKind, scenario: ImportScenario, point: TransactionPoint) async throws {
+        try await Self.killThenRecover(credentials: credentials, scenario: scenario, point: point)
+    }
+
+    static func killThenRecover(credentials: CredentialKind, scenario: ImportScenario, point: TransactionPoint) async throws {
         let run = try await blocking { try ScenarioRun(scenario, credentials: credentials) }
         defer { run.remove() }
         try CrashProbe.killImport(run, at: point)

@@ -13,7 +13,7 @@ import TestProcesses
     /// library update that moves a borderline case, not for a reader that got worse.
     static let floor = 145
 
-    @Test(.enabled(if: ProcessInfo.processInfo.environment["HANDOFF_SLOW_TESTS"] != nil, "takes about a minute; set HANDOFF_SLOW_TESTS=1"))
+    @Test(.slowSlice)
     func photographedCodesReadRightOrNotAtAll() async throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("ah-photo-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)

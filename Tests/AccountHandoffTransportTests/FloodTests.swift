@@ -59,7 +59,7 @@ import Testing
     }
 
     /// The same floods, ten runs of each, for the completion times under flood.
-    @Test(.enabled(if: ProcessInfo.processInfo.environment["HANDOFF_SLOW_TESTS"] != nil, "ten floods of each kind; set HANDOFF_SLOW_TESTS=1"))
+    @Test(.slowSlice)
     func aFloodBySomeoneWhoSawTheQRTenTimesEach() async throws {
         for moment in Moment.allCases { try await Self.flood(moment, runs: 10) }
     }
@@ -74,7 +74,7 @@ import Testing
     }
 
     /// The same flood, twenty runs, for the completion times.
-    @Test(.enabled(if: ProcessInfo.processInfo.environment["HANDOFF_SLOW_TESTS"] != nil, "twenty floods that hold every slot; set HANDOFF_SLOW_TESTS=1"))
+    @Test(.slowSlice)
     func aFloodHoldingEverySlotTwentyTimes() async throws {
         try await Self.holdEverySlot(runs: 20)
     }

@@ -3,6 +3,7 @@ import AccountHandoffTestSupport
 @testable import AccountHandoffTransport
 import Foundation
 import Testing
+import TestProcesses
 
 /// Measurements of the transport, printed (no test asserts a time); each test asserts that what
 /// it measured happened. In the slow slice (`Scripts/slow-tests.sh`); alone with
@@ -17,7 +18,7 @@ struct TransportMeasurementTests {
         return Double(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) + Double(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6
     }
 
-    @Test(.enabled(if: ProcessInfo.processInfo.environment["HANDOFF_SLOW_TESTS"] != nil, "measures for 20 s; set HANDOFF_SLOW_TESTS=1"))
+    @Test(.slowSlice)
     func idleCPUOfAWaitingSender() async throws {
         let listener = try FrameListener(configuration: .standard)
         let session = try testSender(rendezvous: listener.rendezvous.token, channel: listener, lifetime: 120)
@@ -33,7 +34,7 @@ struct TransportMeasurementTests {
         print(String(format: "Idle sender: %.3f s CPU in %.0f s (%.2f%% of one core)", used, seconds, used / seconds * 100))
     }
 
-    @Test(.enabled(if: ProcessInfo.processInfo.environment["HANDOFF_SLOW_TESTS"] != nil, "1,100 round trips; set HANDOFF_SLOW_TESTS=1"))
+    @Test(.slowSlice)
     func frameRoundTripLatency() async throws {
         var configuration = TransportConfiguration.standard
         configuration.bindTimeout = .seconds(600)

@@ -40,7 +40,7 @@ import TestProcesses
     ]
     static let spreadKeys: Set<String> = ["median", "min", "max"]
 
-    @Test func quickJSONHasEveryKeyAndTheSessionsCountsEqualTheFloors() throws {
+    @Test(.slowSlice) func quickJSONHasEveryKeyAndTheSessionsCountsEqualTheFloors() throws {
         let run = try BenchProcess.run(["bench", "--quick", "--json", "--iterations", "2", "--repetitions", "2"])
         #expect(run.status == 0, "\(run.stderr)")
         let report = try #require(try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any])
@@ -106,7 +106,7 @@ import TestProcesses
     }
 
     /// The help names every JSON key, so the documentation cannot fall behind the output.
-    @Test func helpDocumentsEveryJSONKey() throws {
+    @Test(.slowSlice) func helpDocumentsEveryJSONKey() throws {
         let help = try BenchProcess.run(["help", "bench"])
         #expect(help.status == 0)
         let keys = Self.topLevelKeys.union(Self.countKeys).union(Self.sessionKeys).union(Self.threadKeys)
@@ -118,7 +118,7 @@ import TestProcesses
         for option in ["--iterations", "--repetitions", "--quick", "--json"] { #expect(help.stdout.contains(option)) }
     }
 
-    @Test func tableNamesEveryRow() throws {
+    @Test(.slowSlice) func tableNamesEveryRow() throws {
         let run = try BenchProcess.run(["bench", "--quick", "--iterations", "1", "--repetitions", "1"])
         #expect(run.status == 0, "\(run.stderr)")
         #expect(run.stdout.hasPrefix("AccountHandoff bench: debug build"))

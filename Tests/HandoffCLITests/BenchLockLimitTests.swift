@@ -12,7 +12,7 @@ import TestProcesses
     /// The limit of a non-root user on the development machine (`ulimit -l` 8192).
     static let eightMiB = 8 << 20
 
-    @Test func underAnEightMiBLimitOneThousandAreMeasuredAndTheLimitsCountAllComplete() throws {
+    @Test(.slowSlice) func underAnEightMiBLimitOneThousandAreMeasuredAndTheLimitsCountAllComplete() throws {
         let run = try BenchProcess.run(["bench", "--json", "--iterations", "2", "--repetitions", "1"], lockLimit: Self.eightMiB)
         #expect(run.status == 0, "\(run.stderr)")
         let report = try #require(try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any])
@@ -39,7 +39,7 @@ import TestProcesses
 
     /// Under 1 MiB not even 1,000 senders fit: a start is refused (never a completion), and
     /// every sender that started completes.
-    @Test func underOneMiBTheStartsAreRefusedAndEveryStartedSenderCompletes() throws {
+    @Test(.slowSlice) func underOneMiBTheStartsAreRefusedAndEveryStartedSenderCompletes() throws {
         let run = try BenchProcess.run(["bench", "--json", "--iterations", "1", "--repetitions", "1"], lockLimit: 1 << 20)
         #expect(run.status == 0, "\(run.stderr)")
         let report = try #require(try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any])
@@ -56,7 +56,7 @@ import TestProcesses
     }
 
     /// The table says which limit applied, which count it refused and how many it admitted.
-    @Test func theTableNamesTheLimitTheRefusedCountAndTheAdmitted() throws {
+    @Test(.slowSlice) func theTableNamesTheLimitTheRefusedCountAndTheAdmitted() throws {
         let run = try BenchProcess.run(["bench", "--iterations", "1", "--repetitions", "1"], lockLimit: 2 << 20)
         #expect(run.status == 0, "\(run.stderr)")
         #expect(run.stdout.contains("\n  lock limit (RLIMIT_MEMLOCK): 2,048 KiB, applies to this process\n"), "\(run.stdout)")

@@ -10,7 +10,7 @@ import TestProcesses
         try await Self.play(rounds: 3)
     }
 
-    @Test(.enabled(if: ProcessInfo.processInfo.environment["HANDOFF_SLOW_TESTS"] != nil, "takes about 2 min; set HANDOFF_SLOW_TESTS=1"))
+    @Test(.slowSlice)
     func replaceKeepAndCancelFiftyTimesEach() async throws {
         try await Self.play(rounds: 50)
     }

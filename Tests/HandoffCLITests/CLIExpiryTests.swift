@@ -50,7 +50,7 @@ import TestProcesses
         return "This code expired \(text) ago, so this device did not try to connect; ask the sending person to start a new transfer and use its new code. Nothing was imported.\n"
     }
 
-    @Test func aSenderThatExpiredIsReportedAsExpiredToALateReceiver() async throws {
+    @Test(.slowSlice) func aSenderThatExpiredIsReportedAsExpiredToALateReceiver() async throws {
         let scratch = try Scratch()
         defer { scratch.remove() }
         let sender = try HandoffProcess(scratch.sendArguments(["--codes", "1"], lifetime: 30))
@@ -68,7 +68,7 @@ import TestProcesses
     /// Spec 6.0 step 3: the sender's code runs out while the people compare the code; the
     /// sender tells the receiver with abort(expired), and both say the code expired (66),
     /// the receiver long before its own expiry plus skew, never "connection lost".
-    @Test func expiryWhileComparingIsExpiredOnBothDevices() async throws {
+    @Test(.slowSlice) func expiryWhileComparingIsExpiredOnBothDevices() async throws {
         let scratch = try Scratch()
         defer { scratch.remove() }
         let pair = try await TransferPair.start(scratch, sender: ["--lifetime", "30"])
@@ -84,7 +84,7 @@ import TestProcesses
     /// Spec 11.8: a code that expires unscanned is replaced by a new one on the same port; a
     /// receiver that uses the old one is told it expired and to scan the one on the screen;
     /// the new one works.
-    @Test func anUnscannedCodeIsRenewedAndTheOldOneIsRefusedAsExpired() async throws {
+    @Test(.slowSlice) func anUnscannedCodeIsRenewedAndTheOldOneIsRefusedAsExpired() async throws {
         let scratch = try Scratch()
         defer { scratch.remove() }
         let sender = try HandoffProcess(scratch.sendArguments(["--codes", "2"], lifetime: 30))
@@ -114,7 +114,7 @@ import TestProcesses
     /// Slow: once the password left, the sender waits for the receipt until 120 s after the
     /// expiry (Spec 6.1), so this takes 150 s with the shortest lifetime. It runs only when
     /// HANDOFF_SLOW_TESTS is set (a slow CI slice), to keep the suite near a minute.
-    @Test(.enabled(if: ProcessInfo.processInfo.environment["HANDOFF_SLOW_TESTS"] != nil, "takes 150 s; set HANDOFF_SLOW_TESTS=1"))
+    @Test(.slowSlice)
     func expiryWhileWaitingForTheReceiptSaysThePasswordWasSent() async throws {
         let scratch = try Scratch()
         defer { scratch.remove() }

@@ -13,7 +13,7 @@ import TestProcesses
 /// replay that the sender reads first is a scheduling race this test cannot force (the
 /// transport tests' `copiesOfTheHonestHelloNeverLockTheHonestConnectionOut` force it).
 @Suite(.startsProcesses) struct CLIFloodTests {
-    @Test func realReceiverCompletesThroughAFloodAndAReplayedHello() async throws {
+    @Test(.slowSlice) func realReceiverCompletesThroughAFloodAndAReplayedHello() async throws {
         let scratch = try Scratch()
         defer { scratch.remove() }
         let sender = try HandoffProcess(scratch.sendArguments())
@@ -57,7 +57,7 @@ import TestProcesses
         #expect(replayDropped, "the connection that replayed the hello is still open after the real receiver was bound")
     }
 
-    @Test func twentyThousandInvalidFramesLeaveFewLinesAndTheTransferCompletes() async throws {
+    @Test(.slowSlice) func twentyThousandInvalidFramesLeaveFewLinesAndTheTransferCompletes() async throws {
         let scratch = try Scratch()
         defer { scratch.remove() }
         let sender = try HandoffProcess(scratch.sendArguments())

@@ -13,7 +13,7 @@ struct CLIRelayDownTests {
         "The relay \(relay) cannot be reached right now: nothing accepts connections at its address (it may be down or restarting"
     }
 
-    @Test func aRelayThatIsDownIsNamedOnceOnEachDeviceAndTheTransferCompletesWhenItIsBack() async throws {
+    @Test(.slowSlice) func aRelayThatIsDownIsNamedOnceOnEachDeviceAndTheTransferCompletesWhenItIsBack() async throws {
         let relay = try await TransitRelay.started()
         defer { relay.stop() }
         let address = "127.0.0.1:\(relay.port)"

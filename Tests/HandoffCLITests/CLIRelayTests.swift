@@ -82,7 +82,7 @@ struct CLIRelayBenchTests {
     /// three frames one way (28 + 74 + 298 + 1,066), the response and three frames the other
     /// (20 + 90 + 43 + 43); six flights, three of them (challenge, response and hello, reveal)
     /// before the code shows.
-    @Test func theRelaySectionCountsWhatTheRelayCopied() throws {
+    @Test(.slowSlice) func theRelaySectionCountsWhatTheRelayCopied() throws {
         let run = try BenchProcess.run(["bench", "--quick", "--json", "--iterations", "1", "--repetitions", "2"])
         #expect(run.status == 0, "\(run.stderr)")
         let report = try #require(try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any])

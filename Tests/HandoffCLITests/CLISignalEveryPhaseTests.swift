@@ -72,8 +72,7 @@ import TestProcesses
         try await Self.play(played)
     }
 
-    @Test(.enabled(if: ProcessInfo.processInfo.environment["HANDOFF_SLOW_TESTS"] != nil, "about 90 s; set HANDOFF_SLOW_TESTS=1"),
-          arguments: Case.all.filter { !$0.isInTheQuickSlice })
+    @Test(.slowSlice, arguments: Case.all.filter { !$0.isInTheQuickSlice })
     func theOtherSignalUnderTheOtherPAMEndsBothSidesToo(_ played: Case) async throws {
         try await Self.play(played)
     }

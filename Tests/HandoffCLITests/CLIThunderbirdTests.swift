@@ -13,7 +13,7 @@ import TestProcesses
 /// logs in with it again. Each takes 20 to 40 s (Thunderbird starts and stops up to three
 /// times), so they run in the slow slice.
 @Suite(.startsProcesses, .serialized) struct CLIThunderbirdTests {
-    @Test(.enabled(if: ProcessInfo.processInfo.environment["HANDOFF_SLOW_TESTS"] != nil, "starts Thunderbird; set HANDOFF_SLOW_TESTS=1"))
+    @Test(.slowSlice)
     func thunderbirdLogsInWithAnAccountReceivedIntoIt() async throws {
         let clock = ContinuousClock.now
         let lab = try ThunderbirdLab()
@@ -55,7 +55,7 @@ import TestProcesses
         print("Thunderbird logged in (\(ContinuousClock.now - clock) for the whole test): \(line)")
     }
 
-    @Test(.enabled(if: ProcessInfo.processInfo.environment["HANDOFF_SLOW_TESTS"] != nil, "starts Thunderbird; set HANDOFF_SLOW_TESTS=1"))
+    @Test(.slowSlice)
     func anAccountThunderbirdHoldsTravelsToAnotherThunderbird() async throws {
         let clock = ContinuousClock.now
         let lab = try ThunderbirdLab()
@@ -99,7 +99,7 @@ import TestProcesses
         print("Thunderbird to Thunderbird (\(ContinuousClock.now - clock) for the whole test): \(line)")
     }
 
-    @Test(.enabled(if: ProcessInfo.processInfo.environment["HANDOFF_SLOW_TESTS"] != nil, "starts Thunderbird; set HANDOFF_SLOW_TESTS=1"))
+    @Test(.slowSlice)
     func aProfileThunderbirdIsRunningOnIsLeftAlone() async throws {
         let lab = try ThunderbirdLab()
         defer { lab.remove() }

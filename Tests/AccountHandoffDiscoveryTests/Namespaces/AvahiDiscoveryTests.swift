@@ -49,7 +49,7 @@ struct AvahiDiscoveryTests {
         }
     }
 
-    @Test func aSecondAdvertiserOfTheSameNameCollidesAndDrawsAnotherNameplate() async throws {
+    @Test(.slowSlice) func aSecondAdvertiserOfTheSameNameCollidesAndDrawsAnotherNameplate() async throws {
         try await withAvahiHosts(3) { hosts in
             let first = try hosts.probe(in: 1, "advertise", "427", "40123")
             #expect(await first.expectLine("established") == "established\t427")
@@ -68,7 +68,7 @@ struct AvahiDiscoveryTests {
     /// mDNS probing is the sender's defence: a device that claims the nameplate first (here
     /// with Avahi's own `avahi-publish`) makes the honest sender retire that code before it is
     /// ever shown, so the code the person sees and types leads only to the honest sender.
-    @Test func anAttackerAdvertisingTheNameplateFirstMakesTheHonestSenderMoveOn() async throws {
+    @Test(.slowSlice) func anAttackerAdvertisingTheNameplateFirstMakesTheHonestSenderMoveOn() async throws {
         try await withAvahiHosts(3) { hosts in
             let attacker = try hosts.run(in: 3, "/usr/bin/avahi-publish",
                                          ["--service", "AccountHandoff 427", "_accounthandoff._tcp", "4444", "v=4", "np=427"])
@@ -88,7 +88,7 @@ struct AvahiDiscoveryTests {
     /// host): after the first and eight new codes collide, the typed way is withdrawn. Nine
     /// rounds of mDNS probing take about 10 s, so it runs in the slow slice (`SenderAdvertisingTests`
     /// checks the limit itself in `swift test`).
-    @Test(.enabled(if: ProcessInfo.processInfo.environment["HANDOFF_SLOW_TESTS"] != nil, "takes about 10 s; set HANDOFF_SLOW_TESTS=1"))
+    @Test(.slowSlice)
     func aSenderWhoseNamesAreAllTakenGivesUpAfterEightRedraws() async throws {
         try await withAvahiHosts(2) { hosts in
             let taken = (100...108).map { String($0) }
@@ -109,7 +109,7 @@ struct AvahiDiscoveryTests {
 
     /// A receiver on two networks, each with a device that shows the same nameplate (no
     /// collision between them: mDNS names are per link), refuses before any run.
-    @Test func aBrowserThatSeesTheNameplateFromTwoHostsReportsAmbiguous() async throws {
+    @Test(.slowSlice) func aBrowserThatSeesTheNameplateFromTwoHostsReportsAmbiguous() async throws {
         try await withAvahiHosts(3, segments: [[1, 2], [2, 3]]) { hosts in
             let left = try hosts.probe(in: 1, "advertise", "427", "40123")
             let right = try hosts.probe(in: 3, "advertise", "427", "40124")
@@ -123,7 +123,7 @@ struct AvahiDiscoveryTests {
         }
     }
 
-    @Test func aWithdrawnServiceIsReportedRemoved() async throws {
+    @Test(.slowSlice) func aWithdrawnServiceIsReportedRemoved() async throws {
         try await withAvahiHosts(2) { hosts in
             let sender = try hosts.probe(in: 1, "advertise", "427", "40123")
             #expect(await sender.expectLine("established") == "established\t427")
@@ -141,7 +141,7 @@ struct AvahiDiscoveryTests {
     /// The daemon stopping under a browser and an advertiser gives each the typed error; a
     /// browser started while it is down gives the daemon-not-running error; started again, it
     /// serves again.
-    @Test func theDaemonStoppedMidBrowseGivesTheTypedError() async throws {
+    @Test(.slowSlice) func theDaemonStoppedMidBrowseGivesTheTypedError() async throws {
         try await withAvahiHosts(2) { hosts in
             let sender = try hosts.probe(in: 1, "advertise", "427", "40123")
             #expect(await sender.expectLine("established") == "established\t427")

@@ -12,7 +12,7 @@ import TestProcesses
 @Suite(.startsProcesses, .enabled(if: AvahiHosts.unavailableReason == nil, Comment(rawValue: AvahiHosts.unavailableReason ?? "")), .timeLimit(.minutes(10)),
        .serialized)
 struct TypedNameplateAttackTests {
-    @Test(.enabled(if: ProcessInfo.processInfo.environment["HANDOFF_SLOW_TESTS"] != nil, "slow: set HANDOFF_SLOW_TESTS=1"))
+    @Test(.slowSlice)
     func anAttackerShowingTheSameNameplateGetsNothingAndTheCodeStillWorks() async throws {
         // The receiver (host 2) is on both segments; the sender (host 1) and the attacker
         // (host 3) each on one, so mDNS probing cannot make one of them rename: both announce.

@@ -12,7 +12,7 @@ import TestProcesses
 @Suite(.startsProcesses, .enabled(if: AvahiHosts.unavailableReason == nil, Comment(rawValue: AvahiHosts.unavailableReason ?? "")), .timeLimit(.minutes(10)),
        .serialized)
 struct TypedTransferTests {
-    @Test(.enabled(if: ProcessInfo.processInfo.environment["HANDOFF_SLOW_TESTS"] != nil, "slow: set HANDOFF_SLOW_TESTS=1"))
+    @Test(.slowSlice)
     func aTypedCodeFoundOnTheNetworkMovesTheAccount() async throws {
         try await withAvahiHosts(2) { hosts in
             let lab = try TypedLab(hosts)

@@ -15,7 +15,7 @@ struct TypedWrongGuessTests {
     static let mismatch = "The transfer failed. " + HandoffError.typedCodeMismatch.message(for: .receiver) + " Nothing was imported."
     static let withdrawn = "Three devices tried wrong codes; typing a code is turned off for this transfer: scan the QR code, or start again."
 
-    @Test(.enabled(if: ProcessInfo.processInfo.environment["HANDOFF_SLOW_TESTS"] != nil, "slow: set HANDOFF_SLOW_TESTS=1"))
+    @Test(.slowSlice)
     func aWrongCodeEndsTheReceiverAndRetiresTheSendersCode() async throws {
         try await withAvahiHosts(2) { hosts in
             let lab = try TypedLab(hosts)
@@ -44,7 +44,7 @@ struct TypedWrongGuessTests {
         }
     }
 
-    @Test(.enabled(if: ProcessInfo.processInfo.environment["HANDOFF_SLOW_TESTS"] != nil, "slow: set HANDOFF_SLOW_TESTS=1"))
+    @Test(.slowSlice)
     func threeWrongGuessesWithdrawTheTypedWayAndTheQRStillWorks() async throws {
         try await withAvahiHosts(2) { hosts in
             let lab = try TypedLab(hosts)

@@ -20,14 +20,20 @@ import Testing
         return (keys, english)
     }()
 
+    /// The shipped keys that hold a dot and the English sentences, indexed so that a rendering
+    /// is compared only with those whose first bytes it contains (`String.contains` over every
+    /// key and sentence for every rendering took seconds).
+    static let dottedKeys = NeedleIndex(shipped.keys.filter { $0.contains(".") }.sorted())
+    static let englishSentences = NeedleIndex(shipped.englishSentences)
+
     /// What is wrong with `german`, the rendering of something whose English is `english`.
     static func problems(german: String, english: String) -> [String] {
         var problems = SentenceRules.problems(in: german).map { "German \($0)" }
         if german == english { problems.append("German is the English sentence") }
-        if shipped.keys.contains(where: { german.contains($0) && $0.contains(".") && german.range(of: "\\b\($0)\\b", options: .regularExpression) != nil }) {
+        if dottedKeys.candidates(in: german).contains(where: { german.contains($0) && german.range(of: "\\b\($0)\\b", options: .regularExpression) != nil }) {
             problems.append("German shows a catalog key")
         }
-        if let leaked = shipped.englishSentences.first(where: { german.contains($0) }) { problems.append("German contains English: \(leaked)") }
+        if let leaked = englishSentences.candidates(in: german).first(where: { german.contains($0) }) { problems.append("German contains English: \(leaked)") }
         if german.contains("%@") || german.contains("%lld") { problems.append("German shows a placeholder") }
         return problems
     }
@@ -143,4 +149,40 @@ import Testing
         #expect(HandoffLanguage(languageTag: "de-CH") == .german)
         #expect(HandoffLanguage(languageTag: "dex") == nil)
     }
+}
+
+/// Strings to look for in many texts, indexed by their first bytes: ``candidates(in:)`` gives,
+/// in their original order, every string that can occur in a text (an ASCII string occurs only
+/// where the text holds its first bytes; one with other characters is always a candidate, as
+/// Unicode equivalence may match it with other bytes), for `String.contains` to confirm.
+struct NeedleIndex {
+    let needles: [String]
+    private let width: Int
+    private let byFirstBytes: [UInt64: [Int]]
+    private let alwaysCandidates: [Int]
+
+    init(_ needles: [String]) {
+        self.needles = needles
+        let ascii = needles.indices.filter { !needles[$0].isEmpty && needles[$0].utf8.allSatisfy { $0 < 0x80 } }
+        let width = min(8, ascii.map { needles[$0].utf8.count }.min() ?? 8)
+        self.width = width
+        var index: [UInt64: [Int]] = [:]
+        for position in ascii { index[Self.key(Array(needles[position].utf8.prefix(width))), default: []].append(position) }
+        byFirstBytes = index
+        let indexed = Set(ascii)
+        alwaysCandidates = needles.indices.filter { !indexed.contains($0) }
+    }
+
+    func candidates(in text: String) -> [String] {
+        let bytes = Array(text.utf8)
+        var found = Set(alwaysCandidates)
+        if bytes.count >= width {
+            for start in 0...(bytes.count - width) {
+                if let hits = byFirstBytes[Self.key(bytes[start..<(start + width)])] { found.formUnion(hits) }
+            }
+        }
+        return found.sorted().map { needles[$0] }
+    }
+
+    private static func key(_ bytes: some Collection<UInt8>) -> UInt64 { bytes.reduce(0) { $0 << 8 | UInt64($1) } }
 }

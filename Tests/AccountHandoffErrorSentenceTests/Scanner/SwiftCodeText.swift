@@ -37,6 +37,9 @@ private struct Blanker {
     var output: [UInt8]
     var index = 0
     var literals: [SwiftStringLiteral] = []
+    /// The line of the last literal recorded, and its offset: the next one counts newlines from
+    /// there when it starts later (counting from the file's start each time was quadratic).
+    private var counted = (offset: 0, line: 1)
 
     init(bytes: [UInt8]) {
         self.bytes = bytes
@@ -147,7 +150,10 @@ private struct Blanker {
     }
 
     private mutating func record(start: Int, text: [UInt8]) {
-        let line = bytes[..<start].reduce(1) { $0 + ($1 == Self.newline ? 1 : 0) }
+        let from = start >= counted.offset ? counted : (offset: 0, line: 1)
+        var line = from.line
+        for offset in from.offset..<start where bytes[offset] == Self.newline { line += 1 }
+        counted = (start, line)
         literals.append(SwiftStringLiteral(offset: start, line: line, text: String(decoding: text, as: UTF8.self)))
     }
 }

@@ -12,13 +12,23 @@ import TestProcesses
 /// Spec 6.3 across processes: receivers started at once on one registry file, each a real
 /// process (`registry-claim-probe`) released at the same moment.
 @Suite(.startsProcesses) struct RegistryRaceTests {
-    static let trials = 50
+    /// Trials in `swift test`; the slow slice runs `slowTrials` more of each race.
+    static let trials = 10
+    static let slowTrials = 50
 
     /// Eight processes claim one QR at once: exactly one claim succeeds, in every trial.
     @Test func eightProcessesClaimingOneQRClaimItOnce() async throws {
+        try await Self.claimOneQR(trials: Self.trials)
+    }
+
+    @Test(.slowSlice) func eightProcessesClaimingOneQRClaimItOnceFiftyTimes() async throws {
+        try await Self.claimOneQR(trials: Self.slowTrials)
+    }
+
+    static func claimOneQR(trials: Int) async throws {
         let directory = try RegistryTests.Directory()
         var tally: [String: Int] = [:]
-        for trial in 0..<Self.trials {
+        for trial in 0..<trials {
             let path = directory.path("registry-\(trial)")
             let payload = try Self.payload()
             let results = try ClaimProbe.race(path: path, payloads: Array(repeating: payload, count: 8))
@@ -26,13 +36,21 @@ import TestProcesses
             #expect(results.sorted() == ["CLAIMED"] + Array(repeating: "REFUSED alreadyScanned", count: 7), "trial \(trial)")
             #expect(try await blocking { try FileRegistryStorage(path: path).load() }.map(\.transferID) == [payload.transferID])
         }
-        #expect(tally == ["CLAIMED": Self.trials, "REFUSED alreadyScanned": 7 * Self.trials])
+        #expect(tally == ["CLAIMED": trials, "REFUSED alreadyScanned": 7 * trials])
     }
 
     /// Two processes claim two different QRs at once: both claims are kept, in every trial.
     @Test func twoProcessesClaimingTwoQRsLoseNoClaim() async throws {
+        try await Self.claimTwoQRs(trials: Self.trials)
+    }
+
+    @Test(.slowSlice) func twoProcessesClaimingTwoQRsLoseNoClaimFiftyTimes() async throws {
+        try await Self.claimTwoQRs(trials: Self.slowTrials)
+    }
+
+    static func claimTwoQRs(trials: Int) async throws {
         let directory = try RegistryTests.Directory()
-        for trial in 0..<Self.trials {
+        for trial in 0..<trials {
             let path = directory.path("registry-\(trial)")
             let payloads = [try Self.payload(), try Self.payload()]
             let results = try ClaimProbe.race(path: path, payloads: payloads)

@@ -42,7 +42,7 @@ struct TransitRelayTests {
 
     /// The relay named by a DNS name (`localhost`, resolved by getaddrinfo off the concurrency
     /// threads) works as the dotted address does.
-    @Test func relayNamedByHostNameIsResolved() async throws {
+    @Test(.slowSlice) func relayNamedByHostNameIsResolved() async throws {
         let relay = try await Self.relay()
         defer { relay.stop() }
         let transfer = try await RelayedTransfer.start(relayHost: "localhost", relayPort: relay.port)
@@ -76,7 +76,7 @@ struct TransitRelayTests {
 
     /// A direct address that accepts but never challenges (a silent program): after the
     /// 2-second head start the receiver tries the relay too, and the relay's connection wins.
-    @Test func silentDirectAddressRacesTheRelayAfterTheHeadStart() async throws {
+    @Test(.slowSlice) func silentDirectAddressRacesTheRelayAfterTheHeadStart() async throws {
         let relay = try await Self.relay()
         defer { relay.stop() }
         let silent = try POSIXSocket.makeTCP()  // accepts (the kernel does), never says a word
@@ -102,7 +102,7 @@ struct TransitRelayTests {
 
     /// A code with a working direct address: the direct connection is admitted first and
     /// carries the session; the relay is never asked to pair anything for the receiver.
-    @Test func workingDirectAddressWinsWithoutTheRelay() async throws {
+    @Test(.slowSlice) func workingDirectAddressWinsWithoutTheRelay() async throws {
         let relay = try await Self.relay()
         defer { relay.stop() }
         let transfer = try await RelayedTransfer.start(relayPort: relay.port, direct: true)
@@ -117,7 +117,7 @@ struct TransitRelayTests {
         #expect(await transfer.listener.statistics.relayPaired == 0)
     }
 
-    @Test func codeExpiresWhileTheSendingPersonDoesNotType() async throws {
+    @Test(.slowSlice) func codeExpiresWhileTheSendingPersonDoesNotType() async throws {
         let relay = try await Self.relay()
         defer { relay.stop() }
         let transfer = try await RelayedTransfer.start(relayPort: relay.port)
@@ -130,7 +130,7 @@ struct TransitRelayTests {
         #expect(transfer.importer.record.all.isEmpty)
     }
 
-    @Test func senderCancelsThroughTheRelay() async throws {
+    @Test(.slowSlice) func senderCancelsThroughTheRelay() async throws {
         let relay = try await Self.relay()
         defer { relay.stop() }
         let transfer = try await RelayedTransfer.start(relayPort: relay.port)
@@ -140,7 +140,7 @@ struct TransitRelayTests {
         #expect(transfer.importer.record.all.isEmpty)
     }
 
-    @Test func receiverCancelsThroughTheRelay() async throws {
+    @Test(.slowSlice) func receiverCancelsThroughTheRelay() async throws {
         let relay = try await Self.relay()
         defer { relay.stop() }
         let transfer = try await RelayedTransfer.start(relayPort: relay.port)
@@ -153,7 +153,7 @@ struct TransitRelayTests {
     /// The sending screen goes away (its `run()` task is cancelled) once the receiver joined
     /// through the relay: both devices end as cancelled, and a receiver that scans the code
     /// afterwards finds no sender at the relay.
-    @Test func senderTaskCancelledThroughTheRelay() async throws {
+    @Test(.slowSlice) func senderTaskCancelledThroughTheRelay() async throws {
         let relay = try await Self.relay()
         defer { relay.stop() }
         let transfer = try await RelayedTransfer.start(relayPort: relay.port)
@@ -167,7 +167,7 @@ struct TransitRelayTests {
 
     /// The receiving screen goes away (its `run()` task is cancelled) while the account is
     /// offered through the relay: both devices end as cancelled; a later receiver is refused.
-    @Test func receiverTaskCancelledThroughTheRelay() async throws {
+    @Test(.slowSlice) func receiverTaskCancelledThroughTheRelay() async throws {
         let relay = try await Self.relay()
         defer { relay.stop() }
         let transfer = try await RelayedTransfer.start(relayPort: relay.port)
@@ -180,7 +180,7 @@ struct TransitRelayTests {
 
     /// A receiver waiting at the relay for a sender that is not there can be cancelled at
     /// once: the wait does not hold it until the code's end.
-    @Test func receiverWaitingAtTheRelayCancelsAtOnce() async throws {
+    @Test(.slowSlice) func receiverWaitingAtTheRelayCancelsAtOnce() async throws {
         let relay = try await Self.relay()
         defer { relay.stop() }
         let transfer = try await RelayedTransfer.start(relayPort: relay.port)
@@ -197,7 +197,7 @@ struct TransitRelayTests {
 
     /// The relay dies while the sender waits there and comes back on the same port: the
     /// sender reconnects (every second) and the transfer completes through the new relay.
-    @Test func relayRestartedWhileTheSenderWaits() async throws {
+    @Test(.slowSlice) func relayRestartedWhileTheSenderWaits() async throws {
         let relay = try await Self.relay()
         defer { relay.stop() }
         let transfer = try await RelayedTransfer.start(relayPort: relay.port)
