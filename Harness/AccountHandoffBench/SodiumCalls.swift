@@ -1,4 +1,5 @@
 internal import CSodiumCounter
+internal import CSodium
 
 /// The libsodium work done on the calling thread while a measurement runs, counted where
 /// libsodium is called (`CSodiumCounter` defines the primitives in the program that links it
@@ -52,6 +53,9 @@ package enum SodiumCalls {
     /// counts where they cannot be counted (not glibc). Measurements on one thread do not nest;
     /// each thread counts its own.
     package static func measure<Result, Failure: Error>(_ body: () throws(Failure) -> Result) throws(Failure) -> (Result, Counts?) {
+        // libsodium's start draws its guard canary (16 random bytes) once per process; it runs
+        // here, outside the count, so that the first measurement in a process counts the body only.
+        precondition(sodium_init() >= 0, "libsodium failed to initialise")
         guard handoff_sodium_counter_start() == 1 else { return (try body(), nil) }
         let result: Result
         do {
