@@ -21,10 +21,7 @@ struct CLIRelayNetworkTests {
         defer { scratch.remove() }
         let relayName = "\(NetworkLab.relayAddress):\(relay.port)"
 
-        let sender = try NamespacedHandoff(namespace: lab.sender, [
-            "send", "--account", scratch.accountFile.path, "--password-file", scratch.passwordFile.path, "--no-qr", "--no-local-auth",
-            "--lifetime", String(Scratch.longestLifetime), "--address", NetworkLab.senderAddress, "--lan", "--relay", relayName,
-        ])
+        let sender = try Self.sender(in: lab, scratch: scratch, relay: relayName)
         let shown = try #require(await sender.waitFor("Transfer code: AH:"), "the sender printed no code")
         let code = try #require(shown.split(separator: "\n").first { $0.hasPrefix("Transfer code: ") }?.dropFirst("Transfer code: ".count))
         let receiver = try NamespacedHandoff(namespace: lab.receiver, [
@@ -56,10 +53,7 @@ struct CLIRelayNetworkTests {
         }
         #expect(receiver.text.contains("Connecting through the relay \(relayName); waiting for it to pair this device with the sending device..."))
         #expect(receiver.text.contains("Connected to the sending device through the relay \(relayName)."))
-        #expect(receiver.text.hasSuffix("Done: the account was imported.\n"))
-        #expect(await scratch.storedCredential == Data(HandoffProcess.testPassword.utf8))
-        #expect(await scratch.storedAccount?.metadata.linkID.description == Scratch.linkID)
-        #expect(!sender.text.contains(HandoffProcess.testPassword) && !receiver.text.contains(HandoffProcess.testPassword))
+        await Self.expectImportedAsSent(scratch, sender: sender, receiver: receiver)
 
         // Measured, never asserted: when the receiver said what, from its start.
         let marks = ["The direct connection to": "direct attempt failed", "No answer directly": "head start over", "Connected to the sending device": "connected through the relay",
@@ -84,10 +78,7 @@ struct CLIRelayNetworkTests {
         let relayName = "\(NetworkLab.relayAddress):\(relay.port)"
         let typedPrefix = CLITypedRelayTests.typedPrefix
 
-        let sender = try NamespacedHandoff(namespace: lab.sender, [
-            "send", "--account", scratch.accountFile.path, "--password-file", scratch.passwordFile.path, "--no-qr", "--no-local-auth",
-            "--lifetime", String(Scratch.longestLifetime), "--address", NetworkLab.senderAddress, "--lan", "--relay", relayName,
-        ])
+        let sender = try Self.sender(in: lab, scratch: scratch, relay: relayName)
         let shown = try #require(await sender.waitFor(typedPrefix), "the sender showed no typed code: \(sender.text)")
         let line = try #require(shown.split(separator: "\n").first { $0.hasPrefix(typedPrefix) })
         let code = String(line.dropFirst(typedPrefix.count).prefix(13))
@@ -105,12 +96,27 @@ struct CLIRelayNetworkTests {
         #expect(receiver.text.contains("so it meets it at the relay \(relayName)."), "\(receiver.text)")
         #expect(!receiver.text.contains("Code for the sending device"), "no six-digit code in the typed way")
         #expect(sender.text.contains("The receiving device typed the right code."), "\(sender.text)")
+        await Self.expectImportedAsSent(scratch, sender: sender, receiver: receiver)
+        if let imported = receiver.secondsUntilLine(containing: "Done: the account was imported") {
+            print(String(format: "typed way through the relay between network namespaces, receiver start to imported: %.3f s", imported))
+        }
+    }
+
+    /// The sending `handoff` on the sender's host, listening on its network address and waiting
+    /// at `relay` too, without a QR or a gate.
+    private static func sender(in lab: NetworkLab, scratch: Scratch, relay relayName: String) throws -> NamespacedHandoff {
+        try NamespacedHandoff(namespace: lab.sender, [
+            "send", "--account", scratch.accountFile.path, "--password-file", scratch.passwordFile.path, "--no-qr", "--no-local-auth",
+            "--lifetime", String(Scratch.longestLifetime), "--address", NetworkLab.senderAddress, "--lan", "--relay", relayName,
+        ])
+    }
+
+    /// The receiver imported the account as sent (password and AccountLinkID), and neither side
+    /// printed the password.
+    private static func expectImportedAsSent(_ scratch: Scratch, sender: NamespacedHandoff, receiver: NamespacedHandoff) async {
         #expect(receiver.text.hasSuffix("Done: the account was imported.\n"))
         #expect(await scratch.storedCredential == Data(HandoffProcess.testPassword.utf8))
         #expect(await scratch.storedAccount?.metadata.linkID.description == Scratch.linkID)
         #expect(!sender.text.contains(HandoffProcess.testPassword) && !receiver.text.contains(HandoffProcess.testPassword))
-        if let imported = receiver.secondsUntilLine(containing: "Done: the account was imported") {
-            print(String(format: "typed way through the relay between network namespaces, receiver start to imported: %.3f s", imported))
-        }
     }
 }

@@ -25,14 +25,9 @@ struct CLITypedHostileRelayTests {
         defer { relay.stop() }
         let scratch = try Scratch()
         defer { scratch.remove() }
-        let relayOption = ["--relay", "127.0.0.1:\(relay.publicPort)"]
-        let sender = try HandoffProcess(scratch.sendArguments(relayOption))
-        let code = try await Self.typedCode(of: sender)
-
         // The relay learns the nameplate from the sender's token (1000 public tokens), and the
         // attacker waits at the relay as a sender of that nameplate with another secret.
-        try #require(await Patience.waitUntil { relay.learntNameplates.contains { $0.value == UInt16(code.prefix(3))! } },
-                     "the relay never saw the sender's typed token: \(relay.log)")
+        let (sender, code, relayOption) = try await Self.honestSender(at: relay, scratch: scratch)
         let attacker = try await AttackingSender.started(nameplate: UInt16(code.prefix(3))!, secret: Self.otherSecret(than: code),
                                                          relayPort: relay.accomplicePort)
         defer { attacker.stop() }
@@ -92,11 +87,7 @@ struct CLITypedHostileRelayTests {
         defer { relay.stop() }
         let scratch = try Scratch()
         defer { scratch.remove() }
-        let relayOption = ["--relay", "127.0.0.1:\(relay.publicPort)"]
-        let sender = try HandoffProcess(scratch.sendArguments(relayOption))
-        let code = try await Self.typedCode(of: sender)
-        try #require(await Patience.waitUntil { relay.learntNameplates.contains { $0.value == UInt16(code.prefix(3))! } },
-                     "the relay never saw the sender's typed token: \(relay.log)")
+        let (sender, code, relayOption) = try await Self.honestSender(at: relay, scratch: scratch)
 
         let guess = try TypedCode(entry: Self.digits(nameplate: String(code.prefix(3)), secret: Self.otherSecret(than: code)))
         let relayName = try #require(TCPRendezvous.Relay(host: RelayHost("127.0.0.1"), port: relay.accomplicePort))
@@ -135,6 +126,18 @@ struct CLITypedHostileRelayTests {
     // MARK: Helpers
 
     /// The typed code `sender` shows, as its person reads it (`NNN SSSS SSSC`).
+    /// The honest sender, waiting at `relay` (through the relay's public port, `relayOption`),
+    /// and its typed code, once the relay has learnt the code's nameplate from the sender's token.
+    static func honestSender(at relay: TypedHostileRelay, scratch: Scratch) async throws
+        -> (sender: HandoffProcess, code: String, relayOption: [String]) {
+        let relayOption = ["--relay", "127.0.0.1:\(relay.publicPort)"]
+        let sender = try HandoffProcess(scratch.sendArguments(relayOption))
+        let code = try await typedCode(of: sender)
+        try #require(await Patience.waitUntil { relay.learntNameplates.contains { $0.value == UInt16(code.prefix(3))! } },
+                     "the relay never saw the sender's typed token: \(relay.log)")
+        return (sender, code, relayOption)
+    }
+
     static func typedCode(of sender: HandoffProcess) async throws -> String {
         let shown = try #require(await sender.waitForOutput(containing: typedPrefix), "no typed code: \(sender.stdoutSoFar)\(sender.stderrSoFar)")
         let line = try #require(shown.split(separator: "\n").first { $0.hasPrefix(typedPrefix) })
